@@ -1,0 +1,25 @@
+# One command each for a newcomer: `make demo` and `make test` set up .venv themselves.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+$(BIN)/rotation: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $@
+
+.PHONY: setup demo test bench bench-quick
+setup: $(BIN)/rotation
+
+demo: setup
+	$(BIN)/rotation fixed --players 16 --rounds 5
+
+test: setup
+	$(BIN)/pytest
+
+bench: setup
+	$(BIN)/python -m benchmarks.run --full
+
+bench-quick: setup
+	$(BIN)/python -m benchmarks.run --quick

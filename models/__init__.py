@@ -1,0 +1,25 @@
+"""Data shapes only: the event, the schedule file, metrics and results. No solver code lives here."""
+
+from models.event import Event, Layout, OddPolicy, SitOutScoring, default_names
+from models.metrics import Metrics, PlayerMetrics
+from models.result import Answer, Bound, PlanResult, Status, Verdict
+from models.schedule import SEAT_LETTERS, Round, Schedule, Table
+
+__all__ = [
+    "SEAT_LETTERS",
+    "Answer",
+    "Bound",
+    "Event",
+    "Layout",
+    "Metrics",
+    "OddPolicy",
+    "PlanResult",
+    "PlayerMetrics",
+    "Round",
+    "Schedule",
+    "SitOutScoring",
+    "Status",
+    "Table",
+    "Verdict",
+    "default_names",
+]

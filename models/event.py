@@ -1,0 +1,99 @@
+"""What the director tells us about the day: who plays, how many rounds, how odd counts are seated."""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+
+class OddPolicy(str, Enum):
+    """How a room whose count is not a multiple of four is seated (the guide's two answers)."""
+
+    THREE_HANDED = "three-handed"
+    SIT_OUT = "sit-out"
+
+
+class SitOutScoring(str, Enum):
+    """What a sat-out round scores; printed beside every sit-out so nobody thinks it was earned."""
+
+    ZERO = "zero"
+    AVERAGE = "average"
+
+
+class Layout(BaseModel):
+    """The tables of one round: how many seat four, how many seat three, how many players sit out."""
+
+    model_config = ConfigDict(frozen=True)
+
+    fours: int
+    threes: int
+    sit_outs: int
+
+    @property
+    def tables(self) -> int:
+        return self.fours + self.threes
+
+    @property
+    def seated(self) -> int:
+        return 4 * self.fours + 3 * self.threes
+
+    @classmethod
+    def for_room(cls, players: int, odd: OddPolicy) -> Layout:
+        """Tables of four, then one, two or three tables of three (or sit-outs) for the remainder."""
+        remainder = players % 4
+        if odd is OddPolicy.SIT_OUT or remainder == 0:
+            return cls(fours=players // 4, threes=0, sit_outs=remainder)
+        threes = 4 - remainder  # 3 left over: one table of three; 2: two; 1: three
+        if 3 * threes > players:
+            raise ValueError(
+                f"{players} players cannot be seated at tables of four and three; "
+                "use --odd sit-out to have the extra players sit out instead"
+            )
+        return cls(fours=(players - 3 * threes) // 4, threes=threes, sit_outs=0)
+
+
+def default_names(count: int) -> list[str]:
+    width = len(str(count))
+    return [f"P{i:0{width}d}" for i in range(1, count + 1)]
+
+
+class Event(BaseModel):
+    """The room and the day. Immutable: every way of building a schedule reads it, none changes it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    players: tuple[str, ...] = Field(description="Names, in the order they are numbered.")
+    rounds: int = Field(ge=1, description="Rounds of four games each.")
+    odd: OddPolicy = OddPolicy.THREE_HANDED
+    sit_out_scoring: SitOutScoring = SitOutScoring.ZERO
+
+    @field_validator("players")
+    @classmethod
+    def _names_are_usable(cls, names: tuple[str, ...]) -> tuple[str, ...]:
+        names = tuple(name.strip() for name in names)
+        if len(names) < 4:
+            raise ValueError(f"a room needs at least 4 players, got {len(names)}")
+        if any(not name for name in names):
+            raise ValueError("a player name is empty")
+        seen: set[str] = set()
+        for name in names:
+            if name in seen:
+                raise ValueError(f"the name {name!r} appears twice")
+            seen.add(name)
+        return names
+
+    @model_validator(mode="after")
+    def _room_can_be_seated(self) -> Event:
+        Layout.for_room(len(self.players), self.odd)
+        return self
+
+    @classmethod
+    def with_count(cls, count: int, rounds: int, **settings) -> Event:
+        if count < 4:
+            raise ValueError(f"a room needs at least 4 players, got {count}")
+        return cls(players=tuple(default_names(count)), rounds=rounds, **settings)
+
+    @property
+    def layout(self) -> Layout:
+        return Layout.for_room(len(self.players), self.odd)

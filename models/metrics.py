@@ -1,0 +1,32 @@
+"""How good a schedule is, as the checker measures it."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class PlayerMetrics(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    opponents: int = Field(description="Distinct opponents met.")
+    repeats: int = Field(description="Meetings beyond the first, summed over this player's opponents.")
+    three_handed_rounds: int
+    sit_out_rounds: int
+
+
+class Metrics(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    repeats: int = Field(description="E: sum over pairs of max(0, meetings - 1).")
+    max_meetings: int = Field(description="The most times any pair meets.")
+    opponents_min: int
+    opponents_mean: float
+    repeats_by_round: tuple[int, ...] = Field(description="Pairs at a table this round who had met before.")
+    three_handed_fair: bool = Field(description="Nobody was three-handed twice while someone had not been once.")
+    sit_outs_fair: bool = Field(description="Nobody sat out twice while someone had not sat out once.")
+    players: tuple[PlayerMetrics, ...]
+
+    @property
+    def worst_player_repeats(self) -> int:
+        return max((p.repeats for p in self.players), default=0)

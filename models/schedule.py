@@ -1,0 +1,46 @@
+"""The schedule file: who sits where, round by round. Its keys are a contract other tools read."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from models.event import OddPolicy, SitOutScoring
+
+SEAT_LETTERS = "ABCD"  # East, North, West, South
+
+
+class Table(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    table: int = Field(ge=1, description="Table number, counted from 1.")
+    players: tuple[str, ...] = Field(
+        min_length=1, max_length=4, description="Names in seat order A, B, C, D; a three-handed table lists three."
+    )
+
+
+class Round(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    tables: tuple[Table, ...]
+    sit_outs: tuple[str, ...] = Field(default=(), description="Players who sit this round out.")
+    absent: tuple[str, ...] = Field(
+        default=(), description="Players not at the event this round (left early or not yet arrived)."
+    )
+
+
+class Schedule(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    players: tuple[str, ...] = Field(description="Every name on the schedule.")
+    rounds: tuple[Round, ...] = Field(min_length=1, description="The rounds, in order.")
+    odd: OddPolicy = Field(default=OddPolicy.THREE_HANDED, description="How odd counts are seated.")
+    sit_out_scoring: SitOutScoring = Field(default=SitOutScoring.ZERO, description="What a sat-out round scores.")
+    rule: str = Field(default="", description="How the schedule was made, e.g. 'fixed' or 'variety'.")
+
+    def seat_of(self, round_index: int) -> dict[str, tuple[int, str]]:
+        """Each seated player's (table number, seat letter) in one round."""
+        return {
+            name: (table.table, SEAT_LETTERS[seat])
+            for table in self.rounds[round_index].tables
+            for seat, name in enumerate(table.players)
+        }

@@ -1,0 +1,130 @@
+"""The independent checker: validates a schedule file and measures it.
+
+It reads only the names in the file and the event's rules, never the arrays or counters of the
+code that built the schedule, so a bug in a builder cannot vouch for itself.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import combinations
+from typing import NamedTuple
+
+from models import Layout, Metrics, PlayerMetrics, Schedule
+
+
+class InvalidSchedule(ValueError):
+    """The schedule breaks a rule of the event; the message says which, in one line."""
+
+
+def check(schedule: Schedule) -> Metrics:
+    """Raise InvalidSchedule if the schedule is not valid; otherwise return its metrics."""
+    _check_names(schedule.players)
+    known = set(schedule.players)
+    for number, round_ in enumerate(schedule.rounds, start=1):
+        _check_round(schedule, round_, number, known)
+    return measure(schedule)
+
+
+def _check_names(names: tuple[str, ...]) -> None:
+    if any(not name.strip() for name in names):
+        raise InvalidSchedule("a player name is empty")
+    twice = [name for name, count in Counter(names).items() if count > 1]
+    if twice:
+        raise InvalidSchedule(f"the name {twice[0]!r} is listed twice in players")
+
+
+def _check_round(schedule: Schedule, round_, number: int, known: set[str]) -> None:
+    where = f"round {number}"
+    listed = [n for t in round_.tables for n in t.players] + list(round_.sit_outs) + list(round_.absent)
+    unknown = [n for n in listed if n not in known]
+    if unknown:
+        raise InvalidSchedule(f"{where}: {unknown[0]!r} is not a player of this schedule")
+    twice = [n for n, c in Counter(listed).items() if c > 1]
+    if twice:
+        raise InvalidSchedule(f"{where}: {twice[0]!r} is placed more than once")
+    missing = [n for n in schedule.players if n not in set(listed)]
+    if missing:
+        raise InvalidSchedule(f"{where}: {missing[0]!r} is neither at a table nor sitting out")
+    numbers = [t.table for t in round_.tables]
+    if sorted(numbers) != list(range(1, len(numbers) + 1)):
+        raise InvalidSchedule(f"{where}: tables must be numbered 1 to {len(numbers)}, got {sorted(numbers)}")
+    present = len(listed) - len(round_.absent)
+    try:
+        layout = Layout.for_room(present, schedule.odd)
+    except ValueError as error:
+        raise InvalidSchedule(f"{where}: {error}") from None
+    sizes = Counter(len(t.players) for t in round_.tables)
+    expected = Counter({4: layout.fours, 3: layout.threes})
+    if +sizes != +expected:
+        raise InvalidSchedule(
+            f"{where}: {present} players under the {schedule.odd.value} rule need "
+            f"{layout.fours} tables of four and {layout.threes} of three, got {_describe(sizes)}"
+        )
+    if len(round_.sit_outs) != layout.sit_outs:
+        raise InvalidSchedule(f"{where}: {layout.sit_outs} players must sit out, got {len(round_.sit_outs)}")
+    if any(len(t.players) == 3 and t.table <= layout.fours for t in round_.tables):
+        raise InvalidSchedule(f"{where}: three-handed tables must be numbered after the tables of four")
+
+
+def _describe(sizes: Counter) -> str:
+    return ", ".join(f"{count} of {size}" for size, count in sorted(sizes.items(), reverse=True)) or "none"
+
+
+def measure(schedule: Schedule) -> Metrics:
+    """Repeats, spread of opponents and shares of three-handed and sat-out rounds."""
+    met: Counter[frozenset[str]] = Counter()
+    repeats_by_round = []
+    for round_ in schedule.rounds:
+        pairs = [frozenset(pair) for t in round_.tables for pair in combinations(t.players, 2)]
+        repeats_by_round.append(sum(1 for pair in pairs if met[pair] > 0))
+        met.update(pairs)
+    opponents = {name: 0 for name in schedule.players}
+    repeats = dict(opponents)
+    for pair, count in met.items():
+        for name in pair:
+            opponents[name] += 1
+            repeats[name] += count - 1
+    three = _share(schedule, lambda r: [n for t in r.tables if len(t.players) == 3 for n in t.players])
+    out = _share(schedule, lambda r: list(r.sit_outs))
+    players = tuple(
+        PlayerMetrics(
+            name=name,
+            opponents=opponents[name],
+            repeats=repeats[name],
+            three_handed_rounds=three.final[name],
+            sit_out_rounds=out.final[name],
+        )
+        for name in schedule.players
+    )
+    return Metrics(
+        repeats=sum(count - 1 for count in met.values()),
+        max_meetings=max(met.values(), default=0),
+        opponents_min=min(opponents.values()),
+        opponents_mean=round(sum(opponents.values()) / len(opponents), 3),
+        repeats_by_round=tuple(repeats_by_round),
+        three_handed_fair=three.fair,
+        sit_outs_fair=out.fair,
+        players=players,
+    )
+
+
+class _Share(NamedTuple):
+    """Running counts of a burden (three-handed, sitting out) and whether it was shared in turn."""
+
+    final: dict[str, int]
+    fair: bool
+
+
+def _share(schedule: Schedule, burdened) -> _Share:
+    present = set(schedule.players)
+    counts = {name: 0 for name in schedule.players}
+    fair = True
+    for round_ in schedule.rounds:
+        for name in burdened(round_):
+            counts[name] += 1
+        here = present - set(round_.absent)
+        values = [counts[n] for n in here]
+        # Turn order holds while no present player is two or more behind another.
+        fair = fair and (max(values, default=0) - min(values, default=0) <= 1)
+    return _Share(counts, fair)

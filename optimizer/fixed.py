@@ -1,0 +1,51 @@
+"""The fixed MJMP rotation (item 23): A up 1 table, B down 1, C up 2, D down 2, wrapping round.
+
+Decisions where the guide is silent (also in the README):
+- Three-handed tables are the last ones and have no seat D, in every round. Seats A, B and C wrap
+  over all tables; seat D wraps over the four-handed tables only, so nobody is sent to a D chair
+  that does not exist.
+- Sit-outs: the room's seats move by the rule; the players who sit out are taken in turn, s at a
+  time, from the end of the list round to its start, so nobody sits out twice before everyone has
+  sat out once. A player coming back takes the seat of the player who goes out in their place.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from models import Event, Layout
+from optimizer.seating import EMPTY
+
+MOVES = (+1, -1, +2, -2)  # tables moved per round by seat A, B, C, D
+
+
+def fixed_seating(event: Event) -> np.ndarray:
+    layout = event.layout
+    seats = np.full((event.rounds, layout.tables, 4), EMPTY, dtype=np.int64)
+    occupant = _first_round_occupants(layout)
+    sitting_out = list(range(layout.seated, len(event.players)))
+    for r in range(event.rounds):
+        if r and layout.sit_outs:
+            occupant, sitting_out = _swap_sit_outs(occupant, sitting_out, r, len(event.players))
+        for (table, seat), player in occupant.items():
+            ring = layout.tables if seat < 3 else layout.fours
+            seats[r, (table + MOVES[seat] * r) % ring, seat] = player
+    return seats
+
+
+def _first_round_occupants(layout: Layout) -> dict[tuple[int, int], int]:
+    """Players 0, 1, 2, ... fill table 1 seats A-D, then table 2, ...; three-handed tables last."""
+    slots = [(t, s) for t in range(layout.tables) for s in range(4 if t < layout.fours else 3)]
+    return {slot: player for player, slot in enumerate(slots)}
+
+
+def _swap_sit_outs(
+    occupant: dict[tuple[int, int], int], sitting_out: list[int], r: int, players: int
+) -> tuple[dict[tuple[int, int], int], list[int]]:
+    count = len(sitting_out)
+    going_out = [(players - count + r * count + k) % players for k in range(count)]
+    slot_of = {player: slot for slot, player in occupant.items()}
+    updated = dict(occupant)
+    for leaver, returner in zip(going_out, sitting_out):
+        updated[slot_of[leaver]] = returner
+    return updated, going_out

@@ -1,0 +1,63 @@
+"""The array form every builder works in, and its translation to the schedule file.
+
+A seating is an int array of shape (rounds, tables, 4): the player index in each seat A-D of each
+table, with -1 for the empty seat D of a three-handed table. Players absent from a round's tables
+sit out. Numpy makes meeting counts and local moves cheap on this form.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from models import Event, Round, Schedule, Table
+
+EMPTY = -1
+
+
+def meetings(seats: np.ndarray, players: int) -> np.ndarray:
+    """players x players matrix: how many rounds each pair shares a table (diagonal zero)."""
+    rounds, tables, _ = seats.shape
+    incidence = np.zeros((players, rounds * tables), dtype=np.int32)
+    flat = seats.reshape(rounds * tables, 4)
+    rows, cols = np.nonzero(flat >= 0)
+    incidence[flat[rows, cols], rows] = 1
+    met = incidence @ incidence.T
+    np.fill_diagonal(met, 0)
+    return met
+
+
+def total_repeats(seats: np.ndarray, players: int) -> int:
+    """E = sum over pairs of max(0, meetings - 1)."""
+    met = meetings(seats, players)
+    return int(np.maximum(met - 1, 0).sum() // 2)
+
+
+def to_schedule(event: Event, seats: np.ndarray, rule: str) -> Schedule:
+    names = event.players
+    rounds = []
+    for round_seats in seats:
+        seated = set(int(p) for p in round_seats.ravel() if p >= 0)
+        tables = tuple(
+            Table(table=t + 1, players=tuple(names[p] for p in table if p >= 0))
+            for t, table in enumerate(round_seats)
+        )
+        sit_outs = tuple(names[p] for p in range(len(names)) if p not in seated)
+        rounds.append(Round(tables=tables, sit_outs=sit_outs))
+    return Schedule(
+        players=names,
+        rounds=tuple(rounds),
+        odd=event.odd,
+        sit_out_scoring=event.sit_out_scoring,
+        rule=rule,
+    )
+
+
+def from_schedule(schedule: Schedule, names: tuple[str, ...]) -> np.ndarray:
+    """The seating of a schedule file, indexing players by their position in `names`."""
+    index = {name: i for i, name in enumerate(names)}
+    tables = max(len(r.tables) for r in schedule.rounds)
+    seats = np.full((len(schedule.rounds), tables, 4), EMPTY, dtype=np.int64)
+    for r, round_ in enumerate(schedule.rounds):
+        for t, table in enumerate(sorted(round_.tables, key=lambda tb: tb.table)):
+            seats[r, t, : len(table.players)] = [index[name] for name in table.players]
+    return seats

@@ -1,0 +1,1 @@
+"""The edge of the tool: command line, files written for directors, printing."""

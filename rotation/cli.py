@@ -1,0 +1,111 @@
+"""`rotation`: a thin command line over the optimizer's library API."""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+
+import click
+
+import optimizer
+from models import OddPolicy, Schedule, SitOutScoring
+from rotation.inputs import BadInput, make_event, read_schedule, writable
+from rotation.output import metrics_text, schedule_csv, schedule_json, seating_text, write_atomically
+
+
+def room_options(command):
+    """--players/--names, --rounds, --odd and --sit-out-scoring: the room and the day."""
+    options = [
+        click.option("--players", type=click.IntRange(min=1), help="Number of players (named P01, P02, ...)."),
+        click.option("--names", type=str, metavar="FILE", help="File with one player name per line."),
+        click.option("--rounds", type=click.IntRange(min=1), required=True, help="Rounds to play."),
+        click.option(
+            "--odd",
+            type=click.Choice([p.value for p in OddPolicy]),
+            default=OddPolicy.THREE_HANDED.value,
+            show_default=True,
+            help="When the count is not a multiple of four: tables of three, or players sitting out.",
+        ),
+        click.option(
+            "--sit-out-scoring",
+            "scoring",
+            type=click.Choice([s.value for s in SitOutScoring]),
+            default=SitOutScoring.ZERO.value,
+            show_default=True,
+            help="What a sat-out round scores.",
+        ),
+    ]
+    return functools.reduce(lambda cmd, option: option(cmd), reversed(options), command)
+
+
+def output_options(command):
+    command = click.option("--csv", "csv_path", metavar="FILE", help="Write the schedule as CSV.")(command)
+    return click.option("--json", "json_path", metavar="FILE", help="Write the schedule as JSON.")(command)
+
+
+def emit(schedule: Schedule, json_path: str | None, csv_path: str | None, quiet: bool = False) -> None:
+    """Check, then print and write. Nothing reaches the director unchecked."""
+    metrics = optimizer.check(schedule)
+    if not quiet:
+        click.echo(seating_text(schedule))
+        click.echo()
+        click.echo(metrics_text(metrics))
+    if json_path:
+        write_atomically(json_path, schedule_json(schedule))
+    if csv_path:
+        write_atomically(csv_path, schedule_csv(schedule))
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def cli():
+    """Seat a mahjong tournament: the fixed MJMP rotation or a variety rotation."""
+
+
+@cli.command()
+@room_options
+@output_options
+def fixed(players, names, rounds, odd, scoring, json_path, csv_path):
+    """The fixed MJMP rotation: A up 1 table, B down 1, C up 2, D down 2."""
+    event = make_event(players, names, rounds, odd, scoring)
+    writable(json_path), writable(csv_path)
+    emit(optimizer.fixed_schedule(event), json_path, csv_path)
+
+
+@cli.command()
+@click.argument("file")
+def check(file):
+    """Validate a schedule file and report how good it is."""
+    schedule = read_schedule(file)
+    try:
+        metrics = optimizer.check(schedule)
+    except optimizer.InvalidSchedule as error:
+        raise BadInput(f"{file}: invalid schedule: {error}") from None
+    click.echo(f"{file}: valid, {len(schedule.players)} players, {len(schedule.rounds)} rounds")
+    click.echo(metrics_text(metrics))
+
+
+@cli.command()
+def schema():
+    """Print the JSON Schema of a schedule file."""
+    click.echo(json.dumps(Schedule.model_json_schema(), indent=2))
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        cli.main(args=argv, prog_name="rotation", standalone_mode=False)
+    except click.ClickException as error:
+        click.echo(f"rotation: error: {error.format_message()}", err=True)
+        return 2 if isinstance(error, (click.UsageError, BadInput)) else 1
+    except click.exceptions.Abort:
+        click.echo("rotation: stopped", err=True)
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+
+
+def run() -> None:
+    sys.exit(main())

@@ -1,0 +1,81 @@
+"""Reading what the director gives us, turning every problem into one clear line."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import click
+from pydantic import ValidationError
+
+from models import Event, OddPolicy, Schedule, SitOutScoring
+
+
+class BadInput(click.ClickException):
+    """A problem with the director's input: one line on stderr, exit status 2."""
+
+    exit_code = 2
+
+
+def one_line(error: ValidationError) -> str:
+    first = error.errors()[0]
+    where = ".".join(str(part) for part in first["loc"])
+    message = first["msg"].removeprefix("Value error, ")
+    return f"{where}: {message}" if where else message
+
+
+def read_text(path: str, what: str) -> str:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise BadInput(f"{what} file {path!r} does not exist") from None
+    except IsADirectoryError:
+        raise BadInput(f"{what} file {path!r} is a folder") from None
+    except UnicodeDecodeError:
+        raise BadInput(f"{what} file {path!r} is not UTF-8 text") from None
+    except OSError as error:
+        raise BadInput(f"cannot read {what} file {path!r}: {error.strerror}") from None
+    if not text.strip():
+        raise BadInput(f"{what} file {path!r} is empty")
+    return text
+
+
+def read_names(path: str) -> list[str]:
+    """One name per line; blank lines are skipped."""
+    return [line.strip() for line in read_text(path, "names").splitlines() if line.strip()]
+
+
+def read_schedule(path: str) -> Schedule:
+    text = read_text(path, "schedule")
+    try:
+        return Schedule.model_validate_json(text)
+    except ValidationError as error:
+        raise BadInput(f"{path}: {one_line(error)}") from None
+
+
+def make_event(players: int | None, names: str | None, rounds: int, odd: str, scoring: str) -> Event:
+    if (players is None) == (names is None):
+        raise BadInput("give either --players N or --names FILE")
+    settings = {"odd": OddPolicy(odd), "sit_out_scoring": SitOutScoring(scoring)}
+    try:
+        if names is not None:
+            return Event(players=tuple(read_names(names)), rounds=rounds, **settings)
+        return Event.with_count(players, rounds, **settings)
+    except ValidationError as error:
+        raise BadInput(one_line(error)) from None
+    except ValueError as error:
+        raise BadInput(str(error)) from None
+
+
+def writable(path: str | None) -> str | None:
+    """Refuse an output path before any work is done, not after a long solve."""
+    if path is None:
+        return None
+    folder = Path(path).parent
+    if not folder.is_dir():
+        raise BadInput(f"cannot write {path!r}: folder {str(folder)!r} does not exist")
+    if Path(path).is_dir():
+        raise BadInput(f"cannot write {path!r}: it is a folder")
+    if not os.access(folder, os.W_OK):
+        raise BadInput(f"cannot write {path!r}: folder is not writable")
+    return path

@@ -1,0 +1,109 @@
+import json
+import subprocess
+import sys
+
+import pytest
+
+from models import Schedule
+from rotation.cli import main
+
+
+def run(capsys, *argv):
+    status = main(list(argv))
+    out = capsys.readouterr()
+    return status, out.out, out.err
+
+
+def test_fixed_prints_seating_and_metrics(capsys):
+    status, out, _ = run(capsys, "fixed", "--players", "16", "--rounds", "4")
+    assert status == 0
+    assert "Round 4" in out and "Table   4  A" in out and "Repeats (E): 20" in out
+
+
+def test_fixed_writes_json_and_csv(capsys, tmp_path):
+    names = tmp_path / "names.txt"
+    names.write_text("Ann\nBo\nCy\nDee\n\nEd\nFlo\nGus\n", encoding="utf-8")
+    status, _, _ = run(
+        capsys, "fixed", "--names", str(names), "--rounds", "3", "--json", str(tmp_path / "s.json"), "--csv", str(tmp_path / "s.csv")
+    )
+    assert status == 0
+    schedule = Schedule.model_validate_json((tmp_path / "s.json").read_text())
+    assert schedule.players[:2] == ("Ann", "Bo") and len(schedule.rounds) == 3
+    rows = (tmp_path / "s.csv").read_text().splitlines()
+    assert rows[0] == "player,round 1,round 2,round 3"
+    assert rows[1].startswith("Ann,1A,")
+    assert len(rows) == 1 + 7
+
+
+def test_sit_out_rounds_are_marked_with_their_scoring(capsys):
+    status, out, _ = run(capsys, "fixed", "--players", "9", "--rounds", "2", "--odd", "sit-out", "--sit-out-scoring", "average")
+    assert status == 0 and "Sitting out (scores average): P9" in out
+
+
+def test_check_reports_a_valid_file(capsys, tmp_path):
+    path = tmp_path / "s.json"
+    run(capsys, "fixed", "--players", "12", "--rounds", "2", "--json", str(path))
+    status, out, _ = run(capsys, "check", str(path))
+    assert status == 0 and "valid, 12 players, 2 rounds" in out
+
+
+def test_schema_describes_the_schedule_file(capsys):
+    status, out, _ = run(capsys, "schema")
+    schema = json.loads(out)
+    assert status == 0 and {"players", "rounds"} <= set(schema["properties"])
+
+
+def broken_schedule(tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text('{"players": ["A","B","C","D"], "rounds": [{"tables": [{"table": 1, "players": ["A","B","C","A"]}]}]}')
+    return path
+
+
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["fixed", "--players", "3", "--rounds", "2"], "at least 4 players"),
+        (["fixed", "--players", "8", "--rounds", "0"], "--rounds"),
+        (["fixed", "--players", "5", "--rounds", "2"], "sit-out"),
+        (["fixed", "--rounds", "2"], "--players N or --names FILE"),
+        (["fixed", "--names", "NAMES_DUP", "--rounds", "2"], "appears twice"),
+        (["fixed", "--names", "NAMES_EMPTY", "--rounds", "2"], "is empty"),
+        (["fixed", "--names", "missing.txt", "--rounds", "2"], "does not exist"),
+        (["check", "NOT_JSON"], "Invalid JSON"),
+        (["check", "BAD_SCHEDULE"], "placed more than once"),
+        (["fixed", "--players", "8", "--rounds", "2", "--json", "no/such/dir/s.json"], "does not exist"),
+    ],
+)
+def test_bad_input_is_one_line_and_status_two(capsys, tmp_path, argv, words):
+    files = {
+        "NAMES_DUP": ("dup.txt", "Ann\nBo\nAnn\nCy\nDee\n"),
+        "NAMES_EMPTY": ("empty.txt", "\n \n"),
+        "NOT_JSON": ("x.json", "{not json"),
+    }
+    for i, arg in enumerate(argv):
+        if arg in files:
+            name, text = files[arg]
+            (tmp_path / name).write_text(text)
+            argv[i] = str(tmp_path / name)
+        elif arg == "BAD_SCHEDULE":
+            argv[i] = str(broken_schedule(tmp_path))
+        elif arg == "missing.txt":
+            argv[i] = str(tmp_path / arg)
+    status, out, err = run(capsys, *argv)
+    assert status == 2
+    assert words in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_console_script_exit_status_without_traceback(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "rotation.cli", "fixed", "--players", "2", "--rounds", "1"], capture_output=True, text=True
+    )
+    assert done.returncode == 2
+    assert done.stderr.startswith("rotation: error:") and "Traceback" not in done.stderr
+
+
+def test_failed_run_leaves_no_output_file(capsys, tmp_path):
+    target = tmp_path / "out.json"
+    status, _, _ = run(capsys, "fixed", "--players", "5", "--rounds", "2", "--json", str(target))
+    assert status == 2 and not target.exists() and list(tmp_path.iterdir()) == []
