@@ -1,0 +1,100 @@
+"""Pictures for the summary page: who meets whom, and repeats round by round, as PNG bytes.
+
+Figures are built on matplotlib's Agg canvas directly (no pyplot), so nothing global changes and no
+display is needed on a director's laptop or in CI.
+"""
+
+from __future__ import annotations
+
+import io
+from itertools import combinations
+
+import numpy as np
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.colors import BoundaryNorm, ListedColormap
+from matplotlib.figure import Figure
+
+from models import Metrics, Schedule
+
+# Never met, met once, met twice, three times or more: white is "never", red draws the eye to repeats.
+_MEETING_COLOURS = ["#ffffff", "#9ecae1", "#fd8d3c", "#a50f15"]
+_LABEL_LENGTH = 14  # longer names are cut on the axes only; the pages print them in full
+
+
+def meetings(schedule: Schedule) -> np.ndarray:
+    """How many rounds each pair of players shares a table, indexed in the schedule's player order."""
+    index = {name: i for i, name in enumerate(schedule.players)}
+    counts = np.zeros((len(index), len(index)), dtype=int)
+    for round_ in schedule.rounds:
+        for table in round_.tables:
+            for a, b in combinations(table.players, 2):
+                counts[index[a], index[b]] += 1
+                counts[index[b], index[a]] += 1
+    return counts
+
+
+def summary_png(schedule: Schedule, metrics: Metrics) -> bytes:
+    """The meetings matrix beside the repeats-per-round bars, as one PNG (`--png`)."""
+    figure = Figure(figsize=(10, 5.2), dpi=150, layout="constrained")
+    matrix_axes, bars_axes = figure.subplots(1, 2, width_ratios=[1.25, 1])
+    _draw_meetings(matrix_axes, schedule)
+    _draw_repeats(bars_axes, metrics)
+    return _png(figure)
+
+
+def meetings_png(schedule: Schedule) -> bytes:
+    """The matrix alone, nearly square, for the summary page where it gets most of a sheet."""
+    figure = Figure(figsize=(6.4, 5.6), dpi=150, layout="constrained")
+    _draw_meetings(figure.subplots(), schedule)
+    return _png(figure)
+
+
+def repeats_png(metrics: Metrics) -> bytes:
+    """The bars alone, wide and low, to sit under the matrix on the summary page."""
+    figure = Figure(figsize=(8, 2.2), dpi=150, layout="constrained")
+    _draw_repeats(figure.subplots(), metrics)
+    return _png(figure)
+
+
+def _draw_meetings(axes, schedule: Schedule) -> None:
+    counts = meetings(schedule)
+    top = len(_MEETING_COLOURS) - 1
+    colours = ListedColormap(_MEETING_COLOURS)
+    norm = BoundaryNorm(np.arange(-0.5, top + 1), colours.N)
+    image = axes.imshow(np.minimum(counts, top), cmap=colours, norm=norm, interpolation="nearest")
+    bar = axes.figure.colorbar(image, ax=axes, ticks=range(top + 1), shrink=0.8)
+    bar.ax.set_yticklabels(["never", "once", "twice", f"{top}+"])
+    labels = [_short(name) for name in schedule.players]
+    size = _label_size(len(labels))
+    ticks = range(len(labels))
+    # parse_math=False: a name with two '$' must print as typed, not as a formula.
+    axes.set_xticks(ticks, labels, rotation=90, fontsize=size, parse_math=False)
+    axes.set_yticks(ticks, labels, fontsize=size, parse_math=False)
+    axes.set_title("Who meets whom")
+
+
+def _draw_repeats(axes, metrics: Metrics) -> None:
+    rounds = np.arange(1, len(metrics.repeats_by_round) + 1)
+    axes.bar(rounds, metrics.repeats_by_round, color="#a50f15")
+    axes.set_xticks(rounds)
+    axes.set_xlabel("round")
+    axes.set_ylabel("pairs who had met before")
+    axes.set_title(f"Repeats per round (total {metrics.repeats})")
+    # Whole numbers only; a round with no repeats still shows an axis from zero to one.
+    axes.set_ylim(0, max(1, max(metrics.repeats_by_round, default=0)) * 1.15)
+    axes.yaxis.get_major_locator().set_params(integer=True)
+
+
+def _short(name: str) -> str:
+    return name if len(name) <= _LABEL_LENGTH else name[: _LABEL_LENGTH - 1] + "…"
+
+
+def _label_size(players: int) -> float:
+    """Shrink tick labels as the room grows so they do not overlap."""
+    return max(3.0, min(9.0, 260 / max(players, 1)))
+
+
+def _png(figure: Figure) -> bytes:
+    buffer = io.BytesIO()
+    FigureCanvasAgg(figure).print_png(buffer)
+    return buffer.getvalue()

@@ -1,0 +1,29 @@
+"""`rotation print`: wall charts, player slips and a summary page for the printer, and a picture."""
+
+from __future__ import annotations
+
+import click
+
+import optimizer
+from rotation.inputs import BadInput, read_schedule, writable
+from rotation.output import write_atomically
+from rotation.pictures import summary_png
+from rotation.printing import compare, expected_pages, render_page
+
+
+@click.command(name="print")
+@click.argument("file", metavar="SCHEDULE.json")
+@click.option("--html", "html_path", metavar="FILE", required=True, help="Write the printable page (one HTML file).")
+@click.option("--png", "png_path", metavar="FILE", help="Also write the summary picture alone as PNG.")
+def print_command(file, html_path, png_path):
+    """Wall charts per round, player slips and a summary page, ready to print."""
+    writable(html_path), writable(png_path)
+    schedule = read_schedule(file)
+    try:
+        metrics = optimizer.check(schedule)  # nothing unchecked reaches the wall
+    except optimizer.InvalidSchedule as error:
+        raise BadInput(f"{file}: invalid schedule: {error}") from None
+    write_atomically(html_path, render_page(schedule, metrics, compare(schedule)))
+    if png_path:
+        write_atomically(png_path, summary_png(schedule, metrics))
+    click.echo(f"{html_path}: {expected_pages(schedule)} pages to print")
