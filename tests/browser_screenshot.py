@@ -45,6 +45,7 @@ _QUIET = (
     "--disable-component-update",
     "--disable-sync",
     "--hide-scrollbars",
+    "--host-resolver-rules=MAP * ~NOTFOUND",  # the page must need no network; make sure it gets none
 )
 
 
