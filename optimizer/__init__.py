@@ -1,10 +1,20 @@
-"""Ways to build a schedule, the independent checker and the bounds, behind one small entry point."""
+"""Ways to build a schedule, the independent checker and the bounds, behind one small entry point.
+
+    plan(event, time_limit)               -> PlanResult: the variety rotation
+    fixed_schedule(event)                 -> Schedule: the fixed MJMP rotation
+    zero_repeat_verdict(event, time_limit) -> Verdict: exists / impossible / unknown
+    check(schedule)                       -> Metrics, or InvalidSchedule
+    lower_bound(event)                    -> Bound
+"""
 
 from models import Event, Schedule
 from optimizer.bounds import lower_bound
 from optimizer.checker import InvalidSchedule, check, measure
+from optimizer.cpsat import Progress
 from optimizer.fixed import fixed_seating
+from optimizer.plan import plan
 from optimizer.seating import to_schedule
+from optimizer.verdict import zero_repeat_verdict
 
 
 def fixed_schedule(event: Event) -> Schedule:
@@ -14,4 +24,13 @@ def fixed_schedule(event: Event) -> Schedule:
     return schedule
 
 
-__all__ = ["InvalidSchedule", "check", "fixed_schedule", "lower_bound", "measure"]
+__all__ = [
+    "InvalidSchedule",
+    "Progress",
+    "check",
+    "fixed_schedule",
+    "lower_bound",
+    "measure",
+    "plan",
+    "zero_repeat_verdict",
+]

@@ -17,11 +17,11 @@ EMPTY = -1
 def meetings(seats: np.ndarray, players: int) -> np.ndarray:
     """players x players matrix: how many rounds each pair shares a table (diagonal zero)."""
     rounds, tables, _ = seats.shape
-    incidence = np.zeros((players, rounds * tables), dtype=np.int32)
+    incidence = np.zeros((players, rounds * tables), dtype=np.float32)  # BLAS; exact for small counts
     flat = seats.reshape(rounds * tables, 4)
     rows, cols = np.nonzero(flat >= 0)
     incidence[flat[rows, cols], rows] = 1
-    met = incidence @ incidence.T
+    met = (incidence @ incidence.T).astype(np.int64)
     np.fill_diagonal(met, 0)
     return met
 
@@ -61,3 +61,20 @@ def from_schedule(schedule: Schedule, names: tuple[str, ...]) -> np.ndarray:
         for t, table in enumerate(sorted(round_.tables, key=lambda tb: tb.table)):
             seats[r, t, : len(table.players)] = [index[name] for name in table.players]
     return seats
+
+
+def canonical(seats: np.ndarray, players: int, fours: int) -> np.ndarray:
+    """The same day with players renumbered in first-round seat order (sitting-out players last)
+    and, in every round, tables of one size ordered by their lowest-numbered player."""
+    first = [int(p) for p in seats[0].ravel() if p >= 0]
+    order = first + [p for p in range(players) if p not in set(first)]
+    label = np.empty(players + 1, dtype=np.int64)
+    label[order] = np.arange(players)
+    label[EMPTY] = EMPTY
+    renamed = label[seats]
+    renamed = np.where(renamed >= 0, renamed, players)  # sort empty seats last
+    renamed.sort(axis=2)
+    for group in (slice(0, fours), slice(fours, seats.shape[1])):
+        part = renamed[:, group]
+        part[:] = np.take_along_axis(part, np.argsort(part[:, :, 0], axis=1)[:, :, None], axis=1)
+    return np.where(renamed < players, renamed, EMPTY)

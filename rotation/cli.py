@@ -10,8 +10,10 @@ import click
 
 import optimizer
 from models import OddPolicy, Schedule, SitOutScoring
-from rotation.inputs import BadInput, make_event, read_schedule, writable
+from rotation.inputs import BadInput, make_event, parse_sizes, read_schedule, writable
 from rotation.output import metrics_text, schedule_csv, schedule_json, seating_text, write_atomically
+from rotation.progress import progress_display
+from rotation.report import COMPARE_HEADER, compare_row, guide_claim_note, result_text, zero_repeat_answer
 
 
 def room_options(command):
@@ -70,6 +72,74 @@ def fixed(players, names, rounds, odd, scoring, json_path, csv_path):
     event = make_event(players, names, rounds, odd, scoring)
     writable(json_path), writable(csv_path)
     emit(optimizer.fixed_schedule(event), json_path, csv_path)
+
+
+def solver_options(command):
+    options = [
+        click.option("--time-limit", type=click.FloatRange(min=0.1), default=30.0, show_default=True, help="Seconds to search."),
+        click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Random seed."),
+        click.option(
+            "--workers", type=click.IntRange(min=1), default=8, show_default=True,
+            help="CP-SAT workers; one worker with a seed repeats a run exactly.",
+        ),
+    ]
+    return functools.reduce(lambda cmd, option: option(cmd), reversed(options), command)
+
+
+@cli.command()
+@room_options
+@solver_options
+@output_options
+def plan(players, names, rounds, odd, scoring, time_limit, seed, workers, json_path, csv_path):
+    """A variety rotation: all rounds planned at once for the fewest repeat opponents."""
+    event = make_event(players, names, rounds, odd, scoring)
+    writable(json_path), writable(csv_path)
+    with progress_display() as show:
+        result = optimizer.plan(event, time_limit=time_limit, seed=seed, workers=workers, on_progress=show)
+    if result.schedule is None:
+        raise click.ClickException(f"no schedule found in {time_limit:g} s; try a longer --time-limit")
+    emit(result.schedule, json_path, csv_path)
+    click.echo(result_text(result))
+
+
+@cli.command()
+@room_options
+@solver_options
+@click.option("--json", "json_path", metavar="FILE", help="Write the certificate schedule as JSON.")
+def exists(players, names, rounds, odd, scoring, time_limit, seed, workers, json_path):
+    """Does a schedule with no repeat opponents exist? Answers exists, impossible or unknown."""
+    event = make_event(players, names, rounds, odd, scoring)
+    writable(json_path)
+    verdict = optimizer.zero_repeat_verdict(event, time_limit=time_limit, seed=seed, workers=workers)
+    click.echo(f"{verdict.players} players, {verdict.rounds} rounds: {verdict.answer.value} ({verdict.reason})")
+    if verdict.schedule is not None and json_path:
+        emit(verdict.schedule, json_path, None, quiet=True)
+
+
+@cli.command()
+@click.option("--players", "sizes", required=True, metavar="SIZES", help="Room sizes: 16-64, 16-64/4 or 17,20,23.")
+@click.option("--rounds", "rounds_list", required=True, metavar="ROUNDS", help="Rounds: 5, 2-8 or 4,6.")
+@click.option("--odd", type=click.Choice([p.value for p in OddPolicy]), default=OddPolicy.THREE_HANDED.value, show_default=True)
+@click.option("--time-limit", type=click.FloatRange(min=0.1), default=10.0, show_default=True, help="Seconds per room.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+@click.option("--workers", type=click.IntRange(min=1), default=8, show_default=True)
+def compare(sizes, rounds_list, odd, time_limit, seed, workers):
+    """One line per room: fixed rule against variety rotation, lower bound and zero-repeat verdict."""
+    rows = [(n, r) for n in parse_sizes(sizes, "--players", minimum=4) for r in parse_sizes(rounds_list, "--rounds", minimum=1)]
+    click.echo(COMPARE_HEADER)
+    verdicts = {}
+    for n, r in rows:
+        event = make_event(n, None, r, odd, SitOutScoring.ZERO.value)
+        with progress_display() as show:
+            result = optimizer.plan(event, time_limit=time_limit, seed=seed, workers=workers, on_progress=show)
+        if result.schedule is not None:
+            optimizer.check(result.schedule)
+        verdicts[n, r] = zero_repeat_answer(result)
+        click.echo(compare_row(n, r, result, verdicts[n, r]))
+    note = guide_claim_note(verdicts)
+    if note:
+        click.echo()
+        click.echo(note)
 
 
 @cli.command()

@@ -79,3 +79,22 @@ def writable(path: str | None) -> str | None:
     if not os.access(folder, os.W_OK):
         raise BadInput(f"cannot write {path!r}: folder is not writable")
     return path
+
+
+def parse_sizes(text: str, option: str, minimum: int) -> list[int]:
+    """'16-64' (every count), '16-64/4' (every fourth) or '17,20,23', or a mix: '8,16-24/4'."""
+    sizes: list[int] = []
+    try:
+        for part in text.split(","):
+            span, _, step = part.strip().partition("/")
+            low, _, high = span.partition("-")
+            first, last = int(low), int(high or low)
+            stride = int(step or 1)
+            if stride < 1 or last < first:
+                raise ValueError
+            sizes.extend(range(first, last + 1, stride))
+    except ValueError:
+        raise BadInput(f"{option}: cannot read {text!r}; write 16-64, 16-64/4 or 17,20,23") from None
+    if min(sizes) < minimum:
+        raise BadInput(f"{option}: sizes must be at least {minimum}, got {min(sizes)}")
+    return sizes

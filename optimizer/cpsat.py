@@ -1,0 +1,107 @@
+"""Run the CP-SAT model within a time limit, keeping the best seating and reporting progress."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+from ortools.sat.python import cp_model
+
+from models import Event
+from optimizer.model import SeatingModel
+from optimizer.seating import canonical
+
+
+@dataclass(frozen=True)
+class Progress:
+    """What the director sees while it thinks."""
+
+    repeats: int | None
+    bound: int
+    elapsed: float
+    note: str = ""
+
+
+@dataclass
+class Outcome:
+    seats: np.ndarray | None
+    repeats: int | None
+    bound: int
+    proven: bool  # CP-SAT closed the search: the repeats are optimal, or no schedule exists
+    time_to_first: float | None
+    time_to_best: float | None
+    interrupted: bool
+
+
+class _Watcher(cp_model.CpSolverSolutionCallback):
+    """Keeps the best seating found and tells the director; stops once nothing better can exist."""
+
+    def __init__(self, model: SeatingModel, lower_bound: int, started: float, on_progress):
+        super().__init__()
+        self.model, self.lower_bound, self.started, self.on_progress = model, lower_bound, started, on_progress
+        self.seats, self.repeats = None, None
+        self.time_to_first = self.time_to_best = None
+        self.stopped_by_us = False
+
+    def on_solution_callback(self) -> None:
+        elapsed = time.monotonic() - self.started
+        repeats = int(self.value(self.model.total_repeats))
+        if self.repeats is None or repeats < self.repeats:
+            self.time_to_best = elapsed
+        self.time_to_first = self.time_to_first if self.time_to_first is not None else elapsed
+        self.repeats = repeats if self.repeats is None else min(repeats, self.repeats)
+        self.seats = self.model.seating(self.boolean_value)
+        bound = max(self.lower_bound, self.model.repeats_bound(self.best_objective_bound))
+        if self.on_progress:
+            self.on_progress(Progress(self.repeats, bound, elapsed, "CP-SAT"))
+        if repeats == self.lower_bound and self.value(self.model.worst_player) <= _fairest(repeats, self.model.players):
+            self.stopped_by_us = True
+            self.stop_search()
+
+
+def _fairest(repeats: int, players: int) -> int:
+    """No schedule's worst-off player has fewer repeats than the average share, rounded up."""
+    return -(-2 * repeats // players)
+
+
+def solve(
+    event: Event,
+    hint: np.ndarray | None,
+    lower_bound: int,
+    time_limit: float,
+    seed: int = 0,
+    workers: int = 8,
+    on_progress: Callable[[Progress], None] | None = None,
+    max_repeats: int | None = None,
+) -> Outcome:
+    """Solve the whole-day model; with `max_repeats`, only schedules with at most that many count."""
+    started = time.monotonic()
+    model = SeatingModel(event, lower_bound, max_repeats)
+    if hint is not None:
+        model.add_hint(canonical(hint, len(event.players), event.layout.fours))
+    solver = cp_model.CpSolver()
+    remaining = max(0.1, time_limit - (time.monotonic() - started))
+    solver.parameters.max_time_in_seconds = remaining
+    solver.parameters.random_seed = seed
+    solver.parameters.num_workers = workers
+    if workers == 1:
+        # One worker and a deterministic limit make a seeded run repeat itself exactly.
+        solver.parameters.max_deterministic_time = remaining
+    watcher = _Watcher(model, lower_bound, started, on_progress)
+    status = solver.solve(model.model, watcher)
+    proven = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE) or watcher.stopped_by_us
+    bound = lower_bound
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        bound = max(lower_bound, model.repeats_bound(solver.best_objective_bound))
+    timed_out = solver.wall_time >= remaining * 0.98 or solver.deterministic_time >= remaining * 0.98
+    return Outcome(
+        seats=watcher.seats,
+        repeats=watcher.repeats,
+        bound=watcher.repeats if proven and watcher.repeats is not None else bound,
+        proven=proven,
+        time_to_first=watcher.time_to_first,
+        time_to_best=watcher.time_to_best,
+        interrupted=not proven and not timed_out,
+    )

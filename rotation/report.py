@@ -1,0 +1,58 @@
+"""How a result reads to a director: the comparison after a plan, the rows of `compare`."""
+
+from __future__ import annotations
+
+from models import Answer, PlanResult
+
+COMPARE_HEADER = f"{'players':>7} {'rounds':>6} {'fixed':>6} {'variety':>7} {'bound':>6}  {'status':<9} {'zero-repeat':<11} {'time':>7}"
+
+# The guide's sentence under test: zero repeats over five rounds "only for" these sizes.
+GUIDE_SIZES = (16, 28, 40, 52, 64)
+
+
+def result_text(result: PlanResult) -> str:
+    lines = [
+        "",
+        f"Variety rotation: {result.repeats} repeats   fixed rule: {result.fixed_repeats}   "
+        f"lower bound: {result.bound.repeats} ({result.bound.proof})",
+    ]
+    if result.optimal:
+        lines.append("Proven optimal: no schedule of this room has fewer repeats.")
+    else:
+        lines.append(f"Not proven optimal: at most {result.gap} repeats above the best possible.")
+    how = f"Made by: {result.method}; {result.runtime:.1f} s"
+    if result.interrupted:
+        how += " (stopped early by Ctrl-C: this is the best schedule found so far)"
+    lines.append(how)
+    return "\n".join(lines)
+
+
+def zero_repeat_answer(result: PlanResult) -> Answer:
+    """The zero-repeat verdict a plan run supports: its checked schedule, or its proven bound."""
+    if result.repeats == 0:
+        return Answer.EXISTS
+    if result.bound.repeats > 0:
+        return Answer.IMPOSSIBLE
+    return Answer.UNKNOWN
+
+
+def compare_row(players: int, rounds: int, result: PlanResult, answer: Answer) -> str:
+    variety = "-" if result.repeats is None else str(result.repeats)
+    return (
+        f"{players:>7} {rounds:>6} {result.fixed_repeats:>6} {variety:>7} {result.bound.repeats:>6}  "
+        f"{result.status.value:<9} {answer.value:<11} {result.runtime:>6.1f}s"
+    )
+
+
+def guide_claim_note(verdicts: dict[tuple[int, int], Answer]) -> str:
+    """What the measured verdicts say about the guide's 16/28/40/52/64 sentence, if they bear on it."""
+    five = {n: a for (n, r), a in verdicts.items() if r == 5}
+    others = sorted(n for n, a in five.items() if a is Answer.EXISTS and n not in GUIDE_SIZES)
+    if not others:
+        return ""
+    return (
+        "The guide says a repeat-free schedule over five rounds exists only for 16, 28, 40, 52 and 64 players.\n"
+        f"Measured here, with checked schedules, it also exists for {', '.join(map(str, others))} players.\n"
+        "16, 28, 40, 52 and 64 are the sizes N with N = 4 (mod 12): there, (N-1)/3 rounds (5, 9, 13, 17, 21)\n"
+        "let every player meet every other exactly once (a resolvable design), not just five rounds."
+    )
