@@ -74,17 +74,20 @@ def plan(
     seed: int = 0,
     workers: int = 8,
     on_progress: Callable[[Progress], None] | None = None,
+    warm_start: bool = True,
 ) -> PlanResult:
-    """The variety rotation with the fewest repeats found within the time limit, checked."""
+    """The variety rotation with the fewest repeats found within the time limit, checked.
+    `warm_start=False` skips the starts, so a benchmark can show what they buy."""
     day = _Day(event, time_limit, on_progress)
     rng = np.random.default_rng(seed)
     fixed = fixed_seating(event)
     interrupted, proven = False, False
     try:
-        day.offer(fixed, "fixed rule")
-        _offer_constructions(day, rng)
+        if warm_start:
+            day.offer(fixed, "fixed rule")
+            _offer_constructions(day, rng)
         if not day.done:
-            proven, interrupted = _search(day, fixed, seed, workers, rng)
+            proven, interrupted = _search(day, seed, workers, rng)
     except KeyboardInterrupt:
         interrupted = True
     return _result(day, fixed, proven, interrupted)
@@ -118,12 +121,12 @@ def _left(day: _Day) -> float:
     return max(0.0, day.deadline - time.monotonic())
 
 
-def _search(day: _Day, fixed: np.ndarray, seed: int, workers: int, rng) -> tuple[bool, bool]:
+def _search(day: _Day, seed: int, workers: int, rng) -> tuple[bool, bool]:
     """CP-SAT on rooms the full model fits, local search beyond. Returns (proven, interrupted)."""
     event, layout = day.event, day.event.layout
     clauses = day.players * (day.players - 1) // 2 * (event.rounds - 1) * layout.tables
     if clauses <= CPSAT_MAX_CLAUSES:
-        hint = day.best.seats if day.best else fixed
+        hint = day.best.seats if day.best else None
         outcome = cpsat.solve(event, hint, day.bound.repeats, _left(day), seed, workers, day.on_progress)
         if outcome.seats is not None:
             day.offer(outcome.seats, "CP-SAT")
@@ -132,6 +135,8 @@ def _search(day: _Day, fixed: np.ndarray, seed: int, workers: int, rng) -> tuple
         if outcome.bound > day.bound.repeats:
             day.bound = Bound(repeats=outcome.bound, proof="CP-SAT search proof")
         return outcome.proven, outcome.interrupted
+    if day.best is None:
+        day.offer(search.greedy_seating(event, rng), "greedy round by round")
     if day.best is not None:
         improved = search.improve(
             day.best.seats, day.players, day.deadline, rng, on_better=lambda s, _: day.offer(s.copy(), "local search")
