@@ -195,9 +195,10 @@ def slip_sheets(schedule: Schedule) -> list[SlipSheet]:
     columns, rows = slip_grid(len(schedule.rounds))
     width_mm = PAGE_WIDTH_MM / columns - 8.5  # less the slip's padding and cut line
     height_mm = PAGE_HEIGHT_MM / rows - 8.0 - 14.0  # less padding and the name line
-    # A table row is about 1.6 em tall, and the heading row is one more.
-    line_mm = round(min(5.0, height_mm / (len(schedule.rounds) + 1) / 1.6), 2)
     slips = [_slip(schedule, name, width_mm) for name in schedule.players]
+    # A table row is about 1.6 em tall; the heading is one more row, and a sit-out mark may wrap to two.
+    rows_needed = len(schedule.rounds) + 1 + max(sum(line.table is None for line in s.lines) for s in slips)
+    line_mm = round(min(5.0, height_mm / rows_needed / 1.6), 2)
     per = columns * rows
     return [SlipSheet(tuple(slips[i : i + per]), columns, rows, line_mm) for i in range(0, len(slips), per)]
 

@@ -2,12 +2,14 @@
 
     python tests/browser_screenshot.py OUT_DIR
 
-writes, for each sample room, NAME.html, NAME.pdf and NAME-*.png into OUT_DIR. The browser test
+writes, for each sample room, NAME.html, NAME.pdf, NAME.png (the first sheet as on screen) and
+NAME-all.png (every sheet, small) into OUT_DIR. The browser test
 imports the same helpers, so what a person looks at is what the test checked.
 """
 
 from __future__ import annotations
 
+import math
 import shutil
 import subprocess
 import sys
@@ -19,7 +21,7 @@ if __package__ in (None, ""):  # run as a script: make the project importable
 
 import optimizer  # noqa: E402
 from models import Event, OddPolicy, Round, Schedule, SitOutScoring, Table  # noqa: E402
-from rotation.printing import compare, render_page  # noqa: E402
+from rotation.printing import compare, expected_pages, render_page  # noqa: E402
 
 # Names that have broken printed pages before: accents, apostrophes, a very long name, markup.
 AWKWARD_NAMES = (
@@ -97,9 +99,24 @@ def print_pdf(html: Path, pdf: Path) -> subprocess.CompletedProcess:
     )
 
 
-def screenshot(html: Path, png: Path, width: int = 900, height: int = 3600) -> subprocess.CompletedProcess:
-    """The screen view shows each section as a sheet, so this is close to the printout."""
-    return run_chromium(html, f"--window-size={width},{height}", f"--screenshot={png.resolve()}")
+def screenshot(html: Path, png: Path, width: int = 900, height: int = 1150, scale: float = 1.0):
+    """The screen view shows each section as a sheet, so this is close to the printout.
+
+    width and height are the window in CSS pixels; the PNG is that times `scale`.
+    """
+    return run_chromium(
+        html,
+        f"--window-size={width},{height}",
+        f"--force-device-scale-factor={scale}",
+        f"--screenshot={png.resolve()}",
+    )
+
+
+def screenshot_all(schedule: Schedule, html: Path, png: Path) -> subprocess.CompletedProcess:
+    """Every sheet, three to a row and shrunk, so one picture shows the whole printout."""
+    rows = math.ceil(expected_pages(schedule) / 3)
+    # A sheet on screen is 208 x 274 mm, 786 x 1036 px at 96 px to the inch, with 8 mm (30 px) gaps.
+    return screenshot(html, png, width=3 * 816 + 90, height=rows * 1066 + 60, scale=0.5)
 
 
 def dump_dom(html: Path) -> str:
@@ -121,9 +138,10 @@ def main(out_dir: str) -> int:
     for name, schedule in sample_schedules().items():
         html = write_page(schedule, out / f"{name}.html")
         print_pdf(html, out / f"{name}.pdf")
-        shot = out / f"{name}.png"
-        screenshot(html, shot)
-        print(f"{html}\n{out / f'{name}.pdf'}\n{shot}")
+        first, every = out / f"{name}.png", out / f"{name}-all.png"
+        screenshot(html, first)
+        screenshot_all(schedule, html, every)
+        print(f"{html}\n{out / f'{name}.pdf'}\n{first}\n{every}")
     return 0
 
 
