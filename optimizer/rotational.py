@@ -1,0 +1,259 @@
+"""A CP-SAT search for rotational zero-repeat schedules (1-rotational / cyclic resolvable designs).
+
+Players are Z_m x {classes 0..k-1} plus f fixed points (N = m*k + f). Round t is the base round
+with every player (x, c) replaced by (x + t mod m, c); fixed points stay. Only the base round is
+searched. For R <= m rounds the conditions on the base round, derived in the module tests, are:
+
+- A base pair {(x, c), (y, d)} has the type (c, d, y - x mod m) (c < d) or, within a class,
+  (c, c, +-(y - x)). A player pair of that type is the image of the base pair under exactly one
+  shift t mod m, so two base pairs of one type whose x differ by D make some pair meet in rounds
+  t and t + D; with R = m that always happens, so each type occurs at most once (for R < m this
+  stays sufficient).
+- The within-class difference m/2 maps onto a pair under two shifts, t and t + m/2: forbidden
+  when R > m/2.
+- A fixed point meets (a, c) in round t iff (a - t, c) is at its base table: two players of one
+  class there make it meet someone twice (always, for R = m), so at most one per class.
+- Two fixed points at one table would meet every round: one fixed point per table at most.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, replace
+from itertools import combinations
+
+import numpy as np
+from ortools.sat.python import cp_model
+
+from optimizer.seating import total_repeats
+
+
+@dataclass(frozen=True)
+class Shape:
+    """Players Z_m x k classes + f fixed points; (x, c) is player c*m + x, fixed point i is m*k + i."""
+
+    m: int
+    k: int
+    f: int
+    turning: bool = False  # base round invariant under turning the classes, see turn_classes
+
+
+    @property
+    def players(self) -> int:
+        return self.m * self.k + self.f
+
+    @property
+    def tables(self) -> int:
+        return self.players // 4
+
+    def player(self, x: int, c: int) -> int:
+        return c * self.m + x % self.m
+
+    def describe(self) -> str:
+        turn = ", classes turned" if self.turning else ""
+        return f"rotational Z_{self.m} x {self.k} + {self.f} fixed{turn}"
+
+    def can_turn(self) -> bool:
+        """Turning needs three classes, fixed tables in one orbit (1 or 3) and other tables in threes."""
+        return self.k == 3 and self.f in (1, 3) and (self.tables - self.f) % 3 == 0
+
+
+def pair_types(shape: Shape, rounds: int) -> dict[tuple[int, int, int], list[tuple[int, int]]]:
+    """Each allowed type (c, d, difference) and the player pairs of that type."""
+    m, types = shape.m, {}
+    for c, d in combinations(range(shape.k), 2):
+        for delta in range(m):
+            types[(c, d, delta)] = [(shape.player(x, c), shape.player(x + delta, d)) for x in range(m)]
+    for c in range(shape.k):
+        for delta in range(1, m // 2 + 1):
+            if 2 * delta == m and rounds > m // 2:
+                continue  # two shifts map it onto the same pair within R rounds
+            starts = range(m // 2) if 2 * delta == m else range(m)
+            types[(c, c, delta)] = [(shape.player(x, c), shape.player(x + delta, c)) for x in starts]
+    return types
+
+
+def pairs_needed(shape: Shape) -> int:
+    """Base-round pairs between non-fixed players: 3 per fixed-point table, 6 per other table."""
+    return 3 * shape.f + 6 * (shape.tables - shape.f)
+
+
+def feasible_by_counting(shape: Shape, rounds: int) -> bool:
+    """Necessary conditions: whole tables, room for the fixed points, enough distinct pair types."""
+    if shape.players % 4 or not 1 <= rounds <= shape.m or shape.k < 1:
+        return False
+    if shape.f > shape.tables or (shape.f and shape.k < 3):
+        return False
+    return pairs_needed(shape) <= len(pair_types(shape, rounds))
+
+
+def candidate_shapes(players: int, rounds: int, limit: int = 4) -> list[Shape]:
+    """Shapes worth searching: the smallest cycle m >= rounds first, three classes preferred."""
+    shapes = [
+        Shape(m, k, players - m * k)
+        for m in range(max(rounds, 2), players + 1)
+        for k in range(1, players // m + 1)
+        if feasible_by_counting(Shape(m, k, players - m * k), rounds)
+    ]
+    shapes.sort(key=lambda s: (s.m, abs(s.k - 3), s.f))
+    # The turning variant is a far smaller search, so it goes first where it applies.
+    shapes = [variant for s in shapes for variant in ([replace(s, turning=True)] if s.can_turn() else []) + [s]]
+    return shapes[:limit]
+
+
+def expand(base: np.ndarray, shape: Shape, rounds: int) -> np.ndarray:
+    """(rounds, T, 4): round t shifts every non-fixed player by t within its class."""
+    fixed = base >= shape.m * shape.k
+    c, x = np.divmod(base, shape.m)
+    shifts = np.arange(rounds)[:, None, None]
+    moved = c[None] * shape.m + (x[None] + shifts) % shape.m
+    return np.where(fixed[None], base[None], moved).astype(np.int64)
+
+
+def search_base_round(
+    shape: Shape, rounds: int, time_limit: float, seed: int = 0, workers: int = 2
+) -> np.ndarray | None:
+    """A base round (T, 4) meeting the conditions, or None if none is found in time."""
+    model, seat = _base_model(shape, rounds)
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = time_limit
+    solver.parameters.num_workers = workers
+    solver.parameters.random_seed = seed
+    if solver.solve(model) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return None
+    return np.array(
+        [[p for p in range(shape.players) if solver.boolean_value(seat[p, j])] for j in range(shape.tables)],
+        dtype=np.int64,
+    )
+
+
+def _base_model(shape: Shape, rounds: int):
+    model = cp_model.CpModel()
+    n, tables, movers = shape.players, shape.tables, shape.m * shape.k
+    seat = {(p, j): model.new_bool_var(f"s{p}_{j}") for p in range(n) for j in range(tables)}
+    for p in range(n):
+        model.add_exactly_one(seat[p, j] for j in range(tables))
+    for j in range(tables):
+        model.add(sum(seat[p, j] for p in range(n)) == 4)
+    _place_fixed_points(model, seat, shape)
+    _limit_pair_types(model, seat, shape, rounds)
+    if shape.turning:
+        _turn_classes(model, seat, shape)
+        _break_turning_symmetry(model, seat, shape)
+    else:
+        _break_symmetry(model, seat, shape)
+    return model, seat
+
+
+def _place_fixed_points(model, seat, shape: Shape) -> None:
+    """Fixed point i at table i (fixed tables are interchangeable), one player per class beside it."""
+    movers = shape.m * shape.k
+    for i in range(shape.f):
+        for j in range(shape.tables):
+            model.add(seat[movers + i, j] == int(i == j))
+        for c in range(shape.k):
+            model.add_at_most_one(seat[shape.player(x, c), i] for x in range(shape.m))
+
+
+def _limit_pair_types(model, seat, shape: Shape, rounds: int) -> None:
+    """together[p, q] is exactly 'same base table'; each pair type is used at most once."""
+    types = pair_types(shape, rounds)
+    allowed = {pair for pairs in types.values() for pair in pairs}
+    movers = shape.m * shape.k
+    together = {}
+    for p, q in combinations(range(movers), 2):
+        z = model.new_bool_var(f"t{p}_{q}")
+        together[p, q] = z
+        if (p, q) not in allowed and (q, p) not in allowed:
+            model.add(z == 0)  # a forbidden difference
+        for j in range(shape.tables):
+            model.add_bool_or([seat[p, j].Not(), seat[q, j].Not(), z])
+            model.add_bool_or([z.Not(), seat[p, j].Not(), seat[q, j]])
+    tight = pairs_needed(shape) == len(types)  # then every type is used exactly once
+    for pairs in types.values():
+        zs = [together[min(p, q), max(p, q)] for p, q in pairs]
+        (model.add_exactly_one if tight else model.add_at_most_one)(zs)
+    model.add(sum(together.values()) == pairs_needed(shape))
+
+
+def _break_symmetry(model, seat, shape: Shape) -> None:
+    """Translating one class maps solutions to solutions; so does relabelling non-fixed tables."""
+    if shape.f:
+        # At most one player per class at table 0: translate that class so it is (0, c).
+        for c in range(shape.k):
+            for x in range(1, shape.m):
+                model.add(seat[shape.player(x, c), 0] == 0)
+        if shape.k == 3:  # three seats, three classes: all of (0, 0), (0, 1), (0, 2) are there
+            for c in range(3):
+                model.add(seat[shape.player(0, c), 0] == 1)
+    lowest = _lowest_players(model, seat, shape)
+    for a, b in zip(lowest, lowest[1:]):
+        model.add(a < b)
+
+
+def turn_player(shape: Shape, p: int) -> int:
+    """sigma: (x, c) -> (x, c + 1 mod 3); fixed point i -> i + 1 mod f (f is 1 or 3)."""
+    movers = shape.m * shape.k
+    if p >= movers:
+        return movers + (p - movers + 1) % shape.f
+    return shape.player(p % shape.m, (p // shape.m + 1) % 3)
+
+
+def turn_table(shape: Shape, j: int) -> int:
+    """Fixed tables follow their fixed points; the others turn in threes f+3o, f+3o+1, f+3o+2."""
+    if j < shape.f:
+        return (j + 1) % shape.f
+    orbit, r = divmod(j - shape.f, 3)
+    return shape.f + 3 * orbit + (r + 1) % 3
+
+
+def _turn_classes(model, seat, shape: Shape) -> None:
+    """Make the base round invariant under sigma, which commutes with the shifts.
+
+    This is the extra symmetry of 1-rotational designs over Z_m x Z_3: it cuts the free part of
+    the base round to a third. It only restricts the search, every condition above still holds.
+    """
+    for p in range(shape.players):
+        for j in range(shape.tables):
+            model.add(seat[turn_player(shape, p), turn_table(shape, j)] == seat[p, j])
+
+
+def _break_turning_symmetry(model, seat, shape: Shape) -> None:
+    """A shift of all classes at once keeps sigma: put (0, 0) beside fixed point 0. Order the orbits."""
+    model.add(seat[shape.player(0, 0), 0] == 1)
+    lowest = _lowest_players(model, seat, shape)
+    firsts = range(0, len(lowest), 3)  # each orbit's first table holds the orbit's lowest player
+    for o in firsts:
+        model.add(lowest[o] < lowest[o + 1])
+        model.add(lowest[o] < lowest[o + 2])
+    for a, b in zip(firsts, list(firsts)[1:]):
+        model.add(lowest[a] < lowest[b])
+
+
+def _lowest_players(model, seat, shape: Shape) -> list:
+    """Per non-fixed table, the lowest player index seated there."""
+    n = shape.players
+    lowest = []
+    for j in range(shape.f, shape.tables):
+        low = model.new_int_var(0, n, f"low{j}")
+        model.add_min_equality(low, [n - (n - p) * seat[p, j] for p in range(n)])
+        lowest.append(low)
+    return lowest
+
+
+def rotational_seating(
+    players: int, rounds: int, time_limit: float = 10.0, seed: int = 0, workers: int = 2
+) -> tuple[np.ndarray, str] | None:
+    """A verified repeat-free rotational seating, trying candidate shapes within the time limit."""
+    deadline = time.monotonic() + time_limit
+    shapes = candidate_shapes(players, rounds)
+    for index, shape in enumerate(shapes):
+        left = deadline - time.monotonic()
+        if left <= 0.05:
+            break
+        base = search_base_round(shape, rounds, left / (len(shapes) - index), seed, workers)
+        if base is not None:
+            seats = expand(base, shape, rounds)
+            if total_repeats(seats, players) == 0:  # never trust the model alone
+                return seats, shape.describe()
+    return None
