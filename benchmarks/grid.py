@@ -1,0 +1,120 @@
+"""Which rooms a benchmark run seats: the grid, the zero-repeat frontier sizes, the rooms past the frontier."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from models import OddPolicy
+
+ROUNDS = (4, 5, 6, 8, 10)
+THREE, SIT = OddPolicy.THREE_HANDED.value, OddPolicy.SIT_OUT.value
+
+# The most rounds with no repeat opponent known from the literature (resolvable packings by tables of
+# four; Ge, Lam, Ling and Shen 2005, and the social golfer problem tables). A target only: nothing here
+# is used by the optimizer.
+LITERATURE_FRONTIER = {
+    16: 5, 20: 5, 24: 7, 28: 9, 32: 10, 36: 11, 40: 13, 44: 14, 48: 15, 52: 17, 56: 18, 60: 19, 64: 21,
+}
+
+# Rooms one round or more past the frontier, with the E the literature or a proof gives:
+# (players, rounds, target E, whether the target is a proven optimum or only an upper bound to meet).
+PAST_FRONTIER = (
+    (16, 6, 24, "optimal"),
+    (20, 7, 20, "optimal"),
+    (28, 10, 42, "optimal"),
+    (24, 8, 18, "at most"),
+    (20, 6, 6, "at most"),
+)
+
+
+@dataclass(frozen=True)
+class Room:
+    players: int
+    rounds: int
+    odd: str = THREE
+
+    @property
+    def key(self) -> str:
+        odd = "" if self.players % 4 == 0 else f" {self.odd}"
+        return f"{self.players}x{self.rounds}{odd}"
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def _rooms(sizes, odd_sizes, large, rounds) -> list[Room]:
+    rooms = [Room(n, r) for n in sizes for r in rounds]
+    rooms += [Room(n, r, odd) for n in odd_sizes for odd in (THREE, SIT) for r in rounds]
+    rooms += [Room(n, r) for n in large for r in rounds]
+    return rooms
+
+
+@dataclass(frozen=True)
+class Settings:
+    name: str
+    time_limit: float
+    grid: tuple[Room, ...]
+    frontier_sizes: tuple[int, ...]
+    frontier_time_limit: float
+    past_frontier: tuple[tuple[int, int, int, str], ...]
+    repeats: int  # timing repeats, for rooms whose first run finishes faster than `repeat_below` seconds
+    repeat_below: float
+    cold_rounds: tuple[int, ...]  # rooms with these round counts are run again without the warm start
+    workers: int = 8
+    seed: int = 0
+
+    def cold(self, room: Room) -> bool:
+        return room.rounds in self.cold_rounds
+
+    def describe(self) -> dict:
+        return {
+            "name": self.name,
+            "time_limit_per_room": self.time_limit,
+            "frontier_time_limit": self.frontier_time_limit,
+            "rooms": len(self.grid),
+            "sizes": sorted({room.players for room in self.grid}),
+            "rounds": sorted({room.rounds for room in self.grid}),
+            "odd_sizes": sorted({room.players for room in self.grid if room.players % 4}),
+            "timing_repeats": self.repeats,
+            "repeat_below_seconds": self.repeat_below,
+            "cold_rounds": list(self.cold_rounds),
+            "workers": self.workers,
+            "seed": self.seed,
+            "frontier_sizes": list(self.frontier_sizes),
+        }
+
+
+def full(time_limit: float | None = None, workers: int = 8) -> Settings:
+    sizes = tuple(range(8, 65, 4))
+    odd_sizes = (9, 10, 11, 17, 18, 19, 30, 45)
+    large = (100, 200, 500, 1000)
+    return Settings(
+        name="full",
+        time_limit=time_limit or 60.0,
+        grid=tuple(_rooms(sizes, odd_sizes, large, ROUNDS)),
+        frontier_sizes=tuple(LITERATURE_FRONTIER),
+        frontier_time_limit=time_limit or 60.0,
+        past_frontier=PAST_FRONTIER,
+        repeats=3,
+        repeat_below=2.0,
+        cold_rounds=ROUNDS,
+        workers=workers,
+    )
+
+
+def quick(time_limit: float | None = None, workers: int = 8) -> Settings:
+    sizes = (8, 16, 20, 24, 32, 48, 64)
+    odd_sizes = (10, 19)
+    large = (100, 200)
+    return Settings(
+        name="quick",
+        time_limit=time_limit or 5.0,
+        grid=tuple(_rooms(sizes, odd_sizes, large, (4, 6, 8))),
+        frontier_sizes=(16, 24, 32, 48),
+        frontier_time_limit=time_limit or 5.0,
+        past_frontier=PAST_FRONTIER[:2],
+        repeats=3,
+        repeat_below=2.0,
+        cold_rounds=(4, 6, 8),
+        workers=workers,
+    )

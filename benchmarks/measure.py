@@ -1,0 +1,144 @@
+"""Seat one room in a fresh process and measure it: E, bound, times, peak memory, the checker's word.
+
+Each measurement runs in its own spawned interpreter, so the peak resident memory read from
+`resource.getrusage(RUSAGE_SELF)` in the child belongs to that room alone.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import statistics
+import time
+import traceback
+
+SPAWN = mp.get_context("spawn")
+
+
+def _event(players: int, rounds: int, odd: str):
+    from models import Event, OddPolicy
+
+    return Event.with_count(players, rounds, odd=OddPolicy(odd))
+
+
+def _peak_mib() -> float:
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux reports KiB
+
+
+def plan_room(players: int, rounds: int, odd: str, time_limit: float, seed: int, workers: int,
+              warm_start: bool, repeats: int, repeat_below: float) -> dict:
+    """Plan the room once, and `repeats - 1` more times if it was fast (timing noise matters there).
+    Every schedule passes the independent checker, and its E must be the E the planner reported."""
+    import optimizer
+
+    event = _event(players, rounds, odd)
+    fixed = optimizer.fixed_schedule(event)
+    fixed_e = optimizer.check(fixed).repeats
+    runs = []
+    while True:
+        result = optimizer.plan(event, time_limit=time_limit, seed=seed, workers=workers, warm_start=warm_start)
+        checked = None
+        if result.schedule is not None:
+            checked = optimizer.check(result.schedule).repeats
+            assert checked == result.repeats, f"checker says E={checked}, planner said {result.repeats}"
+        assert result.fixed_repeats == fixed_e, "fixed rule E differs between plan and the checker"
+        runs.append({
+            "status": result.status.value,
+            "repeats": result.repeats,
+            "bound": result.bound.repeats,
+            "proof": result.bound.proof,
+            "method": result.method,
+            "runtime": result.runtime,
+            "time_to_first": result.time_to_first,
+            "time_to_best": result.time_to_best,
+            "time_to_proof": result.runtime if result.status.value == "optimal" else None,
+            "checked": checked is not None,
+        })
+        if len(runs) >= repeats or runs[0]["runtime"] >= repeat_below:
+            break
+    static_bound = optimizer.lower_bound(event)
+    return {
+        "fixed_repeats": fixed_e,
+        "static_bound": static_bound.repeats,
+        "static_proof": static_bound.proof,
+        "runs": runs,
+        "peak_mib": _peak_mib(),
+    }
+
+
+def verdict_room(players: int, rounds: int, time_limit: float, seed: int, workers: int) -> dict:
+    import optimizer
+
+    event = _event(players, rounds, "three-handed")
+    verdict = optimizer.zero_repeat_verdict(event, time_limit=time_limit, seed=seed, workers=workers)
+    if verdict.schedule is not None:
+        assert optimizer.check(verdict.schedule).repeats == 0, "a zero-repeat certificate failed the checker"
+    return {
+        "answer": verdict.answer.value,
+        "reason": verdict.reason,
+        "runtime": verdict.runtime,
+        "checked": verdict.schedule is not None,
+        "peak_mib": _peak_mib(),
+    }
+
+
+def _child(conn, function, kwargs) -> None:
+    try:
+        conn.send(("ok", function(**kwargs)))
+    except BaseException:  # reported to the parent, which records it and carries on
+        conn.send(("error", traceback.format_exc()))
+    finally:
+        conn.close()
+
+
+def in_fresh_process(function, kwargs: dict, timeout: float) -> dict:
+    """Run `function(**kwargs)` in a new interpreter; a hang past `timeout` is killed and recorded."""
+    parent, child = SPAWN.Pipe(duplex=False)
+    process = SPAWN.Process(target=_child, args=(child, function, kwargs), daemon=True)
+    started = time.monotonic()
+    process.start()
+    child.close()
+    outcome = ("error", f"no answer within {timeout:g} s; the process was stopped")
+    if parent.poll(timeout):
+        try:
+            outcome = parent.recv()
+        except EOFError:
+            outcome = ("error", "the process died without an answer")
+    process.join(5)
+    if process.is_alive():
+        process.kill()
+        process.join()
+    wall = time.monotonic() - started
+    if outcome[0] == "error":
+        return {"error": outcome[1], "wall": wall}
+    return {**outcome[1], "wall": wall}
+
+
+def summarise(measured: dict) -> dict:
+    """Medians over the timing repeats; E is the median too (CP-SAT with several workers is not
+    deterministic), with the spread kept."""
+    runs = measured.get("runs") or []
+    if not runs:
+        return {}
+
+    def median(key):
+        values = [run[key] for run in runs if run[key] is not None]
+        return statistics.median(values) if values else None
+
+    repeats = [run["repeats"] for run in runs if run["repeats"] is not None]
+    statuses = [run["status"] for run in runs]
+    return {
+        "repeats": statistics.median_low(repeats) if repeats else None,
+        "repeats_range": [min(repeats), max(repeats)] if repeats else None,
+        "bound": max(run["bound"] for run in runs),
+        "proof": max(runs, key=lambda run: run["bound"])["proof"],
+        "status": max(set(statuses), key=statuses.count),
+        "method": runs[0]["method"],
+        "runtime": median("runtime"),
+        "time_to_first": median("time_to_first"),
+        "time_to_best": median("time_to_best"),
+        "time_to_proof": median("time_to_proof"),
+        "timing_runs": len(runs),
+        "peak_mib": measured["peak_mib"],
+    }
