@@ -96,5 +96,7 @@ def _label_size(players: int) -> float:
 
 def _png(figure: Figure) -> bytes:
     buffer = io.BytesIO()
-    FigureCanvasAgg(figure).print_png(buffer)
+    FigureCanvasAgg(figure)  # Agg, whatever backend the user's matplotlib is configured for
+    # A tight box keeps the rotated names under the matrix from being cut at the bottom edge.
+    figure.savefig(buffer, format="png", bbox_inches="tight", pad_inches=0.08)
     return buffer.getvalue()

@@ -165,3 +165,10 @@ def test_unwritable_output_is_refused_first(tmp_path, nine_sit_out):
 def test_html_is_required(tmp_path, nine_sit_out):
     result = run(write(tmp_path, nine_sit_out))
     assert result.exit_code == 2 and "--html" in result.output
+
+
+def test_dollar_signs_are_names_not_formulas(tmp_path):
+    # matplotlib would read "$x^2$" as maths (and "$$" as an empty formula error) without parse_math=False.
+    event = Event(players=("$$", "$x^2$", "a\\b", "_d", "Ann", "Bo", "Cy", "Dee"), rounds=2)
+    page = printed(tmp_path, optimizer.fixed_schedule(event), "--png", tmp_path / "summary.png")
+    assert "$x^2$" in page and (tmp_path / "summary.png").read_bytes().startswith(PNG_SIGNATURE)
