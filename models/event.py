@@ -67,6 +67,8 @@ class Event(BaseModel):
     rounds: int = Field(ge=1, description="Rounds of four games each.")
     odd: OddPolicy = OddPolicy.THREE_HANDED
     sit_out_scoring: SitOutScoring = SitOutScoring.ZERO
+    apart: tuple[tuple[str, ...], ...] = Field(default=(), description="Groups who must never share a table.")
+    stay: dict[str, int] = Field(default_factory=dict, description="Players who keep one table (1-based) all day.")
 
     @field_validator("players")
     @classmethod
@@ -85,7 +87,8 @@ class Event(BaseModel):
 
     @model_validator(mode="after")
     def _room_can_be_seated(self) -> Event:
-        Layout.for_room(len(self.players), self.odd)
+        layout = Layout.for_room(len(self.players), self.odd)
+        _check_requests(self, layout)
         return self
 
     @classmethod
@@ -97,3 +100,30 @@ class Event(BaseModel):
     @property
     def layout(self) -> Layout:
         return Layout.for_room(len(self.players), self.odd)
+
+
+def _check_requests(event: Event, layout: Layout) -> None:
+    """Requests that no schedule can meet are refused here, naming the request, before any solving."""
+    known = set(event.players)
+    for group in event.apart:
+        request = "apart " + ", ".join(group)
+        unknown = [name for name in group if name not in known]
+        if unknown:
+            raise ValueError(f"{request}: {unknown[0]!r} is not a player")
+        if len(group) > layout.tables:
+            raise ValueError(f"{request}: {len(group)} players cannot be kept apart at {layout.tables} tables")
+    capacity = [4] * layout.fours + [3] * layout.threes
+    staying: dict[int, list[str]] = {}
+    for name, table in event.stay.items():
+        if name not in known:
+            raise ValueError(f"stay {name} at table {table}: {name!r} is not a player")
+        if not 1 <= table <= layout.tables:
+            raise ValueError(f"stay {name} at table {table}: the room has tables 1 to {layout.tables}")
+        staying.setdefault(table, []).append(name)
+    for table, names in staying.items():
+        if len(names) > capacity[table - 1]:
+            raise ValueError(f"stay at table {table}: {', '.join(names)} do not fit at a table of {capacity[table - 1]}")
+        for group in event.apart:
+            clash = [name for name in names if name in group]
+            if len(clash) > 1:
+                raise ValueError(f"stay at table {table}: {' and '.join(clash)} must also be kept apart")

@@ -36,6 +36,22 @@ class Schedule(BaseModel):
     odd: OddPolicy = Field(default=OddPolicy.THREE_HANDED, description="How odd counts are seated.")
     sit_out_scoring: SitOutScoring = Field(default=SitOutScoring.ZERO, description="What a sat-out round scores.")
     rule: str = Field(default="", description="How the schedule was made, e.g. 'fixed' or 'variety'.")
+    apart: tuple[tuple[str, ...], ...] = Field(default=(), description="Groups who never share a table.")
+    stay: dict[str, int] = Field(default_factory=dict, description="Players who keep one table all day.")
+    arrivals: dict[str, int] = Field(default_factory=dict, description="Late arrivals: the first round they play.")
+    departures: dict[str, int] = Field(
+        default_factory=dict, description="Players who left: the first round they miss."
+    )
+
+    def expected(self, round_index: int) -> tuple[str, ...]:
+        """The players at the event in a round (0-based), in list order."""
+        number = round_index + 1
+        away = set(self.rounds[round_index].absent)
+        return tuple(
+            name
+            for name in self.players
+            if self.arrivals.get(name, 1) <= number < self.departures.get(name, number + 1) and name not in away
+        )
 
     def seat_of(self, round_index: int) -> dict[str, tuple[int, str]]:
         """Each seated player's (table number, seat letter) in one round."""

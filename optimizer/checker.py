@@ -21,8 +21,10 @@ def check(schedule: Schedule) -> Metrics:
     """Raise InvalidSchedule if the schedule is not valid; otherwise return its metrics."""
     _check_names(schedule.players)
     known = set(schedule.players)
+    _check_requests_name_players(schedule, known)
     for number, round_ in enumerate(schedule.rounds, start=1):
         _check_round(schedule, round_, number, known)
+        _check_requests_kept(schedule, round_, number)
     return measure(schedule)
 
 
@@ -43,13 +45,17 @@ def _check_round(schedule: Schedule, round_, number: int, known: set[str]) -> No
     twice = [n for n, c in Counter(listed).items() if c > 1]
     if twice:
         raise InvalidSchedule(f"{where}: {twice[0]!r} is placed more than once")
-    missing = [n for n in schedule.players if n not in set(listed)]
+    expected = schedule.expected(number - 1)
+    missing = [n for n in expected if n not in set(listed)]
     if missing:
         raise InvalidSchedule(f"{where}: {missing[0]!r} is neither at a table nor sitting out")
+    away = [n for n in listed if n not in expected and n not in round_.absent]
+    if away:
+        raise InvalidSchedule(f"{where}: {away[0]!r} is seated while not at the event")
     numbers = [t.table for t in round_.tables]
     if sorted(numbers) != list(range(1, len(numbers) + 1)):
         raise InvalidSchedule(f"{where}: tables must be numbered 1 to {len(numbers)}, got {sorted(numbers)}")
-    present = len(listed) - len(round_.absent)
+    present = len(expected)
     try:
         layout = Layout.for_room(present, schedule.odd)
     except ValueError as error:
@@ -65,6 +71,27 @@ def _check_round(schedule: Schedule, round_, number: int, known: set[str]) -> No
         raise InvalidSchedule(f"{where}: {layout.sit_outs} players must sit out, got {len(round_.sit_outs)}")
     if any(len(t.players) == 3 and t.table <= layout.fours for t in round_.tables):
         raise InvalidSchedule(f"{where}: three-handed tables must be numbered after the tables of four")
+
+
+def _check_requests_name_players(schedule: Schedule, known: set[str]) -> None:
+    named = [n for group in schedule.apart for n in group] + list(schedule.stay)
+    named += list(schedule.arrivals) + list(schedule.departures)
+    unknown = [n for n in named if n not in known]
+    if unknown:
+        raise InvalidSchedule(f"a request names {unknown[0]!r}, who is not a player")
+
+
+def _check_requests_kept(schedule: Schedule, round_, number: int) -> None:
+    for table in round_.tables:
+        for group in schedule.apart:
+            together = [n for n in table.players if n in group]
+            if len(together) > 1:
+                raise InvalidSchedule(f"round {number}: {' and '.join(together)} share table {table.table}")
+        for name in table.players:
+            if schedule.stay.get(name, table.table) != table.table:
+                raise InvalidSchedule(
+                    f"round {number}: {name} is at table {table.table}, not at table {schedule.stay[name]}"
+                )
 
 
 def _describe(sizes: Counter) -> str:
@@ -85,8 +112,8 @@ def measure(schedule: Schedule) -> Metrics:
         for name in pair:
             opponents[name] += 1
             repeats[name] += count - 1
-    three = _share(schedule, lambda r: [n for t in r.tables if len(t.players) == 3 for n in t.players])
-    out = _share(schedule, lambda r: list(r.sit_outs))
+    three = _share(schedule, lambda r: [n for t in r.tables if len(t.players) == 3 for n in t.players], schedule.stay)
+    out = _share(schedule, lambda r: list(r.sit_outs), ())
     players = tuple(
         PlayerMetrics(
             name=name,
@@ -116,15 +143,17 @@ class _Share(NamedTuple):
     fair: bool
 
 
-def _share(schedule: Schedule, burdened) -> _Share:
-    present = set(schedule.players)
+def _share(schedule: Schedule, burdened, exempt) -> _Share:
     counts = {name: 0 for name in schedule.players}
     fair = True
-    for round_ in schedule.rounds:
+    for r, round_ in enumerate(schedule.rounds):
+        here = [n for n in schedule.expected(r) if n not in exempt]
+        arriving = [n for n in here if schedule.arrivals.get(n) == r + 1]
+        # A late arrival starts level with the least burdened, not behind everyone.
+        level = min((counts[n] for n in here if n not in arriving), default=0)
+        counts.update({n: level for n in arriving})
         for name in burdened(round_):
             counts[name] += 1
-        here = present - set(round_.absent)
         values = [counts[n] for n in here]
-        # Turn order holds while no present player is two or more behind another.
         fair = fair and (max(values, default=0) - min(values, default=0) <= 1)
     return _Share(counts, fair)

@@ -11,7 +11,6 @@ from ortools.sat.python import cp_model
 
 from models import Event
 from optimizer.model import SeatingModel
-from optimizer.seating import canonical
 
 
 @dataclass(frozen=True)
@@ -75,12 +74,15 @@ def solve(
     workers: int = 8,
     on_progress: Callable[[Progress], None] | None = None,
     max_repeats: int | None = None,
+    played: np.ndarray | None = None,
+    played_burdens: np.ndarray | None = None,
 ) -> Outcome:
-    """Solve the whole-day model; with `max_repeats`, only schedules with at most that many count."""
+    """Solve the day's model; with `max_repeats`, only schedules with at most that many count;
+    `played` and `played_burdens` carry what rounds already played left (a re-plan)."""
     started = time.monotonic()
-    model = SeatingModel(event, lower_bound, max_repeats)
+    model = SeatingModel(event, lower_bound, max_repeats, played, played_burdens)
     if hint is not None:
-        model.add_hint(canonical(hint, len(event.players), event.layout.fours))
+        model.add_hint(hint)
     solver = cp_model.CpSolver()
     remaining = max(0.1, time_limit - (time.monotonic() - started))
     solver.parameters.max_time_in_seconds = remaining

@@ -1,9 +1,9 @@
-"""The CP-SAT model of a whole day: variables, constraints and objective, built once from the event.
+"""The CP-SAT model of a day: variables, constraints and objective, built once from the event.
 
 A boolean per player, round and table says who sits where; the sitting-out players form one more
 group. A boolean per pair and round says the pair shares a table, and each pair's repeats are its
-meetings beyond the first. The objective is repeats first, then the worst-off player's repeats,
-then the most meetings of any pair.
+meetings beyond the first, counting meetings in rounds already played. The objective is repeats
+first, then the worst-off player's repeats, then the most meetings of any pair.
 """
 
 from __future__ import annotations
@@ -14,25 +14,37 @@ import numpy as np
 from ortools.sat.python import cp_model
 
 from models import Event
-from optimizer.seating import EMPTY
+from optimizer.seating import EMPTY, order_tables, renumber_players
 
 
 class SeatingModel:
-    def __init__(self, event: Event, lower_bound: int = 0, max_repeats: int | None = None):
-        self.event = event
-        self.layout = event.layout
+    def __init__(
+        self,
+        event: Event,
+        lower_bound: int = 0,
+        max_repeats: int | None = None,
+        played: np.ndarray | None = None,
+        played_burdens: np.ndarray | None = None,
+    ):
+        """`played`: meetings so far between the event's players (a re-plan); `played_burdens`:
+        three-handed rounds or sit-outs so far per player."""
+        self.event, self.layout = event, event.layout
         self.players = len(event.players)
-        self.model = cp_model.CpModel()
         self.capacity = [4] * self.layout.fours + [3] * self.layout.threes
+        self.played = np.zeros((self.players, self.players), np.int64) if played is None else played
+        self.played_burdens = np.zeros(self.players, np.int64) if played_burdens is None else played_burdens
+        self.index = {name: p for p, name in enumerate(event.players)}
+        # Symmetry breaking is sound only while players (tables) are interchangeable.
+        self.same_players = played is None and not event.apart and not event.stay
+        self.same_tables = not event.stay
+        self.model = cp_model.CpModel()
         self._add_variables()
         self._add_seating_constraints()
+        self._add_requests()
         self._add_fair_shares()
-        self._fix_first_round()
-        self._break_table_symmetry()
+        self._break_symmetry()
         self._add_meetings()
-        self._set_objective(lower_bound)
-        if max_repeats is not None:
-            self.model.add(self.total_repeats <= max_repeats)
+        self._set_objective(lower_bound, max_repeats)
 
     # -- variables -------------------------------------------------------------------------
     def _add_variables(self) -> None:
@@ -43,45 +55,61 @@ class SeatingModel:
 
     # -- constraints -----------------------------------------------------------------------
     def _add_seating_constraints(self) -> None:
-        n, rounds = self.players, self.event.rounds
-        for r in range(rounds):
-            for p in range(n):
+        for r in range(self.event.rounds):
+            for p in range(self.players):
                 places = [self.seat[p, r, t] for t in range(len(self.capacity))]
                 self.model.add_exactly_one(places + ([self.out[p, r]] if self.out else []))
             for t, size in enumerate(self.capacity):
-                self.model.add(sum(self.seat[p, r, t] for p in range(n)) == size)
+                self.model.add(sum(self.seat[p, r, t] for p in range(self.players)) == size)
+
+    def _add_requests(self) -> None:
+        """Keep-apart groups never share a table; a staying player is never at another table."""
+        for r in range(self.event.rounds):
+            for t in range(len(self.capacity)):
+                for group in self.event.apart:
+                    self.model.add_at_most_one(self.seat[self.index[name], r, t] for name in group)
+            for name, table in self.event.stay.items():
+                for t in range(len(self.capacity)):
+                    if t != table - 1:
+                        self.model.add(self.seat[self.index[name], r, t] == 0)
 
     def _add_fair_shares(self) -> None:
-        """Nobody takes a burden a second time while someone has not taken it once: by every round."""
+        """Nobody takes a burden a second time while someone has not taken it once: after every
+        round, everyone's count so far lies in {least, least + 1}. Staying players keep their
+        table, so they are exempt from three-handed turns (not from sitting out)."""
         threes = range(self.layout.fours, len(self.capacity))
-        burdens = []
         if self.out:
-            burdens.append((self.layout.sit_outs, lambda p, r: [self.out[p, r]]))
-        if self.layout.threes:
-            burdens.append((3 * self.layout.threes, lambda p, r: [self.seat[p, r, t] for t in threes]))
-        for per_round, taken in burdens:
-            for r in range(self.event.rounds):
-                low, high = divmod(per_round * (r + 1), self.players)
-                high = low + (high > 0)
-                for p in range(self.players):
-                    so_far = sum(var for q in range(r + 1) for var in taken(p, q))
-                    self.model.add_linear_constraint(so_far, low, high)
+            taken = lambda p, r: [self.out[p, r]]  # noqa: E731
+        elif self.layout.threes:
+            taken = lambda p, r: [self.seat[p, r, t] for t in threes]  # noqa: E731
+        else:
+            return
+        exempt = set(self.event.stay) if not self.out else set()
+        sharing = [p for p in range(self.players) if self.event.players[p] not in exempt]
+        for r in range(self.event.rounds):
+            least = self.model.new_int_var(0, self.event.rounds + int(self.played_burdens.max()), f"least{r}")
+            for p in sharing:
+                so_far = int(self.played_burdens[p]) + sum(var for q in range(r + 1) for var in taken(p, q))
+                self.model.add(so_far >= least)
+                self.model.add(so_far <= least + 1)
 
-    def _fix_first_round(self) -> None:
-        """Relabelling players makes any first round the canonical one: players in list order."""
-        for p, t in enumerate(self.first_round_tables()):
-            for table in range(len(self.capacity)):
-                self.model.add(self.seat[p, 0, table] == int(table == t))
+    def _break_symmetry(self) -> None:
+        if self.same_players:
+            for p, t in enumerate(self.first_round_tables()):
+                for table in range(len(self.capacity)):
+                    self.model.add(self.seat[p, 0, table] == int(table == t))
+        if self.same_tables:
+            self._order_tables(first=1 if self.same_players else 0)
 
     def first_round_tables(self) -> list[int]:
-        """Table of each player in the canonical first round; -1 for those who sit out."""
+        """Relabelling players makes any first round this one: players in list order."""
         tables = [t for t, size in enumerate(self.capacity) for _ in range(size)]
         return tables + [EMPTY] * self.layout.sit_outs
 
-    def _break_table_symmetry(self) -> None:
+    def _order_tables(self, first: int) -> None:
         """Tables of one size are interchangeable: order them by their lowest-numbered player,
         so the j-th table of a size never holds any of players 0..j-1."""
-        for r in range(1, self.event.rounds):
+        for r in range(first, self.event.rounds):
             for size in (4, 3):
                 group = [t for t, cap in enumerate(self.capacity) if cap == size]
                 for j, t in enumerate(group):
@@ -90,37 +118,40 @@ class SeatingModel:
 
     def _add_meetings(self) -> None:
         rounds, tables = self.event.rounds, len(self.capacity)
-        first = self.first_round_tables()
+        first = self.first_round_tables() if self.same_players else None
+        start = 1 if self.same_players else 0
         self.meetings, self.repeats, self.together = {}, {}, {}
         for p, q in combinations(range(self.players), 2):
             together = []
-            for r in range(1, rounds):
+            for r in range(start, rounds):
                 met = self.model.new_bool_var(f"m{p}_{q}_{r}")
                 for t in range(tables):
                     self.model.add_bool_or([self.seat[p, r, t].Not(), self.seat[q, r, t].Not(), met])
                 together.append(met)
                 self.together[p, q, r] = met
-            already = int(first[p] == first[q] != EMPTY)
+            already = int(self.played[p, q]) + int(first is not None and first[p] == first[q] != EMPTY)
             self.meetings[p, q] = sum(together) + already
-            repeat = self.model.new_int_var(0, rounds - 1, f"e{p}_{q}")
+            repeat = self.model.new_int_var(0, rounds + already, f"e{p}_{q}")
             self.model.add(repeat >= self.meetings[p, q] - 1)
             self.repeats[p, q] = repeat
 
     # -- objective -------------------------------------------------------------------------
-    def _set_objective(self, lower_bound: int) -> None:
-        n, rounds = self.players, self.event.rounds
+    def _set_objective(self, lower_bound: int, max_repeats: int | None) -> None:
+        n, most = self.players, self.event.rounds + int(self.played.max(initial=0))
         self.total_repeats = sum(self.repeats.values())
         self.model.add(self.total_repeats >= lower_bound)  # a proven cut: lets CP-SAT close the gap
-        self.worst_player = self.model.new_int_var(0, (n - 1) * (rounds - 1), "worst_player")
+        if max_repeats is not None:
+            self.model.add(self.total_repeats <= max_repeats)
+        self.worst_player = self.model.new_int_var(0, (n - 1) * most, "worst_player")
         for p in range(n):
             own = [self.repeats[min(p, q), max(p, q)] for q in range(n) if q != p]
             self.model.add(self.worst_player >= sum(own))
-        self.most_meetings = self.model.new_int_var(0, rounds, "most_meetings")
+        self.most_meetings = self.model.new_int_var(0, most, "most_meetings")
         for meetings in self.meetings.values():
             self.model.add(self.most_meetings >= meetings)
         # Lexicographic by weights: a unit of repeats outweighs every possible fairness term.
-        self.fairness_weight = rounds + 1
-        self.repeats_weight = self.fairness_weight * ((n - 1) * (rounds - 1) + 1)
+        self.fairness_weight = most + 1
+        self.repeats_weight = self.fairness_weight * ((n - 1) * most + 1)
         self.model.minimize(
             self.repeats_weight * self.total_repeats + self.fairness_weight * self.worst_player + self.most_meetings
         )
@@ -131,7 +162,11 @@ class SeatingModel:
 
     # -- hints and solutions ---------------------------------------------------------------
     def add_hint(self, seats: np.ndarray) -> None:
-        """Hint the seats and meetings of a canonical seating; CP-SAT derives the objective terms."""
+        """Hint the seats and meetings of a seating, put in the form symmetry breaking expects."""
+        if self.same_players:
+            seats = renumber_players(seats, self.players)
+        if self.same_tables:
+            seats = order_tables(seats, self.layout.fours, self.players)
         table_of = _table_of(seats, self.players)
         for (p, r, t), var in self.seat.items():
             self.model.add_hint(var, int(table_of[r, p] == t))
@@ -153,6 +188,6 @@ class SeatingModel:
 def _table_of(seats: np.ndarray, players: int) -> np.ndarray:
     """rounds x players: each player's table index, EMPTY when sitting out."""
     table_of = np.full((seats.shape[0], players), EMPTY, dtype=np.int64)
-    rounds, tables, seats_per = np.nonzero(seats >= 0)
-    table_of[rounds, seats[rounds, tables, seats_per]] = tables
+    rounds, tables, seat = np.nonzero(seats >= 0)
+    table_of[rounds, seats[rounds, tables, seat]] = tables
     return table_of

@@ -9,10 +9,12 @@ the fair shares of the start are kept.
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 import numpy as np
 
 from models import Event
+from optimizer.requests import apart_cost, pinned, place_stayers
 from optimizer.seating import EMPTY, meetings
 
 # A pair that has met costs 1 (a repeat); more meetings cost a little more, to spread repeats out.
@@ -23,22 +25,26 @@ def pair_cost(met: np.ndarray) -> np.ndarray:
     return np.minimum(met, 1) + SPREAD * met
 
 
-def reseat_round(tables: np.ndarray, cost: np.ndarray, rng: np.random.Generator, kicks: int = 20) -> np.ndarray:
-    """The round's tables with players swapped to lower the summed cost of pairs at a table."""
+def reseat_round(
+    tables: np.ndarray, cost: np.ndarray, rng: np.random.Generator, kicks: int = 20, pinned: np.ndarray | None = None
+) -> np.ndarray:
+    """The round's tables with players swapped to lower the summed cost of pairs at a table;
+    pinned players keep their table."""
     sizes = (tables >= 0).sum(axis=1)
     seated = tables[tables >= 0]
     table_of = np.repeat(np.arange(len(tables)), sizes)
-    order = np.argsort(tables[tables >= 0], kind="stable")
+    order = np.argsort(seated, kind="stable")
     players, table_of = seated[order], table_of[order]
     local = cost[np.ix_(players, players)]
+    fixed = np.zeros(len(players), bool) if pinned is None else pinned[players]
     best = table_of.copy()
     best_cost = _round_cost(local, best)
     if best_cost < 1e-9:
         return tables
     for kick in range(kicks + 1):
         if kick:
-            table_of = _kick(best.copy(), sizes, rng)
-        table_of = _descend(local, table_of, sizes)
+            table_of = _kick(best.copy(), sizes, fixed, rng)
+        table_of = _descend(local, table_of, sizes, fixed)
         current = _round_cost(local, table_of)
         if current < best_cost - 1e-9:
             best, best_cost = table_of.copy(), current
@@ -52,11 +58,12 @@ def _round_cost(local: np.ndarray, table_of: np.ndarray) -> float:
     return float((local * same).sum() / 2)
 
 
-def _descend(local: np.ndarray, table_of: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+def _descend(local: np.ndarray, table_of: np.ndarray, sizes: np.ndarray, fixed: np.ndarray) -> np.ndarray:
     """Best-improvement swaps until none helps."""
     groups = len(sizes)
     together = local @ np.eye(groups)[table_of]  # player x table: cost of sitting at that table
     movable_with = sizes[table_of][:, None] == sizes[table_of][None, :]
+    movable_with &= ~fixed[:, None] & ~fixed[None, :]
     while True:
         joining = together[:, table_of]  # [i, j]: cost for i at j's table
         own = together[np.arange(len(table_of)), table_of]
@@ -71,11 +78,11 @@ def _descend(local: np.ndarray, table_of: np.ndarray, sizes: np.ndarray) -> np.n
         table_of[i], table_of[j] = gj, gi
 
 
-def _kick(table_of: np.ndarray, sizes: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def _kick(table_of: np.ndarray, sizes: np.ndarray, fixed: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A few random swaps between tables of the same size, to leave a local minimum."""
     for _ in range(max(2, len(table_of) // 8)):
         i, j = rng.choice(len(table_of), size=2, replace=False)
-        if sizes[table_of[i]] == sizes[table_of[j]]:
+        if sizes[table_of[i]] == sizes[table_of[j]] and not (fixed[i] or fixed[j]):
             table_of[i], table_of[j] = table_of[j], table_of[i]
     return table_of
 
@@ -87,71 +94,90 @@ def _as_tables(players: np.ndarray, table_of: np.ndarray, sizes: np.ndarray, sha
     return tables
 
 
-def improve(
-    seats: np.ndarray,
-    players: int,
-    deadline: float,
-    rng: np.random.Generator,
-    fixed_rounds: int = 0,
-    on_better=None,
-) -> np.ndarray:
-    """Reseat one round at a time against all the others' meetings until the deadline or a pass
-    that changes nothing. Rounds before `fixed_rounds` are kept as they are."""
+@dataclass(frozen=True)
+class Room:
+    """What the local search weighs besides this schedule's own meetings."""
+
+    players: int
+    played: np.ndarray  # meetings in rounds already played (a re-plan)
+    requests: np.ndarray  # keep-apart costs
+    pinned: np.ndarray  # players who keep their table
+
+    @classmethod
+    def of(cls, event: Event, played: np.ndarray | None = None) -> Room:
+        n = len(event.players)
+        played = np.zeros((n, n), np.int64) if played is None else played
+        return cls(n, played, apart_cost(event), pinned(event))
+
+    def cost(self, met: np.ndarray) -> np.ndarray:
+        return pair_cost(met + self.played) + self.requests
+
+    def repeats(self, met: np.ndarray) -> int:
+        return int(np.maximum(met + self.played - 1, 0).sum() // 2)
+
+    def reseat(self, tables: np.ndarray, met: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        return reseat_round(tables, self.cost(met), rng, pinned=self.pinned)
+
+
+def improve(seats: np.ndarray, room: Room, deadline: float, rng: np.random.Generator, on_better=None) -> np.ndarray:
+    """Reseat one round at a time against all the others' meetings until the deadline or three
+    passes that find nothing better."""
     seats = seats.copy()
-    met = meetings(seats, players)
-    best = _repeats(met)
+    met = meetings(seats, room.players)
+    best = room.repeats(met)
     stale = 0
     while time.monotonic() < deadline and best > 0 and stale < 3:
-        for r in rng.permutation(np.arange(fixed_rounds, len(seats))):
-            own = meetings(seats[r : r + 1], players)
-            others = met - own
-            seats[r] = reseat_round(seats[r], pair_cost(others), rng)
-            met = others + meetings(seats[r : r + 1], players)
+        for r in rng.permutation(len(seats)):
+            others = met - meetings(seats[r : r + 1], room.players)
+            seats[r] = room.reseat(seats[r], others, rng)
+            met = others + meetings(seats[r : r + 1], room.players)
             if time.monotonic() >= deadline:
                 break
-        now = _repeats(met)
+        now = room.repeats(met)
         stale = stale + 1 if now >= best else 0
         if now < best:
             best = now
             if on_better:
-                on_better(seats, best)
+                on_better(seats)
     return seats
 
 
-def _repeats(met: np.ndarray) -> int:
-    return int(np.maximum(met - 1, 0).sum() // 2)
-
-
-def extend(seats: np.ndarray, rounds: int, players: int, rng: np.random.Generator) -> np.ndarray:
+def extend(seats: np.ndarray, rounds: int, room: Room, rng: np.random.Generator) -> np.ndarray:
     """Add rounds after the given ones, each seated against every meeting so far."""
-    extra = rounds - len(seats)
-    if extra <= 0:
-        return seats[:rounds]
-    met = meetings(seats, players)
+    met = meetings(seats, room.players)
     added = []
-    for _ in range(extra):
-        start = seats[rng.integers(len(seats))].copy()
-        round_ = reseat_round(start, pair_cost(met), rng)
-        met = met + meetings(round_[None], players)
+    for _ in range(rounds - len(seats)):
+        round_ = room.reseat(seats[rng.integers(len(seats))].copy(), met, rng)
+        met = met + meetings(round_[None], room.players)
         added.append(round_)
-    return np.concatenate([seats, np.stack(added)])
+    return np.concatenate([seats[:rounds]] + ([np.stack(added)] if added else []))
 
 
-def burden_rounds(event: Event) -> np.ndarray:
-    """rounds x players: True where a player takes the round's burden (a three-handed seat or a
-    sit-out), taken in turn through the list so that nobody takes it twice before everyone once."""
+def take_turns(event: Event, so_far: np.ndarray) -> np.ndarray:
+    """rounds x players: who takes each round's burden (a three-handed seat, or sitting out).
+    The fewest so far go first, ties in list order from where the last round stopped, so nobody
+    takes it twice before everyone has once. Staying players keep their table, so they are
+    exempt from three-handed turns."""
     layout, n = event.layout, len(event.players)
     per_round = layout.sit_outs or 3 * layout.threes
+    exempt = np.array([name in event.stay for name in event.players]) & (layout.sit_outs == 0)
+    counts = so_far.astype(np.int64).copy()
     burden = np.zeros((event.rounds, n), dtype=bool)
     for r in range(event.rounds):
-        burden[r, (np.arange(per_round) + r * per_round) % n] = True
+        rotation = (np.arange(n) - r * per_round) % n
+        order = np.lexsort((rotation, counts + exempt * (event.rounds + 1)))
+        burden[r, order[:per_round]] = True
+        counts += burden[r]
     return burden
 
 
-def greedy_seating(event: Event, rng: np.random.Generator) -> np.ndarray:
+def greedy_seating(
+    event: Event, room: Room, rng: np.random.Generator, burdens_so_far: np.ndarray | None = None
+) -> np.ndarray:
     """Seat round after round against the meetings so far, burdens taken in turn: fair by construction."""
     layout, n = event.layout, len(event.players)
-    burden = burden_rounds(event) if (layout.threes or layout.sit_outs) else np.zeros((event.rounds, n), bool)
+    so_far = np.zeros(n, np.int64) if burdens_so_far is None else burdens_so_far
+    burden = take_turns(event, so_far) if (layout.threes or layout.sit_outs) else np.zeros((event.rounds, n), bool)
     met = np.zeros((n, n), dtype=np.int64)
     rounds = []
     for r in range(event.rounds):
@@ -160,7 +186,7 @@ def greedy_seating(event: Event, rng: np.random.Generator) -> np.ndarray:
         tables = np.full((layout.tables, 4), EMPTY, dtype=np.int64)
         tables[: layout.fours] = light.reshape(layout.fours, 4)
         tables[layout.fours :, :3] = heavy.reshape(layout.threes, 3)
-        tables = reseat_round(tables, pair_cost(met), rng)
+        tables = room.reseat(place_stayers(tables[None], event)[0], met, rng)
         met = met + meetings(tables[None], n)
         rounds.append(tables)
     return np.stack(rounds)

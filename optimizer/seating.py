@@ -49,6 +49,8 @@ def to_schedule(event: Event, seats: np.ndarray, rule: str) -> Schedule:
         odd=event.odd,
         sit_out_scoring=event.sit_out_scoring,
         rule=rule,
+        apart=event.apart,
+        stay=event.stay,
     )
 
 
@@ -63,18 +65,21 @@ def from_schedule(schedule: Schedule, names: tuple[str, ...]) -> np.ndarray:
     return seats
 
 
-def canonical(seats: np.ndarray, players: int, fours: int) -> np.ndarray:
-    """The same day with players renumbered in first-round seat order (sitting-out players last)
-    and, in every round, tables of one size ordered by their lowest-numbered player."""
+def renumber_players(seats: np.ndarray, players: int) -> np.ndarray:
+    """The same day with players renumbered in first-round seat order, sitting-out players last."""
     first = [int(p) for p in seats[0].ravel() if p >= 0]
     order = first + [p for p in range(players) if p not in set(first)]
     label = np.empty(players + 1, dtype=np.int64)
     label[order] = np.arange(players)
     label[EMPTY] = EMPTY
-    renamed = label[seats]
-    renamed = np.where(renamed >= 0, renamed, players)  # sort empty seats last
-    renamed.sort(axis=2)
+    return label[seats]
+
+
+def order_tables(seats: np.ndarray, fours: int, players: int) -> np.ndarray:
+    """The same day with, in every round, tables of one size ordered by their lowest-numbered player."""
+    ordered = np.where(seats >= 0, seats, players)  # empty seats sort last
+    ordered.sort(axis=2)
     for group in (slice(0, fours), slice(fours, seats.shape[1])):
-        part = renamed[:, group]
+        part = ordered[:, group]
         part[:] = np.take_along_axis(part, np.argsort(part[:, :, 0], axis=1)[:, :, None], axis=1)
-    return np.where(renamed < players, renamed, EMPTY)
+    return np.where(ordered < players, ordered, EMPTY)

@@ -76,7 +76,7 @@ def test_unknown_when_neither_found_nor_proven_in_time():
 
 def test_ctrl_c_returns_checks_and_writes_the_best_schedule(tmp_path):
     out = tmp_path / "plan.json"
-    command = [sys.executable, "-m", "rotation.cli", "plan", "--players", "24", "--rounds", "9", "--time-limit", "60", "--json", str(out)]
+    command = [sys.executable, "-m", "rotation.cli", "plan", "--players", "23", "--rounds", "8", "--time-limit", "60", "--json", str(out)]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     time.sleep(6)
     process.send_signal(signal.SIGINT)
