@@ -21,6 +21,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, replace
 from itertools import combinations
+from math import gcd
 
 import numpy as np
 from ortools.sat.python import cp_model
@@ -35,7 +36,8 @@ class Shape:
     m: int
     k: int
     f: int
-    turning: bool = False  # base round invariant under turning the classes, see turn_classes
+    turn: int = 0  # 0: no extra symmetry; u: base round invariant under (x, c) -> (u*x, c + 1)
+    mirror: bool = False  # base round invariant under (x, c) -> (-x, c with classes 1, 2 swapped)
 
 
     @property
@@ -50,12 +52,21 @@ class Shape:
         return c * self.m + x % self.m
 
     def describe(self) -> str:
-        turn = ", classes turned" if self.turning else ""
-        return f"rotational Z_{self.m} x {self.k} + {self.f} fixed{turn}"
+        turn = {0: "", 1: ", classes turned"}.get(self.turn, f", classes turned with x*{self.turn}")
+        mirror = ", mirrored" if self.mirror else ""
+        return f"rotational Z_{self.m} x {self.k} + {self.f} fixed{turn}{mirror}"
 
-    def can_turn(self) -> bool:
-        """Turning needs three classes, fixed tables in one orbit (1 or 3) and other tables in threes."""
-        return self.k == 3 and self.f in (1, 3) and (self.tables - self.f) % 3 == 0
+    def turns(self) -> list[int]:
+        """Multipliers u (u^3 = 1 mod m) that can turn this shape; see _turn_classes.
+
+        Turning needs three classes and the non-fixed tables in threes. Fixed points 1 or 3 go as
+        one orbit; with 2 fixed points both stay, so each fixed table is {inf, (a,0), (ua,1), (u^2 a,2)},
+        and u = 1 would give both fixed tables the same pair types: it must be another cube root.
+        """
+        if self.k != 3 or self.f not in (1, 2, 3) or (self.tables - self.f) % 3:
+            return []
+        roots = [u for u in range(1, self.m) if gcd(u, self.m) == 1 and pow(u, 3, self.m) == 1]
+        return [u for u in roots if u != 1] if self.f == 2 else roots
 
 
 def pair_types(shape: Shape, rounds: int) -> dict[tuple[int, int, int], list[tuple[int, int]]]:
@@ -96,8 +107,15 @@ def candidate_shapes(players: int, rounds: int, limit: int = 4) -> list[Shape]:
         if feasible_by_counting(Shape(m, k, players - m * k), rounds)
     ]
     shapes.sort(key=lambda s: (s.m, abs(s.k - 3), s.f))
-    # The turning variant is a far smaller search, so it goes first where it applies.
-    shapes = [variant for s in shapes for variant in ([replace(s, turning=True)] if s.can_turn() else []) + [s]]
+    # The turning variants are a far smaller search, so they go first where they apply.
+    # Two fixed points and no cube root of 1 (m = 10): the mirror symmetry halves the search.
+    shapes = [
+        variant
+        for s in shapes
+        for variant in [replace(s, turn=u) for u in s.turns()[:2]]
+        + ([replace(s, mirror=True)] if s.k == 3 and not s.turns() else [])
+        + [s]
+    ]
     return shapes[:limit]
 
 
@@ -136,8 +154,11 @@ def _base_model(shape: Shape, rounds: int):
     for j in range(tables):
         model.add(sum(seat[p, j] for p in range(n)) == 4)
     _place_fixed_points(model, seat, shape)
-    _limit_pair_types(model, seat, shape, rounds)
-    if shape.turning:
+    together = _limit_pair_types(model, seat, shape, rounds)
+    if shape.mirror:
+        _mirror(model, seat, together, shape)
+        _order_tables(model, seat, shape)
+    elif shape.turn:
         _turn_classes(model, seat, shape)
         _break_turning_symmetry(model, seat, shape)
     else:
@@ -174,6 +195,28 @@ def _limit_pair_types(model, seat, shape: Shape, rounds: int) -> None:
         zs = [together[min(p, q), max(p, q)] for p, q in pairs]
         (model.add_exactly_one if tight else model.add_at_most_one)(zs)
     model.add(sum(together.values()) == pairs_needed(shape))
+    return together
+
+
+def mirror_player(shape: Shape, p: int) -> int:
+    """tau: (x, 0) -> (-x, 0), (x, 1) -> (-x, 2), (x, 2) -> (-x, 1); fixed points stay."""
+    if p >= shape.m * shape.k:
+        return p
+    c = p // shape.m
+    return shape.player(-(p % shape.m), (0, 2, 1)[c] if c < 3 else c)
+
+
+def _mirror(model, seat, together, shape: Shape) -> None:
+    """Make the base partition invariant under tau, which maps round B + t to tau(B) - t.
+
+    Invariance is imposed on 'same table' itself, so tau may permute the tables freely.
+    """
+    for (p, q), z in together.items():
+        a, b = sorted((mirror_player(shape, p), mirror_player(shape, q)))
+        model.add(z == together[a, b])
+    for i in range(shape.f):
+        for p in range(shape.m * shape.k):
+            model.add(seat[p, i] == seat[mirror_player(shape, p), i])
 
 
 def _break_symmetry(model, seat, shape: Shape) -> None:
@@ -186,23 +229,28 @@ def _break_symmetry(model, seat, shape: Shape) -> None:
         if shape.k == 3:  # three seats, three classes: all of (0, 0), (0, 1), (0, 2) are there
             for c in range(3):
                 model.add(seat[shape.player(0, c), 0] == 1)
+    _order_tables(model, seat, shape)
+
+
+def _order_tables(model, seat, shape: Shape) -> None:
+    """Non-fixed tables are interchangeable: order them by their lowest player."""
     lowest = _lowest_players(model, seat, shape)
     for a, b in zip(lowest, lowest[1:]):
         model.add(a < b)
 
 
 def turn_player(shape: Shape, p: int) -> int:
-    """sigma: (x, c) -> (x, c + 1 mod 3); fixed point i -> i + 1 mod f (f is 1 or 3)."""
+    """sigma: (x, c) -> (u*x, c + 1 mod 3); fixed point i -> i + 1 mod 3 if f = 3, else it stays."""
     movers = shape.m * shape.k
     if p >= movers:
-        return movers + (p - movers + 1) % shape.f
-    return shape.player(p % shape.m, (p // shape.m + 1) % 3)
+        return movers + (p - movers + 1) % 3 if shape.f == 3 else p
+    return shape.player(shape.turn * (p % shape.m), (p // shape.m + 1) % 3)
 
 
 def turn_table(shape: Shape, j: int) -> int:
     """Fixed tables follow their fixed points; the others turn in threes f+3o, f+3o+1, f+3o+2."""
     if j < shape.f:
-        return (j + 1) % shape.f
+        return (j + 1) % 3 if shape.f == 3 else j
     orbit, r = divmod(j - shape.f, 3)
     return shape.f + 3 * orbit + (r + 1) % 3
 
@@ -210,8 +258,9 @@ def turn_table(shape: Shape, j: int) -> int:
 def _turn_classes(model, seat, shape: Shape) -> None:
     """Make the base round invariant under sigma, which commutes with the shifts.
 
-    This is the extra symmetry of 1-rotational designs over Z_m x Z_3: it cuts the free part of
-    the base round to a third. It only restricts the search, every condition above still holds.
+    With u = 1 this is the extra symmetry of 1-rotational designs over Z_m x Z_3; other cube roots
+    of 1 are multiplier symmetries (sigma(B + t) = sigma(B) + u*t keeps the set of rounds). It cuts
+    the free part of the base round to a third and only restricts the search.
     """
     for p in range(shape.players):
         for j in range(shape.tables):
@@ -219,8 +268,9 @@ def _turn_classes(model, seat, shape: Shape) -> None:
 
 
 def _break_turning_symmetry(model, seat, shape: Shape) -> None:
-    """A shift of all classes at once keeps sigma: put (0, 0) beside fixed point 0. Order the orbits."""
-    model.add(seat[shape.player(0, 0), 0] == 1)
+    """Order the orbits; for u = 1 a shift of all classes keeps sigma, so (0, 0) joins fixed point 0."""
+    if shape.turn == 1:
+        model.add(seat[shape.player(0, 0), 0] == 1)
     lowest = _lowest_players(model, seat, shape)
     firsts = range(0, len(lowest), 3)  # each orbit's first table holds the orbit's lowest player
     for o in firsts:
@@ -251,7 +301,9 @@ def rotational_seating(
         left = deadline - time.monotonic()
         if left <= 0.05:
             break
-        base = search_base_round(shape, rounds, left / (len(shapes) - index), seed, workers)
+        # The first shapes are the likeliest: give each most of what is left, not an equal split.
+        share = left if index == len(shapes) - 1 else 0.6 * left
+        base = search_base_round(shape, rounds, share, seed, workers)
         if base is not None:
             seats = expand(base, shape, rounds)
             if total_repeats(seats, players) == 0:  # never trust the model alone

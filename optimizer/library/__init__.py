@@ -1,0 +1,66 @@
+"""Zero-repeat designs computed ahead by this package's own constructions, so the tool answers instantly.
+
+One JSON file per room size, n{players:04d}.json: {"players", "rounds", "method", "seats"}. Each file
+is checked when loaded (everyone seated once per round, no pair meets twice) and refused otherwise.
+`python -m optimizer.library` regenerates every entry from the constructions.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).parent
+
+
+@dataclass(frozen=True)
+class Entry:
+    players: int
+    rounds: int
+    method: str
+    seats: np.ndarray  # (rounds, players / 4, 4)
+
+
+class BadEntry(ValueError):
+    """A stored design that is malformed or has repeats."""
+
+
+def path_for(players: int) -> Path:
+    return HERE / f"n{players:04d}.json"
+
+
+@lru_cache(maxsize=None)
+def load(players: int) -> Entry | None:
+    """The stored design for this room, verified, or None if there is none."""
+    path = path_for(players)
+    if not path.exists():
+        return None
+    data = json.loads(path.read_text())
+    entry = Entry(data["players"], data["rounds"], data["method"], np.array(data["seats"], dtype=np.int64))
+    _verify(entry, path.name)
+    return entry
+
+
+def stored_sizes() -> list[int]:
+    return sorted(int(p.stem[1:]) for p in HERE.glob("n*.json"))
+
+
+def save(entry: Entry) -> Path:
+    """Write compactly: one round per line."""
+    rounds = ",\n  ".join(json.dumps(r.tolist(), separators=(",", ":")) for r in entry.seats)
+    head = json.dumps({"players": entry.players, "rounds": entry.rounds, "method": entry.method})
+    path = path_for(entry.players)
+    path.write_text(head[:-1] + ', "seats": [\n  ' + rounds + "\n]}\n")
+    load.cache_clear()
+    return path
+
+
+def _verify(entry: Entry, name: str) -> None:
+    from optimizer.constructions import is_repeat_free  # late: constructions imports this package
+
+    if path_for(entry.players).name != name or not is_repeat_free(entry.seats, entry.players, entry.rounds):
+        raise BadEntry(f"{name}: not a repeat-free seating of {entry.players} players over {entry.rounds} rounds")
