@@ -7,15 +7,28 @@ from collections import defaultdict
 from pathlib import Path
 
 import matplotlib
+import matplotlib.ticker
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+SIZE_TICKS = (8, 12, 16, 24, 32, 48, 64, 100, 200, 500, 1000)
+E_TICKS = (0, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000)
+TIME_TICKS = (0.01, 0.1, 1, 10, 60)
 COLOURS = {4: "#1f77b4", 5: "#ff7f0e", 6: "#2ca02c", 8: "#d62728", 10: "#9467bd"}
 
 
 def _s(row, which="warm"):
     return ((row.get(which) or {}).get("summary")) or {}
+
+
+def _size_axis(ax, sizes) -> None:
+    ax.set_xscale("log")
+    low, high = min(sizes), max(sizes)
+    ax.set_xticks([t for t in SIZE_TICKS if low <= t <= high] or sorted(set(sizes)))
+    ax.get_xaxis().set_major_formatter(matplotlib.ticker.ScalarFormatter())
+    ax.get_xaxis().set_minor_formatter(matplotlib.ticker.NullFormatter())
+    ax.set_xlim(low / 1.12, high * 1.12)
 
 
 def draw(data: dict, out: Path) -> list[Path]:
@@ -44,11 +57,13 @@ def _times(data, rows, path: Path) -> Path:
             medians[n].append(s["runtime"])
         if medians:
             xs = sorted(medians)
-            ax.plot(xs, [max(statistics.median(medians[x]), floor) for x in xs], color="black", lw=1.2,
+            ax.plot(xs, [max(statistics.median(medians[x]), floor) for x in xs], color="black", lw=1.2, marker="_",
                     label="median over the rooms of a size")
         ax.axhline(limit, color="grey", ls="--", lw=1, label=f"time limit {limit:g} s")
-        ax.set_xscale("log")
+        _size_axis(ax, [row["room"]["players"] for row in rows])
         ax.set_yscale("log")
+        ax.set_yticks([t for t in TIME_TICKS if t <= 2 * limit] + ([limit] if limit not in TIME_TICKS else []))
+        ax.get_yaxis().set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g} s"))
         ax.set_xlabel("players (log scale)")
         ax.set_title(title)
         ax.grid(True, which="both", alpha=0.25)
@@ -64,7 +79,7 @@ def _times(data, rows, path: Path) -> Path:
     fig.legend(handles=handles, loc="lower center", ncol=5, fontsize=9, frameon=False)
     runs = data["settings"]["timing_repeats"]
     fig.suptitle(f"Solve time by room size ({data['settings']['name']} run; fast rooms: median of {runs} runs)")
-    fig.tight_layout(rect=(0, 0.1, 1, 0.95))
+    fig.tight_layout(rect=(0, 0.14, 1, 0.95))
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
@@ -84,13 +99,18 @@ def _repeats(data, rows, path: Path) -> Path:
             ax.plot([x for x, _ in cold], [e for _, e in cold], "x", color="#ff7f0e", ms=6,
                     label="variety, no warm start")
         ax.plot(xs, [_s(row)["bound"] for row in group], "--", color="#2ca02c", lw=1.5, label="lower bound")
-        ax.set_xscale("log")
+        if not xs:
+            continue
+        _size_axis(ax, xs)
         ax.set_yscale("symlog", linthresh=10)
-        ax.set_ylim(bottom=-0.5)
+        top = max([row["warm"]["fixed_repeats"] for row in group] + [1])
+        ax.set_yticks([t for t in E_TICKS if t <= top * 1.5])
+        ax.get_yaxis().set_major_formatter(matplotlib.ticker.ScalarFormatter())
+        ax.set_ylim(-0.5, top * 1.6)
         ax.set_title(f"{r} rounds")
         ax.set_xlabel("players (log)")
         ax.grid(True, which="both", alpha=0.25)
-    axes[0][0].set_ylabel("E = repeats (symlog: linear below 10)")
+    axes[0][0].set_ylabel("E = repeats (linear below 10, log above)")
     handles, labels = axes[0][0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", ncol=4, frameon=False)
     fig.suptitle(f"Repeats by room size, rooms of a multiple of four ({data['settings']['name']} run, "

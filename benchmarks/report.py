@@ -56,7 +56,7 @@ def markdown(data: dict) -> str:
     add = lines.append
     add(f"# Benchmarks: solver time and quality by room size ({st['name']} run)\n")
     add(
-        f"{m['date']}, commit {m['commit']}; {m['cpu']}, {m['usable_cores']} cores; Python {m['python']}, "
+        f"{m['date']}, code measured: {m.get('code', m['commit'])}; {m['cpu']}, {m['usable_cores']} cores; Python {m['python']}, "
         f"OR-Tools {m['ortools']}, numpy {m['numpy']}. **Time limit {st['time_limit_per_room']:g} s per room** "
         f"(frontier attempts {st['frontier_time_limit']:g} s), {st['workers']} CP-SAT workers, seed {st['seed']}. "
         f"Each room ran in a fresh process; rooms whose first run took under {st['repeat_below_seconds']:g} s "

@@ -14,13 +14,31 @@ from __future__ import annotations
 
 import argparse
 import json
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 from benchmarks import grid, machine, measure
 
 RESULTS = Path(__file__).resolve().parent / "results"
+REPO = Path(__file__).resolve().parent.parent
+
+
+def snapshot(code: str) -> dict:
+    """Measure committed code: extract optimizer/ and models/ at HEAD into a temporary folder and put it
+    first on sys.path (spawned children inherit it), so edits in progress in the working tree cannot
+    change or break a long run halfway. `--code worktree` measures the working tree as it is instead."""
+    if code == "worktree":
+        return {"code": "working tree", "path": str(REPO)}
+    commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True, text=True, check=True)
+    folder = Path(tempfile.mkdtemp(prefix="rotation-bench-"))
+    archive = subprocess.run(["git", "archive", "HEAD", "optimizer", "models"], cwd=REPO, capture_output=True,
+                             check=True)
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
+    sys.path.insert(0, str(folder))
+    return {"code": f"git HEAD {commit.stdout.strip()[:10]}", "path": str(folder)}
 
 
 def _say(text: str) -> None:
@@ -42,9 +60,10 @@ def plan_room(room: grid.Room, settings: grid.Settings, warm_start: bool, repeat
     return {**measured, "summary": measure.summarise(measured)}
 
 
-def run_grid(settings: grid.Settings, save) -> list[dict]:
-    rows = []
-    for index, room in enumerate(settings.grid, 1):
+def run_grid(settings: grid.Settings, rooms, save, rows: list[dict]) -> list[dict]:
+    total = len(settings.grid) + len(settings.extra)
+    for room in rooms:
+        index = len(rows) + 1
         warm = plan_room(room, settings, warm_start=True, repeats=settings.repeats)
         cold = plan_room(room, settings, warm_start=False, repeats=1) if settings.cold(room) else None
         row = {"room": room.as_dict(), "key": room.key, "warm": warm, "cold": cold}
@@ -52,7 +71,7 @@ def run_grid(settings: grid.Settings, save) -> list[dict]:
         w = warm.get("summary") or {}
         c = (cold or {}).get("summary") or {}
         _say(
-            f"[{index}/{len(settings.grid)}] {room.key:>20}: fixed {warm.get('fixed_repeats')} "
+            f"[{index}/{total}] {room.key:>20}: fixed {warm.get('fixed_repeats')} "
             f"variety {w.get('repeats')} bound {w.get('bound')} {w.get('status')} "
             f"{w.get('runtime') or 0:.2f}s x{w.get('timing_runs')} {w.get('peak_mib') or 0:.0f}MiB"
             + (f" | cold {c.get('repeats')} {c.get('runtime') or 0:.2f}s" if cold else "")
@@ -62,13 +81,12 @@ def run_grid(settings: grid.Settings, save) -> list[dict]:
     return rows
 
 
-def run_frontier(settings: grid.Settings, save) -> list[dict]:
+def run_frontier(settings: grid.Settings, save, rows: list[dict]) -> list[dict]:
     """For each size, the most rounds with a zero-repeat schedule the tool finds. Rounds above the
     counting limit floor((N-1)/3) are impossible. Walk down from the limit with quick probes
     (constructions answer at once) until one exists, then walk up from there with the full per-room
     limit until the tool says anything other than 'exists'."""
     quick_probe = min(5.0, settings.frontier_time_limit)
-    rows = []
     for players in settings.frontier_sizes:
         limit = (players - 1) // 3
         attempts, started = [], time.monotonic()
@@ -111,10 +129,9 @@ def run_frontier(settings: grid.Settings, save) -> list[dict]:
     return rows
 
 
-def run_past_frontier(settings: grid.Settings, grid_rows: list[dict], save) -> list[dict]:
+def run_past_frontier(settings: grid.Settings, grid_rows: list[dict], save, rows: list[dict]) -> list[dict]:
     """Rooms past the frontier, taken from the grid when the grid has them, measured here otherwise."""
     by_key = {row["key"]: row for row in grid_rows}
-    rows = []
     for players, rounds, target, kind in settings.past_frontier:
         room = grid.Room(players, rounds)
         source = "grid"
@@ -141,17 +158,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--time-limit", type=float, help="seconds per room (default 5 quick, 60 full)")
     parser.add_argument("--out", type=Path, default=RESULTS, help=f"output folder (default {RESULTS})")
     parser.add_argument("--workers", type=int, default=8, help="CP-SAT workers, as plan() defaults to (8)")
+    parser.add_argument("--code", choices=["head", "worktree"], default="head",
+                        help="measure optimizer/ and models/ as committed at HEAD (default) or the working tree")
     parser.add_argument("--only", choices=["grid", "frontier", "past"], action="append",
                         help="run only these parts (repeatable); the default runs all three")
+    parser.add_argument("--report-only", type=Path, metavar="RESULTS_JSON",
+                        help="only rewrite results.md and the plots from a results.json (also a partial one)")
     args = parser.parse_args(argv)
+    if args.report_only:
+        data = json.loads(args.report_only.read_text())
+        return _write_report(data, args.out)
 
     settings = (grid.full if args.full else grid.quick)(args.time_limit, workers=args.workers)
     parts = set(args.only or ["grid", "frontier", "past"])
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
+    code = snapshot(args.code)
     data = {
-        "machine": machine.describe(),
+        "machine": {**machine.describe(), "code": code["code"]},
         "settings": settings.describe(),
         "complete": False,
         "grid": [], "frontier": [], "past_frontier": [],
@@ -163,23 +188,30 @@ def main(argv: list[str] | None = None) -> int:
         path.with_suffix(".tmp").write_text(json.dumps(data, indent=1))
         path.with_suffix(".tmp").replace(path)
 
-    _say(f"{settings.name} run: {len(settings.grid)} rooms, {settings.time_limit:g} s per room, "
+    _say(f"measuring {code['code']} ({code['path']})")
+    _say(f"{settings.name} run: {len(settings.grid) + len(settings.extra)} rooms, {settings.time_limit:g} s per room, "
          f"{settings.workers} CP-SAT workers, output in {out}")
     if "grid" in parts:
-        data["grid"] = run_grid(settings, save)
-    if "past" in parts:
-        data["past_frontier"] = run_past_frontier(settings, data["grid"], save)
+        run_grid(settings, settings.grid, save, data["grid"])
     if "frontier" in parts:
-        data["frontier"] = run_frontier(settings, save)
+        run_frontier(settings, save, data["frontier"])
+    if "grid" in parts:
+        run_grid(settings, settings.extra, save, data["grid"])
+    if "past" in parts:
+        run_past_frontier(settings, data["grid"], save, data["past_frontier"])
     data["complete"] = True
     save()
+    return _write_report(data, out)
 
+
+def _write_report(data: dict, out: Path) -> int:
     from benchmarks import plots, report
 
+    out.mkdir(parents=True, exist_ok=True)
     (out / "results.md").write_text(report.markdown(data))
     for path in plots.draw(data, out):
         _say(f"wrote {path}")
-    _say(f"wrote {out / 'results.json'} and {out / 'results.md'} in {time.monotonic() - started:.0f} s")
+    _say(f"wrote {out / 'results.md'}; the whole run took {data.get('wall_seconds', 0):.0f} s")
     failures = report.failures(data)
     for failure in failures:
         print(f"FAILED: {failure}", file=sys.stderr)
