@@ -2,7 +2,7 @@
 
 from models.event import Event, Layout, OddPolicy, SitOutScoring, default_names
 from models.metrics import Metrics, PlayerMetrics
-from models.result import Answer, Bound, PlanResult, Status, Verdict
+from models.result import Answer, Bound, PlanResult, PlayerChange, Replan, Status, Verdict
 from models.schedule import SEAT_LETTERS, Round, Schedule, Table
 
 __all__ = [
@@ -14,6 +14,8 @@ __all__ = [
     "Metrics",
     "OddPolicy",
     "PlanResult",
+    "PlayerChange",
+    "Replan",
     "PlayerMetrics",
     "Round",
     "Schedule",

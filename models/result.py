@@ -32,7 +32,7 @@ class PlanResult(BaseModel):
     status: Status
     repeats: int | None = Field(description="E of the schedule found.")
     bound: Bound = Field(description="The best proven lower bound on E.")
-    fixed_repeats: int = Field(description="E of the fixed MJMP rotation on the same room.")
+    fixed_repeats: int | None = Field(description="E of the fixed MJMP rotation on the same room.")
     method: str = Field(description="Which way of building produced the schedule.")
     runtime: float = Field(description="Seconds spent.")
     time_to_first: float | None = Field(default=None, description="Seconds to the first schedule.")
@@ -67,3 +67,24 @@ class Verdict(BaseModel):
     reason: str = Field(description="The certificate's origin, the proof, or what was tried.")
     schedule: Schedule | None = Field(default=None, description="The certificate when the answer is 'exists'.")
     runtime: float = 0.0
+
+
+class PlayerChange(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    rounds: tuple[int, ...] = Field(description="Rounds (1-based) whose table or seat changed for this player.")
+
+
+class Replan(BaseModel):
+    """A day re-planned after some rounds were played: the new result and what it changed."""
+
+    model_config = ConfigDict(frozen=True)
+
+    played: int = Field(description="Rounds kept exactly as played.")
+    dropped: tuple[str, ...]
+    added: tuple[str, ...]
+    repeats_before: int = Field(description="E of the day as it was planned before.")
+    repeats_played: int = Field(description="E of the rounds already played.")
+    result: PlanResult
+    changes: tuple[PlayerChange, ...] = Field(description="Players whose later rounds changed.")

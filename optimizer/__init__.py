@@ -3,6 +3,7 @@
     plan(event, time_limit)               -> PlanResult: the variety rotation
     fixed_schedule(event)                 -> Schedule: the fixed MJMP rotation
     zero_repeat_verdict(event, time_limit) -> Verdict: exists / impossible / unknown
+    replan(schedule, played, drop, add, time_limit) -> Replan: the rounds still to play, again
     check(schedule)                       -> Metrics, or InvalidSchedule
     lower_bound(event)                    -> Bound
 """
@@ -13,6 +14,7 @@ from optimizer.checker import InvalidSchedule, check, measure
 from optimizer.cpsat import Progress
 from optimizer.fixed import fixed_seating
 from optimizer.plan import plan
+from optimizer.replan import replan
 from optimizer.seating import to_schedule
 from optimizer.verdict import zero_repeat_verdict
 
@@ -32,5 +34,6 @@ __all__ = [
     "lower_bound",
     "measure",
     "plan",
+    "replan",
     "zero_repeat_verdict",
 ]

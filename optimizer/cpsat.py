@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass
 from typing import Callable
@@ -92,12 +93,11 @@ def solve(
         # One worker and a deterministic limit make a seeded run repeat itself exactly.
         solver.parameters.max_deterministic_time = remaining
     watcher = _Watcher(model, lower_bound, started, on_progress)
-    status = solver.solve(model.model, watcher)
+    status, interrupted = _solve_until_ctrl_c(solver, model.model, watcher)
     proven = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE) or watcher.stopped_by_us
     bound = lower_bound
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         bound = max(lower_bound, model.repeats_bound(solver.best_objective_bound))
-    timed_out = solver.wall_time >= remaining * 0.98 or solver.deterministic_time >= remaining * 0.98
     return Outcome(
         seats=watcher.seats,
         repeats=watcher.repeats,
@@ -105,5 +105,26 @@ def solve(
         proven=proven,
         time_to_first=watcher.time_to_first,
         time_to_best=watcher.time_to_best,
-        interrupted=not proven and not timed_out,
+        interrupted=interrupted,
     )
+
+
+def _solve_until_ctrl_c(solver: cp_model.CpSolver, model: cp_model.CpModel, watcher) -> tuple[int, bool]:
+    """Solve in a thread so Ctrl-C reaches Python: it stops the search, and the best so far stays."""
+    solver.parameters.catch_sigint_signal = False
+    status: list[int] = []
+    finished = threading.Event()
+
+    def work() -> None:
+        status.append(solver.solve(model, watcher))
+        finished.set()
+
+    threading.Thread(target=work, daemon=True).start()
+    interrupted = False
+    while not finished.is_set():
+        try:
+            finished.wait(0.1)
+        except KeyboardInterrupt:
+            interrupted = True
+            solver.stop_search()
+    return status[0], interrupted

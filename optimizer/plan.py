@@ -148,6 +148,9 @@ def _search(day: Day, seed: int, workers: int, rng) -> tuple[bool, bool]:
     event, players = day.event, len(day.event.players)
     clauses = players * (players - 1) // 2 * event.rounds * event.layout.tables
     if clauses <= CPSAT_MAX_CLAUSES:
+        _local_search(day, rng, share=0.2)
+        if day.done:
+            return False, False
         outcome = cpsat.solve(
             event,
             day.best.seats if day.best else None,
@@ -164,12 +167,18 @@ def _search(day: Day, seed: int, workers: int, rng) -> tuple[bool, bool]:
         if outcome.bound + day.unseen_repeats > day.bound.repeats:
             day.bound = Bound(repeats=outcome.bound + day.unseen_repeats, proof="CP-SAT search proof")
         return outcome.proven, outcome.interrupted
-    if day.best is None:
-        day.offer(search.greedy_seating(event, day.room, rng, day.burdens), "greedy round by round")
-    if day.best is not None:
-        better = search.improve(day.best.seats, day.room, day.deadline, rng, lambda s: day.offer(s.copy(), "local search"))
-        day.offer(better, "local search")
+    _local_search(day, rng, share=1.0)
     return False, False
+
+
+def _local_search(day: Day, rng, share: float) -> None:
+    """Improve the best start for a share of the time left (a better CP-SAT hint, or the answer)."""
+    if day.best is None:
+        day.offer(search.greedy_seating(day.event, day.room, rng, day.burdens), "greedy round by round")
+    if day.best is not None:
+        deadline = time.monotonic() + share * day.left()
+        offer = lambda seats: day.offer(seats.copy(), f"{day.best.method}, local search")  # noqa: E731
+        offer(search.improve(day.best.seats, day.room, deadline, rng, offer))
 
 
 def result(day: Day, fixed_repeats: int, proven: bool, interrupted: bool) -> PlanResult:

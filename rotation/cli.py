@@ -9,11 +9,19 @@ import sys
 import click
 
 import optimizer
-from models import OddPolicy, Schedule, SitOutScoring
-from rotation.inputs import BadInput, make_event, parse_sizes, read_schedule, writable
+from models import OddPolicy, Schedule, SitOutScoring, Status
+from rotation.inputs import BadInput, make_event, one_line_error, parse_sizes, read_schedule, writable
 from rotation.output import metrics_text, schedule_csv, schedule_json, seating_text, write_atomically
+from rotation.print_command import print_command
 from rotation.progress import progress_display
-from rotation.report import COMPARE_HEADER, compare_row, guide_claim_note, result_text, zero_repeat_answer
+from rotation.report import (
+    COMPARE_HEADER,
+    compare_row,
+    guide_claim_note,
+    replan_text,
+    result_text,
+    zero_repeat_answer,
+)
 
 
 def room_options(command):
@@ -88,18 +96,51 @@ def solver_options(command):
 
 @cli.command()
 @room_options
+@click.option("--apart", metavar="FILE", help="Groups who never share a table: one group per line, names separated by commas.")
+@click.option("--stay", metavar="FILE", help="Players who keep one table all day: 'name, table' per line.")
 @solver_options
 @output_options
-def plan(players, names, rounds, odd, scoring, time_limit, seed, workers, json_path, csv_path):
+def plan(players, names, rounds, odd, scoring, apart, stay, time_limit, seed, workers, json_path, csv_path):
     """A variety rotation: all rounds planned at once for the fewest repeat opponents."""
-    event = make_event(players, names, rounds, odd, scoring)
+    event = make_event(players, names, rounds, odd, scoring, apart, stay)
     writable(json_path), writable(csv_path)
     with progress_display() as show:
         result = optimizer.plan(event, time_limit=time_limit, seed=seed, workers=workers, on_progress=show)
     if result.schedule is None:
-        raise click.ClickException(f"no schedule found in {time_limit:g} s; try a longer --time-limit")
+        raise no_schedule(result, time_limit)
     emit(result.schedule, json_path, csv_path)
     click.echo(result_text(result))
+
+
+def no_schedule(result, time_limit: float) -> click.ClickException:
+    if result.status is Status.INFEASIBLE:
+        return BadInput("no schedule can meet these requests (proven); loosen --apart or --stay")
+    return click.ClickException(f"no schedule found in {time_limit:g} s; try a longer --time-limit")
+
+
+@cli.command()
+@click.argument("schedule_file", metavar="SCHEDULE.json")
+@click.option("--played", type=click.IntRange(min=0), required=True, help="Rounds already played; kept exactly.")
+@click.option("--drop", multiple=True, metavar="NAME", help="A player who leaves (repeatable).")
+@click.option("--add", multiple=True, metavar="NAME", help="A player who arrives (repeatable).")
+@solver_options
+@output_options
+def replan(schedule_file, played, drop, add, time_limit, seed, workers, json_path, csv_path):
+    """Plan the rounds still to play again, after people leave or arrive. The input file is not changed."""
+    schedule = read_schedule(schedule_file)
+    writable(json_path), writable(csv_path)
+    try:
+        optimizer.check(schedule)
+        with progress_display() as show:
+            outcome = optimizer.replan(schedule, played, tuple(drop), tuple(add), time_limit, seed, workers, show)
+    except optimizer.InvalidSchedule as error:
+        raise BadInput(f"{schedule_file}: invalid schedule: {error}") from None
+    except ValueError as error:
+        raise BadInput(one_line_error(error)) from None
+    if outcome.result.schedule is None:
+        raise no_schedule(outcome.result, time_limit)
+    emit(outcome.result.schedule, json_path, csv_path)
+    click.echo(replan_text(outcome))
 
 
 @cli.command()
@@ -159,6 +200,9 @@ def check(file):
 def schema():
     """Print the JSON Schema of a schedule file."""
     click.echo(json.dumps(Schedule.model_json_schema(), indent=2))
+
+
+cli.add_command(print_command)
 
 
 def main(argv: list[str] | None = None) -> int:

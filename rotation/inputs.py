@@ -17,6 +17,10 @@ class BadInput(click.ClickException):
     exit_code = 2
 
 
+def one_line_error(error: ValueError) -> str:
+    return one_line(error) if isinstance(error, ValidationError) else str(error)
+
+
 def one_line(error: ValidationError) -> str:
     first = error.errors()[0]
     where = ".".join(str(part) for part in first["loc"])
@@ -53,18 +57,50 @@ def read_schedule(path: str) -> Schedule:
         raise BadInput(f"{path}: {one_line(error)}") from None
 
 
-def make_event(players: int | None, names: str | None, rounds: int, odd: str, scoring: str) -> Event:
+def read_apart(path: str | None) -> tuple[tuple[str, ...], ...]:
+    """One group per line, names separated by commas."""
+    if path is None:
+        return ()
+    lines = [line for line in read_text(path, "apart").splitlines() if line.strip()]
+    groups = tuple(tuple(name.strip() for name in line.split(",") if name.strip()) for line in lines)
+    for number, group in enumerate(groups, start=1):
+        if len(group) < 2:
+            raise BadInput(f"apart file {path!r}, line {number}: a group needs at least two names")
+    return groups
+
+
+def read_stay(path: str | None) -> dict[str, int]:
+    """One player per line: name, table."""
+    if path is None:
+        return {}
+    stay = {}
+    for number, line in enumerate(read_text(path, "stay").splitlines(), start=1):
+        if not line.strip():
+            continue
+        name, _, table = line.rpartition(",")
+        if not name.strip() or not table.strip().isdigit():
+            raise BadInput(f"stay file {path!r}, line {number}: write 'name, table', got {line.strip()!r}")
+        stay[name.strip()] = int(table)
+    return stay
+
+
+def make_event(
+    players: int | None, names: str | None, rounds: int, odd: str, scoring: str, apart=None, stay=None
+) -> Event:
     if (players is None) == (names is None):
         raise BadInput("give either --players N or --names FILE")
-    settings = {"odd": OddPolicy(odd), "sit_out_scoring": SitOutScoring(scoring)}
+    settings = {
+        "odd": OddPolicy(odd),
+        "sit_out_scoring": SitOutScoring(scoring),
+        "apart": read_apart(apart),
+        "stay": read_stay(stay),
+    }
     try:
         if names is not None:
             return Event(players=tuple(read_names(names)), rounds=rounds, **settings)
         return Event.with_count(players, rounds, **settings)
-    except ValidationError as error:
-        raise BadInput(one_line(error)) from None
     except ValueError as error:
-        raise BadInput(str(error)) from None
+        raise BadInput(one_line_error(error)) from None
 
 
 def writable(path: str | None) -> str | None:

@@ -76,7 +76,14 @@ def write_atomically(path: Path, text: str | bytes) -> None:
     try:
         with os.fdopen(fd, mode, **({} if mode == "wb" else {"encoding": "utf-8", "newline": ""})) as handle:
             handle.write(text)
+        os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes files private; outputs are for sharing
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from models import Answer, PlanResult
+from models import Answer, PlanResult, Replan
 
 COMPARE_HEADER = f"{'players':>7} {'rounds':>6} {'fixed':>6} {'variety':>7} {'bound':>6}  {'status':<9} {'zero-repeat':<11} {'time':>7}"
 
@@ -11,10 +11,10 @@ GUIDE_SIZES = (16, 28, 40, 52, 64)
 
 
 def result_text(result: PlanResult) -> str:
+    fixed = "" if result.fixed_repeats is None else f"   fixed rule: {result.fixed_repeats}"
     lines = [
         "",
-        f"Variety rotation: {result.repeats} repeats   fixed rule: {result.fixed_repeats}   "
-        f"lower bound: {result.bound.repeats} ({result.bound.proof})",
+        f"Variety rotation: {result.repeats} repeats{fixed}   lower bound: {result.bound.repeats} ({result.bound.proof})",
     ]
     if result.optimal:
         lines.append("Proven optimal: no schedule of this room has fewer repeats.")
@@ -56,3 +56,20 @@ def guide_claim_note(verdicts: dict[tuple[int, int], Answer]) -> str:
         "16, 28, 40, 52 and 64 are the sizes N with N = 4 (mod 12): there, (N-1)/3 rounds (5, 9, 13, 17, 21)\n"
         "let every player meet every other exactly once (a resolvable design), not just five rounds."
     )
+
+
+def replan_text(replan: Replan) -> str:
+    who = []
+    if replan.dropped:
+        who.append(f"left: {', '.join(replan.dropped)}")
+    if replan.added:
+        who.append(f"arrived: {', '.join(replan.added)}")
+    lines = [
+        "",
+        f"Re-planned after round {replan.played}" + (f" ({'; '.join(who)})" if who else ""),
+        f"Repeats: {replan.repeats_before} as planned before, {replan.result.repeats} now "
+        f"({replan.repeats_played} in the rounds already played)",
+        f"Seats changed for {len(replan.changes)} players:",
+    ]
+    lines += [f"  {c.name}: round{'s' if len(c.rounds) > 1 else ''} {', '.join(map(str, c.rounds))}" for c in replan.changes]
+    return "\n".join(lines) + result_text(replan.result)

@@ -1,0 +1,142 @@
+"""Re-planning between rounds: players leave or arrive late, the played rounds stay exactly as they were.
+
+The rounds still to play are planned for the new list of players, counting every meeting and every
+three-handed round or sit-out that already happened.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Callable
+
+import numpy as np
+
+from models import Bound, Event, PlayerChange, Replan, Schedule
+from optimizer.checker import check
+from optimizer.cpsat import Progress
+from optimizer.plan import Day, result, run
+from optimizer.seating import to_schedule
+
+
+def replan(
+    schedule: Schedule,
+    played: int,
+    drop: tuple[str, ...] = (),
+    add: tuple[str, ...] = (),
+    time_limit: float = 30.0,
+    seed: int = 0,
+    workers: int = 8,
+    on_progress: Callable[[Progress], None] | None = None,
+) -> Replan:
+    """Raise ValueError (one line, naming the problem) when the request does not fit the schedule."""
+    check(schedule)
+    event = _remaining_event(schedule, played, drop, add)
+    kept = schedule.model_copy(update={"rounds": schedule.rounds[:played]}) if played else None
+    before = check(kept) if kept else None
+    whole_day = _whole_day(schedule, played, event, drop, add)
+    day = Day(
+        event,
+        time_limit,
+        on_progress,
+        played=_meetings_so_far(schedule, played, event.players),
+        burdens=_burdens_so_far(schedule, played, event.players),
+        whole_day=whole_day,
+        bound=Bound(repeats=before.repeats if before else 0, proof="repeats already played"),
+        unseen_repeats=_repeats_of_leavers(schedule, played, set(event.players)),
+    )
+    proven, interrupted = run(day, seed, workers, warm_start=True, starts=[])
+    outcome = result(day, None, proven, interrupted)
+    return Replan(
+        played=played,
+        dropped=drop,
+        added=add,
+        repeats_before=check(schedule).repeats,
+        repeats_played=before.repeats if before else 0,
+        result=outcome,
+        changes=_changes(schedule, outcome.schedule, played) if outcome.schedule else (),
+    )
+
+
+def _remaining_event(schedule: Schedule, played: int, drop, add) -> Event:
+    total = len(schedule.rounds)
+    if not 0 <= played < total:
+        raise ValueError(f"--played must be 0 to {total - 1} for a schedule of {total} rounds, got {played}")
+    here = schedule.expected(played)
+    for name in drop:
+        if name not in here:
+            raise ValueError(f"cannot drop {name!r}: not a player of the rounds still to play")
+    for name in add:
+        if name in schedule.players:
+            raise ValueError(f"cannot add {name!r}: already on the schedule")
+    players = tuple(n for n in here if n not in drop) + tuple(add)
+    apart = tuple(g for g in (tuple(n for n in group if n in players) for group in schedule.apart) if len(g) > 1)
+    stay = {n: t for n, t in schedule.stay.items() if n in players}
+    return Event(
+        players=players, rounds=total - played, odd=schedule.odd, sit_out_scoring=schedule.sit_out_scoring,
+        apart=apart, stay=stay,
+    )
+
+
+def _whole_day(schedule: Schedule, played: int, event: Event, drop, add) -> Callable[[np.ndarray], Schedule]:
+    def whole_day(seats: np.ndarray) -> Schedule:
+        planned = to_schedule(event, seats, rule="variety")
+        return schedule.model_copy(
+            update={
+                "players": schedule.players + tuple(add),
+                "rounds": schedule.rounds[:played] + planned.rounds,
+                "arrivals": {**schedule.arrivals, **{name: played + 1 for name in add}},
+                "departures": {**schedule.departures, **{name: played + 1 for name in drop}},
+                "rule": f"variety, re-planned after round {played}",
+            }
+        )
+
+    return whole_day
+
+
+def _meetings_so_far(schedule: Schedule, played: int, players: tuple[str, ...]) -> np.ndarray:
+    index = {name: p for p, name in enumerate(players)}
+    met = np.zeros((len(players), len(players)), np.int64)
+    for round_ in schedule.rounds[:played]:
+        for table in round_.tables:
+            here = [index[n] for n in table.players if n in index]
+            for p, q in combinations(here, 2):
+                met[p, q] += 1
+                met[q, p] += 1
+    return met
+
+
+def _burdens_so_far(schedule: Schedule, played: int, players: tuple[str, ...]) -> np.ndarray:
+    """Three-handed rounds or sit-outs so far; a newcomer counts as level with the least burdened."""
+    counts = {name: 0 for name in players}
+    for round_ in schedule.rounds[:played]:
+        burdened = list(round_.sit_outs) + [n for t in round_.tables if len(t.players) == 3 for n in t.players]
+        for name in burdened:
+            if name in counts:
+                counts[name] += 1
+    known = [counts[n] for n in players if n in schedule.players]
+    least = min(known, default=0)
+    return np.array([counts[n] if n in schedule.players else least for n in players], np.int64)
+
+
+def _repeats_of_leavers(schedule: Schedule, played: int, staying: set[str]) -> int:
+    """Repeats of pairs with someone no longer playing: fixed by the played rounds, unseen by the model."""
+    met: dict[frozenset, int] = {}
+    for round_ in schedule.rounds[:played]:
+        for table in round_.tables:
+            for pair in combinations(table.players, 2):
+                if not set(pair) <= staying:
+                    met[frozenset(pair)] = met.get(frozenset(pair), 0) + 1
+    return sum(count - 1 for count in met.values() if count > 1)
+
+
+def _changes(old: Schedule, new: Schedule, played: int) -> tuple[PlayerChange, ...]:
+    changes = []
+    for name in new.players:
+        rounds = tuple(
+            r + 1
+            for r in range(played, len(new.rounds))
+            if old.seat_of(r).get(name) != new.seat_of(r).get(name)
+        )
+        if rounds:
+            changes.append(PlayerChange(name=name, rounds=rounds))
+    return tuple(changes)
