@@ -102,7 +102,8 @@ def plan(
     day = Day(event, time_limit, on_progress)
     fixed = fixed_seating(event)
     proven, interrupted = run(day, seed, workers, warm_start, starts=[(fixed, "fixed rule")])
-    return result(day, check(to_schedule(event, fixed, rule="fixed")).repeats, proven, interrupted)
+    unrequested = event.model_copy(update={"apart": (), "stay": {}})  # the fixed rule cannot honour requests
+    return result(day, check(to_schedule(unrequested, fixed, rule="fixed")).repeats, proven, interrupted)
 
 
 def run(day: Day, seed: int, workers: int, warm_start: bool, starts) -> tuple[bool, bool]:
