@@ -103,7 +103,7 @@ def run_frontier(settings: grid.Settings, save, rows: list[dict]) -> list[dict]:
             if ask(rounds, quick_probe) == "exists":
                 found = rounds
                 break
-        if found is not None:
+        if found is not None and settings.frontier_time_limit > quick_probe:
             for rounds in range(found + 1, limit + 1):
                 if ask(rounds, settings.frontier_time_limit) != "exists":
                     break
