@@ -23,9 +23,12 @@ from optimizer.cpsat import Progress
 from optimizer.fixed import fixed_seating
 from optimizer.requests import keeps_requests, place_stayers
 from optimizer.seating import to_schedule
+from optimizer.tabu import tabu_search
 
 # Above this many pair-round-table clauses the full model is too slow to help; local search takes over.
 CPSAT_MAX_CLAUSES = 400_000
+# Tabu search weighs every swap of every round at each step; past this many players, swaps round by round.
+TABU_MAX_PLAYERS = 200
 
 
 @dataclass
@@ -149,7 +152,7 @@ def _search(day: Day, seed: int, workers: int, rng) -> tuple[bool, bool]:
     event, players = day.event, len(day.event.players)
     clauses = players * (players - 1) // 2 * event.rounds * event.layout.tables
     if clauses <= CPSAT_MAX_CLAUSES:
-        _local_search(day, rng, share=0.2)
+        _local_search(day, rng, share=0.5)
         if day.done:
             return False, False
         outcome = cpsat.solve(
@@ -176,9 +179,15 @@ def _local_search(day: Day, rng, share: float) -> None:
     """Improve the best start for a share of the time left (a better CP-SAT hint, or the answer)."""
     if day.best is None:
         day.offer(search.greedy_seating(day.event, day.room, rng, day.burdens), "greedy round by round")
-    if day.best is not None:
-        deadline = time.monotonic() + share * day.left()
-        offer = lambda seats: day.offer(seats.copy(), f"{day.best.method}, local search")  # noqa: E731
+    if day.best is None:
+        return
+    deadline = time.monotonic() + share * day.left()
+    method = f"{day.best.method}, {'tabu' if day.room.players <= TABU_MAX_PLAYERS else 'local'} search"
+    offer = lambda seats: day.offer(seats.copy(), method)  # noqa: E731
+    if day.room.players <= TABU_MAX_PLAYERS:
+        target = max(0, day.bound.repeats - day.unseen_repeats)
+        offer(tabu_search(day.best.seats, day.room, deadline, rng, target, offer))
+    else:
         offer(search.improve(day.best.seats, day.room, deadline, rng, offer))
 
 

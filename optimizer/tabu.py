@@ -1,0 +1,124 @@
+"""Tabu search over the whole day: swap two players between tables in one round, always taking the
+best swap that is not tabu (the local search of Dotu and Van Hentenryck for the social golfer problem,
+with repeats as the cost).
+
+The change in repeats of every swap in every round is computed at once from the meetings matrix:
+a player leaving a table frees each pair there that met more than once, a player joining a table
+repeats each pair there that met before. Swaps keep table sizes, pinned players and keep-apart
+costs as the plan's local search does, so fair shares and requests stay as they were.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from optimizer.search import Room
+from optimizer.seating import EMPTY, meetings
+
+
+def tabu_search(
+    seats: np.ndarray,
+    room: Room,
+    deadline: float,
+    rng: np.random.Generator,
+    target: int = 0,
+    on_better=None,
+    tenure: tuple[int, int] = (4, 12),
+) -> np.ndarray:
+    """The best seating found before the deadline, or as soon as its repeats reach `target`."""
+    seats = seats.copy()
+    rounds, tables, _ = seats.shape
+    met = meetings(seats, room.players) + room.played
+    best, best_cost = seats.copy(), _cost(met, room)
+    cost = best_cost
+    tabu_until = np.zeros((rounds, room.players), dtype=np.int64)
+    step = 0
+    while best_cost > target and time.monotonic() < deadline:
+        step += 1
+        move = _best_move(seats, met, room, tabu_until, step, cost, best_cost, rng)
+        if move is None:
+            break
+        r, p, q, delta = move
+        _swap(seats[r], p, q, met)
+        cost += delta
+        tabu_until[r, [p, q]] = step + rng.integers(*tenure, size=2)
+        if cost < best_cost - 1e-9:
+            best, best_cost = seats.copy(), cost
+            if on_better:
+                on_better(best)
+    return best
+
+
+def _cost(met: np.ndarray, room: Room) -> float:
+    upper = np.triu(met, 1)
+    return float(np.maximum(upper - 1, 0).sum() + (np.triu(room.requests, 1) * (upper > 0)).sum())
+
+
+def _best_move(seats, met, room: Room, tabu_until, step, cost, best_cost, rng):
+    """(round, player, player, change in cost) of the best allowed swap, ties broken at random."""
+    # Exact marginal costs: one meeting fewer, one meeting more (keep-apart cost on first meeting).
+    repeated = (met >= 2) + room.requests * (met == 1)
+    seen = (met >= 1) + room.requests * (met == 0)
+    candidates = []
+    for r, round_ in enumerate(seats):
+        gain = _swap_gains(round_, repeated, seen, room)
+        if gain is None:
+            continue
+        players, delta = gain
+        allowed = (tabu_until[r, players][:, None] <= step) & (tabu_until[r, players][None, :] <= step)
+        allowed |= cost + delta < best_cost - 1e-9  # aspiration: a new best is never tabu
+        delta = np.where(allowed, delta, np.inf)
+        low = delta.min()
+        if np.isfinite(low):
+            i, j = _random_argmin(delta, low, rng)
+            candidates.append((low, r, players[i], players[j]))
+    if not candidates:
+        return None
+    low = min(c[0] for c in candidates)
+    best = [c for c in candidates if c[0] <= low + 1e-9]
+    delta, r, p, q = best[rng.integers(len(best))]
+    return r, int(p), int(q), float(delta)
+
+
+def _swap_gains(round_: np.ndarray, repeated, seen, room: Room):
+    """Players seated this round and the change in cost of swapping each pair of them."""
+    seated = round_ >= 0
+    players = round_[seated]
+    table_of = np.nonzero(seated)[0]
+    onehot = np.zeros((len(players), round_.shape[0]))
+    onehot[np.arange(len(players)), table_of] = 1
+    sub_repeated = repeated[np.ix_(players, players)]
+    sub_seen = seen[np.ix_(players, players)]
+    same = onehot @ onehot.T
+    leave = (sub_repeated * same).sum(axis=1)  # repeats freed by leaving one's table
+    join = sub_seen @ onehot  # [i, table]: cost of i joining that table as it is now
+    joining = join[:, table_of]  # [i, j]: cost of i at j's table
+    delta = joining + joining.T - sub_seen - sub_seen.T - leave[:, None] - leave[None, :]
+    sizes = seated.sum(axis=1)[table_of]
+    movable = ~room.pinned[players]
+    allowed = (sizes[:, None] == sizes[None, :]) & (same == 0) & movable[:, None] & movable[None, :]
+    allowed = np.triu(allowed, 1)
+    if not allowed.any():
+        return None
+    return players, np.where(allowed, delta, np.inf)
+
+
+def _random_argmin(values: np.ndarray, low: float, rng) -> tuple[int, int]:
+    ties = np.argwhere(values <= low + 1e-9)
+    return tuple(ties[rng.integers(len(ties))])
+
+
+def _swap(round_: np.ndarray, p: int, q: int, met: np.ndarray) -> None:
+    """Swap p and q between their tables, updating the meetings matrix in place."""
+    tp, sp = np.argwhere(round_ == p)[0]
+    tq, sq = np.argwhere(round_ == q)[0]
+    for player, old, new in ((p, tp, tq), (q, tq, tp)):
+        old_mates = [u for u in round_[old] if u not in (EMPTY, player)]
+        new_mates = [u for u in round_[new] if u not in (EMPTY, p, q)]
+        met[player, old_mates] -= 1
+        met[old_mates, player] -= 1
+        met[player, new_mates] += 1
+        met[new_mates, player] += 1
+    round_[tp, sp], round_[tq, sq] = q, p
