@@ -28,7 +28,9 @@ from optimizer.tabu import tabu_search
 # Above this many pair-round-table clauses the full model is too slow to help; local search takes over.
 CPSAT_MAX_CLAUSES = 400_000
 # Tabu search weighs every swap of every round at each step; past this many players, swaps round by round.
-TABU_MAX_PLAYERS = 200
+TABU_MAX_PLAYERS = 120
+# A seeded one-worker run counts tabu steps instead of watching the clock, so it repeats exactly.
+TABU_STEPS_PER_SECOND = 300
 
 
 @dataclass
@@ -54,6 +56,7 @@ class Day:
     whole_day: Callable[[np.ndarray], Schedule] | None = None
     bound: Bound | None = None
     unseen_repeats: int = 0  # repeats of pairs the model does not seat (a player who left)
+    repeatable: bool = False  # count work, not seconds, so a seeded run repeats exactly
     started: float = field(default_factory=time.monotonic)
     best: Candidate | None = None
     time_to_first: float | None = None
@@ -102,7 +105,7 @@ def plan(
 ) -> PlanResult:
     """The variety rotation with the fewest repeats found within the time limit, checked.
     `warm_start=False` skips the starts, so a benchmark can show what they buy."""
-    day = Day(event, time_limit, on_progress)
+    day = Day(event, time_limit, on_progress, repeatable=workers == 1)
     fixed = fixed_seating(event)
     proven, interrupted = run(day, seed, workers, warm_start, starts=[(fixed, "fixed rule")])
     unrequested = event.model_copy(update={"apart": (), "stay": {}})  # the fixed rule cannot honour requests
@@ -186,7 +189,8 @@ def _local_search(day: Day, rng, share: float) -> None:
     offer = lambda seats: day.offer(seats.copy(), method)  # noqa: E731
     if day.room.players <= TABU_MAX_PLAYERS:
         target = max(0, day.bound.repeats - day.unseen_repeats)
-        offer(tabu_search(day.best.seats, day.room, deadline, rng, target, offer))
+        steps = int(share * day.time_limit * TABU_STEPS_PER_SECOND) if day.repeatable else None
+        offer(tabu_search(day.best.seats, day.room, deadline, rng, target, offer, max_steps=steps))
     else:
         offer(search.improve(day.best.seats, day.room, deadline, rng, offer))
 

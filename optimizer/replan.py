@@ -43,6 +43,7 @@ def replan(
         whole_day=whole_day,
         bound=Bound(repeats=before.repeats if before else 0, proof="repeats already played"),
         unseen_repeats=_repeats_of_leavers(schedule, played, set(event.players)),
+        repeatable=workers == 1,
     )
     proven, interrupted = run(day, seed, workers, warm_start=True, starts=[])
     outcome = result(day, None, proven, interrupted)

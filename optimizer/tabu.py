@@ -26,8 +26,10 @@ def tabu_search(
     target: int = 0,
     on_better=None,
     tenure: tuple[int, int] = (4, 12),
+    max_steps: int | None = None,
 ) -> np.ndarray:
-    """The best seating found before the deadline, or as soon as its repeats reach `target`."""
+    """The best seating found before the deadline (or `max_steps`, for a run that must repeat
+    itself exactly), or as soon as its repeats reach `target`."""
     seats = seats.copy()
     rounds, tables, _ = seats.shape
     met = meetings(seats, room.players) + room.played
@@ -35,7 +37,7 @@ def tabu_search(
     cost = best_cost
     tabu_until = np.zeros((rounds, room.players), dtype=np.int64)
     step = 0
-    while best_cost > target and time.monotonic() < deadline:
+    while best_cost > target and time.monotonic() < deadline and step != max_steps:
         step += 1
         move = _best_move(seats, met, room, tabu_until, step, cost, best_cost, rng)
         if move is None:
