@@ -77,9 +77,11 @@ def solve(
     max_repeats: int | None = None,
     played: np.ndarray | None = None,
     played_burdens: np.ndarray | None = None,
+    work_limit: float | None = None,
 ) -> Outcome:
     """Solve the day's model; with `max_repeats`, only schedules with at most that many count;
-    `played` and `played_burdens` carry what rounds already played left (a re-plan)."""
+    `played` and `played_burdens` carry what rounds already played left (a re-plan);
+    `work_limit` caps CP-SAT's deterministic time, which with one worker makes a run repeat exactly."""
     started = time.monotonic()
     model = SeatingModel(event, lower_bound, max_repeats, played, played_burdens)
     if hint is not None:
@@ -89,9 +91,8 @@ def solve(
     solver.parameters.max_time_in_seconds = remaining
     solver.parameters.random_seed = seed
     solver.parameters.num_workers = workers
-    if workers == 1:
-        # One worker and a deterministic limit make a seeded run repeat itself exactly.
-        solver.parameters.max_deterministic_time = remaining
+    if work_limit is not None:
+        solver.parameters.max_deterministic_time = work_limit
     watcher = _Watcher(model, lower_bound, started, on_progress)
     status, interrupted = _solve_until_ctrl_c(solver, model.model, watcher)
     proven = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE) or watcher.stopped_by_us

@@ -168,6 +168,7 @@ def _search(day: Day, seed: int, workers: int, rng) -> tuple[bool, bool]:
             day.on_progress,
             played=day.played,
             played_burdens=day.burdens,
+            work_limit=day.time_limit / 2 if day.repeatable else None,
         )
         if outcome.seats is not None:
             day.offer(outcome.seats, "CP-SAT")

@@ -35,7 +35,7 @@ def zero_repeat_verdict(event: Event, time_limit: float = 30.0, seed: int = 0, w
         if found is not None:
             return verdict(Answer.EXISTS, f"constructed: {found[1]}", found[0])
     left = max(0.1, time_limit - (time.monotonic() - started))
-    outcome = cpsat.solve(event, None, 0, left, seed, workers, max_repeats=0)
+    outcome = cpsat.solve(event, None, 0, left, seed, workers, max_repeats=0, work_limit=left if workers == 1 else None)
     if outcome.seats is not None:
         return verdict(Answer.EXISTS, "found by CP-SAT", outcome.seats)
     if outcome.proven:
