@@ -18,7 +18,7 @@ from models import Bound, Event, PlanResult, Schedule, Status
 from optimizer import cpsat, search
 from optimizer.bounds import lower_bound
 from optimizer.checker import InvalidSchedule, check
-from optimizer.constructions import zero_repeat_seating
+from optimizer.constructions import frontier_rounds, instant_seating, zero_repeat_seating
 from optimizer.cpsat import Progress
 from optimizer.fixed import fixed_seating
 from optimizer.requests import keeps_requests, place_stayers
@@ -121,7 +121,7 @@ def run(day: Day, seed: int, workers: int, warm_start: bool, starts) -> tuple[bo
                 day.offer(place_stayers(seats, day.event), method)
             _offer_constructions(day, rng)
         if not day.done:
-            return _search(day, seed, workers, rng)
+            return _search(day, seed, workers, rng, warm_start)
     except KeyboardInterrupt:
         return False, True
     return False, False
@@ -142,20 +142,18 @@ def _offer_constructions(day: Day, rng: np.random.Generator) -> None:
 
 
 def _longest_zero_repeat_prefix(day: Day) -> tuple[np.ndarray, str] | None:
-    """Past the rounds a repeat-free schedule reaches, start from the longest one that exists."""
-    for rounds in range(day.event.rounds - 1, 0, -1):
-        found = zero_repeat_seating(len(day.event.players), rounds, time_limit=min(2.0, day.left() / 6))
-        if found is not None:
-            return found
-    return None
+    """Past the rounds a repeat-free schedule reaches, start from the longest one at hand."""
+    rounds = min(day.event.rounds - 1, frontier_rounds(day.room.players))
+    return instant_seating(day.room.players, rounds) if rounds > 0 else None
 
 
-def _search(day: Day, seed: int, workers: int, rng) -> tuple[bool, bool]:
+def _search(day: Day, seed: int, workers: int, rng, warm_start: bool) -> tuple[bool, bool]:
     """CP-SAT on rooms the full model fits, local search beyond. Returns (proven, interrupted)."""
     event, players = day.event, len(day.event.players)
     clauses = players * (players - 1) // 2 * event.rounds * event.layout.tables
     if clauses <= CPSAT_MAX_CLAUSES:
-        _local_search(day, rng, share=0.5)
+        if warm_start:  # a better hint first
+            _local_search(day, rng, share=0.5)
         if day.done:
             return False, False
         outcome = cpsat.solve(
