@@ -131,18 +131,33 @@ def expand(base: np.ndarray, shape: Shape, rounds: int) -> np.ndarray:
 def search_base_round(
     shape: Shape, rounds: int, time_limit: float, seed: int = 0, workers: int = 2
 ) -> np.ndarray | None:
-    """A base round (T, 4) meeting the conditions, or None if none is found in time."""
+    """A base round (T, 4) meeting the conditions, or None if none is found in time.
+
+    Run times vary tenfold with the seed, so the search restarts with a new seed and a doubled
+    slice (10 s, 20 s, ...) rather than betting the whole limit on one run; a proof of
+    infeasibility ends it at once.
+    """
+    deadline = time.monotonic() + time_limit
+    slice_ = 10.0
+    while (left := deadline - time.monotonic()) > 0.05:
+        status, base = _solve_once(shape, rounds, min(slice_, left), seed, workers)
+        if base is not None or status == cp_model.INFEASIBLE:
+            return base
+        seed, slice_ = seed + 1, 2 * slice_
+    return None
+
+
+def _solve_once(shape: Shape, rounds: int, time_limit: float, seed: int, workers: int):
     model, seat = _base_model(shape, rounds)
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = time_limit
     solver.parameters.num_workers = workers
     solver.parameters.random_seed = seed
-    if solver.solve(model) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return None
-    return np.array(
-        [[p for p in range(shape.players) if solver.boolean_value(seat[p, j])] for j in range(shape.tables)],
-        dtype=np.int64,
-    )
+    status = solver.solve(model)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return status, None
+    base = [[p for p in range(shape.players) if solver.boolean_value(seat[p, j])] for j in range(shape.tables)]
+    return status, np.array(base, dtype=np.int64)
 
 
 def _base_model(shape: Shape, rounds: int):
