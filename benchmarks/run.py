@@ -105,6 +105,8 @@ def run_frontier(settings: grid.Settings, save, rows: list[dict]) -> list[dict]:
                 break
         if found is not None and settings.frontier_time_limit > quick_probe:
             for rounds in range(found + 1, limit + 1):
+                if any(a["rounds"] == rounds and a.get("answer") == "impossible" for a in attempts):
+                    break  # proven: no need to ask again
                 if ask(rounds, settings.frontier_time_limit) != "exists":
                     break
                 found = rounds
