@@ -17,6 +17,9 @@ import numpy as np
 from optimizer.search import Room
 from optimizer.seating import EMPTY, meetings
 
+# Steps without a new best before the search restarts from the best with a few random swaps.
+STALL_STEPS = 300
+
 
 def tabu_search(
     seats: np.ndarray,
@@ -25,7 +28,7 @@ def tabu_search(
     rng: np.random.Generator,
     target: int = 0,
     on_better=None,
-    tenure: tuple[int, int] = (4, 12),
+    tenure: tuple[int, int] = (2, 6),
     max_steps: int | None = None,
 ) -> np.ndarray:
     """The best seating found before the deadline (or `max_steps`, for a run that must repeat
@@ -36,21 +39,39 @@ def tabu_search(
     best, best_cost = seats.copy(), _cost(met, room)
     cost = best_cost
     tabu_until = np.zeros((rounds, room.players), dtype=np.int64)
-    step = 0
+    step = last_better = 0
     while best_cost > target and time.monotonic() < deadline and step != max_steps:
         step += 1
         move = _best_move(seats, met, room, tabu_until, step, cost, best_cost, rng)
-        if move is None:
-            break
+        if move is None or step - last_better > STALL_STEPS:
+            seats, met, cost = _perturb(best, room, rng)
+            tabu_until[:] = 0
+            last_better = step
+            continue
         r, p, q, delta = move
         _swap(seats[r], p, q, met)
         cost += delta
         tabu_until[r, [p, q]] = step + rng.integers(*tenure, size=2)
         if cost < best_cost - 1e-9:
-            best, best_cost = seats.copy(), cost
+            best, best_cost, last_better = seats.copy(), cost, step
             if on_better:
                 on_better(best)
     return best
+
+
+def _perturb(best: np.ndarray, room: Room, rng: np.random.Generator):
+    """Restart from the best seating after a few random swaps: a stalled search moves elsewhere."""
+    seats = best.copy()
+    met = meetings(seats, room.players) + room.played
+    for _ in range(max(2, room.players // 8)):
+        r = rng.integers(len(seats))
+        gain = _swap_gains(seats[r], met >= 2, met >= 1, room, conflicts_only=False)
+        if gain is None:
+            continue
+        players, delta = gain
+        i, j = _random_argmin(np.where(np.isfinite(delta), 0.0, np.inf), 0.0, rng)
+        _swap(seats[r], int(players[i]), int(players[j]), met)
+    return seats, met, _cost(met, room)
 
 
 def _cost(met: np.ndarray, room: Room) -> float:
@@ -84,8 +105,9 @@ def _best_move(seats, met, room: Room, tabu_until, step, cost, best_cost, rng):
     return r, int(p), int(q), float(delta)
 
 
-def _swap_gains(round_: np.ndarray, repeated, seen, room: Room):
-    """Players seated this round and the change in cost of swapping each pair of them."""
+def _swap_gains(round_: np.ndarray, repeated, seen, room: Room, conflicts_only: bool = True):
+    """Players seated this round and the change in cost of swapping each pair of them. Only a swap
+    that moves a player out of a repeat can lower the cost, so by default only those are weighed."""
     seated = round_ >= 0
     players = round_[seated]
     table_of = np.nonzero(seated)[0]
@@ -101,6 +123,9 @@ def _swap_gains(round_: np.ndarray, repeated, seen, room: Room):
     sizes = seated.sum(axis=1)[table_of]
     movable = ~room.pinned[players]
     allowed = (sizes[:, None] == sizes[None, :]) & (same == 0) & movable[:, None] & movable[None, :]
+    if conflicts_only:
+        conflicted = leave > 0
+        allowed &= conflicted[:, None] | conflicted[None, :]
     allowed = np.triu(allowed, 1)
     if not allowed.any():
         return None
