@@ -47,21 +47,22 @@ def _fair(fair: bool) -> str:
 
 
 def schedule_csv(schedule: Schedule) -> str:
-    """One row per player, one column per round: table and seat like '3A', or 'sit out'."""
+    """One row per player, one column per round: table and seat like '3A', or the sit-out mark."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["player"] + [f"round {r}" for r in range(1, len(schedule.rounds) + 1)])
     seats = [schedule.seat_of(r) for r in range(len(schedule.rounds))]
+    scoring = schedule.sit_out_scoring.value
     for name in schedule.players:
-        writer.writerow([name] + [_cell(name, seats[r], schedule.rounds[r]) for r in range(len(seats))])
+        writer.writerow([name] + [_cell(name, seats[r], schedule.rounds[r], scoring) for r in range(len(seats))])
     return buffer.getvalue()
 
 
-def _cell(name: str, seat_of: dict[str, tuple[int, str]], round_) -> str:
+def _cell(name: str, seat_of: dict[str, tuple[int, str]], round_, scoring: str) -> str:
     if name in seat_of:
         table, letter = seat_of[name]
         return f"{table}{letter}"
-    return "sit out" if name in round_.sit_outs else "absent"
+    return f"sit out (scores {scoring})" if name in round_.sit_outs else "not here"
 
 
 def schedule_json(schedule: Schedule) -> str:
