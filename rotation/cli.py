@@ -16,6 +16,7 @@ from rotation.print_command import print_command
 from rotation.progress import progress_display
 from rotation.report import (
     COMPARE_HEADER,
+    UNFAIR_FIXED_NOTE,
     compare_row,
     guide_claim_note,
     replan_text,
@@ -82,9 +83,9 @@ def fixed(players, names, rounds, odd, scoring, json_path, csv_path):
     emit(optimizer.fixed_schedule(event), json_path, csv_path)
 
 
-def solver_options(command):
+def solver_options(command, seconds: float = 30.0, what: str = "Seconds to search."):
     options = [
-        click.option("--time-limit", type=click.FloatRange(min=0.1), default=30.0, show_default=True, help="Seconds to search."),
+        click.option("--time-limit", type=click.FloatRange(min=0.1), default=seconds, show_default=True, help=what),
         click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Random seed."),
         click.option(
             "--workers", type=click.IntRange(min=1), default=8, show_default=True,
@@ -161,26 +162,27 @@ def exists(players, names, rounds, odd, scoring, time_limit, seed, workers, json
 @click.option("--players", "sizes", required=True, metavar="SIZES", help="Room sizes: 16-64, 16-64/4 or 17,20,23.")
 @click.option("--rounds", "rounds_list", required=True, metavar="ROUNDS", help="Rounds: 5, 2-8 or 4,6.")
 @click.option("--odd", type=click.Choice([p.value for p in OddPolicy]), default=OddPolicy.THREE_HANDED.value, show_default=True)
-@click.option("--time-limit", type=click.FloatRange(min=0.1), default=10.0, show_default=True, help="Seconds per room.")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
-@click.option("--workers", type=click.IntRange(min=1), default=8, show_default=True)
+@functools.partial(solver_options, seconds=10.0, what="Seconds per room.")
 def compare(sizes, rounds_list, odd, time_limit, seed, workers):
     """One line per room: fixed rule against variety rotation, lower bound and zero-repeat verdict."""
     rows = [(n, r) for n in parse_sizes(sizes, "--players", minimum=4) for r in parse_sizes(rounds_list, "--rounds", minimum=1)]
     click.echo(COMPARE_HEADER)
-    verdicts = {}
+    verdicts, unfair = {}, False
     for n, r in rows:
         event = make_event(n, None, r, odd, SitOutScoring.ZERO.value)
         with progress_display() as show:
             result = optimizer.plan(event, time_limit=time_limit, seed=seed, workers=workers, on_progress=show)
         if result.schedule is not None:
             optimizer.check(result.schedule)
+        fixed = optimizer.check(optimizer.fixed_schedule(event))
+        fair = fixed.three_handed_fair and fixed.sit_outs_fair
+        unfair |= not fair
         verdicts[n, r] = zero_repeat_answer(result)
-        click.echo(compare_row(n, r, result, verdicts[n, r]))
-    note = guide_claim_note(verdicts)
-    if note:
-        click.echo()
-        click.echo(note)
+        click.echo(compare_row(n, r, result, verdicts[n, r], fixed_fair=fair))
+    for note in (UNFAIR_FIXED_NOTE if unfair else "", guide_claim_note(verdicts)):
+        if note:
+            click.echo()
+            click.echo(note)
 
 
 @cli.command()

@@ -36,10 +36,17 @@ def zero_repeat_answer(result: PlanResult) -> Answer:
     return Answer.UNKNOWN
 
 
-def compare_row(players: int, rounds: int, result: PlanResult, answer: Answer) -> str:
+UNFAIR_FIXED_NOTE = (
+    "* the fixed rule does not take three-handed tables in turn (seat D never plays three-handed);\n"
+    "  the variety rotation does, and fair turns can force repeats the fixed rule avoids."
+)
+
+
+def compare_row(players: int, rounds: int, result: PlanResult, answer: Answer, fixed_fair: bool = True) -> str:
     variety = "-" if result.repeats is None else str(result.repeats)
+    fixed = f"{result.fixed_repeats}{'' if fixed_fair else '*'}"
     return (
-        f"{players:>7} {rounds:>6} {result.fixed_repeats:>6} {variety:>7} {result.bound.repeats:>6}  "
+        f"{players:>7} {rounds:>6} {fixed:>6} {variety:>7} {result.bound.repeats:>6}  "
         f"{result.status.value:<9} {answer.value:<11} {result.runtime:>6.1f}s"
     )
 
