@@ -107,3 +107,18 @@ def test_failed_run_leaves_no_output_file(capsys, tmp_path):
     target = tmp_path / "out.json"
     status, _, _ = run(capsys, "fixed", "--players", "5", "--rounds", "2", "--json", str(target))
     assert status == 2 and not target.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_compare_prints_a_row_per_room_and_tests_the_guide(capsys):
+    status, out, _ = run(capsys, "compare", "--players", "12-20/4", "--rounds", "5", "--time-limit", "2", "--workers", "2")
+    rows = [line.split() for line in out.splitlines()[1:4]]
+    assert status == 0
+    assert [(r[0], r[-2]) for r in rows] == [("12", "impossible"), ("16", "exists"), ("20", "exists")]
+    assert "it also exists for 20 players" in out
+
+
+def test_exists_writes_its_certificate(capsys, tmp_path):
+    path = tmp_path / "certificate.json"
+    status, out, _ = run(capsys, "exists", "--players", "28", "--rounds", "9", "--json", str(path))
+    assert status == 0 and "exists" in out
+    assert len(Schedule.model_validate_json(path.read_text()).rounds) == 9
