@@ -54,11 +54,12 @@ def _times(data, rows, path: Path) -> Path:
             marker = "o" if not odd else ("^" if row["room"]["odd"] == "three-handed" else "s")
             ax.scatter(n, max(s["runtime"], floor), color=COLOURS.get(r, "grey"), marker=marker,
                        facecolors="none" if s["status"] != "optimal" else COLOURS.get(r, "grey"), s=36, alpha=0.8)
-            medians[n].append(s["runtime"])
+            if not odd:
+                medians[n].append(s["runtime"])
         if medians:
             xs = sorted(medians)
             ax.plot(xs, [max(statistics.median(medians[x]), floor) for x in xs], color="black", lw=1.2, marker="_",
-                    label="median over the rooms of a size")
+                    label="median over the round counts (multiples of 4)")
         ax.axhline(limit, color="grey", ls="--", lw=1, label=f"time limit {limit:g} s")
         _size_axis(ax, [row["room"]["players"] for row in rows])
         ax.set_yscale("log")
@@ -86,36 +87,79 @@ def _times(data, rows, path: Path) -> Path:
 
 
 def _repeats(data, rows, path: Path) -> Path:
+    """One panel per round count for 8 to 64 players (past 64 every room in the grid reaches E = 0, which
+    the title says when it is so), and one for the odd counts."""
     rounds = sorted({row["room"]["rounds"] for row in rows})
-    fig, axes = plt.subplots(1, len(rounds), figsize=(3.6 * len(rounds), 4.4), squeeze=False)
-    for ax, r in zip(axes[0], rounds):
-        group = sorted((row for row in rows if row["room"]["rounds"] == r and row["room"]["players"] % 4 == 0),
-                       key=lambda row: row["room"]["players"])
+    panels = len(rounds) + 1
+    cols = 3
+    fig, axes = plt.subplots((panels + cols - 1) // cols, cols, figsize=(15, 4.3 * ((panels + cols - 1) // cols)),
+                             squeeze=False)
+    flat = list(axes.ravel())
+    large = [row for row in rows if row["room"]["players"] > 64]
+    for ax, r in zip(flat, rounds):
+        group = sorted((row for row in rows if row["room"]["rounds"] == r and row["room"]["players"] % 4 == 0
+                        and row["room"]["players"] <= 64), key=lambda row: row["room"]["players"])
         xs = [row["room"]["players"] for row in group]
+        if not xs:
+            ax.set_visible(False)
+            continue
         ax.plot(xs, [row["warm"]["fixed_repeats"] for row in group], "s-", color="#7f7f7f", ms=4, label="fixed rule")
-        ax.plot(xs, [_s(row)["repeats"] for row in group], "o-", color="#1f77b4", ms=4, label="variety rotation")
+        ax.plot(xs, [_s(row)["repeats"] for row in group], "o-", color="#1f77b4", ms=5, label="variety rotation")
         cold = [(x, _s(row, "cold").get("repeats")) for x, row in zip(xs, group) if _s(row, "cold")]
         if cold:
-            ax.plot([x for x, _ in cold], [e for _, e in cold], "x", color="#ff7f0e", ms=6,
-                    label="variety, no warm start")
+            ax.plot([x for x, e in cold if e is not None], [e for _, e in cold if e is not None], "x", color="#ff7f0e",
+                    ms=8, mew=2, label="variety, warm_start=False")
         ax.plot(xs, [_s(row)["bound"] for row in group], "--", color="#2ca02c", lw=1.5, label="lower bound")
-        if not xs:
-            continue
-        _size_axis(ax, xs)
+        ax.set_xticks(xs)
+        ax.tick_params(axis="x", labelsize=8)
         ax.set_yscale("symlog", linthresh=10)
         top = max([row["warm"]["fixed_repeats"] for row in group] + [1])
         ax.set_yticks([t for t in E_TICKS if t <= top * 1.5])
         ax.get_yaxis().set_major_formatter(matplotlib.ticker.ScalarFormatter())
         ax.set_ylim(-0.5, top * 1.6)
         ax.set_title(f"{r} rounds")
-        ax.set_xlabel("players (log)")
+        ax.set_xlabel("players")
         ax.grid(True, which="both", alpha=0.25)
-    axes[0][0].set_ylabel("E = repeats (linear below 10, log above)")
-    handles, labels = axes[0][0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=4, frameon=False)
-    fig.suptitle(f"Repeats by room size, rooms of a multiple of four ({data['settings']['name']} run, "
-                 f"{data['settings']['time_limit_per_room']:g} s per room)")
-    fig.tight_layout(rect=(0, 0.08, 1, 0.95))
+    for ax in axes[:, 0]:
+        ax.set_ylabel("E = repeats (linear below 10, log above)")
+    _odd_panel(flat[len(rounds)], rows)
+    for ax in flat[len(rounds) + 1:]:
+        ax.set_visible(False)
+    handles, labels = {}, {}
+    for ax in flat:
+        for h, label in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(label, h)
+    fig.legend(list(handles.values()), list(handles), loc="lower center", ncol=5, frameon=False)
+    note = ""
+    if large:
+        zero = all(_s(row)["repeats"] == 0 for row in large)
+        sizes = ", ".join(str(n) for n in sorted({row["room"]["players"] for row in large}))
+        note = f"; {sizes} players: variety E = 0 in every room" if zero else f"; {sizes} players: see results.md"
+    fig.suptitle(f"Repeats by room size ({data['settings']['name']} run, "
+                 f"{data['settings']['time_limit_per_room']:g} s per room{note})")
+    fig.tight_layout(rect=(0, 0.05, 1, 0.96))
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
+
+
+def _odd_panel(ax, rows) -> None:
+    odd = sorted((row for row in rows if row["room"]["players"] % 4), key=lambda row: (row["room"]["rounds"] != 6,
+                 row["room"]["players"], row["room"]["rounds"], row["room"]["odd"]))
+    odd = [row for row in odd if row["room"]["rounds"] == 6] or odd
+    if not odd:
+        ax.set_visible(False)
+        return
+    xs = range(len(odd))
+    width = 0.27
+    ax.bar([x - width for x in xs], [row["warm"]["fixed_repeats"] for row in odd], width, color="#7f7f7f")
+    ax.bar(list(xs), [_s(row)["repeats"] or 0 for row in odd], width, color="#1f77b4")
+    ax.bar([x + width for x in xs], [_s(row)["bound"] for row in odd], width, color="#2ca02c", alpha=0.6,
+           label="lower bound (bars, odd counts)")
+    ax.set_xticks(list(xs))
+    ax.set_xticklabels([f"{row['room']['players']}{'T' if row['room']['odd'] == 'three-handed' else 'S'}"
+                        for row in odd], fontsize=8)
+    rounds = sorted({row["room"]["rounds"] for row in odd})
+    ax.set_title(f"odd counts, {', '.join(map(str, rounds))} rounds (T three-handed, S sit-out)")
+    ax.set_xlabel("players and policy")
+    ax.grid(True, axis="y", alpha=0.25)
