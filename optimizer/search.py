@@ -153,19 +153,18 @@ def extend(seats: np.ndarray, rounds: int, room: Room, rng: np.random.Generator)
     return np.concatenate([seats[:rounds]] + ([np.stack(added)] if added else []))
 
 
-def take_turns(event: Event, so_far: np.ndarray) -> np.ndarray:
+def take_turns(event: Event, so_far: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """rounds x players: who takes each round's burden (a three-handed seat, or sitting out).
-    The fewest so far go first, ties in list order from where the last round stopped, so nobody
-    takes it twice before everyone has once. Staying players keep their table, so they are
-    exempt from three-handed turns."""
+    The fewest so far go first, so nobody takes it twice before everyone has once; ties are drawn
+    at random, so the same players do not share every turn. Staying players keep their table, so
+    they are exempt from three-handed turns."""
     layout, n = event.layout, len(event.players)
     per_round = layout.sit_outs or 3 * layout.threes
     exempt = np.array([name in event.stay for name in event.players]) & (layout.sit_outs == 0)
     counts = so_far.astype(np.int64).copy()
     burden = np.zeros((event.rounds, n), dtype=bool)
     for r in range(event.rounds):
-        rotation = (np.arange(n) - r * per_round) % n
-        order = np.lexsort((rotation, counts + exempt * (event.rounds + 1)))
+        order = np.lexsort((rng.permutation(n), counts + exempt * (event.rounds + 1)))
         burden[r, order[:per_round]] = True
         counts += burden[r]
     return burden
@@ -177,7 +176,7 @@ def greedy_seating(
     """Seat round after round against the meetings so far, burdens taken in turn: fair by construction."""
     layout, n = event.layout, len(event.players)
     so_far = np.zeros(n, np.int64) if burdens_so_far is None else burdens_so_far
-    burden = take_turns(event, so_far) if (layout.threes or layout.sit_outs) else np.zeros((event.rounds, n), bool)
+    burden = take_turns(event, so_far, rng) if (layout.threes or layout.sit_outs) else np.zeros((event.rounds, n), bool)
     met = np.zeros((n, n), dtype=np.int64)
     rounds = []
     for r in range(event.rounds):
