@@ -102,12 +102,13 @@ class Room:
     played: np.ndarray  # meetings in rounds already played (a re-plan)
     requests: np.ndarray  # keep-apart costs
     pinned: np.ndarray  # players who keep their table
+    three_handed_turns: bool = False  # tables of three are taken in turn
 
     @classmethod
     def of(cls, event: Event, played: np.ndarray | None = None) -> Room:
         n = len(event.players)
         played = np.zeros((n, n), np.int64) if played is None else played
-        return cls(n, played, apart_cost(event), pinned(event))
+        return cls(n, played, apart_cost(event), pinned(event), event.layout.threes > 0)
 
     def cost(self, met: np.ndarray) -> np.ndarray:
         return pair_cost(met + self.played) + self.requests

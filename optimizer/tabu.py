@@ -84,9 +84,10 @@ def _best_move(seats, met, room: Room, tabu_until, step, cost, best_cost, rng):
     # Exact marginal costs: one meeting fewer, one meeting more (keep-apart cost on first meeting).
     repeated = (met >= 2) + room.requests * (met == 1)
     seen = (met >= 1) + room.requests * (met == 0)
+    ahead = _ahead_in_turns(seats, room.players) if room.three_handed_turns else [None] * len(seats)
     candidates = []
     for r, round_ in enumerate(seats):
-        gain = _swap_gains(round_, repeated, seen, room)
+        gain = _swap_gains(round_, repeated, seen, room, ahead=ahead[r])
         if gain is None:
             continue
         players, delta = gain
@@ -105,9 +106,26 @@ def _best_move(seats, met, room: Room, tabu_until, step, cost, best_cost, rng):
     return r, int(p), int(q), float(delta)
 
 
-def _swap_gains(round_: np.ndarray, repeated, seen, room: Room, conflicts_only: bool = True):
+def _ahead_in_turns(seats: np.ndarray, players: int) -> list[np.ndarray]:
+    """Per round r, [p, q]: p has had more three-handed rounds than q after every round from r on.
+    Only then may p hand q a seat at a table of three in round r without breaking turns."""
+    three_handed = (seats[:, :, 3] == EMPTY)[:, :, None] & (seats >= 0)
+    taken = np.zeros((len(seats), players), dtype=np.int64)
+    rounds, tables, seat = np.nonzero(three_handed)
+    np.add.at(taken, (rounds, seats[rounds, tables, seat]), 1)
+    so_far = taken.cumsum(axis=0)
+    ahead, still = [], np.ones((players, players), dtype=bool)
+    for counts in so_far[::-1]:
+        still = still & (counts[:, None] > counts[None, :])
+        ahead.append(still)
+    return ahead[::-1]
+
+
+def _swap_gains(round_: np.ndarray, repeated, seen, room: Room, conflicts_only: bool = True, ahead=None):
     """Players seated this round and the change in cost of swapping each pair of them. Only a swap
-    that moves a player out of a repeat can lower the cost, so by default only those are weighed."""
+    that moves a player out of a repeat can lower the cost, so by default only those are weighed.
+    With `ahead`, a player at a table of three may trade places with one at a table of four who is
+    behind in turns."""
     seated = round_ >= 0
     players = round_[seated]
     table_of = np.nonzero(seated)[0]
@@ -122,7 +140,11 @@ def _swap_gains(round_: np.ndarray, repeated, seen, room: Room, conflicts_only: 
     delta = joining + joining.T - sub_seen - sub_seen.T - leave[:, None] - leave[None, :]
     sizes = seated.sum(axis=1)[table_of]
     movable = ~room.pinned[players]
-    allowed = (sizes[:, None] == sizes[None, :]) & (same == 0) & movable[:, None] & movable[None, :]
+    trade = sizes[:, None] == sizes[None, :]
+    if ahead is not None:
+        turn = ahead[np.ix_(players, players)]
+        trade |= ((sizes[:, None] == 3) & (sizes[None, :] == 4) & turn) | ((sizes[:, None] == 4) & (sizes[None, :] == 3) & turn.T)
+    allowed = trade & (same == 0) & movable[:, None] & movable[None, :]
     if conflicts_only:
         conflicted = leave > 0
         allowed &= conflicted[:, None] | conflicted[None, :]
