@@ -130,7 +130,7 @@ def wall_chart(schedule: Schedule, index: int) -> WallChart:
     tables = sorted(round_.tables, key=lambda t: t.table)
     columns = _columns(len(tables))
     rows = math.ceil(len(tables) / columns) if tables else 1
-    notes = _notes(round_, SIT_OUT_MARK[schedule.sit_out_scoring])
+    notes = _notes(schedule, index, SIT_OUT_MARK[schedule.sit_out_scoring])
     area_mm = PAGE_HEIGHT_MM - _HEADING_MM - (_NOTES_MM + _GAP_MM if notes else 0.0)
     row_mm = round((area_mm - _GAP_MM * (rows - 1)) / rows, 2)
     card_mm = (PAGE_WIDTH_MM - _GAP_MM * (columns - 1)) / columns
@@ -138,11 +138,13 @@ def wall_chart(schedule: Schedule, index: int) -> WallChart:
     return WallChart(index + 1, cards, columns, row_mm, notes, _notes_mm(notes))
 
 
-def _notes(round_, mark: str) -> tuple[str, ...]:
+def _notes(schedule: Schedule, index: int, mark: str) -> tuple[str, ...]:
     """The lines under the tables: each sit-out with its scoring, then who is not here."""
-    lines = tuple(f"{name} {mark}" for name in round_.sit_outs)
-    if round_.absent:
-        lines += (f"Not here this round: {', '.join(round_.absent)}",)
+    lines = tuple(f"{name} {mark}" for name in schedule.rounds[index].sit_outs)
+    here = set(schedule.expected(index))
+    away = [name for name in schedule.players if name not in here]
+    if away:
+        lines += (f"Not here this round: {', '.join(away)}",)
     return lines
 
 
@@ -233,7 +235,7 @@ def _slip_line(schedule: Schedule, index: int, name: str) -> SlipLine:
 
 def compare(schedule: Schedule) -> Comparison:
     """Repeats of the fixed rule on the same room, and the lower bound, for the summary page."""
-    if any(round_.absent for round_ in schedule.rounds):
+    if schedule.arrivals or schedule.departures or any(round_.absent for round_ in schedule.rounds):
         # A re-planned day has a different room each round; neither figure is about that day.
         return Comparison(None, None, "players came and went during the day, so the full room's "
                           "fixed rotation and lower bound do not describe this schedule")
