@@ -13,7 +13,7 @@ $(BIN)/rotation: pyproject.toml
 setup: $(BIN)/rotation
 
 demo: setup
-	$(BIN)/rotation plan --players 20 --rounds 6 --time-limit 10
+	$(BIN)/rotation plan --players 20 --rounds 7 --time-limit 10
 
 test: setup
 	$(BIN)/pytest
