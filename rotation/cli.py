@@ -213,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
     except click.ClickException as error:
         click.echo(f"rotation: error: {error.format_message()}", err=True)
         return 2 if isinstance(error, (click.UsageError, BadInput)) else 1
-    except click.exceptions.Abort:
+    except (click.exceptions.Abort, KeyboardInterrupt):
         click.echo("rotation: stopped", err=True)
         return 130
     return 0

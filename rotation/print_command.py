@@ -7,8 +7,6 @@ import click
 import optimizer
 from rotation.inputs import BadInput, read_schedule, writable
 from rotation.output import write_atomically
-from rotation.pictures import summary_png
-from rotation.printing import compare, expected_pages, render_page
 
 
 @click.command(name="print")
@@ -17,6 +15,10 @@ from rotation.printing import compare, expected_pages, render_page
 @click.option("--png", "png_path", metavar="FILE", help="Also write the summary picture alone as PNG.")
 def print_command(file, html_path, png_path):
     """Wall charts per round, player slips and a summary page, ready to print."""
+    # Imported here: matplotlib takes half a second, which no other command should pay.
+    from rotation.pictures import summary_png
+    from rotation.printing import compare, expected_pages, render_page
+
     writable(html_path), writable(png_path)
     schedule = read_schedule(file)
     try:
