@@ -125,7 +125,7 @@ def _repeats(data, rows, path: Path) -> Path:
     _odd_panel(flat[len(rounds)], rows)
     for ax in flat[len(rounds) + 1:]:
         ax.set_visible(False)
-    handles, labels = {}, {}
+    handles = {}
     for ax in flat:
         for h, label in zip(*ax.get_legend_handles_labels()):
             handles.setdefault(label, h)

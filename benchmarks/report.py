@@ -81,7 +81,7 @@ def markdown(data: dict) -> str:
     if frontier:
         hit = [f for f in frontier if f["reached"] is not None and f["literature"] is not None and f["reached"] >= f["literature"]]
         add(f"- **Zero-repeat frontier: {len(hit)} of {len(frontier)} sizes reach the best known round count**"
-            + (f"; short at " + ", ".join(f"{f['players']} ({_v(f['reached'])} of {f['literature']})"
+            + ("; short at " + ", ".join(f"{f['players']} ({_v(f['reached'])} of {f['literature']})"
                                             for f in frontier if f not in hit) if len(hit) < len(frontier) else "")
             + ".")
     times = [_s(row)["runtime"] for row in rows]

@@ -30,28 +30,24 @@ class Outcome:
     repeats: int | None
     bound: int
     proven: bool  # CP-SAT closed the search: the repeats are optimal, or no schedule exists
-    time_to_first: float | None
-    time_to_best: float | None
+    best_at: float | None  # seconds from the epoch to the schedule with these repeats
     interrupted: bool
 
 
 class _Watcher(cp_model.CpSolverSolutionCallback):
     """Keeps the best seating found and tells the director; stops once nothing better can exist."""
 
-    def __init__(self, model: SeatingModel, lower_bound: int, started: float, on_progress):
+    def __init__(self, model: SeatingModel, lower_bound: int, epoch: float, on_progress):
         super().__init__()
-        self.model, self.lower_bound, self.started, self.on_progress = model, lower_bound, started, on_progress
-        self.seats, self.repeats = None, None
-        self.time_to_first = self.time_to_best = None
+        self.model, self.lower_bound, self.epoch, self.on_progress = model, lower_bound, epoch, on_progress
+        self.seats, self.repeats, self.best_at = None, None, None
         self.stopped_by_us = False
 
     def on_solution_callback(self) -> None:
-        elapsed = time.monotonic() - self.started
+        elapsed = time.monotonic() - self.epoch
         repeats = int(self.value(self.model.total_repeats))
         if self.repeats is None or repeats < self.repeats:
-            self.time_to_best = elapsed
-        self.time_to_first = self.time_to_first if self.time_to_first is not None else elapsed
-        self.repeats = repeats if self.repeats is None else min(repeats, self.repeats)
+            self.repeats, self.best_at = repeats, elapsed
         self.seats = self.model.seating(self.boolean_value)
         bound = max(self.lower_bound, self.model.repeats_bound(self.best_objective_bound))
         if self.on_progress:
@@ -78,10 +74,12 @@ def solve(
     played: np.ndarray | None = None,
     played_burdens: np.ndarray | None = None,
     work_limit: float | None = None,
+    epoch: float | None = None,
 ) -> Outcome:
     """Solve the day's model; with `max_repeats`, only schedules with at most that many count;
     `played` and `played_burdens` carry what rounds already played left (a re-plan);
-    `work_limit` caps CP-SAT's deterministic time, which with one worker makes a run repeat exactly."""
+    `work_limit` caps CP-SAT's deterministic time, which with one worker makes a run repeat exactly;
+    progress and `best_at` count seconds from `epoch` (the start of the whole run)."""
     started = time.monotonic()
     model = SeatingModel(event, lower_bound, max_repeats, played, played_burdens)
     if hint is not None:
@@ -93,7 +91,7 @@ def solve(
     solver.parameters.num_workers = workers
     if work_limit is not None:
         solver.parameters.max_deterministic_time = work_limit
-    watcher = _Watcher(model, lower_bound, started, on_progress)
+    watcher = _Watcher(model, lower_bound, epoch or started, on_progress)
     status, interrupted = _solve_until_ctrl_c(solver, model.model, watcher)
     proven = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE) or watcher.stopped_by_us
     bound = lower_bound
@@ -104,8 +102,7 @@ def solve(
         repeats=watcher.repeats,
         bound=watcher.repeats if proven and watcher.repeats is not None else bound,
         proven=proven,
-        time_to_first=watcher.time_to_first,
-        time_to_best=watcher.time_to_best,
+        best_at=watcher.best_at,
         interrupted=interrupted,
     )
 

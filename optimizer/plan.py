@@ -74,7 +74,7 @@ class Day:
     def left(self) -> float:
         return max(0.0, self.deadline - time.monotonic())
 
-    def offer(self, seats: np.ndarray, method: str) -> None:
+    def offer(self, seats: np.ndarray, method: str, found_at: float | None = None) -> None:
         """Keep the schedule if the checker passes it, its shares are fair, and it beats the best."""
         if not keeps_requests(self.event, seats):
             return
@@ -87,7 +87,7 @@ class Day:
         if self.time_to_first is None:
             self.time_to_first = self.elapsed()
         if self.best is None or metrics.repeats < self.best.repeats:
-            self.best = Candidate(seats, metrics.repeats, method, self.elapsed())
+            self.best = Candidate(seats, metrics.repeats, method, found_at or self.elapsed())
             if self.on_progress:
                 self.on_progress(Progress(metrics.repeats, self.bound.repeats, self.elapsed(), method))
 
@@ -171,9 +171,10 @@ def _search(day: Day, seed: int, workers: int, rng, warm_start: bool) -> tuple[b
             played=day.played,
             played_burdens=day.burdens,
             work_limit=day.time_limit / 2 if day.repeatable else None,
+            epoch=day.started,
         )
         if outcome.seats is not None:
-            day.offer(outcome.seats, "CP-SAT")
+            day.offer(outcome.seats, "CP-SAT", found_at=outcome.best_at)
         if outcome.bound + day.unseen_repeats > day.bound.repeats:
             day.bound = Bound(repeats=outcome.bound + day.unseen_repeats, proof="CP-SAT search proof")
         return outcome.proven, outcome.interrupted

@@ -162,7 +162,7 @@ def _solve_once(shape: Shape, rounds: int, time_limit: float, seed: int, workers
 
 def _base_model(shape: Shape, rounds: int):
     model = cp_model.CpModel()
-    n, tables, movers = shape.players, shape.tables, shape.m * shape.k
+    n, tables = shape.players, shape.tables
     seat = {(p, j): model.new_bool_var(f"s{p}_{j}") for p in range(n) for j in range(tables)}
     for p in range(n):
         model.add_exactly_one(seat[p, j] for j in range(tables))

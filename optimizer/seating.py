@@ -54,17 +54,6 @@ def to_schedule(event: Event, seats: np.ndarray, rule: str) -> Schedule:
     )
 
 
-def from_schedule(schedule: Schedule, names: tuple[str, ...]) -> np.ndarray:
-    """The seating of a schedule file, indexing players by their position in `names`."""
-    index = {name: i for i, name in enumerate(names)}
-    tables = max(len(r.tables) for r in schedule.rounds)
-    seats = np.full((len(schedule.rounds), tables, 4), EMPTY, dtype=np.int64)
-    for r, round_ in enumerate(schedule.rounds):
-        for t, table in enumerate(sorted(round_.tables, key=lambda tb: tb.table)):
-            seats[r, t, : len(table.players)] = [index[name] for name in table.players]
-    return seats
-
-
 def renumber_players(seats: np.ndarray, players: int) -> np.ndarray:
     """The same day with players renumbered in first-round seat order, sitting-out players last."""
     first = [int(p) for p in seats[0].ravel() if p >= 0]
