@@ -21,7 +21,7 @@ from optimizer.checker import InvalidSchedule, check
 from optimizer.constructions import frontier_rounds, instant_seating, zero_repeat_seating
 from optimizer.cpsat import Progress
 from optimizer.fixed import fixed_seating
-from optimizer.requests import keeps_requests, place_stayers
+from optimizer.requests import place_stayers
 from optimizer.seating import to_schedule
 from optimizer.tabu import tabu_search
 
@@ -75,9 +75,8 @@ class Day:
         return max(0.0, self.deadline - time.monotonic())
 
     def offer(self, seats: np.ndarray, method: str, found_at: float | None = None) -> None:
-        """Keep the schedule if the checker passes it, its shares are fair, and it beats the best."""
-        if not keeps_requests(self.event, seats):
-            return
+        """Keep the schedule if the checker passes it (requests included), its shares are fair,
+        and it beats the best."""
         try:
             metrics = check(self.whole_day(seats))
         except InvalidSchedule:

@@ -1,7 +1,7 @@
 """The director's requests in array form: keep-apart groups and players who stay at one table.
 
 CP-SAT takes them as hard constraints (optimizer.model); the cheap starts and the local search
-take them as a heavy cost and as pinned players, and a start that still breaks one is not offered.
+take them as a heavy cost and as pinned players; a start that still breaks one fails the checker.
 """
 
 from __future__ import annotations
@@ -48,16 +48,3 @@ def place_stayers(seats: np.ndarray, event: Event) -> np.ndarray:
                 round_[t, s], round_[target, 0] = round_[target, 0], player
             placed.add(target)
     return seats
-
-
-def keeps_requests(event: Event, seats: np.ndarray) -> bool:
-    index = {name: p for p, name in enumerate(event.players)}
-    for group in event.apart:
-        members = np.isin(seats, [index[name] for name in group])
-        if (members.sum(axis=2) > 1).any():
-            return False
-    for name, table in event.stay.items():
-        rounds, tables, _ = np.nonzero(seats == index[name])
-        if (tables != table - 1).any():
-            return False
-    return True
