@@ -9,7 +9,7 @@ $(BIN)/rotation: pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $@
 
-.PHONY: setup demo test bench bench-quick
+.PHONY: setup demo test bench bench-quick bench-odd
 setup: $(BIN)/rotation
 
 demo: setup
@@ -23,3 +23,6 @@ bench: setup
 
 bench-quick: setup
 	$(BIN)/python -m benchmarks.run --quick
+
+bench-odd: setup
+	$(BIN)/python -m benchmarks.odd_counts

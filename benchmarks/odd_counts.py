@@ -1,0 +1,97 @@
+"""Every count that is not a multiple of four, from 9 to 63 players, 2 to 8 rounds, under both policies.
+
+`python -m benchmarks.odd_counts [--time-limit S] [--out DIR]` plans each room in this process (short
+limits; the grid in benchmarks.run measures single rooms in fresh processes), checks every schedule,
+and writes odd_counts.json and odd_counts.md: rooms at the bound, fair shares, and E against the fixed
+rule on the same count and policy (marking where the fixed rule itself does not share turns).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from pathlib import Path
+
+import optimizer
+from benchmarks.machine import describe
+from models import Event, OddPolicy
+
+COUNTS = [n for n in range(9, 64) if n % 4]
+ROUNDS = range(2, 9)
+
+
+def measure(players: int, rounds: int, odd: OddPolicy, time_limit: float) -> dict:
+    event = Event.with_count(players, rounds, odd=odd)
+    result = optimizer.plan(event, time_limit=time_limit, workers=2)
+    metrics = optimizer.check(result.schedule)
+    fixed = optimizer.check(optimizer.fixed_schedule(event))
+    return {
+        "players": players, "rounds": rounds, "odd": odd.value, "repeats": metrics.repeats,
+        "bound": result.bound.repeats, "fixed": fixed.repeats,
+        "fixed_fair": fixed.three_handed_fair and fixed.sit_outs_fair,
+        "fair": metrics.three_handed_fair and metrics.sit_outs_fair, "runtime": round(result.runtime, 3),
+    }
+
+
+def report(rows: list[dict], settings: dict) -> str:
+    lines = [f"# Odd counts: {len(rows)} rooms ({settings['counts']}, rounds 2-8, both policies)", ""]
+    lines.append(f"Time limit {settings['time_limit']} s per room, 2 CP-SAT workers; {settings['machine']}.")
+    lines.append("")
+    for odd in OddPolicy:
+        part = [r for r in rows if r["odd"] == odd.value]
+        worse = [r for r in part if r["repeats"] > r["fixed"]]
+        zero_missed = [r for r in part if r["bound"] == 0 and r["repeats"] > 0]
+        lines += [
+            f"## {odd.value}",
+            "",
+            f"- rooms: {len(part)}; valid and checked: {len(part)}; fair shares held in "
+            f"{sum(r['fair'] for r in part)}",
+            f"- at the lower bound (proven optimal): {sum(r['repeats'] == r['bound'] for r in part)}",
+            f"- better than the fixed rule: {sum(r['repeats'] < r['fixed'] for r in part)}; equal: "
+            f"{sum(r['repeats'] == r['fixed'] for r in part)}; worse: {len(worse)}"
+            + (f" (all where the fixed rule does not share turns: "
+               f"{all(not r['fixed_fair'] for r in worse)})" if worse else ""),
+            f"- bound 0 but repeats left: {len(zero_missed)}"
+            + (": " + ", ".join(f"{r['players']}x{r['rounds']} (E {r['repeats']})" for r in zero_missed[:20])
+               if zero_missed else ""),
+            f"- median time {statistics.median(r['runtime'] for r in part):.2f} s, worst "
+            f"{max(r['runtime'] for r in part):.1f} s",
+            "",
+        ]
+        if worse:
+            lines.append("Worse than the fixed rule: " + ", ".join(
+                f"{r['players']}x{r['rounds']} ({r['repeats']} vs {r['fixed']}{'' if r['fixed_fair'] else '*'})"
+                for r in worse))
+            lines.append("")
+    lines.append("`*` the fixed rule does not take the tables of three in turn there.")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--time-limit", type=float, default=2.0)
+    parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results")
+    args = parser.parse_args(argv)
+    started, rows = time.monotonic(), []
+    for odd in OddPolicy:
+        for players in COUNTS:
+            for rounds in ROUNDS:
+                rows.append(measure(players, rounds, odd, args.time_limit))
+    settings = {"time_limit": args.time_limit, "counts": "9-63 not divisible by 4", "machine": _machine()}
+    settings["wall_seconds"] = round(time.monotonic() - started)
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "odd_counts.json").write_text(json.dumps({"settings": settings, "rooms": rows}, indent=1))
+    (args.out / "odd_counts.md").write_text(report(rows, settings))
+    print(f"wrote {args.out / 'odd_counts.md'} in {settings['wall_seconds']} s")
+    return 0
+
+
+def _machine() -> str:
+    machine = describe()
+    return f"{machine.get('cpu', '')}, {machine.get('cores', '')} cores, OR-Tools {machine.get('ortools', '')}"
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
