@@ -65,7 +65,8 @@ def emit(schedule: Schedule, json_path: str | None, csv_path: str | None, quiet:
     if json_path:
         write_atomically(json_path, schedule_json(schedule))
     if csv_path:
-        write_atomically(csv_path, schedule_csv(schedule))
+        # A byte-order mark tells spreadsheet programs the file is UTF-8, so accented names open cleanly.
+        write_atomically(csv_path, "\ufeff" + schedule_csv(schedule))
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

@@ -30,7 +30,7 @@ def one_line(error: ValidationError) -> str:
 
 def read_text(path: str, what: str) -> str:
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = Path(path).read_text(encoding="utf-8-sig")  # spreadsheet exports often start with a BOM
     except FileNotFoundError:
         raise BadInput(f"{what} file {path!r} does not exist") from None
     except IsADirectoryError:

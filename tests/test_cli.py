@@ -22,14 +22,15 @@ def test_fixed_prints_seating_and_metrics(capsys):
 
 def test_fixed_writes_json_and_csv(capsys, tmp_path):
     names = tmp_path / "names.txt"
-    names.write_text("Ann\nBo\nCy\nDee\n\nEd\nFlo\nGus\n", encoding="utf-8")
+    names.write_text("\ufeffAnn\nBo\nCy\nDee\n\nEd\nFlo\nGus\n", encoding="utf-8")  # as a spreadsheet saves it
     status, _, _ = run(
         capsys, "fixed", "--names", str(names), "--rounds", "3", "--json", str(tmp_path / "s.json"), "--csv", str(tmp_path / "s.csv")
     )
     assert status == 0
     schedule = Schedule.model_validate_json((tmp_path / "s.json").read_text())
     assert schedule.players[:2] == ("Ann", "Bo") and len(schedule.rounds) == 3
-    rows = (tmp_path / "s.csv").read_text().splitlines()
+    assert (tmp_path / "s.csv").read_bytes().startswith(b"\xef\xbb\xbf")  # spreadsheets then read UTF-8
+    rows = (tmp_path / "s.csv").read_text(encoding="utf-8-sig").splitlines()
     assert rows[0] == "player,round 1,round 2,round 3"
     assert rows[1].startswith("Ann,1A,")
     assert len(rows) == 1 + 7
