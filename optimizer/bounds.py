@@ -19,7 +19,7 @@ def counting_bound(event: Event) -> Bound:
     surplus = max(0, meetings - comb(players, 2))
     return Bound(
         repeats=surplus,
-        proof=f"counting: {event.rounds} rounds make {meetings} meetings among {comb(players, 2)} pairs",
+        proof=f"counting: {_rounds(event.rounds)} make {meetings} meetings among {comb(players, 2)} pairs",
     )
 
 
@@ -58,3 +58,7 @@ def lower_bound(event: Event) -> Bound:
     """The strongest of the bounds above."""
     bounds = [counting_bound(event), first_round_bound(event), published_bound(event)]
     return max(bounds, key=lambda b: b.repeats)
+
+
+def _rounds(count: int) -> str:
+    return f"{count} round{'' if count == 1 else 's'}"

@@ -154,7 +154,8 @@ def exists(players, names, rounds, odd, scoring, time_limit, seed, workers, json
     event = make_event(players, names, rounds, odd, scoring)
     writable(json_path)
     verdict = optimizer.zero_repeat_verdict(event, time_limit=time_limit, seed=seed, workers=workers)
-    click.echo(f"{verdict.players} players, {verdict.rounds} rounds: {verdict.answer.value} ({verdict.reason})")
+    rounds = f"{verdict.rounds} round{'' if verdict.rounds == 1 else 's'}"
+    click.echo(f"{verdict.players} players, {rounds}: {verdict.answer.value} ({verdict.reason})")
     if verdict.schedule is not None and json_path:
         emit(verdict.schedule, json_path, None, quiet=True)
 
@@ -170,7 +171,11 @@ def compare(sizes, rounds_list, odd, time_limit, seed, workers):
     click.echo(COMPARE_HEADER)
     verdicts, unfair = {}, False
     for n, r in rows:
-        event = make_event(n, None, r, odd, SitOutScoring.ZERO.value)
+        try:
+            event = make_event(n, None, r, odd, SitOutScoring.ZERO.value)
+        except BadInput as error:
+            click.echo(f"{n:>7} {r:>6}  {error.format_message()}")
+            continue
         with progress_display() as show:
             result = optimizer.plan(event, time_limit=time_limit, seed=seed, workers=workers, on_progress=show)
         if result.schedule is not None:
