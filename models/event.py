@@ -68,6 +68,9 @@ class Event(BaseModel):
     odd: OddPolicy = OddPolicy.THREE_HANDED
     sit_out_scoring: SitOutScoring = SitOutScoring.ZERO
     apart: tuple[tuple[str, ...], ...] = Field(default=(), description="Groups who must never share a table.")
+    spread: tuple[tuple[str, ...], ...] = Field(
+        default=(), description="Club-mates: kept apart where that costs no extra repeat (a soft request)."
+    )
     stay: dict[str, int] = Field(default_factory=dict, description="Players who keep one table (1-based) all day.")
 
     @field_validator("players")
@@ -105,6 +108,10 @@ class Event(BaseModel):
 def _check_requests(event: Event, layout: Layout) -> None:
     """Requests that no schedule can meet are refused here, naming the request, before any solving."""
     known = set(event.players)
+    for group in event.spread:
+        unknown = [name for name in group if name not in known]
+        if unknown:
+            raise ValueError(f"spread {', '.join(group)}: {unknown[0]!r} is not a player")
     for group in event.apart:
         request = "apart " + ", ".join(group)
         unknown = [name for name in group if name not in known]

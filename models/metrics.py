@@ -25,6 +25,7 @@ class Metrics(BaseModel):
     repeats_by_round: tuple[int, ...] = Field(description="Pairs at a table this round who had met before.")
     three_handed_fair: bool = Field(description="Nobody was three-handed twice while someone had not been once.")
     sit_outs_fair: bool = Field(description="Nobody sat out twice while someone had not sat out once.")
+    club_meetings: int = Field(default=0, description="Times two club-mates (the spread request) shared a table.")
     players: tuple[PlayerMetrics, ...]
 
     @property

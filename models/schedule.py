@@ -37,6 +37,7 @@ class Schedule(BaseModel):
     sit_out_scoring: SitOutScoring = Field(default=SitOutScoring.ZERO, description="What a sat-out round scores.")
     rule: str = Field(default="", description="How the schedule was made, e.g. 'fixed' or 'variety'.")
     apart: tuple[tuple[str, ...], ...] = Field(default=(), description="Groups who never share a table.")
+    spread: tuple[tuple[str, ...], ...] = Field(default=(), description="Club-mates kept apart where possible.")
     stay: dict[str, int] = Field(default_factory=dict, description="Players who keep one table all day.")
     arrivals: dict[str, int] = Field(default_factory=dict, description="Late arrivals: the first round they play.")
     departures: dict[str, int] = Field(

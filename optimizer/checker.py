@@ -74,7 +74,7 @@ def _check_round(schedule: Schedule, round_, number: int, known: set[str]) -> No
 
 
 def _check_requests_name_players(schedule: Schedule, known: set[str]) -> None:
-    named = [n for group in schedule.apart for n in group] + list(schedule.stay)
+    named = [n for group in schedule.apart + schedule.spread for n in group] + list(schedule.stay)
     named += list(schedule.arrivals) + list(schedule.departures)
     unknown = [n for n in named if n not in known]
     if unknown:
@@ -131,6 +131,7 @@ def measure(schedule: Schedule) -> Metrics:
         opponents_mean=round(sum(opponents.values()) / len(opponents), 3),
         repeats_by_round=tuple(repeats_by_round),
         three_handed_fair=three.fair,
+        club_meetings=sum(count for pair, count in met.items() if any(pair <= set(g) for g in schedule.spread)),
         sit_outs_fair=out.fair,
         players=players,
     )

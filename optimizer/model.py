@@ -14,6 +14,7 @@ import numpy as np
 from ortools.sat.python import cp_model
 
 from models import Event
+from optimizer.requests import club_mates
 from optimizer.seating import EMPTY, order_tables, renumber_players
 
 
@@ -34,8 +35,9 @@ class SeatingModel:
         self.played = np.zeros((self.players, self.players), np.int64) if played is None else played
         self.played_burdens = np.zeros(self.players, np.int64) if played_burdens is None else played_burdens
         self.index = {name: p for p, name in enumerate(event.players)}
+        self.clubs = club_mates(event)
         # Symmetry breaking is sound only while players (tables) are interchangeable.
-        self.same_players = played is None and not event.apart and not event.stay
+        self.same_players = played is None and not event.apart and not event.stay and not event.spread
         self.same_tables = not event.stay
         self.model = cp_model.CpModel()
         self._add_variables()
@@ -149,11 +151,18 @@ class SeatingModel:
         self.most_meetings = self.model.new_int_var(0, most, "most_meetings")
         for meetings in self.meetings.values():
             self.model.add(self.most_meetings >= meetings)
-        # Lexicographic by weights: a unit of repeats outweighs every possible fairness term.
+        club_pairs = [(p, q) for p, q in self.meetings if self.clubs[p, q]]
+        self.club_meetings = sum(self.meetings[pair] for pair in club_pairs)
+        # Lexicographic by weights: a unit of repeats outweighs every club-mate meeting, which
+        # outweighs every possible fairness term.
         self.fairness_weight = most + 1
-        self.repeats_weight = self.fairness_weight * ((n - 1) * most + 1)
+        club_weight = self.fairness_weight * ((n - 1) * most + 1)
+        self.repeats_weight = club_weight * (len(club_pairs) * most + 1)
         self.model.minimize(
-            self.repeats_weight * self.total_repeats + self.fairness_weight * self.worst_player + self.most_meetings
+            self.repeats_weight * self.total_repeats
+            + club_weight * self.club_meetings
+            + self.fairness_weight * self.worst_player
+            + self.most_meetings
         )
 
     def repeats_bound(self, objective_bound: float) -> int:

@@ -40,6 +40,7 @@ class Candidate:
     repeats: int
     method: str
     found_at: float
+    club: int = 0  # club-mate meetings: the tie-break among equal repeats
 
 
 @dataclass
@@ -85,14 +86,15 @@ class Day:
             return
         if self.time_to_first is None:
             self.time_to_first = self.elapsed()
-        if self.best is None or metrics.repeats < self.best.repeats:
-            self.best = Candidate(seats, metrics.repeats, method, found_at or self.elapsed())
+        if self.best is None or (metrics.repeats, metrics.club_meetings) < (self.best.repeats, self.best.club):
+            self.best = Candidate(seats, metrics.repeats, method, found_at or self.elapsed(), metrics.club_meetings)
             if self.on_progress:
                 self.on_progress(Progress(metrics.repeats, self.bound.repeats, self.elapsed(), method))
 
     @property
     def done(self) -> bool:
-        return self.best is not None and self.best.repeats <= self.bound.repeats
+        """Repeats at the bound, and no club-mates meeting who were asked to be spread."""
+        return self.best is not None and self.best.repeats <= self.bound.repeats and self.best.club == 0
 
 
 def plan(

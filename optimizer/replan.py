@@ -70,12 +70,18 @@ def _remaining_event(schedule: Schedule, played: int, drop, add) -> Event:
         if name in schedule.players:
             raise ValueError(f"cannot add {name!r}: already on the schedule")
     players = tuple(n for n in here if n not in drop) + tuple(add)
-    apart = tuple(g for g in (tuple(n for n in group if n in players) for group in schedule.apart) if len(g) > 1)
+    apart, spread = (_still_here(groups, players) for groups in (schedule.apart, schedule.spread))
     stay = {n: t for n, t in schedule.stay.items() if n in players}
     return Event(
         players=players, rounds=total - played, odd=schedule.odd, sit_out_scoring=schedule.sit_out_scoring,
-        apart=apart, stay=stay,
+        apart=apart, spread=spread, stay=stay,
     )
+
+
+def _still_here(groups, players) -> tuple[tuple[str, ...], ...]:
+    """Request groups without the players who left; a group of one is no longer a request."""
+    kept = (tuple(name for name in group if name in players) for group in groups)
+    return tuple(group for group in kept if len(group) > 1)
 
 
 def _whole_day(schedule: Schedule, played: int, event: Event, drop, add) -> Callable[[np.ndarray], Schedule]:

@@ -10,19 +10,30 @@ import numpy as np
 
 from models import Event
 
-# Sharing a table with someone to be kept apart costs more than any number of repeats in a round.
+# Sharing a table with someone to be kept apart costs more than any number of repeats in a round;
+# a meeting of club-mates costs less than any repeat, so spreading them never adds one.
 APART_COST = 1_000.0
+CLUB_COST = 1e-3
 
 
 def apart_cost(event: Event) -> np.ndarray:
+    return APART_COST * _pairs_within(event, event.apart)
+
+
+def _pairs_within(event: Event, groups) -> np.ndarray:
     n = len(event.players)
     index = {name: p for p, name in enumerate(event.players)}
-    cost = np.zeros((n, n))
-    for group in event.apart:
+    within = np.zeros((n, n))
+    for group in groups:
         members = [index[name] for name in group]
-        cost[np.ix_(members, members)] = APART_COST
-    np.fill_diagonal(cost, 0)
-    return cost
+        within[np.ix_(members, members)] = 1
+    np.fill_diagonal(within, 0)
+    return within
+
+
+def club_mates(event: Event) -> np.ndarray:
+    """players x players: 1 where two players are club-mates (the soft spread request)."""
+    return _pairs_within(event, event.spread)
 
 
 def pinned(event: Event) -> np.ndarray:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from models import Event
-from optimizer.requests import apart_cost, pinned, place_stayers
+from optimizer.requests import CLUB_COST, apart_cost, club_mates, pinned, place_stayers
 from optimizer.seating import EMPTY, meetings
 
 # A pair that has met costs 1 (a repeat); more meetings cost a little more, to spread repeats out.
@@ -101,17 +101,25 @@ class Room:
     players: int
     played: np.ndarray  # meetings in rounds already played (a re-plan)
     requests: np.ndarray  # keep-apart costs
+    clubs: np.ndarray  # club-mate meeting costs (the soft spread request)
     pinned: np.ndarray  # players who keep their table
-    three_handed_turns: bool = False  # tables of three are taken in turn
+    three_handed_turns: bool  # tables of three are taken in turn
 
     @classmethod
     def of(cls, event: Event, played: np.ndarray | None = None) -> Room:
         n = len(event.players)
         played = np.zeros((n, n), np.int64) if played is None else played
-        return cls(n, played, apart_cost(event), pinned(event), event.layout.threes > 0)
+        return cls(
+            players=n,
+            played=played,
+            requests=apart_cost(event),
+            clubs=CLUB_COST * club_mates(event),
+            pinned=pinned(event),
+            three_handed_turns=event.layout.threes > 0,
+        )
 
     def cost(self, met: np.ndarray) -> np.ndarray:
-        return pair_cost(met + self.played) + self.requests
+        return pair_cost(met + self.played) + self.requests + self.clubs
 
     def repeats(self, met: np.ndarray) -> int:
         return int(np.maximum(met + self.played - 1, 0).sum() // 2)

@@ -50,6 +50,7 @@ def to_schedule(event: Event, seats: np.ndarray, rule: str) -> Schedule:
         sit_out_scoring=event.sit_out_scoring,
         rule=rule,
         apart=event.apart,
+        spread=event.spread,
         stay=event.stay,
     )
 

@@ -76,14 +76,15 @@ def _perturb(best: np.ndarray, room: Room, rng: np.random.Generator):
 
 def _cost(met: np.ndarray, room: Room) -> float:
     upper = np.triu(met, 1)
-    return float(np.maximum(upper - 1, 0).sum() + (np.triu(room.requests, 1) * (upper > 0)).sum())
+    requests = (np.triu(room.requests, 1) * (upper > 0)).sum() + (np.triu(room.clubs, 1) * upper).sum()
+    return float(np.maximum(upper - 1, 0).sum() + requests)
 
 
 def _best_move(seats, met, room: Room, tabu_until, step, cost, best_cost, rng):
     """(round, player, player, change in cost) of the best allowed swap, ties broken at random."""
     # Exact marginal costs: one meeting fewer, one meeting more (keep-apart cost on first meeting).
-    repeated = (met >= 2) + room.requests * (met == 1)
-    seen = (met >= 1) + room.requests * (met == 0)
+    repeated = (met >= 2) + room.requests * (met == 1) + room.clubs
+    seen = (met >= 1) + room.requests * (met == 0) + room.clubs
     ahead = _ahead_in_turns(seats, room.players) if room.three_handed_turns else [None] * len(seats)
     candidates = []
     for r, round_ in enumerate(seats):

@@ -61,7 +61,7 @@ def emit(schedule: Schedule, json_path: str | None, csv_path: str | None, quiet:
     if not quiet:
         click.echo(seating_text(schedule))
         click.echo()
-        click.echo(metrics_text(metrics))
+        click.echo(metrics_text(metrics, spread=bool(schedule.spread)))
     if json_path:
         write_atomically(json_path, schedule_json(schedule))
     if csv_path:
@@ -100,11 +100,14 @@ def solver_options(command, seconds: float = 30.0, what: str = "Seconds to searc
 @room_options
 @click.option("--apart", metavar="FILE", help="Groups who never share a table: one group per line, names separated by commas.")
 @click.option("--stay", metavar="FILE", help="Players who keep one table all day: 'name, table' per line.")
+@click.option(
+    "--spread", metavar="FILE", help="Club-mates kept apart where it costs no repeat: one club per line, names separated by commas."
+)
 @solver_options
 @output_options
-def plan(players, names, rounds, odd, scoring, apart, stay, time_limit, seed, workers, json_path, csv_path):
+def plan(players, names, rounds, odd, scoring, apart, stay, spread, time_limit, seed, workers, json_path, csv_path):
     """A variety rotation: all rounds planned at once for the fewest repeat opponents."""
-    event = make_event(players, names, rounds, odd, scoring, apart, stay)
+    event = make_event(players, names, rounds, odd, scoring, apart, stay, spread)
     writable(json_path), writable(csv_path)
     with progress_display() as show:
         result = optimizer.plan(event, time_limit=time_limit, seed=seed, workers=workers, on_progress=show)
@@ -201,7 +204,7 @@ def check(file):
     except optimizer.InvalidSchedule as error:
         raise BadInput(f"{file}: invalid schedule: {error}") from None
     click.echo(f"{file}: valid, {len(schedule.players)} players, {len(schedule.rounds)} rounds")
-    click.echo(metrics_text(metrics))
+    click.echo(metrics_text(metrics, spread=bool(schedule.spread)))
 
 
 @cli.command()

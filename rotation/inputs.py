@@ -57,15 +57,15 @@ def read_schedule(path: str) -> Schedule:
         raise BadInput(f"{path}: {one_line(error)}") from None
 
 
-def read_apart(path: str | None) -> tuple[tuple[str, ...], ...]:
+def read_groups(path: str | None, what: str) -> tuple[tuple[str, ...], ...]:
     """One group per line, names separated by commas."""
     if path is None:
         return ()
-    lines = [line for line in read_text(path, "apart").splitlines() if line.strip()]
+    lines = [line for line in read_text(path, what).splitlines() if line.strip()]
     groups = tuple(tuple(name.strip() for name in line.split(",") if name.strip()) for line in lines)
     for number, group in enumerate(groups, start=1):
         if len(group) < 2:
-            raise BadInput(f"apart file {path!r}, line {number}: a group needs at least two names")
+            raise BadInput(f"{what} file {path!r}, line {number}: a group needs at least two names")
     return groups
 
 
@@ -85,14 +85,15 @@ def read_stay(path: str | None) -> dict[str, int]:
 
 
 def make_event(
-    players: int | None, names: str | None, rounds: int, odd: str, scoring: str, apart=None, stay=None
+    players: int | None, names: str | None, rounds: int, odd: str, scoring: str, apart=None, stay=None, spread=None
 ) -> Event:
     if (players is None) == (names is None):
         raise BadInput("give either --players N or --names FILE")
     settings = {
         "odd": OddPolicy(odd),
         "sit_out_scoring": SitOutScoring(scoring),
-        "apart": read_apart(apart),
+        "apart": read_groups(apart, "apart"),
+        "spread": read_groups(spread, "spread"),
         "stay": read_stay(stay),
     }
     try:

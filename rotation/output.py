@@ -27,7 +27,7 @@ def seating_text(schedule: Schedule) -> str:
     return "\n".join(lines)
 
 
-def metrics_text(metrics: Metrics) -> str:
+def metrics_text(metrics: Metrics, spread: bool = False) -> str:
     three = [p.three_handed_rounds for p in metrics.players]
     out = [p.sit_out_rounds for p in metrics.players]
     lines = [
@@ -39,6 +39,8 @@ def metrics_text(metrics: Metrics) -> str:
         lines.append(f"Three-handed rounds per player: {min(three)}-{max(three)}" + _fair(metrics.three_handed_fair))
     if any(out):
         lines.append(f"Sat-out rounds per player: {min(out)}-{max(out)}" + _fair(metrics.sit_outs_fair))
+    if spread:
+        lines.append(f"Club-mates sharing a table (spread request): {metrics.club_meetings} times")
     return "\n".join(lines)
 
 

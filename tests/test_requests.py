@@ -90,3 +90,24 @@ def test_replan_refuses_a_name_it_cannot_drop(capsys, tmp_path):
     main(["fixed", "--players", "8", "--rounds", "3", "--json", str(day)])
     assert main(["replan", str(day), "--played", "1", "--drop", "Nobody"]) == 2
     assert "cannot drop 'Nobody'" in capsys.readouterr().err
+
+
+def test_club_mates_are_spread_where_it_costs_no_repeat():
+    clubs = (("P01", "P02", "P03", "P04", "P05", "P06"), ("P07", "P08", "P09", "P10"))
+    event = Event.with_count(24, 4).model_copy(update={"spread": clubs})
+    result = optimizer.plan(Event.model_validate(event.model_dump()), time_limit=10, workers=2)
+    assert result.repeats == 0 and result.metrics.club_meetings == 0
+
+
+def test_checker_counts_club_mate_meetings():
+    schedule = optimizer.fixed_schedule(Event.with_count(8, 3))
+    first_table = schedule.rounds[0].tables[0].players
+    metrics = optimizer.check(schedule.model_copy(update={"spread": (first_table[:2],)}))
+    met = sum(set(first_table[:2]) <= set(t.players) for r in schedule.rounds for t in r.tables)
+    assert metrics.club_meetings == met >= 1
+
+
+def test_spread_names_must_be_players(capsys, tmp_path):
+    (tmp_path / "clubs.txt").write_text("P1, Nobody\n")
+    assert main(["plan", "--players", "8", "--rounds", "2", "--spread", str(tmp_path / "clubs.txt")]) == 2
+    assert "spread P1, Nobody: 'Nobody' is not a player" in capsys.readouterr().err
