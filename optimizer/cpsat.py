@@ -52,10 +52,9 @@ class _Watcher(cp_model.CpSolverSolutionCallback):
         bound = max(self.lower_bound, self.model.repeats_bound(self.best_objective_bound))
         if self.on_progress:
             self.on_progress(Progress(self.repeats, bound, elapsed, "CP-SAT"))
-        clubs_apart = not isinstance(self.model.club_meetings, int) and self.value(self.model.club_meetings) == 0
         if (
             repeats == self.lower_bound
-            and (isinstance(self.model.club_meetings, int) or clubs_apart)
+            and self.value(self.model.club_meetings) == 0
             and self.value(self.model.worst_player) <= _fairest(repeats, self.model.players)
         ):
             self.stopped_by_us = True

@@ -14,7 +14,7 @@ from typing import Callable
 
 import numpy as np
 
-from models import Bound, Event, PlanResult, Schedule, Status
+from models import Bound, Event, Metrics, PlanResult, Schedule, Status
 from optimizer import cpsat, search
 from optimizer.bounds import lower_bound
 from optimizer.checker import InvalidSchedule, check
@@ -37,10 +37,15 @@ TABU_STEPS_PER_SECOND = 300
 @dataclass
 class Candidate:
     seats: np.ndarray
-    repeats: int
+    schedule: Schedule  # as the checker judged it
+    metrics: Metrics
     method: str
     found_at: float
-    club: int = 0  # club-mate meetings: the tie-break among equal repeats
+
+    @property
+    def rank(self) -> tuple[int, int]:
+        """Repeats first; club-mate meetings (the spread request) break ties."""
+        return self.metrics.repeats, self.metrics.club_meetings
 
 
 @dataclass
@@ -78,23 +83,26 @@ class Day:
     def offer(self, seats: np.ndarray, method: str, found_at: float | None = None) -> None:
         """Keep the schedule if the checker passes it (requests included), its shares are fair,
         and it beats the best."""
+        schedule = self.whole_day(seats)
         try:
-            metrics = check(self.whole_day(seats))
+            metrics = check(schedule)
         except InvalidSchedule:
             return
         if not (metrics.three_handed_fair and metrics.sit_outs_fair):
             return
         if self.time_to_first is None:
             self.time_to_first = self.elapsed()
-        if self.best is None or (metrics.repeats, metrics.club_meetings) < (self.best.repeats, self.best.club):
-            self.best = Candidate(seats, metrics.repeats, method, found_at or self.elapsed(), metrics.club_meetings)
+        found_at = self.elapsed() if found_at is None else found_at
+        candidate = Candidate(seats, schedule, metrics, method, found_at)
+        if self.best is None or candidate.rank < self.best.rank:
+            self.best = candidate
             if self.on_progress:
                 self.on_progress(Progress(metrics.repeats, self.bound.repeats, self.elapsed(), method))
 
     @property
     def done(self) -> bool:
         """Repeats at the bound, and no club-mates meeting who were asked to be spread."""
-        return self.best is not None and self.best.repeats <= self.bound.repeats and self.best.club == 0
+        return self.best is not None and self.best.rank <= (self.bound.repeats, 0)
 
 
 def plan(
@@ -206,15 +214,13 @@ def result(day: Day, fixed_repeats: int, proven: bool, interrupted: bool) -> Pla
     if best is None:
         status = Status.INFEASIBLE if proven else Status.UNKNOWN
         return PlanResult(status=status, repeats=None, method="none", **common)
-    schedule = day.whole_day(best.seats)
-    metrics = check(schedule)
     return PlanResult(
-        status=Status.OPTIMAL if metrics.repeats <= day.bound.repeats else Status.FEASIBLE,
-        repeats=metrics.repeats,
+        status=Status.OPTIMAL if best.metrics.repeats <= day.bound.repeats else Status.FEASIBLE,
+        repeats=best.metrics.repeats,
         method=best.method,
         time_to_first=day.time_to_first,
         time_to_best=best.found_at,
-        schedule=schedule,
-        metrics=metrics,
+        schedule=best.schedule,
+        metrics=best.metrics,
         **common,
     )

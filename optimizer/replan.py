@@ -6,6 +6,7 @@ three-handed round or sit-out that already happened.
 
 from __future__ import annotations
 
+from collections import Counter
 from itertools import combinations
 from typing import Callable
 
@@ -29,8 +30,9 @@ def replan(
     on_progress: Callable[[Progress], None] | None = None,
 ) -> Replan:
     """Raise ValueError (one line, naming the problem) when the request does not fit the schedule."""
-    check(schedule)
+    repeats_before = check(schedule).repeats
     event = _remaining_event(schedule, played, drop, add)
+    so_far = _pairs_so_far(schedule, played)
     kept = schedule.model_copy(update={"rounds": schedule.rounds[:played]}) if played else None
     before = check(kept) if kept else None
     whole_day = _whole_day(schedule, played, event, drop, add)
@@ -38,11 +40,11 @@ def replan(
         event,
         time_limit,
         on_progress,
-        played=_meetings_so_far(schedule, played, event.players),
+        played=_meetings_among(so_far, event.players),
         burdens=_burdens_so_far(schedule, played, event.players),
         whole_day=whole_day,
         bound=Bound(repeats=before.repeats if before else 0, proof="repeats already played"),
-        unseen_repeats=_repeats_of_leavers(schedule, played, set(event.players)),
+        unseen_repeats=_repeats_of_leavers(so_far, set(event.players)),
         repeatable=workers == 1,
     )
     proven, interrupted = run(day, seed, workers, warm_start=True, starts=[])
@@ -51,7 +53,7 @@ def replan(
         played=played,
         dropped=drop,
         added=add,
-        repeats_before=check(schedule).repeats,
+        repeats_before=repeats_before,
         repeats_played=before.repeats if before else 0,
         result=outcome,
         changes=_changes(schedule, outcome.schedule, played) if outcome.schedule else (),
@@ -100,15 +102,23 @@ def _whole_day(schedule: Schedule, played: int, event: Event, drop, add) -> Call
     return whole_day
 
 
-def _meetings_so_far(schedule: Schedule, played: int, players: tuple[str, ...]) -> np.ndarray:
+def _pairs_so_far(schedule: Schedule, played: int) -> Counter[frozenset[str]]:
+    """How often each pair met in the rounds already played."""
+    return Counter(
+        frozenset(pair)
+        for round_ in schedule.rounds[:played]
+        for table in round_.tables
+        for pair in combinations(table.players, 2)
+    )
+
+
+def _meetings_among(so_far: Counter[frozenset[str]], players: tuple[str, ...]) -> np.ndarray:
     index = {name: p for p, name in enumerate(players)}
     met = np.zeros((len(players), len(players)), np.int64)
-    for round_ in schedule.rounds[:played]:
-        for table in round_.tables:
-            here = [index[n] for n in table.players if n in index]
-            for p, q in combinations(here, 2):
-                met[p, q] += 1
-                met[q, p] += 1
+    for pair, count in so_far.items():
+        if pair <= index.keys():
+            p, q = (index[name] for name in pair)
+            met[p, q] = met[q, p] = count
     return met
 
 
@@ -125,15 +135,9 @@ def _burdens_so_far(schedule: Schedule, played: int, players: tuple[str, ...]) -
     return np.array([counts[n] if n in schedule.players else least for n in players], np.int64)
 
 
-def _repeats_of_leavers(schedule: Schedule, played: int, staying: set[str]) -> int:
+def _repeats_of_leavers(so_far: Counter[frozenset[str]], staying: set[str]) -> int:
     """Repeats of pairs with someone no longer playing: fixed by the played rounds, unseen by the model."""
-    met: dict[frozenset, int] = {}
-    for round_ in schedule.rounds[:played]:
-        for table in round_.tables:
-            for pair in combinations(table.players, 2):
-                if not set(pair) <= staying:
-                    met[frozenset(pair)] = met.get(frozenset(pair), 0) + 1
-    return sum(count - 1 for count in met.values() if count > 1)
+    return sum(count - 1 for pair, count in so_far.items() if count > 1 and not pair <= staying)
 
 
 def _changes(old: Schedule, new: Schedule, played: int) -> tuple[PlayerChange, ...]:
