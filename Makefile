@@ -9,7 +9,7 @@ $(BIN)/rotation: pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $@
 
-.PHONY: setup demo test bench bench-quick bench-odd
+.PHONY: setup demo test bench bench-quick bench-odd bench-replan
 setup: $(BIN)/rotation
 
 demo: setup
@@ -26,3 +26,6 @@ bench-quick: setup
 
 bench-odd: setup
 	$(BIN)/python -m benchmarks.odd_counts
+
+bench-replan: setup
+	$(BIN)/python -m benchmarks.replan
