@@ -23,7 +23,7 @@ DROP, ADD = ("P05", "P17"), ("Zoe",)
 
 def measure(day, seed: int, time_limit: float) -> dict:
     started = time.monotonic()
-    replanned = optimizer.replan(day, PLAYED, DROP, ADD, time_limit=time_limit, seed=seed, workers=2)
+    replanned = optimizer.replan(day, PLAYED, drop=DROP, add=ADD, time_limit=time_limit, seed=seed, workers=2)
     runtime = time.monotonic() - started
     result = replanned.result
     return {

@@ -2,6 +2,7 @@
 
 from models.event import Event, Layout, OddPolicy, SitOutScoring, default_names
 from models.metrics import Metrics, PlayerMetrics
+from models.progress import Progress
 from models.result import Answer, Bound, PlanResult, PlayerChange, Replan, Status, Verdict
 from models.schedule import SEAT_LETTERS, Round, Schedule, Table
 
@@ -17,6 +18,7 @@ __all__ = [
     "PlayerChange",
     "Replan",
     "PlayerMetrics",
+    "Progress",
     "Round",
     "Schedule",
     "SitOutScoring",

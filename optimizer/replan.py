@@ -12,16 +12,16 @@ from typing import Callable
 
 import numpy as np
 
-from models import Bound, Event, PlayerChange, Replan, Schedule
+from models import Bound, Event, PlayerChange, Progress, Replan, Schedule
 from optimizer.checker import check
-from optimizer.cpsat import Progress
-from optimizer.plan import Day, result, run
-from optimizer.seating import to_schedule
+from optimizer.plan import plan
+from optimizer.state import History
 
 
 def replan(
     schedule: Schedule,
     played: int,
+    *,
     drop: tuple[str, ...] = (),
     add: tuple[str, ...] = (),
     time_limit: float = 30.0,
@@ -35,20 +35,14 @@ def replan(
     so_far = _pairs_so_far(schedule, played)
     kept = schedule.model_copy(update={"rounds": schedule.rounds[:played]}) if played else None
     before = check(kept) if kept else None
-    whole_day = _whole_day(schedule, played, event, drop, add)
-    day = Day(
-        event,
-        time_limit,
-        on_progress,
-        played=_meetings_among(so_far, event.players),
-        burdens=_burdens_so_far(schedule, played, event.players),
-        whole_day=whole_day,
-        bound=Bound(repeats=before.repeats if before else 0, proof="repeats already played"),
+    history = History(
+        met_before=_meetings_among(so_far, event.players),
+        burdens_before=_burdens_so_far(schedule, played, event.players),
         unseen_repeats=_repeats_of_leavers(so_far, set(event.players)),
-        repeatable=workers == 1,
+        bound=Bound(repeats=before.repeats if before else 0, proof="repeats already played"),
+        join=_after_played(schedule, played, drop, add),
     )
-    proven, interrupted = run(day, seed, workers, warm_start=True, starts=[])
-    outcome = result(day, None, proven, interrupted)
+    outcome = plan(event, time_limit=time_limit, seed=seed, workers=workers, on_progress=on_progress, history=history)
     return Replan(
         played=played,
         dropped=drop,
@@ -86,9 +80,10 @@ def _still_here(groups, players) -> tuple[tuple[str, ...], ...]:
     return tuple(group for group in kept if len(group) > 1)
 
 
-def _whole_day(schedule: Schedule, played: int, event: Event, drop, add) -> Callable[[np.ndarray], Schedule]:
-    def whole_day(seats: np.ndarray) -> Schedule:
-        planned = to_schedule(event, seats, rule="variety")
+def _after_played(schedule: Schedule, played: int, drop, add) -> Callable[[Schedule], Schedule]:
+    """The played rounds of the day followed by the planned ones, with who left and who arrived."""
+
+    def whole_day(planned: Schedule) -> Schedule:
         return schedule.model_copy(
             update={
                 "players": schedule.players + tuple(add),

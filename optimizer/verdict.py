@@ -9,7 +9,7 @@ from optimizer import cpsat
 from optimizer.bounds import lower_bound
 from optimizer.checker import check
 from optimizer.constructions import zero_repeat_seating
-from optimizer.seating import to_schedule
+from optimizer.seats import to_schedule
 
 
 def zero_repeat_verdict(event: Event, time_limit: float = 30.0, seed: int = 0, workers: int = 8) -> Verdict:
@@ -35,7 +35,9 @@ def zero_repeat_verdict(event: Event, time_limit: float = 30.0, seed: int = 0, w
         if found is not None:
             return verdict(Answer.EXISTS, f"constructed: {found[1]}", found[0])
     left = max(0.1, time_limit - (time.monotonic() - started))
-    outcome = cpsat.solve(event, None, 0, left, seed, workers, max_repeats=0, work_limit=left if workers == 1 else None)
+    outcome = cpsat.solve(
+        event, time_limit=left, max_repeats=0, seed=seed, workers=workers, work_limit=left if workers == 1 else None
+    )
     if outcome.seats is not None:
         return verdict(Answer.EXISTS, "found by CP-SAT", outcome.seats)
     if outcome.proven:

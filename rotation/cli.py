@@ -137,7 +137,10 @@ def replan(schedule_file, played, drop, add, time_limit, seed, workers, json_pat
     try:
         optimizer.check(schedule)
         with progress_display() as show:
-            outcome = optimizer.replan(schedule, played, tuple(drop), tuple(add), time_limit, seed, workers, show)
+            outcome = optimizer.replan(
+                schedule, played, drop=tuple(drop), add=tuple(add), time_limit=time_limit, seed=seed, workers=workers,
+                on_progress=show,
+            )
     except optimizer.InvalidSchedule as error:
         raise BadInput(f"{schedule_file}: invalid schedule: {error}") from None
     except ValueError as error:

@@ -6,7 +6,7 @@ from contextlib import contextmanager
 
 from rich.console import Console
 
-from optimizer import Progress
+from models import Progress
 
 
 @contextmanager

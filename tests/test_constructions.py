@@ -7,12 +7,11 @@ import time
 import numpy as np
 import pytest
 
-from optimizer import library
-from optimizer.affine import affine_seating, directions
-from optimizer.constructions import frontier_rounds, is_repeat_free, repeats, zero_repeat_seating
-from optimizer.rotational import Shape, candidate_shapes, expand, pair_types, search_base_round
-from optimizer.seating import total_repeats
-from optimizer.speeds import best_speeds, guaranteed_rounds, speed_rounds, speed_seating
+from optimizer.constructions import frontier_rounds, library, zero_repeat_seating
+from optimizer.constructions.affine import affine_seating, directions
+from optimizer.constructions.rotational import Shape, candidate_shapes, expand, pair_types, search_base_round
+from optimizer.constructions.speeds import best_speeds, guaranteed_rounds, speed_rounds, speed_seating
+from optimizer.seats import is_repeat_free, meetings, repeats, repeats_in
 
 # Best known zero-repeat rounds (the literature), only as the target to compare against.
 FRONTIER = {16: 5, 20: 5, 24: 7, 28: 9, 32: 10, 36: 11, 40: 13, 44: 14, 48: 15, 52: 17, 56: 18, 60: 19, 64: 21}
@@ -28,7 +27,7 @@ def test_affine_geometry_meets_everyone_once(k, rounds):
     players = 4**k
     assert seats.shape == (rounds, players // 4, 4)
     assert seated_once(seats, players)
-    assert total_repeats(seats, players) == 0
+    assert repeats(seats, players) == 0
     assert len(directions(k)) == rounds
 
 
@@ -37,10 +36,10 @@ def test_speed_rule_is_repeat_free_exactly_as_long_as_promised(tables):
     players = 4 * tables
     speeds, rounds = best_speeds(tables)
     seats = speed_seating(players, rounds)
-    assert seated_once(seats, players) and total_repeats(seats, players) == 0
+    assert seated_once(seats, players) and repeats(seats, players) == 0
     if rounds < tables:  # one more round must repeat, or the promise was too modest
         longer = _speed_rounds_unchecked(players, speeds, rounds + 1)
-        assert total_repeats(longer, players) > 0
+        assert repeats(longer, players) > 0
 
 
 def _speed_rounds_unchecked(players, speeds, rounds):
@@ -60,7 +59,7 @@ def test_speed_rule_large_rooms_are_instant():
         assert made is not None and is_repeat_free(made[0], players, rounds)
     assert time.monotonic() - start < 1.0
     seats = speed_seating(1000, 10)
-    assert seats.shape == (10, 250, 4) and total_repeats(seats, 1000) == 0
+    assert seats.shape == (10, 250, 4) and repeats(seats, 1000) == 0
 
 
 def test_guaranteed_rounds_is_the_least_difference_order():
@@ -81,13 +80,13 @@ def test_rotational_search_finds_small_designs(m, k, f):
     base = search_base_round(shape, m, time_limit=20, seed=0)
     assert base is not None
     seats = expand(base, shape, m)
-    assert seated_once(seats, shape.players) and total_repeats(seats, shape.players) == 0
+    assert seated_once(seats, shape.player_count) and repeats(seats, shape.player_count) == 0
 
 
 def test_turning_variant_finds_36_over_11():
     shape = Shape(11, 3, 3, turn=1)
     base = search_base_round(shape, 11, time_limit=20, seed=0)
-    assert base is not None and total_repeats(expand(base, shape, 11), 36) == 0
+    assert base is not None and repeats(expand(base, shape, 11), 36) == 0
 
 
 def test_candidate_shapes_respect_counting():
@@ -98,14 +97,14 @@ def test_candidate_shapes_respect_counting():
 @pytest.mark.parametrize("players", library.stored_sizes())
 def test_library_entries_are_valid(players):
     entry = library.load(players)
-    assert entry.players == players and entry.seats.shape == (entry.rounds, players // 4, 4)
-    assert seated_once(entry.seats, players) and total_repeats(entry.seats, players) == 0
+    assert entry.player_count == players and entry.seats.shape == (entry.rounds, players // 4, 4)
+    assert seated_once(entry.seats, players) and repeats(entry.seats, players) == 0
 
 
 def test_library_reaches_the_frontier_where_stored():
     reached = {n: frontier_rounds(n) for n in FRONTIER}
     short = {n: (reached[n], want) for n, want in FRONTIER.items() if reached[n] < want}
-    # Known gap: 32 players (Z_10 x 3 + 2 has no turning symmetry); python -m optimizer.library reports it.
+    # Known gap: 32 players (Z_10 x 3 + 2 has no turning symmetry); python -m optimizer.constructions.library reports it.
     assert set(short) <= {32}, short
 
 
@@ -119,10 +118,10 @@ def test_library_refuses_a_bad_entry(tmp_path, monkeypatch):
     library.load.cache_clear()
 
 
-def test_repeats_agrees_with_total_repeats():
+def test_pair_codes_and_the_meetings_matrix_count_the_same_repeats():
     rng = np.random.default_rng(1)
     seats = np.array([rng.permutation(24).reshape(6, 4) for _ in range(5)])
-    assert repeats(seats, 24) == total_repeats(seats, 24)
+    assert repeats(seats, 24) == repeats_in(meetings(seats, 24)) > 0
 
 
 @pytest.mark.parametrize("players, rounds", [(16, 6), (20, 6), (12, 3), (8, 2), (18, 2), (28, 9), (24, 1), (4, 1)])
@@ -131,7 +130,7 @@ def test_entry_point_never_returns_an_invalid_seating(players, rounds):
     if made is not None:
         seats, how = made
         assert how and seats.shape == (rounds, players // 4, 4)
-        assert seated_once(seats, players) and total_repeats(seats, players) == 0
+        assert seated_once(seats, players) and repeats(seats, players) == 0
 
 
 def test_entry_point_describes_its_method():

@@ -94,15 +94,14 @@ def test_twenty_players_over_seven_rounds_reach_the_counting_bound():
 def test_tabu_search_keeps_tables_and_counts_repeats_exactly():
     import numpy as np
 
-    from optimizer.fixed import fixed_seating
-    from optimizer.search import Room
-    from optimizer.seating import total_repeats
-    from optimizer.tabu import tabu_search
+    from optimizer.constructions.fixed import fixed_seating
+    from optimizer.search import Costs, tabu_search
+    from optimizer.seats import repeats
 
     event = Event.with_count(19, 5, odd=OddPolicy.SIT_OUT)
     start = fixed_seating(event)
-    best = tabu_search(start, Room.of(event), time.monotonic() + 1, np.random.default_rng(1))
+    best = tabu_search(start, Costs.of(event), time.monotonic() + 1, np.random.default_rng(1))
     for before, after in zip(start, best):  # same table sizes, same players seated
         assert sorted(before[before >= 0]) == sorted(after[after >= 0])
         assert ((before >= 0).sum(axis=1) == (after >= 0).sum(axis=1)).all()
-    assert total_repeats(best, 19) <= total_repeats(start, 19)
+    assert repeats(best, 19) <= repeats(start, 19)

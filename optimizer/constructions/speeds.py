@@ -42,19 +42,19 @@ def best_speeds(tables: int) -> tuple[tuple[int, int, int, int], int]:
     return best, best_rounds
 
 
-def speed_rounds(players: int) -> int:
+def speed_rounds(player_count: int) -> int:
     """Repeat-free rounds the best speeds give this room (0 if not whole tables of four)."""
-    if players < 4 or players % 4:
+    if player_count < 4 or player_count % 4:
         return 0
-    return best_speeds(players // 4)[1]
+    return best_speeds(player_count // 4)[1]
 
 
-def speed_seating(players: int, rounds: int, speeds: tuple[int, ...] | None = None) -> np.ndarray:
+def speed_seating(player_count: int, rounds: int, speeds: tuple[int, ...] | None = None) -> np.ndarray:
     """(rounds, T, 4): player 4j + s starts at table j seat s and moves d_s tables per round."""
-    tables = players // 4
+    tables = player_count // 4
     speeds = best_speeds(tables)[0] if speeds is None else tuple(speeds)
-    if players % 4 or rounds > max(1, guaranteed_rounds(speeds, tables)) or len(speeds) != 4:
-        raise ValueError(f"speeds {speeds} do not seat {players} players for {rounds} rounds without repeats")
+    if player_count % 4 or rounds > max(1, guaranteed_rounds(speeds, tables)) or len(speeds) != 4:
+        raise ValueError(f"speeds {speeds} do not seat {player_count} players for {rounds} rounds without repeats")
     r = np.arange(rounds)[:, None, None]
     start = np.arange(tables)[None, :, None]
     d = np.asarray(speeds)[None, None, :]

@@ -14,30 +14,33 @@ import numpy as np
 from ortools.sat.python import cp_model
 
 from models import Event
-from optimizer.requests import club_mates
-from optimizer.seating import EMPTY, order_tables, renumber_players
+from optimizer.cpsat.hint import order_tables, renumber_players
+from optimizer.requests import club_mates, turn_exempt
+from optimizer.seats import EMPTY, Seats, table_of
+from optimizer.state import History
 
 
 class SeatingModel:
     def __init__(
         self,
         event: Event,
+        *,
         lower_bound: int = 0,
         max_repeats: int | None = None,
-        played: np.ndarray | None = None,
-        played_burdens: np.ndarray | None = None,
+        history: History | None = None,
     ):
-        """`played`: meetings so far between the event's players (a re-plan); `played_burdens`:
-        three-handed rounds or sit-outs so far per player."""
+        """`lower_bound` is a proven cut on repeats; only schedules with at most `max_repeats` count;
+        `history` carries the meetings and burdens of rounds already played (a re-plan)."""
+        history = history or History()
         self.event, self.layout = event, event.layout
-        self.players = len(event.players)
+        self.player_count = n = len(event.players)
         self.capacity = [4] * self.layout.fours + [3] * self.layout.threes
-        self.played = np.zeros((self.players, self.players), np.int64) if played is None else played
-        self.played_burdens = np.zeros(self.players, np.int64) if played_burdens is None else played_burdens
+        self.met_before = np.zeros((n, n), np.int64) if history.met_before is None else history.met_before
+        self.burdens_before = np.zeros(n, np.int64) if history.burdens_before is None else history.burdens_before
         self.index = {name: p for p, name in enumerate(event.players)}
         self.clubs = club_mates(event)
         # Symmetry breaking is sound only while players (tables) are interchangeable.
-        self.same_players = played is None and not event.apart and not event.stay and not event.spread
+        self.same_players = history.fresh and not event.apart and not event.stay and not event.spread
         self.same_tables = not event.stay
         self.model = cp_model.CpModel()
         self._add_variables()
@@ -50,7 +53,7 @@ class SeatingModel:
 
     # -- variables -------------------------------------------------------------------------
     def _add_variables(self) -> None:
-        n, rounds, tables = self.players, self.event.rounds, len(self.capacity)
+        n, rounds, tables = self.player_count, self.event.rounds, len(self.capacity)
         new = self.model.new_bool_var
         self.seat = {(p, r, t): new(f"x{p}_{r}_{t}") for p in range(n) for r in range(rounds) for t in range(tables)}
         self.out = {(p, r): new(f"out{p}_{r}") for p in range(n) for r in range(rounds)} if self.layout.sit_outs else {}
@@ -58,11 +61,11 @@ class SeatingModel:
     # -- constraints -----------------------------------------------------------------------
     def _add_seating_constraints(self) -> None:
         for r in range(self.event.rounds):
-            for p in range(self.players):
+            for p in range(self.player_count):
                 places = [self.seat[p, r, t] for t in range(len(self.capacity))]
                 self.model.add_exactly_one(places + ([self.out[p, r]] if self.out else []))
             for t, size in enumerate(self.capacity):
-                self.model.add(sum(self.seat[p, r, t] for p in range(self.players)) == size)
+                self.model.add(sum(self.seat[p, r, t] for p in range(self.player_count)) == size)
 
     def _add_requests(self) -> None:
         """Keep-apart groups never share a table; a staying player is never at another table."""
@@ -86,12 +89,11 @@ class SeatingModel:
             taken = lambda p, r: [self.seat[p, r, t] for t in threes]  # noqa: E731
         else:
             return
-        exempt = set(self.event.stay) if not self.out else set()
-        sharing = [p for p in range(self.players) if self.event.players[p] not in exempt]
+        sharing = np.flatnonzero(~turn_exempt(self.event)).tolist()
         for r in range(self.event.rounds):
-            least = self.model.new_int_var(0, self.event.rounds + int(self.played_burdens.max()), f"least{r}")
+            least = self.model.new_int_var(0, self.event.rounds + int(self.burdens_before.max()), f"least{r}")
             for p in sharing:
-                so_far = int(self.played_burdens[p]) + sum(var for q in range(r + 1) for var in taken(p, q))
+                so_far = int(self.burdens_before[p]) + sum(var for q in range(r + 1) for var in taken(p, q))
                 self.model.add(so_far >= least)
                 self.model.add(so_far <= least + 1)
 
@@ -115,7 +117,7 @@ class SeatingModel:
             for size in (4, 3):
                 group = [t for t, cap in enumerate(self.capacity) if cap == size]
                 for j, t in enumerate(group):
-                    for p in range(min(j, self.players)):
+                    for p in range(min(j, self.player_count)):
                         self.model.add(self.seat[p, r, t] == 0)
 
     def _add_meetings(self) -> None:
@@ -123,7 +125,7 @@ class SeatingModel:
         first = self.first_round_tables() if self.same_players else None
         start = 1 if self.same_players else 0
         self.meetings, self.repeats, self.together = {}, {}, {}
-        for p, q in combinations(range(self.players), 2):
+        for p, q in combinations(range(self.player_count), 2):
             together = []
             for r in range(start, rounds):
                 met = self.model.new_bool_var(f"m{p}_{q}_{r}")
@@ -131,7 +133,7 @@ class SeatingModel:
                     self.model.add_bool_or([self.seat[p, r, t].Not(), self.seat[q, r, t].Not(), met])
                 together.append(met)
                 self.together[p, q, r] = met
-            already = int(self.played[p, q]) + int(first is not None and first[p] == first[q] != EMPTY)
+            already = int(self.met_before[p, q]) + int(first is not None and first[p] == first[q] != EMPTY)
             self.meetings[p, q] = sum(together) + already
             repeat = self.model.new_int_var(0, rounds + already, f"e{p}_{q}")
             self.model.add(repeat >= self.meetings[p, q] - 1)
@@ -139,7 +141,7 @@ class SeatingModel:
 
     # -- objective -------------------------------------------------------------------------
     def _set_objective(self, lower_bound: int, max_repeats: int | None) -> None:
-        n, most = self.players, self.event.rounds + int(self.played.max(initial=0))
+        n, most = self.player_count, self.event.rounds + int(self.met_before.max(initial=0))
         self.total_repeats = sum(self.repeats.values())
         self.model.add(self.total_repeats >= lower_bound)  # a proven cut: lets CP-SAT close the gap
         if max_repeats is not None:
@@ -170,33 +172,26 @@ class SeatingModel:
         return int(objective_bound + 1e-6) // self.repeats_weight
 
     # -- hints and solutions ---------------------------------------------------------------
-    def add_hint(self, seats: np.ndarray) -> None:
+    def add_hint(self, seats: Seats) -> None:
         """Hint the seats and meetings of a seating, put in the form symmetry breaking expects."""
         if self.same_players:
-            seats = renumber_players(seats, self.players)
+            seats = renumber_players(seats, self.player_count)
         if self.same_tables:
-            seats = order_tables(seats, self.layout.fours, self.players)
-        table_of = _table_of(seats, self.players)
+            seats = order_tables(seats, self.layout.fours, self.player_count)
+        where = table_of(seats, self.player_count)
         for (p, r, t), var in self.seat.items():
-            self.model.add_hint(var, int(table_of[r, p] == t))
+            self.model.add_hint(var, int(where[r, p] == t))
         for (p, r), var in self.out.items():
-            self.model.add_hint(var, int(table_of[r, p] == EMPTY))
+            self.model.add_hint(var, int(where[r, p] == EMPTY))
         for (p, q, r), var in self.together.items():
-            self.model.add_hint(var, int(table_of[r, p] == table_of[r, q] != EMPTY))
+            self.model.add_hint(var, int(where[r, p] == where[r, q] != EMPTY))
 
-    def seating(self, value) -> np.ndarray:
+    def seating(self, value) -> Seats:
         """The seating read from a solution; `value` maps a variable to its value."""
         seats = np.full((self.event.rounds, len(self.capacity), 4), EMPTY, dtype=np.int64)
         for r in range(self.event.rounds):
             for t in range(len(self.capacity)):
-                members = [p for p in range(self.players) if value(self.seat[p, r, t])]
+                members = [p for p in range(self.player_count) if value(self.seat[p, r, t])]
                 seats[r, t, : len(members)] = members
         return seats
 
-
-def _table_of(seats: np.ndarray, players: int) -> np.ndarray:
-    """rounds x players: each player's table index, EMPTY when sitting out."""
-    table_of = np.full((seats.shape[0], players), EMPTY, dtype=np.int64)
-    rounds, tables, seat = np.nonzero(seats >= 0)
-    table_of[rounds, seats[rounds, tables, seat]] = tables
-    return table_of

@@ -26,7 +26,7 @@ from math import gcd
 import numpy as np
 from ortools.sat.python import cp_model
 
-from optimizer.seating import total_repeats
+from optimizer.seats import repeats
 
 
 @dataclass(frozen=True)
@@ -41,12 +41,12 @@ class Shape:
 
 
     @property
-    def players(self) -> int:
+    def player_count(self) -> int:
         return self.m * self.k + self.f
 
     @property
     def tables(self) -> int:
-        return self.players // 4
+        return self.player_count // 4
 
     def player(self, x: int, c: int) -> int:
         return c * self.m + x % self.m
@@ -91,20 +91,20 @@ def pairs_needed(shape: Shape) -> int:
 
 def feasible_by_counting(shape: Shape, rounds: int) -> bool:
     """Necessary conditions: whole tables, room for the fixed points, enough distinct pair types."""
-    if shape.players % 4 or not 1 <= rounds <= shape.m or shape.k < 1:
+    if shape.player_count % 4 or not 1 <= rounds <= shape.m or shape.k < 1:
         return False
     if shape.f > shape.tables or (shape.f and shape.k < 3):
         return False
     return pairs_needed(shape) <= len(pair_types(shape, rounds))
 
 
-def candidate_shapes(players: int, rounds: int, limit: int = 4) -> list[Shape]:
+def candidate_shapes(player_count: int, rounds: int, limit: int = 4) -> list[Shape]:
     """Shapes worth searching: the smallest cycle m >= rounds first, three classes preferred."""
     shapes = [
-        Shape(m, k, players - m * k)
-        for m in range(max(rounds, 2), players + 1)
-        for k in range(1, players // m + 1)
-        if feasible_by_counting(Shape(m, k, players - m * k), rounds)
+        Shape(m, k, player_count - m * k)
+        for m in range(max(rounds, 2), player_count + 1)
+        for k in range(1, player_count // m + 1)
+        if feasible_by_counting(Shape(m, k, player_count - m * k), rounds)
     ]
     shapes.sort(key=lambda s: (s.m, abs(s.k - 3), s.f))
     # The turning variants are a far smaller search, so they go first where they apply.
@@ -156,13 +156,13 @@ def _solve_once(shape: Shape, rounds: int, time_limit: float, seed: int, workers
     status = solver.solve(model)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return status, None
-    base = [[p for p in range(shape.players) if solver.boolean_value(seat[p, j])] for j in range(shape.tables)]
+    base = [[p for p in range(shape.player_count) if solver.boolean_value(seat[p, j])] for j in range(shape.tables)]
     return status, np.array(base, dtype=np.int64)
 
 
 def _base_model(shape: Shape, rounds: int):
     model = cp_model.CpModel()
-    n, tables = shape.players, shape.tables
+    n, tables = shape.player_count, shape.tables
     seat = {(p, j): model.new_bool_var(f"s{p}_{j}") for p in range(n) for j in range(tables)}
     for p in range(n):
         model.add_exactly_one(seat[p, j] for j in range(tables))
@@ -277,7 +277,7 @@ def _turn_classes(model, seat, shape: Shape) -> None:
     of 1 are multiplier symmetries (sigma(B + t) = sigma(B) + u*t keeps the set of rounds). It cuts
     the free part of the base round to a third and only restricts the search.
     """
-    for p in range(shape.players):
+    for p in range(shape.player_count):
         for j in range(shape.tables):
             model.add(seat[turn_player(shape, p), turn_table(shape, j)] == seat[p, j])
 
@@ -297,7 +297,7 @@ def _break_turning_symmetry(model, seat, shape: Shape) -> None:
 
 def _lowest_players(model, seat, shape: Shape) -> list:
     """Per non-fixed table, the lowest player index seated there."""
-    n = shape.players
+    n = shape.player_count
     lowest = []
     for j in range(shape.f, shape.tables):
         low = model.new_int_var(0, n, f"low{j}")
@@ -307,11 +307,11 @@ def _lowest_players(model, seat, shape: Shape) -> list:
 
 
 def rotational_seating(
-    players: int, rounds: int, time_limit: float = 10.0, seed: int = 0, workers: int = 2
+    player_count: int, rounds: int, time_limit: float = 10.0, seed: int = 0, workers: int = 2
 ) -> tuple[np.ndarray, str] | None:
     """A verified repeat-free rotational seating, trying candidate shapes within the time limit."""
     deadline = time.monotonic() + time_limit
-    shapes = candidate_shapes(players, rounds)
+    shapes = candidate_shapes(player_count, rounds)
     for index, shape in enumerate(shapes):
         left = deadline - time.monotonic()
         if left <= 0.05:
@@ -321,6 +321,6 @@ def rotational_seating(
         base = search_base_round(shape, rounds, share, seed, workers)
         if base is not None:
             seats = expand(base, shape, rounds)
-            if total_repeats(seats, players) == 0:  # never trust the model alone
+            if repeats(seats, player_count) == 0:  # never trust the model alone
                 return seats, shape.describe()
     return None

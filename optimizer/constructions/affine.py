@@ -25,17 +25,17 @@ GF4_MUL = np.array(
 )
 
 
-def affine_dimension(players: int) -> int | None:
-    """k with 4^k == players (k >= 2), else None."""
+def affine_dimension(player_count: int) -> int | None:
+    """k with 4^k == player_count (k >= 2), else None."""
     k, size = 0, 1
-    while size < players:
+    while size < player_count:
         k, size = k + 1, size * 4
-    return k if size == players and k >= 2 else None
+    return k if size == player_count and k >= 2 else None
 
 
-def affine_rounds(players: int) -> int:
-    """Rounds the geometry gives for this many players (0 if players is not a power of 4)."""
-    return (players - 1) // 3 if affine_dimension(players) else 0
+def affine_rounds(player_count: int) -> int:
+    """Rounds the geometry gives this many players (0 if the count is not a power of 4)."""
+    return (player_count - 1) // 3 if affine_dimension(player_count) else 0
 
 
 def directions(k: int) -> np.ndarray:

@@ -14,12 +14,12 @@ from __future__ import annotations
 import numpy as np
 
 from models import Event, Layout
-from optimizer.seating import EMPTY
+from optimizer.seats import EMPTY, Seats
 
 MOVES = (+1, -1, +2, -2)  # tables moved per round by seat A, B, C, D
 
 
-def fixed_seating(event: Event) -> np.ndarray:
+def fixed_seating(event: Event) -> Seats:
     layout = event.layout
     seats = np.full((event.rounds, layout.tables, 4), EMPTY, dtype=np.int64)
     occupant = _first_round_occupants(layout)
@@ -40,10 +40,10 @@ def _first_round_occupants(layout: Layout) -> dict[tuple[int, int], int]:
 
 
 def _swap_sit_outs(
-    occupant: dict[tuple[int, int], int], sitting_out: list[int], r: int, players: int
+    occupant: dict[tuple[int, int], int], sitting_out: list[int], r: int, player_count: int
 ) -> tuple[dict[tuple[int, int], int], list[int]]:
     count = len(sitting_out)
-    going_out = [(players - count + r * count + k) % players for k in range(count)]
+    going_out = [(player_count - count + r * count + k) % player_count for k in range(count)]
     slot_of = {player: slot for slot, player in occupant.items()}
     updated = dict(occupant)
     for leaver, returner in zip(going_out, sitting_out):

@@ -14,37 +14,37 @@ import time
 
 import numpy as np
 
-from optimizer.search import Room
-from optimizer.seating import EMPTY, meetings
+from optimizer.search.costs import Costs
+from optimizer.seats import EMPTY, Seats, meetings, repeats_in
 
 # Steps without a new best before the search restarts from the best with a few random swaps.
 STALL_STEPS = 300
 
 
 def tabu_search(
-    seats: np.ndarray,
-    room: Room,
+    seats: Seats,
+    costs: Costs,
     deadline: float,
     rng: np.random.Generator,
     target: int = 0,
     on_better=None,
     tenure: tuple[int, int] = (2, 6),
     max_steps: int | None = None,
-) -> np.ndarray:
+) -> Seats:
     """The best seating found before the deadline (or `max_steps`, for a run that must repeat
     itself exactly), or as soon as its repeats reach `target`."""
     seats = seats.copy()
     rounds, tables, _ = seats.shape
-    met = meetings(seats, room.players) + room.played
-    best, best_cost = seats.copy(), _cost(met, room)
+    met = meetings(seats, costs.player_count) + costs.met_before
+    best, best_cost = seats.copy(), _cost(met, costs)
     cost = best_cost
-    tabu_until = np.zeros((rounds, room.players), dtype=np.int64)
+    tabu_until = np.zeros((rounds, costs.player_count), dtype=np.int64)
     step = last_better = 0
     while best_cost > target and time.monotonic() < deadline and step != max_steps:
         step += 1
-        move = _best_move(seats, met, room, tabu_until, step, cost, best_cost, rng)
+        move = _best_move(seats, met, costs, tabu_until, step, cost, best_cost, rng)
         if move is None or step - last_better > STALL_STEPS:
-            seats, met, cost = _perturb(best, room, rng)
+            seats, met, cost = _perturb(best, costs, rng)
             tabu_until[:] = 0
             last_better = step
             continue
@@ -59,36 +59,36 @@ def tabu_search(
     return best
 
 
-def _perturb(best: np.ndarray, room: Room, rng: np.random.Generator):
+def _perturb(best: Seats, costs: Costs, rng: np.random.Generator):
     """Restart from the best seating after a few random swaps: a stalled search moves elsewhere."""
     seats = best.copy()
-    met = meetings(seats, room.players) + room.played
-    for _ in range(max(2, room.players // 8)):
+    met = meetings(seats, costs.player_count) + costs.met_before
+    for _ in range(max(2, costs.player_count // 8)):
         r = rng.integers(len(seats))
-        gain = _swap_gains(seats[r], met >= 2, met >= 1, room, conflicts_only=False)
+        gain = _swap_gains(seats[r], met >= 2, met >= 1, costs, conflicts_only=False)
         if gain is None:
             continue
         players, delta = gain
         i, j = _random_argmin(np.where(np.isfinite(delta), 0.0, np.inf), 0.0, rng)
         _swap(seats[r], int(players[i]), int(players[j]), met)
-    return seats, met, _cost(met, room)
+    return seats, met, _cost(met, costs)
 
 
-def _cost(met: np.ndarray, room: Room) -> float:
+def _cost(met: np.ndarray, costs: Costs) -> float:
     upper = np.triu(met, 1)
-    requests = (np.triu(room.requests, 1) * (upper > 0)).sum() + (np.triu(room.clubs, 1) * upper).sum()
-    return float(np.maximum(upper - 1, 0).sum() + requests)
+    requests = (np.triu(costs.apart, 1) * (upper > 0)).sum() + (np.triu(costs.clubs, 1) * upper).sum()
+    return float(repeats_in(met) + requests)
 
 
-def _best_move(seats, met, room: Room, tabu_until, step, cost, best_cost, rng):
+def _best_move(seats, met, costs: Costs, tabu_until, step, cost, best_cost, rng):
     """(round, player, player, change in cost) of the best allowed swap, ties broken at random."""
     # Exact marginal costs: one meeting fewer, one meeting more (keep-apart cost on first meeting).
-    repeated = (met >= 2) + room.requests * (met == 1) + room.clubs
-    seen = (met >= 1) + room.requests * (met == 0) + room.clubs
-    ahead = _ahead_in_turns(seats, room.players) if room.three_handed_turns else [None] * len(seats)
+    repeated = (met >= 2) + costs.apart * (met == 1) + costs.clubs
+    seen = (met >= 1) + costs.apart * (met == 0) + costs.clubs
+    ahead = _ahead_in_turns(seats, costs.player_count) if costs.three_handed_turns else [None] * len(seats)
     candidates = []
     for r, round_ in enumerate(seats):
-        gain = _swap_gains(round_, repeated, seen, room, ahead=ahead[r])
+        gain = _swap_gains(round_, repeated, seen, costs, ahead=ahead[r])
         if gain is None:
             continue
         players, delta = gain
@@ -107,22 +107,22 @@ def _best_move(seats, met, room: Room, tabu_until, step, cost, best_cost, rng):
     return r, int(p), int(q), float(delta)
 
 
-def _ahead_in_turns(seats: np.ndarray, players: int) -> list[np.ndarray]:
+def _ahead_in_turns(seats: Seats, player_count: int) -> list[np.ndarray]:
     """Per round r, [p, q]: p has had more three-handed rounds than q after every round from r on.
     Only then may p hand q a seat at a table of three in round r without breaking turns."""
     three_handed = (seats[:, :, 3] == EMPTY)[:, :, None] & (seats >= 0)
-    taken = np.zeros((len(seats), players), dtype=np.int64)
+    taken = np.zeros((len(seats), player_count), dtype=np.int64)
     rounds, tables, seat = np.nonzero(three_handed)
     np.add.at(taken, (rounds, seats[rounds, tables, seat]), 1)
     so_far = taken.cumsum(axis=0)
-    ahead, still = [], np.ones((players, players), dtype=bool)
+    ahead, still = [], np.ones((player_count, player_count), dtype=bool)
     for counts in so_far[::-1]:
         still = still & (counts[:, None] > counts[None, :])
         ahead.append(still)
     return ahead[::-1]
 
 
-def _swap_gains(round_: np.ndarray, repeated, seen, room: Room, conflicts_only: bool = True, ahead=None):
+def _swap_gains(round_: np.ndarray, repeated, seen, costs: Costs, conflicts_only: bool = True, ahead=None):
     """Players seated this round and the change in cost of swapping each pair of them. Only a swap
     that moves a player out of a repeat can lower the cost, so by default only those are weighed.
     With `ahead`, a player at a table of three may trade places with one at a table of four who is
@@ -140,7 +140,7 @@ def _swap_gains(round_: np.ndarray, repeated, seen, room: Room, conflicts_only: 
     joining = join[:, table_of]  # [i, j]: cost of i at j's table
     delta = joining + joining.T - sub_seen - sub_seen.T - leave[:, None] - leave[None, :]
     sizes = seated.sum(axis=1)[table_of]
-    movable = ~room.pinned[players]
+    movable = ~costs.pinned[players]
     trade = sizes[:, None] == sizes[None, :]
     if ahead is not None:
         turn = ahead[np.ix_(players, players)]

@@ -7,28 +7,19 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-import numpy as np
 from ortools.sat.python import cp_model
 
-from models import Event
-from optimizer.model import SeatingModel
+from models import Event, Progress
+from optimizer.cpsat.model import SeatingModel
+from optimizer.seats import Seats
+from optimizer.state import History
 
 
 @dataclass(frozen=True)
-class Progress:
-    """What the director sees while it thinks."""
-
-    repeats: int | None
-    bound: int
-    elapsed: float
-    note: str = ""
-
-
-@dataclass
 class Outcome:
-    seats: np.ndarray | None
+    seats: Seats | None
     repeats: int | None
-    bound: int
+    repeats_bound: int  # proven: no schedule of the model has fewer repeats
     proven: bool  # CP-SAT closed the search: the repeats are optimal, or no schedule exists
     best_at: float | None  # seconds from the epoch to the schedule with these repeats
     interrupted: bool
@@ -51,41 +42,41 @@ class _Watcher(cp_model.CpSolverSolutionCallback):
         self.seats = self.model.seating(self.boolean_value)
         bound = max(self.lower_bound, self.model.repeats_bound(self.best_objective_bound))
         if self.on_progress:
-            self.on_progress(Progress(self.repeats, bound, elapsed, "CP-SAT"))
+            self.on_progress(Progress(repeats=self.repeats, bound=bound, elapsed=elapsed, note="CP-SAT"))
         if (
             repeats == self.lower_bound
             and self.value(self.model.club_meetings) == 0
-            and self.value(self.model.worst_player) <= _fairest(repeats, self.model.players)
+            and self.value(self.model.worst_player) <= _fairest(repeats, self.model.player_count)
         ):
             self.stopped_by_us = True
             self.stop_search()
 
 
-def _fairest(repeats: int, players: int) -> int:
+def _fairest(repeats: int, player_count: int) -> int:
     """No schedule's worst-off player has fewer repeats than the average share, rounded up."""
-    return -(-2 * repeats // players)
+    return -(-2 * repeats // player_count)
 
 
 def solve(
     event: Event,
-    hint: np.ndarray | None,
-    lower_bound: int,
+    *,
     time_limit: float,
+    hint: Seats | None = None,
+    lower_bound: int = 0,
+    max_repeats: int | None = None,
+    history: History | None = None,
     seed: int = 0,
     workers: int = 8,
-    on_progress: Callable[[Progress], None] | None = None,
-    max_repeats: int | None = None,
-    played: np.ndarray | None = None,
-    played_burdens: np.ndarray | None = None,
     work_limit: float | None = None,
+    on_progress: Callable[[Progress], None] | None = None,
     epoch: float | None = None,
 ) -> Outcome:
     """Solve the day's model; with `max_repeats`, only schedules with at most that many count;
-    `played` and `played_burdens` carry what rounds already played left (a re-plan);
-    `work_limit` caps CP-SAT's deterministic time, which with one worker makes a run repeat exactly;
-    progress and `best_at` count seconds from `epoch` (the start of the whole run)."""
+    `history` carries what rounds already played left (a re-plan); `work_limit` caps CP-SAT's
+    deterministic time, which with one worker makes a run repeat exactly; progress and `best_at`
+    count seconds from `epoch` (the start of the whole run)."""
     started = time.monotonic()
-    model = SeatingModel(event, lower_bound, max_repeats, played, played_burdens)
+    model = SeatingModel(event, lower_bound=lower_bound, max_repeats=max_repeats, history=history)
     if hint is not None:
         model.add_hint(hint)
     solver = cp_model.CpSolver()
@@ -104,7 +95,7 @@ def solve(
     return Outcome(
         seats=watcher.seats,
         repeats=watcher.repeats,
-        bound=watcher.repeats if proven and watcher.repeats is not None else bound,
+        repeats_bound=watcher.repeats if proven and watcher.repeats is not None else bound,
         proven=proven,
         best_at=watcher.best_at,
         interrupted=interrupted,

@@ -1,0 +1,74 @@
+"""Starts: schedules built without search, each for the rooms it fits.
+
+    fixed.fixed_seating          the fixed MJMP rotation (the baseline and first warm start)
+    affine.affine_seating        AG(k, 4): repeat-free for 4^k players over (4^k - 1) / 3 rounds
+    speeds.speed_seating         every seat moves a fixed number of tables a round (the slip generalised)
+    rotational.rotational_seating  a base round developed over Z_m, found by a small CP-SAT model
+    library                      repeat-free designs computed ahead by the constructions above
+    greedy.greedy_seating        round by round against every meeting so far, burdens in turn
+    stayers.place_stayers        the repair every start goes through so stay requests hold
+
+Zero-repeat seatings come from `zero_repeat_seating`: the library, the affine geometry, the speed
+rule (all instant), then the rotational search within the time limit. Every seating handed out is
+checked here first, so a builder bug can only cost a None.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from optimizer.constructions import library
+from optimizer.constructions.affine import affine_dimension, affine_rounds, affine_seating
+from optimizer.constructions.rotational import rotational_seating
+from optimizer.constructions.speeds import best_speeds, speed_rounds, speed_seating
+from optimizer.seats import is_repeat_free
+
+Made = tuple[np.ndarray, str]
+
+
+def zero_repeat_seating(player_count: int, rounds: int, time_limit: float = 10.0, seed: int = 0) -> Made | None:
+    """A repeat-free seating (rounds, player_count/4, 4) and how it was made, or None if none in time."""
+    if player_count < 4 or player_count % 4 or rounds < 1:
+        return None
+    made = instant_seating(player_count, rounds)
+    if made is None:
+        made = rotational_seating(player_count, rounds, time_limit=time_limit, seed=seed)
+    return made if made is not None and is_repeat_free(made[0], player_count, rounds) else None
+
+
+def instant_seating(player_count: int, rounds: int) -> Made | None:
+    """The first instant construction reaching `rounds`: library, affine geometry, speed rule."""
+    for build in (from_library, from_affine, from_speeds):
+        made = build(player_count, rounds)
+        if made is not None:
+            return made
+    return None
+
+
+def frontier_rounds(player_count: int) -> int:
+    """The most repeat-free rounds available instantly (library, affine, speeds); not a table."""
+    if player_count < 4 or player_count % 4:
+        return 0
+    entry = library.load(player_count)
+    return max(entry.rounds if entry else 0, affine_rounds(player_count), speed_rounds(player_count))
+
+
+def from_library(player_count: int, rounds: int) -> Made | None:
+    entry = library.load(player_count)
+    if entry is None or entry.rounds < rounds:
+        return None
+    return entry.seats[:rounds].copy(), f"{entry.method} (library)"
+
+
+def from_affine(player_count: int, rounds: int) -> Made | None:
+    k = affine_dimension(player_count)
+    if k is None or rounds > affine_rounds(player_count):
+        return None
+    return affine_seating(k, rounds), f"affine geometry AG({k},4)"
+
+
+def from_speeds(player_count: int, rounds: int) -> Made | None:
+    if rounds > speed_rounds(player_count):
+        return None
+    speeds = best_speeds(player_count // 4)[0]
+    return speed_seating(player_count, rounds, speeds), f"speed rule d={speeds} mod {player_count // 4}"

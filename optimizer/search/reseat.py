@@ -1,0 +1,123 @@
+"""Local search with numpy: seat one round at a time so that it repeats as few earlier meetings as possible.
+
+A round is improved by swapping two players between tables while that lowers the round's cost;
+the gain of every swap is computed at once from the players-by-tables cost matrix. Swaps only
+exchange players at tables of the same size, so who is three-handed or sits out never changes and
+the fair shares of the start are kept.
+"""
+
+from __future__ import annotations
+
+import time
+import numpy as np
+
+from optimizer.search.costs import Costs
+from optimizer.seats import EMPTY, Seats, meetings
+
+
+def reseat_round(
+    tables: np.ndarray, cost: np.ndarray, rng: np.random.Generator, kicks: int = 20, pinned: np.ndarray | None = None
+) -> np.ndarray:
+    """The round's tables with players swapped to lower the summed cost of pairs at a table;
+    pinned players keep their table."""
+    sizes = (tables >= 0).sum(axis=1)
+    seated = tables[tables >= 0]
+    table_of = np.repeat(np.arange(len(tables)), sizes)
+    order = np.argsort(seated, kind="stable")
+    players, table_of = seated[order], table_of[order]
+    local = cost[np.ix_(players, players)]
+    fixed = np.zeros(len(players), bool) if pinned is None else pinned[players]
+    best = table_of.copy()
+    best_cost = _round_cost(local, best)
+    if best_cost < 1e-9:
+        return tables
+    for kick in range(kicks + 1):
+        if kick:
+            table_of = _kick(best.copy(), sizes, fixed, rng)
+        table_of = _descend(local, table_of, sizes, fixed)
+        current = _round_cost(local, table_of)
+        if current < best_cost - 1e-9:
+            best, best_cost = table_of.copy(), current
+        if best_cost < 1e-9:
+            break
+    return _as_tables(players, best, sizes, tables.shape)
+
+
+def _round_cost(local: np.ndarray, table_of: np.ndarray) -> float:
+    same = table_of[:, None] == table_of[None, :]
+    return float((local * same).sum() / 2)
+
+
+def _descend(local: np.ndarray, table_of: np.ndarray, sizes: np.ndarray, fixed: np.ndarray) -> np.ndarray:
+    """Best-improvement swaps until none helps."""
+    groups = len(sizes)
+    together = local @ np.eye(groups)[table_of]  # player x table: cost of sitting at that table
+    movable_with = sizes[table_of][:, None] == sizes[table_of][None, :]
+    movable_with &= ~fixed[:, None] & ~fixed[None, :]
+    while True:
+        joining = together[:, table_of]  # [i, j]: cost for i at j's table
+        own = together[np.arange(len(table_of)), table_of]
+        gain = joining + joining.T - 2 * local - own[:, None] - own[None, :]
+        gain[~movable_with | (table_of[:, None] == table_of[None, :])] = np.inf
+        i, j = np.unravel_index(np.argmin(gain), gain.shape)
+        if gain[i, j] >= -1e-9:
+            return table_of
+        gi, gj = table_of[i], table_of[j]
+        together[:, gi] += local[:, j] - local[:, i]
+        together[:, gj] += local[:, i] - local[:, j]
+        table_of[i], table_of[j] = gj, gi
+
+
+def _kick(table_of: np.ndarray, sizes: np.ndarray, fixed: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A few random swaps between tables of the same size, to leave a local minimum."""
+    for _ in range(max(2, len(table_of) // 8)):
+        i, j = rng.choice(len(table_of), size=2, replace=False)
+        if sizes[table_of[i]] == sizes[table_of[j]] and not (fixed[i] or fixed[j]):
+            table_of[i], table_of[j] = table_of[j], table_of[i]
+    return table_of
+
+
+def _as_tables(players: np.ndarray, table_of: np.ndarray, sizes: np.ndarray, shape) -> np.ndarray:
+    tables = np.full(shape, EMPTY, dtype=np.int64)
+    for t, size in enumerate(sizes):
+        tables[t, :size] = np.sort(players[table_of == t])
+    return tables
+
+
+def reseat(tables: np.ndarray, met: np.ndarray, costs: Costs, rng: np.random.Generator) -> np.ndarray:
+    """One round's tables reseated against the meetings so far, pinned players kept."""
+    return reseat_round(tables, costs.of_meeting(met), rng, pinned=costs.pinned)
+
+
+def improve(seats: Seats, costs: Costs, deadline: float, rng: np.random.Generator, on_better=None) -> Seats:
+    """Reseat one round at a time against all the others' meetings until the deadline or three
+    passes that find nothing better."""
+    seats = seats.copy()
+    met = meetings(seats, costs.player_count)
+    best = costs.repeats(met)
+    stale = 0
+    while time.monotonic() < deadline and best > 0 and stale < 3:
+        for r in rng.permutation(len(seats)):
+            others = met - meetings(seats[r : r + 1], costs.player_count)
+            seats[r] = reseat(seats[r], others, costs, rng)
+            met = others + meetings(seats[r : r + 1], costs.player_count)
+            if time.monotonic() >= deadline:
+                break
+        now = costs.repeats(met)
+        stale = stale + 1 if now >= best else 0
+        if now < best:
+            best = now
+            if on_better:
+                on_better(seats)
+    return seats
+
+
+def extend(seats: Seats, rounds: int, costs: Costs, rng: np.random.Generator) -> Seats:
+    """Add rounds after the given ones, each seated against every meeting so far."""
+    met = meetings(seats, costs.player_count)
+    added = []
+    for _ in range(rounds - len(seats)):
+        round_ = reseat(seats[rng.integers(len(seats))].copy(), met, costs, rng)
+        met = met + meetings(round_[None], costs.player_count)
+        added.append(round_)
+    return np.concatenate([seats[:rounds]] + ([np.stack(added)] if added else []))

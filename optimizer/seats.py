@@ -1,0 +1,91 @@
+"""The array form every builder works in, the one count of repeats they share, and the schedule file.
+
+A seating is an int array of shape (rounds, tables, 4): the player index in each seat A-D of each
+table, with EMPTY for the empty seat D of a three-handed table. Players absent from a round's
+tables sit out. Numpy makes meeting counts and local moves cheap on this form.
+
+Repeats are E = sum over pairs of max(0, meetings - 1). The builders count them here and only here
+(the checker keeps its own count, from names, so that it can vouch for them).
+"""
+
+from __future__ import annotations
+
+from typing import TypeAlias
+
+import numpy as np
+
+from models import Event, Round, Schedule, Table
+
+EMPTY = -1
+
+Seats: TypeAlias = np.ndarray
+"""int (rounds, tables, 4): player index per seat, EMPTY where a three-handed table has no seat D."""
+
+
+def meetings(seats: Seats, player_count: int) -> np.ndarray:
+    """player_count x player_count matrix: how many rounds each pair shares a table (diagonal zero)."""
+    rounds, tables, _ = seats.shape
+    incidence = np.zeros((player_count, rounds * tables), dtype=np.float32)  # BLAS; exact for small counts
+    flat = seats.reshape(rounds * tables, 4)
+    rows, cols = np.nonzero(flat >= 0)
+    incidence[flat[rows, cols], rows] = 1
+    met = (incidence @ incidence.T).astype(np.int64)
+    np.fill_diagonal(met, 0)
+    return met
+
+
+def repeats_in(met: np.ndarray) -> int:
+    """E of a meetings matrix: every meeting of a pair beyond its first."""
+    return int(np.maximum(met - 1, 0).sum() // 2)
+
+
+def repeats(seats: Seats, player_count: int) -> int:
+    """E of a seating, from the pair codes p * player_count + q: linear in seats, so it stays fast
+    for rooms whose meetings matrix would not fit."""
+    a, b = np.triu_indices(4, 1)
+    first, second = seats[..., a].ravel().astype(np.int64), seats[..., b].ravel().astype(np.int64)
+    seated = (first >= 0) & (second >= 0)
+    low, high = np.minimum(first, second)[seated], np.maximum(first, second)[seated]
+    codes = low * player_count + high
+    return int(codes.size - np.unique(codes).size)
+
+
+def is_repeat_free(seats: Seats, player_count: int, rounds: int) -> bool:
+    """Right shape, everyone at exactly one seat each round, and no pair at two tables."""
+    tables = player_count // 4
+    if seats.shape != (rounds, tables, 4):
+        return False
+    if not (np.sort(seats.reshape(rounds, -1), axis=1) == np.arange(player_count)).all():
+        return False
+    return repeats(seats, player_count) == 0
+
+
+def table_of(seats: Seats, player_count: int) -> np.ndarray:
+    """rounds x players: each player's table index, EMPTY when sitting out."""
+    where = np.full((seats.shape[0], player_count), EMPTY, dtype=np.int64)
+    rounds, tables, seat = np.nonzero(seats >= 0)
+    where[rounds, seats[rounds, tables, seat]] = tables
+    return where
+
+
+def to_schedule(event: Event, seats: Seats, rule: str) -> Schedule:
+    names = event.players
+    rounds = []
+    for round_seats in seats:
+        seated = set(int(p) for p in round_seats.ravel() if p >= 0)
+        tables = tuple(
+            Table(table=t + 1, players=tuple(names[p] for p in table if p >= 0))
+            for t, table in enumerate(round_seats)
+        )
+        sit_outs = tuple(names[p] for p in range(len(names)) if p not in seated)
+        rounds.append(Round(tables=tables, sit_outs=sit_outs))
+    return Schedule(
+        players=names,
+        rounds=tuple(rounds),
+        odd=event.odd,
+        sit_out_scoring=event.sit_out_scoring,
+        rule=rule,
+        apart=event.apart,
+        spread=event.spread,
+        stay=event.stay,
+    )

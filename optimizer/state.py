@@ -1,0 +1,125 @@
+"""The state of one planning run, typed: what was played before, the time budget, the best so far.
+
+    History    what the rounds already played leave to the rounds still to plan (a re-plan)
+    Budget     the deadline, and in a repeatable run the work counts that stand in for the clock
+    Incumbent  the best schedule that passed the checker, with `offer` as its only way in
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from models import Bound, Event, Metrics, Schedule
+from optimizer.checker import InvalidSchedule, check
+from optimizer.seats import Seats, to_schedule
+
+# A seeded one-worker run counts tabu steps instead of watching the clock, so it repeats exactly.
+TABU_STEPS_PER_SECOND = 300
+
+
+@dataclass(frozen=True)
+class History:
+    """What the played rounds of a re-planned day leave behind; the default is a fresh day.
+
+    The model plans only the players still here, so repeats of a pair with someone who left
+    (`unseen_repeats`) are fixed and invisible to it: `planned_target` and `day_bound` translate
+    between the whole day's repeats and the planned rounds' (played meetings of the players still
+    here are in `met_before`, so the planned rounds count them themselves)."""
+
+    met_before: np.ndarray | None = None  # players x players: meetings in the played rounds
+    burdens_before: np.ndarray | None = None  # per player: three-handed rounds or sit-outs so far
+    unseen_repeats: int = 0
+    bound: Bound | None = None  # what the played rounds prove about the whole day
+    join: Callable[[Schedule], Schedule] | None = None  # the played rounds followed by the planned ones
+
+    @property
+    def fresh(self) -> bool:
+        return self.met_before is None
+
+    def planned_target(self, day_repeats: int) -> int:
+        """The planned rounds' share of a whole-day repeat count."""
+        return max(0, day_repeats - self.unseen_repeats)
+
+    def day_bound(self, planned_bound: int) -> int:
+        """A bound on the planned rounds' repeats as a bound on the whole day's."""
+        return planned_bound + self.unseen_repeats
+
+    def whole_day(self, event: Event, seats: Seats) -> Schedule:
+        """The schedule the checker judges: for a re-plan, the played rounds and then these."""
+        planned = to_schedule(event, seats, rule="variety")
+        return planned if self.join is None else self.join(planned)
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Seconds from `started`; a repeatable run (one worker, a seed) counts work instead."""
+
+    time_limit: float
+    repeatable: bool = False
+    started: float = field(default_factory=time.monotonic)
+
+    @property
+    def deadline(self) -> float:
+        return self.started + self.time_limit
+
+    def elapsed(self) -> float:
+        return time.monotonic() - self.started
+
+    def left(self) -> float:
+        return max(0.0, self.deadline - time.monotonic())
+
+    def tabu_steps(self, share: float) -> int | None:
+        return int(share * self.time_limit * TABU_STEPS_PER_SECOND) if self.repeatable else None
+
+    def cpsat_work(self) -> float | None:
+        """CP-SAT's deterministic time limit: half the run, the other half being the starts and tabu."""
+        return self.time_limit / 2 if self.repeatable else None
+
+
+@dataclass(frozen=True)
+class Candidate:
+    seats: Seats
+    schedule: Schedule  # as the checker judged it
+    metrics: Metrics
+    method: str
+    found_at: float
+
+    @property
+    def rank(self) -> tuple[int, int]:
+        """Repeats first; club-mate meetings (the spread request) break ties."""
+        return self.metrics.repeats, self.metrics.club_meetings
+
+
+@dataclass
+class Incumbent:
+    """The best schedule so far. Nothing becomes best without passing the checker with fair shares."""
+
+    event: Event
+    history: History
+    budget: Budget
+    on_better: Callable[[Candidate], None] | None = None
+    best: Candidate | None = None
+    time_to_first: float | None = None
+
+    def offer(self, seats: Seats, method: str, found_at: float | None = None) -> None:
+        """Keep the seating if the checker passes it (requests included), its shares are fair,
+        and it beats the best."""
+        schedule = self.history.whole_day(self.event, seats)
+        try:
+            metrics = check(schedule)
+        except InvalidSchedule:
+            return
+        if not (metrics.three_handed_fair and metrics.sit_outs_fair):
+            return
+        if self.time_to_first is None:
+            self.time_to_first = self.budget.elapsed()
+        found_at = self.budget.elapsed() if found_at is None else found_at
+        candidate = Candidate(seats, schedule, metrics, method, found_at)
+        if self.best is None or candidate.rank < self.best.rank:
+            self.best = candidate
+            if self.on_better:
+                self.on_better(candidate)
