@@ -11,21 +11,12 @@ The pipeline behind `plan` (optimizer/plan.py): constructions/ (starts) -> searc
 -> cpsat/ (the whole-day model) -> checker.py (every candidate); bounds.py proves how good it is.
 """
 
-from models import Event, Schedule
 from optimizer.bounds import lower_bound
 from optimizer.checker import InvalidSchedule, check, measure
-from optimizer.constructions.fixed import fixed_seating
+from optimizer.constructions.fixed import fixed_schedule
 from optimizer.plan import plan
 from optimizer.replan import replan
-from optimizer.seats import to_schedule
 from optimizer.verdict import zero_repeat_verdict
-
-
-def fixed_schedule(event: Event) -> Schedule:
-    """The fixed MJMP rotation for the event, checked."""
-    schedule = to_schedule(event, fixed_seating(event), rule="fixed")
-    check(schedule)
-    return schedule
 
 
 __all__ = [

@@ -9,10 +9,13 @@ from optimizer import cpsat
 from optimizer.bounds import lower_bound
 from optimizer.checker import check
 from optimizer.constructions import zero_repeat_seating
+from optimizer.constructions.fixed import fixed_schedule
 from optimizer.seats import to_schedule
 
 
-def zero_repeat_verdict(event: Event, time_limit: float = 30.0, seed: int = 0, workers: int = 8) -> Verdict:
+def zero_repeat_verdict(event: Event, *, time_limit: float = 30.0, seed: int = 0, workers: int = 8) -> Verdict:
+    """Exists (with a checked schedule), impossible (with the proof named and the rules it holds
+    under), or unknown; Ctrl-C gives an honest unknown."""
     started = time.monotonic()
     n, rounds = len(event.players), event.rounds
 
@@ -30,16 +33,35 @@ def zero_repeat_verdict(event: Event, time_limit: float = 30.0, seed: int = 0, w
     bound = lower_bound(event)
     if bound.repeats > 0:
         return verdict(Answer.IMPOSSIBLE, bound.proof)
-    if not event.layout.threes and not event.layout.sit_outs:
-        found = zero_repeat_seating(n, rounds, time_limit=time_limit / 2, seed=seed)
-        if found is not None:
-            return verdict(Answer.EXISTS, f"constructed: {found[1]}", found[0])
-    left = max(0.1, time_limit - (time.monotonic() - started))
-    outcome = cpsat.solve(
-        event, time_limit=left, max_repeats=0, seed=seed, workers=workers, work_limit=left if workers == 1 else None
-    )
+    try:
+        if not event.layout.threes and not event.layout.sit_outs:
+            found = zero_repeat_seating(n, rounds, time_limit=time_limit / 2, seed=seed)
+            if found is not None:
+                return verdict(Answer.EXISTS, f"constructed: {found[1]}", found[0])
+        left = max(0.1, time_limit - (time.monotonic() - started))
+        outcome = cpsat.solve(
+            event, time_limit=left, max_repeats=0, seed=seed, workers=workers, work_limit=left if workers == 1 else None
+        )
+    except KeyboardInterrupt:
+        return verdict(Answer.UNKNOWN, "stopped by Ctrl-C before an answer was reached")
     if outcome.seats is not None:
         return verdict(Answer.EXISTS, "found by CP-SAT", outcome.seats)
     if outcome.proven:
-        return verdict(Answer.IMPOSSIBLE, "CP-SAT search proof: the whole-day model has no repeat-free solution")
+        return verdict(Answer.IMPOSSIBLE, f"CP-SAT search proof: {fewest_repeats(event, 1)}")
+    if outcome.interrupted:
+        return verdict(Answer.UNKNOWN, "stopped by Ctrl-C before an answer was reached")
     return verdict(Answer.UNKNOWN, f"no repeat-free schedule found and no proof reached in {time_limit:g} s")
+
+
+def fewest_repeats(event: Event, forced: int) -> str:
+    """What a CP-SAT proof that `forced` repeats cannot be avoided says, with the rules it holds
+    under: the model shares three-handed tables and sit-outs in turn, which the fixed rule does not."""
+    claim = "no repeat-free day exists" if forced == 1 else f"every day has at least {forced} repeats"
+    layout = event.layout
+    if not (layout.threes or layout.sit_outs):
+        return claim
+    rules = " with three-handed tables taken in turn" if layout.threes else " with sit-outs taken in turn"
+    fixed = check(fixed_schedule(event))
+    unfair = not (fixed.three_handed_fair and fixed.sit_outs_fair)
+    note = f"; the fixed rule, which does not take turns, has E = {fixed.repeats}" if unfair and fixed.repeats < forced else ""
+    return f"{claim}{rules}{note}"

@@ -13,10 +13,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from models import Event, Layout
-from optimizer.seats import EMPTY, Seats
+from models import Event, Layout, Schedule
+from optimizer.checker import check
+from optimizer.seats import EMPTY, Seats, to_schedule
 
 MOVES = (+1, -1, +2, -2)  # tables moved per round by seat A, B, C, D
+
+
+def fixed_schedule(event: Event) -> Schedule:
+    """The fixed MJMP rotation for the event, checked."""
+    schedule = to_schedule(event, fixed_seating(event), rule="fixed")
+    check(schedule)
+    return schedule
 
 
 def fixed_seating(event: Event) -> Seats:

@@ -26,6 +26,7 @@ from math import gcd
 import numpy as np
 from ortools.sat.python import cp_model
 
+from optimizer.cpsat.solve import solve_until_ctrl_c
 from optimizer.seats import repeats
 
 
@@ -153,7 +154,9 @@ def _solve_once(shape: Shape, rounds: int, time_limit: float, seed: int, workers
     solver.parameters.max_time_in_seconds = time_limit
     solver.parameters.num_workers = workers
     solver.parameters.random_seed = seed
-    status = solver.solve(model)
+    status, interrupted = solve_until_ctrl_c(solver, model)
+    if interrupted:  # the director asked to stop: the caller keeps its best so far
+        raise KeyboardInterrupt
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return status, None
     base = [[p for p in range(shape.player_count) if solver.boolean_value(seat[p, j])] for j in range(shape.tables)]

@@ -87,7 +87,7 @@ def solve(
     if work_limit is not None:
         solver.parameters.max_deterministic_time = work_limit
     watcher = _Watcher(model, lower_bound, epoch or started, on_progress)
-    status, interrupted = _solve_until_ctrl_c(solver, model.model, watcher)
+    status, interrupted = solve_until_ctrl_c(solver, model.model, watcher)
     proven = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE) or watcher.stopped_by_us
     bound = lower_bound
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -102,14 +102,19 @@ def solve(
     )
 
 
-def _solve_until_ctrl_c(solver: cp_model.CpSolver, model: cp_model.CpModel, watcher) -> tuple[int, bool]:
-    """Solve in a thread so Ctrl-C reaches Python: it stops the search, and the best so far stays."""
+def solve_until_ctrl_c(
+    solver: cp_model.CpSolver, model: cp_model.CpModel, watcher: cp_model.CpSolverSolutionCallback | None = None
+) -> tuple[int, bool]:
+    """Solve in a thread so Ctrl-C reaches Python: it stops the search, and the best so far stays.
+
+    CP-SAT's own SIGINT catching is turned off: left on, it takes Ctrl-C for itself and, once the
+    solve ends, the process no longer answers it. Returns (status, interrupted)."""
     solver.parameters.catch_sigint_signal = False
     status: list[int] = []
     finished = threading.Event()
 
     def work() -> None:
-        status.append(solver.solve(model, watcher))
+        status.append(solver.solve(model, watcher) if watcher else solver.solve(model))
         finished.set()
 
     threading.Thread(target=work, daemon=True).start()
