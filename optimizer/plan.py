@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Callable
 
 import numpy as np
@@ -35,6 +36,9 @@ CPSAT_MAX_CLAUSES = 400_000
 CLAUSES_BUILT_PER_SECOND = 100_000  # measured: about 150 000 on this project's 2-core machine
 # Tabu search weighs every swap of every round at each step; past this many players, swaps round by round.
 TABU_MAX_PLAYERS = 120
+# Past this many players the search's player-by-player matrices (8 bytes a pair, several of them)
+# cost more time and memory than a run has: the starts answer alone.
+SEARCH_MAX_PLAYERS = 4_000
 # Share of the time left after local search that may go to proving a forced repeat (_raise_bound).
 PROBE_SHARE = 0.25
 
@@ -49,13 +53,19 @@ class Run:
     budget: Budget
     on_progress: Callable[[Progress], None] | None = None
     bound: Bound = field(init=False)
-    costs: Costs = field(init=False)
     incumbent: Incumbent = field(init=False)
 
     def __post_init__(self) -> None:
         self.bound = self.history.bound or lower_bound(self.event)
-        self.costs = Costs.of(self.event, self.history.met_before)
         self.incumbent = Incumbent(self.event, self.history, self.budget, on_better=self._show)
+
+    @cached_property
+    def costs(self) -> Costs | None:
+        """The search's cost model, built when a stage first needs it. Its player-by-player
+        matrices outgrow time and memory in the biggest rooms, where the starts alone answer."""
+        if len(self.event.players) > SEARCH_MAX_PLAYERS:
+            return None
+        return Costs.of(self.event, self.history.met_before)
 
     def _show(self, best: Candidate) -> None:
         if self.on_progress:
@@ -123,24 +133,31 @@ def _offer_constructions(run: Run, rng: np.random.Generator) -> None:
     if run.history.fresh and not event.layout.threes and not event.layout.sit_outs:
         found = zero_repeat_seating(len(event.players), event.rounds, time_limit=min(10.0, run.budget.left() / 3))
         found = found or _longest_zero_repeat_prefix(run)
-        if found is not None:
+        if found is not None and (len(found[0]) == event.rounds or run.costs is not None):
             seats, method = found
             if len(seats) < event.rounds:
-                seats, method = extend(seats, event.rounds, run.costs, rng), f"{method}, extended"
+                seats = extend(seats, event.rounds, run.costs, rng, run.budget.deadline)
+                method = f"{method}, extended"
             run.offer(place_stayers(seats, event), method)
     if not run.done:
-        run.offer(greedy_seating(event, run.costs, rng, run.history.burdens_before), "greedy round by round")
+        _offer_greedy(run, rng)
+
+
+def _offer_greedy(run: Run, rng: np.random.Generator) -> None:
+    seats = greedy_seating(run.event, run.costs, rng, run.history.burdens_before, run.budget.deadline)
+    run.offer(seats, "greedy round by round")
 
 
 def _longest_zero_repeat_prefix(run: Run) -> tuple[Seats, str] | None:
     """Past the rounds a repeat-free schedule reaches, start from the longest one at hand."""
-    rounds = min(run.event.rounds - 1, frontier_rounds(run.costs.player_count))
-    return instant_seating(run.costs.player_count, rounds) if rounds > 0 else None
+    player_count = len(run.event.players)
+    rounds = min(run.event.rounds - 1, frontier_rounds(player_count))
+    return instant_seating(player_count, rounds) if rounds > 0 else None
 
 
 def _search(run: Run, seed: int, workers: int, rng, warm_start: bool) -> tuple[bool, bool]:
     """CP-SAT on rooms the full model fits, local search beyond. Returns (proven, interrupted)."""
-    event, player_count = run.event, run.costs.player_count
+    event, player_count = run.event, len(run.event.players)
     clauses = player_count * (player_count - 1) // 2 * event.rounds * event.layout.tables
     if clauses > CPSAT_MAX_CLAUSES:
         _local_search(run, rng, share=1.0)
@@ -216,8 +233,8 @@ def _solve_whole_day(run: Run, seed: int, workers: int) -> tuple[bool, bool]:
 def _local_search(run: Run, rng, share: float) -> None:
     """Improve the best start for a share of the time left (a better CP-SAT hint, or the answer)."""
     if run.best is None:
-        run.offer(greedy_seating(run.event, run.costs, rng, run.history.burdens_before), "greedy round by round")
-    if run.best is None:
+        _offer_greedy(run, rng)
+    if run.best is None or run.costs is None:
         return
     deadline = time.monotonic() + share * run.budget.left()
     small = run.costs.player_count <= TABU_MAX_PLAYERS

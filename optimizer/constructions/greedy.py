@@ -6,6 +6,8 @@ construction; every round is then improved by the one-round local search (optimi
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from models import Event
@@ -31,12 +33,19 @@ def take_turns(event: Event, so_far: np.ndarray, rng: np.random.Generator) -> np
     return burden
 
 
-def greedy_seating(event: Event, costs: Costs, rng: np.random.Generator, burdens_so_far: np.ndarray | None = None) -> Seats:
-    """Seat round after round against the meetings so far, burdens taken in turn."""
+def greedy_seating(
+    event: Event,
+    costs: Costs | None,
+    rng: np.random.Generator,
+    burdens_so_far: np.ndarray | None = None,
+    deadline: float = math.inf,
+) -> Seats:
+    """Seat round after round against the meetings so far, burdens taken in turn. Without a cost
+    model (a room too big for one) or past the deadline, rounds are seated at random: still fair."""
     layout, n = event.layout, len(event.players)
     so_far = np.zeros(n, np.int64) if burdens_so_far is None else burdens_so_far
     burden = take_turns(event, so_far, rng) if (layout.threes or layout.sit_outs) else np.zeros((event.rounds, n), bool)
-    met = np.zeros((n, n), dtype=np.int64)
+    met = np.zeros((n, n), dtype=np.int64) if costs is not None else None
     rounds = []
     for r in range(event.rounds):
         light = rng.permutation(np.flatnonzero(~burden[r]))
@@ -44,7 +53,9 @@ def greedy_seating(event: Event, costs: Costs, rng: np.random.Generator, burdens
         tables = np.full((layout.tables, 4), EMPTY, dtype=np.int64)
         tables[: layout.fours] = light.reshape(layout.fours, 4)
         tables[layout.fours :, :3] = heavy.reshape(layout.threes, 3)
-        tables = reseat(place_stayers(tables[None], event)[0], met, costs, rng)
-        met = met + meetings(tables[None], n)
+        tables = place_stayers(tables[None], event)[0]
+        if costs is not None:
+            tables = reseat(tables, met, costs, rng, deadline)
+            met = met + meetings(tables[None], n)
         rounds.append(tables)
     return np.stack(rounds)

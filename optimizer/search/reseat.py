@@ -8,6 +8,7 @@ the fair shares of the start are kept.
 
 from __future__ import annotations
 
+import math
 import time
 import numpy as np
 
@@ -16,10 +17,15 @@ from optimizer.seats import EMPTY, Seats, meetings
 
 
 def reseat_round(
-    tables: np.ndarray, cost: np.ndarray, rng: np.random.Generator, kicks: int = 20, pinned: np.ndarray | None = None
+    tables: np.ndarray,
+    cost: np.ndarray,
+    rng: np.random.Generator,
+    kicks: int = 20,
+    pinned: np.ndarray | None = None,
+    deadline: float = math.inf,
 ) -> np.ndarray:
     """The round's tables with players swapped to lower the summed cost of pairs at a table;
-    pinned players keep their table."""
+    pinned players keep their table. Past the deadline it returns the best found so far."""
     sizes = (tables >= 0).sum(axis=1)
     seated = tables[tables >= 0]
     table_of = np.repeat(np.arange(len(tables)), sizes)
@@ -34,11 +40,11 @@ def reseat_round(
     for kick in range(kicks + 1):
         if kick:
             table_of = _kick(best.copy(), sizes, fixed, rng)
-        table_of = _descend(local, table_of, sizes, fixed)
+        table_of = _descend(local, table_of, sizes, fixed, deadline)
         current = _round_cost(local, table_of)
         if current < best_cost - 1e-9:
             best, best_cost = table_of.copy(), current
-        if best_cost < 1e-9:
+        if best_cost < 1e-9 or time.monotonic() > deadline:
             break
     return _as_tables(players, best, sizes, tables.shape)
 
@@ -48,8 +54,10 @@ def _round_cost(local: np.ndarray, table_of: np.ndarray) -> float:
     return float((local * same).sum() / 2)
 
 
-def _descend(local: np.ndarray, table_of: np.ndarray, sizes: np.ndarray, fixed: np.ndarray) -> np.ndarray:
-    """Best-improvement swaps until none helps."""
+def _descend(
+    local: np.ndarray, table_of: np.ndarray, sizes: np.ndarray, fixed: np.ndarray, deadline: float
+) -> np.ndarray:
+    """Best-improvement swaps until none helps or the deadline passes."""
     groups = len(sizes)
     together = local @ np.eye(groups)[table_of]  # player x table: cost of sitting at that table
     movable_with = sizes[table_of][:, None] == sizes[table_of][None, :]
@@ -60,7 +68,7 @@ def _descend(local: np.ndarray, table_of: np.ndarray, sizes: np.ndarray, fixed: 
         gain = joining + joining.T - 2 * local - own[:, None] - own[None, :]
         gain[~movable_with | (table_of[:, None] == table_of[None, :])] = np.inf
         i, j = np.unravel_index(np.argmin(gain), gain.shape)
-        if gain[i, j] >= -1e-9:
+        if gain[i, j] >= -1e-9 or time.monotonic() > deadline:
             return table_of
         gi, gj = table_of[i], table_of[j]
         together[:, gi] += local[:, j] - local[:, i]
@@ -84,9 +92,13 @@ def _as_tables(players: np.ndarray, table_of: np.ndarray, sizes: np.ndarray, sha
     return tables
 
 
-def reseat(tables: np.ndarray, met: np.ndarray, costs: Costs, rng: np.random.Generator) -> np.ndarray:
+def reseat(
+    tables: np.ndarray, met: np.ndarray, costs: Costs, rng: np.random.Generator, deadline: float = math.inf
+) -> np.ndarray:
     """One round's tables reseated against the meetings so far, pinned players kept."""
-    return reseat_round(tables, costs.of_meeting(met), rng, pinned=costs.pinned)
+    if time.monotonic() > deadline:  # not even the cost matrix: in a big room it alone takes a while
+        return tables
+    return reseat_round(tables, costs.of_meeting(met), rng, pinned=costs.pinned, deadline=deadline)
 
 
 def improve(seats: Seats, costs: Costs, deadline: float, rng: np.random.Generator, on_better=None) -> Seats:
@@ -99,7 +111,7 @@ def improve(seats: Seats, costs: Costs, deadline: float, rng: np.random.Generato
     while time.monotonic() < deadline and best > 0 and stale < 3:
         for r in rng.permutation(len(seats)):
             others = met - meetings(seats[r : r + 1], costs.player_count)
-            seats[r] = reseat(seats[r], others, costs, rng)
+            seats[r] = reseat(seats[r], others, costs, rng, deadline)
             met = others + meetings(seats[r : r + 1], costs.player_count)
             if time.monotonic() >= deadline:
                 break
@@ -112,12 +124,13 @@ def improve(seats: Seats, costs: Costs, deadline: float, rng: np.random.Generato
     return seats
 
 
-def extend(seats: Seats, rounds: int, costs: Costs, rng: np.random.Generator) -> Seats:
-    """Add rounds after the given ones, each seated against every meeting so far."""
+def extend(seats: Seats, rounds: int, costs: Costs, rng: np.random.Generator, deadline: float = math.inf) -> Seats:
+    """Add rounds after the given ones, each seated against every meeting so far (past the
+    deadline, each a copy of an earlier round, still a valid day)."""
     met = meetings(seats, costs.player_count)
     added = []
     for _ in range(rounds - len(seats)):
-        round_ = reseat(seats[rng.integers(len(seats))].copy(), met, costs, rng)
+        round_ = reseat(seats[rng.integers(len(seats))].copy(), met, costs, rng, deadline)
         met = met + meetings(round_[None], costs.player_count)
         added.append(round_)
     return np.concatenate([seats[:rounds]] + ([np.stack(added)] if added else []))
