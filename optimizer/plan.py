@@ -40,7 +40,7 @@ TABU_MAX_PLAYERS = 120
 # cost more time and memory than a run has: the starts answer alone.
 SEARCH_MAX_PLAYERS = 4_000
 # Share of the time left after local search that may go to proving a forced repeat (_raise_bound).
-PROBE_SHARE = 0.25
+PROBE_SHARE = 0.2
 
 
 @dataclass
@@ -189,6 +189,7 @@ def _raise_bound(run: Run, seed: int, workers: int, share: float) -> None:
         outcome = cpsat.solve(
             run.event,
             time_limit=left,
+            hint=run.best.seats,  # over the target, but CP-SAT repairs a hint near it first
             lower_bound=target,
             max_repeats=target,
             history=run.history,

@@ -83,6 +83,7 @@ class SeatingModel:
         round, everyone's count so far lies in {least, least + 1}. Staying players keep their
         table, so they are exempt from three-handed turns (not from sitting out)."""
         threes = range(self.layout.fours, len(self.capacity))
+        self.least: list[cp_model.IntVar] = []
         if self.out:
             taken = lambda p, r: [self.out[p, r]]  # noqa: E731
         elif self.layout.threes:
@@ -90,8 +91,10 @@ class SeatingModel:
         else:
             return
         sharing = np.flatnonzero(~turn_exempt(self.event)).tolist()
+        self.sharing = sharing
         for r in range(self.event.rounds):
             least = self.model.new_int_var(0, self.event.rounds + int(self.burdens_before.max()), f"least{r}")
+            self.least.append(least)
             for p in sharing:
                 so_far = int(self.burdens_before[p]) + sum(var for q in range(r + 1) for var in taken(p, q))
                 self.model.add(so_far >= least)
@@ -173,7 +176,9 @@ class SeatingModel:
 
     # -- hints and solutions ---------------------------------------------------------------
     def add_hint(self, seats: Seats) -> None:
-        """Hint the seats and meetings of a seating, put in the form symmetry breaking expects."""
+        """Hint every variable from a seating, put in the form symmetry breaking expects: seats,
+        meetings, repeats, fair-share floors and the objective's terms. A complete, feasible hint
+        lets CP-SAT start from the seating instead of repairing it."""
         if self.same_players:
             seats = renumber_players(seats, self.player_count)
         if self.same_tables:
@@ -185,6 +190,25 @@ class SeatingModel:
             self.model.add_hint(var, int(where[r, p] == EMPTY))
         for (p, q, r), var in self.together.items():
             self.model.add_hint(var, int(where[r, p] == where[r, q] != EMPTY))
+        self._hint_counts(where)
+
+    def _hint_counts(self, where: np.ndarray) -> None:
+        """The integer variables' values implied by the seats: each at the least value its
+        constraints allow, which is the value an optimal solution gives them."""
+        same = (where[:, :, None] == where[:, None, :]) & (where[:, :, None] != EMPTY)
+        met = same.sum(axis=0) + self.met_before
+        repeats = np.maximum(met - 1, 0)
+        np.fill_diagonal(repeats, 0)
+        for (p, q), var in self.repeats.items():
+            self.model.add_hint(var, int(repeats[p, q]))
+        self.model.add_hint(self.worst_player, int(repeats.sum(axis=1).max(initial=0)))
+        pairs = np.triu_indices(self.player_count, 1)
+        self.model.add_hint(self.most_meetings, int(met[pairs].max(initial=0)))
+        if self.least:
+            burdened = where == EMPTY if self.out else where >= self.layout.fours
+            so_far = self.burdens_before[None, :] + burdened.cumsum(axis=0)
+            for r, var in enumerate(self.least):
+                self.model.add_hint(var, int(so_far[r, self.sharing].min()))
 
     def seating(self, value) -> Seats:
         """The seating read from a solution; `value` maps a variable to its value."""
