@@ -1,4 +1,4 @@
-"""Zero-repeat constructions: affine geometry, speed rule, rotational search, library, entry point."""
+"""Zero-repeat constructions: affine geometry, speed rule, doubling, rotational search, library, entry point."""
 
 from __future__ import annotations
 
@@ -7,8 +7,12 @@ import time
 import numpy as np
 import pytest
 
-from optimizer.constructions import frontier_rounds, library, zero_repeat_seating
+import optimizer
+from models import Answer, Event
+from optimizer.checker import check
+from optimizer.constructions import frontier_rounds, instant_seating, library, zero_repeat_seating
 from optimizer.constructions.affine import affine_seating, directions
+from optimizer.constructions.doubling import doubled_affine_seating, doubling_rounds, solve_gf2
 from optimizer.constructions.rotational import Shape, candidate_shapes, expand, pair_types, search_base_round
 from optimizer.constructions.speeds import best_speeds, guaranteed_rounds, speed_rounds, speed_seating
 from optimizer.seats import is_repeat_free, meetings, repeats, repeats_in
@@ -104,8 +108,53 @@ def test_library_entries_are_valid(players):
 def test_library_reaches_the_frontier_where_stored():
     reached = {n: frontier_rounds(n) for n in FRONTIER}
     short = {n: (reached[n], want) for n, want in FRONTIER.items() if reached[n] < want}
-    # Known gap: 32 players (Z_10 x 3 + 2 has no turning symmetry); python -m optimizer.constructions.library reports it.
-    assert set(short) <= {32}, short
+    assert not short, short
+    assert all(library.load(n).rounds >= want for n, want in FRONTIER.items())
+
+
+def test_doubling_seats_32_over_10_with_partners_who_never_meet():
+    seats = doubled_affine_seating(32, 10)
+    assert seats is not None and seated_once(seats, 32) and is_repeat_free(seats, 32, 10)
+    met = meetings(seats, 32)
+    never = [(a, b) for a, b in zip(*np.triu_indices(32, 1)) if met[a, b] == 0]
+    assert never == [(2 * a, 2 * a + 1) for a in range(16)]  # the partners; everyone else meets once
+    assert met.sum() // 2 == 32 * 31 // 2 - 16
+
+
+@pytest.mark.parametrize("seed", range(21))
+def test_doubling_succeeds_for_every_seed(seed):
+    seats = doubled_affine_seating(32, 10, seed=seed)
+    assert seats is not None and is_repeat_free(seats, 32, 10)
+    assert (doubled_affine_seating(32, 10, seed=seed) == seats).all()  # the same for the same seed
+
+
+@pytest.mark.parametrize("players, rounds", [(32, 11), (32, 0), (16, 5), (28, 9), (36, 10), (64, 10)])
+def test_doubling_answers_only_32_players_up_to_10_rounds(players, rounds):
+    assert doubled_affine_seating(players, rounds) is None
+    assert doubling_rounds(players) == (10 if players == 32 else 0)
+
+
+def test_doubling_gives_any_shorter_day_and_is_an_instant_start():
+    seats = doubled_affine_seating(32, 7)
+    assert seats.shape == (7, 8, 4) and is_repeat_free(seats, 32, 7)
+    made = instant_seating(32, 10)
+    assert made is not None and is_repeat_free(made[0], 32, 10) and "doubling" in made[1]
+    assert frontier_rounds(32) == 10
+
+
+def test_gf2_solver_finds_solutions_and_refuses_contradictions():
+    matrix = np.array([[1, 1, 0], [0, 1, 1], [1, 0, 1]], dtype=np.uint8)
+    x = solve_gf2(matrix, np.array([1, 1, 0], dtype=np.uint8))
+    assert x is not None and ((matrix @ x) % 2 == [1, 1, 0]).all()
+    assert solve_gf2(matrix, np.array([1, 1, 1], dtype=np.uint8)) is None  # the rows add up to 0 = 1
+
+
+def test_zero_repeat_verdict_for_32_over_10_is_a_checked_construction():
+    verdict = optimizer.zero_repeat_verdict(Event.with_count(32, 10), time_limit=5, workers=1)
+    assert verdict.answer == Answer.EXISTS and verdict.schedule is not None
+    assert "doubling" in verdict.reason
+    report = check(verdict.schedule)
+    assert report.repeats == 0 and len(verdict.schedule.rounds) == 10
 
 
 def test_library_refuses_a_bad_entry(tmp_path, monkeypatch):

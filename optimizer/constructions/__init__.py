@@ -3,13 +3,14 @@
     fixed.fixed_seating          the fixed MJMP rotation (the baseline and first warm start)
     affine.affine_seating        AG(k, 4): repeat-free for 4^k players over (4^k - 1) / 3 rounds
     speeds.speed_seating         every seat moves a fixed number of tables a round (the slip generalised)
+    doubling.doubled_affine_seating  32 players over 10 rounds: two affine planes of order 4, signed
     rotational.rotational_seating  a base round developed over Z_m, found by a small CP-SAT model
     library                      repeat-free designs computed ahead by the constructions above
     greedy.greedy_seating        round by round against every meeting so far, burdens in turn
     stayers.place_stayers        the repair every start goes through so stay requests hold
 
-Zero-repeat seatings come from `zero_repeat_seating`: the library, the affine geometry, the speed
-rule (all instant), then the rotational search within the time limit. Every seating handed out is
+Zero-repeat seatings come from `zero_repeat_seating`: the library, the affine geometry, the doubling,
+the speed rule (all instant), then the rotational search within the time limit. Every seating handed out is
 checked here first, so a builder bug can only cost a None.
 """
 
@@ -19,6 +20,7 @@ import numpy as np
 
 from optimizer.constructions import library
 from optimizer.constructions.affine import affine_dimension, affine_rounds, affine_seating
+from optimizer.constructions.doubling import doubled_affine_seating, doubling_rounds
 from optimizer.constructions.rotational import rotational_seating
 from optimizer.constructions.speeds import best_speeds, speed_rounds, speed_seating
 from optimizer.seats import is_repeat_free
@@ -37,8 +39,8 @@ def zero_repeat_seating(player_count: int, rounds: int, time_limit: float = 10.0
 
 
 def instant_seating(player_count: int, rounds: int) -> Made | None:
-    """The first instant construction reaching `rounds`: library, affine geometry, speed rule."""
-    for build in (from_library, from_affine, from_speeds):
+    """The first instant construction reaching `rounds`: library, affine geometry, doubling, speed rule."""
+    for build in (from_library, from_affine, from_doubling, from_speeds):
         made = build(player_count, rounds)
         if made is not None:
             return made
@@ -46,11 +48,16 @@ def instant_seating(player_count: int, rounds: int) -> Made | None:
 
 
 def frontier_rounds(player_count: int) -> int:
-    """The most repeat-free rounds available instantly (library, affine, speeds); not a table."""
+    """The most repeat-free rounds available instantly (library, affine, doubling, speeds); not a table."""
     if player_count < 4 or player_count % 4:
         return 0
     entry = library.load(player_count)
-    return max(entry.rounds if entry else 0, affine_rounds(player_count), speed_rounds(player_count))
+    return max(
+        entry.rounds if entry else 0,
+        affine_rounds(player_count),
+        doubling_rounds(player_count),
+        speed_rounds(player_count),
+    )
 
 
 def from_library(player_count: int, rounds: int) -> Made | None:
@@ -65,6 +72,13 @@ def from_affine(player_count: int, rounds: int) -> Made | None:
     if k is None or rounds > affine_rounds(player_count):
         return None
     return affine_seating(k, rounds), f"affine geometry AG({k},4)"
+
+
+def from_doubling(player_count: int, rounds: int, seed: int = 0) -> Made | None:
+    if rounds > doubling_rounds(player_count):
+        return None
+    seats = doubled_affine_seating(player_count, rounds, seed=seed)
+    return None if seats is None else (seats, f"signed doubling of two affine planes AG(2,4), seed {seed}")
 
 
 def from_speeds(player_count: int, rounds: int) -> Made | None:

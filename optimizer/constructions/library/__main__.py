@@ -1,8 +1,8 @@
 """Regenerate the library: `python -m optimizer.constructions.library [--players 16 20 ...] [--time-limit 60]`.
 
 For each room it starts at the counting limit floor((N - 1) / 3) and steps down until a construction
-(affine, speeds or the rotational search, never the library itself) gives a repeat-free seating,
-then stores it. No list of known results is used: what is stored is what the code reaches.
+(affine, speeds, the doubling, then the rotational search; never the library itself) gives a
+repeat-free seating, then stores it. No list of known results is used: what is stored is what the code reaches.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from optimizer.constructions import from_affine, from_speeds, library
+from optimizer.constructions import from_affine, from_doubling, from_speeds, library
 from optimizer.constructions.library import Entry
 from optimizer.constructions.rotational import rotational_seating
 from optimizer.seats import is_repeat_free
@@ -19,7 +19,11 @@ from optimizer.seats import is_repeat_free
 def build(player_count: int, time_limit: float, seed: int):
     """The most rounds reached and how, trying each round count from the counting limit down."""
     for rounds in range((player_count - 1) // 3, 0, -1):
-        made = from_affine(player_count, rounds) or from_speeds(player_count, rounds)
+        made = (
+            from_affine(player_count, rounds)
+            or from_speeds(player_count, rounds)
+            or from_doubling(player_count, rounds, seed=seed)
+        )
         if made is None:
             made = rotational_seating(player_count, rounds, time_limit=time_limit, seed=seed)
         if made is not None and is_repeat_free(made[0], player_count, rounds):

@@ -1,0 +1,149 @@
+"""Signed doubling of two affine planes of order 4: 32 players over 10 rounds without a repeat.
+
+This is a resolvable 4-GDD of type 2^16 (social golfer 8-4-10): 16 pairs of partners who never meet,
+everyone else meeting exactly once. Counting allows floor(31 / 3) = 10 rounds, so it is the limit.
+
+- Points: the 16 points a of AG(2, 4). Player 2a + e is copy e in {0, 1} of point a; the partners
+  2a and 2a + 1 never meet.
+- Collapsed design: the 5 parallel classes of AG(2, 4) and the 5 parallel classes of pi(AG(2, 4)),
+  for a permutation pi of the points that maps no collinear triple onto a collinear triple. Both are
+  affine planes, so every pair {a, b} lies in exactly one block B1 of the first and one block B2 of
+  the second: 10 classes of 4 blocks, a resolvable 2-(16, 4, 2) design in which (by the condition
+  on pi) two blocks share at most 2 points.
+- Lifting: each block B gets signs x_B: B -> GF(2) and becomes the two tables {2a + x_B(a)} and
+  {2a + 1 - x_B(a)}, so each class becomes one round of 8 tables. Copies (a, e) and (b, f) share a
+  table of B iff e + f = x_B(a) + x_B(b): B covers two of the four player pairs over {a, b}, the two
+  of one parity. B1 and B2 together cover all four, each once, iff their parities differ:
+
+      x_B1(a) + x_B1(b) + x_B2(a) + x_B2(b) = 1   for each of the 120 pairs {a, b},
+
+  a linear system over GF(2) in 160 signs (one per class and point), solved by Gaussian elimination.
+- Why at most 2 shared points: if B1 and B2 shared three points a, b, c, the equations of {a, b},
+  {b, c} and {a, c} would add up to 0 = 1 (every sign appears twice on the left, three ones on the
+  right). The condition is necessary, not sufficient: pi is found by a seeded randomised
+  backtracking search and a pi whose system is inconsistent is skipped for the next one.
+
+The whole build takes milliseconds and is the same for the same seed.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from itertools import combinations
+
+import numpy as np
+
+from optimizer.constructions.affine import affine_seating
+from optimizer.seats import Seats
+
+POINTS = 16
+PLAYERS = 2 * POINTS
+ROUNDS = 10  # 5 parallel classes per plane
+RESTART_STEPS = 20_000  # backtracking nodes before the permutation search starts afresh
+
+
+def doubling_rounds(player_count: int) -> int:
+    """Rounds the doubling gives this room (10 for 32 players, else 0)."""
+    return ROUNDS if player_count == PLAYERS else 0
+
+
+def doubled_affine_seating(player_count: int, rounds: int, seed: int = 0, time_limit: float = 10.0) -> Seats | None:
+    """(rounds, 8, 4) for 32 players and 1..10 rounds, or None for other rooms or if time runs out."""
+    if player_count != PLAYERS or not 1 <= rounds <= ROUNDS:
+        return None
+    plane = affine_seating(2)  # (5, 4, 4): the parallel classes of AG(2, 4)
+    deadline = time.monotonic() + time_limit
+    rng = random.Random(seed)
+    while (pi := arc_permutation(plane, rng, deadline)) is not None:
+        classes = np.concatenate([plane, pi[plane]])  # (10, 4, 4): the collapsed 2-(16, 4, 2) design
+        signs = solve_gf2(*sign_equations(classes))
+        if signs is not None:
+            return lift(classes, signs.reshape(ROUNDS, POINTS))[:rounds]
+    return None
+
+
+def arc_permutation(plane: np.ndarray, rng: random.Random, deadline: float) -> np.ndarray | None:
+    """A permutation of the points mapping no collinear triple onto a collinear triple, or None
+    once the deadline passes. Randomised backtracking, restarted every RESTART_STEPS nodes."""
+    triples = [t for line in plane.reshape(-1, 4).tolist() for t in combinations(line, 3)]
+    collinear = {_mask(t) for t in triples}
+    closing = [[t for t in triples if max(t) == p] for p in range(POINTS)]  # checked when p is placed
+    while time.monotonic() < deadline:
+        image = _place_points(closing, collinear, rng)
+        if image is not None:
+            return np.array(image, dtype=np.int64)
+    return None
+
+
+def _place_points(closing: list, collinear: set[int], rng: random.Random) -> list[int] | None:
+    """One depth-first attempt: images of points 0, 1, ... in random order; None past the step budget."""
+    image, used, steps = [-1] * POINTS, [False] * POINTS, 0
+
+    def place(p: int) -> bool:
+        nonlocal steps
+        steps += 1
+        if steps > RESTART_STEPS:
+            return False
+        if p == POINTS:
+            return True
+        for v in rng.sample(range(POINTS), POINTS):
+            if used[v]:
+                continue
+            image[p] = v
+            if all(_mask(image[a] for a in t) not in collinear for t in closing[p]):
+                used[v] = True
+                if place(p + 1):
+                    return True
+                used[v] = False
+        return False
+
+    return image if place(0) else None
+
+
+def _mask(points) -> int:
+    return sum(1 << p for p in points)
+
+
+def sign_equations(classes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The system (120 x 160 over GF(2), right side all ones); unknown 16r + a is the sign of point a
+    in its block of class r (each point is in one block per class)."""
+    block = np.empty((ROUNDS, POINTS), dtype=np.int64)
+    block[np.arange(ROUNDS)[:, None, None], classes] = np.arange(4)[None, :, None]
+    a, b = np.triu_indices(POINTS, 1)
+    together = block[:, a] == block[:, b]  # (10, 120): the classes where a and b share a block
+    first, second = together[:5].argmax(axis=0), 5 + together[5:].argmax(axis=0)
+    matrix = np.zeros((len(a), ROUNDS * POINTS), dtype=np.uint8)
+    pairs = np.arange(len(a))
+    for r, p in ((first, a), (first, b), (second, a), (second, b)):
+        matrix[pairs, POINTS * r + p] = 1  # the four unknowns of one equation are distinct
+    return matrix, np.ones(len(a), dtype=np.uint8)
+
+
+def solve_gf2(matrix: np.ndarray, rhs: np.ndarray) -> np.ndarray | None:
+    """A solution of matrix @ x = rhs over GF(2) (free unknowns 0), or None if there is none."""
+    rows = np.concatenate([matrix, rhs[:, None]], axis=1).astype(np.uint8) & 1
+    pivots: list[int] = []
+    for column in range(matrix.shape[1]):
+        r = len(pivots)
+        if r == len(rows):
+            break
+        hits = np.nonzero(rows[r:, column])[0]
+        if hits.size == 0:
+            continue
+        rows[[r, r + hits[0]]] = rows[[r + hits[0], r]]
+        others = np.nonzero(rows[:, column])[0]
+        rows[others[others != r]] ^= rows[r]  # reduced echelon form: the column is clear elsewhere
+        pivots.append(column)
+    if rows[len(pivots) :, -1].any():  # 0 = 1
+        return None
+    x = np.zeros(matrix.shape[1], dtype=np.uint8)
+    x[pivots] = rows[: len(pivots), -1]
+    return x
+
+
+def lift(classes: np.ndarray, signs: np.ndarray) -> Seats:
+    """(10, 8, 4): block t of class r becomes tables 2t ({2a + x(a)}) and 2t + 1 ({2a + 1 - x(a)})."""
+    x = signs[np.arange(len(classes))[:, None, None], classes].astype(np.int64)
+    tables = np.stack([2 * classes + x, 2 * classes + 1 - x], axis=2)  # (10, 4, 2, 4)
+    return tables.reshape(len(classes), 2 * classes.shape[1], 4)
