@@ -364,8 +364,8 @@ def lookup_entries(schedule: Schedule, index: int) -> list[LookupEntry]:
 
 
 def _entry_height(entry: LookupEntry, column_mm: float, size_mm: float) -> float:
-    # The name shares its line with the table (3 em) and the seat (2 em); 0.8 mm between entries.
-    return lines_needed(entry.name, column_mm - 5.2 * size_mm - 2.0, size_mm) * 1.2 * size_mm + 1.2
+    # The name shares its line with the table (3 em) and the seat (2.6 em); 0.8 mm between entries.
+    return lines_needed(entry.name, column_mm - 5.6 * size_mm - 2.0, size_mm) * 1.2 * size_mm + 1.2
 
 
 def _fill_columns(entries, columns: int, size_mm: float, height_mm: float):
