@@ -3,7 +3,7 @@
 from models.event import Event, Layout, OddPolicy, SitOutScoring, default_names
 from models.metrics import Metrics, PlayerMetrics
 from models.result import Answer, Bound, PlanResult, PlayerChange, Replan, Status, Verdict
-from models.schedule import SEAT_LETTERS, Round, Schedule, Table
+from models.schedule import SEAT_LETTERS, Provenance, Round, Schedule, Table
 
 __all__ = [
     "SEAT_LETTERS",
@@ -17,6 +17,7 @@ __all__ = [
     "PlayerChange",
     "Replan",
     "PlayerMetrics",
+    "Provenance",
     "Round",
     "Schedule",
     "SitOutScoring",

@@ -21,7 +21,7 @@ from matplotlib.font_manager import FontProperties
 from matplotlib.textpath import TextToPath
 
 from models import SEAT_LETTERS, Bound, Metrics, Schedule, SitOutScoring
-from rotation.output import metrics_text
+from rotation.output import NOT_HERE_WORD, SIT_OUT_WORDS, THREE_HANDED_WORD, metrics_text
 
 # The printable area of both A4 and Letter with 12 mm margins is at least 186 x 255 mm; every sheet is
 # laid out inside a slightly smaller box so either paper prints one section per sheet.
@@ -44,10 +44,7 @@ LOOKUP_FROM = 25  # players in the room from which the find-your-table pages are
 SEAT_WINDS = {"A": "East", "B": "North", "C": "West", "D": "South"}
 SEAT_LEGEND = "Seats: A East (starting dealer) · B North · C West · D South"
 
-SIT_OUT_MARK = {
-    SitOutScoring.ZERO: "sits out - scores zero",
-    SitOutScoring.AVERAGE: "sits out - scores the round's average",
-}
+SIT_OUT_MARK = {scoring: SIT_OUT_WORDS[scoring.value] for scoring in SitOutScoring}
 SIT_OUT_RULE = {
     SitOutScoring.ZERO: "A player who sits out a round scores zero for that round.",
     SitOutScoring.AVERAGE: (
@@ -418,11 +415,11 @@ def _slip_line(schedule: Schedule, index: int, name: str) -> SlipLine:
     round_ = schedule.rounds[index]
     for table in round_.tables:
         if name in table.players:
-            note = "three-handed" if len(table.players) == 3 else ""
+            note = THREE_HANDED_WORD if len(table.players) == 3 else ""
             return SlipLine(index + 1, table.table, SEAT_LETTERS[table.players.index(name)], note)
     if name in round_.sit_outs:
         return SlipLine(index + 1, None, "", SIT_OUT_MARK[schedule.sit_out_scoring])
-    return SlipLine(index + 1, None, "", "not here")
+    return SlipLine(index + 1, None, "", NOT_HERE_WORD)
 
 
 def slip_layout(rounds: int) -> tuple[int, float]:

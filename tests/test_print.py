@@ -250,3 +250,37 @@ def test_dollar_signs_are_names_not_formulas(tmp_path):
     event = Event(players=("$$", "$x^2$", "a\\b", "_d", "Ann", "Bo", "Cy", "Dee"), rounds=2)
     page = printed(tmp_path, optimizer.fixed_schedule(event), "--png", tmp_path / "summary.png")
     assert "$x^2$" in page and (tmp_path / "summary.png").read_bytes().startswith(PNG_SIGNATURE)
+
+
+def test_csv_long_and_wide_read_back_with_dictreader(tmp_path, nine_sit_out):
+    import csv
+    import io
+
+    from rotation.output import schedule_csv, schedule_csv_long
+
+    long = list(csv.DictReader(io.StringIO(schedule_csv_long(nine_sit_out))))
+    assert list(long[0]) == ["round", "table", "seat", "player", "three-handed", "sits out"]
+    assert len(long) == 9 * 3
+    outs = [row for row in long if row["sits out"]]
+    assert len(outs) == 3 and {row["sits out"] for row in outs} == {"sits out - scores the round's average"}
+    wide = list(csv.DictReader(io.StringIO(schedule_csv(nine_sit_out))))
+    assert list(wide[0])[0] == "player" and all(row["round 1 table"] in "12" for row in wide)
+    seven = list(csv.DictReader(io.StringIO(schedule_csv_long(optimizer.fixed_schedule(Event.with_count(7, 1))))))
+    assert [row["three-handed"] for row in seven] == [""] * 4 + ["yes"] * 3
+
+
+def test_cli_writes_provenance_and_no_byte_order_mark(tmp_path):
+    import csv
+    import json
+
+    from rotation.cli import main
+
+    out = tmp_path / "day.json"
+    assert main(["plan", "--players", "12", "--rounds", "2", "--time-limit", "1", "--workers", "1", "--quiet",
+                 "--json", str(out), "--csv-long", str(tmp_path / "l.csv")]) == 0
+    provenance = json.loads(out.read_text())["provenance"]
+    assert {"tool_version", "seed", "time_limit", "method", "repeats", "bound", "created"} <= set(provenance)
+    with open(tmp_path / "l.csv", encoding="utf-8") as handle:
+        assert next(csv.DictReader(handle))["round"] == "1"
+    assert main(["fixed", "--players", "8", "--rounds", "1", "--excel", "--csv", str(tmp_path / "x.csv")]) == 0
+    assert (tmp_path / "x.csv").read_bytes().startswith(b"\xef\xbb\xbf")
