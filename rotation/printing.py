@@ -424,8 +424,9 @@ def _slip_line(schedule: Schedule, index: int, name: str) -> SlipLine:
 
 def slip_layout(rounds: int) -> tuple[int, float]:
     """(slips down a sheet, row height in mm) for slips of `rounds` rounds: rows tall enough to write in."""
-    # 8 mm padding, a two-line name, the header row, a row per round, the total, two lines of rules.
-    fixed = 8.0 + 13.0 + 6.0 + 16.0
+    # 8 mm padding, the title line, a name of up to three lines, the header row, a row per round, the
+    # total, and up to five lines of rules.
+    fixed = 8.0 + 4.0 + 16.0 + 6.0 + 18.0
     for down in (4, 3, 2, 1):
         row = (PAGE_HEIGHT_MM / down - fixed) / (rounds + 1)
         if row >= 7.0:
