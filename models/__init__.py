@@ -4,7 +4,7 @@ from models.event import Event, Layout, OddPolicy, SitOutScoring, default_names
 from models.metrics import Metrics, PlayerMetrics
 from models.progress import Progress
 from models.result import Answer, Bound, PlanResult, PlayerChange, Replan, Status, Verdict
-from models.schedule import SEAT_LETTERS, Round, Schedule, Table
+from models.schedule import SEAT_LETTERS, Provenance, Round, Schedule, Table
 
 __all__ = [
     "SEAT_LETTERS",
@@ -19,6 +19,7 @@ __all__ = [
     "Replan",
     "PlayerMetrics",
     "Progress",
+    "Provenance",
     "Round",
     "Schedule",
     "SitOutScoring",

@@ -28,6 +28,20 @@ class Round(BaseModel):
     )
 
 
+class Provenance(BaseModel):
+    """How a schedule file was made: enough to make it again or to judge it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    tool_version: str = Field(description="The rotation version that wrote the file.")
+    method: str = Field(description="How it was built: 'fixed', or the plan's method.")
+    seed: int | None = Field(default=None, description="Random seed of the search.")
+    time_limit: float | None = Field(default=None, description="Seconds the search was allowed.")
+    repeats: int | None = Field(default=None, description="E of the schedule, as the search reported it.")
+    bound: int | None = Field(default=None, description="The proven lower bound on E.")
+    created: str = Field(description="When the file was written (ISO 8601, UTC).")
+
+
 class Schedule(BaseModel):
     model_config = ConfigDict(frozen=True)
 
@@ -43,6 +57,7 @@ class Schedule(BaseModel):
     departures: dict[str, int] = Field(
         default_factory=dict, description="Players who left: the first round they miss."
     )
+    provenance: Provenance | None = Field(default=None, description="How the file was made (optional).")
 
     def expected(self, round_index: int) -> tuple[str, ...]:
         """The players at the event in a round (0-based), in list order."""

@@ -48,23 +48,84 @@ def _fair(fair: bool) -> str:
     return " (shared in turn)" if fair else " (not shared in turn)"
 
 
+# The same words as the printed pages (rotation.printing imports these).
+SIT_OUT_WORDS = {"zero": "sits out - scores zero", "average": "sits out - scores the round's average"}
+THREE_HANDED_WORD = "three-handed"
+NOT_HERE_WORD = "not here"
+EXCEL_BOM = "\ufeff"  # only with --excel: spreadsheet programs then read the file as UTF-8
+
+
 def schedule_csv(schedule: Schedule) -> str:
-    """One row per player, one column per round: table and seat like '3A', or the sit-out mark."""
+    """Wide: one row per player; per round the table (a number), the seat letter and a note.
+
+    The note is empty, "three-handed", the sit-out mark ("sits out - scores zero") or "not here".
+    """
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["player"] + [f"round {r}" for r in range(1, len(schedule.rounds) + 1)])
+    header = ["player"]
+    for r in range(1, len(schedule.rounds) + 1):
+        header += [f"round {r} table", f"round {r} seat", f"round {r} note"]
+    writer.writerow(header)
     seats = [schedule.seat_of(r) for r in range(len(schedule.rounds))]
-    scoring = schedule.sit_out_scoring.value
     for name in schedule.players:
-        writer.writerow([name] + [_cell(name, seats[r], schedule.rounds[r], scoring) for r in range(len(seats))])
+        row = [name]
+        for r, round_ in enumerate(schedule.rounds):
+            row += _cells(schedule, name, seats[r], round_)
+        writer.writerow(row)
     return buffer.getvalue()
 
 
-def _cell(name: str, seat_of: dict[str, tuple[int, str]], round_, scoring: str) -> str:
+def schedule_csv_long(schedule: Schedule) -> str:
+    """Long: one row per player per round: round, table, seat, player, three-handed, sits out.
+
+    Players not at the event in a round (after a re-plan) have no row for it.
+    """
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["round", "table", "seat", "player", "three-handed", "sits out"])
+    mark = SIT_OUT_WORDS[schedule.sit_out_scoring.value]
+    for number, round_ in enumerate(schedule.rounds, start=1):
+        for table in sorted(round_.tables, key=lambda t: t.table):
+            three = "yes" if len(table.players) == 3 else ""
+            for seat, name in enumerate(table.players):
+                writer.writerow([number, table.table, SEAT_LETTERS[seat], name, three, ""])
+        for name in round_.sit_outs:
+            writer.writerow([number, "", "", name, "", mark])
+    return buffer.getvalue()
+
+
+def _cells(schedule: Schedule, name: str, seat_of: dict[str, tuple[int, str]], round_) -> list:
     if name in seat_of:
         table, letter = seat_of[name]
-        return f"{table}{letter}"
-    return f"sit out (scores {scoring})" if name in round_.sit_outs else "not here"
+        three = next(len(t.players) == 3 for t in round_.tables if t.table == table)
+        return [table, letter, THREE_HANDED_WORD if three else ""]
+    if name in round_.sit_outs:
+        return ["", "", SIT_OUT_WORDS[schedule.sit_out_scoring.value]]
+    return ["", "", NOT_HERE_WORD]
+
+
+def with_provenance(schedule: Schedule, method: str, seed: int | None = None, time_limit: float | None = None,
+                    result=None) -> Schedule:
+    """The schedule with a record of how it was made, for the JSON file."""
+    from datetime import datetime, timezone
+    from importlib.metadata import PackageNotFoundError, version
+
+    from models import Provenance
+
+    try:
+        tool = version("rotation")
+    except PackageNotFoundError:
+        tool = "unknown"
+    provenance = Provenance(
+        tool_version=tool,
+        method=result.method if result is not None else method,
+        seed=seed,
+        time_limit=time_limit,
+        repeats=result.repeats if result is not None else None,
+        bound=result.bound.repeats if result is not None else None,
+        created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+    )
+    return schedule.model_copy(update={"provenance": provenance})
 
 
 def schedule_json(schedule: Schedule) -> str:

@@ -18,7 +18,7 @@ from models import Metrics, Schedule
 
 # Never met, met once, met twice, three times or more: white is "never", red draws the eye to repeats.
 _MEETING_COLOURS = ["#ffffff", "#9ecae1", "#fd8d3c", "#a50f15"]
-_LABEL_LENGTH = 14  # longer names are cut on the axes only; the pages print them in full
+NAMED_UP_TO = 32  # players labelled by name on the matrix; bigger rooms get list numbers instead
 
 
 def meetings(schedule: Schedule) -> np.ndarray:
@@ -64,18 +64,30 @@ def _draw_meetings(axes, schedule: Schedule) -> None:
     image = axes.imshow(np.minimum(counts, top), cmap=colours, norm=norm, interpolation="nearest")
     bar = axes.figure.colorbar(image, ax=axes, ticks=range(top + 1), shrink=0.8)
     bar.ax.set_yticklabels(["never", "once", "twice", f"{top}+"])
-    labels = [_short(name) for name in schedule.players]
-    size = _label_size(len(labels))
-    ticks = range(len(labels))
-    # parse_math=False: a name with two '$' must print as typed, not as a formula.
-    axes.set_xticks(ticks, labels, rotation=90, fontsize=size, parse_math=False)
-    axes.set_yticks(ticks, labels, fontsize=size, parse_math=False)
+    players = len(schedule.players)
+    if players <= NAMED_UP_TO:
+        labels = list(schedule.players)  # in full: a cut name can be two players
+        ticks = range(players)
+        size = max(5.0, min(9.0, 200 / max(players, 1)))
+        # parse_math=False: a name with two '$' must print as typed, not as a formula.
+        axes.set_xticks(ticks, labels, rotation=90, fontsize=size, parse_math=False)
+        axes.set_yticks(ticks, labels, fontsize=size, parse_math=False)
+    else:
+        # Names this small cannot be read: number the players in list order, every few.
+        step = next(s for s in (5, 10, 20, 25, 50, 100) if players / s <= 20)
+        ticks = [t - 1 for t in range(step, players + 1, step)]
+        axes.set_xticks([0] + ticks, [1] + [t + 1 for t in ticks], fontsize=8)
+        axes.set_yticks([0] + ticks, [1] + [t + 1 for t in ticks], fontsize=8)
+        axes.set_xlabel("player, numbered in list order")
+        axes.set_ylabel("player, numbered in list order")
     axes.set_title("Who meets whom")
 
 
 def _draw_repeats(axes, metrics: Metrics) -> None:
     rounds = np.arange(1, len(metrics.repeats_by_round) + 1)
     axes.bar(rounds, metrics.repeats_by_round, color="#a50f15")
+    if not metrics.repeats:
+        axes.text(0.5, 0.5, "no repeats in any round", transform=axes.transAxes, ha="center", va="center")
     axes.set_xticks(rounds)
     axes.set_xlabel("round")
     axes.set_ylabel("pairs who had met before")
@@ -83,15 +95,6 @@ def _draw_repeats(axes, metrics: Metrics) -> None:
     # Whole numbers only; a round with no repeats still shows an axis from zero to one.
     axes.set_ylim(0, max(1, max(metrics.repeats_by_round, default=0)) * 1.15)
     axes.yaxis.get_major_locator().set_params(integer=True)
-
-
-def _short(name: str) -> str:
-    return name if len(name) <= _LABEL_LENGTH else name[: _LABEL_LENGTH - 1] + "…"
-
-
-def _label_size(players: int) -> float:
-    """Shrink tick labels as the room grows so they do not overlap."""
-    return max(3.0, min(9.0, 260 / max(players, 1)))
 
 
 def _png(figure: Figure) -> bytes:

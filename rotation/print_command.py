@@ -1,31 +1,100 @@
-"""`rotation print`: wall charts, player slips and a summary page for the printer, and a picture."""
+"""`rotation print`: wall charts, find-your-table lists, score cards and sheets, a summary, a picture."""
 
 from __future__ import annotations
 
 import click
 
 import optimizer
+from models import Event, Schedule
 from rotation.inputs import BadInput, read_schedule, writable
 from rotation.output import write_atomically
+
+PART_NAMES = ("walls", "lookup", "slips", "sheets", "summary")
+
+
+def compare(schedule: Schedule):
+    """Repeats of the fixed rule on the same room, and the lower bound, for the summary page.
+
+    The optimizer is called here, at the command's edge; the page renderer only lays the answer out.
+    """
+    from rotation.printing import Comparison
+
+    if schedule.arrivals or schedule.departures or any(round_.absent for round_ in schedule.rounds):
+        # A re-planned day has a different room each round; neither figure is about that day.
+        return Comparison(None, None, "players came and went during the day, so the full room's "
+                          "fixed rotation and lower bound do not describe this schedule")
+    try:
+        event = Event(players=schedule.players, rounds=len(schedule.rounds), odd=schedule.odd,
+                      sit_out_scoring=schedule.sit_out_scoring)
+        fixed = optimizer.check(optimizer.fixed_schedule(event))
+    except (ValueError, optimizer.InvalidSchedule) as error:
+        return Comparison(None, None, f"the fixed rule cannot seat this room: {error}")
+    fair = fixed.three_handed_fair and fixed.sit_outs_fair
+    return Comparison(fixed.repeats, optimizer.lower_bound(event), fixed_fair=fair)
+
+
+def parse_only(text: str | None) -> tuple[str, ...]:
+    if not text:
+        return ()
+    parts = tuple(p.strip() for p in text.split(",") if p.strip())
+    unknown = [p for p in parts if p not in PART_NAMES]
+    if unknown or not parts:
+        raise BadInput(f"--only: unknown part {', '.join(unknown) or text!r}; choose from {','.join(PART_NAMES)}")
+    return parts
+
+
+def parse_rounds(text: str | None, schedule: Schedule) -> tuple[int, int] | None:
+    if not text:
+        return None
+    first, _, last = text.partition("-")
+    try:
+        low, high = int(first), int(last or first)
+    except ValueError:
+        raise BadInput(f"--rounds: expected a round or a range like 4-8, not {text!r}") from None
+    total = len(schedule.rounds)
+    if not 1 <= low <= high <= total:
+        raise BadInput(f"--rounds {text}: the schedule has rounds 1 to {total}")
+    return low, high
 
 
 @click.command(name="print")
 @click.argument("file", metavar="SCHEDULE.json")
 @click.option("--html", "html_path", metavar="FILE", required=True, help="Write the printable page (one HTML file).")
 @click.option("--png", "png_path", metavar="FILE", help="Also write the summary picture alone as PNG.")
-def print_command(file, html_path, png_path):
-    """Wall charts per round, player slips and a summary page, ready to print."""
+@click.option("--title", default="", metavar="TEXT", help="The event's name, on every page.")
+@click.option("--date", default="", metavar="TEXT", help="The day, on every page.")
+@click.option(
+    "--only", metavar="PARTS",
+    help="Print only these parts, comma-separated: walls,lookup,slips,sheets,summary. "
+    "Default: walls, slips and summary, and lookup for rooms over 24 players.",
+)
+@click.option("--rounds", "rounds_text", metavar="K-L", help="Print only rounds K to L (e.g. the rounds still to play).")
+def print_command(file, html_path, png_path, title, date, only, rounds_text):
+    """Wall charts, find-your-table lists, score cards and sheets, and a summary page, ready to print."""
     # Imported here: matplotlib takes half a second, which no other command should pay.
     from rotation.pictures import summary_png
-    from rotation.printing import compare, expected_pages, render_page
+    from rotation.printing import Options, render_page, sheets
 
     writable(html_path), writable(png_path)
+    parts = parse_only(only)
     schedule = read_schedule(file)
     try:
         metrics = optimizer.check(schedule)  # nothing unchecked reaches the wall
     except optimizer.InvalidSchedule as error:
         raise BadInput(f"{file}: invalid schedule: {error}") from None
-    write_atomically(html_path, render_page(schedule, metrics, compare(schedule)))
+    options = Options(title=title, date=date, only=parts, rounds=parse_rounds(rounds_text, schedule))
+    comparison = compare(schedule) if "summary" in (parts or ("summary",)) else compare_skipped()
+    write_atomically(html_path, render_page(schedule, metrics, comparison, options))
     if png_path:
         write_atomically(png_path, summary_png(schedule, metrics))
-    click.echo(f"{html_path}: {expected_pages(schedule)} pages to print")
+    pages = sheets(schedule, options)
+    kinds = {"wall": "wall chart", "lookup": "find-your-table", "slips": "slip", "scores": "score sheet",
+             "summary": "summary"}
+    counts = [f"{sum(p.kind == k for p in pages)} {name}" for k, name in kinds.items() if any(p.kind == k for p in pages)]
+    click.echo(f"{html_path}: {len(pages)} pages to print ({', '.join(counts)})")
+
+
+def compare_skipped():
+    from rotation.printing import Comparison
+
+    return Comparison(None, None, "no summary page printed")

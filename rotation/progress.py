@@ -1,26 +1,61 @@
-"""Progress while the solver thinks: one live line on a terminal, nothing when piped."""
+"""Progress while the solver thinks: one live line on a terminal, nothing when piped.
+
+The line shows the best repeats found so far (it never goes up), the best lower bound (it never goes
+down), and the time used out of the limit; it ticks every second even while the solver is quiet.
+"""
 
 from __future__ import annotations
 
+import time
 from contextlib import contextmanager
 
 from rich.console import Console
+from rich.live import Live
+from rich.spinner import Spinner
+from rich.table import Table
 
 from models import Progress
 
 
+class LiveLine:
+    """What the line says; rich re-renders it every refresh, so the clock moves on its own."""
+
+    def __init__(self, time_limit: float | None, label: str = ""):
+        self.time_limit, self.label = time_limit, label
+        self.best: int | None = None
+        self.bound: int | None = None
+        self.note = ""
+        self.started = time.monotonic()
+        self.spinner = Spinner("dots")
+
+    def update(self, progress: Progress) -> None:
+        if progress.repeats is not None and (self.best is None or progress.repeats < self.best):
+            self.best = progress.repeats
+        if self.bound is None or progress.bound > self.bound:
+            self.bound = progress.bound
+        self.note = progress.note
+
+    def text(self) -> str:
+        elapsed = time.monotonic() - self.started
+        limit = f" / {self.time_limit:g} s" if self.time_limit else " s"
+        best = "-" if self.best is None else str(self.best)
+        bound = "-" if self.bound is None else str(self.bound)
+        label = f"{self.label}: " if self.label else ""
+        note = f"  ({self.note})" if self.note else ""
+        return f"{label}best repeats {best}  lower bound {bound}  {elapsed:.0f}{limit}{note}"
+
+    def __rich__(self):
+        grid = Table.grid(padding=(0, 1))
+        grid.add_row(self.spinner, self.text())
+        return grid
+
+
 @contextmanager
-def progress_display():
+def progress_display(time_limit: float | None = None, label: str = ""):
     console = Console(stderr=True)
     if not console.is_terminal:
         yield None
         return
-    with console.status("planning...") as status:
-
-        def show(progress: Progress) -> None:
-            best = "-" if progress.repeats is None else progress.repeats
-            status.update(
-                f"best repeats {best}  lower bound {progress.bound}  {progress.elapsed:5.1f} s  ({progress.note})"
-            )
-
-        yield show
+    line = LiveLine(time_limit, label)
+    with Live(line, console=console, refresh_per_second=4, transient=True):
+        yield line.update

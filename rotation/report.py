@@ -80,3 +80,47 @@ def replan_text(replan: Replan) -> str:
     ]
     lines += [f"  {c.name}: round{'s' if len(c.rounds) > 1 else ''} {', '.join(map(str, c.rounds))}" for c in replan.changes]
     return "\n".join(lines) + result_text(replan.result)
+
+
+def compare_record(players: int, rounds: int, result: PlanResult, answer: Answer, fixed_fair: bool = True) -> dict:
+    """One room of `compare` for --csv and --json: the row's figures as values, not text."""
+    return {
+        "players": players,
+        "rounds": rounds,
+        "fixed": result.fixed_repeats,
+        "fixed_fair": fixed_fair,
+        "variety": result.repeats,
+        "bound": result.bound.repeats,
+        "status": result.status.value,
+        "zero_repeat": answer.value,
+        "seconds": round(result.runtime, 2),
+    }
+
+
+def compare_summary(records: list[dict], skipped: int = 0) -> str:
+    optimal = sum(r["status"] == "optimal" for r in records)
+    zero = sum(r["zero_repeat"] == "exists" for r in records)
+    better = sum(r["variety"] is not None and r["fixed"] is not None and r["variety"] < r["fixed"] for r in records)
+    seconds = sum(r["seconds"] for r in records)
+    line = (
+        f"{len(records)} rooms: {optimal} proven optimal, {better} better than the fixed rule, "
+        f"{zero} with zero repeats; {seconds:.1f} s in all"
+    )
+    return line + (f"; {skipped} rooms could not be seated" if skipped else "")
+
+
+def compare_csv(records: list[dict]) -> str:
+    import csv
+    import io
+
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=list(records[0]) if records else ["players"], lineterminator="\n")
+    writer.writeheader()
+    writer.writerows({k: "" if v is None else v for k, v in r.items()} for r in records)
+    return buffer.getvalue()
+
+
+def compare_json(records: list[dict]) -> str:
+    import json
+
+    return json.dumps({"rooms": records}, indent=2) + "\n"

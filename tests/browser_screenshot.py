@@ -21,7 +21,8 @@ if __package__ in (None, ""):  # run as a script: make the project importable
 
 import optimizer  # noqa: E402
 from models import Event, OddPolicy, Round, Schedule, SitOutScoring, Table  # noqa: E402
-from rotation.printing import compare, expected_pages, render_page  # noqa: E402
+from rotation.print_command import compare  # noqa: E402
+from rotation.printing import Options, expected_pages, render_page  # noqa: E402
 
 # Names that have broken printed pages before: accents, apostrophes, a very long name, markup.
 AWKWARD_NAMES = (
@@ -55,6 +56,30 @@ def chromium() -> str | None:
     return shutil.which("chromium") or shutil.which("chromium-browser")
 
 
+LONG_NAMES = (
+    "Maximilian Alexander von Hohenberg-Schwarzenfeld",
+    "José María Fernández de la Peña y Ortega-Gasset",
+    "Anastasia Konstantinovna Rimsky-Korsakova",
+    "Bartholomew Featherstonehaugh-Cholmondeley",
+)
+
+
+def long_names(count: int) -> tuple[str, ...]:
+    """Every third name very long, the rest ordinary: the case that used to spill off a sheet."""
+    return tuple(f"{LONG_NAMES[i // 3 % 4]} {i}" if i % 3 == 0 else f"Player {i:03d} Smith" for i in range(count))
+
+
+def big_schedules() -> dict[str, Schedule]:
+    """The sizes that broke the old single-sheet rounds: 22 x 12 with sit-outs, 96 and 200 players."""
+    rooms = {
+        "long-22x12": Event(players=long_names(22), rounds=12, odd=OddPolicy.SIT_OUT,
+                            sit_out_scoring=SitOutScoring.AVERAGE),
+        "room-96": Event(players=long_names(96), rounds=2),
+        "room-200": Event(players=long_names(200), rounds=1),
+    }
+    return {name: optimizer.fixed_schedule(event) for name, event in rooms.items()}
+
+
 def sample_schedules() -> dict[str, Schedule]:
     """Rooms that exercise every mark: sit-outs with both scorings, three-handed tables, a big room."""
     rooms = {
@@ -76,9 +101,9 @@ def replanned_schedule() -> Schedule:
     return day.model_copy(update={"rounds": day.rounds + (last,)})
 
 
-def write_page(schedule: Schedule, path: Path) -> Path:
+def write_page(schedule: Schedule, path: Path, options: Options = Options()) -> Path:
     metrics = optimizer.check(schedule)
-    path.write_text(render_page(schedule, metrics, compare(schedule)), "utf-8")
+    path.write_text(render_page(schedule, metrics, compare(schedule), options), "utf-8")
     return path
 
 
@@ -135,13 +160,15 @@ def main(out_dir: str) -> int:
         return 2
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    for name, schedule in sample_schedules().items():
+    for name, schedule in {**sample_schedules(), **big_schedules()}.items():
         html = write_page(schedule, out / f"{name}.html")
         print_pdf(html, out / f"{name}.pdf")
         first, every = out / f"{name}.png", out / f"{name}-all.png"
         screenshot(html, first)
         screenshot_all(schedule, html, every)
-        print(f"{html}\n{out / f'{name}.pdf'}\n{first}\n{every}")
+        phone = out / f"{name}-390px.png"
+        screenshot(html, phone, width=390, height=1600)
+        print(f"{html}\n{out / f'{name}.pdf'}\n{first}\n{every}\n{phone}")
     return 0
 
 

@@ -29,4 +29,4 @@ def test_sat_out_rounds_are_marked_in_the_csv(tmp_path):
 
     event = Event.with_count(9, 2, odd=OddPolicy.SIT_OUT, sit_out_scoring="average")
     rows = schedule_csv(optimizer.fixed_schedule(event)).splitlines()
-    assert any("sit out (scores average)" in row for row in rows)
+    assert any("sits out - scores the round's average" in row for row in rows)

@@ -10,7 +10,7 @@ import optimizer
 from models import Event, OddPolicy, Round, SitOutScoring, Table
 from rotation.output import schedule_json
 from rotation.print_command import print_command
-from rotation.printing import expected_pages, slips_per_sheet
+from rotation.printing import PT_MM, Options, expected_pages, lines_needed, lookup_pages, slip_layout, wall_charts
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 HOSTILE = "<script>alert(1)</script>"
@@ -60,10 +60,12 @@ def test_every_round_player_and_sit_out_is_on_the_page(tmp_path, nine_sit_out):
     # Three rounds, one sit-out each: marked on its wall chart and on the player's slip.
     for round_ in nine_sit_out.rounds:
         (out,) = round_.sit_outs
-        assert f"{out} sits out - scores the round's average" in seen
-    assert seen.count("sits out - scores the round's average") == 3 + 3
+        assert f"Sitting out: {out}." in seen
+    # The rule under each round's sit-out, and on the slip of each player who sits out.
+    assert seen.count("scores the round's average: the total of all scores") == 3 + 3
+    assert seen.count("sits out - scores the round's average") == 3  # the slips' rows
     assert len(re.findall(r'class="slip[ "]', page)) == 9
-    assert page.count('class="page slip-sheet"') == 2  # 8 slips to a sheet
+    assert page.count('class="page slip-sheet"') == 2  # 6 slips to a sheet
 
 
 def test_slips_give_table_and_seat_every_round(tmp_path, nine_sit_out):
@@ -71,7 +73,7 @@ def test_slips_give_table_and_seat_every_round(tmp_path, nine_sit_out):
     slips = page.split('class="page slip-sheet"', 1)[1].split('class="page summary"')[0]
     seats = nine_sit_out.seat_of(0)
     table, letter = seats["Ann"]
-    assert f"Ann Round Table Seat 1 {table} {letter} 2 " in text_of(slips)
+    assert f"Ann Round Table Seat Game 1 2 3 4 Total 1 {table} {letter} 2 " in text_of(slips)
 
 
 def test_three_handed_tables_are_marked(tmp_path, seven_three_handed):
@@ -81,13 +83,16 @@ def test_three_handed_tables_are_marked(tmp_path, seven_three_handed):
     assert "sits out" not in seen
     for name in seven_three_handed.players:
         assert name in seen
-    # The tag on each round's table of three, and a note on the slips of its three players.
-    assert seen.count("three-handed") == 3 + 3 * 3
+    # The tag on each round's table of three; the rule under it and on the slips of its players.
+    three = {name for r in seven_three_handed.rounds for t in r.tables if len(t.players) == 3 for name in t.players}
+    assert seen.count("Shaded: three-handed table.") == len(three)
+    assert seen.count("Three-handed table: seats A, B and C only") == 3 + len(three)
 
 
 def test_zero_scoring_is_printed(tmp_path):
     schedule = optimizer.fixed_schedule(Event.with_count(9, 2, odd=OddPolicy.SIT_OUT))
-    assert "P9 sits out - scores zero" in text_of(printed(tmp_path, schedule))
+    seen = text_of(printed(tmp_path, schedule))
+    assert "Sitting out: P9." in seen and "A player who sits out a round scores zero" in seen
 
 
 def test_hostile_names_stay_text(tmp_path, nine_sit_out):
@@ -102,7 +107,8 @@ def test_page_is_self_contained(tmp_path, nine_sit_out):
     page = printed(tmp_path, nine_sit_out)
     assert not re.search(r"""(src|href)\s*=\s*["'](?!data:)""", page)
     assert "@import" not in page and "url(" not in page
-    assert page.count('src="data:image/png;base64,') == 2
+    assert page.count('src="data:image/png;base64,') in (1, 2)  # the repeats chart only when there are repeats
+    assert '<meta name="viewport"' in page
     assert "@page" in page and "break-after: page" in page
 
 
@@ -131,11 +137,83 @@ def test_big_room_still_prints(tmp_path):
     schedule = optimizer.fixed_schedule(Event.with_count(40, 6))
     page = printed(tmp_path, schedule)
     assert page.count('class="table-card') == 60
-    assert expected_pages(schedule) == 6 + 5 + 1
+    assert page.count('class="page ') == expected_pages(schedule)
+    assert page.count('class="page lookup-page"') == 6  # over 24 players: a find-your-table page a round
 
 
-def test_longer_days_get_fewer_slips_per_sheet():
-    assert [slips_per_sheet(r) for r in (3, 8, 9, 18, 19, 40, 41)] == [8, 8, 4, 4, 2, 2, 1]
+def test_longer_days_get_fewer_slips_per_sheet_with_rows_to_write_in():
+    layouts = [slip_layout(r) for r in (3, 5, 8, 12, 20, 30)]
+    assert [down for down, _ in layouts] == [3, 2, 2, 1, 1, 1]
+    assert all(row >= 7.0 for _, row in layouts[:5])
+
+
+LONG = ("Maximilian Alexander von Hohenberg-Schwarzenfeld", "Anastasia Konstantinovna Rimsky-Korsakova")
+
+
+def long_names(n):
+    return tuple(f"{LONG[i % 2]} {i}" if i % 3 == 0 else f"Player {i:03d}" for i in range(n))
+
+
+@pytest.mark.parametrize("players", [22, 96, 200])
+def test_wall_charts_keep_names_large_and_tables_in_order(players):
+    odd = OddPolicy.SIT_OUT
+    schedule = optimizer.fixed_schedule(Event(players=long_names(players), rounds=2, odd=odd))
+    for index in range(2):
+        charts = wall_charts(schedule, index)
+        numbers = [card.number for chart in charts for card in chart.tables]
+        assert numbers == sorted(t.table for t in schedule.rounds[index].tables)
+        assert all(chart.name_mm >= 14 * PT_MM - 0.01 for chart in charts)
+        if len([c for c in charts if c.tables]) > 1:
+            assert charts[0].part.startswith("tables 1-") and charts[0].part.endswith(f"of {len(numbers)}")
+        notes = [line for chart in charts for line in chart.notes]
+        assert sum(line.startswith("Sitting out") for line in notes) == bool(schedule.rounds[index].sit_outs)
+
+
+def test_lines_needed_wraps_at_spaces_and_hyphens():
+    assert lines_needed("Ann", 50, 5) == 1
+    assert lines_needed("word " * 40, 50, 5) > 4
+    assert lines_needed("x" * 200, 50, 5) >= 200 * 0.5 * 5 / 50  # an unbroken run still wraps
+
+
+def test_lookup_is_alphabetical_and_complete(nine_sit_out):
+    pages = lookup_pages(nine_sit_out, 0)
+    names = [e.name for page in pages for column in page.columns for e in column]
+    assert names[0] == "<script>alert(1)</script>" and names[1] == "Ann"
+    assert "José María Fernández de la Peña y Ortega-Gasset" in names and len(names) == 9
+    (out,) = nine_sit_out.rounds[0].sit_outs
+    assert [e.seat for page in pages for c in page.columns for e in c if e.name == out] == ["out"]
+
+
+def test_title_date_legend_only_and_rounds(tmp_path):
+    schedule = optimizer.fixed_schedule(Event.with_count(12, 6))
+    page = printed(tmp_path, schedule, "--title", "Spring Open", "--date", "12 April", "--only", "walls,sheets",
+                   "--rounds", "4-5")
+    seen = text_of(page)
+    assert page.count('class="page wall"') == 2 and 'id="round-4"' in page and 'id="round-3"' not in page
+    assert page.count('class="score"') == 6 and page.count('class="page score-sheet"') == 3
+    assert "slip-sheet" not in page and "summary" not in page.split("<body>")[1]
+    assert seen.count("Spring Open") == 1 + 2 + 6 and seen.count("12 April") == 2 + 6
+    assert "A East (starting dealer) · B North · C West · D South" in seen
+    assert expected_pages(schedule, Options(only=("walls", "sheets"), rounds=(4, 5))) == 2 + 3
+
+
+def test_bad_only_and_rounds_are_one_line(tmp_path, nine_sit_out):
+    path = write(tmp_path, nine_sit_out)
+    assert "unknown part" in one_error_line(run(path, "--html", tmp_path / "o.html", "--only", "walls,posters"))
+    assert "rounds 1 to 3" in one_error_line(run(path, "--html", tmp_path / "o.html", "--rounds", "2-5"))
+
+
+def test_unfair_fixed_rule_is_starred(tmp_path):
+    schedule = optimizer.fixed_schedule(Event.with_count(17, 4))
+    seen = text_of(printed(tmp_path, schedule))
+    assert re.search(r"fixed MJMP rule on the same room \d+\*", seen) and "* The fixed rule does not take" in seen
+
+
+def test_no_repeats_gets_a_sentence_not_an_empty_chart(tmp_path):
+    schedule = optimizer.fixed_schedule(Event.with_count(20, 2))
+    page = printed(tmp_path, schedule)
+    assert optimizer.check(schedule).repeats == 0
+    assert "No repeats: no pair of players" in text_of(page) and page.count('src="data:image/png;base64,') == 1
 
 
 def one_error_line(result):
@@ -172,3 +250,37 @@ def test_dollar_signs_are_names_not_formulas(tmp_path):
     event = Event(players=("$$", "$x^2$", "a\\b", "_d", "Ann", "Bo", "Cy", "Dee"), rounds=2)
     page = printed(tmp_path, optimizer.fixed_schedule(event), "--png", tmp_path / "summary.png")
     assert "$x^2$" in page and (tmp_path / "summary.png").read_bytes().startswith(PNG_SIGNATURE)
+
+
+def test_csv_long_and_wide_read_back_with_dictreader(tmp_path, nine_sit_out):
+    import csv
+    import io
+
+    from rotation.output import schedule_csv, schedule_csv_long
+
+    long = list(csv.DictReader(io.StringIO(schedule_csv_long(nine_sit_out))))
+    assert list(long[0]) == ["round", "table", "seat", "player", "three-handed", "sits out"]
+    assert len(long) == 9 * 3
+    outs = [row for row in long if row["sits out"]]
+    assert len(outs) == 3 and {row["sits out"] for row in outs} == {"sits out - scores the round's average"}
+    wide = list(csv.DictReader(io.StringIO(schedule_csv(nine_sit_out))))
+    assert list(wide[0])[0] == "player" and all(row["round 1 table"] in "12" for row in wide)
+    seven = list(csv.DictReader(io.StringIO(schedule_csv_long(optimizer.fixed_schedule(Event.with_count(7, 1))))))
+    assert [row["three-handed"] for row in seven] == [""] * 4 + ["yes"] * 3
+
+
+def test_cli_writes_provenance_and_no_byte_order_mark(tmp_path):
+    import csv
+    import json
+
+    from rotation.cli import main
+
+    out = tmp_path / "day.json"
+    assert main(["plan", "--players", "12", "--rounds", "2", "--time-limit", "1", "--workers", "1", "--quiet",
+                 "--json", str(out), "--csv-long", str(tmp_path / "l.csv")]) == 0
+    provenance = json.loads(out.read_text())["provenance"]
+    assert {"tool_version", "seed", "time_limit", "method", "repeats", "bound", "created"} <= set(provenance)
+    with open(tmp_path / "l.csv", encoding="utf-8") as handle:
+        assert next(csv.DictReader(handle))["round"] == "1"
+    assert main(["fixed", "--players", "8", "--rounds", "1", "--excel", "--csv", str(tmp_path / "x.csv")]) == 0
+    assert (tmp_path / "x.csv").read_bytes().startswith(b"\xef\xbb\xbf")

@@ -1,6 +1,7 @@
 """The printable page in a real browser: headless Chromium prints it to PDF, and we read the PDF back.
 
 Skipped when chromium is not on PATH. Install it with .ci/browser-deps (Debian: apt-get install chromium).
+Few and quick: each room is printed once per module and every check reads the same PDF.
 """
 
 import re
@@ -10,42 +11,34 @@ import pytest
 
 pypdf = pytest.importorskip("pypdf", reason="pypdf reads the printed PDF back: pip install pypdf")
 
+from click.testing import CliRunner  # noqa: E402
+
 from browser_screenshot import (  # noqa: E402  (tests/ is on sys.path under pytest's default import mode)
+    big_schedules,
     chromium,
     console_errors,
-    dump_dom,
     print_pdf,
     sample_schedules,
     screenshot,
-    write_page,
 )
-from rotation.printing import expected_pages, slips_per_sheet  # noqa: E402
+from rotation.output import schedule_json  # noqa: E402
+from rotation.print_command import print_command  # noqa: E402
+from rotation.printing import SEAT_LEGEND, THREE_HANDED_RULE, Options, sheets, sort_key  # noqa: E402
 
 pytestmark = pytest.mark.skipif(
     chromium() is None, reason="chromium is not on PATH; install it with .ci/browser-deps to run the browser checks"
 )
 
-SCHEDULES = sample_schedules() if chromium() else {}
-
-# Counted by hand, so a change in layout that adds or loses a sheet fails here and not only in
-# expected_pages: rounds + slip sheets + one summary.
-SHEETS = {
-    "sit-out-9": 3 + 2 + 1,
-    "three-handed-7": 4 + 1 + 1,
-    "room-40": 6 + 5 + 1,
-    "long-day-10": 12 + 3 + 1,
-    "re-planned-9": 3 + 2 + 1,
+# (room, options): the awkward names with every part, the long-name day, and the big rooms' rounds.
+ROOMS = {
+    "sit-out-9": ((), None),
+    "three-handed-7": ((), None),
+    "long-22x12": (("walls", "lookup", "slips", "summary"), None),
+    "room-96": (("walls", "lookup"), None),
+    "room-200": (("walls", "lookup"), None),
 }
-
-
-class Printed:
-    def __init__(self, schedule, folder, name):
-        self.schedule = schedule
-        self.html = write_page(schedule, folder / f"{name}.html")
-        self.pdf = folder / f"{name}.pdf"
-        self.run = print_pdf(self.html, self.pdf)
-        self.reader = pypdf.PdfReader(self.pdf)
-        self.pages = [squash(page.extract_text()) for page in self.reader.pages]
+SCHEDULES = {**sample_schedules(), **big_schedules()} if chromium() else {}
+MIN_NAME_PT = 14.0
 
 
 def squash(text: str) -> str:
@@ -53,65 +46,117 @@ def squash(text: str) -> str:
     return re.sub(r"\s+", "", unicodedata.normalize("NFKC", text))
 
 
-@pytest.fixture(scope="module", params=sorted(SCHEDULES))
+class Printed:
+    """The room printed through the command line, as a director would, then through Chromium."""
+
+    def __init__(self, name, folder):
+        self.schedule = SCHEDULES[name]
+        only, rounds = ROOMS[name]
+        self.options = Options(title="Spring Open", date="12 April", only=only, rounds=rounds)
+        source, self.html = folder / "day.json", folder / f"{name}.html"
+        source.write_text(schedule_json(self.schedule), encoding="utf-8")
+        argv = [str(source), "--html", str(self.html), "--title", "Spring Open", "--date", "12 April"]
+        result = CliRunner().invoke(print_command, argv + (["--only", ",".join(only)] if only else []))
+        assert result.exit_code == 0, result.output
+        self.announced = int(re.search(r": (\d+) pages to print", result.output).group(1))
+        self.sheets = sheets(self.schedule, self.options)
+        self.pdf = folder / f"{name}.pdf"
+        self.run = print_pdf(self.html, self.pdf)
+        self.reader = pypdf.PdfReader(self.pdf)
+        self.texts = [page.extract_text() for page in self.reader.pages]
+        self.pages = [squash(text) for text in self.texts]
+
+
+@pytest.fixture(scope="module", params=sorted(ROOMS))
 def printed(request, tmp_path_factory):
-    name = request.param
-    return name, Printed(SCHEDULES[name], tmp_path_factory.mktemp(name), name)
+    return request.param, Printed(request.param, tmp_path_factory.mktemp(request.param))
 
 
-def test_one_sheet_per_round_then_slips_then_summary(printed):
-    name, result = printed
-    assert result.run.returncode == 0, result.run.stderr[-2000:]
-    assert len(result.pages) == SHEETS[name] == expected_pages(result.schedule)
-
-
-def test_no_console_errors(printed):
+def test_page_count_is_the_announced_count(printed):
     _, result = printed
+    assert result.run.returncode == 0, result.run.stderr[-2000:]
+    assert len(result.pages) == result.announced == len(result.sheets)
     assert console_errors(result.run.stderr) == []
 
 
-def test_each_round_sheet_shows_its_tables_and_sit_outs(printed):
+def test_every_round_s_sheets_hold_every_name_of_that_round(printed):
     _, result = printed
     for number, round_ in enumerate(result.schedule.rounds, start=1):
-        page = result.pages[number - 1]
-        assert page.startswith(f"Round{number}of{len(result.schedule.rounds)}")
+        walls = "".join(p for p, s in zip(result.pages, result.sheets) if s.kind == "wall" and s.body.number == number)
+        assert squash(f"Round {number}") in walls
         for table in round_.tables:
-            assert squash(f"Table {table.table}") in page
+            assert squash(f"Table {table.table}") in walls
             for letter, player in zip("ABCD", table.players):
-                assert squash(f"{letter} {player}") in page, (number, player)
+                assert squash(f"{letter} {player}") in walls, (number, player)
         for player in round_.sit_outs:
-            assert squash(f"{player} sits out - scores") in page
+            assert squash(player) in walls.split("Sittingout:", 1)[1]
+        if round_.sit_outs:
+            assert "scoresthe" in walls or "scoreszero" in walls  # the rule, not just the names
+        if any(len(t.players) == 3 for t in round_.tables):
+            assert squash(THREE_HANDED_RULE) in walls
 
 
-def test_every_name_is_on_its_slip(printed):
+def test_every_sheet_has_title_date_and_legend(printed):
     _, result = printed
-    schedule = result.schedule
-    rounds, per_sheet = len(schedule.rounds), slips_per_sheet(len(schedule.rounds))
-    for position, player in enumerate(schedule.players):
-        sheet = result.pages[rounds + position // per_sheet]
-        assert squash(player) + "RoundTableSeat" in sheet, player
+    for page, sheet in zip(result.pages, result.sheets):
+        assert "SpringOpen" in page and "12April" in page
+        if sheet.kind in ("wall", "lookup", "slips", "scores"):
+            assert squash(SEAT_LEGEND) in page
 
 
-def test_summary_sheet_has_both_pictures(printed):
+def font_sizes(page) -> list[tuple[str, float]]:
+    """(text, size in points) of every run on a PDF page, the text matrix and the CTM applied."""
+    runs = []
+
+    def visit(text, cm, tm, font, size):
+        if text.strip():
+            scale = (abs(tm[3] * cm[3]) + abs(tm[1] * cm[2])) or abs(tm[0] * cm[0])
+            runs.append((text, size * scale))
+
+    page.extract_text(visitor_text=visit)
+    return runs
+
+
+def test_names_on_wall_charts_are_at_least_14_pt(printed):
     _, result = printed
-    last = result.reader.pages[-1]
-    images = [x for x in last["/Resources"].get("/XObject", {}).values() if x.get_object()["/Subtype"] == "/Image"]
-    assert result.pages[-1].startswith("Summary") and len(images) == 2
+    words = {w for name in result.schedule.players for w in name.split() if len(w) >= 2 and not w.isdigit()}
+    boiler = set(" ".join([SEAT_LEGEND, THREE_HANDED_RULE, "Spring Open April Round rounds tables Table"]).split())
+    seen = []
+    for page, sheet in zip(result.reader.pages, result.sheets):
+        if sheet.kind != "wall" or not sheet.body.tables:
+            continue
+        for text, size in font_sizes(page):
+            if set(text.split()) & (words - boiler) and not text.startswith("Sitting out"):
+                seen.append(size)
+    assert seen and min(seen) >= MIN_NAME_PT - 0.05, min(seen)
 
 
-def test_dom_renders_every_section_and_keeps_markup_out(tmp_path):
-    schedule = SCHEDULES["sit-out-9"]
-    dom = dump_dom(write_page(schedule, tmp_path / "dom.html"))
-    assert len(re.findall(r'<section class="page ', dom)) == expected_pages(schedule)
-    assert "<script" not in dom.lower()  # the hostile name stayed text
-    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in dom
+def test_lookup_pages_are_alphabetical_with_table_and_seat(printed):
+    _, result = printed
+    for number in range(1, len(result.schedule.rounds) + 1):
+        pages = [(p, s.body) for p, s in zip(result.pages, result.sheets) if s.kind == "lookup" and s.body.number == number]
+        if not pages:
+            continue
+        entries = [e for _, body in pages for column in body.columns for e in column]
+        assert [sort_key(e.name) for e in entries] == sorted(sort_key(e.name) for e in entries)
+        seats = result.schedule.seat_of(number - 1)
+        assert {e.name for e in entries} == set(seats) | set(result.schedule.rounds[number - 1].sit_outs)
+        text, at = "".join(p for p, _ in pages), 0
+        for e in entries:  # in the printed order, each with its table and seat
+            found = text.find(squash(f"{e.name}{e.table if e.table else ''}{e.seat}"), at)
+            assert found >= 0, e
+            at = found
 
 
-def test_screenshot_is_written(tmp_path):
-    png = tmp_path / "sit-out-9.png"
-    run = screenshot(write_page(SCHEDULES["sit-out-9"], tmp_path / "shot.html"), png, width=900, height=1400)
-    data = png.read_bytes()
-    assert run.returncode == 0 and data.startswith(b"\x89PNG\r\n\x1a\n")
-    width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
-    assert (width, height) == (900, 1400) and len(data) > 20_000
+def test_screen_view_fits_a_phone(tmp_path):
+    """At 390 px wide nothing is cut off: the right edge of the window shows the grey background."""
+    from matplotlib.image import imread
 
+    result = Printed("sit-out-9", tmp_path)
+    png = tmp_path / "phone.png"
+    run = screenshot(result.html, png, width=390, height=1400)
+    assert run.returncode == 0
+    image = imread(png)
+    assert image.shape[1] == 390
+    edge = image[:, -2:, :3]
+    assert edge.max() < 0.8  # background and shadow only: no white sheet runs past the window's edge
