@@ -132,8 +132,6 @@ def _number_round(round_: np.ndarray, others: np.ndarray, even: np.ndarray, fixe
             continue
         cost = _cost_of_numbers(round_[rows], rows, others, even, fixed)
         now = int(np.trace(cost))
-        if now == 0:
-            continue  # already nobody above even here
         mate = _assign(cost)
         if int(cost[np.arange(len(rows)), mate].sum()) < now:
             out[rows[mate]] = round_[rows]
@@ -144,12 +142,17 @@ def _number_round(round_: np.ndarray, others: np.ndarray, even: np.ndarray, fixe
 def _cost_of_numbers(
     tables: np.ndarray, numbers: np.ndarray, others: np.ndarray, even: np.ndarray, fixed: np.ndarray
 ) -> np.ndarray:
-    """cost[i, j]: players of table i who would go above their even share at table number numbers[j]."""
+    """cost[i, j]: SMOOTHING x (players of table i who would go above their even share at table number
+    numbers[j]) + their visits there so far. The second term (the rise in the sum of squared visits,
+    halved) breaks the many ties of the first, so the descent drifts towards even visits instead of
+    stopping on a plateau; it never outweighs one visit above even."""
     seated = tables >= 0
     who = np.where(seated, tables, 0)
-    at_share = others[who][:, :, numbers] >= even[who][:, :, None]  # (tables, seats, numbers)
-    counted = seated & ~fixed[who]
-    return (at_share & counted[:, :, None]).sum(axis=1).astype(np.int64)
+    visits = others[who][:, :, numbers]  # (tables, seats, numbers)
+    at_share = visits >= even[who][:, :, None]
+    counted = (seated & ~fixed[who])[:, :, None]
+    weight = 4 * int(others.max(initial=0)) + 4 + 1
+    return (weight * (at_share & counted) + visits * counted).sum(axis=1).astype(np.int64)
 
 
 def _assign(cost: np.ndarray) -> np.ndarray:
