@@ -26,6 +26,27 @@ class Metrics(BaseModel):
     three_handed_fair: bool = Field(description="Nobody was three-handed twice while someone had not been once.")
     sit_outs_fair: bool = Field(description="Nobody sat out twice while someone had not sat out once.")
     club_meetings: int = Field(default=0, description="Times two club-mates (the spread request) shared a table.")
+    seat_spread: int = Field(
+        default=0,
+        description="The worst player's (most - fewest) rounds in one seat letter: A-D for anyone who sat at a "
+        "table of four, A-C for a player only ever three-handed. Balanced is at most 1.",
+    )
+    table_visits_above_even: int = Field(
+        default=0,
+        description="Visits to one table number beyond ceil(rounds played / tables), summed over players and "
+        "tables; players who stay at one table are exempt.",
+    )
+    trios_again: int = Field(
+        default=0, description="Sum over every three players of max(0, rounds all three share a table - 1)."
+    )
+    back_to_back: int = Field(
+        default=0, description="Pairs who share a table in a round and again in the next round, counted per round."
+    )
+    indirect_meetings: int | None = Field(
+        default=None,
+        description="Among pairs who never share a table, the fewest opponents they have in common; "
+        "None when every pair meets.",
+    )
     players: tuple[PlayerMetrics, ...]
 
     @property

@@ -7,7 +7,7 @@ code that built the schedule, so a bug in a builder cannot vouch for itself.
 from __future__ import annotations
 
 from collections import Counter
-from itertools import combinations
+from itertools import combinations, pairwise
 from typing import NamedTuple
 
 from models import Layout, Metrics, PlayerMetrics, Schedule
@@ -99,7 +99,8 @@ def _describe(sizes: Counter) -> str:
 
 
 def measure(schedule: Schedule) -> Metrics:
-    """Repeats, spread of opponents and shares of three-handed and sat-out rounds."""
+    """Repeats, spread of opponents, shares of three-handed and sat-out rounds, and the balance figures
+    (seat letters, table numbers, trios, back-to-back rematches, indirect meetings)."""
     met: Counter[frozenset[str]] = Counter()
     repeats_by_round = []
     for round_ in schedule.rounds:
@@ -133,8 +134,94 @@ def measure(schedule: Schedule) -> Metrics:
         three_handed_fair=three.fair,
         club_meetings=sum(count for pair, count in met.items() if any(pair <= set(g) for g in schedule.spread)),
         sit_outs_fair=out.fair,
+        seat_spread=_seat_spread(schedule),
+        table_visits_above_even=_table_visits_above_even(schedule),
+        trios_again=_trios_again(schedule),
+        back_to_back=_back_to_back(schedule),
+        indirect_meetings=_indirect_meetings(schedule, met),
         players=players,
     )
+
+
+def _seat_spread(schedule: Schedule) -> int:
+    """The worst player's (most - fewest) rounds in one seat letter. A player who sat at any table of
+    four counts all of A-D (an unused letter counts as zero); one only ever three-handed counts A-C."""
+    letters: dict[str, Counter[int]] = {}
+    at_four: set[str] = set()
+    for round_ in schedule.rounds:
+        for table in round_.tables:
+            for seat, name in enumerate(table.players):
+                letters.setdefault(name, Counter())[seat] += 1
+                if len(table.players) == 4:
+                    at_four.add(name)
+    spreads = (
+        max(counts.values()) - min(counts[seat] for seat in range(4 if name in at_four else 3))
+        for name, counts in letters.items()
+    )
+    return max(spreads, default=0)
+
+
+def _table_visits_above_even(schedule: Schedule) -> int:
+    """Visits to one table number beyond ceil(rounds played / tables), summed over players and tables.
+    Tables are the most of any round the player plays (the room may shrink after departures)."""
+    visits: dict[str, Counter[int]] = {}
+    tables: Counter[str] = Counter()
+    for round_ in schedule.rounds:
+        for table in round_.tables:
+            for name in table.players:
+                visits.setdefault(name, Counter())[table.table] += 1
+                tables[name] = max(tables[name], len(round_.tables))
+    above = 0
+    for name, counts in visits.items():
+        if name in schedule.stay:
+            continue  # keeping one table all day is the request, not an imbalance
+        even = -(-sum(counts.values()) // tables[name])
+        above += sum(max(0, count - even) for count in counts.values())
+    return above
+
+
+def _trios_again(schedule: Schedule) -> int:
+    """Sum over every three players of max(0, rounds all three share a table - 1)."""
+    trios = Counter(
+        frozenset(trio) for round_ in schedule.rounds for t in round_.tables for trio in combinations(t.players, 3)
+    )
+    return sum(count - 1 for count in trios.values())
+
+
+def _back_to_back(schedule: Schedule) -> int:
+    """Pairs who share a table in a round and again in the next one, counted once per such round."""
+    rounds = [
+        {frozenset(pair) for t in round_.tables for pair in combinations(t.players, 2)} for round_ in schedule.rounds
+    ]
+    return sum(len(now & after) for now, after in pairwise(rounds))
+
+
+def _indirect_meetings(schedule: Schedule, met: Counter[frozenset[str]]) -> int | None:
+    """Among pairs who never share a table, the fewest opponents they have in common; None if every pair met.
+
+    Linear in seats times rounds: each player's opponents number at most three a round, so listing the
+    pairs of every player's opponents costs sum of squared opponent counts, not players squared. Before
+    listing, counting settles the common case: if fewer pairs (with multiplicity) have a common opponent
+    than pairs never met, some pair never met has none and the answer is 0.
+    """
+    players = len(schedule.players)
+    never = players * (players - 1) // 2 - len(met)
+    if never == 0:
+        return None
+    opponents: dict[str, list[str]] = {}
+    for pair in met:
+        for name, other in (tuple(pair), tuple(pair)[::-1]):
+            opponents.setdefault(name, []).append(other)
+    with_common = sum(len(them) * (len(them) - 1) // 2 for them in opponents.values())
+    if with_common < never:
+        return 0
+    common: Counter[frozenset[str]] = Counter()
+    for them in opponents.values():
+        common.update(frozenset(pair) for pair in combinations(them, 2))
+    unmet = {pair: count for pair, count in common.items() if pair not in met}
+    if len(unmet) < never:
+        return 0  # some pair never met has no opponent in common
+    return min(unmet.values())
 
 
 class _Share(NamedTuple):

@@ -34,7 +34,15 @@ def metrics_text(metrics: Metrics, spread: bool = False) -> str:
         f"Repeats (E): {metrics.repeats}   most meetings of one pair: {metrics.max_meetings}",
         f"Distinct opponents per player: min {metrics.opponents_min}, mean {metrics.opponents_mean:g}",
         f"Worst-off player's repeats: {metrics.worst_player_repeats}",
+        f"Seat spread (worst player's most - fewest rounds in one seat letter): {metrics.seat_spread}"
+        + (" (balanced)" if metrics.seat_spread <= 1 else ""),
+        (
+            f"Table visits above even: {metrics.table_visits_above_even}   trios again: {metrics.trios_again}   "
+            f"back-to-back rematches: {metrics.back_to_back}"
+        ),
     ]
+    if metrics.indirect_meetings is not None:
+        lines.append(f"Pairs who never meet: at least {metrics.indirect_meetings} opponents in common")
     if any(three):
         lines.append(f"Three-handed rounds per player: {min(three)}-{max(three)}" + _fair(metrics.three_handed_fair))
     if any(out):

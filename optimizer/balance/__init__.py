@@ -1,0 +1,30 @@
+"""Balance a seating beyond repeats: seat letters, table numbers, the order of rounds, trios and rematches.
+
+Pure functions on the array form (rounds, tables, 4) of `optimizer.seating`; numpy and OR-Tools only.
+
+    balance_letters(seats, letters_so_far)        -> seats: who sits in A-D at each table
+    balance_table_numbers(seats, pinned, visits)   -> seats: which table number each table gets
+    order_rounds(seats, previous, ...)              -> seats: the rounds in the order with fewest back-to-back rematches
+    polish(seats, rng, played, apart, clubs, ...)   -> seats: fewer trios again and rematches, never more repeats
+
+Each one keeps what the others decide: letters never move a player to another table, table numbers and
+the order of rounds never change who meets whom, and polish only regroups (so letters and numbers are
+balanced after it).
+"""
+
+from optimizer.balance.order import back_to_back, order_rounds
+from optimizer.balance.polish import polish, trios_again
+from optimizer.balance.seats import balance_letters, letter_counts, seat_spread
+from optimizer.balance.tables import balance_table_numbers, table_visits_above_even
+
+__all__ = [
+    "back_to_back",
+    "balance_letters",
+    "balance_table_numbers",
+    "letter_counts",
+    "order_rounds",
+    "polish",
+    "seat_spread",
+    "table_visits_above_even",
+    "trios_again",
+]

@@ -1,0 +1,197 @@
+"""The order of rounds: play the rounds in the order with the fewest back-to-back rematches.
+
+The mathematics. Reordering rounds changes nothing else (meetings, trios, seat letters and table visits
+are sums over rounds). A back-to-back rematch is a pair at one table in two consecutive rounds, so with
+w(r, s) the number of pairs who share a table in both rounds r and s, the best order is a shortest
+Hamiltonian path in the complete graph on rounds weighted by w, starting after the `previous` round
+(the last one already played, if any) - a travelling salesman path. For up to EXACT_ROUNDS rounds it is
+solved exactly by the Held-Karp dynamic programme over subsets (Held and Karp, "A dynamic programming
+approach to sequencing problems", J. SIAM 10, 1962), O(2^R R^2); beyond, a local search (move one round
+elsewhere, swap two, reverse a stretch: Or-opt and 2-opt, Croes 1958) from the given order.
+
+Turns. When some players take a burden each round (a three-handed seat or sitting out) and the given
+order shares it in turn (after every round, everyone's count differs by at most one), only orders that
+keep sharing it in turn are allowed. Whether a first stretch of rounds is fair depends only on which
+rounds it holds, not on their order, so the programme simply skips unfair subsets. Players seated in no
+round (not at the event) and `exempt` players (those who stay, under the three-handed rule) are left out
+of the turns. The original order is kept whenever it is already among the best.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from optimizer.balance._day import players_in, table_of
+
+EXACT_ROUNDS = 16
+# Subsets times players beyond which the fair-turns table of the exact programme gets too large.
+EXACT_CELLS = 8_000_000
+
+
+def back_to_back(seats: np.ndarray, previous: np.ndarray | None = None, players: int | None = None) -> int:
+    """Pairs who share a table in consecutive rounds, counted per round (and after `previous`)."""
+    n = _players(seats, previous, players)
+    weights, start = _rematches(seats, previous, n)
+    return int(start[0] + sum(weights[r, r + 1] for r in range(len(seats) - 1)))
+
+
+def order_rounds(
+    seats: np.ndarray,
+    previous: np.ndarray | None = None,
+    players: int | None = None,
+    exempt: np.ndarray | None = None,
+    burdens_so_far: np.ndarray | None = None,
+) -> np.ndarray:
+    """The same rounds in the order with the fewest back-to-back rematches (after `previous`, a
+    (tables, 4) round already played), keeping three-handed seats and sit-outs shared in turn when the
+    given order shares them. `burdens_so_far` counts each player's burdens in rounds already played."""
+    n = _players(seats, previous, players)
+    weights, start = _rematches(seats, previous, n)
+    so_far = np.zeros(n, np.int64) if burdens_so_far is None else np.asarray(burdens_so_far, np.int64)
+    burden, so_far = _burdens(seats, n, exempt, so_far)
+    in_turns = _fair(burden, so_far) if burden is not None else None
+    if in_turns is not None and not in_turns(np.arange(len(seats))):
+        burden = in_turns = None  # the given order does not take turns, so there is nothing to keep
+    identity = np.arange(len(seats))
+    best = _exact(weights, start, burden, so_far) if _small(seats, n) else _local(weights, start, identity, in_turns)
+    if best is None or _length(weights, start, best) >= _length(weights, start, identity):
+        return seats.copy()
+    return seats[best]
+
+
+def _players(seats: np.ndarray, previous: np.ndarray | None, players: int | None) -> int:
+    if players is not None:
+        return players
+    return max(players_in(seats), 0 if previous is None else players_in(previous[None]))
+
+
+def _rematches(seats: np.ndarray, previous: np.ndarray | None, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """weights[r, s]: pairs sharing a table in both rounds r and s; start[s]: in `previous` and round s."""
+    where = table_of(seats, n)
+    rounds = len(seats)
+    weights = np.zeros((rounds, rounds), np.int64)
+    for r in range(rounds):
+        for s in range(r + 1, rounds):
+            weights[r, s] = weights[s, r] = _pairs_in_both(where[r], where[s], seats.shape[1])
+    start = np.zeros(rounds, np.int64)
+    if previous is not None:
+        before = table_of(previous[None], n)[0]
+        start[:] = [_pairs_in_both(before, where[s], max(previous.shape[0], seats.shape[1])) for s in range(rounds)]
+    return weights, start
+
+
+def _pairs_in_both(first: np.ndarray, second: np.ndarray, tables: int) -> int:
+    """Pairs at one table in `first` and one table in `second` (tables per player, -1 sitting out)."""
+    both = (first >= 0) & (second >= 0)
+    groups = np.bincount(first[both] * tables + second[both])
+    return int((groups * (groups - 1) // 2).sum())
+
+
+def _burdens(seats: np.ndarray, n: int, exempt: np.ndarray | None, so_far: np.ndarray):
+    """rounds x players: who sits three-handed or sits out, for the players who take turns (None if
+    nobody), and those players' burdens so far."""
+    where = table_of(seats, n)
+    sizes = (seats >= 0).sum(axis=2)
+    three = np.take_along_axis(sizes, np.maximum(where, 0), axis=1) == 3
+    burden = ((where >= 0) & three) | (where < 0)
+    taking_turns = (where >= 0).any(axis=0)
+    if exempt is not None:
+        taking_turns &= ~np.asarray(exempt, bool)
+    burden = burden[:, taking_turns]
+    return (burden.astype(np.int64) if burden.any() else None), so_far[taking_turns]
+
+
+def _fair(burden: np.ndarray, so_far: np.ndarray):
+    """A test of an order (array of round indices): is the burden shared in turn after every round?"""
+
+    def in_turns(order: np.ndarray) -> bool:
+        counts = np.cumsum(burden[order], axis=0) + so_far
+        return bool((counts.max(axis=1) - counts.min(axis=1) <= 1).all())
+
+    return in_turns
+
+
+def _small(seats: np.ndarray, n: int) -> bool:
+    rounds = len(seats)
+    return rounds <= EXACT_ROUNDS and (2**rounds) * max(n, rounds * rounds) <= EXACT_CELLS
+
+
+def _length(weights: np.ndarray, start: np.ndarray, order: np.ndarray) -> int:
+    return int(start[order[0]] + weights[order[:-1], order[1:]].sum())
+
+
+def _exact(weights: np.ndarray, start: np.ndarray, burden: np.ndarray | None, so_far: np.ndarray):
+    """Held-Karp: best[mask, last] is the fewest rematches over orders of the rounds in mask ending at last."""
+    rounds = len(weights)
+    full = (1 << rounds) - 1
+    fair = _fair_subsets(burden, so_far, rounds)
+    best = np.full((full + 1, rounds), np.iinfo(np.int64).max // 4, np.int64)
+    singles = 1 << np.arange(rounds)
+    best[singles, np.arange(rounds)] = np.where(fair[singles], start, best[0, 0])
+    masks = np.arange(full + 1)
+    size = sum((masks >> j) & 1 for j in range(rounds))
+    for k in range(1, rounds):
+        layer = masks[size == k]
+        # reach[m, j]: the fewest rematches of an order of mask m followed by round j
+        reach = (best[layer][:, :, None] + weights[None]).min(axis=1)
+        for j in range(rounds):
+            open_ = layer[(layer >> j) & 1 == 0]
+            grown = open_ | (1 << j)
+            ok = fair[grown]
+            np.minimum.at(best[:, j], grown[ok], reach[np.searchsorted(layer, open_[ok]), j])
+    if best[full].min() >= best[0, 0]:
+        return None  # no order keeps the turns (cannot happen when the given order does)
+    return _trace(best, weights, full)
+
+
+def _fair_subsets(burden: np.ndarray | None, so_far: np.ndarray, rounds: int) -> np.ndarray:
+    """fair[mask]: the rounds in mask, played first in any order, leave the burden shared in turn."""
+    masks = np.arange(1 << rounds)
+    if burden is None:
+        return np.ones(len(masks), bool)
+    counts = np.zeros((len(masks), burden.shape[1]), np.int64) + so_far
+    for j in range(rounds):
+        counts += ((masks >> j) & 1)[:, None] * burden[j][None]
+    return counts.max(axis=1) - counts.min(axis=1) <= 1
+
+
+def _trace(best: np.ndarray, weights: np.ndarray, full: int) -> np.ndarray:
+    last = int(best[full].argmin())
+    order, mask = [last], full
+    while mask != 1 << last:
+        rest = mask ^ (1 << last)
+        candidates = best[rest] + weights[:, last]
+        previous = int(np.flatnonzero(candidates == best[mask, last])[0])
+        order.append(previous)
+        mask, last = rest, previous
+    return np.array(order[::-1])
+
+
+def _local(weights: np.ndarray, start: np.ndarray, order: np.ndarray, in_turns) -> np.ndarray:
+    """Or-opt, swap and 2-opt moves from the given order, first improvement, until none helps."""
+    order = order.copy()
+    length = _length(weights, start, order)
+    improved = True
+    while improved:
+        improved = False
+        for candidate in _neighbours(order):
+            if length and _length(weights, start, candidate) < length and (in_turns is None or in_turns(candidate)):
+                order, length, improved = candidate, _length(weights, start, candidate), True
+                break
+    return order
+
+
+def _neighbours(order: np.ndarray):
+    rounds = len(order)
+    for i in range(rounds):
+        for j in range(rounds):
+            if i != j:
+                moved = np.insert(np.delete(order, i), j, order[i])
+                yield moved
+                if i < j:
+                    swapped = order.copy()
+                    swapped[[i, j]] = swapped[[j, i]]
+                    yield swapped
+                    reversed_ = order.copy()
+                    reversed_[i : j + 1] = reversed_[i : j + 1][::-1]
+                    yield reversed_

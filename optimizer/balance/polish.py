@@ -1,0 +1,263 @@
+"""Polish: regroup players to lower trios again, then back-to-back rematches, never raising repeats.
+
+The mathematics. A move swaps two players between two tables of the same size in one round (pinned
+players never move, keep-apart pairs never join), the neighbourhood of the tabu searches for the social
+golfer problem (Dotu and Van Hentenryck, "Scheduling social golfers locally", CPAIOR 2005). Every figure
+that matters changes by terms of the two players alone, so the change of every swap of a round comes
+from a few matrix products. For a swap of p (table a) with q (table b) in round r:
+
+- repeats E = sum over pairs of max(0, meetings - 1), meetings counting `played` rounds too: p leaving
+  frees each pair (p, x), x at a, that met at least twice; p joining repeats each pair (p, y), y at b
+  other than q, that met before; the same for q. With M = [met >= 1], H the players x tables incidence
+  of round r: join[p, q] = (M H)[p, b] - M[p, q]; and the change is join[p, q] + join[q, p] minus the
+  leave terms. Club-mate meetings and back-to-back rematches (pairs at one table in round r - 1 or
+  r + 1, or in `previous` before the first round) follow the same pattern with other pair matrices.
+- trios again = sum over triples of max(0, rounds together - 1): p leaving a frees each triple (p, x, y),
+  {x, y} a pair at a, that was together at least twice; p joining b repeats each triple (p, x, y),
+  {x, y} a pair at b without q, that was together before. With tri[k, p] = rounds in which pair k of the
+  round and p share a table (a sum over rounds of products of same-table indicators), the join term is
+  (the sum of [tri >= 1] over the pairs at b) minus (the pairs at b that hold q).
+
+Search: a tabu search on the cost 1000 x trios again + back-to-back rematches. Club-mate meetings may
+never rise above the start. Repeats may rise up to REPEAT_SLACK above the start during the walk, each
+one costing more than any number of trios (in rooms at the fewest repeats every single swap may add
+repeats, and only a second swap takes them back), but a schedule is kept as the best only at or below
+the starting repeats, so the result never has more repeats nor club meetings than the input. Each step takes the best
+non-tabu move over every round (even an uphill one, to leave local minima); a move that beats the best
+so far is taken even if tabu; after STALL_STEPS steps without a new best the search restarts from the
+best after a few random allowed swaps. It stops at zero, at `max_steps` (a seeded run then repeats
+exactly) or at `deadline` (a time.monotonic() value). It is a heuristic: zero is not guaranteed.
+"""
+
+from __future__ import annotations
+
+import time
+from itertools import combinations, pairwise
+
+import numpy as np
+
+from optimizer.balance._day import EMPTY, players_in, table_of, together
+
+TRIO_WEIGHT = 1000  # one trio again outweighs any number of back-to-back rematches
+# Repeats may rise this far above the start during the walk (never in the result): in rooms at the fewest
+# repeats no single swap may keep them, and two swaps in a row can. Each repeat above costs REPEAT_WEIGHT.
+REPEAT_SLACK = 2
+REPEAT_WEIGHT = 20 * TRIO_WEIGHT
+STALL_STEPS = 200
+TENURE = (2, 8)
+
+
+def polish(
+    seats: np.ndarray,
+    rng: np.random.Generator,
+    *,
+    played: np.ndarray | None = None,
+    apart: np.ndarray | None = None,
+    clubs: np.ndarray | None = None,
+    pinned: np.ndarray | None = None,
+    previous: np.ndarray | None = None,
+    deadline: float | None = None,
+    max_steps: int | None = None,
+    players: int | None = None,
+) -> np.ndarray:
+    """The seating with the fewest (trios again, back-to-back rematches) found, lexicographically, with
+    repeats (counting `played` meetings), club-mate meetings (`clubs`, bool players x players) no higher
+    than the input's, `apart` pairs (bool players x players) never seated together and `pinned` players
+    (bool) at their tables. `previous` is the round played just before the first (tables, 4)."""
+    n = _players(seats, previous, players)
+    room = _Room.of(n, played, apart, clubs, pinned, previous)
+    state = _State(seats.copy(), room)
+    limits = (state.repeats(), state.club_meetings())
+    best, best_cost = state.seats.copy(), state.cost(limits)
+    tabu_until = np.zeros((len(seats), n), np.int64)
+    step = last_better = 0
+    while best_cost > 0 and step != max_steps and (deadline is None or time.monotonic() < deadline):
+        step += 1
+        move = _best_move(state, limits, tabu_until, step, best_cost, rng)
+        if move is None or step - last_better > STALL_STEPS:
+            state = _State(best.copy(), room)
+            _shake(state, limits, rng)
+            tabu_until[:] = 0
+            last_better = step
+            continue
+        r, p, q = move
+        state.swap(r, p, q)
+        tabu_until[r, [p, q]] = step + rng.integers(*TENURE, size=2)
+        cost = state.cost(limits)
+        if cost < best_cost:  # the cost counts repeats above the start, so a new best never has any
+            best, best_cost, last_better = state.seats.copy(), cost, step
+    return best
+
+
+def trios_again(seats: np.ndarray) -> int:
+    """Sum over every three players of max(0, rounds all three share a table - 1)."""
+    counts: dict[tuple[int, int, int], int] = {}
+    for table in seats.reshape(-1, 4).tolist():
+        for trio in combinations(sorted(p for p in table if p != EMPTY), 3):
+            counts[trio] = counts.get(trio, 0) + 1
+    return sum(c - 1 for c in counts.values())
+
+
+def _players(seats: np.ndarray, previous: np.ndarray | None, players: int | None) -> int:
+    if players is not None:
+        return players
+    return max(players_in(seats), 0 if previous is None else players_in(previous[None]))
+
+
+class _Room:
+    """What the polish weighs besides the seating: meetings already played, requests, the last round."""
+
+    def __init__(self, n, played, apart, clubs, pinned, before):
+        self.n = n
+        self.played = np.zeros((n, n), np.int64) if played is None else np.array(played, np.int64)
+        np.fill_diagonal(self.played, 0)  # a player never repeats against themselves
+        self.apart = np.zeros((n, n), bool) if apart is None else np.asarray(apart, bool)
+        self.clubs = np.zeros((n, n), np.int64) if clubs is None else np.array(clubs, np.int64)
+        np.fill_diagonal(self.clubs, 0)
+        self.pinned = np.zeros(n, bool) if pinned is None else np.asarray(pinned, bool)
+        self.before = None if before is None else together(table_of(before[None], n), 0).astype(np.int64)
+
+    @classmethod
+    def of(cls, n, played, apart, clubs, pinned, previous) -> _Room:
+        return cls(n, played, apart, clubs, pinned, previous)
+
+
+class _State:
+    """A seating with its players' tables and meetings, kept in step by `swap`."""
+
+    def __init__(self, seats: np.ndarray, room: _Room):
+        self.seats, self.room = seats, room
+        self.where = table_of(seats, room.n)
+        self.met = room.played + sum(together(self.where, r).astype(np.int64) for r in range(len(seats)))
+
+    def repeats(self) -> int:
+        return int(np.maximum(self.met - 1, 0).sum() // 2)
+
+    def club_meetings(self) -> int:
+        return int((self.met * self.room.clubs).sum() // 2)
+
+    def back_to_back(self) -> int:
+        rounds = [together(self.where, r) for r in range(len(self.seats))]
+        count = sum(int((a & b).sum()) for a, b in pairwise(rounds)) // 2
+        if self.room.before is not None:
+            count += int((self.room.before.astype(bool) & rounds[0]).sum()) // 2
+        return count
+
+    def cost(self, limits: tuple[int, int]) -> int:
+        above = max(0, self.repeats() - limits[0])
+        return REPEAT_WEIGHT * above + TRIO_WEIGHT * trios_again(self.seats) + self.back_to_back()
+
+    def neighbours(self, r: int) -> np.ndarray:
+        """players x players: pairs at one table in the round before or after round r (or `previous`)."""
+        near = np.zeros((self.room.n, self.room.n), np.int64)
+        if r > 0:
+            near += together(self.where, r - 1)
+        elif self.room.before is not None:
+            near += self.room.before
+        if r + 1 < len(self.seats):
+            near += together(self.where, r + 1)
+        return near
+
+    def swap(self, r: int, p: int, q: int) -> None:
+        a, b = self.where[r, p], self.where[r, q]
+        for player, old, new in ((p, a, b), (q, b, a)):
+            old_mates = [u for u in self.seats[r, old] if u not in (EMPTY, player)]
+            new_mates = [u for u in self.seats[r, new] if u not in (EMPTY, p, q)]
+            self.met[player, old_mates] -= 1
+            self.met[old_mates, player] -= 1
+            self.met[player, new_mates] += 1
+            self.met[new_mates, player] += 1
+        sp, sq = int(np.flatnonzero(self.seats[r, a] == p)[0]), int(np.flatnonzero(self.seats[r, b] == q)[0])
+        self.seats[r, a, sp], self.seats[r, b, sq] = q, p
+        self.where[r, p], self.where[r, q] = b, a
+
+
+def _pair_change(matrix: np.ndarray, incidence: np.ndarray, table: np.ndarray, leave: np.ndarray | None = None):
+    """[p, q]: the change in the sum of `matrix` over pairs at a table when p and q swap tables; the
+    leave terms use `leave` (default: `matrix`)."""
+    joins = matrix @ incidence  # [p, t]: sum of matrix over p and the players at table t
+    join = joins[:, table] - matrix
+    left = (matrix if leave is None else leave) @ incidence
+    own = left[np.arange(len(table)), table]
+    return join + join.T - own[:, None] - own[None, :]
+
+
+def _trio_change(state: _State, r: int, incidence: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """[p, q]: the change in trios again when p and q swap tables in round r."""
+    n = state.room.n
+    rows = state.seats[r]
+    pairs = [(x, y, t) for t, row in enumerate(rows.tolist()) for x, y in combinations([u for u in row if u >= 0], 2)]
+    if not pairs:
+        return np.zeros((n, n), np.int64)
+    x, y, pair_table = (np.array(column) for column in zip(*pairs))
+    where = state.where
+    pair_together = (where[:, x] == where[:, y]) & (where[:, x] >= 0)  # (rounds, pairs)
+    with_pair = where[:, None, :] == where[:, x][:, :, None]  # (rounds, pairs, players)
+    tri = np.einsum("rk,rkp->kp", pair_together.astype(np.int64), with_pair.astype(np.int64))
+    holds = np.zeros((len(x), n), np.int64)
+    holds[np.arange(len(x)), x] = holds[np.arange(len(x)), y] = 1
+    at_table = np.zeros((len(x), incidence.shape[1]), np.int64)
+    at_table[np.arange(len(x)), pair_table] = 1
+    again = (tri >= 1).astype(np.int64)  # joining repeats a trio that was ever together
+    twice = (tri >= 2).astype(np.int64)  # leaving frees a trio that is together this round and another
+    join = (again.T @ at_table)[:, table] - again.T @ holds
+    own = (twice.T @ at_table)[np.arange(n), table] - (twice.T @ holds)[np.arange(n), np.arange(n)]
+    return join + join.T - own[:, None] - own[None, :]
+
+
+def _round_moves(state: _State, r: int, limits: tuple[int, int]):
+    """(cost change, allowed) for every swap of round r, players x players."""
+    room, n = state.room, state.room.n
+    table = state.where[r]
+    seated = table >= 0
+    incidence = np.zeros((n, state.seats.shape[1]), np.int64)
+    incidence[np.flatnonzero(seated), table[seated]] = 1
+    sizes = (state.seats[r] >= 0).sum(axis=1)
+    size = np.where(seated, sizes[np.maximum(table, 0)], 0)
+    allowed = seated[:, None] & seated[None, :] & (size[:, None] == size[None, :]) & (table[:, None] != table[None, :])
+    allowed &= ~room.pinned[:, None] & ~room.pinned[None, :]
+    met = state.met
+    repeats = _pair_change((met >= 1).astype(np.int64), incidence, table, leave=(met >= 2).astype(np.int64))
+    now = state.repeats()
+    allowed &= now + repeats <= limits[0] + REPEAT_SLACK
+    above = REPEAT_WEIGHT * (np.maximum(now + repeats - limits[0], 0) - max(now - limits[0], 0))
+    if room.clubs.any():
+        allowed &= _pair_change(room.clubs, incidence, table) <= limits[1] - state.club_meetings()
+    if room.apart.any():
+        apart = room.apart.astype(np.int64)
+        joins = apart @ incidence
+        join = joins[:, table] - apart
+        allowed &= (join == 0) & (join.T == 0)
+    trios = _trio_change(state, r, incidence, table)
+    change = above + TRIO_WEIGHT * trios + _pair_change(state.neighbours(r), incidence, table)
+    return change, allowed
+
+
+def _best_move(state: _State, limits, tabu_until, step, best_cost, rng):
+    """The best allowed non-tabu swap over every round (a tabu one if it beats the best so far)."""
+    cost = state.cost(limits)
+    found, low = [], np.inf
+    for r in range(len(state.seats)):
+        change, allowed = _round_moves(state, r, limits)
+        free = (tabu_until[r][:, None] < step) & (tabu_until[r][None, :] < step)
+        allowed &= free | (cost + change < best_cost)
+        allowed &= np.triu(np.ones_like(allowed), 1).astype(bool)
+        if not allowed.any():
+            continue
+        value = change[allowed].min()
+        if value < low:
+            found, low = [], value
+        if value == low:
+            found += [(r, int(p), int(q)) for p, q in np.argwhere(allowed & (change == value))]
+    return found[rng.integers(len(found))] if found else None
+
+
+def _shake(state: _State, limits, rng) -> None:
+    """A few random allowed swaps, to leave the neighbourhood of the best."""
+    for _ in range(max(2, state.room.n // 8)):
+        r = int(rng.integers(len(state.seats)))
+        _, allowed = _round_moves(state, r, limits)
+        choices = np.argwhere(np.triu(allowed, 1))
+        if len(choices):
+            p, q = choices[rng.integers(len(choices))]
+            state.swap(r, int(p), int(q))

@@ -1,0 +1,248 @@
+"""The balance package: seat letters, table numbers, the order of rounds and the polish."""
+
+from itertools import permutations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import optimizer
+from models import Event
+from optimizer.balance import (
+    back_to_back,
+    balance_letters,
+    balance_table_numbers,
+    letter_counts,
+    order_rounds,
+    polish,
+    seat_spread,
+    table_visits_above_even,
+    trios_again,
+)
+from optimizer.seating import EMPTY, meetings, total_repeats
+
+
+def random_day(players: int, rounds: int, rng: np.random.Generator) -> np.ndarray:
+    """A valid day: tables of four first, then the tables of three the remainder needs."""
+    threes = (4 - players % 4) % 4
+    fours = (players - 3 * threes) // 4
+    day = np.full((rounds, fours + threes, 4), EMPTY, dtype=np.int64)
+    for r in range(rounds):
+        order = rng.permutation(players)
+        day[r, :fours] = order[: 4 * fours].reshape(fours, 4)
+        day[r, fours:, :3] = order[4 * fours :].reshape(threes, 3)
+    return day
+
+
+def same_tables(a: np.ndarray, b: np.ndarray) -> bool:
+    """Every round seats the same groups at the same table numbers (seat order aside)."""
+    return bool((np.sort(a, axis=2) == np.sort(b, axis=2)).all())
+
+
+def same_groups(a: np.ndarray, b: np.ndarray) -> bool:
+    """Every round seats the same groups, whatever their numbers."""
+    groups = [sorted(map(tuple, np.sort(day, axis=2)[r].tolist())) for day in (a, b) for r in range(len(day))]
+    return groups[: len(a)] == groups[len(a) :]
+
+
+def planned(players: int, rounds: int) -> np.ndarray:
+    """The plan's schedule for P01..PNN, read back into the array form by name."""
+    schedule = optimizer.plan(Event.with_count(players, rounds), time_limit=10, seed=0, workers=1).schedule
+    index = {name: i for i, name in enumerate(schedule.players)}
+    day = np.full((rounds, len(schedule.rounds[0].tables), 4), EMPTY, dtype=np.int64)
+    for r, round_ in enumerate(schedule.rounds):
+        for table in round_.tables:
+            day[r, table.table - 1, : len(table.players)] = [index[name] for name in table.players]
+    return day
+
+
+# --- seat letters -------------------------------------------------------------------------------------------
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 6), st.integers(1, 12), st.integers(0, 2**32 - 1), st.booleans())
+def test_letters_at_tables_of_four_spread_at_most_one(tables, rounds, seed, zeros_so_far):
+    day = random_day(4 * tables, rounds, np.random.default_rng(seed))
+    so_far = np.zeros((4 * tables, 4), np.int64) if zeros_so_far else None
+    seated = balance_letters(day, so_far)
+    assert same_tables(seated, day)
+    assert seat_spread(seated) <= 1
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(6, 23), st.integers(1, 9), st.integers(0, 2**32 - 1))
+def test_letters_with_three_handed_tables_keep_tables_and_balance_players_only_at_fours(players, rounds, seed):
+    day = random_day(players, rounds, np.random.default_rng(seed))
+    seated = balance_letters(day)
+    assert same_tables(seated, day)
+    assert (seated[:, :, 3][(seated >= 0).sum(axis=2) == 3] == EMPTY).all()
+    three = np.isin(np.arange(players), seated[(seated >= 0).sum(axis=2) == 3])
+    counts = letter_counts(seated, players)
+    assert (counts[~three].max(axis=1) - counts[~three].min(axis=1) <= 1).all()
+
+
+def test_letters_so_far_are_evened_out_in_a_replan():
+    day = random_day(24, 8, np.random.default_rng(3))
+    first = balance_letters(day[:3])
+    so_far = letter_counts(first, 24)
+    rest = balance_letters(day[3:], so_far)
+    assert same_tables(rest, day[3:])
+    assert seat_spread(np.concatenate([first, rest])) <= 1
+
+
+# --- table numbers ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players, rounds, seed", [(16, 6, 0), (20, 7, 1), (23, 5, 2), (40, 8, 3), (13, 9, 4)])
+def test_table_numbers_never_worse_and_who_meets_whom_unchanged(players, rounds, seed):
+    day = random_day(players, rounds, np.random.default_rng(seed))
+    numbered = balance_table_numbers(day, rng=np.random.default_rng(seed), kicks=20)
+    assert same_groups(numbered, day)
+    assert (meetings(numbered, players) == meetings(day, players)).all()
+    sizes = (numbered >= 0).sum(axis=2)
+    assert (sizes == (day >= 0).sum(axis=2)).all()  # tables of three stay numbered last
+    assert table_visits_above_even(numbered) <= table_visits_above_even(day)
+
+
+def test_a_table_holding_a_staying_player_keeps_its_number():
+    day = random_day(20, 6, np.random.default_rng(5))
+    staying = int(day[0, 2, 0])
+    day = np.stack([_with_player_at_table(round_, staying, 2) for round_ in day])
+    pinned = np.arange(20) == staying
+    numbered = balance_table_numbers(day, pinned=pinned, kicks=20)
+    assert (numbered[:, 2] == day[:, 2]).all()
+    assert table_visits_above_even(numbered, pinned) <= table_visits_above_even(day, pinned)
+
+
+def _with_player_at_table(round_: np.ndarray, player: int, table: int) -> np.ndarray:
+    round_ = round_.copy()
+    t, s = np.argwhere(round_ == player)[0]
+    round_[t, s], round_[table, 0] = round_[table, 0], player
+    return round_
+
+
+# --- the order of rounds ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players, rounds, seed", [(8, 5, 0), (12, 6, 1), (9, 6, 2)])
+def test_order_keeps_the_rounds_and_finds_the_fewest_rematches(players, rounds, seed):
+    day = random_day(players, rounds, np.random.default_rng(seed))
+    ordered = order_rounds(day)
+    assert sorted(map(bytes, ordered)) == sorted(map(bytes, day))
+    assert back_to_back(ordered) == min(back_to_back(day[list(p)]) for p in permutations(range(rounds)))
+
+
+def test_order_after_the_previous_round_and_beyond_the_exact_size():
+    rng = np.random.default_rng(7)
+    day = random_day(8, 18, rng)  # past EXACT_ROUNDS: the local search
+    previous = random_day(8, 1, rng)[0]
+    ordered = order_rounds(day, previous)
+    assert sorted(map(bytes, ordered)) == sorted(map(bytes, day))
+    assert back_to_back(ordered, previous) <= back_to_back(day, previous)
+
+
+def test_order_keeps_three_handed_turns():
+    # 7 players: one table of three a round; the given order shares it in turn, many other orders do not.
+    rounds = [[0, 1, 2, 3, 4, 5, 6], [3, 4, 5, 6, 0, 1, 2], [0, 1, 2, 6, 3, 4, 5], [2, 3, 4, 5, 0, 1, 6]]
+    day = np.full((4, 2, 4), EMPTY, dtype=np.int64)
+    for r, order in enumerate(rounds):
+        day[r, 0], day[r, 1, :3] = order[:4], order[4:]
+    assert in_turns(day)
+    ordered = order_rounds(day)
+    assert in_turns(ordered)
+    fair = [day[list(p)] for p in permutations(range(4)) if in_turns(day[list(p)])]
+    assert back_to_back(ordered) == min(back_to_back(other) for other in fair)
+    assert min(back_to_back(day[list(p)]) for p in permutations(range(4))) < back_to_back(ordered)
+
+
+def in_turns(day: np.ndarray) -> bool:
+    counts = np.zeros(int(day.max()) + 1, np.int64)
+    for round_ in day:
+        counts[round_[(round_ >= 0).sum(axis=1) == 3].ravel()[:3]] += 1
+        if counts.max() - counts.min() > 1:
+            return False
+    return True
+
+
+# --- polish -------------------------------------------------------------------------------------------------
+
+
+def test_polish_reaches_no_trios_again_on_16_players_6_rounds_at_the_fewest_repeats():
+    day = planned(16, 6)
+    assert total_repeats(day, 16) == 24 and trios_again(day) > 0
+    polished = polish(day, np.random.default_rng(0), max_steps=300)
+    assert total_repeats(polished, 16) <= 24
+    assert trios_again(polished) == 0
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_polish_never_raises_repeats_nor_breaks_requests(seed):
+    rng = np.random.default_rng(seed)
+    players = 15
+    day = random_day(players, 5, rng)
+    played = meetings(random_day(players, 2, rng), players)
+    pinned = np.zeros(players, bool)
+    pinned[int(day[0, 0, 0])] = True
+    day = np.stack([_with_player_at_table(round_, int(day[0, 0, 0]), 0) for round_ in day])
+    a, b = (int(p) for p in day[0, 1, :2])
+    apart = np.zeros((players, players), bool)
+    apart[a, b] = apart[b, a] = True
+    day = _split(day, a, b)
+    clubs = np.zeros((players, players), bool)
+    clubs[:4, :4] = True
+    before = _repeats(day, played)
+    club_before = _club_meetings(day, clubs)
+    polished = polish(day, rng, played=played, apart=apart, clubs=clubs, pinned=pinned, max_steps=60)
+    assert same_sizes(polished, day)
+    assert _repeats(polished, played) <= before
+    assert _club_meetings(polished, clubs) <= club_before
+    assert (np.argwhere(polished == int(np.flatnonzero(pinned)[0]))[:, 1] == 0).all()
+    where = np.stack([[np.argwhere(r == p)[0][0] if (r == p).any() else -1 for p in (a, b)] for r in polished])
+    assert (where[:, 0] != where[:, 1]).all()
+
+
+def same_sizes(a: np.ndarray, b: np.ndarray) -> bool:
+    """Every player sits at a table of the same size in every round (three-handed turns kept)."""
+    return all(
+        sorted(np.sort(a[r][(a[r] >= 0).sum(axis=1) == size].ravel()).tolist())
+        == sorted(np.sort(b[r][(b[r] >= 0).sum(axis=1) == size].ravel()).tolist())
+        for r in range(len(a))
+        for size in (3, 4)
+    )
+
+
+def _split(day: np.ndarray, a: int, b: int) -> np.ndarray:
+    """The day with a and b never at one table: b trades places with someone at another table of its size."""
+    day = day.copy()
+    for round_ in day:
+        ta, tb = np.argwhere(round_ == a)[0][0], np.argwhere(round_ == b)[0][0]
+        if ta == tb:
+            size = (round_[tb] >= 0).sum()
+            other = next(t for t in range(len(round_)) if t != ta and (round_[t] >= 0).sum() == size and t != 0)
+            sb = np.argwhere(round_[tb] == b)[0][0]
+            round_[tb, sb], round_[other, 1] = round_[other, 1], b
+    return day
+
+
+def _repeats(day: np.ndarray, played: np.ndarray) -> int:
+    met = meetings(day, len(played)) + played
+    return int(np.maximum(met - 1, 0).sum() // 2)
+
+
+def _club_meetings(day: np.ndarray, clubs: np.ndarray) -> int:
+    return int((meetings(day, len(clubs)) * clubs).sum() // 2)
+
+
+def test_polish_is_repeatable_with_a_seed_and_a_step_budget():
+    day = random_day(12, 5, np.random.default_rng(9))
+    runs = [polish(day, np.random.default_rng(4), max_steps=25) for _ in range(2)]
+    assert (runs[0] == runs[1]).all()
+
+
+def test_polish_counts_rematches_with_the_round_played_before():
+    day = random_day(16, 4, np.random.default_rng(11))
+    previous = day[0].copy()  # the round before the plan seats the same tables as its first round
+    polished = polish(day, np.random.default_rng(1), previous=previous, max_steps=100)
+    assert back_to_back(polished, previous) < back_to_back(day, previous)
+    assert total_repeats(polished, 16) <= total_repeats(day, 16)
