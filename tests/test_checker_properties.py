@@ -8,7 +8,7 @@ from __future__ import annotations
 from itertools import combinations
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from models import Layout, OddPolicy, Round, Schedule, Table
