@@ -5,7 +5,6 @@ once at tables of the same sizes."""
 from __future__ import annotations
 
 import numpy as np
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -68,11 +67,6 @@ def test_one_stayer_a_table_ends_at_their_table_in_every_round(room):
     assert_stayers_at_their_tables(event, placed)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="place_stayers skips a stayer whose table was already taken by another stayer "
-    "(`target in placed`): e.g. 6 players, stay P1 and P3 at table 1, P3 left at table 2",
-)
 @given(rooms_with_stayers(one_per_table=False))
 def test_several_stayers_at_one_table_all_end_at_it(room):
     event, seats = room
