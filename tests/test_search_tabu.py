@@ -1,0 +1,209 @@
+"""The tabu search's bookkeeping (optimizer.search.tabu): the meetings matrix it updates in place,
+its cost, and the change in cost it predicts for a swap, each against a recount from scratch; and
+the search itself reaching a known optimum within a step budget."""
+
+from __future__ import annotations
+
+import time
+from itertools import combinations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from models import Event, OddPolicy
+from optimizer.constructions.fixed import fixed_seating
+from optimizer.search import Costs, tabu_search
+from optimizer.search.costs import APART_COST, CLUB_COST
+from optimizer.search.tabu import _best_move, _cost, _swap, _swap_gains
+from optimizer.seats import EMPTY, meetings, repeats
+
+FAR = 1e12  # a deadline that never comes: the step budget ends the run
+
+
+def random_seating(event: Event, rng: np.random.Generator) -> np.ndarray:
+    """Each round a random permutation cut into tables of four, then three (seat D empty); the rest sit out."""
+    layout, n = event.layout, len(event.players)
+    seats = np.full((event.rounds, layout.tables, 4), EMPTY, dtype=np.int64)
+    for r in range(event.rounds):
+        order = rng.permutation(n)
+        seats[r, : layout.fours] = order[: 4 * layout.fours].reshape(layout.fours, 4)
+        seats[r, layout.fours :, :3] = order[4 * layout.fours : layout.seated].reshape(layout.threes, 3)
+    return seats
+
+
+@st.composite
+def rooms(draw):
+    """(event with keep-apart, club and stay requests, costs with meetings before or not, seating)."""
+    odd = draw(st.sampled_from(list(OddPolicy)))
+    n = draw(st.integers(6, 28))
+    if n == 9 and odd is OddPolicy.THREE_HANDED:  # three tables of three and none of four: nothing to trade
+        n = 10
+    rounds = draw(st.integers(1, 5))
+    event = Event.with_count(n, rounds, odd=odd)
+    names = list(event.players)
+    tables = event.layout.tables
+    shuffled = draw(st.permutations(names))
+    apart = tuple(shuffled[: draw(st.integers(2, max(2, min(4, tables))))]) if tables >= 2 else ()
+    club = tuple(shuffled[-draw(st.integers(2, 4)) :])
+    stayer = {shuffled[len(shuffled) // 2]: 1} if draw(st.booleans()) else {}
+    event = Event(players=event.players, rounds=rounds, odd=odd, apart=(apart,) if apart else (), spread=(club,), stay=stayer)
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    before = None
+    if draw(st.booleans()):  # a re-plan: meetings in rounds already played
+        before = np.triu(rng.integers(0, 3, size=(n, n)), 1)
+        before = before + before.T
+    return event, Costs.of(event, before), random_seating(event, rng), rng
+
+
+def recount_cost(event: Event, seats: np.ndarray, before: np.ndarray) -> float:
+    """Repeats of the day (played meetings included), keep-apart pairs that meet, club-mate meetings:
+    from the seats, pair by pair."""
+    n = len(event.players)
+    met = before.copy()
+    for round_ in seats:
+        for table in round_:
+            for p, q in combinations([int(u) for u in table if u >= 0], 2):
+                met[p, q] += 1
+                met[q, p] += 1
+    index = {name: p for p, name in enumerate(event.players)}
+    total = sum(max(0, int(met[p, q]) - 1) for p, q in combinations(range(n), 2))
+    for group in event.apart:
+        total += APART_COST * sum(met[index[a], index[b]] > 0 for a, b in combinations(group, 2))
+    for group in event.spread:
+        total += CLUB_COST * sum(int(met[index[a], index[b]]) for a, b in combinations(group, 2))
+    return float(total)
+
+
+def random_swap(seats: np.ndarray, rng: np.random.Generator):
+    """(round, p, q): two seated players at different tables of one round, or None."""
+    r = int(rng.integers(len(seats)))
+    seated = [(t, int(u)) for t, table in enumerate(seats[r]) for u in table if u >= 0]
+    if len({t for t, _ in seated}) < 2:
+        return None
+    while True:
+        (tp, p), (tq, q) = (seated[i] for i in rng.choice(len(seated), size=2, replace=False))
+        if tp != tq:
+            return r, p, q
+
+
+@given(rooms())
+def test_swaps_update_the_meetings_matrix_as_a_recount_would(room):
+    event, costs, seats, rng = room
+    n = len(event.players)
+    met = meetings(seats, n) + costs.met_before
+    sizes = (seats >= 0).sum(axis=2)
+    for _ in range(15):
+        move = random_swap(seats, rng)
+        if move is None:
+            return
+        r, p, q = move
+        _swap(seats[r], p, q, met)
+    assert (met == meetings(seats, n) + costs.met_before).all()
+    assert ((seats >= 0).sum(axis=2) == sizes).all()  # a swap moves players, never a chair
+
+
+@given(rooms())
+def test_cost_equals_a_pair_by_pair_recount(room):
+    event, costs, seats, _ = room
+    met = meetings(seats, len(event.players)) + costs.met_before
+    assert _cost(met, costs) == pytest.approx(recount_cost(event, seats, costs.met_before), abs=1e-6)
+
+
+def marginals(met, costs):
+    """The marginal costs the search weighs: one meeting fewer, one meeting more."""
+    repeated = (met >= 2) + costs.apart * (met == 1) + costs.clubs
+    seen = (met >= 1) + costs.apart * (met == 0) + costs.clubs
+    return repeated, seen
+
+
+@given(rooms())
+def test_predicted_change_of_every_swap_equals_the_change_after_it(room):
+    """Every swap _swap_gains allows (across table sizes too), its delta against the real change in cost."""
+    event, costs, seats, rng = room
+    n = len(event.players)
+    met = meetings(seats, n) + costs.met_before
+    cost = _cost(met, costs)
+    everyone = np.ones((n, n), dtype=bool)
+    checked = 0
+    for r in range(len(seats)):
+        repeated, seen = marginals(met, costs)
+        gain = _swap_gains(seats[r], repeated, seen, costs, conflicts_only=False, ahead=everyone)
+        if gain is None:
+            continue
+        players, delta = gain
+        finite = np.argwhere(np.isfinite(delta))
+        for i, j in finite[rng.permutation(len(finite))[:12]]:
+            p, q = int(players[i]), int(players[j])
+            assert not costs.pinned[p] and not costs.pinned[q]  # a staying player never moves
+            trial, trial_met = seats.copy(), met.copy()
+            _swap(trial[r], p, q, trial_met)
+            assert abs((_cost(trial_met, costs) - cost) - delta[i, j]) < 1e-6
+            checked += 1
+    if len(seats[0]) >= 2 and not costs.pinned.all():
+        assert checked > 0
+
+
+@given(rooms())
+def test_best_move_predicts_the_change_it_makes(room):
+    event, costs, seats, rng = room
+    n = len(event.players)
+    met = meetings(seats, n) + costs.met_before
+    cost = _cost(met, costs)
+    tabu_until = np.zeros((len(seats), n), dtype=np.int64)
+    for step in range(1, 6):
+        move = _best_move(seats, met, costs, tabu_until, step, cost, cost, rng)
+        if move is None:
+            return
+        r, p, q, delta = move
+        _swap(seats[r], p, q, met)
+        after = recount_cost(event, seats, costs.met_before)
+        assert abs(after - (cost + delta)) < 1e-6
+        cost = after
+
+
+def test_tabu_search_from_the_fixed_rule_reaches_zero_repeats_on_sixteen_players_over_five_rounds():
+    event = Event.with_count(16, 5)
+    start = fixed_seating(event)
+    assert repeats(start, 16) == 44  # the fixed rule repeats; an affine plane does not
+    best = tabu_search(start, Costs.of(event), FAR, np.random.default_rng(1), max_steps=300)
+    assert repeats(best, 16) == 0
+    for round_ in best:
+        assert sorted(round_.ravel().tolist()) == list(range(16))
+
+
+def test_tabu_search_keeps_table_sizes_and_who_sits_out_while_improving():
+    event = Event.with_count(19, 5, odd=OddPolicy.SIT_OUT)
+    start = fixed_seating(event)
+    assert repeats(start, 19) == 32
+    best = tabu_search(start, Costs.of(event), FAR, np.random.default_rng(1), max_steps=600)
+    assert repeats(best, 19) == 0
+    for before, after in zip(start, best):
+        assert sorted(before[before >= 0]) == sorted(after[after >= 0])  # the same players sit out
+        assert ((before >= 0).sum(axis=1) == (after >= 0).sum(axis=1)).all()
+
+
+def test_tabu_search_with_a_step_budget_repeats_itself_exactly():
+    event = Event.with_count(13, 4, odd=OddPolicy.SIT_OUT)  # stays above zero: the budget ends both runs
+    start = fixed_seating(event)
+    first = tabu_search(start, Costs.of(event), FAR, np.random.default_rng(5), max_steps=150)
+    second = tabu_search(start, Costs.of(event), FAR, np.random.default_rng(5), max_steps=150)
+    assert (first == second).all()
+    assert repeats(first, 13) < repeats(start, 13)
+
+
+def test_tabu_search_never_moves_a_staying_player_nor_seats_a_keep_apart_pair_together():
+    event = Event(players=Event.with_count(16, 5).players, rounds=5, apart=(("P01", "P06"),), stay={"P01": 1})
+    rng = np.random.default_rng(3)
+    start = random_seating(event, rng)
+    for round_ in start:  # a start that keeps the requests: P01 at table 1, P06 elsewhere
+        t = int(np.argwhere(round_ == 0)[0][0])
+        round_[[0, t]] = round_[[t, 0]]
+        if 5 in round_[0]:
+            s = int(np.argwhere(round_[0] == 5)[0][0])
+            round_[0, s], round_[1, 0] = round_[1, 0], round_[0, s]
+    best = tabu_search(start, Costs.of(event), time.monotonic() + 60, rng, max_steps=300)
+    for round_ in best:
+        assert 0 in round_[0] and 5 not in round_[0]
+    assert repeats(best, 16) < repeats(start, 16)
