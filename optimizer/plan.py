@@ -20,15 +20,17 @@ import numpy as np
 
 from models import Bound, Event, PlanResult, Progress, Status
 from optimizer import cpsat
+from optimizer.balance import balance_letters, balance_table_numbers, order_rounds, polish
 from optimizer.bounds import lower_bound
 from optimizer.checker import check
 from optimizer.constructions import frontier_rounds, instant_seating, zero_repeat_seating
 from optimizer.constructions.fixed import fixed_seating
 from optimizer.constructions.greedy import greedy_seating
 from optimizer.constructions.stayers import place_stayers
+from optimizer.requests import apart_pairs, club_mates, pinned, turn_exempt
 from optimizer.search import Costs, extend, improve, tabu_search
 from optimizer.seats import Seats, to_schedule
-from optimizer.state import Budget, Candidate, History, Incumbent
+from optimizer.state import FINISH_SECONDS, Budget, Candidate, History, Incumbent
 from optimizer.verdict import fewest_repeats
 
 # Above this many pair-round-table clauses the full model is too slow to help; local search takes over.
@@ -39,6 +41,11 @@ TABU_MAX_PLAYERS = 120
 # Past this many players the search's player-by-player matrices (8 bytes a pair, several of them)
 # cost more time and memory than a run has: the starts answer alone.
 SEARCH_MAX_PLAYERS = 4_000
+# Regrouping for trios and rematches weighs every swap of a round at each step: rooms up to this size,
+# for a tenth of the time limit (at least FINISH_SECONDS); a repeatable run counts steps instead.
+POLISH_MAX_PLAYERS = 400
+POLISH_SHARE = 0.1
+POLISH_STEPS_PER_SECOND = 1_000
 # Share of the time left after local search that may go to proving a forced repeat (_raise_bound).
 PROBE_SHARE = 0.2
 
@@ -83,7 +90,7 @@ class Run:
     @property
     def done(self) -> bool:
         """Repeats at the bound, and no club-mates meeting who were asked to be spread."""
-        return self.best is not None and self.best.rank <= (self.bound.repeats, 0)
+        return self.best is not None and self.best.rank[:2] <= (self.bound.repeats, 0)
 
 
 def plan(
@@ -105,6 +112,7 @@ def plan(
     fixed = fixed_seating(event) if history is None else None
     starts = [] if fixed is None else [(fixed, "fixed rule")]
     proven, interrupted = _stages(run, seed, workers, warm_start, starts)
+    _balance(run, np.random.default_rng(seed), polish_first=not interrupted)
     return _result(run, None if fixed is None else _fixed_repeats(event, fixed), proven, interrupted)
 
 
@@ -247,6 +255,42 @@ def _local_search(run: Run, rng, share: float) -> None:
         offer(tabu_search(run.best.seats, run.costs, deadline, rng, target, offer, max_steps=steps))
     else:
         offer(improve(run.best.seats, run.costs, deadline, rng, offer))
+
+
+def _balance(run: Run, rng: np.random.Generator, polish_first: bool) -> None:
+    """What players notice beyond repeats (optimizer.balance), never at the cost of one: regroup for
+    fewer trios again and back-to-back rematches at the same repeats, then order the rounds, number
+    the tables and seat the letters, none of which changes who meets whom. Ctrl-C keeps the best."""
+    best, history, event = run.best, run.history, run.event
+    if best is None:
+        return
+    player_count = len(event.players)
+    try:
+        seats = best.seats
+        if polish_first and run.costs is not None and player_count <= POLISH_MAX_PLAYERS:
+            seconds = min(run.budget.finish_left(), max(FINISH_SECONDS, POLISH_SHARE * run.budget.time_limit))
+            seats = polish(
+                seats,
+                rng,
+                met_before=history.met_before,
+                apart=apart_pairs(event) > 0,
+                clubs=club_mates(event) > 0,
+                pinned=pinned(event),
+                previous=history.previous,
+                deadline=time.monotonic() + seconds,
+                max_steps=int(seconds * POLISH_STEPS_PER_SECOND) if run.budget.repeatable else None,
+                player_count=player_count,
+            )
+        seats = order_rounds(
+            seats, history.previous, player_count, exempt=turn_exempt(event), burdens_so_far=history.burdens_before
+        )
+        seats = balance_table_numbers(
+            seats, pinned(event), history.visits_before, player_count, rng=rng, deadline=run.budget.end
+        )
+        seats = balance_letters(seats, history.letters_before, player_count)
+        run.offer(seats, f"{best.method}, balanced")
+    except KeyboardInterrupt:
+        return
 
 
 def _result(run: Run, fixed_repeats: int | None, proven: bool, interrupted: bool) -> PlanResult:

@@ -15,6 +15,7 @@ import numpy as np
 from models import Bound, Event, PlayerChange, Progress, Replan, Schedule
 from optimizer.checker import check
 from optimizer.plan import plan
+from optimizer.seats import EMPTY, Seats
 from optimizer.state import History
 
 
@@ -35,9 +36,13 @@ def replan(
     so_far = _pairs_so_far(schedule, played)
     kept = schedule.model_copy(update={"rounds": schedule.rounds[:played]}) if played else None
     before = check(kept) if kept else None
+    letters, visits, previous = _places_so_far(schedule, played, event)
     history = History(
         met_before=_meetings_among(so_far, event.players),
         burdens_before=_burdens_so_far(schedule, played, event.players),
+        letters_before=letters,
+        visits_before=visits,
+        previous=previous,
         unseen_repeats=_repeats_of_leavers(so_far, set(event.players)),
         bound=Bound(repeats=before.repeats if before else 0, proof="repeats already played"),
         join=_after_played(schedule, played, drop, add),
@@ -115,6 +120,29 @@ def _meetings_among(so_far: Counter[frozenset[str]], players: tuple[str, ...]) -
             p, q = (index[name] for name in pair)
             met[p, q] = met[q, p] = count
     return met
+
+
+def _places_so_far(schedule: Schedule, played: int, event: Event) -> tuple[np.ndarray, np.ndarray, Seats | None]:
+    """Seat letters (players x 4) and table visits (players x tables) in the played rounds, and the last
+    played round in the planned rounds' numbering (a player who left is an empty seat)."""
+    index = {name: p for p, name in enumerate(event.players)}
+    tables = event.layout.tables
+    letters = np.zeros((len(index), 4), np.int64)
+    visits = np.zeros((len(index), tables), np.int64)
+    for round_ in schedule.rounds[:played]:
+        for table in round_.tables:
+            for seat, name in enumerate(table.players):
+                if name in index:
+                    letters[index[name], seat] += 1
+                    if table.table <= tables:  # a table the smaller room no longer has is never visited again
+                        visits[index[name], table.table - 1] += 1
+    if not played:
+        return letters, visits, None
+    last = schedule.rounds[played - 1].tables
+    previous = np.full((len(last), 4), EMPTY, np.int64)
+    for t, table in enumerate(last):
+        previous[t, : len(table.players)] = [index.get(name, EMPTY) for name in table.players]
+    return letters, visits, previous
 
 
 def _burdens_so_far(schedule: Schedule, played: int, players: tuple[str, ...]) -> np.ndarray:

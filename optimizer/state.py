@@ -19,6 +19,9 @@ from optimizer.seats import Seats, to_schedule
 
 # A seeded one-worker run counts tabu steps instead of watching the clock, so it repeats exactly.
 TABU_STEPS_PER_SECOND = 300
+# The end of a run is kept for balancing (optimizer.balance): this share of the limit, at most FINISH_SECONDS.
+FINISH_SHARE = 0.05
+FINISH_SECONDS = 1.0
 
 
 @dataclass(frozen=True)
@@ -32,6 +35,9 @@ class History:
 
     met_before: np.ndarray | None = None  # players x players: meetings in the played rounds
     burdens_before: np.ndarray | None = None  # per player: three-handed rounds or sit-outs so far
+    letters_before: np.ndarray | None = None  # players x 4: seat letters A-D so far
+    visits_before: np.ndarray | None = None  # players x tables: visits to each table so far
+    previous: Seats | None = None  # (tables, 4): the last round played, for back-to-back rematches
     unseen_repeats: int = 0
     bound: Bound | None = None  # what the played rounds prove about the whole day
     join: Callable[[Schedule], Schedule] | None = None  # the played rounds followed by the planned ones
@@ -56,15 +62,21 @@ class History:
 
 @dataclass(frozen=True)
 class Budget:
-    """Seconds from `started`; a repeatable run (one worker, a seed) counts work instead."""
+    """Seconds from `started`; a repeatable run (one worker, a seed) counts work instead.
+
+    The search ends at `deadline`; the run ends at `end`, the time between kept for balancing."""
 
     time_limit: float
     repeatable: bool = False
     started: float = field(default_factory=time.monotonic)
 
     @property
-    def deadline(self) -> float:
+    def end(self) -> float:
         return self.started + self.time_limit
+
+    @property
+    def deadline(self) -> float:
+        return self.end - min(FINISH_SECONDS, FINISH_SHARE * self.time_limit)
 
     @property
     def starts_deadline(self) -> float:
@@ -77,6 +89,9 @@ class Budget:
 
     def left(self) -> float:
         return max(0.0, self.deadline - time.monotonic())
+
+    def finish_left(self) -> float:
+        return max(0.0, self.end - time.monotonic())
 
     def tabu_steps(self, share: float) -> int | None:
         return int(share * self.time_limit * TABU_STEPS_PER_SECOND) if self.repeatable else None
@@ -95,9 +110,11 @@ class Candidate:
     found_at: float
 
     @property
-    def rank(self) -> tuple[int, int]:
-        """Repeats first; club-mate meetings (the spread request) break ties."""
-        return self.metrics.repeats, self.metrics.club_meetings
+    def rank(self) -> tuple[int, ...]:
+        """Repeats first; then club-mate meetings (the spread request), trios again, back-to-back
+        rematches, seat spread and table visits above even, each only among equals in the ones before."""
+        m = self.metrics
+        return m.repeats, m.club_meetings, m.trios_again, m.back_to_back, m.seat_spread, m.table_visits_above_even
 
 
 @dataclass

@@ -339,7 +339,7 @@ def test_renaming_players_changes_no_metric(schedule, data):
 
 
 @given(schedules(), st.data())
-def test_renumbering_tables_within_a_round_changes_no_metric(schedule, data):
+def test_renumbering_tables_within_a_round_changes_no_metric_but_table_visits(schedule, data):
     layout = Layout.for_room(len(schedule.players), schedule.odd)
     rounds = []
     for round_ in schedule.rounds:
@@ -349,4 +349,5 @@ def test_renumbering_tables_within_a_round_changes_no_metric(schedule, data):
         tables = tuple(t.model_copy(update={"table": number[t.table]}) for t in reversed(round_.tables))
         rounds.append(round_.model_copy(update={"tables": tables}))
     renumbered = schedule.model_copy(update={"rounds": tuple(rounds)})
-    assert check(renumbered) == check(schedule)
+    by_number = {"table_visits_above_even"}  # the one figure about table numbers
+    assert check(renumbered).model_dump(exclude=by_number) == check(schedule).model_dump(exclude=by_number)

@@ -136,3 +136,20 @@ def test_ctrl_c_returns_checks_and_writes_the_best_schedule(tmp_path):
 def test_twenty_players_over_seven_rounds_reach_the_counting_bound():
     result = optimizer.plan(Event.with_count(20, 7), time_limit=20, workers=2)
     assert result.repeats == 20 and result.status is Status.OPTIMAL
+
+
+@pytest.mark.parametrize("players, rounds", [(16, 6), (24, 9), (28, 10)])
+def test_variety_rotation_spreads_seats_tables_trios_and_rematches_at_the_fewest_repeats(players, rounds):
+    # Each room's E is at the counting bound; the best published tables have no trio again and at most
+    # six back-to-back rematches there.
+    result = optimizer.plan(Event.with_count(players, rounds), time_limit=10, seed=0, workers=1)
+    metrics = optimizer.check(result.schedule)
+    assert result.status is Status.OPTIMAL and metrics.repeats == result.bound.repeats
+    assert metrics.seat_spread <= 1 and metrics.trios_again == 0 and metrics.back_to_back <= 6
+
+
+def test_the_fixed_rule_keeps_its_seat_letters():
+    schedule = optimizer.fixed_schedule(Event.with_count(16, 4))
+    letters = [{name: seat for t in r.tables for seat, name in enumerate(t.players)} for r in schedule.rounds]
+    assert all(day == letters[0] for day in letters)  # nobody ever changes letter
+    assert optimizer.check(schedule).seat_spread == 4

@@ -1,6 +1,6 @@
 """Balance a seating beyond repeats: seat letters, table numbers, the order of rounds, trios and rematches.
 
-Pure functions on the array form (rounds, tables, 4) of `optimizer.seating`; numpy and OR-Tools only.
+Pure functions on the array form of `optimizer.seats`; numpy and OR-Tools only.
 
     balance_letters(seats, letters_so_far)        -> seats: who sits in A-D at each table
     balance_table_numbers(seats, pinned, visits)   -> seats: which table number each table gets

@@ -21,16 +21,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from optimizer.balance._day import players_in, table_of
+from optimizer.balance._day import players_in
+from optimizer.seats import table_of
 
 EXACT_ROUNDS = 16
 # Subsets times players beyond which the fair-turns table of the exact programme gets too large.
 EXACT_CELLS = 8_000_000
 
 
-def back_to_back(seats: np.ndarray, previous: np.ndarray | None = None, players: int | None = None) -> int:
+def back_to_back(seats: np.ndarray, previous: np.ndarray | None = None, player_count: int | None = None) -> int:
     """Pairs who share a table in consecutive rounds, counted per round (and after `previous`)."""
-    n = _players(seats, previous, players)
+    n = _players(seats, previous, player_count)
     weights, start = _rematches(seats, previous, n)
     return int(start[0] + sum(weights[r, r + 1] for r in range(len(seats) - 1)))
 
@@ -38,14 +39,14 @@ def back_to_back(seats: np.ndarray, previous: np.ndarray | None = None, players:
 def order_rounds(
     seats: np.ndarray,
     previous: np.ndarray | None = None,
-    players: int | None = None,
+    player_count: int | None = None,
     exempt: np.ndarray | None = None,
     burdens_so_far: np.ndarray | None = None,
 ) -> np.ndarray:
     """The same rounds in the order with the fewest back-to-back rematches (after `previous`, a
     (tables, 4) round already played), keeping three-handed seats and sit-outs shared in turn when the
     given order shares them. `burdens_so_far` counts each player's burdens in rounds already played."""
-    n = _players(seats, previous, players)
+    n = _players(seats, previous, player_count)
     weights, start = _rematches(seats, previous, n)
     so_far = np.zeros(n, np.int64) if burdens_so_far is None else np.asarray(burdens_so_far, np.int64)
     burden, so_far = _burdens(seats, n, exempt, so_far)
@@ -59,9 +60,9 @@ def order_rounds(
     return seats[best]
 
 
-def _players(seats: np.ndarray, previous: np.ndarray | None, players: int | None) -> int:
-    if players is not None:
-        return players
+def _players(seats: np.ndarray, previous: np.ndarray | None, player_count: int | None) -> int:
+    if player_count is not None:
+        return player_count
     return max(players_in(seats), 0 if previous is None else players_in(previous[None]))
 
 

@@ -6,7 +6,7 @@ golfer problem (Dotu and Van Hentenryck, "Scheduling social golfers locally", CP
 that matters changes by terms of the two players alone, so the change of every swap of a round comes
 from a few matrix products. For a swap of p (table a) with q (table b) in round r:
 
-- repeats E = sum over pairs of max(0, meetings - 1), meetings counting `played` rounds too: p leaving
+- repeats E = sum over pairs of max(0, meetings - 1), meetings counting `met_before` (rounds already played) too: p leaving
   frees each pair (p, x), x at a, that met at least twice; p joining repeats each pair (p, y), y at b
   other than q, that met before; the same for q. With M = [met >= 1], H the players x tables incidence
   of round r: join[p, q] = (M H)[p, b] - M[p, q]; and the change is join[p, q] + join[q, p] minus the
@@ -36,7 +36,8 @@ from itertools import combinations, pairwise
 
 import numpy as np
 
-from optimizer.balance._day import EMPTY, players_in, table_of, together
+from optimizer.balance._day import players_in, together
+from optimizer.seats import EMPTY, table_of
 
 TRIO_WEIGHT = 1000  # one trio again outweighs any number of back-to-back rematches
 # Repeats may rise this far above the start during the walk (never in the result): in rooms at the fewest
@@ -51,21 +52,21 @@ def polish(
     seats: np.ndarray,
     rng: np.random.Generator,
     *,
-    played: np.ndarray | None = None,
+    met_before: np.ndarray | None = None,
     apart: np.ndarray | None = None,
     clubs: np.ndarray | None = None,
     pinned: np.ndarray | None = None,
     previous: np.ndarray | None = None,
     deadline: float | None = None,
     max_steps: int | None = None,
-    players: int | None = None,
+    player_count: int | None = None,
 ) -> np.ndarray:
     """The seating with the fewest (trios again, back-to-back rematches) found, lexicographically, with
-    repeats (counting `played` meetings), club-mate meetings (`clubs`, bool players x players) no higher
+    repeats (counting `met_before`, the meetings of rounds already played), club-mate meetings (`clubs`, bool players x players) no higher
     than the input's, `apart` pairs (bool players x players) never seated together and `pinned` players
     (bool) at their tables. `previous` is the round played just before the first (tables, 4)."""
-    n = _players(seats, previous, players)
-    room = _Room.of(n, played, apart, clubs, pinned, previous)
+    n = _players(seats, previous, player_count)
+    room = _Room.of(n, met_before, apart, clubs, pinned, previous)
     state = _State(seats.copy(), room)
     limits = (state.repeats(), state.club_meetings())
     best, best_cost = state.seats.copy(), state.cost(limits)
@@ -98,19 +99,19 @@ def trios_again(seats: np.ndarray) -> int:
     return sum(c - 1 for c in counts.values())
 
 
-def _players(seats: np.ndarray, previous: np.ndarray | None, players: int | None) -> int:
-    if players is not None:
-        return players
+def _players(seats: np.ndarray, previous: np.ndarray | None, player_count: int | None) -> int:
+    if player_count is not None:
+        return player_count
     return max(players_in(seats), 0 if previous is None else players_in(previous[None]))
 
 
 class _Room:
     """What the polish weighs besides the seating: meetings already played, requests, the last round."""
 
-    def __init__(self, n, played, apart, clubs, pinned, before):
+    def __init__(self, n, met_before, apart, clubs, pinned, before):
         self.n = n
-        self.played = np.zeros((n, n), np.int64) if played is None else np.array(played, np.int64)
-        np.fill_diagonal(self.played, 0)  # a player never repeats against themselves
+        self.met_before = np.zeros((n, n), np.int64) if met_before is None else np.array(met_before, np.int64)
+        np.fill_diagonal(self.met_before, 0)  # a player never repeats against themselves
         self.apart = np.zeros((n, n), bool) if apart is None else np.asarray(apart, bool)
         self.clubs = np.zeros((n, n), np.int64) if clubs is None else np.array(clubs, np.int64)
         np.fill_diagonal(self.clubs, 0)
@@ -118,8 +119,8 @@ class _Room:
         self.before = None if before is None else together(table_of(before[None], n), 0).astype(np.int64)
 
     @classmethod
-    def of(cls, n, played, apart, clubs, pinned, previous) -> _Room:
-        return cls(n, played, apart, clubs, pinned, previous)
+    def of(cls, n, met_before, apart, clubs, pinned, previous) -> _Room:
+        return cls(n, met_before, apart, clubs, pinned, previous)
 
 
 class _State:
@@ -128,7 +129,7 @@ class _State:
     def __init__(self, seats: np.ndarray, room: _Room):
         self.seats, self.room = seats, room
         self.where = table_of(seats, room.n)
-        self.met = room.played + sum(together(self.where, r).astype(np.int64) for r in range(len(seats)))
+        self.met = room.met_before + sum(together(self.where, r).astype(np.int64) for r in range(len(seats)))
 
     def repeats(self) -> int:
         return int(np.maximum(self.met - 1, 0).sum() // 2)

@@ -36,7 +36,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from optimizer.balance._day import EMPTY, players_in
+from optimizer.balance._day import players_in
+from optimizer.seats import EMPTY
 
 # Weight of one unit of spread beyond 1 against the sum of squares: spread first, evenness second.
 SPREAD_WEIGHT = 1000
@@ -50,13 +51,13 @@ _ORDERS = {
 def balance_letters(
     seats: np.ndarray,
     letters_so_far: np.ndarray | None = None,
-    players: int | None = None,
+    player_count: int | None = None,
     max_passes: int = MAX_PASSES,
 ) -> np.ndarray:
     """The same seating with players permuted within each table so that every player's seat letters are
     as even as possible (spread <= 1 for players only at tables of four, see the module docstring).
     Nobody changes table. `letters_so_far` is players x 4: letters from rounds already played."""
-    n = players_in(seats, players)
+    n = players_in(seats, player_count)
     so_far = np.zeros((n, 4), np.int64) if letters_so_far is None else np.asarray(letters_so_far, np.int64)
     out = _colour_tables_of_four(seats, n)
     at_four = (letter_counts(out, n)[:, 3] > 0) | (so_far[:, 3] > 0)
@@ -64,18 +65,18 @@ def balance_letters(
     return _improve(out, so_far, at_four, n, max_passes)
 
 
-def letter_counts(seats: np.ndarray, players: int | None = None) -> np.ndarray:
+def letter_counts(seats: np.ndarray, player_count: int | None = None) -> np.ndarray:
     """players x 4: rounds in each seat letter A-D."""
-    n = players_in(seats, players)
+    n = players_in(seats, player_count)
     counts = np.zeros((n, 4), np.int64)
     _, _, s = np.nonzero(seats >= 0)
     np.add.at(counts, (seats[seats >= 0], s), 1)
     return counts
 
 
-def seat_spread(seats: np.ndarray, players: int | None = None, letters_so_far: np.ndarray | None = None) -> int:
+def seat_spread(seats: np.ndarray, player_count: int | None = None, letters_so_far: np.ndarray | None = None) -> int:
     """The worst player's (most - fewest) rounds in one letter, as the checker counts it."""
-    n = players_in(seats, players)
+    n = players_in(seats, player_count)
     counts = letter_counts(seats, n) + (0 if letters_so_far is None else letters_so_far)
     played = counts.sum(axis=1) > 0
     at_four = _sat_at_four(seats, n) | (counts[:, 3] > 0)

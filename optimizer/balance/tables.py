@@ -25,10 +25,14 @@ players x 10 rounds (250 x 250 assignments), up to about 1.5 s with all kicks at
 
 from __future__ import annotations
 
+import math
+import time
+
 import numpy as np
 from ortools.graph.python import linear_sum_assignment
 
-from optimizer.balance._day import players_in, table_of
+from optimizer.balance._day import players_in
+from optimizer.seats import table_of
 
 MAX_PASSES = 20
 # Restarts from the best numbering with a few rounds shuffled; each costs one descent (milliseconds).
@@ -39,16 +43,17 @@ def balance_table_numbers(
     seats: np.ndarray,
     pinned: np.ndarray | None = None,
     visits_so_far: np.ndarray | None = None,
-    players: int | None = None,
+    player_count: int | None = None,
     rng: np.random.Generator | None = None,
     kicks: int = KICKS,
+    deadline: float = math.inf,
 ) -> np.ndarray:
     """The same seating with tables renumbered within each round to lower the table visits above even.
     `pinned` (bool per player) marks players who stay: their table keeps its number and they are not
     counted. `visits_so_far` (players x tables) counts the rounds already played, in a re-plan.
     After the descent, `kicks` times: shuffle the numbers of a few rounds of the best, descend again, and
     keep the result if it is no worse (`rng` seeds the shuffles; the same seed repeats the result)."""
-    n = players_in(seats, players)
+    n = players_in(seats, player_count)
     tables = seats.shape[1]
     fixed = np.zeros(n, bool) if pinned is None else np.asarray(pinned, bool)
     so_far = np.zeros((n, tables), np.int64) if visits_so_far is None else np.asarray(visits_so_far, np.int64)
@@ -56,6 +61,8 @@ def balance_table_numbers(
     best = _descend(seats.copy(), so_far, fixed, n)
     best_figure = table_visits_above_even(best, fixed, so_far, n)
     for _ in range(kicks if best_figure else 0):
+        if time.monotonic() > deadline:
+            break
         tried = _descend(_shuffle_rounds(best, fixed, rng), so_far, fixed, n)
         figure = table_visits_above_even(tried, fixed, so_far, n)
         if figure <= best_figure:
@@ -100,10 +107,10 @@ def table_visits_above_even(
     seats: np.ndarray,
     pinned: np.ndarray | None = None,
     visits_so_far: np.ndarray | None = None,
-    players: int | None = None,
+    player_count: int | None = None,
 ) -> int:
     """Sum over players (pinned exempt) and tables of visits beyond ceil(rounds played / tables)."""
-    n = players_in(seats, players)
+    n = players_in(seats, player_count)
     visits = _visits(seats, n) + (0 if visits_so_far is None else visits_so_far)
     return int(_above_even(visits, -(-visits.sum(axis=1) // seats.shape[1]), pinned).sum())
 
