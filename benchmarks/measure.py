@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import statistics
+import sys
 import time
 import traceback
 
@@ -67,6 +68,26 @@ def plan_room(players: int, rounds: int, odd: str, time_limit: float, seed: int,
     }
 
 
+def plan_schedule(players: int, rounds: int, odd: str, time_limit: float, seed: int, workers: int) -> dict:
+    """Plan the room once and send the schedule back as JSON, so the parent can measure it with its own
+    checker (the code planning here may be older than the parent's, see in_fresh_process's `code`)."""
+    import optimizer
+
+    event = _event(players, rounds, odd)
+    result = optimizer.plan(event, time_limit=time_limit, seed=seed, workers=workers)
+    return {
+        "code_file": optimizer.__file__,
+        "status": result.status.value,
+        "repeats": result.repeats,
+        "bound": result.bound.repeats,
+        "proof": result.bound.proof,
+        "method": result.method,
+        "runtime": result.runtime,
+        "schedule": None if result.schedule is None else result.schedule.model_dump_json(),
+        "peak_mib": _peak_mib(),
+    }
+
+
 def verdict_room(players: int, rounds: int, time_limit: float, seed: int, workers: int) -> dict:
     import optimizer
 
@@ -83,8 +104,13 @@ def verdict_room(players: int, rounds: int, time_limit: float, seed: int, worker
     }
 
 
-def _child(conn, function, kwargs) -> None:
+def _child(conn, function, kwargs, code: str | None = None) -> None:
     try:
+        if code is not None:
+            # Another version of optimizer/ and models/ (run.extract): first on the path, before anything
+            # imports them; the spawned interpreter has not (this module and the main one import neither).
+            assert "optimizer" not in sys.modules and "models" not in sys.modules, "the code was imported too early"
+            sys.path.insert(0, code)
         conn.send(("ok", function(**kwargs)))
     except BaseException:  # reported to the parent, which records it and carries on
         conn.send(("error", traceback.format_exc()))
@@ -92,10 +118,12 @@ def _child(conn, function, kwargs) -> None:
         conn.close()
 
 
-def in_fresh_process(function, kwargs: dict, timeout: float) -> dict:
-    """Run `function(**kwargs)` in a new interpreter; a hang past `timeout` is killed and recorded."""
+def in_fresh_process(function, kwargs: dict, timeout: float, code: str | None = None) -> dict:
+    """Run `function(**kwargs)` in a new interpreter; a hang past `timeout` is killed and recorded.
+    `code`: a folder holding optimizer/ and models/ (run.extract) that the child imports instead of the
+    parent's."""
     parent, child = SPAWN.Pipe(duplex=False)
-    process = SPAWN.Process(target=_child, args=(child, function, kwargs), daemon=True)
+    process = SPAWN.Process(target=_child, args=(child, function, kwargs, code), daemon=True)
     started = time.monotonic()
     process.start()
     child.close()
