@@ -39,9 +39,10 @@ def plan_room(players: int, rounds: int, odd: str, time_limit: float, seed: int,
     runs = []
     while True:
         result = optimizer.plan(event, time_limit=time_limit, seed=seed, workers=workers, warm_start=warm_start)
-        checked = None
+        checked, metrics = None, None
         if result.schedule is not None:
-            checked = optimizer.check(result.schedule).repeats
+            metrics = optimizer.check(result.schedule)
+            checked = metrics.repeats
             assert checked == result.repeats, f"checker says E={checked}, planner said {result.repeats}"
         assert result.fixed_repeats == fixed_e, "fixed rule E differs between plan and the checker"
         runs.append({
@@ -55,6 +56,7 @@ def plan_room(players: int, rounds: int, odd: str, time_limit: float, seed: int,
             "time_to_best": result.time_to_best,
             "time_to_proof": result.runtime if result.status.value == "optimal" else None,
             "checked": checked is not None,
+            **balance_figures(metrics),
         })
         if len(runs) >= repeats or runs[0]["runtime"] >= repeat_below:
             break
@@ -66,6 +68,15 @@ def plan_room(players: int, rounds: int, odd: str, time_limit: float, seed: int,
         "runs": runs,
         "peak_mib": _peak_mib(),
     }
+
+
+BALANCE = ("seat_spread", "table_visits_above_even", "trios_again", "back_to_back")
+
+
+def balance_figures(metrics) -> dict:
+    """What players notice beyond repeats, as the checker measures it (None where a checker older than
+    issue 11 does not measure it, or there is no schedule)."""
+    return {name: getattr(metrics, name, None) for name in BALANCE}
 
 
 def plan_schedule(players: int, rounds: int, odd: str, time_limit: float, seed: int, workers: int) -> dict:
@@ -156,6 +167,8 @@ def summarise(measured: dict) -> dict:
 
     repeats = [run["repeats"] for run in runs if run["repeats"] is not None]
     statuses = [run["status"] for run in runs]
+    # The balance figures of a run whose E is the median (runs from before they were measured lack them).
+    typical = next((run for run in runs if repeats and run["repeats"] == statistics.median_low(repeats)), runs[0])
     return {
         "repeats": statistics.median_low(repeats) if repeats else None,
         "repeats_range": [min(repeats), max(repeats)] if repeats else None,
@@ -169,4 +182,5 @@ def summarise(measured: dict) -> dict:
         "time_to_proof": median("time_to_proof"),
         "timing_runs": len(runs),
         "peak_mib": measured["peak_mib"],
+        **{name: typical.get(name) for name in BALANCE},
     }
