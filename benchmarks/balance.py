@@ -260,7 +260,10 @@ def markdown(data: dict) -> str:
     add("")
     add(f"- **Rooms where E rose against the old code: {len(rose)}** (must be 0)"
         + (": " + ", ".join(f"{row['key']} ({row['old']['repeats']} -> {row['new']['repeats']})" for row in rose) if rose else "")
-        + f"; E fell in {fell}.")
+        + f"; E fell in {fell}."
+        + (" A room whose best start finishes near the time limit (a long extension round by round) can land on "
+           "either side of it from one run to the next, whichever code runs: re-run these with `--rooms` to tell "
+           "noise from a regression." if rose else ""))
     add(f"- Median time new / old: {ratio:.2f}." if ratio else "- Median time new / old: -.")
     errors = failures(data)
     add(f"- Errors (checker rejections, crashes, hangs): {len(errors)}" + (": " + "; ".join(errors) if errors else "") + ".")
