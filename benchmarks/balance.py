@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import statistics
 import sys
 import time
@@ -141,19 +142,24 @@ def main(argv: list[str] | None = None) -> int:
 
     _say(f"new: {new['code']} ({new['path']}); old: {old_label} ({old_folder})")
     _say(f"{len(rooms)} rooms, {args.time_limit:g} s per room and version, {args.workers} CP-SAT workers, output in {out}")
-    for index, (players, rounds) in enumerate(rooms, start=1):
-        row = {"key": f"{players}x{rounds}", "players": players, "rounds": rounds,
-               "new": plan_side(players, rounds, args, None), "old": plan_side(players, rounds, args, str(old_folder))}
-        data["rooms"].append(row)
+    try:
+        for index, (players, rounds) in enumerate(rooms, start=1):
+            row = {"key": f"{players}x{rounds}", "players": players, "rounds": rounds,
+                   "new": plan_side(players, rounds, args, None), "old": plan_side(players, rounds, args, str(old_folder))}
+            data["rooms"].append(row)
+            save()
+            n, o = row["new"], row["old"]
+            _say(f"[{index}/{len(rooms)}] {row['key']:>6}: E {n.get('repeats')} (old {o.get('repeats')}) bound {n.get('bound')} "
+                 f"seats {n.get('seat_spread')} ({o.get('seat_spread')}) visits {n.get('table_visits_above_even')} "
+                 f"({o.get('table_visits_above_even')}) trios {n.get('trios_again')} ({o.get('trios_again')}) "
+                 f"b2b {n.get('back_to_back')} ({o.get('back_to_back')}) {n.get('runtime') or 0:.1f}s "
+                 f"({o.get('runtime') or 0:.1f}s)" + (" ERROR" if "error" in n or "error" in o else ""))
+        data["complete"] = True
         save()
-        n, o = row["new"], row["old"]
-        _say(f"[{index}/{len(rooms)}] {row['key']:>6}: E {n.get('repeats')} (old {o.get('repeats')}) bound {n.get('bound')} "
-             f"seats {n.get('seat_spread')} ({o.get('seat_spread')}) visits {n.get('table_visits_above_even')} "
-             f"({o.get('table_visits_above_even')}) trios {n.get('trios_again')} ({o.get('trios_again')}) "
-             f"b2b {n.get('back_to_back')} ({o.get('back_to_back')}) {n.get('runtime') or 0:.1f}s "
-             f"({o.get('runtime') or 0:.1f}s)" + (" ERROR" if "error" in n or "error" in o else ""))
-    data["complete"] = True
-    save()
+    finally:  # the extracted code, once the children are done with it (also when the run is stopped)
+        shutil.rmtree(old_folder, ignore_errors=True)
+        if new["path"] != str(run.REPO):
+            shutil.rmtree(new["path"], ignore_errors=True)
     return _write_report(data, out)
 
 
