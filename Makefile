@@ -9,7 +9,7 @@ $(BIN)/rotation: pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $@
 
-.PHONY: setup demo test bench bench-quick bench-odd bench-replan
+.PHONY: setup demo test bench bench-quick bench-odd bench-replan bench-balance
 setup: $(BIN)/rotation
 
 demo: setup
@@ -29,3 +29,6 @@ bench-odd: setup
 
 bench-replan: setup
 	$(BIN)/python -m benchmarks.replan
+
+bench-balance: setup
+	$(BIN)/python -m benchmarks.balance

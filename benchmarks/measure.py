@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import statistics
+import sys
 import time
 import traceback
 
@@ -38,9 +39,10 @@ def plan_room(players: int, rounds: int, odd: str, time_limit: float, seed: int,
     runs = []
     while True:
         result = optimizer.plan(event, time_limit=time_limit, seed=seed, workers=workers, warm_start=warm_start)
-        checked = None
+        checked, metrics = None, None
         if result.schedule is not None:
-            checked = optimizer.check(result.schedule).repeats
+            metrics = optimizer.check(result.schedule)
+            checked = metrics.repeats
             assert checked == result.repeats, f"checker says E={checked}, planner said {result.repeats}"
         assert result.fixed_repeats == fixed_e, "fixed rule E differs between plan and the checker"
         runs.append({
@@ -54,6 +56,7 @@ def plan_room(players: int, rounds: int, odd: str, time_limit: float, seed: int,
             "time_to_best": result.time_to_best,
             "time_to_proof": result.runtime if result.status.value == "optimal" else None,
             "checked": checked is not None,
+            **balance_figures(metrics),
         })
         if len(runs) >= repeats or runs[0]["runtime"] >= repeat_below:
             break
@@ -63,6 +66,35 @@ def plan_room(players: int, rounds: int, odd: str, time_limit: float, seed: int,
         "static_bound": static_bound.repeats,
         "static_proof": static_bound.proof,
         "runs": runs,
+        "peak_mib": _peak_mib(),
+    }
+
+
+BALANCE = ("seat_spread", "table_visits_above_even", "trios_again", "back_to_back")
+
+
+def balance_figures(metrics) -> dict:
+    """What players notice beyond repeats, as the checker measures it (None where a checker older than
+    issue 11 does not measure it, or there is no schedule)."""
+    return {name: getattr(metrics, name, None) for name in BALANCE}
+
+
+def plan_schedule(players: int, rounds: int, odd: str, time_limit: float, seed: int, workers: int) -> dict:
+    """Plan the room once and send the schedule back as JSON, so the parent can measure it with its own
+    checker (the code planning here may be older than the parent's, see in_fresh_process's `code`)."""
+    import optimizer
+
+    event = _event(players, rounds, odd)
+    result = optimizer.plan(event, time_limit=time_limit, seed=seed, workers=workers)
+    return {
+        "code_file": optimizer.__file__,
+        "status": result.status.value,
+        "repeats": result.repeats,
+        "bound": result.bound.repeats,
+        "proof": result.bound.proof,
+        "method": result.method,
+        "runtime": result.runtime,
+        "schedule": None if result.schedule is None else result.schedule.model_dump_json(),
         "peak_mib": _peak_mib(),
     }
 
@@ -83,8 +115,13 @@ def verdict_room(players: int, rounds: int, time_limit: float, seed: int, worker
     }
 
 
-def _child(conn, function, kwargs) -> None:
+def _child(conn, function, kwargs, code: str | None = None) -> None:
     try:
+        if code is not None:
+            # Another version of optimizer/ and models/ (run.extract): first on the path, before anything
+            # imports them; the spawned interpreter has not (this module and the main one import neither).
+            assert "optimizer" not in sys.modules and "models" not in sys.modules, "the code was imported too early"
+            sys.path.insert(0, code)
         conn.send(("ok", function(**kwargs)))
     except BaseException:  # reported to the parent, which records it and carries on
         conn.send(("error", traceback.format_exc()))
@@ -92,10 +129,12 @@ def _child(conn, function, kwargs) -> None:
         conn.close()
 
 
-def in_fresh_process(function, kwargs: dict, timeout: float) -> dict:
-    """Run `function(**kwargs)` in a new interpreter; a hang past `timeout` is killed and recorded."""
+def in_fresh_process(function, kwargs: dict, timeout: float, code: str | None = None) -> dict:
+    """Run `function(**kwargs)` in a new interpreter; a hang past `timeout` is killed and recorded.
+    `code`: a folder holding optimizer/ and models/ (run.extract) that the child imports instead of the
+    parent's."""
     parent, child = SPAWN.Pipe(duplex=False)
-    process = SPAWN.Process(target=_child, args=(child, function, kwargs), daemon=True)
+    process = SPAWN.Process(target=_child, args=(child, function, kwargs, code), daemon=True)
     started = time.monotonic()
     process.start()
     child.close()
@@ -128,6 +167,8 @@ def summarise(measured: dict) -> dict:
 
     repeats = [run["repeats"] for run in runs if run["repeats"] is not None]
     statuses = [run["status"] for run in runs]
+    # The balance figures of a run whose E is the median (runs from before they were measured lack them).
+    typical = next((run for run in runs if repeats and run["repeats"] == statistics.median_low(repeats)), runs[0])
     return {
         "repeats": statistics.median_low(repeats) if repeats else None,
         "repeats_range": [min(repeats), max(repeats)] if repeats else None,
@@ -141,4 +182,5 @@ def summarise(measured: dict) -> dict:
         "time_to_proof": median("time_to_proof"),
         "timing_runs": len(runs),
         "peak_mib": measured["peak_mib"],
+        **{name: typical.get(name) for name in BALANCE},
     }

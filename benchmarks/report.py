@@ -99,6 +99,14 @@ def markdown(data: dict) -> str:
         add(f"- **Warm start vs none** ({len(cold_rows)} rooms): with it {warm_bound} reach the bound, without it "
             f"{cold_bound}; the warm start gives lower E in {better} rooms and higher in {worse}; median time "
             f"{_t(warm_t)} s with it, {_t(cold_t)} s without.")
+    balanced = [row for row in rows if _s(row).get("seat_spread") is not None]
+    if balanced:  # results.json files from before issue 11 lack these figures
+        add(f"- **What players notice** ({len(balanced)} rooms measured): seat spread at most 1 in "
+            f"{sum(1 for row in balanced if _s(row)['seat_spread'] <= 1)}; table visits above even "
+            f"{sum(_s(row)['table_visits_above_even'] for row in balanced)} in all (rooms with any: "
+            f"{sum(1 for row in balanced if _s(row)['table_visits_above_even'] > 0)}); trios again "
+            f"{sum(_s(row)['trios_again'] for row in balanced)}; back-to-back "
+            f"{sum(_s(row)['back_to_back'] for row in balanced)}.")
     short = [row for row in rows if not at_bound(row)]
     if short:
         worst = sorted(short, key=lambda row: -(_s(row)["repeats"] - _s(row)["bound"]))[:8]
@@ -162,18 +170,24 @@ def markdown(data: dict) -> str:
     add("## Every room\n")
     add("E is repeats, sum over pairs of max(0, meetings - 1). Times in seconds: first = first schedule, "
         "best = the returned schedule, proof = E met the bound (the runtime when optimal). "
-        "Cold = the same room with `warm_start=False`.\n")
-    add("| room | fixed E | variety E | bound | proof | status | first | best | proof s | runs | MiB | method | cold E | cold status | cold s |")
-    add("| --- | ---: | ---: | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | --- | ---: |")
+        "Cold = the same room with `warm_start=False`. Of the variety rotation (the run with the median E): "
+        "seats = seat spread (the worst player's most - fewest rounds in one seat letter), visits = table visits "
+        "above even, trios = trios again, b2b = back-to-back (`optimizer.check`; - in runs from before they "
+        "were measured).\n")
+    add("| room | fixed E | variety E | bound | proof | status | first | best | proof s | runs | MiB | method "
+        "| seats | visits | trios | b2b | cold E | cold status | cold s |")
+    add("| --- | ---: | ---: | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: "
+        "| ---: | --- | ---: |")
     for row in data["grid"]:
         s, c = _s(row), _s(row, "cold")
         if not s:
-            add(f"| {row['key']} | error | | | | | | | | | | | | | |")
+            add(f"| {row['key']} | error | | | | | | | | | | | | | | | | | |")
             continue
         add(f"| {row['key']} | {row['warm']['fixed_repeats']} | {_v(s['repeats'])} | {s['bound']} | {_proof(s['proof'])} "
             f"| {s['status']} | {_t(s['time_to_first'])} | {_t(s['time_to_best'])} | {_t(s['time_to_proof'])} "
-            f"| {s['timing_runs']} | {s['peak_mib']:.0f} | {s['method']} | {_v(c.get('repeats'))} | {c.get('status', '-')} "
-            f"| {_t(c.get('runtime'))} |")
+            f"| {s['timing_runs']} | {s['peak_mib']:.0f} | {s['method']} | {_v(s.get('seat_spread'))} "
+            f"| {_v(s.get('table_visits_above_even'))} | {_v(s.get('trios_again'))} | {_v(s.get('back_to_back'))} "
+            f"| {_v(c.get('repeats'))} | {c.get('status', '-')} | {_t(c.get('runtime'))} |")
     add("")
     return "\n".join(lines)
 

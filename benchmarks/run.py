@@ -26,19 +26,27 @@ RESULTS = Path(__file__).resolve().parent / "results"
 REPO = Path(__file__).resolve().parent.parent
 
 
+def extract(revision: str) -> tuple[str, Path]:
+    """optimizer/ and models/ as committed at a git revision, extracted with `git archive` into a new
+    temporary folder: (a label naming the commit, the folder). Nothing is put on sys.path here."""
+    commit = subprocess.run(["git", "rev-parse", "--verify", f"{revision}^{{commit}}"], cwd=REPO,
+                            capture_output=True, text=True, check=True).stdout.strip()
+    folder = Path(tempfile.mkdtemp(prefix="rotation-bench-"))
+    archive = subprocess.run(["git", "archive", commit, "optimizer", "models"], cwd=REPO, capture_output=True,
+                             check=True)
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
+    return f"git {revision} {commit[:10]}", folder
+
+
 def snapshot(code: str) -> dict:
     """Measure committed code: extract optimizer/ and models/ at HEAD into a temporary folder and put it
     first on sys.path (spawned children inherit it), so edits in progress in the working tree cannot
     change or break a long run halfway. `--code worktree` measures the working tree as it is instead."""
     if code == "worktree":
         return {"code": "working tree", "path": str(REPO)}
-    commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True, text=True, check=True)
-    folder = Path(tempfile.mkdtemp(prefix="rotation-bench-"))
-    archive = subprocess.run(["git", "archive", "HEAD", "optimizer", "models"], cwd=REPO, capture_output=True,
-                             check=True)
-    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
+    label, folder = extract("HEAD")
     sys.path.insert(0, str(folder))
-    return {"code": f"git HEAD {commit.stdout.strip()[:10]}", "path": str(folder)}
+    return {"code": label, "path": str(folder)}
 
 
 def _say(text: str) -> None:
