@@ -5,8 +5,8 @@ this process (short limits; the grid in benchmarks.run measures single rooms in 
 every schedule, and writes odd_counts.json and odd_counts.md: rooms at the bound, fair shares, and E
 against the fixed rule on the same count and policy (marking where the fixed rule itself does not share
 turns). With --open-time-limit, the rooms not proven optimal in the first pass are planned again with
-that longer limit and the better result is kept (a room proven optimal stays so with more time), so
-the figures equal a run at the longer limit at a fraction of its cost.
+that longer limit, keeping the better E and the higher bound of the two runs (a room proven optimal
+in the first pass needs no more time): what the longer limit reaches, at a fraction of its cost.
 """
 
 from __future__ import annotations

@@ -92,6 +92,18 @@ def _as_tables(players: np.ndarray, table_of: np.ndarray, sizes: np.ndarray, sha
     return tables
 
 
+def _shuffled(tables: np.ndarray, pinned: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The round with its movable players shuffled among the seats of tables of the same size."""
+    tables = tables.copy()
+    sizes = (tables >= 0).sum(axis=1)
+    for size in np.unique(sizes):
+        seats_of_size = tables[sizes == size][:, :size]
+        movable = ~pinned[seats_of_size]
+        seats_of_size[movable] = rng.permutation(seats_of_size[movable])
+        tables[np.flatnonzero(sizes == size), :size] = seats_of_size
+    return tables
+
+
 def reseat(
     tables: np.ndarray, met: np.ndarray, costs: Costs, rng: np.random.Generator, deadline: float = math.inf
 ) -> np.ndarray:
@@ -126,11 +138,14 @@ def improve(seats: Seats, costs: Costs, deadline: float, rng: np.random.Generato
 
 def extend(seats: Seats, rounds: int, costs: Costs, rng: np.random.Generator, deadline: float = math.inf) -> Seats:
     """Add rounds after the given ones, each seated against every meeting so far (past the
-    deadline, each a copy of an earlier round, still a valid day)."""
+    deadline, seated at random: far fewer repeats than a copy, and still a valid day)."""
     met = meetings(seats, costs.player_count)
     added = []
     for _ in range(rounds - len(seats)):
-        round_ = reseat(seats[rng.integers(len(seats))].copy(), met, costs, rng, deadline)
+        round_ = seats[rng.integers(len(seats))].copy()
+        if time.monotonic() > deadline:
+            round_ = _shuffled(round_, costs.pinned, rng)
+        round_ = reseat(round_, met, costs, rng, deadline)
         met = met + meetings(round_[None], costs.player_count)
         added.append(round_)
     return np.concatenate([seats[:rounds]] + ([np.stack(added)] if added else []))
