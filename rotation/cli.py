@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import errno
 import functools
+import inspect
 import json
+import math
+import os
 import sys
 
 import click
 
 import optimizer
 from models import OddPolicy, Schedule, SitOutScoring, Status
-from rotation.inputs import BadInput, make_event, one_line_error, parse_sizes, read_schedule, writable
-from rotation.output import metrics_text, schedule_csv, schedule_json, seating_text, write_atomically
+from models.event import MAX_ROUNDS, name_key, normalise_name
+from rotation.inputs import BadInput, check_outputs, make_event, one_line_error, parse_sizes, read_schedule
+from rotation.output import StdoutLost, metrics_text, say, schedule_csv, schedule_json, seating_text, write_outputs
 from rotation.print_command import print_command
 from rotation.progress import progress_display
 from rotation.report import (
@@ -55,18 +60,22 @@ def output_options(command):
     return click.option("--json", "json_path", metavar="FILE", help="Write the schedule as JSON.")(command)
 
 
-def emit(schedule: Schedule, json_path: str | None, csv_path: str | None, quiet: bool = False) -> None:
-    """Check, then print and write. Nothing reaches the director unchecked."""
+def emit(schedule: Schedule, outputs: list[tuple[str, str]], quiet: bool = False) -> None:
+    """Check, write every output (all or nothing), then print. Nothing reaches the director unchecked,
+    and a closed or full stdout cannot lose the files: they are written before the report."""
     metrics = optimizer.check(schedule)
+    files = []
+    for what, path in outputs:
+        if what == "--json":
+            files.append((path, schedule_json(schedule)))
+        elif what == "--csv":
+            # A byte-order mark tells spreadsheet programs the file is UTF-8, so accented names open cleanly.
+            files.append((path, "\ufeff" + schedule_csv(schedule)))
+    write_outputs(files)
     if not quiet:
-        click.echo(seating_text(schedule))
-        click.echo()
-        click.echo(metrics_text(metrics, spread=bool(schedule.spread)))
-    if json_path:
-        write_atomically(json_path, schedule_json(schedule))
-    if csv_path:
-        # A byte-order mark tells spreadsheet programs the file is UTF-8, so accented names open cleanly.
-        write_atomically(csv_path, "\ufeff" + schedule_csv(schedule))
+        say(seating_text(schedule))
+        say()
+        say(metrics_text(metrics, spread=bool(schedule.spread)))
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -79,18 +88,44 @@ def cli():
 @output_options
 def fixed(players, names, rounds, odd, scoring, json_path, csv_path):
     """The fixed MJMP rotation: A up 1 table, B down 1, C up 2, D down 2."""
+    outputs = check_outputs({"--json": json_path, "--csv": csv_path}, {"names file": names})
     event = make_event(players, names, rounds, odd, scoring)
-    writable(json_path), writable(csv_path)
-    emit(optimizer.fixed_schedule(event), json_path, csv_path)
+    emit(optimizer.fixed_schedule(event), outputs)
+
+
+MAX_SECONDS = 86_400.0  # a day: no tournament waits longer for its seating
+MAX_SEED = 2**31 - 1  # CP-SAT takes a 32-bit seed
+MAX_WORKERS = 64  # CP-SAT refuses the model with tens of thousands; a few per core is all that helps
+
+
+class Seconds(click.ParamType):
+    """A finite number of seconds from 0.1 to a day: inf and nan are refused, not run unbounded."""
+
+    name = "seconds"
+
+    def convert(self, value, param, ctx):
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        if not math.isfinite(seconds) or not 0.1 <= seconds <= MAX_SECONDS:
+            self.fail(f"{value!r} is not from 0.1 to {MAX_SECONDS:g} seconds", param, ctx)
+        return seconds
+
+
+SECONDS = Seconds()
 
 
 def solver_options(command, seconds: float = 30.0, what: str = "Seconds to search."):
     options = [
-        click.option("--time-limit", type=click.FloatRange(min=0.1), default=seconds, show_default=True, help=what),
-        click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Random seed."),
+        click.option("--time-limit", type=SECONDS, default=seconds, show_default=True, help=f"{what} 0.1 to {MAX_SECONDS:g}."),
         click.option(
-            "--workers", type=click.IntRange(min=1), default=8, show_default=True,
-            help="CP-SAT workers; one worker with a seed repeats a run exactly.",
+            "--seed", type=click.IntRange(min=0, max=MAX_SEED), default=0, show_default=True,
+            help=f"Random seed, 0 to {MAX_SEED} (CP-SAT seeds are 32-bit).",
+        ),
+        click.option(
+            "--workers", type=click.IntRange(min=1, max=MAX_WORKERS), default=8, show_default=True,
+            help=f"CP-SAT workers, 1 to {MAX_WORKERS}; one worker with a seed repeats a run exactly.",
         ),
     ]
     return functools.reduce(lambda cmd, option: option(cmd), reversed(options), command)
@@ -107,45 +142,141 @@ def solver_options(command, seconds: float = 30.0, what: str = "Seconds to searc
 @output_options
 def plan(players, names, rounds, odd, scoring, apart, stay, spread, time_limit, seed, workers, json_path, csv_path):
     """A variety rotation: all rounds planned at once for the fewest repeat opponents."""
+    inputs = {"names file": names, "apart file": apart, "stay file": stay, "spread file": spread}
+    outputs = check_outputs({"--json": json_path, "--csv": csv_path}, inputs)
     event = make_event(players, names, rounds, odd, scoring, apart, stay, spread)
-    writable(json_path), writable(csv_path)
     with progress_display() as show:
         result = optimizer.plan(event, time_limit=time_limit, seed=seed, workers=workers, on_progress=show)
     if result.schedule is None:
-        raise no_schedule(result, time_limit)
-    emit(result.schedule, json_path, csv_path)
-    click.echo(result_text(result))
+        raise no_schedule(result, time_limit, requests=bool(event.apart or event.stay))
+    emit(result.schedule, outputs)
+    say(result_text(result))
 
 
-def no_schedule(result, time_limit: float) -> click.ClickException:
+def no_schedule(result, time_limit: float, requests: bool) -> click.ClickException:
     if result.status is Status.INFEASIBLE:
-        return BadInput("no schedule can meet these requests (proven); loosen --apart or --stay")
+        if requests:
+            return BadInput("proven infeasible: no schedule meets these requests; loosen --apart or --stay")
+        return BadInput("proven infeasible: no schedule seats these players in these rounds")
     return click.ClickException(f"no schedule found in {time_limit:g} s; try a longer --time-limit")
 
 
 @cli.command()
 @click.argument("schedule_file", metavar="SCHEDULE.json")
-@click.option("--played", type=click.IntRange(min=0), required=True, help="Rounds already played; kept exactly.")
+@click.option("--played", type=click.IntRange(min=0, max=MAX_ROUNDS), required=True, help="Rounds already played; kept exactly.")
 @click.option("--drop", multiple=True, metavar="NAME", help="A player who leaves (repeatable).")
 @click.option("--add", multiple=True, metavar="NAME", help="A player who arrives (repeatable).")
+@click.option(
+    "--odd", type=click.Choice([p.value for p in OddPolicy]), default=None,
+    help="Seat an odd count of the rounds still to play this way (default: as the file says).",
+)
+@click.option(
+    "--sit-out-scoring", "scoring", type=click.Choice([s.value for s in SitOutScoring]), default=None,
+    help="What a sat-out round scores (default: as the file says).",
+)
 @solver_options
 @output_options
-def replan(schedule_file, played, drop, add, time_limit, seed, workers, json_path, csv_path):
+def replan(schedule_file, played, drop, add, odd, scoring, time_limit, seed, workers, json_path, csv_path):
     """Plan the rounds still to play again, after people leave or arrive. The input file is not changed."""
+    outputs = check_outputs({"--json": json_path, "--csv": csv_path}, {"schedule file": schedule_file})
     schedule = read_schedule(schedule_file)
-    writable(json_path), writable(csv_path)
     try:
         optimizer.check(schedule)
+    except optimizer.InvalidSchedule as error:
+        raise BadInput(f"{schedule_file}: invalid schedule: {error}") from None
+    drop, add = _who_leaves(schedule, drop), _who_arrives(schedule, add)
+    _can_replan(schedule, played, drop)
+    policy = _policy_change(schedule, odd, scoring)
+    try:
         with progress_display() as show:
-            outcome = optimizer.replan(schedule, played, tuple(drop), tuple(add), time_limit, seed, workers, show)
+            outcome = optimizer.replan(schedule, played, drop, add, time_limit, seed, workers, show, **policy)
     except optimizer.InvalidSchedule as error:
         raise BadInput(f"{schedule_file}: invalid schedule: {error}") from None
     except ValueError as error:
         raise BadInput(one_line_error(error)) from None
     if outcome.result.schedule is None:
-        raise no_schedule(outcome.result, time_limit)
-    emit(outcome.result.schedule, json_path, csv_path)
-    click.echo(replan_text(outcome))
+        raise no_schedule(outcome.result, time_limit, requests=bool(schedule.apart or schedule.stay))
+    emit(outcome.result.schedule, outputs)
+    say(replan_text(outcome))
+
+
+def _who_leaves(schedule: Schedule, drop) -> tuple[str, ...]:
+    """--drop names, spelled as the schedule spells them ('ann' drops 'Ann')."""
+    by_key = {name_key(name): name for name in schedule.players}
+    names = []
+    for given in drop:
+        name = by_key.get(name_key(given))
+        if name is None:
+            raise BadInput(f"cannot drop {normalise_name(given)!r}: not on the schedule")
+        if name in names:
+            raise BadInput(f"--drop {name!r} is given twice")
+        names.append(name)
+    return tuple(names)
+
+
+def _who_arrives(schedule: Schedule, add) -> tuple[str, ...]:
+    """--add names, normalised; refused when empty, twice, or another spelling of a scheduled name."""
+    on_schedule = {name_key(name): name for name in schedule.players}
+    names: dict[str, str] = {}
+    for given in add:
+        name = normalise_name(given)
+        if not name:
+            raise BadInput(f"--add {given!r}: the name is empty")
+        if name_key(name) in on_schedule:
+            raise BadInput(f"cannot add {name!r}: {on_schedule[name_key(name)]!r} is already on the schedule")
+        if name_key(name) in names:
+            raise BadInput(f"--add {name!r} is given twice")
+        names[name_key(name)] = name
+    return tuple(names.values())
+
+
+def _can_replan(schedule: Schedule, played: int, drop: tuple[str, ...]) -> None:
+    """A re-plan seats one list of players in every round still to play. Say so, truly, when the file
+    has the list change later on (a late arrival still to come, a departure, an absence)."""
+    total = len(schedule.rounds)
+    if not 0 <= played < total:
+        raise BadInput(f"--played must be 0 to {total - 1} for a schedule of {total} rounds, got {played}")
+    first = played + 1
+    for name, round_number in schedule.arrivals.items():
+        if round_number > first:
+            raise BadInput(
+                f"{name!r} arrives in round {round_number}, after round {first} where the re-plan starts; "
+                f"re-plan with --played {round_number - 1} or later"
+            )
+    for name, round_number in schedule.departures.items():
+        if round_number > first and name not in drop:
+            raise BadInput(
+                f"{name!r} leaves before round {round_number}, after round {first} where the re-plan starts; "
+                f"--drop {name} now, or re-plan with --played {round_number - 1} or later"
+            )
+    absences = [
+        (number, name)
+        for number in range(first, total + 1)
+        for name in schedule.rounds[number - 1].absent
+        if name not in schedule.arrivals and name not in schedule.departures  # those are handled above
+    ]
+    if absences:
+        (number, name), last = absences[0], absences[-1][0]
+        advice = f"re-plan with --played {last} or later" if last < total else "remove the absence from the file to re-plan"
+        raise BadInput(
+            f"round {number} lists {name!r} as absent, and a re-plan seats the same players in every round "
+            f"still to play; {advice}"
+        )
+
+
+def _policy_change(schedule: Schedule, odd: str | None, scoring: str | None) -> dict:
+    """--odd and --sit-out-scoring for the rounds still to play, passed on only when they change."""
+    change = {}
+    if odd is not None and OddPolicy(odd) is not schedule.odd:
+        change["odd"] = OddPolicy(odd)
+    if scoring is not None and SitOutScoring(scoring) is not schedule.sit_out_scoring:
+        change["sit_out_scoring"] = SitOutScoring(scoring)
+    accepted = inspect.signature(optimizer.replan).parameters
+    missing = [key for key in change if key not in accepted]
+    if missing:
+        option = "--odd" if "odd" in missing else "--sit-out-scoring"
+        raise BadInput(f"replan {option}: changing it from the file's policy is not supported yet by this version")
+    return change
 
 
 @cli.command()
@@ -154,13 +285,13 @@ def replan(schedule_file, played, drop, add, time_limit, seed, workers, json_pat
 @click.option("--json", "json_path", metavar="FILE", help="Write the certificate schedule as JSON.")
 def exists(players, names, rounds, odd, scoring, time_limit, seed, workers, json_path):
     """Does a schedule with no repeat opponents exist? Answers exists, impossible or unknown."""
+    outputs = check_outputs({"--json": json_path}, {"names file": names})
     event = make_event(players, names, rounds, odd, scoring)
-    writable(json_path)
     verdict = optimizer.zero_repeat_verdict(event, time_limit=time_limit, seed=seed, workers=workers)
     rounds = f"{verdict.rounds} round{'' if verdict.rounds == 1 else 's'}"
-    click.echo(f"{verdict.players} players, {rounds}: {verdict.answer.value} ({verdict.reason})")
-    if verdict.schedule is not None and json_path:
-        emit(verdict.schedule, json_path, None, quiet=True)
+    if verdict.schedule is not None and outputs:
+        emit(verdict.schedule, outputs, quiet=True)
+    say(f"{verdict.players} players, {rounds}: {verdict.answer.value} ({verdict.reason})")
 
 
 @cli.command()
@@ -170,14 +301,14 @@ def exists(players, names, rounds, odd, scoring, time_limit, seed, workers, json
 @functools.partial(solver_options, seconds=10.0, what="Seconds per room.")
 def compare(sizes, rounds_list, odd, time_limit, seed, workers):
     """One line per room: fixed rule against variety rotation, lower bound and zero-repeat verdict."""
-    rows = [(n, r) for n in parse_sizes(sizes, "--players", minimum=4) for r in parse_sizes(rounds_list, "--rounds", minimum=1)]
-    click.echo(COMPARE_HEADER)
+    rows = [(n, r) for n in parse_sizes(sizes, "--players", minimum=4) for r in parse_sizes(rounds_list, "--rounds", minimum=1, maximum=MAX_ROUNDS)]
+    say(COMPARE_HEADER)
     verdicts, unfair = {}, False
     for n, r in rows:
         try:
             event = make_event(n, None, r, odd, SitOutScoring.ZERO.value)
         except BadInput as error:
-            click.echo(f"{n:>7} {r:>6}  {error.format_message()}")
+            say(f"{n:>7} {r:>6}  {error.format_message()}")
             continue
         with progress_display() as show:
             result = optimizer.plan(event, time_limit=time_limit, seed=seed, workers=workers, on_progress=show)
@@ -187,11 +318,11 @@ def compare(sizes, rounds_list, odd, time_limit, seed, workers):
         fair = fixed.three_handed_fair and fixed.sit_outs_fair
         unfair |= not fair
         verdicts[n, r] = zero_repeat_answer(result)
-        click.echo(compare_row(n, r, result, verdicts[n, r], fixed_fair=fair))
+        say(compare_row(n, r, result, verdicts[n, r], fixed_fair=fair))
     for note in (UNFAIR_FIXED_NOTE if unfair else "", guide_claim_note(verdicts)):
         if note:
-            click.echo()
-            click.echo(note)
+            say()
+            say(note)
 
 
 @cli.command()
@@ -203,14 +334,14 @@ def check(file):
         metrics = optimizer.check(schedule)
     except optimizer.InvalidSchedule as error:
         raise BadInput(f"{file}: invalid schedule: {error}") from None
-    click.echo(f"{file}: valid, {len(schedule.players)} players, {len(schedule.rounds)} rounds")
-    click.echo(metrics_text(metrics, spread=bool(schedule.spread)))
+    say(f"{file}: valid, {len(schedule.players)} players, {len(schedule.rounds)} rounds")
+    say(metrics_text(metrics, spread=bool(schedule.spread)))
 
 
 @cli.command()
 def schema():
     """Print the JSON Schema of a schedule file."""
-    click.echo(json.dumps(Schedule.model_json_schema(), indent=2))
+    say(json.dumps(Schedule.model_json_schema(), indent=2))
 
 
 cli.add_command(print_command)
@@ -225,12 +356,29 @@ def main(argv: list[str] | None = None) -> int:
     except (click.exceptions.Abort, KeyboardInterrupt):
         click.echo("rotation: stopped", err=True)
         return 130
+    except StdoutLost as lost:
+        _silence_stdout()
+        if lost.error.errno == errno.EPIPE:
+            return 0  # the reader stopped reading (`| head`); every output file was already written
+        click.echo(f"rotation: error: the report could not be printed: {lost}", err=True)
+        return 1
     return 0
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+def _silence_stdout() -> None:
+    """After stdout failed, point it at /dev/null so the exit-time flush does not print a traceback."""
+    try:
+        fd = sys.stdout.fileno()
+    except (OSError, ValueError, AttributeError):
+        return  # not a real file (tests capture it)
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, fd)
+    os.close(null)
 
 
 def run() -> None:
     sys.exit(main())
+
+
+if __name__ == "__main__":
+    run()

@@ -5,8 +5,8 @@ from __future__ import annotations
 import click
 
 import optimizer
-from rotation.inputs import BadInput, read_schedule, writable
-from rotation.output import write_atomically
+from rotation.inputs import BadInput, check_outputs, read_schedule
+from rotation.output import say, write_outputs
 
 
 @click.command(name="print")
@@ -19,13 +19,14 @@ def print_command(file, html_path, png_path):
     from rotation.pictures import summary_png
     from rotation.printing import compare, expected_pages, render_page
 
-    writable(html_path), writable(png_path)
+    outputs = dict(check_outputs({"--html": html_path, "--png": png_path}, {"schedule file": file}))
     schedule = read_schedule(file)
     try:
         metrics = optimizer.check(schedule)  # nothing unchecked reaches the wall
     except optimizer.InvalidSchedule as error:
         raise BadInput(f"{file}: invalid schedule: {error}") from None
-    write_atomically(html_path, render_page(schedule, metrics, compare(schedule)))
-    if png_path:
-        write_atomically(png_path, summary_png(schedule, metrics))
-    click.echo(f"{html_path}: {expected_pages(schedule)} pages to print")
+    files = [(outputs["--html"], render_page(schedule, metrics, compare(schedule)))]
+    if "--png" in outputs:
+        files.append((outputs["--png"], summary_png(schedule, metrics)))
+    write_outputs(files)  # both or neither
+    say(f"{html_path}: {expected_pages(schedule)} pages to print")
