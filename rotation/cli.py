@@ -356,6 +356,9 @@ def main(argv: list[str] | None = None) -> int:
     except (click.exceptions.Abort, KeyboardInterrupt):
         click.echo("rotation: stopped", err=True)
         return 130
+    except MemoryError:  # a safety net: the room limits keep every command known to us well inside memory
+        click.echo("rotation: error: out of memory: the room is too large for this command on this machine", err=True)
+        return 2
     except StdoutLost as lost:
         _silence_stdout()
         if lost.error.errno == errno.EPIPE:

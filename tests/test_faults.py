@@ -196,6 +196,15 @@ def test_rooms_beyond_the_maximum_are_one_line(argv):
     refused("fixed", *argv, words="at most" if "1000" not in argv else "at most 100 rounds")
 
 
+def test_running_out_of_memory_is_one_line(monkeypatch, tmp_path):
+    def fixed_schedule(event):
+        raise MemoryError
+
+    monkeypatch.setattr(optimizer, "fixed_schedule", fixed_schedule)
+    refused("fixed", "--players", 16, "--rounds", 2, "--json", tmp_path / "a.json", words="out of memory")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_compare_refuses_sizes_beyond_the_maximum():
     refused("compare", "--players", "16-100000000", "--rounds", "2", words="at most")
 
