@@ -14,7 +14,7 @@ import click
 from pydantic import ValidationError
 
 from models import Event, OddPolicy, Schedule, SitOutScoring
-from models.event import MAX_PLAYERS, MAX_ROUNDS, name_key, normalise_name
+from models.event import MAX_PLAYERS, name_key, normalise_name
 
 
 class BadInput(click.ClickException):
