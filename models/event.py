@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from enum import Enum
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -53,6 +55,37 @@ class Layout(BaseModel):
         return cls(fours=(players - 3 * threes) // 4, threes=threes, sit_outs=0)
 
 
+# The largest room any command seats: far past any real tournament, and small enough that the checker,
+# the fixed rule and the files stay well under a minute and a few hundred megabytes.
+MAX_PLAYERS = 20_000
+MAX_ROUNDS = 100
+MAX_SEATS = 1_000_000  # players x rounds
+
+_SPACE = re.compile(r"\s+")
+
+
+def normalise_name(name: str) -> str:
+    """One spelling per name: NFC, invisible, format and control characters removed, every run of
+    white space (line and paragraph separators included) one space, none at the ends. Every name that
+    enters the tool (names files, request files, --add and --drop, schedule files) goes through this."""
+    name = unicodedata.normalize("NFC", name)
+    kept = []
+    for char in name:
+        category = unicodedata.category(char)
+        if char.isspace() or category in ("Zs", "Zl", "Zp"):
+            kept.append(" ")
+        elif category in ("Cc", "Cf", "Cs"):
+            continue  # NUL and other controls, zero-width space, joiners, byte-order marks
+        else:
+            kept.append(char)
+    return _SPACE.sub(" ", "".join(kept)).strip()
+
+
+def name_key(name: str) -> str:
+    """Two names with the same key are the same player: 'Ann' and 'ann', 'José' and 'JOSÉ'."""
+    return unicodedata.normalize("NFC", normalise_name(name).casefold())
+
+
 def default_names(count: int) -> list[str]:
     width = len(str(count))
     return [f"P{i:0{width}d}" for i in range(1, count + 1)]
@@ -76,20 +109,52 @@ class Event(BaseModel):
     @field_validator("players")
     @classmethod
     def _names_are_usable(cls, names: tuple[str, ...]) -> tuple[str, ...]:
-        names = tuple(name.strip() for name in names)
+        names = tuple(normalise_name(name) for name in names)
         if len(names) < 4:
             raise ValueError(f"a room needs at least 4 players, got {len(names)}")
+        if len(names) > MAX_PLAYERS:
+            raise ValueError(f"a room holds at most {MAX_PLAYERS} players, got {len(names)}")
         if any(not name for name in names):
             raise ValueError("a player name is empty")
-        seen: set[str] = set()
+        seen: dict[str, str] = {}
         for name in names:
-            if name in seen:
-                raise ValueError(f"the name {name!r} appears twice")
-            seen.add(name)
+            key = name_key(name)
+            if key in seen:
+                same = "" if seen[key] == name else f" (the same name as {seen[key]!r})"
+                raise ValueError(f"the name {name!r} appears twice{same}")
+            seen[key] = name
         return names
+
+    @field_validator("rounds")
+    @classmethod
+    def _rounds_fit(cls, rounds: int) -> int:
+        if rounds > MAX_ROUNDS:
+            raise ValueError(f"a day has at most {MAX_ROUNDS} rounds, got {rounds}")
+        return rounds
+
+    @field_validator("apart", "spread")
+    @classmethod
+    def _group_names(cls, groups: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, ...], ...]:
+        return tuple(tuple(normalise_name(name) for name in group) for group in groups)
+
+    @field_validator("stay")
+    @classmethod
+    def _stay_names(cls, stay: dict[str, int]) -> dict[str, int]:
+        normal: dict[str, int] = {}
+        for name, table in stay.items():
+            key = normalise_name(name)
+            if key in normal and normal[key] != table:
+                raise ValueError(f"stay {key}: asked for table {normal[key]} and table {table}")
+            normal[key] = table
+        return normal
 
     @model_validator(mode="after")
     def _room_can_be_seated(self) -> Event:
+        if len(self.players) * self.rounds > MAX_SEATS:
+            raise ValueError(
+                f"a day seats at most {MAX_SEATS:,} player-rounds (players x rounds), "
+                f"got {len(self.players)} x {self.rounds}"
+            )
         layout = Layout.for_room(len(self.players), self.odd)
         _check_requests(self, layout)
         return self
@@ -98,6 +163,8 @@ class Event(BaseModel):
     def with_count(cls, count: int, rounds: int, **settings) -> Event:
         if count < 4:
             raise ValueError(f"a room needs at least 4 players, got {count}")
+        if count > MAX_PLAYERS:  # before a list of a million names is made
+            raise ValueError(f"a room holds at most {MAX_PLAYERS} players, got {count}")
         return cls(players=tuple(default_names(count)), rounds=rounds, **settings)
 
     @property
@@ -112,6 +179,10 @@ def _check_requests(event: Event, layout: Layout) -> None:
         unknown = [name for name in group if name not in known]
         if unknown:
             raise ValueError(f"spread {', '.join(group)}: {unknown[0]!r} is not a player")
+    for group in event.apart + event.spread:
+        twice = [name for name in set(group) if group.count(name) > 1]
+        if twice:
+            raise ValueError(f"group {', '.join(group)}: {twice[0]!r} is named twice")
     for group in event.apart:
         request = "apart " + ", ".join(group)
         unknown = [name for name in group if name not in known]

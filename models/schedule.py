@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, model_validator
 
 from models.event import OddPolicy, SitOutScoring
 
@@ -10,16 +10,16 @@ SEAT_LETTERS = "ABCD"  # East, North, West, South
 
 
 class Table(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")  # a misspelled key is an error, not ignored
 
-    table: int = Field(ge=1, description="Table number, counted from 1.")
+    table: StrictInt = Field(ge=1, description="Table number, counted from 1.")
     players: tuple[str, ...] = Field(
         min_length=1, max_length=4, description="Names in seat order A, B, C, D; a three-handed table lists three."
     )
 
 
 class Round(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")  # a misspelled key is an error, not ignored
 
     tables: tuple[Table, ...]
     sit_outs: tuple[str, ...] = Field(default=(), description="Players who sit this round out.")
@@ -43,7 +43,7 @@ class Provenance(BaseModel):
 
 
 class Schedule(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")  # a misspelled key is an error, not ignored
 
     players: tuple[str, ...] = Field(description="Every name on the schedule.")
     rounds: tuple[Round, ...] = Field(min_length=1, description="The rounds, in order.")
@@ -52,12 +52,31 @@ class Schedule(BaseModel):
     rule: str = Field(default="", description="How the schedule was made, e.g. 'fixed' or 'variety'.")
     apart: tuple[tuple[str, ...], ...] = Field(default=(), description="Groups who never share a table.")
     spread: tuple[tuple[str, ...], ...] = Field(default=(), description="Club-mates kept apart where possible.")
-    stay: dict[str, int] = Field(default_factory=dict, description="Players who keep one table all day.")
-    arrivals: dict[str, int] = Field(default_factory=dict, description="Late arrivals: the first round they play.")
-    departures: dict[str, int] = Field(
+    stay: dict[str, StrictInt] = Field(default_factory=dict, description="Players who keep one table all day.")
+    arrivals: dict[str, StrictInt] = Field(
+        default_factory=dict, description="Late arrivals: the first round they play."
+    )
+    departures: dict[str, StrictInt] = Field(
         default_factory=dict, description="Players who left: the first round they miss."
     )
     provenance: Provenance | None = Field(default=None, description="How the file was made (optional).")
+
+    @model_validator(mode="after")
+    def _days_make_sense(self) -> Schedule:
+        for name, first in self.arrivals.items():
+            if first < 1:
+                raise ValueError(f"arrivals: {name!r} arrives in round {first}; rounds count from 1")
+            if first >= self.departures.get(name, first + 1):
+                raise ValueError(
+                    f"arrivals: {name!r} arrives in round {first}, not before leaving (missing round {self.departures[name]} on)"
+                )
+        for name, first in self.departures.items():
+            if first < 1:
+                raise ValueError(f"departures: {name!r} leaves before round {first}; rounds count from 1")
+        for number, round_ in enumerate(self.rounds, start=1):
+            if not round_.tables:
+                raise ValueError(f"round {number}: no table is played (is everyone absent?)")
+        return self
 
     def expected(self, round_index: int) -> tuple[str, ...]:
         """The players at the event in a round (0-based), in list order."""

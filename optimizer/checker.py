@@ -22,9 +22,13 @@ def check(schedule: Schedule) -> Metrics:
     _check_names(schedule.players)
     known = set(schedule.players)
     _check_requests_name_players(schedule, known)
+    groups_of: dict[str, list[int]] = {}
+    for g, group in enumerate(schedule.apart):
+        for name in set(group):
+            groups_of.setdefault(name, []).append(g)
     for number, round_ in enumerate(schedule.rounds, start=1):
         _check_round(schedule, round_, number, known)
-        _check_requests_kept(schedule, round_, number)
+        _check_requests_kept(schedule, round_, number, groups_of)
     return measure(schedule)
 
 
@@ -37,19 +41,22 @@ def _check_names(names: tuple[str, ...]) -> None:
 
 
 def _check_round(schedule: Schedule, round_, number: int, known: set[str]) -> None:
+    # Linear in seats: every membership test below is against a set built once for this round.
     where = f"round {number}"
     listed = [n for t in round_.tables for n in t.players] + list(round_.sit_outs) + list(round_.absent)
     unknown = [n for n in listed if n not in known]
     if unknown:
         raise InvalidSchedule(f"{where}: {unknown[0]!r} is not a player of this schedule")
-    twice = [n for n, c in Counter(listed).items() if c > 1]
-    if twice:
+    listed_set = set(listed)
+    if len(listed_set) != len(listed):
+        twice = [n for n, c in Counter(listed).items() if c > 1]
         raise InvalidSchedule(f"{where}: {twice[0]!r} is placed more than once")
     expected = schedule.expected(number - 1)
-    missing = [n for n in expected if n not in set(listed)]
+    missing = [n for n in expected if n not in listed_set]
     if missing:
         raise InvalidSchedule(f"{where}: {missing[0]!r} is neither at a table nor sitting out")
-    away = [n for n in listed if n not in expected and n not in round_.absent]
+    expected_set, absent_set = set(expected), set(round_.absent)
+    away = [n for n in listed if n not in expected_set and n not in absent_set]
     if away:
         raise InvalidSchedule(f"{where}: {away[0]!r} is seated while not at the event")
     numbers = [t.table for t in round_.tables]
@@ -81,13 +88,16 @@ def _check_requests_name_players(schedule: Schedule, known: set[str]) -> None:
         raise InvalidSchedule(f"a request names {unknown[0]!r}, who is not a player")
 
 
-def _check_requests_kept(schedule: Schedule, round_, number: int) -> None:
+def _check_requests_kept(schedule: Schedule, round_, number: int, groups_of: dict[str, list[int]]) -> None:
+    """`groups_of` maps a name to the apart groups it is in, built once for the whole schedule."""
     for table in round_.tables:
-        for group in schedule.apart:
-            together = [n for n in table.players if n in group]
-            if len(together) > 1:
-                raise InvalidSchedule(f"round {number}: {' and '.join(together)} share table {table.table}")
+        seen: dict[int, str] = {}
         for name in table.players:
+            for group in groups_of.get(name, ()):
+                if group in seen:
+                    together = [n for n in table.players if n in schedule.apart[group]]
+                    raise InvalidSchedule(f"round {number}: {' and '.join(together)} share table {table.table}")
+                seen[group] = name
             if schedule.stay.get(name, table.table) != table.table:
                 raise InvalidSchedule(
                     f"round {number}: {name} is at table {table.table}, not at table {schedule.stay[name]}"

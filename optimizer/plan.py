@@ -236,7 +236,9 @@ def _solve_whole_day(run: Run, seed: int, workers: int) -> tuple[bool, bool]:
     day_bound = run.history.day_bound(outcome.repeats_bound)
     if day_bound > run.bound.repeats:
         run.bound = Bound(repeats=day_bound, proof=f"CP-SAT search proof: {fewest_repeats(run.event, day_bound)}")
-    return outcome.proven, outcome.interrupted
+    # Seats CP-SAT found that the checker refused prove nothing: not 'no schedule exists'.
+    refused = outcome.seats is not None and run.best is None
+    return outcome.proven and not refused, outcome.interrupted
 
 
 def _local_search(run: Run, rng, share: float) -> None:

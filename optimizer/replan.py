@@ -12,8 +12,9 @@ from typing import Callable
 
 import numpy as np
 
-from models import Bound, Event, PlayerChange, Progress, Replan, Schedule
-from optimizer.checker import check
+from models import Bound, Event, OddPolicy, PlayerChange, Progress, Replan, Schedule, SitOutScoring
+from models.event import normalise_name
+from optimizer.checker import InvalidSchedule, check
 from optimizer.plan import plan
 from optimizer.seats import EMPTY, Seats
 from optimizer.state import History
@@ -29,9 +30,16 @@ def replan(
     seed: int = 0,
     workers: int = 8,
     on_progress: Callable[[Progress], None] | None = None,
+    odd: OddPolicy | None = None,
+    sit_out_scoring: SitOutScoring | None = None,
 ) -> Replan:
-    """Raise ValueError (one line, naming the problem) when the request does not fit the schedule."""
+    """Raise ValueError (one line, naming the problem) when the request does not fit the schedule.
+    `odd` and `sit_out_scoring` change how the rounds still to play seat an odd count; the day keeps
+    one policy, so the rounds played must fit the new one too."""
     repeats_before = check(schedule).repeats
+    drop = tuple(normalise_name(name) for name in drop)  # as Event and the schedule file spell names
+    add = tuple(normalise_name(name) for name in add)
+    schedule = _under_policy(schedule, played, odd, sit_out_scoring)
     event = _remaining_event(schedule, played, drop, add)
     so_far = _pairs_so_far(schedule, played)
     kept = schedule.model_copy(update={"rounds": schedule.rounds[:played]}) if played else None
@@ -59,10 +67,25 @@ def replan(
     )
 
 
+def _under_policy(schedule: Schedule, played: int, odd, sit_out_scoring) -> Schedule:
+    changes = {key: value for key, value in (("odd", odd), ("sit_out_scoring", sit_out_scoring)) if value is not None}
+    if not changes:
+        return schedule
+    changed = schedule.model_copy(update=changes)
+    if played:
+        try:
+            check(changed.model_copy(update={"rounds": changed.rounds[:played]}))
+        except InvalidSchedule as error:
+            policy = changed.odd.value
+            raise ValueError(f"the rounds played do not fit --odd {policy}, and a day keeps one policy: {error}") from None
+    return changed
+
+
 def _remaining_event(schedule: Schedule, played: int, drop, add) -> Event:
     total = len(schedule.rounds)
     if not 0 <= played < total:
         raise ValueError(f"--played must be 0 to {total - 1} for a schedule of {total} rounds, got {played}")
+    _same_players_to_the_end(schedule, played, drop)
     here = schedule.expected(played)
     for name in drop:
         if name not in here:
@@ -77,6 +100,38 @@ def _remaining_event(schedule: Schedule, played: int, drop, add) -> Event:
         players=players, rounds=total - played, odd=schedule.odd, sit_out_scoring=schedule.sit_out_scoring,
         apart=apart, spread=spread, stay=stay,
     )
+
+
+def _same_players_to_the_end(schedule: Schedule, played: int, drop) -> None:
+    """The model seats one list of players in every round still to play, and the whole day is checked
+    against the file's arrivals, departures and absences: a change of list after round played + 1
+    would make the checker refuse every schedule built. Say so instead."""
+    first, total = played + 1, len(schedule.rounds)
+    for name, number in schedule.arrivals.items():
+        if number > first:
+            raise ValueError(
+                f"{name!r} arrives in round {number}, after round {first} where the re-plan starts; "
+                f"re-plan with --played {number - 1} or later"
+            )
+    for name, number in schedule.departures.items():
+        if number > first and name not in drop:
+            raise ValueError(
+                f"{name!r} leaves before round {number}, after round {first} where the re-plan starts; "
+                f"--drop {name} now, or re-plan with --played {number - 1} or later"
+            )
+    absences = [
+        (number, name)
+        for number in range(first, total + 1)
+        for name in schedule.rounds[number - 1].absent
+        if name not in schedule.arrivals and name not in schedule.departures
+    ]
+    if absences:
+        (number, name), last = absences[0], absences[-1][0]
+        advice = f"re-plan with --played {last} or later" if last < total else "remove the absence from the file"
+        raise ValueError(
+            f"round {number} lists {name!r} as absent, and a re-plan seats the same players in every round "
+            f"still to play; {advice}"
+        )
 
 
 def _still_here(groups, players) -> tuple[tuple[str, ...], ...]:

@@ -2,24 +2,30 @@
 
 from __future__ import annotations
 
+import errno
 import functools
 import json
+import math
+import os
 import sys
 
 import click
 
 import optimizer
-from models import OddPolicy, Schedule, SitOutScoring, Status
-from rotation.inputs import BadInput, make_event, one_line_error, parse_sizes, read_schedule, writable
+from models import Answer, OddPolicy, Schedule, SitOutScoring, Status
+from models.event import MAX_ROUNDS, name_key, normalise_name
+from rotation.inputs import BadInput, check_outputs, make_event, one_line_error, parse_sizes, read_schedule
 from rotation.output import (
     EXCEL_BOM,
+    StdoutLost,
     metrics_text,
+    say,
     schedule_csv,
     schedule_csv_long,
     schedule_json,
     seating_text,
     with_provenance,
-    write_atomically,
+    write_outputs,
 )
 from rotation.print_command import print_command
 from rotation.progress import progress_display
@@ -74,26 +80,36 @@ def output_options(command):
     return functools.reduce(lambda cmd, option: option(cmd), reversed(options), command)
 
 
-def emit(schedule: Schedule, json_path: str | None, csv_path: str | None, quiet: bool = False,
-         csv_long: str | None = None, excel: bool = False, provenance: dict | None = None, figures: bool = True) -> None:
-    """Check, then print and write. Nothing reaches the director unchecked.
+def schedule_outputs(json_path, csv_path, csv_long, inputs: dict) -> list[tuple[str, str]]:
+    return check_outputs({"--json": json_path, "--csv": csv_path, "--csv-long": csv_long}, inputs)
 
-    The seating is printed only when nothing is written and --quiet is not given; the figures always.
-    """
+
+def emit(
+    schedule: Schedule,
+    outputs: list[tuple[str, str]],
+    *,
+    quiet: bool = False,
+    excel: bool = False,
+    provenance: dict | None = None,
+    figures: bool = True,
+) -> None:
+    """Check, write every output (all or nothing), then print. Nothing reaches the director unchecked,
+    and a closed or full stdout cannot lose the files: they are written before the report. The seating
+    is printed only when nothing is written and --quiet is not given; the figures always."""
     metrics = optimizer.check(schedule)
-    if not quiet and not (json_path or csv_path or csv_long):
-        click.echo(seating_text(schedule))
-        click.echo()
-    if figures:
-        click.echo(metrics_text(metrics, spread=bool(schedule.spread)))
-    if json_path:
-        stamped = with_provenance(schedule, **provenance) if provenance is not None else schedule
-        write_atomically(json_path, schedule_json(stamped))
+    stamped = with_provenance(schedule, **provenance) if provenance is not None else schedule
     bom = EXCEL_BOM if excel else ""
-    if csv_path:
-        write_atomically(csv_path, bom + schedule_csv(schedule))
-    if csv_long:
-        write_atomically(csv_long, bom + schedule_csv_long(schedule))
+    render = {
+        "--json": lambda: schedule_json(stamped),
+        "--csv": lambda: bom + schedule_csv(schedule),
+        "--csv-long": lambda: bom + schedule_csv_long(schedule),
+    }
+    write_outputs([(path, render[what]()) for what, path in outputs])
+    if not quiet and not outputs:
+        say(seating_text(schedule))
+        say()
+    if figures:
+        say(metrics_text(metrics, spread=bool(schedule.spread)))
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -106,18 +122,44 @@ def cli():
 @output_options
 def fixed(players, names, rounds, odd, scoring, json_path, csv_path, csv_long, excel, quiet):
     """The fixed MJMP rotation: A up 1 table, B down 1, C up 2, D down 2."""
+    outputs = schedule_outputs(json_path, csv_path, csv_long, {"names file": names})
     event = make_event(players, names, rounds, odd, scoring)
-    writable(json_path), writable(csv_path), writable(csv_long)
-    emit(optimizer.fixed_schedule(event), json_path, csv_path, quiet, csv_long, excel, {"method": "fixed"})
+    emit(optimizer.fixed_schedule(event), outputs, quiet=quiet, excel=excel, provenance={"method": "fixed"})
+
+
+MAX_SECONDS = 86_400.0  # a day: no tournament waits longer for its seating
+MAX_SEED = 2**31 - 1  # CP-SAT takes a 32-bit seed
+MAX_WORKERS = 64  # CP-SAT refuses the model with tens of thousands; a few per core is all that helps
+
+
+class Seconds(click.ParamType):
+    """A finite number of seconds from 0.1 to a day: inf and nan are refused, not run unbounded."""
+
+    name = "seconds"
+
+    def convert(self, value, param, ctx):
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        if not math.isfinite(seconds) or not 0.1 <= seconds <= MAX_SECONDS:
+            self.fail(f"{value!r} is not from 0.1 to {MAX_SECONDS:g} seconds", param, ctx)
+        return seconds
+
+
+SECONDS = Seconds()
 
 
 def solver_options(command, seconds: float = 30.0, what: str = "Seconds to search."):
     options = [
-        click.option("--time-limit", type=click.FloatRange(min=0.1), default=seconds, show_default=True, help=what),
-        click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Random seed."),
+        click.option("--time-limit", type=SECONDS, default=seconds, show_default=True, help=f"{what} 0.1 to {MAX_SECONDS:g}."),
         click.option(
-            "--workers", type=click.IntRange(min=1), default=8, show_default=True,
-            help="CP-SAT workers; one worker with a seed repeats a run exactly.",
+            "--seed", type=click.IntRange(min=0, max=MAX_SEED), default=0, show_default=True,
+            help=f"Random seed, 0 to {MAX_SEED} (CP-SAT seeds are 32-bit).",
+        ),
+        click.option(
+            "--workers", type=click.IntRange(min=1, max=MAX_WORKERS), default=8, show_default=True,
+            help=f"CP-SAT workers, 1 to {MAX_WORKERS}; one worker with a seed repeats a run exactly.",
         ),
     ]
     return functools.reduce(lambda cmd, option: option(cmd), reversed(options), command)
@@ -132,68 +174,134 @@ def solver_options(command, seconds: float = 30.0, what: str = "Seconds to searc
 )
 @solver_options
 @output_options
-def plan(players, names, rounds, odd, scoring, apart, stay, spread, time_limit, seed, workers, json_path, csv_path,
-         csv_long, excel, quiet):
+def plan(
+    players, names, rounds, odd, scoring, apart, stay, spread, time_limit, seed, workers, json_path, csv_path,
+    csv_long, excel, quiet,
+):
     """A variety rotation: all rounds planned at once for the fewest repeat opponents."""
+    inputs = {"names file": names, "apart file": apart, "stay file": stay, "spread file": spread}
+    outputs = schedule_outputs(json_path, csv_path, csv_long, inputs)
     event = make_event(players, names, rounds, odd, scoring, apart, stay, spread)
-    writable(json_path), writable(csv_path), writable(csv_long)
     with progress_display(time_limit) as show:
         result = optimizer.plan(event, time_limit=time_limit, seed=seed, workers=workers, on_progress=show)
     if result.schedule is None:
-        raise no_schedule(result, time_limit)
+        raise no_schedule(result, time_limit, requests=bool(event.apart or event.stay))
     made = {"method": "variety", "seed": seed, "time_limit": time_limit, "result": result}
-    emit(result.schedule, json_path, csv_path, quiet, csv_long, excel, made)
-    click.echo(result_text(result))
+    emit(result.schedule, outputs, quiet=quiet, excel=excel, provenance=made)
+    say(result_text(result))
 
 
-def no_schedule(result, time_limit: float) -> click.ClickException:
+def no_schedule(result, time_limit: float, requests: bool) -> click.ClickException:
     if result.status is Status.INFEASIBLE:
-        return BadInput("no schedule can meet these requests (proven); loosen --apart or --stay")
+        if requests:
+            return BadInput("proven infeasible: no schedule meets these requests; loosen --apart or --stay")
+        return BadInput("proven infeasible: no schedule seats these players in these rounds")
     return click.ClickException(f"no schedule found in {time_limit:g} s; try a longer --time-limit")
 
 
 @cli.command()
 @click.argument("schedule_file", metavar="SCHEDULE.json")
-@click.option("--played", type=click.IntRange(min=0), required=True, help="Rounds already played; kept exactly.")
+@click.option("--played", type=click.IntRange(min=0, max=MAX_ROUNDS), required=True, help="Rounds already played; kept exactly.")
 @click.option("--drop", multiple=True, metavar="NAME", help="A player who leaves (repeatable).")
 @click.option("--add", multiple=True, metavar="NAME", help="A player who arrives (repeatable).")
+@click.option(
+    "--odd", type=click.Choice([p.value for p in OddPolicy]), default=None,
+    help="Seat an odd count of the rounds still to play this way (default: as the file says).",
+)
+@click.option(
+    "--sit-out-scoring", "scoring", type=click.Choice([s.value for s in SitOutScoring]), default=None,
+    help="What a sat-out round scores (default: as the file says).",
+)
 @solver_options
 @output_options
-def replan(schedule_file, played, drop, add, time_limit, seed, workers, json_path, csv_path, csv_long, excel, quiet):
+def replan(
+    schedule_file, played, drop, add, odd, scoring, time_limit, seed, workers, json_path, csv_path, csv_long, excel, quiet
+):
     """Plan the rounds still to play again, after people leave or arrive. The input file is not changed."""
+    outputs = schedule_outputs(json_path, csv_path, csv_long, {"schedule file": schedule_file})
     schedule = read_schedule(schedule_file)
-    writable(json_path), writable(csv_path), writable(csv_long)
     try:
         optimizer.check(schedule)
+    except optimizer.InvalidSchedule as error:
+        raise BadInput(f"{schedule_file}: invalid schedule: {error}") from None
+    drop, add = _who_leaves(schedule, drop), _who_arrives(schedule, add)
+    policy = _policy_change(schedule, odd, scoring)
+    try:
         with progress_display(time_limit) as show:
             outcome = optimizer.replan(
-                schedule, played, drop=tuple(drop), add=tuple(add), time_limit=time_limit, seed=seed, workers=workers,
-                on_progress=show,
+                schedule, played, drop=drop, add=add, time_limit=time_limit, seed=seed, workers=workers,
+                on_progress=show, **policy,
             )
     except optimizer.InvalidSchedule as error:
         raise BadInput(f"{schedule_file}: invalid schedule: {error}") from None
     except ValueError as error:
         raise BadInput(one_line_error(error)) from None
     if outcome.result.schedule is None:
-        raise no_schedule(outcome.result, time_limit)
+        raise no_schedule(outcome.result, time_limit, requests=bool(schedule.apart or schedule.stay))
     made = {"method": "replan", "seed": seed, "time_limit": time_limit, "result": outcome.result}
-    emit(outcome.result.schedule, json_path, csv_path, quiet, csv_long, excel, made)
-    click.echo(replan_text(outcome))
+    emit(outcome.result.schedule, outputs, quiet=quiet, excel=excel, provenance=made)
+    say(replan_text(outcome))
+
+
+def _who_leaves(schedule: Schedule, drop) -> tuple[str, ...]:
+    """--drop names, spelled as the schedule spells them ('ann' drops 'Ann')."""
+    by_key = {name_key(name): name for name in schedule.players}
+    names = []
+    for given in drop:
+        name = by_key.get(name_key(given))
+        if name is None:
+            raise BadInput(f"cannot drop {normalise_name(given)!r}: not on the schedule")
+        if name in names:
+            raise BadInput(f"--drop {name!r} is given twice")
+        names.append(name)
+    return tuple(names)
+
+
+def _who_arrives(schedule: Schedule, add) -> tuple[str, ...]:
+    """--add names, normalised; refused when empty, twice, or another spelling of a scheduled name."""
+    on_schedule = {name_key(name): name for name in schedule.players}
+    names: dict[str, str] = {}
+    for given in add:
+        name = normalise_name(given)
+        if not name:
+            raise BadInput(f"--add {given!r}: the name is empty")
+        if name_key(name) in on_schedule:
+            raise BadInput(f"cannot add {name!r}: {on_schedule[name_key(name)]!r} is already on the schedule")
+        if name_key(name) in names:
+            raise BadInput(f"--add {name!r} is given twice")
+        names[name_key(name)] = name
+    return tuple(names.values())
+
+
+def _policy_change(schedule: Schedule, odd: str | None, scoring: str | None) -> dict:
+    """--odd and --sit-out-scoring for the rounds still to play, passed on only when they change."""
+    change = {}
+    if odd is not None and OddPolicy(odd) is not schedule.odd:
+        change["odd"] = OddPolicy(odd)
+    if scoring is not None and SitOutScoring(scoring) is not schedule.sit_out_scoring:
+        change["sit_out_scoring"] = SitOutScoring(scoring)
+    return change
 
 
 @cli.command()
 @room_options
 @solver_options
 @click.option("--json", "json_path", metavar="FILE", help="Write the certificate schedule as JSON.")
-def exists(players, names, rounds, odd, scoring, time_limit, seed, workers, json_path):
-    """Does a schedule with no repeat opponents exist? Answers exists, impossible or unknown."""
+def exists(players, names, rounds, odd, scoring, time_limit, seed, workers, json_path) -> int:
+    """Does a schedule with no repeat opponents exist? Answers exists, impossible or unknown.
+
+    Exit status: 0 exists, 1 impossible, 3 unknown (2 is bad input), so scripts can branch on it."""
+    outputs = check_outputs({"--json": json_path}, {"names file": names})
     event = make_event(players, names, rounds, odd, scoring)
-    writable(json_path)
     verdict = optimizer.zero_repeat_verdict(event, time_limit=time_limit, seed=seed, workers=workers)
     rounds = f"{verdict.rounds} round{'' if verdict.rounds == 1 else 's'}"
-    click.echo(f"{verdict.players} players, {rounds}: {verdict.answer.value} ({verdict.reason})")
-    if verdict.schedule is not None and json_path:
-        emit(verdict.schedule, json_path, None, quiet=True, figures=False)
+    if verdict.schedule is not None and outputs:
+        emit(verdict.schedule, outputs, quiet=True, figures=False)
+    say(f"{verdict.players} players, {rounds}: {verdict.answer.value} ({verdict.reason})")
+    return EXISTS_STATUS[verdict.answer]
+
+
+EXISTS_STATUS = {Answer.EXISTS: 0, Answer.IMPOSSIBLE: 1, Answer.UNKNOWN: 3}
 
 
 @cli.command()
@@ -205,15 +313,16 @@ def exists(players, names, rounds, odd, scoring, time_limit, seed, workers, json
 @click.option("--json", "json_path", metavar="FILE", help="Also write the rows as JSON.")
 def compare(sizes, rounds_list, odd, time_limit, seed, workers, csv_path, json_path):
     """One line per room: fixed rule against variety rotation, lower bound and zero-repeat verdict."""
-    rows = [(n, r) for n in parse_sizes(sizes, "--players", minimum=4) for r in parse_sizes(rounds_list, "--rounds", minimum=1)]
-    writable(csv_path), writable(json_path)
-    click.echo(COMPARE_HEADER)
+    outputs = check_outputs({"--csv": csv_path, "--json": json_path}, {})
+    counts = parse_sizes(sizes, "--players", minimum=4)
+    rows = [(n, r) for n in counts for r in parse_sizes(rounds_list, "--rounds", minimum=1, maximum=MAX_ROUNDS)]
+    say(COMPARE_HEADER)
     verdicts, unfair, records, skipped = {}, False, [], 0
     for k, (n, r) in enumerate(rows, start=1):
         try:
             event = make_event(n, None, r, odd, SitOutScoring.ZERO.value)
         except BadInput as error:
-            click.echo(f"{n:>7} {r:>6}  {error.format_message()}")
+            say(f"{n:>7} {r:>6}  {error.format_message()}")
             skipped += 1
             continue
         with progress_display(time_limit, f"room {k} of {len(rows)} ({n} players, {r} rounds)") as show:
@@ -224,17 +333,15 @@ def compare(sizes, rounds_list, odd, time_limit, seed, workers, csv_path, json_p
         fair = fixed.three_handed_fair and fixed.sit_outs_fair
         unfair |= not fair
         verdicts[n, r] = zero_repeat_answer(result)
-        click.echo(compare_row(n, r, result, verdicts[n, r], fixed_fair=fair))
+        say(compare_row(n, r, result, verdicts[n, r], fixed_fair=fair))
         records.append(compare_record(n, r, result, verdicts[n, r], fixed_fair=fair))
-    click.echo(compare_summary(records, skipped))
-    if csv_path:
-        write_atomically(csv_path, compare_csv(records))
-    if json_path:
-        write_atomically(json_path, compare_json(records))
+    render = {"--csv": lambda: compare_csv(records), "--json": lambda: compare_json(records)}
+    write_outputs([(path, render[what]()) for what, path in outputs])
+    say(compare_summary(records, skipped))
     for note in (UNFAIR_FIXED_NOTE if unfair else "", guide_claim_note(verdicts)):
         if note:
-            click.echo()
-            click.echo(note)
+            say()
+            say(note)
 
 
 @cli.command()
@@ -246,14 +353,14 @@ def check(file):
         metrics = optimizer.check(schedule)
     except optimizer.InvalidSchedule as error:
         raise BadInput(f"{file}: invalid schedule: {error}") from None
-    click.echo(f"{file}: valid, {len(schedule.players)} players, {len(schedule.rounds)} rounds")
-    click.echo(metrics_text(metrics, spread=bool(schedule.spread)))
+    say(f"{file}: valid, {len(schedule.players)} players, {len(schedule.rounds)} rounds")
+    say(metrics_text(metrics, spread=bool(schedule.spread)))
 
 
 @cli.command()
 def schema():
     """Print the JSON Schema of a schedule file."""
-    click.echo(json.dumps(Schedule.model_json_schema(), indent=2))
+    say(json.dumps(Schedule.model_json_schema(), indent=2))
 
 
 cli.add_command(print_command)
@@ -261,19 +368,39 @@ cli.add_command(print_command)
 
 def main(argv: list[str] | None = None) -> int:
     try:
-        cli.main(args=argv, prog_name="rotation", standalone_mode=False)
+        status = cli.main(args=argv, prog_name="rotation", standalone_mode=False)
     except click.ClickException as error:
         click.echo(f"rotation: error: {error.format_message()}", err=True)
         return 2 if isinstance(error, (click.UsageError, BadInput)) else 1
     except (click.exceptions.Abort, KeyboardInterrupt):
         click.echo("rotation: stopped", err=True)
         return 130
-    return 0
+    except MemoryError:  # a safety net: the room limits keep every command known to us well inside memory
+        click.echo("rotation: error: out of memory: the room is too large for this command on this machine", err=True)
+        return 2
+    except StdoutLost as lost:
+        _silence_stdout()
+        if lost.error.errno == errno.EPIPE:
+            return 0  # the reader stopped reading (`| head`); every output file was already written
+        click.echo(f"rotation: error: the report could not be printed: {lost}", err=True)
+        return 1
+    return status if isinstance(status, int) else 0
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+def _silence_stdout() -> None:
+    """After stdout failed, point it at /dev/null so the exit-time flush does not print a traceback."""
+    try:
+        fd = sys.stdout.fileno()
+    except (OSError, ValueError, AttributeError):
+        return  # not a real file (tests capture it)
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, fd)
+    os.close(null)
 
 
 def run() -> None:
     sys.exit(main())
+
+
+if __name__ == "__main__":
+    run()

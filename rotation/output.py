@@ -8,7 +8,10 @@ import os
 import tempfile
 from pathlib import Path
 
+import click
+
 from models import SEAT_LETTERS, Metrics, Schedule
+from rotation.inputs import BadInput
 
 
 def seating_text(schedule: Schedule) -> str:
@@ -140,19 +143,66 @@ def schedule_json(schedule: Schedule) -> str:
     return schedule.model_dump_json(indent=2) + "\n"
 
 
-def write_atomically(path: Path, text: str | bytes) -> None:
-    """Write beside the target and rename, so a reader never sees half a file."""
-    path = Path(path)
-    mode = "wb" if isinstance(text, bytes) else "w"
-    fd, temporary = tempfile.mkstemp(dir=path.parent or Path("."), prefix=f".{path.name}.", suffix=".tmp")
+class StdoutLost(Exception):
+    """The report could not be printed (a closed pipe, a full disk); the files were already written."""
+
+    def __init__(self, error: OSError):
+        super().__init__(error.strerror or str(error))
+        self.error = error
+
+
+def say(text: str = "") -> None:
+    """Print the report on standard output; a closed or full stdout becomes StdoutLost, not a traceback."""
     try:
-        with os.fdopen(fd, mode, **({} if mode == "wb" else {"encoding": "utf-8", "newline": ""})) as handle:
-            handle.write(text)
-        os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes files private; outputs are for sharing
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
+        click.echo(text)
+    except OSError as error:
+        raise StdoutLost(error) from None
+
+
+def write_outputs(files: list[tuple[str, str | bytes]]) -> None:
+    """Write a set of outputs all or nothing: each to a temporary file in its target folder, then
+    every one renamed into place. On any failure every temporary (and any output already renamed)
+    is removed, so no output of the set is left, and BadInput says why in one line. Then one line
+    `wrote FILE` per output on stderr, after it is written."""
+    temporaries: list[str] = []
+    renamed: list[str] = []
+    current = ""
+    try:
+        for path, content in files:
+            current = path
+            folder = os.path.dirname(path) or "."
+            fd, temporary = tempfile.mkstemp(dir=folder, prefix=".rotation-", suffix=".tmp")
+            temporaries.append(temporary)
+            mode = "wb" if isinstance(content, bytes) else "w"
+            with os.fdopen(fd, mode, **({} if mode == "wb" else {"encoding": "utf-8", "newline": ""})) as handle:
+                handle.write(content)
+                handle.flush()
+                os.fsync(handle.fileno())  # a full disk shows here at the latest, not after the rename
+            os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes files private; outputs are for sharing
+        for (path, _), temporary in zip(files, temporaries):
+            current = path
+            os.replace(temporary, path)
+            renamed.append(path)
+    except BaseException as error:
+        for leftover in temporaries + renamed:
+            try:
+                os.unlink(leftover)
+            except OSError:
+                pass
+        if isinstance(error, (OSError, UnicodeError)):
+            reason = getattr(error, "strerror", None) or str(error)
+            raise BadInput(f"cannot write {current!r}: {reason}; no output written") from None
         raise
+    for path, _ in files:
+        try:
+            click.echo(f"wrote {path}", err=True)
+        except OSError:
+            pass  # stderr closed: the files are written all the same
+
+
+def write_atomically(path: Path, text: str | bytes) -> None:
+    """One output alone: see write_outputs."""
+    write_outputs([(str(path), text)])
 
 
 def _umask() -> int:

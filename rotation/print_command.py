@@ -6,8 +6,8 @@ import click
 
 import optimizer
 from models import Event, Schedule
-from rotation.inputs import BadInput, read_schedule, writable
-from rotation.output import write_atomically
+from rotation.inputs import BadInput, check_outputs, read_schedule
+from rotation.output import say, write_outputs
 
 PART_NAMES = ("walls", "lookup", "slips", "sheets", "summary")
 
@@ -75,7 +75,7 @@ def print_command(file, html_path, png_path, title, date, only, rounds_text):
     from rotation.pictures import summary_png
     from rotation.printing import Options, render_page, sheets
 
-    writable(html_path), writable(png_path)
+    outputs = dict(check_outputs({"--html": html_path, "--png": png_path}, {"schedule file": file}))
     parts = parse_only(only)
     schedule = read_schedule(file)
     try:
@@ -84,14 +84,15 @@ def print_command(file, html_path, png_path, title, date, only, rounds_text):
         raise BadInput(f"{file}: invalid schedule: {error}") from None
     options = Options(title=title, date=date, only=parts, rounds=parse_rounds(rounds_text, schedule))
     comparison = compare(schedule) if "summary" in (parts or ("summary",)) else compare_skipped()
-    write_atomically(html_path, render_page(schedule, metrics, comparison, options))
-    if png_path:
-        write_atomically(png_path, summary_png(schedule, metrics))
+    files = [(outputs["--html"], render_page(schedule, metrics, comparison, options))]
+    if "--png" in outputs:
+        files.append((outputs["--png"], summary_png(schedule, metrics)))
+    write_outputs(files)  # both or neither
     pages = sheets(schedule, options)
     kinds = {"wall": "wall chart", "lookup": "find-your-table", "slips": "slip", "scores": "score sheet",
              "summary": "summary"}
     counts = [f"{sum(p.kind == k for p in pages)} {name}" for k, name in kinds.items() if any(p.kind == k for p in pages)]
-    click.echo(f"{html_path}: {len(pages)} pages to print ({', '.join(counts)})")
+    say(f"{html_path}: {len(pages)} pages to print ({', '.join(counts)})")
 
 
 def compare_skipped():
