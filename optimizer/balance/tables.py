@@ -58,12 +58,12 @@ def balance_table_numbers(
     fixed = np.zeros(n, bool) if pinned is None else np.asarray(pinned, bool)
     so_far = np.zeros((n, tables), np.int64) if visits_so_far is None else np.asarray(visits_so_far, np.int64)
     rng = np.random.default_rng(0) if rng is None else rng
-    best = _descend(seats.copy(), so_far, fixed, n)
+    best = _descend(seats.copy(), so_far, fixed, n, deadline)
     best_figure = table_visits_above_even(best, fixed, so_far, n)
     for _ in range(kicks if best_figure else 0):
         if time.monotonic() > deadline:
             break
-        tried = _descend(_shuffle_rounds(best, fixed, rng), so_far, fixed, n)
+        tried = _descend(_shuffle_rounds(best, fixed, rng), so_far, fixed, n, deadline)
         figure = table_visits_above_even(tried, fixed, so_far, n)
         if figure <= best_figure:
             best, best_figure = tried, figure
@@ -84,20 +84,26 @@ def _shuffle_rounds(seats: np.ndarray, fixed: np.ndarray, rng: np.random.Generat
     return out
 
 
-def _descend(out: np.ndarray, so_far: np.ndarray, fixed: np.ndarray, n: int) -> np.ndarray:
-    """Re-solve one round at a time against the others until a pass over every round gains nothing."""
+def _descend(out: np.ndarray, so_far: np.ndarray, fixed: np.ndarray, n: int, deadline: float) -> np.ndarray:
+    """Re-solve one round at a time against the others until a pass over every round gains nothing
+    or the deadline passes (each step keeps the numbering valid and no worse)."""
     tables = out.shape[1]
     visits = so_far + _visits(out, n)
     even = -(-visits.sum(axis=1) // tables)
+    step = 0.0  # how long one round's assignment took: the next is not started if it would overrun
     for _ in range(MAX_PASSES):
         improved = False
         for r in range(len(out)):
+            started = time.monotonic()
+            if started + step > deadline:
+                return out
             visits -= _visits(out[r : r + 1], n)
             numbered = _number_round(out[r], visits, even, fixed)
             improved |= numbered is not None
             if numbered is not None:
                 out[r] = numbered
             visits += _visits(out[r : r + 1], n)
+            step = time.monotonic() - started
         if not improved:
             break
     return out
