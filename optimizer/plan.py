@@ -19,7 +19,7 @@ from typing import Callable
 import numpy as np
 
 from models import Bound, Event, PlanResult, Progress, Status
-from optimizer import cpsat
+import optimizer.cpsat as cpsat
 from optimizer.balance import balance_letters, balance_table_numbers, order_rounds, polish
 from optimizer.bounds import lower_bound
 from optimizer.checker import check

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from models import Answer, Event, Verdict
-from optimizer import cpsat
+import optimizer.cpsat as cpsat
 from optimizer.bounds import lower_bound
 from optimizer.checker import check
 from optimizer.constructions import zero_repeat_seating

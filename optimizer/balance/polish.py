@@ -37,7 +37,7 @@ from itertools import combinations, pairwise
 import numpy as np
 
 from optimizer.balance._day import players_in, together
-from optimizer.seats import EMPTY, table_of
+from optimizer.seats import EMPTY, repeats_in, table_of
 
 TRIO_WEIGHT = 1000  # one trio again outweighs any number of back-to-back rematches
 # Repeats may rise this far above the start during the walk (never in the result): in rooms at the fewest
@@ -132,7 +132,7 @@ class _State:
         self.met = room.met_before + sum(together(self.where, r).astype(np.int64) for r in range(len(seats)))
 
     def repeats(self) -> int:
-        return int(np.maximum(self.met - 1, 0).sum() // 2)
+        return repeats_in(self.met)
 
     def club_meetings(self) -> int:
         return int((self.met * self.room.clubs).sum() // 2)
