@@ -270,7 +270,8 @@ def _balance(run: Run, rng: np.random.Generator, polish_first: bool) -> None:
     try:
         seats = best.seats
         if polish_first and run.costs is not None and player_count <= POLISH_MAX_PLAYERS:
-            seconds = min(run.budget.finish_left(), max(FINISH_SECONDS, POLISH_SHARE * run.budget.time_limit))
+            share = max(FINISH_SECONDS, POLISH_SHARE * run.budget.time_limit)
+            seconds = min(run.budget.finish_left(), share)
             seats = polish(
                 seats,
                 rng,
@@ -280,7 +281,7 @@ def _balance(run: Run, rng: np.random.Generator, polish_first: bool) -> None:
                 pinned=pinned(event),
                 previous=history.previous,
                 deadline=time.monotonic() + seconds,
-                max_steps=int(seconds * POLISH_STEPS_PER_SECOND) if run.budget.repeatable else None,
+                max_steps=int(share * POLISH_STEPS_PER_SECOND) if run.budget.repeatable else None,
                 player_count=player_count,
             )
         seats = order_rounds(
