@@ -105,11 +105,19 @@ def read_until(fd: int, pattern: bytes, seen: bytearray, timeout: float) -> bool
     return True
 
 
-def test_ctrl_c_returns_checks_and_writes_the_best_schedule(tmp_path):
+@pytest.mark.parametrize(
+    "players, rounds",
+    [
+        (23, 8),  # Ctrl-C reaches the tabu search
+        (20, 6),  # Ctrl-C reaches the rotational search for a sixth repeat-free round (CP-SAT, up to 10 s)
+    ],
+)
+def test_ctrl_c_returns_checks_and_writes_the_best_schedule(tmp_path, players, rounds):
     """The live line shows only on a terminal: stderr is a pseudo-terminal, and Ctrl-C is sent once
     the line reports a schedule found (a number after "best repeats", not the "-" it starts with)."""
     out = tmp_path / "plan.json"
-    command = [sys.executable, "-m", "rotation.cli", "plan", "--players", "23", "--rounds", "8", "--time-limit", "60", "--json", str(out)]
+    room = ["--players", str(players), "--rounds", str(rounds)]
+    command = [sys.executable, "-m", "rotation.cli", "plan", *room, "--time-limit", "60", "--json", str(out)]
     master, slave = pty.openpty()
     env = {**os.environ, "TERM": "xterm"}
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=slave, text=True, env=env)
