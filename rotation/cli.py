@@ -97,7 +97,7 @@ def emit(
     and a closed or full stdout cannot lose the files: they are written before the report. The seating
     is printed only when nothing is written and --quiet is not given; the figures always."""
     metrics = optimizer.check(schedule)
-    stamped = with_provenance(schedule, **provenance) if provenance is not None else schedule
+    stamped = with_provenance(schedule, metrics, **provenance) if provenance is not None else schedule
     bom = EXCEL_BOM if excel else ""
     render = {
         "--json": lambda: schedule_json(stamped),

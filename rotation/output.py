@@ -13,6 +13,9 @@ import click
 from models import SEAT_LETTERS, Metrics, Schedule
 from rotation.inputs import BadInput
 
+# The checker's figures beyond repeats that a schedule file records (issue 11).
+BALANCE_FIGURES = ("seat_spread", "table_visits_above_even", "trios_again", "back_to_back")
+
 
 def seating_text(schedule: Schedule) -> str:
     lines = []
@@ -115,9 +118,9 @@ def _cells(schedule: Schedule, name: str, seat_of: dict[str, tuple[int, str]], r
     return ["", "", NOT_HERE_WORD]
 
 
-def with_provenance(schedule: Schedule, method: str, seed: int | None = None, time_limit: float | None = None,
-                    result=None) -> Schedule:
-    """The schedule with a record of how it was made, for the JSON file."""
+def with_provenance(schedule: Schedule, metrics: Metrics, method: str, seed: int | None = None,
+                    time_limit: float | None = None, result=None) -> Schedule:
+    """The schedule with a record of how it was made and the checker's figures, for the JSON file."""
     from datetime import datetime, timezone
     from importlib.metadata import PackageNotFoundError, version
 
@@ -134,6 +137,7 @@ def with_provenance(schedule: Schedule, method: str, seed: int | None = None, ti
         time_limit=time_limit,
         repeats=result.repeats if result is not None else None,
         bound=result.bound.repeats if result is not None else None,
+        **{figure: getattr(metrics, figure) for figure in BALANCE_FIGURES},
         created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
     )
     return schedule.model_copy(update={"provenance": provenance})

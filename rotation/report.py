@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 from models import Answer, PlanResult, Replan
+from rotation.output import BALANCE_FIGURES
 
-COMPARE_HEADER = f"{'players':>7} {'rounds':>6} {'fixed':>6} {'variety':>7} {'bound':>6}  {'status':<9} {'zero-repeat':<11} {'time':>7}"
+COMPARE_HEADER = (
+    f"{'players':>7} {'rounds':>6} {'fixed':>6} {'variety':>7} {'bound':>6}  {'status':<9} {'zero-repeat':<11} "
+    f"{'time':>7}  {'seats':>5} {'tables':>6} {'trios':>5} {'b2b':>4}"
+)
+# seats: the worst player's seat spread; tables: table visits above even; trios: trios again;
+# b2b: back-to-back rematches (the checker's figures for the variety schedule).
 
 # The guide's sentence under test: zero repeats over five rounds "only for" these sizes.
 GUIDE_SIZES = (16, 28, 40, 52, 64)
@@ -45,9 +51,11 @@ UNFAIR_FIXED_NOTE = (
 def compare_row(players: int, rounds: int, result: PlanResult, answer: Answer, fixed_fair: bool = True) -> str:
     variety = "-" if result.repeats is None else str(result.repeats)
     fixed = f"{result.fixed_repeats}{'' if fixed_fair else '*'}"
+    m = result.metrics
+    figures = "" if m is None else f"  {m.seat_spread:>5} {m.table_visits_above_even:>6} {m.trios_again:>5} {m.back_to_back:>4}"
     return (
         f"{players:>7} {rounds:>6} {fixed:>6} {variety:>7} {result.bound.repeats:>6}  "
-        f"{result.status.value:<9} {answer.value:<11} {result.runtime:>6.1f}s"
+        f"{result.status.value:<9} {answer.value:<11} {result.runtime:>6.1f}s{figures}"
     )
 
 
@@ -94,7 +102,9 @@ def compare_record(players: int, rounds: int, result: PlanResult, answer: Answer
         "status": result.status.value,
         "zero_repeat": answer.value,
         "seconds": round(result.runtime, 2),
+        **{figure: getattr(result.metrics, figure, None) for figure in BALANCE_FIGURES},
     }
+
 
 
 def compare_summary(records: list[dict], skipped: int = 0) -> str:

@@ -1,0 +1,27 @@
+"""`rotation compare`: rows, the summary line, and the same rows as CSV and JSON."""
+
+import csv
+import json
+
+from rotation.cli import main
+
+
+def test_compare_writes_its_rows_as_csv_and_json_with_the_balance_figures(tmp_path, capsys):
+    table, data = tmp_path / "rooms.csv", tmp_path / "rooms.json"
+    argv = ["compare", "--players", "16,20", "--rounds", "5", "--time-limit", "2", "--workers", "2"]
+    assert main([*argv, "--csv", str(table), "--json", str(data)]) == 0
+    out = capsys.readouterr().out
+    assert "2 rooms: 2 proven optimal" in out and "2 with zero repeats" in out
+    rows = list(csv.DictReader(table.open(encoding="utf-8")))
+    rooms = json.loads(data.read_text())["rooms"]
+    assert [(r["players"], r["variety"], r["zero_repeat"]) for r in rows] == [("16", "0", "exists"), ("20", "0", "exists")]
+    assert [(r["players"], r["variety"]) for r in rooms] == [(16, 0), (20, 0)]
+    assert all(r["seat_spread"] <= 1 and r["trios_again"] == 0 for r in rooms)
+
+
+def test_provenance_records_how_the_file_was_made_and_its_figures(tmp_path):
+    out = tmp_path / "day.json"
+    assert main(["plan", "--players", "16", "--rounds", "6", "--time-limit", "3", "--json", str(out)]) == 0
+    made = json.loads(out.read_text())["provenance"]
+    assert made["repeats"] == made["bound"] == 24 and made["seed"] == 0 and made["time_limit"] == 3.0
+    assert made["seat_spread"] <= 1 and made["trios_again"] == 0
