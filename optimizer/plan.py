@@ -77,7 +77,12 @@ class Run:
     def _show(self, best: Candidate) -> None:
         if self.on_progress:
             self.on_progress(
-                Progress(repeats=best.metrics.repeats, bound=self.bound.repeats, elapsed=self.budget.elapsed(), note=best.method)
+                Progress(
+                    repeats=best.metrics.repeats,
+                    bound=self.bound.repeats,
+                    elapsed=self.budget.elapsed(),
+                    note=best.method,
+                )
             )
 
     def offer(self, seats: Seats, method: str, found_at: float | None = None) -> None:

@@ -115,8 +115,9 @@ def _cells(schedule: Schedule, name: str, seat_of: dict[str, tuple[int, str]], r
     return ["", "", NOT_HERE_WORD]
 
 
-def with_provenance(schedule: Schedule, method: str, seed: int | None = None, time_limit: float | None = None,
-                    result=None) -> Schedule:
+def with_provenance(
+    schedule: Schedule, method: str, seed: int | None = None, time_limit: float | None = None, result=None
+) -> Schedule:
     """The schedule with a record of how it was made, for the JSON file."""
     from datetime import datetime, timezone
     from importlib.metadata import PackageNotFoundError, version

@@ -335,10 +335,15 @@ def _lay_out_round(number: int, cards, notes, rule: str, columns: int, pt: float
         first = last + 1
         lines = tuple(note_sheets[0]) if i == len(sheets) - 1 else ()
         three = any(c.three_handed for c in tables)
-        out.append(WallChart(number, part, tables, columns, name_mm, number_mm, lines, note_mm, three, _rule(lines, rule)))
+        out.append(
+            WallChart(number, part, tables, columns, name_mm, number_mm, lines, note_mm, three, _rule(lines, rule))
+        )
     for lines in note_sheets[1:]:
-        out.append(WallChart(number, "notes", (), columns, name_mm, number_mm, tuple(lines), note_mm, False,
-                             _rule(lines, rule)))
+        out.append(
+            WallChart(
+                number, "notes", (), columns, name_mm, number_mm, tuple(lines), note_mm, False, _rule(lines, rule)
+            )
+        )
     return out
 
 
@@ -453,8 +458,12 @@ def slip_sheets(schedule: Schedule, indexes: range) -> list[SlipSheet]:
 def score_sheets(schedule: Schedule, indexes: range) -> list[tuple[ScoreSheet, ...]]:
     """One score sheet per table per round, two to a printed sheet."""
     sheets = [
-        ScoreSheet(r + 1, t.table, tuple(Seat(SEAT_LETTERS[s], n) for s, n in enumerate(t.players)),
-                   THREE_HANDED_RULE if len(t.players) == 3 else "")
+        ScoreSheet(
+            r + 1,
+            t.table,
+            tuple(Seat(SEAT_LETTERS[s], n) for s, n in enumerate(t.players)),
+            THREE_HANDED_RULE if len(t.players) == 3 else "",
+        )
         for r in indexes
         for t in sorted(schedule.rounds[r].tables, key=lambda t: t.table)
     ]
@@ -514,22 +523,26 @@ def render_page(schedule: Schedule, metrics: Metrics, comparison: Comparison, op
     pages = sheets(schedule, options)
     summary = any(p.kind == "summary" for p in pages)
     heading = options.title or f"Seating: {len(schedule.players)} players, {len(schedule.rounds)} rounds"
-    return _environment().get_template("print.html.j2").render(
-        title=heading,
-        date=options.date,
-        schedule=schedule,
-        pages=pages,
-        page_count=len(pages),
-        round_count=len(schedule.rounds),
-        legend=SEAT_LEGEND,
-        winds=SEAT_WINDS,
-        three_handed_rule=THREE_HANDED_RULE,
-        sit_out_rule=SIT_OUT_RULE[schedule.sit_out_scoring],
-        metrics=metrics,
-        metrics_lines=_lines(metrics),
-        comparison=comparison,
-        meetings_picture=_data_uri(meetings_png(schedule)) if summary else "",
-        repeats_picture=_data_uri(repeats_png(metrics)) if summary and metrics.repeats else "",
-        page_width=PAGE_WIDTH_MM,
-        page_height=PAGE_HEIGHT_MM,
+    return (
+        _environment()
+        .get_template("print.html.j2")
+        .render(
+            title=heading,
+            date=options.date,
+            schedule=schedule,
+            pages=pages,
+            page_count=len(pages),
+            round_count=len(schedule.rounds),
+            legend=SEAT_LEGEND,
+            winds=SEAT_WINDS,
+            three_handed_rule=THREE_HANDED_RULE,
+            sit_out_rule=SIT_OUT_RULE[schedule.sit_out_scoring],
+            metrics=metrics,
+            metrics_lines=_lines(metrics),
+            comparison=comparison,
+            meetings_picture=_data_uri(meetings_png(schedule)) if summary else "",
+            repeats_picture=_data_uri(repeats_png(metrics)) if summary and metrics.repeats else "",
+            page_width=PAGE_WIDTH_MM,
+            page_height=PAGE_HEIGHT_MM,
+        )
     )

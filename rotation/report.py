@@ -78,7 +78,9 @@ def replan_text(replan: Replan) -> str:
         f"({replan.repeats_played} in the rounds already played)",
         f"Seats changed for {len(replan.changes)} players:",
     ]
-    lines += [f"  {c.name}: round{'s' if len(c.rounds) > 1 else ''} {', '.join(map(str, c.rounds))}" for c in replan.changes]
+    lines += [
+        f"  {c.name}: round{'s' if len(c.rounds) > 1 else ''} {', '.join(map(str, c.rounds))}" for c in replan.changes
+    ]
     return "\n".join(lines) + result_text(replan.result)
 
 

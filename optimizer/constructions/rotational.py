@@ -40,7 +40,6 @@ class Shape:
     turn: int = 0  # 0: no extra symmetry; u: base round invariant under (x, c) -> (u*x, c + 1)
     mirror: bool = False  # base round invariant under (x, c) -> (-x, c with classes 1, 2 swapped)
 
-
     @property
     def player_count(self) -> int:
         return self.m * self.k + self.f

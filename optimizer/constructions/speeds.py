@@ -61,7 +61,5 @@ def speed_seating(player_count: int, rounds: int, speeds: tuple[int, ...] | None
     seat = np.arange(4)[None, None, :]
     table_now = (start + d * r) % tables  # where each round-0 seat sits in round r
     seats = np.empty((rounds, tables, 4), dtype=np.int64)
-    seats[np.broadcast_to(r, table_now.shape), table_now, np.broadcast_to(seat, table_now.shape)] = (
-        4 * start + seat
-    )
+    seats[np.broadcast_to(r, table_now.shape), table_now, np.broadcast_to(seat, table_now.shape)] = 4 * start + seat
     return seats
