@@ -166,7 +166,8 @@ def main(argv: list[str] | None = None) -> int:
 
     _say(f"new: {new['code']} ({new['path']}); old: {old_label} ({old_folder})")
     _say(
-        f"{len(rooms)} rooms, {args.time_limit:g} s per room and version, {args.workers} CP-SAT workers, output in {out}"
+        f"{len(rooms)} rooms, {args.time_limit:g} s per room and version, {args.workers} CP-SAT workers, "
+        f"output in {out}"
     )
     try:
         for index, (players, rounds) in enumerate(rooms, start=1):
@@ -181,7 +182,8 @@ def main(argv: list[str] | None = None) -> int:
             save()
             n, o = row["new"], row["old"]
             _say(
-                f"[{index}/{len(rooms)}] {row['key']:>6}: E {n.get('repeats')} (old {o.get('repeats')}) bound {n.get('bound')} "
+                f"[{index}/{len(rooms)}] {row['key']:>6}: E {n.get('repeats')} (old {o.get('repeats')}) "
+                f"bound {n.get('bound')} "
                 f"seats {n.get('seat_spread')} ({o.get('seat_spread')}) visits {n.get('table_visits_above_even')} "
                 f"({o.get('table_visits_above_even')}) trios {n.get('trios_again')} ({o.get('trios_again')}) "
                 f"b2b {n.get('back_to_back')} ({o.get('back_to_back')}) {n.get('runtime') or 0:.1f}s "
@@ -277,8 +279,9 @@ def markdown(data: dict) -> str:
     add = lines.append
     add(f"# What players notice: the code now beside the code before issue 11 ({st['name']} run, {len(rows)} rooms)\n")
     add(
-        f"{m['date']}; new: {m['code']}, old: {m['old_code']}; {m['cpu']}, {m['usable_cores']} cores; Python {m['python']}, "
-        f"OR-Tools {m['ortools']}. Time limit {st['time_limit_per_room']:g} s per room and version, {st['workers']} CP-SAT "
+        f"{m['date']}; new: {m['code']}, old: {m['old_code']}; {m['cpu']}, {m['usable_cores']} cores; "
+        f"Python {m['python']}, OR-Tools {m['ortools']}. Time limit {st['time_limit_per_room']:g} s per room and "
+        f"version, {st['workers']} CP-SAT "
         f"workers, seed {st['seed']}; each plan in a fresh process, both schedules measured by the current checker. "
         f"Whole run: {data.get('wall_seconds', 0) / 60:.0f} min. Regenerate with `make bench-balance`.\n"
     )
@@ -298,7 +301,8 @@ def markdown(data: dict) -> str:
     add("| | new (HEAD) | old | published |")
     add("| --- | ---: | ---: | ---: |")
     add(
-        f"| rooms with seat spread at most 1 | **{new['spread_ok']} of {new['rooms']}** | {old['spread_ok']} of {old['rooms']} "
+        f"| rooms with seat spread at most 1 | **{new['spread_ok']} of {new['rooms']}** "
+        f"| {old['spread_ok']} of {old['rooms']} "
         f"| {pub['seat_spread_at_most_1']} of {pub['rooms']} |"
     )
     add(
@@ -344,7 +348,8 @@ def markdown(data: dict) -> str:
         "published figures, at E no higher than the old code's. Old figures in parentheses.\n"
     )
     add(
-        "| room | E | published E | seat spread | table visits (published) | back-to-back (published) | trios again | time s | goal |"
+        "| room | E | published E | seat spread | table visits (published) | back-to-back (published) "
+        "| trios again | time s | goal |"
     )
     add("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
     by_key = {row["key"]: row for row in rows}
@@ -358,9 +363,11 @@ def markdown(data: dict) -> str:
         add(
             f"| {row['key']} | {_v(n.get('repeats'))} ({_v(o.get('repeats'))}) | {target['repeats']} "
             f"| {_v(n.get('seat_spread'))} ({_v(o.get('seat_spread'))}) "
-            f"| {_v(n.get('table_visits_above_even'))} ({_v(o.get('table_visits_above_even'))}) vs {target['table_visits_above_even']} "
+            f"| {_v(n.get('table_visits_above_even'))} ({_v(o.get('table_visits_above_even'))}) "
+            f"vs {target['table_visits_above_even']} "
             f"| {_v(n.get('back_to_back'))} ({_v(o.get('back_to_back'))}) vs {target['back_to_back']} "
-            f"| {_v(n.get('trios_again'))} ({_v(o.get('trios_again'))}) | {_t(n.get('runtime'))} ({_t(o.get('runtime'))}) "
+            f"| {_v(n.get('trios_again'))} ({_v(o.get('trios_again'))}) "
+            f"| {_t(n.get('runtime'))} ({_t(o.get('runtime'))}) "
             f"| {'met' if not missed else '**' + '; '.join(missed) + '**'} |"
         )
     add("")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-
 ROUNDS = (4, 5, 6, 8, 10)
 THREE, SIT = "three-handed", "sit-out"  # models.OddPolicy values; not imported, see run.snapshot
 

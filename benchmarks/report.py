@@ -58,12 +58,14 @@ def markdown(data: dict) -> str:
     add = lines.append
     add(f"# Benchmarks: solver time and quality by room size ({st['name']} run)\n")
     add(
-        f"{m['date']}, code measured: {m.get('code', m['commit'])}; {m['cpu']}, {m['usable_cores']} cores; Python {m['python']}, "
+        f"{m['date']}, code measured: {m.get('code', m['commit'])}; {m['cpu']}, {m['usable_cores']} cores; "
+        f"Python {m['python']}, "
         f"OR-Tools {m['ortools']}, numpy {m['numpy']}. **Time limit {st['time_limit_per_room']:g} s per room** "
         f"(frontier attempts {st['frontier_time_limit']:g} s), {st['workers']} CP-SAT workers, seed {st['seed']}. "
         f"Each room ran in a fresh process; rooms whose first run took under {st['repeat_below_seconds']:g} s "
         f"were run {st['timing_repeats']} times and times are medians of those runs (E is the median too; "
-        f"the spread is in results.json); slower rooms ran once. Whole run: {data.get('wall_seconds', 0) / 60:.0f} min. "
+        f"the spread is in results.json); slower rooms ran once. "
+        f"Whole run: {data.get('wall_seconds', 0) / 60:.0f} min. "
         f"Regenerate with `make bench` (full) or `make bench-quick`.\n"
     )
     if not data.get("complete"):
@@ -184,7 +186,8 @@ def markdown(data: dict) -> str:
             s = (p["measured"].get("summary")) or {}
             add(
                 f"| {p['key']} | {p['target_kind']} {p['target']} | {_v(s.get('repeats'))} | {_v(s.get('bound'))} | "
-                f"{_v(s.get('status'))} | {_t(s.get('runtime'))} | {'yes' if p['meets_target'] else '**no**'} | {p['source']} |"
+                f"{_v(s.get('status'))} | {_t(s.get('runtime'))} | {'yes' if p['meets_target'] else '**no**'} "
+                f"| {p['source']} |"
             )
         add("")
 
@@ -197,13 +200,15 @@ def markdown(data: dict) -> str:
             "still need the greedy seating and local search.\n"
         )
         add(
-            "| room | E warm | E cold | bound | status warm | status cold | s warm | s cold | first s warm | first s cold |"
+            "| room | E warm | E cold | bound | status warm | status cold | s warm | s cold "
+            "| first s warm | first s cold |"
         )
         add("| --- | ---: | ---: | ---: | --- | --- | ---: | ---: | ---: | ---: |")
         for row in cold_rows:
             w, c = _s(row), _s(row, "cold")
             add(
-                f"| {row['key']} | {_v(w['repeats'])} | {_v(c['repeats'])} | {max(w['bound'], c['bound'])} | {w['status']} "
+                f"| {row['key']} | {_v(w['repeats'])} | {_v(c['repeats'])} | {max(w['bound'], c['bound'])} "
+                f"| {w['status']} "
                 f"| {c['status']} | {_t(w['runtime'])} | {_t(c['runtime'])} | {_t(w['time_to_first'])} "
                 f"| {_t(c['time_to_first'])} |"
             )
@@ -232,7 +237,8 @@ def markdown(data: dict) -> str:
             add(f"| {row['key']} | error | | | | | | | | | | | | | | | | | |")
             continue
         add(
-            f"| {row['key']} | {row['warm']['fixed_repeats']} | {_v(s['repeats'])} | {s['bound']} | {_proof(s['proof'])} "
+            f"| {row['key']} | {row['warm']['fixed_repeats']} | {_v(s['repeats'])} | {s['bound']} "
+            f"| {_proof(s['proof'])} "
             f"| {s['status']} | {_t(s['time_to_first'])} | {_t(s['time_to_best'])} | {_t(s['time_to_proof'])} "
             f"| {s['timing_runs']} | {s['peak_mib']:.0f} | {s['method']} | {_v(s.get('seat_spread'))} "
             f"| {_v(s.get('table_visits_above_even'))} | {_v(s.get('trios_again'))} | {_v(s.get('back_to_back'))} "

@@ -105,9 +105,11 @@ def run_frontier(settings: grid.Settings, save, rows: list[dict]) -> list[dict]:
     quick_probe = min(5.0, settings.frontier_time_limit)
     for players in settings.frontier_sizes:
         limit = (players - 1) // 3
-        attempts, started = [], time.monotonic()
+        attempts: list[dict] = []
+        started = time.monotonic()
 
-        def ask(rounds, time_limit):
+        def ask(rounds, time_limit, players=players, attempts=attempts):
+            """One probe in a fresh process, recorded in attempts; players and attempts bound per size."""
             kwargs = dict(
                 players=players, rounds=rounds, time_limit=time_limit, seed=settings.seed, workers=settings.workers
             )

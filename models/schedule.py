@@ -68,7 +68,8 @@ class Schedule(BaseModel):
                 raise ValueError(f"arrivals: {name!r} arrives in round {first}; rounds count from 1")
             if first >= self.departures.get(name, first + 1):
                 raise ValueError(
-                    f"arrivals: {name!r} arrives in round {first}, not before leaving (missing round {self.departures[name]} on)"
+                    f"arrivals: {name!r} arrives in round {first}, not before leaving "
+                    f"(missing round {self.departures[name]} on)"
                 )
         for name, first in self.departures.items():
             if first < 1:

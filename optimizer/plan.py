@@ -12,9 +12,9 @@ The run stops early once repeats meet the lower bound.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Callable
 
 import numpy as np
 

@@ -7,8 +7,8 @@ three-handed round or sit-out that already happened.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from itertools import combinations
-from typing import Callable
 
 import numpy as np
 

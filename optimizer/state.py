@@ -8,8 +8,8 @@ Incumbent  the best schedule that passed the checker, with `offer` as its only w
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
 

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from models import Answer, PlanResult, Replan
 
-COMPARE_HEADER = f"{'players':>7} {'rounds':>6} {'fixed':>6} {'variety':>7} {'bound':>6}  {'status':<9} {'zero-repeat':<11} {'time':>7}"
+COMPARE_HEADER = (
+    f"{'players':>7} {'rounds':>6} {'fixed':>6} {'variety':>7} {'bound':>6}  "
+    f"{'status':<9} {'zero-repeat':<11} {'time':>7}"
+)
 
 # The guide's sentence under test: zero repeats over five rounds "only for" these sizes.
 GUIDE_SIZES = (16, 28, 40, 52, 64)
@@ -14,7 +17,8 @@ def result_text(result: PlanResult) -> str:
     fixed = "" if result.fixed_repeats is None else f"   fixed rule: {result.fixed_repeats}"
     lines = [
         "",
-        f"Variety rotation: {result.repeats} repeats{fixed}   lower bound: {result.bound.repeats} ({result.bound.proof})",
+        f"Variety rotation: {result.repeats} repeats{fixed}   "
+        f"lower bound: {result.bound.repeats} ({result.bound.proof})",
     ]
     if result.optimal:
         lines.append("Proven optimal: no schedule of this room has fewer repeats.")

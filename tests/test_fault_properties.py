@@ -128,7 +128,7 @@ def bad_request_files(draw) -> tuple[str, bytes]:
     elif kind == "group of one":
         bad = [name + draw(st.sampled_from(["", ",", ", ,", ", \u200b"]))]
     else:
-        bad = [f"{name}, Nobody{draw(st.integers(0, 99))}"] if draw(st.booleans()) else [f"Nobody, 1"]
+        bad = [f"{name}, Nobody{draw(st.integers(0, 99))}"] if draw(st.booleans()) else ["Nobody, 1"]
         if bad == ["Nobody, 1"]:
             kind = "stay unknown"
     lines = good_lines + bad if draw(st.booleans()) else bad + good_lines

@@ -24,7 +24,8 @@ def round_of(four: str, three: str) -> Round:
 
 
 # Seven players, a table of four and one of three. Three-handed: EFG, then ACD, then BEF.
-# A and E never share a table. Pairs by round 3: AC, AD, CD, EF three times; EG, FG, BE, BF twice: 4 * 2 + 4 * 1 = 12 repeats.
+# A and E never share a table. Pairs by round 3: AC, AD, CD, EF three times; EG, FG, BE, BF twice:
+# 4 * 2 + 4 * 1 = 12 repeats.
 DAY = Schedule(
     players=tuple("ABCDEFG"),
     rounds=(round_of("ABCD", "EFG"), round_of("EFGB", "CDA"), round_of("ACDG", "BEF"), round_of("ABFG", "CDE")),

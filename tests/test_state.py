@@ -9,11 +9,10 @@ import numpy as np
 import pytest
 
 from models import Event, OddPolicy, Round, Schedule, Table
-from optimizer.constructions.fixed import fixed_seating
 from optimizer.checker import check
+from optimizer.constructions.fixed import fixed_seating
 from optimizer.seats import EMPTY, repeats, to_schedule
 from optimizer.state import TABU_STEPS_PER_SECOND, Budget, History, Incumbent
-
 
 # -- History ---------------------------------------------------------------------------------------
 
