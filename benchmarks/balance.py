@@ -141,6 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.monotonic()
     new = run.snapshot(args.code)  # first on sys.path: this process's checker and the new side's children
     old_label, old_folder = run.extract(args.old)
+    measured: list[dict] = []
     data = {
         "machine": {**machine.describe(), "code": new["code"], "old_code": old_label},
         "settings": {
@@ -155,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
         "published_targets": {f"{p}x{r}": figures for (p, r), figures in PUBLISHED_TARGETS.items()},
         "published_sweep": PUBLISHED_SWEEP,
         "complete": False,
-        "rooms": [],
+        "rooms": measured,
     }
 
     def save() -> None:
@@ -178,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
                 "new": plan_side(players, rounds, args, None),
                 "old": plan_side(players, rounds, args, str(old_folder)),
             }
-            data["rooms"].append(row)
+            measured.append(row)
             save()
             n, o = row["new"], row["old"]
             _say(

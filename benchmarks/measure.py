@@ -11,6 +11,7 @@ import statistics
 import sys
 import time
 import traceback
+from typing import Literal
 
 SPAWN = mp.get_context("spawn")
 
@@ -149,6 +150,8 @@ def in_fresh_process(function, kwargs: dict, timeout: float, code: str | None = 
     started = time.monotonic()
     process.start()
     child.close()
+    # What _child sends: ("ok", the function's dict) or ("error", a traceback).
+    outcome: tuple[Literal["ok"], dict] | tuple[Literal["error"], str]
     outcome = ("error", f"no answer within {timeout:g} s; the process was stopped")
     if parent.poll(timeout):
         try:

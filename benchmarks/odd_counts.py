@@ -28,6 +28,7 @@ ROUNDS = range(2, 9)
 def measure(players: int, rounds: int, odd: OddPolicy, time_limit: float) -> dict:
     event = Event.with_count(players, rounds, odd=odd)
     result = optimizer.plan(event, time_limit=time_limit, workers=2)
+    assert result.schedule is not None, f"{players} players x {rounds} rounds: no schedule ({result.status.value})"
     metrics = optimizer.check(result.schedule)
     fixed = optimizer.check(optimizer.fixed_schedule(event))
     return {

@@ -5,12 +5,16 @@ from __future__ import annotations
 import statistics
 from collections import defaultdict
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import matplotlib
 import matplotlib.ticker
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+
+if TYPE_CHECKING:
+    from matplotlib.artist import Artist
 
 SIZE_TICKS = (8, 12, 16, 24, 32, 48, 64, 100, 200, 500, 1000)
 E_TICKS = (0, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000)
@@ -154,7 +158,7 @@ def _repeats(data, rows, path: Path) -> Path:
     _odd_panel(flat[len(rounds)], rows)
     for ax in flat[len(rounds) + 1 :]:
         ax.set_visible(False)
-    handles = {}
+    handles: dict[str, Artist] = {}
     for ax in flat:
         for h, label in zip(*ax.get_legend_handles_labels()):
             handles.setdefault(label, h)

@@ -26,6 +26,7 @@ def measure(day, seed: int, time_limit: float) -> dict:
     replanned = optimizer.replan(day, PLAYED, drop=DROP, add=ADD, time_limit=time_limit, seed=seed, workers=2)
     runtime = time.monotonic() - started
     result = replanned.result
+    assert result.schedule is not None, f"seed {seed}: the re-plan found no schedule ({result.status.value})"
     return {
         "seed": seed,
         "repeats": optimizer.check(result.schedule).repeats,
@@ -42,6 +43,7 @@ def _ignoring_played(day, seed: int, time_limit: float) -> int:
     """Whole-day repeats when the remaining rounds are planned as if nobody had met yet."""
     players = tuple(n for n in day.players if n not in DROP) + ADD
     fresh = optimizer.plan(Event(players=players, rounds=ROUNDS - PLAYED), time_limit=time_limit, seed=seed, workers=2)
+    assert fresh.schedule is not None, f"seed {seed}: no fresh schedule ({fresh.status.value})"
     glued = day.model_copy(
         update={
             "players": day.players + ADD,

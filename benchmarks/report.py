@@ -54,7 +54,7 @@ def by_size(rows: list[dict]) -> dict[int, list[dict]]:
 def markdown(data: dict) -> str:
     m, st = data["machine"], data["settings"]
     rows = [row for row in data["grid"] if _s(row)]
-    lines = []
+    lines: list[str] = []
     add = lines.append
     add(f"# Benchmarks: solver time and quality by room size ({st['name']} run)\n")
     add(

@@ -149,6 +149,7 @@ def _offer_constructions(run: Run, rng: np.random.Generator) -> None:
         if found is not None and (len(found[0]) == event.rounds or run.costs is not None):
             seats, method = found
             if len(seats) < event.rounds:
+                assert run.costs is not None  # a design shorter than the day is taken only with a cost model
                 seats = extend(seats, event.rounds, run.costs, rng, run.budget.starts_deadline)
                 method = f"{method}, extended"
             run.offer(place_stayers(seats, event), method)
@@ -302,17 +303,27 @@ def _balance(run: Run, rng: np.random.Generator, polish_first: bool) -> None:
 
 def _result(run: Run, fixed_repeats: int | None, proven: bool, interrupted: bool) -> PlanResult:
     best = run.best
-    common = dict(bound=run.bound, fixed_repeats=fixed_repeats, runtime=run.budget.elapsed(), interrupted=interrupted)
+    runtime = run.budget.elapsed()
     if best is None:
-        status = Status.INFEASIBLE if proven else Status.UNKNOWN
-        return PlanResult(status=status, repeats=None, method="none", **common)
+        return PlanResult(
+            status=Status.INFEASIBLE if proven else Status.UNKNOWN,
+            repeats=None,
+            bound=run.bound,
+            fixed_repeats=fixed_repeats,
+            method="none",
+            runtime=runtime,
+            interrupted=interrupted,
+        )
     return PlanResult(
         status=Status.OPTIMAL if best.metrics.repeats <= run.bound.repeats else Status.FEASIBLE,
         repeats=best.metrics.repeats,
+        bound=run.bound,
+        fixed_repeats=fixed_repeats,
         method=best.method,
+        runtime=runtime,
         time_to_first=run.incumbent.time_to_first,
         time_to_best=best.found_at,
+        interrupted=interrupted,
         schedule=best.schedule,
         metrics=best.metrics,
-        **common,
     )

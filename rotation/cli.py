@@ -330,7 +330,7 @@ def _who_arrives(schedule: Schedule, add) -> tuple[str, ...]:
 
 def _policy_change(schedule: Schedule, odd: str | None, scoring: str | None) -> dict:
     """--odd and --sit-out-scoring for the rounds still to play, passed on only when they change."""
-    change = {}
+    change: dict[str, OddPolicy | SitOutScoring] = {}
     if odd is not None and OddPolicy(odd) is not schedule.odd:
         change["odd"] = OddPolicy(odd)
     if scoring is not None and SitOutScoring(scoring) is not schedule.sit_out_scoring:

@@ -227,6 +227,7 @@ def make_event(
     try:
         roster = tuple(read_names(names)) if names is not None else None
         if roster is None:
+            assert players is not None  # exactly one of players and names, checked above
             event = Event.with_count(players, rounds, odd=OddPolicy(odd), sit_out_scoring=SitOutScoring(scoring))
             roster = event.players
         spelled = _canonical([n for g in apart_groups + spread_groups for n in g] + list(stay_tables), roster)

@@ -95,7 +95,7 @@ def print_command(file, html_path, png_path, title, date, only, rounds_text):
         raise BadInput(f"{file}: invalid schedule: {error}") from None
     options = Options(title=title, date=date, only=parts, rounds=parse_rounds(rounds_text, schedule))
     comparison = compare(schedule) if "summary" in (parts or ("summary",)) else compare_skipped()
-    files = [(outputs["--html"], render_page(schedule, metrics, comparison, options))]
+    files: list[tuple[str, str | bytes]] = [(outputs["--html"], render_page(schedule, metrics, comparison, options))]
     if "--png" in outputs:
         files.append((outputs["--png"], summary_png(schedule, metrics)))
     write_outputs(files)  # both or neither

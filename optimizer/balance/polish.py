@@ -239,7 +239,8 @@ def _round_moves(state: _State, r: int, limits: tuple[int, int]):
 def _best_move(state: _State, limits, tabu_until, step, best_cost, rng):
     """The best allowed non-tabu swap over every round (a tabu one if it beats the best so far)."""
     cost = state.cost(limits)
-    found, low = [], np.inf
+    found: list[tuple[int, int, int]] = []
+    low = np.inf
     for r in range(len(state.seats)):
         change, allowed = _round_moves(state, r, limits)
         free = (tabu_until[r][:, None] < step) & (tabu_until[r][None, :] < step)
