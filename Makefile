@@ -16,6 +16,9 @@ demo: setup
 	$(BIN)/rotation plan --players 20 --rounds 7 --time-limit 10
 
 test: setup
+	$(BIN)/ruff format --check .
+	$(BIN)/ruff check .
+	$(BIN)/mypy
 	$(BIN)/pytest
 
 bench: setup

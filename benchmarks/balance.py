@@ -74,8 +74,14 @@ def _say(text: str) -> None:
 def plan_side(players: int, rounds: int, args, code: str | None) -> dict:
     """Plan the room in a fresh interpreter on `code` (None: this process's own), measure the schedule
     here with the current checker."""
-    kwargs = dict(players=players, rounds=rounds, odd="three-handed", time_limit=args.time_limit, seed=args.seed,
-                  workers=args.workers)
+    kwargs = dict(
+        players=players,
+        rounds=rounds,
+        odd="three-handed",
+        time_limit=args.time_limit,
+        seed=args.seed,
+        workers=args.workers,
+    )
     raw = measure.in_fresh_process(measure.plan_schedule, kwargs, run._guard(args.time_limit), code=code)
     if "error" in raw:
         return raw
@@ -93,8 +99,12 @@ def plan_side(players: int, rounds: int, args, code: str | None) -> dict:
         return {**raw, "error": f"the checker rejected the schedule: {error}"}
     if metrics.repeats != raw["repeats"]:
         return {**raw, "error": f"checker says E={metrics.repeats}, planner said {raw['repeats']}"}
-    return {**raw, **{name: getattr(metrics, name) for name in FIGURES}, "max_meetings": metrics.max_meetings,
-            "indirect_meetings": metrics.indirect_meetings}
+    return {
+        **raw,
+        **{name: getattr(metrics, name) for name in FIGURES},
+        "max_meetings": metrics.max_meetings,
+        "indirect_meetings": metrics.indirect_meetings,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -105,12 +115,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--time-limit", type=float, default=5.0, help="seconds per room and version (default 5)")
     parser.add_argument("--workers", type=int, default=2, help="CP-SAT workers (default 2)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--old", default=OLD_REVISION, help=f"the git revision to compare with (default {OLD_REVISION})")
-    parser.add_argument("--code", choices=["head", "worktree"], default="head",
-                        help="the new side: optimizer/ and models/ as committed at HEAD (default) or the working tree")
+    parser.add_argument(
+        "--old", default=OLD_REVISION, help=f"the git revision to compare with (default {OLD_REVISION})"
+    )
+    parser.add_argument(
+        "--code",
+        choices=["head", "worktree"],
+        default="head",
+        help="the new side: optimizer/ and models/ as committed at HEAD (default) or the working tree",
+    )
     parser.add_argument("--out", type=Path, default=RESULTS, help=f"output folder (default {RESULTS})")
-    parser.add_argument("--report-only", type=Path, metavar="BALANCE_JSON",
-                        help="only rewrite balance.md from a balance.json (also a partial one)")
+    parser.add_argument(
+        "--report-only",
+        type=Path,
+        metavar="BALANCE_JSON",
+        help="only rewrite balance.md from a balance.json (also a partial one)",
+    )
     args = parser.parse_args(argv)
     if args.report_only:
         return _write_report(json.loads(args.report_only.read_text()), args.out)
@@ -121,17 +141,22 @@ def main(argv: list[str] | None = None) -> int:
     started = time.monotonic()
     new = run.snapshot(args.code)  # first on sys.path: this process's checker and the new side's children
     old_label, old_folder = run.extract(args.old)
+    measured: list[dict] = []
     data = {
         "machine": {**machine.describe(), "code": new["code"], "old_code": old_label},
         "settings": {
-            "name": "quick" if args.quick else ("rooms" if args.rooms else "sweep"), "rooms": len(rooms),
-            "time_limit_per_room": args.time_limit, "workers": args.workers, "seed": args.seed,
-            "odd": "three-handed", "old_revision": args.old,
+            "name": "quick" if args.quick else ("rooms" if args.rooms else "sweep"),
+            "rooms": len(rooms),
+            "time_limit_per_room": args.time_limit,
+            "workers": args.workers,
+            "seed": args.seed,
+            "odd": "three-handed",
+            "old_revision": args.old,
         },
         "published_targets": {f"{p}x{r}": figures for (p, r), figures in PUBLISHED_TARGETS.items()},
         "published_sweep": PUBLISHED_SWEEP,
         "complete": False,
-        "rooms": [],
+        "rooms": measured,
     }
 
     def save() -> None:
@@ -141,19 +166,30 @@ def main(argv: list[str] | None = None) -> int:
         path.with_suffix(".tmp").replace(path)
 
     _say(f"new: {new['code']} ({new['path']}); old: {old_label} ({old_folder})")
-    _say(f"{len(rooms)} rooms, {args.time_limit:g} s per room and version, {args.workers} CP-SAT workers, output in {out}")
+    _say(
+        f"{len(rooms)} rooms, {args.time_limit:g} s per room and version, {args.workers} CP-SAT workers, "
+        f"output in {out}"
+    )
     try:
         for index, (players, rounds) in enumerate(rooms, start=1):
-            row = {"key": f"{players}x{rounds}", "players": players, "rounds": rounds,
-                   "new": plan_side(players, rounds, args, None), "old": plan_side(players, rounds, args, str(old_folder))}
-            data["rooms"].append(row)
+            row = {
+                "key": f"{players}x{rounds}",
+                "players": players,
+                "rounds": rounds,
+                "new": plan_side(players, rounds, args, None),
+                "old": plan_side(players, rounds, args, str(old_folder)),
+            }
+            measured.append(row)
             save()
             n, o = row["new"], row["old"]
-            _say(f"[{index}/{len(rooms)}] {row['key']:>6}: E {n.get('repeats')} (old {o.get('repeats')}) bound {n.get('bound')} "
-                 f"seats {n.get('seat_spread')} ({o.get('seat_spread')}) visits {n.get('table_visits_above_even')} "
-                 f"({o.get('table_visits_above_even')}) trios {n.get('trios_again')} ({o.get('trios_again')}) "
-                 f"b2b {n.get('back_to_back')} ({o.get('back_to_back')}) {n.get('runtime') or 0:.1f}s "
-                 f"({o.get('runtime') or 0:.1f}s)" + (" ERROR" if "error" in n or "error" in o else ""))
+            _say(
+                f"[{index}/{len(rooms)}] {row['key']:>6}: E {n.get('repeats')} (old {o.get('repeats')}) "
+                f"bound {n.get('bound')} "
+                f"seats {n.get('seat_spread')} ({o.get('seat_spread')}) visits {n.get('table_visits_above_even')} "
+                f"({o.get('table_visits_above_even')}) trios {n.get('trios_again')} ({o.get('trios_again')}) "
+                f"b2b {n.get('back_to_back')} ({o.get('back_to_back')}) {n.get('runtime') or 0:.1f}s "
+                f"({o.get('runtime') or 0:.1f}s)" + (" ERROR" if "error" in n or "error" in o else "")
+            )
         data["complete"] = True
         save()
     finally:  # the extracted code, once the children are done with it (also when the run is stopped)
@@ -177,8 +213,12 @@ def _write_report(data: dict, out: Path) -> int:
 
 
 def failures(data: dict) -> list[str]:
-    return [f"{row['key']} ({side}): {row[side]['error'].strip().splitlines()[-1]}"
-            for row in data["rooms"] for side in ("new", "old") if "error" in row[side]]
+    return [
+        f"{row['key']} ({side}): {row[side]['error'].strip().splitlines()[-1]}"
+        for row in data["rooms"]
+        for side in ("new", "old")
+        if "error" in row[side]
+    ]
 
 
 def _ok(side: dict) -> bool:
@@ -239,46 +279,79 @@ def markdown(data: dict) -> str:
     lines: list[str] = []
     add = lines.append
     add(f"# What players notice: the code now beside the code before issue 11 ({st['name']} run, {len(rows)} rooms)\n")
-    add(f"{m['date']}; new: {m['code']}, old: {m['old_code']}; {m['cpu']}, {m['usable_cores']} cores; Python {m['python']}, "
-        f"OR-Tools {m['ortools']}. Time limit {st['time_limit_per_room']:g} s per room and version, {st['workers']} CP-SAT "
+    add(
+        f"{m['date']}; new: {m['code']}, old: {m['old_code']}; {m['cpu']}, {m['usable_cores']} cores; "
+        f"Python {m['python']}, OR-Tools {m['ortools']}. Time limit {st['time_limit_per_room']:g} s per room and "
+        f"version, {st['workers']} CP-SAT "
         f"workers, seed {st['seed']}; each plan in a fresh process, both schedules measured by the current checker. "
-        f"Whole run: {data.get('wall_seconds', 0) / 60:.0f} min. Regenerate with `make bench-balance`.\n")
+        f"Whole run: {data.get('wall_seconds', 0) / 60:.0f} min. Regenerate with `make bench-balance`.\n"
+    )
     if not data.get("complete"):
         add("**This run did not finish: the tables hold the rooms measured so far.**\n")
 
     add("## Headline\n")
     rose = [row for row in rows if e_rose(row)]
-    fell = sum(1 for row in rows if _ok(row["new"]) and _ok(row["old"]) and row["new"]["repeats"] < row["old"]["repeats"])
+    fell = sum(
+        1 for row in rows if _ok(row["new"]) and _ok(row["old"]) and row["new"]["repeats"] < row["old"]["repeats"]
+    )
     ratio = (new["median_time"] / old["median_time"]) if new["median_time"] and old["median_time"] else None
-    add(f"Published: the best published tables over their own sweep of {pub['rooms']} rooms (a target, measured by "
-        f"the issue's author); this run has {len(rows)} rooms, so the totals compare directly only on the full sweep.\n")
+    add(
+        f"Published: the best published tables over their own sweep of {pub['rooms']} rooms (a target, measured by "
+        f"the issue's author); this run has {len(rows)} rooms, so the totals compare directly only on the full sweep.\n"
+    )
     add("| | new (HEAD) | old | published |")
     add("| --- | ---: | ---: | ---: |")
-    add(f"| rooms with seat spread at most 1 | **{new['spread_ok']} of {new['rooms']}** | {old['spread_ok']} of {old['rooms']} "
-        f"| {pub['seat_spread_at_most_1']} of {pub['rooms']} |")
-    add(f"| table visits above even, total | **{new['visits']}** | {old['visits']} | {pub['table_visits_above_even']} |")
-    add(f"| rooms with a player at one table more than ceil(rounds/tables) times | **{new['rooms_above_even']}** "
-        f"| {old['rooms_above_even']} | {pub['rooms_above_even']} |")
+    add(
+        f"| rooms with seat spread at most 1 | **{new['spread_ok']} of {new['rooms']}** "
+        f"| {old['spread_ok']} of {old['rooms']} "
+        f"| {pub['seat_spread_at_most_1']} of {pub['rooms']} |"
+    )
+    add(
+        f"| table visits above even, total | **{new['visits']}** | {old['visits']} | {pub['table_visits_above_even']} |"
+    )
+    add(
+        f"| rooms with a player at one table more than ceil(rounds/tables) times | **{new['rooms_above_even']}** "
+        f"| {old['rooms_above_even']} | {pub['rooms_above_even']} |"
+    )
     add(f"| trios again, total | **{new['trios']}** | {old['trios']} | - |")
     add(f"| back-to-back, total | **{new['back_to_back']}** | {old['back_to_back']} | - |")
     add(f"| repeats E, total | {new['repeats']} | {old['repeats']} | - |")
     add(f"| median time s | {_t(new['median_time'])} | {_t(old['median_time'])} | - |")
     add("")
-    add(f"- **Rooms where E rose against the old code: {len(rose)}** (must be 0)"
-        + (": " + ", ".join(f"{row['key']} ({row['old']['repeats']} -> {row['new']['repeats']})" for row in rose) if rose else "")
+    add(
+        f"- **Rooms where E rose against the old code: {len(rose)}** (must be 0)"
+        + (
+            ": " + ", ".join(f"{row['key']} ({row['old']['repeats']} -> {row['new']['repeats']})" for row in rose)
+            if rose
+            else ""
+        )
         + f"; E fell in {fell}."
-        + (" A room whose best start finishes near the time limit (a long extension round by round) can land on "
-           "either side of it from one run to the next, whichever code runs: re-run these with `--rooms` to tell "
-           "noise from a regression." if rose else ""))
+        + (
+            " A room whose best start finishes near the time limit (a long extension round by round) can land on "
+            "either side of it from one run to the next, whichever code runs: re-run these with `--rooms` to tell "
+            "noise from a regression."
+            if rose
+            else ""
+        )
+    )
     add(f"- Median time new / old: {ratio:.2f}." if ratio else "- Median time new / old: -.")
     errors = failures(data)
-    add(f"- Errors (checker rejections, crashes, hangs): {len(errors)}" + (": " + "; ".join(errors) if errors else "") + ".")
+    add(
+        f"- Errors (checker rejections, crashes, hangs): {len(errors)}"
+        + (": " + "; ".join(errors) if errors else "")
+        + "."
+    )
     add("")
 
     add("## The target rooms beside the published tables\n")
-    add("Goal: seat spread at most 1, trios again 0, table visits above even and back-to-back at or below the "
-        "published figures, at E no higher than the old code's. Old figures in parentheses.\n")
-    add("| room | E | published E | seat spread | table visits (published) | back-to-back (published) | trios again | time s | goal |")
+    add(
+        "Goal: seat spread at most 1, trios again 0, table visits above even and back-to-back at or below the "
+        "published figures, at E no higher than the old code's. Old figures in parentheses.\n"
+    )
+    add(
+        "| room | E | published E | seat spread | table visits (published) | back-to-back (published) "
+        "| trios again | time s | goal |"
+    )
     add("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
     by_key = {row["key"]: row for row in rows}
     for (players, rounds), target in PUBLISHED_TARGETS.items():
@@ -288,26 +361,34 @@ def markdown(data: dict) -> str:
             continue
         n, o = row["new"], row["old"]
         missed = misses(row)
-        add(f"| {row['key']} | {_v(n.get('repeats'))} ({_v(o.get('repeats'))}) | {target['repeats']} "
+        add(
+            f"| {row['key']} | {_v(n.get('repeats'))} ({_v(o.get('repeats'))}) | {target['repeats']} "
             f"| {_v(n.get('seat_spread'))} ({_v(o.get('seat_spread'))}) "
-            f"| {_v(n.get('table_visits_above_even'))} ({_v(o.get('table_visits_above_even'))}) vs {target['table_visits_above_even']} "
+            f"| {_v(n.get('table_visits_above_even'))} ({_v(o.get('table_visits_above_even'))}) "
+            f"vs {target['table_visits_above_even']} "
             f"| {_v(n.get('back_to_back'))} ({_v(o.get('back_to_back'))}) vs {target['back_to_back']} "
-            f"| {_v(n.get('trios_again'))} ({_v(o.get('trios_again'))}) | {_t(n.get('runtime'))} ({_t(o.get('runtime'))}) "
-            f"| {'met' if not missed else '**' + '; '.join(missed) + '**'} |")
+            f"| {_v(n.get('trios_again'))} ({_v(o.get('trios_again'))}) "
+            f"| {_t(n.get('runtime'))} ({_t(o.get('runtime'))}) "
+            f"| {'met' if not missed else '**' + '; '.join(missed) + '**'} |"
+        )
     add("")
 
     missing = [(row, misses(row)) for row in rows if misses(row)]
     add(f"## Rooms that miss a goal: {len(missing)}\n")
     if missing:
-        add("Seat spread above 1, E above the old code's, trios again, or (target rooms) above a published figure; "
-            "old figures in parentheses.\n")
+        add(
+            "Seat spread above 1, E above the old code's, trios again, or (target rooms) above a published figure; "
+            "old figures in parentheses.\n"
+        )
         add("| room | E | bound | seat spread | table visits | trios again | back-to-back | misses |")
         add("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
         for row, missed in missing:
             n, o = row["new"], row["old"]
-            add(f"| {row['key']} | {_v(n.get('repeats'))} ({_v(o.get('repeats'))}) | {_v(n.get('bound'))} "
+            add(
+                f"| {row['key']} | {_v(n.get('repeats'))} ({_v(o.get('repeats'))}) | {_v(n.get('bound'))} "
                 + " ".join(f"| {_v(n.get(name))} ({_v(o.get(name))})" for name in FIGURES)
-                + f" | {'; '.join(missed)} |")
+                + f" | {'; '.join(missed)} |"
+            )
         add("")
 
     add("## Every room\n")
@@ -316,10 +397,12 @@ def markdown(data: dict) -> str:
     add("| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |")
     for row in rows:
         n, o = row["new"], row["old"]
-        add(f"| {row['key']} | {_v(n.get('repeats'))} ({_v(o.get('repeats'))}) | {_v(n.get('bound'))} "
+        add(
+            f"| {row['key']} | {_v(n.get('repeats'))} ({_v(o.get('repeats'))}) | {_v(n.get('bound'))} "
             f"| {n.get('status', 'error') if 'error' not in n else 'error'} "
             + " ".join(f"| {_v(n.get(name))} ({_v(o.get(name))})" for name in FIGURES)
-            + f" | {_t(n.get('runtime'))} ({_t(o.get('runtime'))}) |")
+            + f" | {_t(n.get('runtime'))} ({_t(o.get('runtime'))}) |"
+        )
     add("")
     return "\n".join(lines)
 

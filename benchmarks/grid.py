@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-
 ROUNDS = (4, 5, 6, 8, 10)
 THREE, SIT = "three-handed", "sit-out"  # models.OddPolicy values; not imported, see run.snapshot
 
@@ -12,7 +11,19 @@ THREE, SIT = "three-handed", "sit-out"  # models.OddPolicy values; not imported,
 # four; Ge, Lam, Ling and Shen 2005, and the social golfer problem tables). A target only: nothing here
 # is used by the optimizer.
 LITERATURE_FRONTIER = {
-    16: 5, 20: 5, 24: 7, 28: 9, 32: 10, 36: 11, 40: 13, 44: 14, 48: 15, 52: 17, 56: 18, 60: 19, 64: 21,
+    16: 5,
+    20: 5,
+    24: 7,
+    28: 9,
+    32: 10,
+    36: 11,
+    40: 13,
+    44: 14,
+    48: 15,
+    52: 17,
+    56: 18,
+    60: 19,
+    64: 21,
 }
 
 # Rooms one round or more past the frontier, with the E the literature or a proof gives:

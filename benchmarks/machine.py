@@ -31,9 +31,11 @@ def _commit() -> str:
 
 
 def describe() -> dict:
-    import numpy
-    import ortools
+    from importlib.metadata import version
 
+    import numpy
+
+    usable: int | None
     try:
         usable = len(os.sched_getaffinity(0))
     except AttributeError:
@@ -43,7 +45,7 @@ def describe() -> dict:
         "usable_cores": usable,
         "cpu": _cpu_model(),
         "python": platform.python_version(),
-        "ortools": ortools.__version__,
+        "ortools": version("ortools"),  # ortools.__version__, which mypy cannot see past ortools' partial py.typed
         "numpy": numpy.__version__,
         "platform": platform.platform(),
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),

@@ -11,6 +11,7 @@ import statistics
 import sys
 import time
 import traceback
+from typing import Literal
 
 SPAWN = mp.get_context("spawn")
 
@@ -27,8 +28,17 @@ def _peak_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux reports KiB
 
 
-def plan_room(players: int, rounds: int, odd: str, time_limit: float, seed: int, workers: int,
-              warm_start: bool, repeats: int, repeat_below: float) -> dict:
+def plan_room(
+    players: int,
+    rounds: int,
+    odd: str,
+    time_limit: float,
+    seed: int,
+    workers: int,
+    warm_start: bool,
+    repeats: int,
+    repeat_below: float,
+) -> dict:
     """Plan the room once, and `repeats - 1` more times if it was fast (timing noise matters there).
     Every schedule passes the independent checker, and its E must be the E the planner reported."""
     import optimizer
@@ -45,19 +55,21 @@ def plan_room(players: int, rounds: int, odd: str, time_limit: float, seed: int,
             checked = metrics.repeats
             assert checked == result.repeats, f"checker says E={checked}, planner said {result.repeats}"
         assert result.fixed_repeats == fixed_e, "fixed rule E differs between plan and the checker"
-        runs.append({
-            "status": result.status.value,
-            "repeats": result.repeats,
-            "bound": result.bound.repeats,
-            "proof": result.bound.proof,
-            "method": result.method,
-            "runtime": result.runtime,
-            "time_to_first": result.time_to_first,
-            "time_to_best": result.time_to_best,
-            "time_to_proof": result.runtime if result.status.value == "optimal" else None,
-            "checked": checked is not None,
-            **balance_figures(metrics),
-        })
+        runs.append(
+            {
+                "status": result.status.value,
+                "repeats": result.repeats,
+                "bound": result.bound.repeats,
+                "proof": result.bound.proof,
+                "method": result.method,
+                "runtime": result.runtime,
+                "time_to_first": result.time_to_first,
+                "time_to_best": result.time_to_best,
+                "time_to_proof": result.runtime if result.status.value == "optimal" else None,
+                "checked": checked is not None,
+                **balance_figures(metrics),
+            }
+        )
         if len(runs) >= repeats or runs[0]["runtime"] >= repeat_below:
             break
     static_bound = optimizer.lower_bound(event)
@@ -138,6 +150,8 @@ def in_fresh_process(function, kwargs: dict, timeout: float, code: str | None = 
     started = time.monotonic()
     process.start()
     child.close()
+    # What _child sends: ("ok", the function's dict) or ("error", a traceback).
+    outcome: tuple[Literal["ok"], dict] | tuple[Literal["error"], str]
     outcome = ("error", f"no answer within {timeout:g} s; the process was stopped")
     if parent.poll(timeout):
         try:

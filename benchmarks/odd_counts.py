@@ -28,13 +28,19 @@ ROUNDS = range(2, 9)
 def measure(players: int, rounds: int, odd: OddPolicy, time_limit: float) -> dict:
     event = Event.with_count(players, rounds, odd=odd)
     result = optimizer.plan(event, time_limit=time_limit, workers=2)
+    assert result.schedule is not None, f"{players} players x {rounds} rounds: no schedule ({result.status.value})"
     metrics = optimizer.check(result.schedule)
     fixed = optimizer.check(optimizer.fixed_schedule(event))
     return {
-        "players": players, "rounds": rounds, "odd": odd.value, "repeats": metrics.repeats,
-        "bound": result.bound.repeats, "fixed": fixed.repeats,
+        "players": players,
+        "rounds": rounds,
+        "odd": odd.value,
+        "repeats": metrics.repeats,
+        "bound": result.bound.repeats,
+        "fixed": fixed.repeats,
         "fixed_fair": fixed.three_handed_fair and fixed.sit_outs_fair,
-        "fair": metrics.three_handed_fair and metrics.sit_outs_fair, "runtime": round(result.runtime, 3),
+        "fair": metrics.three_handed_fair and metrics.sit_outs_fair,
+        "runtime": round(result.runtime, 3),
     }
 
 
@@ -51,24 +57,33 @@ def report(rows: list[dict], settings: dict) -> str:
         lines += [
             f"## {odd.value}",
             "",
-            f"- rooms: {len(part)}; valid and checked: {len(part)}; fair shares held in "
-            f"{sum(r['fair'] for r in part)}",
+            f"- rooms: {len(part)}; valid and checked: {len(part)}; fair shares held in {sum(r['fair'] for r in part)}",
             f"- at the lower bound (proven optimal): {sum(r['repeats'] == r['bound'] for r in part)}",
             f"- better than the fixed rule: {sum(r['repeats'] < r['fixed'] for r in part)}; equal: "
             f"{sum(r['repeats'] == r['fixed'] for r in part)}; worse: {len(worse)}"
-            + (f" (all where the fixed rule does not share turns: "
-               f"{all(not r['fixed_fair'] for r in worse)})" if worse else ""),
+            + (
+                f" (all where the fixed rule does not share turns: {all(not r['fixed_fair'] for r in worse)})"
+                if worse
+                else ""
+            ),
             f"- bound 0 but repeats left: {len(zero_missed)}"
-            + (": " + ", ".join(f"{r['players']}x{r['rounds']} (E {r['repeats']})" for r in zero_missed[:20])
-               if zero_missed else ""),
+            + (
+                ": " + ", ".join(f"{r['players']}x{r['rounds']} (E {r['repeats']})" for r in zero_missed[:20])
+                if zero_missed
+                else ""
+            ),
             f"- median time {statistics.median(r['runtime'] for r in part):.2f} s, worst "
             f"{max(r['runtime'] for r in part):.1f} s",
             "",
         ]
         if worse:
-            lines.append("Worse than the fixed rule: " + ", ".join(
-                f"{r['players']}x{r['rounds']} ({r['repeats']} vs {r['fixed']}{'' if r['fixed_fair'] else '*'})"
-                for r in worse))
+            lines.append(
+                "Worse than the fixed rule: "
+                + ", ".join(
+                    f"{r['players']}x{r['rounds']} ({r['repeats']} vs {r['fixed']}{'' if r['fixed_fair'] else '*'})"
+                    for r in worse
+                )
+            )
             lines.append("")
     lines.append("`*` the fixed rule does not take the tables of three in turn there.")
     return "\n".join(lines) + "\n"
@@ -102,8 +117,11 @@ def _again(row: dict, time_limit: float) -> dict:
     if row["repeats"] == row["bound"]:
         return row
     longer = measure(row["players"], row["rounds"], OddPolicy(row["odd"]), time_limit)
-    print(f"{row['players']}x{row['rounds']} {row['odd']}: E {row['repeats']} -> {longer['repeats']}, "
-          f"bound {row['bound']} -> {longer['bound']}", flush=True)
+    print(
+        f"{row['players']}x{row['rounds']} {row['odd']}: E {row['repeats']} -> {longer['repeats']}, "
+        f"bound {row['bound']} -> {longer['bound']}",
+        flush=True,
+    )
     best = min(row, longer, key=lambda r: r["repeats"])
     return {**best, "bound": max(row["bound"], longer["bound"]), "runtime": row["runtime"] + longer["runtime"]}
 

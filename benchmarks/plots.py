@@ -5,12 +5,16 @@ from __future__ import annotations
 import statistics
 from collections import defaultdict
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import matplotlib
 import matplotlib.ticker
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+
+if TYPE_CHECKING:
+    from matplotlib.artist import Artist
 
 SIZE_TICKS = (8, 12, 16, 24, 32, 48, 64, 100, 200, 500, 1000)
 E_TICKS = (0, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000)
@@ -42,8 +46,10 @@ def _times(data, rows, path: Path) -> Path:
     limit = data["settings"]["time_limit_per_room"]
     fig, axes = plt.subplots(1, 2, figsize=(13, 5), sharey=True)
     floor = 0.005  # instant rooms drawn at 5 ms so the log axis can show them
-    for ax, which, title in ((axes[0], "warm", "with the warm start (as shipped)"),
-                             (axes[1], "cold", "warm_start=False")):
+    for ax, which, title in (
+        (axes[0], "warm", "with the warm start (as shipped)"),
+        (axes[1], "cold", "warm_start=False"),
+    ):
         medians = defaultdict(list)
         for row in rows:
             s = _s(row, which)
@@ -52,14 +58,27 @@ def _times(data, rows, path: Path) -> Path:
             n, r = row["room"]["players"], row["room"]["rounds"]
             odd = n % 4 != 0
             marker = "o" if not odd else ("^" if row["room"]["odd"] == "three-handed" else "s")
-            ax.scatter(n, max(s["runtime"], floor), color=COLOURS.get(r, "grey"), marker=marker,
-                       facecolors="none" if s["status"] != "optimal" else COLOURS.get(r, "grey"), s=36, alpha=0.8)
+            ax.scatter(
+                n,
+                max(s["runtime"], floor),
+                color=COLOURS.get(r, "grey"),
+                marker=marker,
+                facecolors="none" if s["status"] != "optimal" else COLOURS.get(r, "grey"),
+                s=36,
+                alpha=0.8,
+            )
             if not odd:
                 medians[n].append(s["runtime"])
         if medians:
             xs = sorted(medians)
-            ax.plot(xs, [max(statistics.median(medians[x]), floor) for x in xs], color="black", lw=1.2, marker="_",
-                    label="median over the round counts (multiples of 4)")
+            ax.plot(
+                xs,
+                [max(statistics.median(medians[x]), floor) for x in xs],
+                color="black",
+                lw=1.2,
+                marker="_",
+                label="median over the round counts (multiples of 4)",
+            )
         ax.axhline(limit, color="grey", ls="--", lw=1, label=f"time limit {limit:g} s")
         _size_axis(ax, [row["room"]["players"] for row in rows])
         ax.set_yscale("log")
@@ -92,13 +111,20 @@ def _repeats(data, rows, path: Path) -> Path:
     rounds = sorted({row["room"]["rounds"] for row in rows})
     panels = len(rounds) + 1
     cols = 3
-    fig, axes = plt.subplots((panels + cols - 1) // cols, cols, figsize=(15, 4.3 * ((panels + cols - 1) // cols)),
-                             squeeze=False)
+    fig, axes = plt.subplots(
+        (panels + cols - 1) // cols, cols, figsize=(15, 4.3 * ((panels + cols - 1) // cols)), squeeze=False
+    )
     flat = list(axes.ravel())
     large = [row for row in rows if row["room"]["players"] > 64]
     for ax, r in zip(flat, rounds):
-        group = sorted((row for row in rows if row["room"]["rounds"] == r and row["room"]["players"] % 4 == 0
-                        and row["room"]["players"] <= 64), key=lambda row: row["room"]["players"])
+        group = sorted(
+            (
+                row
+                for row in rows
+                if row["room"]["rounds"] == r and row["room"]["players"] % 4 == 0 and row["room"]["players"] <= 64
+            ),
+            key=lambda row: row["room"]["players"],
+        )
         xs = [row["room"]["players"] for row in group]
         if not xs:
             ax.set_visible(False)
@@ -107,8 +133,15 @@ def _repeats(data, rows, path: Path) -> Path:
         ax.plot(xs, [_s(row)["repeats"] for row in group], "o-", color="#1f77b4", ms=5, label="variety rotation")
         cold = [(x, _s(row, "cold").get("repeats")) for x, row in zip(xs, group) if _s(row, "cold")]
         if cold:
-            ax.plot([x for x, e in cold if e is not None], [e for _, e in cold if e is not None], "x", color="#ff7f0e",
-                    ms=8, mew=2, label="variety, warm_start=False")
+            ax.plot(
+                [x for x, e in cold if e is not None],
+                [e for _, e in cold if e is not None],
+                "x",
+                color="#ff7f0e",
+                ms=8,
+                mew=2,
+                label="variety, warm_start=False",
+            )
         ax.plot(xs, [_s(row)["bound"] for row in group], "--", color="#2ca02c", lw=1.5, label="lower bound")
         ax.set_xticks(xs)
         ax.tick_params(axis="x", labelsize=8)
@@ -123,9 +156,9 @@ def _repeats(data, rows, path: Path) -> Path:
     for ax in axes[:, 0]:
         ax.set_ylabel("E = repeats (linear below 10, log above)")
     _odd_panel(flat[len(rounds)], rows)
-    for ax in flat[len(rounds) + 1:]:
+    for ax in flat[len(rounds) + 1 :]:
         ax.set_visible(False)
-    handles = {}
+    handles: dict[str, Artist] = {}
     for ax in flat:
         for h, label in zip(*ax.get_legend_handles_labels()):
             handles.setdefault(label, h)
@@ -135,8 +168,10 @@ def _repeats(data, rows, path: Path) -> Path:
         zero = all(_s(row)["repeats"] == 0 for row in large)
         sizes = ", ".join(str(n) for n in sorted({row["room"]["players"] for row in large}))
         note = f"; {sizes} players: variety E = 0 in every room" if zero else f"; {sizes} players: see results.md"
-    fig.suptitle(f"Repeats by room size ({data['settings']['name']} run, "
-                 f"{data['settings']['time_limit_per_room']:g} s per room{note})")
+    fig.suptitle(
+        f"Repeats by room size ({data['settings']['name']} run, "
+        f"{data['settings']['time_limit_per_room']:g} s per room{note})"
+    )
     fig.tight_layout(rect=(0, 0.05, 1, 0.96))
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -144,8 +179,10 @@ def _repeats(data, rows, path: Path) -> Path:
 
 
 def _odd_panel(ax, rows) -> None:
-    odd = sorted((row for row in rows if row["room"]["players"] % 4), key=lambda row: (row["room"]["rounds"] != 6,
-                 row["room"]["players"], row["room"]["rounds"], row["room"]["odd"]))
+    odd = sorted(
+        (row for row in rows if row["room"]["players"] % 4),
+        key=lambda row: (row["room"]["rounds"] != 6, row["room"]["players"], row["room"]["rounds"], row["room"]["odd"]),
+    )
     odd = [row for row in odd if row["room"]["rounds"] == 6] or odd
     if not odd:
         ax.set_visible(False)
@@ -154,11 +191,18 @@ def _odd_panel(ax, rows) -> None:
     width = 0.27
     ax.bar([x - width for x in xs], [row["warm"]["fixed_repeats"] for row in odd], width, color="#7f7f7f")
     ax.bar(list(xs), [_s(row)["repeats"] or 0 for row in odd], width, color="#1f77b4")
-    ax.bar([x + width for x in xs], [_s(row)["bound"] for row in odd], width, color="#2ca02c", alpha=0.6,
-           label="lower bound (bars, odd counts)")
+    ax.bar(
+        [x + width for x in xs],
+        [_s(row)["bound"] for row in odd],
+        width,
+        color="#2ca02c",
+        alpha=0.6,
+        label="lower bound (bars, odd counts)",
+    )
     ax.set_xticks(list(xs))
-    ax.set_xticklabels([f"{row['room']['players']}{'T' if row['room']['odd'] == 'three-handed' else 'S'}"
-                        for row in odd], fontsize=8)
+    ax.set_xticklabels(
+        [f"{row['room']['players']}{'T' if row['room']['odd'] == 'three-handed' else 'S'}" for row in odd], fontsize=8
+    )
     rounds = sorted({row["room"]["rounds"] for row in odd})
     ax.set_title(f"odd counts, {', '.join(map(str, rounds))} rounds (T three-handed, S sit-out)")
     ax.set_xlabel("players and policy")

@@ -29,11 +29,13 @@ REPO = Path(__file__).resolve().parent.parent
 def extract(revision: str) -> tuple[str, Path]:
     """optimizer/ and models/ as committed at a git revision, extracted with `git archive` into a new
     temporary folder: (a label naming the commit, the folder). Nothing is put on sys.path here."""
-    commit = subprocess.run(["git", "rev-parse", "--verify", f"{revision}^{{commit}}"], cwd=REPO,
-                            capture_output=True, text=True, check=True).stdout.strip()
+    commit = subprocess.run(
+        ["git", "rev-parse", "--verify", f"{revision}^{{commit}}"], cwd=REPO, capture_output=True, text=True, check=True
+    ).stdout.strip()
     folder = Path(tempfile.mkdtemp(prefix="rotation-bench-"))
-    archive = subprocess.run(["git", "archive", commit, "optimizer", "models"], cwd=REPO, capture_output=True,
-                             check=True)
+    archive = subprocess.run(
+        ["git", "archive", commit, "optimizer", "models"], cwd=REPO, capture_output=True, check=True
+    )
     subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
     return f"git {revision} {commit[:10]}", folder
 
@@ -60,8 +62,14 @@ def _guard(time_limit: float) -> float:
 
 def plan_room(room: grid.Room, settings: grid.Settings, warm_start: bool, repeats: int) -> dict:
     kwargs = dict(
-        players=room.players, rounds=room.rounds, odd=room.odd, time_limit=settings.time_limit,
-        seed=settings.seed, workers=settings.workers, warm_start=warm_start, repeats=repeats,
+        players=room.players,
+        rounds=room.rounds,
+        odd=room.odd,
+        time_limit=settings.time_limit,
+        seed=settings.seed,
+        workers=settings.workers,
+        warm_start=warm_start,
+        repeats=repeats,
         repeat_below=settings.repeat_below,
     )
     measured = measure.in_fresh_process(measure.plan_room, kwargs, _guard(settings.time_limit))
@@ -97,11 +105,14 @@ def run_frontier(settings: grid.Settings, save, rows: list[dict]) -> list[dict]:
     quick_probe = min(5.0, settings.frontier_time_limit)
     for players in settings.frontier_sizes:
         limit = (players - 1) // 3
-        attempts, started = [], time.monotonic()
+        attempts: list[dict] = []
+        started = time.monotonic()
 
-        def ask(rounds, time_limit):
-            kwargs = dict(players=players, rounds=rounds, time_limit=time_limit, seed=settings.seed,
-                          workers=settings.workers)
+        def ask(rounds, time_limit, players=players, attempts=attempts):
+            """One probe in a fresh process, recorded in attempts; players and attempts bound per size."""
+            kwargs = dict(
+                players=players, rounds=rounds, time_limit=time_limit, seed=settings.seed, workers=settings.workers
+            )
             answer = measure.in_fresh_process(measure.verdict_room, kwargs, _guard(time_limit))
             attempts.append({"rounds": rounds, "time_limit": time_limit, **answer})
             return answer.get("answer")
@@ -150,12 +161,22 @@ def run_past_frontier(settings: grid.Settings, grid_rows: list[dict], save, rows
             measured, source = plan_room(room, settings, warm_start=True, repeats=settings.repeats), "own run"
         s = measured.get("summary") or {}
         meets = s.get("repeats") is not None and s["repeats"] <= target
-        rows.append({
-            "key": room.key, "players": players, "rounds": rounds, "target": target, "target_kind": kind,
-            "source": source, "measured": measured, "meets_target": meets,
-        })
-        _say(f"past frontier {room.key}: E {s.get('repeats')} (target {kind} {target}) bound {s.get('bound')} "
-             f"{s.get('status')} {s.get('runtime') or 0:.2f}s")
+        rows.append(
+            {
+                "key": room.key,
+                "players": players,
+                "rounds": rounds,
+                "target": target,
+                "target_kind": kind,
+                "source": source,
+                "measured": measured,
+                "meets_target": meets,
+            }
+        )
+        _say(
+            f"past frontier {room.key}: E {s.get('repeats')} (target {kind} {target}) bound {s.get('bound')} "
+            f"{s.get('status')} {s.get('runtime') or 0:.2f}s"
+        )
         save()
     return rows
 
@@ -168,12 +189,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--time-limit", type=float, help="seconds per room (default 5 quick, 60 full)")
     parser.add_argument("--out", type=Path, default=RESULTS, help=f"output folder (default {RESULTS})")
     parser.add_argument("--workers", type=int, default=8, help="CP-SAT workers, as plan() defaults to (8)")
-    parser.add_argument("--code", choices=["head", "worktree"], default="head",
-                        help="measure optimizer/ and models/ as committed at HEAD (default) or the working tree")
-    parser.add_argument("--only", choices=["grid", "frontier", "past"], action="append",
-                        help="run only these parts (repeatable); the default runs all three")
-    parser.add_argument("--report-only", type=Path, metavar="RESULTS_JSON",
-                        help="only rewrite results.md and the plots from a results.json (also a partial one)")
+    parser.add_argument(
+        "--code",
+        choices=["head", "worktree"],
+        default="head",
+        help="measure optimizer/ and models/ as committed at HEAD (default) or the working tree",
+    )
+    parser.add_argument(
+        "--only",
+        choices=["grid", "frontier", "past"],
+        action="append",
+        help="run only these parts (repeatable); the default runs all three",
+    )
+    parser.add_argument(
+        "--report-only",
+        type=Path,
+        metavar="RESULTS_JSON",
+        help="only rewrite results.md and the plots from a results.json (also a partial one)",
+    )
     args = parser.parse_args(argv)
     if args.report_only:
         data = json.loads(args.report_only.read_text())
@@ -189,7 +222,9 @@ def main(argv: list[str] | None = None) -> int:
         "machine": {**machine.describe(), "code": code["code"]},
         "settings": settings.describe(),
         "complete": False,
-        "grid": [], "frontier": [], "past_frontier": [],
+        "grid": [],
+        "frontier": [],
+        "past_frontier": [],
     }
 
     def save() -> None:
@@ -199,8 +234,10 @@ def main(argv: list[str] | None = None) -> int:
         path.with_suffix(".tmp").replace(path)
 
     _say(f"measuring {code['code']} ({code['path']})")
-    _say(f"{settings.name} run: {len(settings.grid) + len(settings.extra)} rooms, {settings.time_limit:g} s per room, "
-         f"{settings.workers} CP-SAT workers, output in {out}")
+    _say(
+        f"{settings.name} run: {len(settings.grid) + len(settings.extra)} rooms, {settings.time_limit:g} s per room, "
+        f"{settings.workers} CP-SAT workers, output in {out}"
+    )
     if "grid" in parts:
         run_grid(settings, settings.grid, save, data["grid"])
     if "frontier" in parts:

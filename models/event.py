@@ -200,7 +200,9 @@ def _check_requests(event: Event, layout: Layout) -> None:
         staying.setdefault(table, []).append(name)
     for table, names in staying.items():
         if len(names) > capacity[table - 1]:
-            raise ValueError(f"stay at table {table}: {', '.join(names)} do not fit at a table of {capacity[table - 1]}")
+            raise ValueError(
+                f"stay at table {table}: {', '.join(names)} do not fit at a table of {capacity[table - 1]}"
+            )
         for group in event.apart:
             clash = [name for name in names if name in group]
             if len(clash) > 1:

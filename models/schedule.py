@@ -39,7 +39,9 @@ class Provenance(BaseModel):
     time_limit: float | None = Field(default=None, description="Seconds the search was allowed.")
     repeats: int | None = Field(default=None, description="E of the schedule, as the search reported it.")
     bound: int | None = Field(default=None, description="The proven lower bound on E.")
-    seat_spread: int | None = Field(default=None, description="The worst player's most minus fewest rounds in one seat.")
+    seat_spread: int | None = Field(
+        default=None, description="The worst player's most minus fewest rounds in one seat."
+    )
     table_visits_above_even: int | None = Field(default=None, description="Visits to a table beyond the even share.")
     trios_again: int | None = Field(default=None, description="Three players at one table again, summed.")
     back_to_back: int | None = Field(default=None, description="Pairs at one table in consecutive rounds.")
@@ -72,7 +74,8 @@ class Schedule(BaseModel):
                 raise ValueError(f"arrivals: {name!r} arrives in round {first}; rounds count from 1")
             if first >= self.departures.get(name, first + 1):
                 raise ValueError(
-                    f"arrivals: {name!r} arrives in round {first}, not before leaving (missing round {self.departures[name]} on)"
+                    f"arrivals: {name!r} arrives in round {first}, not before leaving "
+                    f"(missing round {self.departures[name]} on)"
                 )
         for name, first in self.departures.items():
             if first < 1:

@@ -18,7 +18,6 @@ from optimizer.plan import plan
 from optimizer.replan import replan
 from optimizer.verdict import zero_repeat_verdict
 
-
 __all__ = [
     "InvalidSchedule",
     "check",

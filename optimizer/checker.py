@@ -68,8 +68,8 @@ def _check_round(schedule: Schedule, round_, number: int, known: set[str]) -> No
     except ValueError as error:
         raise InvalidSchedule(f"{where}: {error}") from None
     sizes = Counter(len(t.players) for t in round_.tables)
-    expected = Counter({4: layout.fours, 3: layout.threes})
-    if +sizes != +expected:
+    wanted = Counter({4: layout.fours, 3: layout.threes})
+    if +sizes != +wanted:
         raise InvalidSchedule(
             f"{where}: {present} players under the {schedule.odd.value} rule need "
             f"{layout.fours} tables of four and {layout.threes} of three, got {_describe(sizes)}"

@@ -12,14 +12,14 @@ The run stops early once repeats meet the lower bound.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Callable
 
 import numpy as np
 
-from models import Bound, Event, PlanResult, Progress, Status
 import optimizer.cpsat as cpsat
+from models import Bound, Event, PlanResult, Progress, Status
 from optimizer.balance import balance_letters, balance_table_numbers, order_rounds, polish
 from optimizer.bounds import lower_bound
 from optimizer.checker import check
@@ -77,7 +77,12 @@ class Run:
     def _show(self, best: Candidate) -> None:
         if self.on_progress:
             self.on_progress(
-                Progress(repeats=best.metrics.repeats, bound=self.bound.repeats, elapsed=self.budget.elapsed(), note=best.method)
+                Progress(
+                    repeats=best.metrics.repeats,
+                    bound=self.bound.repeats,
+                    elapsed=self.budget.elapsed(),
+                    note=best.method,
+                )
             )
 
     def offer(self, seats: Seats, method: str, found_at: float | None = None) -> None:
@@ -144,6 +149,7 @@ def _offer_constructions(run: Run, rng: np.random.Generator) -> None:
         if found is not None and (len(found[0]) == event.rounds or run.costs is not None):
             seats, method = found
             if len(seats) < event.rounds:
+                assert run.costs is not None  # a design shorter than the day is taken only with a cost model
                 seats = extend(seats, event.rounds, run.costs, rng, run.budget.starts_deadline)
                 method = f"{method}, extended"
             run.offer(place_stayers(seats, event), method)
@@ -298,17 +304,27 @@ def _balance(run: Run, rng: np.random.Generator, polish_first: bool) -> None:
 
 def _result(run: Run, fixed_repeats: int | None, proven: bool, interrupted: bool) -> PlanResult:
     best = run.best
-    common = dict(bound=run.bound, fixed_repeats=fixed_repeats, runtime=run.budget.elapsed(), interrupted=interrupted)
+    runtime = run.budget.elapsed()
     if best is None:
-        status = Status.INFEASIBLE if proven else Status.UNKNOWN
-        return PlanResult(status=status, repeats=None, method="none", **common)
+        return PlanResult(
+            status=Status.INFEASIBLE if proven else Status.UNKNOWN,
+            repeats=None,
+            bound=run.bound,
+            fixed_repeats=fixed_repeats,
+            method="none",
+            runtime=runtime,
+            interrupted=interrupted,
+        )
     return PlanResult(
         status=Status.OPTIMAL if best.metrics.repeats <= run.bound.repeats else Status.FEASIBLE,
         repeats=best.metrics.repeats,
+        bound=run.bound,
+        fixed_repeats=fixed_repeats,
         method=best.method,
+        runtime=runtime,
         time_to_first=run.incumbent.time_to_first,
         time_to_best=best.found_at,
+        interrupted=interrupted,
         schedule=best.schedule,
         metrics=best.metrics,
-        **common,
     )

@@ -7,8 +7,8 @@ three-handed round or sit-out that already happened.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from itertools import combinations
-from typing import Callable
 
 import numpy as np
 
@@ -77,7 +77,9 @@ def _under_policy(schedule: Schedule, played: int, odd, sit_out_scoring) -> Sche
             check(changed.model_copy(update={"rounds": changed.rounds[:played]}))
         except InvalidSchedule as error:
             policy = changed.odd.value
-            raise ValueError(f"the rounds played do not fit --odd {policy}, and a day keeps one policy: {error}") from None
+            raise ValueError(
+                f"the rounds played do not fit --odd {policy}, and a day keeps one policy: {error}"
+            ) from None
     return changed
 
 
@@ -97,8 +99,13 @@ def _remaining_event(schedule: Schedule, played: int, drop, add) -> Event:
     apart, spread = (_still_here(groups, players) for groups in (schedule.apart, schedule.spread))
     stay = {n: t for n, t in schedule.stay.items() if n in players}
     return Event(
-        players=players, rounds=total - played, odd=schedule.odd, sit_out_scoring=schedule.sit_out_scoring,
-        apart=apart, spread=spread, stay=stay,
+        players=players,
+        rounds=total - played,
+        odd=schedule.odd,
+        sit_out_scoring=schedule.sit_out_scoring,
+        apart=apart,
+        spread=spread,
+        stay=stay,
     )
 
 
@@ -222,9 +229,7 @@ def _changes(old: Schedule, new: Schedule, played: int) -> tuple[PlayerChange, .
     changes = []
     for name in new.players:
         rounds = tuple(
-            r + 1
-            for r in range(played, len(new.rounds))
-            if old.seat_of(r).get(name) != new.seat_of(r).get(name)
+            r + 1 for r in range(played, len(new.rounds)) if old.seat_of(r).get(name) != new.seat_of(r).get(name)
         )
         if rounds:
             changes.append(PlayerChange(name=name, rounds=rounds))

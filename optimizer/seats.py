@@ -74,8 +74,7 @@ def to_schedule(event: Event, seats: Seats, rule: str) -> Schedule:
     for round_seats in seats:
         seated = set(int(p) for p in round_seats.ravel() if p >= 0)
         tables = tuple(
-            Table(table=t + 1, players=tuple(names[p] for p in table if p >= 0))
-            for t, table in enumerate(round_seats)
+            Table(table=t + 1, players=tuple(names[p] for p in table if p >= 0)) for t, table in enumerate(round_seats)
         )
         sit_outs = tuple(names[p] for p in range(len(names)) if p not in seated)
         rounds.append(Round(tables=tables, sit_outs=sit_outs))

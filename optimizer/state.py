@@ -1,15 +1,15 @@
 """The state of one planning run, typed: what was played before, the time budget, the best so far.
 
-    History    what the rounds already played leave to the rounds still to plan (a re-plan)
-    Budget     the deadline, and in a repeatable run the work counts that stand in for the clock
-    Incumbent  the best schedule that passed the checker, with `offer` as its only way in
+History    what the rounds already played leave to the rounds still to plan (a re-plan)
+Budget     the deadline, and in a repeatable run the work counts that stand in for the clock
+Incumbent  the best schedule that passed the checker, with `offer` as its only way in
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
 

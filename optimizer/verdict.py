@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import time
 
-from models import Answer, Event, Verdict
 import optimizer.cpsat as cpsat
+from models import Answer, Event, Verdict
 from optimizer.bounds import lower_bound
 from optimizer.checker import check
 from optimizer.constructions import zero_repeat_seating
@@ -26,7 +26,11 @@ def zero_repeat_verdict(event: Event, *, time_limit: float = 30.0, seed: int = 0
             if check(schedule).repeats != 0:  # the certificate must stand on the checker's word
                 raise AssertionError("a zero-repeat certificate failed the checker")
         return Verdict(
-            players=n, rounds=rounds, answer=answer, reason=reason, schedule=schedule,
+            players=n,
+            rounds=rounds,
+            answer=answer,
+            reason=reason,
+            schedule=schedule,
             runtime=time.monotonic() - started,
         )
 
@@ -63,5 +67,9 @@ def fewest_repeats(event: Event, forced: int) -> str:
     rules = " with three-handed tables taken in turn" if layout.threes else " with sit-outs taken in turn"
     fixed = check(fixed_schedule(event))
     unfair = not (fixed.three_handed_fair and fixed.sit_outs_fair)
-    note = f"; the fixed rule, which does not take turns, has E = {fixed.repeats}" if unfair and fixed.repeats < forced else ""
+    note = (
+        f"; the fixed rule, which does not take turns, has E = {fixed.repeats}"
+        if unfair and fixed.repeats < forced
+        else ""
+    )
     return f"{claim}{rules}{note}"

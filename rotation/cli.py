@@ -73,7 +73,9 @@ def output_options(command):
     options = [
         click.option("--json", "json_path", metavar="FILE", help="Write the schedule as JSON."),
         click.option("--csv", "csv_path", metavar="FILE", help="Write the schedule as CSV: a row per player."),
-        click.option("--csv-long", "csv_long", metavar="FILE", help="Write the schedule as CSV: a row per player per round."),
+        click.option(
+            "--csv-long", "csv_long", metavar="FILE", help="Write the schedule as CSV: a row per player per round."
+        ),
         click.option("--excel", is_flag=True, help="Start the CSV files with a byte-order mark, for Excel."),
         click.option("--quiet", "-q", is_flag=True, help="Print the summary only, not the seating."),
     ]
@@ -152,13 +154,21 @@ SECONDS = Seconds()
 
 def solver_options(command, seconds: float = 30.0, what: str = "Seconds to search."):
     options = [
-        click.option("--time-limit", type=SECONDS, default=seconds, show_default=True, help=f"{what} 0.1 to {MAX_SECONDS:g}."),
         click.option(
-            "--seed", type=click.IntRange(min=0, max=MAX_SEED), default=0, show_default=True,
+            "--time-limit", type=SECONDS, default=seconds, show_default=True, help=f"{what} 0.1 to {MAX_SECONDS:g}."
+        ),
+        click.option(
+            "--seed",
+            type=click.IntRange(min=0, max=MAX_SEED),
+            default=0,
+            show_default=True,
             help=f"Random seed, 0 to {MAX_SEED} (CP-SAT seeds are 32-bit).",
         ),
         click.option(
-            "--workers", type=click.IntRange(min=1, max=MAX_WORKERS), default=8, show_default=True,
+            "--workers",
+            type=click.IntRange(min=1, max=MAX_WORKERS),
+            default=8,
+            show_default=True,
             help=f"CP-SAT workers, 1 to {MAX_WORKERS}; one worker with a seed repeats a run exactly.",
         ),
     ]
@@ -167,16 +177,34 @@ def solver_options(command, seconds: float = 30.0, what: str = "Seconds to searc
 
 @cli.command()
 @room_options
-@click.option("--apart", metavar="FILE", help="Groups who never share a table: one group per line, names separated by commas.")
+@click.option(
+    "--apart", metavar="FILE", help="Groups who never share a table: one group per line, names separated by commas."
+)
 @click.option("--stay", metavar="FILE", help="Players who keep one table all day: 'name, table' per line.")
 @click.option(
-    "--spread", metavar="FILE", help="Club-mates kept apart where it costs no repeat: one club per line, names separated by commas."
+    "--spread",
+    metavar="FILE",
+    help="Club-mates kept apart where it costs no repeat: one club per line, names separated by commas.",
 )
 @solver_options
 @output_options
 def plan(
-    players, names, rounds, odd, scoring, apart, stay, spread, time_limit, seed, workers, json_path, csv_path,
-    csv_long, excel, quiet,
+    players,
+    names,
+    rounds,
+    odd,
+    scoring,
+    apart,
+    stay,
+    spread,
+    time_limit,
+    seed,
+    workers,
+    json_path,
+    csv_path,
+    csv_long,
+    excel,
+    quiet,
 ):
     """A variety rotation: all rounds planned at once for the fewest repeat opponents."""
     inputs = {"names file": names, "apart file": apart, "stay file": stay, "spread file": spread}
@@ -201,21 +229,41 @@ def no_schedule(result, time_limit: float, requests: bool) -> click.ClickExcepti
 
 @cli.command()
 @click.argument("schedule_file", metavar="SCHEDULE.json")
-@click.option("--played", type=click.IntRange(min=0, max=MAX_ROUNDS), required=True, help="Rounds already played; kept exactly.")
+@click.option(
+    "--played", type=click.IntRange(min=0, max=MAX_ROUNDS), required=True, help="Rounds already played; kept exactly."
+)
 @click.option("--drop", multiple=True, metavar="NAME", help="A player who leaves (repeatable).")
 @click.option("--add", multiple=True, metavar="NAME", help="A player who arrives (repeatable).")
 @click.option(
-    "--odd", type=click.Choice([p.value for p in OddPolicy]), default=None,
+    "--odd",
+    type=click.Choice([p.value for p in OddPolicy]),
+    default=None,
     help="Seat an odd count of the rounds still to play this way (default: as the file says).",
 )
 @click.option(
-    "--sit-out-scoring", "scoring", type=click.Choice([s.value for s in SitOutScoring]), default=None,
+    "--sit-out-scoring",
+    "scoring",
+    type=click.Choice([s.value for s in SitOutScoring]),
+    default=None,
     help="What a sat-out round scores (default: as the file says).",
 )
 @solver_options
 @output_options
 def replan(
-    schedule_file, played, drop, add, odd, scoring, time_limit, seed, workers, json_path, csv_path, csv_long, excel, quiet
+    schedule_file,
+    played,
+    drop,
+    add,
+    odd,
+    scoring,
+    time_limit,
+    seed,
+    workers,
+    json_path,
+    csv_path,
+    csv_long,
+    excel,
+    quiet,
 ):
     """Plan the rounds still to play again, after people leave or arrive. The input file is not changed."""
     outputs = schedule_outputs(json_path, csv_path, csv_long, {"schedule file": schedule_file})
@@ -229,8 +277,15 @@ def replan(
     try:
         with progress_display(time_limit) as show:
             outcome = optimizer.replan(
-                schedule, played, drop=drop, add=add, time_limit=time_limit, seed=seed, workers=workers,
-                on_progress=show, **policy,
+                schedule,
+                played,
+                drop=drop,
+                add=add,
+                time_limit=time_limit,
+                seed=seed,
+                workers=workers,
+                on_progress=show,
+                **policy,
             )
     except optimizer.InvalidSchedule as error:
         raise BadInput(f"{schedule_file}: invalid schedule: {error}") from None
@@ -275,7 +330,7 @@ def _who_arrives(schedule: Schedule, add) -> tuple[str, ...]:
 
 def _policy_change(schedule: Schedule, odd: str | None, scoring: str | None) -> dict:
     """--odd and --sit-out-scoring for the rounds still to play, passed on only when they change."""
-    change = {}
+    change: dict[str, OddPolicy | SitOutScoring] = {}
     if odd is not None and OddPolicy(odd) is not schedule.odd:
         change["odd"] = OddPolicy(odd)
     if scoring is not None and SitOutScoring(scoring) is not schedule.sit_out_scoring:
@@ -307,7 +362,9 @@ EXISTS_STATUS = {Answer.EXISTS: 0, Answer.IMPOSSIBLE: 1, Answer.UNKNOWN: 3}
 @cli.command()
 @click.option("--players", "sizes", required=True, metavar="SIZES", help="Room sizes: 16-64, 16-64/4 or 17,20,23.")
 @click.option("--rounds", "rounds_list", required=True, metavar="ROUNDS", help="Rounds: 5, 2-8 or 4,6.")
-@click.option("--odd", type=click.Choice([p.value for p in OddPolicy]), default=OddPolicy.THREE_HANDED.value, show_default=True)
+@click.option(
+    "--odd", type=click.Choice([p.value for p in OddPolicy]), default=OddPolicy.THREE_HANDED.value, show_default=True
+)
 @functools.partial(solver_options, seconds=10.0, what="Seconds per room.")
 @click.option("--csv", "csv_path", metavar="FILE", help="Also write the rows as CSV.")
 @click.option("--json", "json_path", metavar="FILE", help="Also write the rows as JSON.")
@@ -370,7 +427,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         status = cli.main(args=argv, prog_name="rotation", standalone_mode=False)
     except click.ClickException as error:
-        click.echo(f"rotation: error: {error.format_message()}", err=True)
+        click.echo(f"rotation: error: {printable(error.format_message())}", err=True)
         return 2 if isinstance(error, (click.UsageError, BadInput)) else 1
     except (click.exceptions.Abort, KeyboardInterrupt):
         click.echo("rotation: stopped", err=True)
@@ -385,6 +442,12 @@ def main(argv: list[str] | None = None) -> int:
         click.echo(f"rotation: error: the report could not be printed: {lost}", err=True)
         return 1
     return status if isinstance(status, int) else 0
+
+
+def printable(text: str) -> str:
+    """The message on one line whatever a file held: characters that would break the line or not show
+    (a control character, U+2028) are written as escapes."""
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
 
 
 def _silence_stdout() -> None:

@@ -91,7 +91,9 @@ def read_names(path: str) -> list[str]:
         if key in first_line:
             other, spelling = first_line[key]
             spellings = "" if spelling == name else f" (as {spelling!r} and {name!r})"
-            raise BadInput(f"names file {path!r}, lines {other} and {number}: the name {name!r} appears twice{spellings}")
+            raise BadInput(
+                f"names file {path!r}, lines {other} and {number}: the name {name!r} appears twice{spellings}"
+            )
         first_line[key] = (number, name)
         names.append(name)
     return names
@@ -131,7 +133,9 @@ def _normalise_schedule_names(data):
     """The names in a schedule file, spelled as every other input spells them (see normalise_name)."""
     if not isinstance(data, dict):
         return data
-    names = lambda value: [normalise_name(n) if isinstance(n, str) else n for n in value] if isinstance(value, list) else value
+    names = lambda value: (
+        [normalise_name(n) if isinstance(n, str) else n for n in value] if isinstance(value, list) else value
+    )
     keyed = lambda value: {normalise_name(k): v for k, v in value.items()} if isinstance(value, dict) else value
     groups = lambda value: [names(g) for g in value] if isinstance(value, list) else value
     data = dict(data)
@@ -215,10 +219,15 @@ def make_event(
 ) -> Event:
     if (players is None) == (names is None):
         raise BadInput("give either --players N or --names FILE")
-    apart_groups, spread_groups, stay_tables = read_groups(apart, "apart"), read_groups(spread, "spread"), read_stay(stay)
+    apart_groups, spread_groups, stay_tables = (
+        read_groups(apart, "apart"),
+        read_groups(spread, "spread"),
+        read_stay(stay),
+    )
     try:
         roster = tuple(read_names(names)) if names is not None else None
         if roster is None:
+            assert players is not None  # exactly one of players and names, checked above
             event = Event.with_count(players, rounds, odd=OddPolicy(odd), sit_out_scoring=SitOutScoring(scoring))
             roster = event.players
         spelled = _canonical([n for g in apart_groups + spread_groups for n in g] + list(stay_tables), roster)

@@ -7,6 +7,7 @@ import io
 import os
 import tempfile
 from pathlib import Path
+from typing import IO
 
 import click
 
@@ -118,8 +119,14 @@ def _cells(schedule: Schedule, name: str, seat_of: dict[str, tuple[int, str]], r
     return ["", "", NOT_HERE_WORD]
 
 
-def with_provenance(schedule: Schedule, metrics: Metrics, method: str, seed: int | None = None,
-                    time_limit: float | None = None, result=None) -> Schedule:
+def with_provenance(
+    schedule: Schedule,
+    metrics: Metrics,
+    method: str,
+    seed: int | None = None,
+    time_limit: float | None = None,
+    result=None,
+) -> Schedule:
     """The schedule with a record of how it was made and the checker's figures, for the JSON file."""
     from datetime import datetime, timezone
     from importlib.metadata import PackageNotFoundError, version
@@ -163,6 +170,11 @@ def say(text: str = "") -> None:
         raise StdoutLost(error) from None
 
 
+def _sync(handle: IO) -> None:
+    handle.flush()
+    os.fsync(handle.fileno())  # a full disk shows here at the latest, not after the rename
+
+
 def write_outputs(files: list[tuple[str, str | bytes]]) -> None:
     """Write a set of outputs all or nothing: each to a temporary file in its target folder, then
     every one renamed into place. On any failure every temporary (and any output already renamed)
@@ -177,11 +189,14 @@ def write_outputs(files: list[tuple[str, str | bytes]]) -> None:
             folder = os.path.dirname(path) or "."
             fd, temporary = tempfile.mkstemp(dir=folder, prefix=".rotation-", suffix=".tmp")
             temporaries.append(temporary)
-            mode = "wb" if isinstance(content, bytes) else "w"
-            with os.fdopen(fd, mode, **({} if mode == "wb" else {"encoding": "utf-8", "newline": ""})) as handle:
-                handle.write(content)
-                handle.flush()
-                os.fsync(handle.fileno())  # a full disk shows here at the latest, not after the rename
+            if isinstance(content, bytes):
+                with os.fdopen(fd, "wb") as binary:
+                    binary.write(content)
+                    _sync(binary)
+            else:
+                with os.fdopen(fd, "w", encoding="utf-8", newline="") as text:
+                    text.write(content)
+                    _sync(text)
             os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes files private; outputs are for sharing
         for (path, _), temporary in zip(files, temporaries):
             current = path

@@ -75,9 +75,9 @@ def _draw_meetings(axes, schedule: Schedule) -> None:
     else:
         # Names this small cannot be read: number the players in list order, every few.
         step = next(s for s in (5, 10, 20, 25, 50, 100) if players / s <= 20)
-        ticks = [t - 1 for t in range(step, players + 1, step)]
-        axes.set_xticks([0] + ticks, [1] + [t + 1 for t in ticks], fontsize=8)
-        axes.set_yticks([0] + ticks, [1] + [t + 1 for t in ticks], fontsize=8)
+        every = [t - 1 for t in range(step, players + 1, step)]
+        axes.set_xticks([0] + every, [1] + [t + 1 for t in every], fontsize=8)
+        axes.set_yticks([0] + every, [1] + [t + 1 for t in every], fontsize=8)
         axes.set_xlabel("player, numbered in list order")
         axes.set_ylabel("player, numbered in list order")
     axes.set_title("Who meets whom")

@@ -21,11 +21,19 @@ def compare(schedule: Schedule):
 
     if schedule.arrivals or schedule.departures or any(round_.absent for round_ in schedule.rounds):
         # A re-planned day has a different room each round; neither figure is about that day.
-        return Comparison(None, None, "players came and went during the day, so the full room's "
-                          "fixed rotation and lower bound do not describe this schedule")
+        return Comparison(
+            None,
+            None,
+            "players came and went during the day, so the full room's "
+            "fixed rotation and lower bound do not describe this schedule",
+        )
     try:
-        event = Event(players=schedule.players, rounds=len(schedule.rounds), odd=schedule.odd,
-                      sit_out_scoring=schedule.sit_out_scoring)
+        event = Event(
+            players=schedule.players,
+            rounds=len(schedule.rounds),
+            odd=schedule.odd,
+            sit_out_scoring=schedule.sit_out_scoring,
+        )
         fixed = optimizer.check(optimizer.fixed_schedule(event))
     except (ValueError, optimizer.InvalidSchedule) as error:
         return Comparison(None, None, f"the fixed rule cannot seat this room: {error}")
@@ -64,11 +72,14 @@ def parse_rounds(text: str | None, schedule: Schedule) -> tuple[int, int] | None
 @click.option("--title", default="", metavar="TEXT", help="The event's name, on every page.")
 @click.option("--date", default="", metavar="TEXT", help="The day, on every page.")
 @click.option(
-    "--only", metavar="PARTS",
+    "--only",
+    metavar="PARTS",
     help="Print only these parts, comma-separated: walls,lookup,slips,sheets,summary. "
     "Default: walls, slips and summary, and lookup for rooms over 24 players.",
 )
-@click.option("--rounds", "rounds_text", metavar="K-L", help="Print only rounds K to L (e.g. the rounds still to play).")
+@click.option(
+    "--rounds", "rounds_text", metavar="K-L", help="Print only rounds K to L (e.g. the rounds still to play)."
+)
 def print_command(file, html_path, png_path, title, date, only, rounds_text):
     """Wall charts, find-your-table lists, score cards and sheets, and a summary page, ready to print."""
     # Imported here: matplotlib takes half a second, which no other command should pay.
@@ -84,14 +95,21 @@ def print_command(file, html_path, png_path, title, date, only, rounds_text):
         raise BadInput(f"{file}: invalid schedule: {error}") from None
     options = Options(title=title, date=date, only=parts, rounds=parse_rounds(rounds_text, schedule))
     comparison = compare(schedule) if "summary" in (parts or ("summary",)) else compare_skipped()
-    files = [(outputs["--html"], render_page(schedule, metrics, comparison, options))]
+    files: list[tuple[str, str | bytes]] = [(outputs["--html"], render_page(schedule, metrics, comparison, options))]
     if "--png" in outputs:
         files.append((outputs["--png"], summary_png(schedule, metrics)))
     write_outputs(files)  # both or neither
     pages = sheets(schedule, options)
-    kinds = {"wall": "wall chart", "lookup": "find-your-table", "slips": "slip", "scores": "score sheet",
-             "summary": "summary"}
-    counts = [f"{sum(p.kind == k for p in pages)} {name}" for k, name in kinds.items() if any(p.kind == k for p in pages)]
+    kinds = {
+        "wall": "wall chart",
+        "lookup": "find-your-table",
+        "slips": "slip",
+        "scores": "score sheet",
+        "summary": "summary",
+    }
+    counts = [
+        f"{sum(p.kind == k for p in pages)} {name}" for k, name in kinds.items() if any(p.kind == k for p in pages)
+    ]
     say(f"{html_path}: {len(pages)} pages to print ({', '.join(counts)})")
 
 

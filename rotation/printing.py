@@ -13,6 +13,7 @@ import math
 import re
 import unicodedata
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -242,7 +243,9 @@ def _pack(cards, columns: int, name_mm: float, area_mm: float, cap: int | None =
     heights = [max(_card_height(c, width, name_mm, number) for c in row) for row in rows]
     if max(heights, default=0) > area_mm:
         return None
-    sheets, current, used = [], [], -_GAP_MM
+    sheets: list[tuple[list[Sequence[TableCard]], float]] = []
+    current: list[Sequence[TableCard]] = []
+    used = -_GAP_MM
     for row, height in zip(rows, heights):
         full = cap is not None and len(current) * columns >= cap
         if current and (used + _GAP_MM + height > area_mm or full):
@@ -335,10 +338,13 @@ def _lay_out_round(number: int, cards, notes, rule: str, columns: int, pt: float
         first = last + 1
         lines = tuple(note_sheets[0]) if i == len(sheets) - 1 else ()
         three = any(c.three_handed for c in tables)
-        out.append(WallChart(number, part, tables, columns, name_mm, number_mm, lines, note_mm, three, _rule(lines, rule)))
-    for lines in note_sheets[1:]:
-        out.append(WallChart(number, "notes", (), columns, name_mm, number_mm, tuple(lines), note_mm, False,
-                             _rule(lines, rule)))
+        out.append(
+            WallChart(number, part, tables, columns, name_mm, number_mm, lines, note_mm, three, _rule(lines, rule))
+        )
+    for more in note_sheets[1:]:
+        out.append(
+            WallChart(number, "notes", (), columns, name_mm, number_mm, tuple(more), note_mm, False, _rule(more, rule))
+        )
     return out
 
 
@@ -366,9 +372,12 @@ def _entry_height(entry: LookupEntry, column_mm: float, size_mm: float) -> float
     return lines_needed(entry.name, column_mm - 5.6 * size_mm - 2.0, size_mm) * 1.2 * size_mm + 1.2
 
 
-def _fill_columns(entries, columns: int, size_mm: float, height_mm: float):
+def _fill_columns(entries, columns: int, size_mm: float, height_mm: float) -> list[list[list[LookupEntry]]]:
     width = (PAGE_WIDTH_MM - _GAP_MM * (columns - 1)) / columns
-    pages, page, column, used = [], [], [], 1.5 * size_mm  # each column starts with its header line
+    pages: list[list[list[LookupEntry]]] = []
+    page: list[list[LookupEntry]] = []
+    column: list[LookupEntry] = []
+    used = 1.5 * size_mm  # each column starts with its header line
     for entry in entries:
         h = _entry_height(entry, width, size_mm)
         if column and used + h > height_mm:
@@ -393,13 +402,14 @@ def lookup_pages(schedule: Schedule, index: int) -> list[LookupPage]:
     entries = lookup_entries(schedule, index)
     rule = SIT_OUT_RULE[schedule.sit_out_scoring] if schedule.rounds[index].sit_outs else ""
     height = PAGE_HEIGHT_MM - _TOP_MM - _HEAD_MM - (_note_height(rule, 4.0) if rule else 0.0)
-    best = None
+    best: tuple[tuple[int, int], int, list[list[list[LookupEntry]]]] | None = None
     for pt in _LOOKUP_PT:
         for columns in (1, 2, 3):
             pages = _fill_columns(entries, columns, pt * PT_MM, height)
             key = (len(pages), -pt)
             if best is None or key < best[0]:
                 best = (key, pt, pages)
+    assert best is not None  # _LOOKUP_PT is not empty
     _, pt, pages = best
     out = []
     for page in pages:
@@ -440,7 +450,7 @@ def slip_sheets(schedule: Schedule, indexes: range) -> list[SlipSheet]:
     slips = []
     for name in schedule.players:
         lines = tuple(_slip_line(schedule, r, name) for r in indexes)
-        rules = ()
+        rules: tuple[str, ...] = ()
         if any(line.three_handed for line in lines):
             rules += ("Shaded: three-handed table. " + THREE_HANDED_RULE,)
         if any(line.note.startswith("sits out") for line in lines):
@@ -453,8 +463,12 @@ def slip_sheets(schedule: Schedule, indexes: range) -> list[SlipSheet]:
 def score_sheets(schedule: Schedule, indexes: range) -> list[tuple[ScoreSheet, ...]]:
     """One score sheet per table per round, two to a printed sheet."""
     sheets = [
-        ScoreSheet(r + 1, t.table, tuple(Seat(SEAT_LETTERS[s], n) for s, n in enumerate(t.players)),
-                   THREE_HANDED_RULE if len(t.players) == 3 else "")
+        ScoreSheet(
+            r + 1,
+            t.table,
+            tuple(Seat(SEAT_LETTERS[s], n) for s, n in enumerate(t.players)),
+            THREE_HANDED_RULE if len(t.players) == 3 else "",
+        )
         for r in indexes
         for t in sorted(schedule.rounds[r].tables, key=lambda t: t.table)
     ]
@@ -514,22 +528,26 @@ def render_page(schedule: Schedule, metrics: Metrics, comparison: Comparison, op
     pages = sheets(schedule, options)
     summary = any(p.kind == "summary" for p in pages)
     heading = options.title or f"Seating: {len(schedule.players)} players, {len(schedule.rounds)} rounds"
-    return _environment().get_template("print.html.j2").render(
-        title=heading,
-        date=options.date,
-        schedule=schedule,
-        pages=pages,
-        page_count=len(pages),
-        round_count=len(schedule.rounds),
-        legend=SEAT_LEGEND,
-        winds=SEAT_WINDS,
-        three_handed_rule=THREE_HANDED_RULE,
-        sit_out_rule=SIT_OUT_RULE[schedule.sit_out_scoring],
-        metrics=metrics,
-        metrics_lines=_lines(metrics),
-        comparison=comparison,
-        meetings_picture=_data_uri(meetings_png(schedule)) if summary else "",
-        repeats_picture=_data_uri(repeats_png(metrics)) if summary and metrics.repeats else "",
-        page_width=PAGE_WIDTH_MM,
-        page_height=PAGE_HEIGHT_MM,
+    return (
+        _environment()
+        .get_template("print.html.j2")
+        .render(
+            title=heading,
+            date=options.date,
+            schedule=schedule,
+            pages=pages,
+            page_count=len(pages),
+            round_count=len(schedule.rounds),
+            legend=SEAT_LEGEND,
+            winds=SEAT_WINDS,
+            three_handed_rule=THREE_HANDED_RULE,
+            sit_out_rule=SIT_OUT_RULE[schedule.sit_out_scoring],
+            metrics=metrics,
+            metrics_lines=_lines(metrics),
+            comparison=comparison,
+            meetings_picture=_data_uri(meetings_png(schedule)) if summary else "",
+            repeats_picture=_data_uri(repeats_png(metrics)) if summary and metrics.repeats else "",
+            page_width=PAGE_WIDTH_MM,
+            page_height=PAGE_HEIGHT_MM,
+        )
     )

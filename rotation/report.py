@@ -20,7 +20,8 @@ def result_text(result: PlanResult) -> str:
     fixed = "" if result.fixed_repeats is None else f"   fixed rule: {result.fixed_repeats}"
     lines = [
         "",
-        f"Variety rotation: {result.repeats} repeats{fixed}   lower bound: {result.bound.repeats} ({result.bound.proof})",
+        f"Variety rotation: {result.repeats} repeats{fixed}   "
+        f"lower bound: {result.bound.repeats} ({result.bound.proof})",
     ]
     if result.optimal:
         lines.append("Proven optimal: no schedule of this room has fewer repeats.")
@@ -52,7 +53,11 @@ def compare_row(players: int, rounds: int, result: PlanResult, answer: Answer, f
     variety = "-" if result.repeats is None else str(result.repeats)
     fixed = f"{result.fixed_repeats}{'' if fixed_fair else '*'}"
     m = result.metrics
-    figures = "" if m is None else f"  {m.seat_spread:>5} {m.table_visits_above_even:>6} {m.trios_again:>5} {m.back_to_back:>4}"
+    figures = (
+        ""
+        if m is None
+        else f"  {m.seat_spread:>5} {m.table_visits_above_even:>6} {m.trios_again:>5} {m.back_to_back:>4}"
+    )
     return (
         f"{players:>7} {rounds:>6} {fixed:>6} {variety:>7} {result.bound.repeats:>6}  "
         f"{result.status.value:<9} {answer.value:<11} {result.runtime:>6.1f}s{figures}"
@@ -86,7 +91,9 @@ def replan_text(replan: Replan) -> str:
         f"({replan.repeats_played} in the rounds already played)",
         f"Seats changed for {len(replan.changes)} players:",
     ]
-    lines += [f"  {c.name}: round{'s' if len(c.rounds) > 1 else ''} {', '.join(map(str, c.rounds))}" for c in replan.changes]
+    lines += [
+        f"  {c.name}: round{'s' if len(c.rounds) > 1 else ''} {', '.join(map(str, c.rounds))}" for c in replan.changes
+    ]
     return "\n".join(lines) + result_text(replan.result)
 
 
@@ -104,7 +111,6 @@ def compare_record(players: int, rounds: int, result: PlanResult, answer: Answer
         "seconds": round(result.runtime, 2),
         **{figure: getattr(result.metrics, figure, None) for figure in BALANCE_FIGURES},
     }
-
 
 
 def compare_summary(records: list[dict], skipped: int = 0) -> str:

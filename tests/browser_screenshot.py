@@ -72,8 +72,9 @@ def long_names(count: int) -> tuple[str, ...]:
 def big_schedules() -> dict[str, Schedule]:
     """The sizes that broke the old single-sheet rounds: 22 x 12 with sit-outs, 96 and 200 players."""
     rooms = {
-        "long-22x12": Event(players=long_names(22), rounds=12, odd=OddPolicy.SIT_OUT,
-                            sit_out_scoring=SitOutScoring.AVERAGE),
+        "long-22x12": Event(
+            players=long_names(22), rounds=12, odd=OddPolicy.SIT_OUT, sit_out_scoring=SitOutScoring.AVERAGE
+        ),
         "room-96": Event(players=long_names(96), rounds=2),
         "room-200": Event(players=long_names(200), rounds=1),
     }
@@ -96,8 +97,9 @@ def replanned_schedule() -> Schedule:
     """Nine players, the last one leaves after two rounds: round three seats the other eight."""
     day = optimizer.fixed_schedule(Event(players=AWKWARD_NAMES, rounds=2, odd=OddPolicy.SIT_OUT))
     stay = AWKWARD_NAMES[:8]
-    last = Round(tables=(Table(table=1, players=stay[::2]), Table(table=2, players=stay[1::2])),
-                 absent=(AWKWARD_NAMES[8],))
+    last = Round(
+        tables=(Table(table=1, players=stay[::2]), Table(table=2, players=stay[1::2])), absent=(AWKWARD_NAMES[8],)
+    )
     return day.model_copy(update={"rounds": day.rounds + (last,)})
 
 

@@ -10,5 +10,7 @@ def test_benchmark_runner_writes_results(tmp_path):
     data = json.loads((tmp_path / "results.json").read_text())
     assert data["complete"] and len(data["past_frontier"]) == 2
     summary = data["past_frontier"][0]["measured"]["summary"]
-    assert all(summary[name] is not None for name in ("seat_spread", "table_visits_above_even", "trios_again", "back_to_back"))
+    assert all(
+        summary[name] is not None for name in ("seat_spread", "table_visits_above_even", "trios_again", "back_to_back")
+    )
     assert (tmp_path / "results.md").exists()

@@ -42,13 +42,25 @@ def test_valid_schedule_passes_and_is_measured():
         (lambda s: s.model_copy(update={"players": s.players[:-1] + (" ",)}), "empty"),
         (
             lambda s: with_round(
-                s, 0, Round(tables=(Table(table=1, players=("P1", "P2", "P3")), Table(table=2, players=("P4", "P5", "P6"))), sit_outs=("P7", "P8"))
+                s,
+                0,
+                Round(
+                    tables=(Table(table=1, players=("P1", "P2", "P3")), Table(table=2, players=("P4", "P5", "P6"))),
+                    sit_outs=("P7", "P8"),
+                ),
             ),
             "tables of four",
         ),
         (
             lambda s: with_round(
-                s, 1, Round(tables=(Table(table=1, players=("P1", "P2", "P3", "P4")), Table(table=3, players=("P5", "P6", "P7", "P8"))))
+                s,
+                1,
+                Round(
+                    tables=(
+                        Table(table=1, players=("P1", "P2", "P3", "P4")),
+                        Table(table=3, players=("P5", "P6", "P7", "P8")),
+                    )
+                ),
             ),
             "numbered 1 to 2",
         ),
@@ -76,7 +88,9 @@ def test_sit_outs_only_for_the_remainder():
 
 def test_repeats_count_meetings_beyond_the_first():
     # Two tables of four that never change: every pair meets every round.
-    round_ = Round(tables=(Table(table=1, players=("P1", "P2", "P3", "P4")), Table(table=2, players=("P5", "P6", "P7", "P8"))))
+    round_ = Round(
+        tables=(Table(table=1, players=("P1", "P2", "P3", "P4")), Table(table=2, players=("P5", "P6", "P7", "P8")))
+    )
     schedule = Schedule(players=tuple(f"P{i}" for i in range(1, 9)), rounds=(round_,) * 3)
     metrics = optimizer.check(schedule)
     assert metrics.repeats == 12 * 2
@@ -92,7 +106,9 @@ def schedule_of(rounds: list[list[list[int]]], players: int, **requests) -> Sche
         seated = {p for table in tables for p in table}
         made.append(
             Round(
-                tables=tuple(Table(table=t + 1, players=tuple(f"P{p}" for p in table)) for t, table in enumerate(tables)),
+                tables=tuple(
+                    Table(table=t + 1, players=tuple(f"P{p}" for p in table)) for t, table in enumerate(tables)
+                ),
                 sit_outs=tuple(f"P{p}" for p in range(1, players + 1) if p not in seated),
             )
         )

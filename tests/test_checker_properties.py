@@ -189,7 +189,9 @@ def test_a_sit_out_player_seated_at_a_table_is_rejected(schedule, data):
     tables = list(round_.tables)
     back = round_.sit_outs[0]
     tables[0] = tables[0].model_copy(update={"players": tables[0].players + (back,)})  # bypasses max_length
-    broken = with_round(schedule, r, round_.model_copy(update={"tables": tuple(tables), "sit_outs": round_.sit_outs[1:]}))
+    broken = with_round(
+        schedule, r, round_.model_copy(update={"tables": tuple(tables), "sit_outs": round_.sit_outs[1:]})
+    )
     rejected(broken, f"round {r + 1}: .* need {len(tables)} tables of four and 0 of three, got 1 of 5")
 
 
@@ -201,7 +203,9 @@ def test_an_extra_sit_out_breaking_a_table_is_rejected(schedule, data):
     tables = list(round_.tables)
     out = tables[0].players[-1]
     tables[0] = tables[0].model_copy(update={"players": tables[0].players[:-1]})
-    broken = with_round(schedule, r, round_.model_copy(update={"tables": tuple(tables), "sit_outs": round_.sit_outs + (out,)}))
+    broken = with_round(
+        schedule, r, round_.model_copy(update={"tables": tuple(tables), "sit_outs": round_.sit_outs + (out,)})
+    )
     rejected(broken, f"round {r + 1}: .* under the sit-out rule need")
 
 
@@ -295,7 +299,8 @@ def test_burdens_taken_in_turn_are_fair():
     # 5 players, one sits out a round, in list order: after every round counts differ by at most one.
     players = names_of(5)
     rounds = tuple(
-        Round(tables=(Table(table=1, players=tuple(n for n in players if n != out)),), sit_outs=(out,)) for out in players
+        Round(tables=(Table(table=1, players=tuple(n for n in players if n != out)),), sit_outs=(out,))
+        for out in players
     )
     metrics = check(Schedule(players=players, rounds=rounds, odd=OddPolicy.SIT_OUT))
     assert metrics.sit_outs_fair is True and all(p.sit_out_rounds == 1 for p in metrics.players)
@@ -309,7 +314,8 @@ def rename(schedule: Schedule, new: dict[str, str]) -> Schedule:
         return Table(table=t.table, players=tuple(new[n] for n in t.players))
 
     rounds = tuple(
-        Round(tables=tuple(table(t) for t in r.tables), sit_outs=tuple(new[n] for n in r.sit_outs)) for r in schedule.rounds
+        Round(tables=tuple(table(t) for t in r.tables), sit_outs=tuple(new[n] for n in r.sit_outs))
+        for r in schedule.rounds
     )
     return Schedule(
         players=tuple(new[n] for n in schedule.players),
@@ -327,8 +333,12 @@ def without_names(metrics):
 @given(schedules(min_players=8), st.data())
 def test_renaming_players_changes_no_metric(schedule, data):
     fresh = data.draw(
-        st.lists(st.text("abcdefgh XYZ", min_size=1, max_size=5).filter(str.strip), min_size=len(schedule.players),
-                 max_size=len(schedule.players), unique_by=str.strip)
+        st.lists(
+            st.text("abcdefgh XYZ", min_size=1, max_size=5).filter(str.strip),
+            min_size=len(schedule.players),
+            max_size=len(schedule.players),
+            unique_by=str.strip,
+        )
     )
     new = dict(zip(schedule.players, (name.strip() for name in fresh)))
     club = tuple(data.draw(st.permutations(schedule.players))[:3])

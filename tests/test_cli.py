@@ -24,7 +24,16 @@ def test_fixed_writes_json_and_csv(capsys, tmp_path):
     names = tmp_path / "names.txt"
     names.write_text("\ufeffAnn\nBo\nCy\nDee\n\nEd\nFlo\nGus\n", encoding="utf-8")  # as a spreadsheet saves it
     status, _, _ = run(
-        capsys, "fixed", "--names", str(names), "--rounds", "3", "--json", str(tmp_path / "s.json"), "--csv", str(tmp_path / "s.csv")
+        capsys,
+        "fixed",
+        "--names",
+        str(names),
+        "--rounds",
+        "3",
+        "--json",
+        str(tmp_path / "s.json"),
+        "--csv",
+        str(tmp_path / "s.csv"),
     )
     assert status == 0
     schedule = Schedule.model_validate_json((tmp_path / "s.json").read_text())
@@ -37,7 +46,9 @@ def test_fixed_writes_json_and_csv(capsys, tmp_path):
 
 
 def test_sit_out_rounds_are_marked_with_their_scoring(capsys):
-    status, out, _ = run(capsys, "fixed", "--players", "9", "--rounds", "2", "--odd", "sit-out", "--sit-out-scoring", "average")
+    status, out, _ = run(
+        capsys, "fixed", "--players", "9", "--rounds", "2", "--odd", "sit-out", "--sit-out-scoring", "average"
+    )
     assert status == 0 and "Sitting out (scores average): P9" in out
 
 
@@ -56,7 +67,9 @@ def test_schema_describes_the_schedule_file(capsys):
 
 def broken_schedule(tmp_path):
     path = tmp_path / "bad.json"
-    path.write_text('{"players": ["A","B","C","D"], "rounds": [{"tables": [{"table": 1, "players": ["A","B","C","A"]}]}]}')
+    path.write_text(
+        '{"players": ["A","B","C","D"], "rounds": [{"tables": [{"table": 1, "players": ["A","B","C","A"]}]}]}'
+    )
     return path
 
 
@@ -98,7 +111,9 @@ def test_bad_input_is_one_line_and_status_two(capsys, tmp_path, argv, words):
 
 def test_console_script_exit_status_without_traceback(tmp_path):
     done = subprocess.run(
-        [sys.executable, "-m", "rotation.cli", "fixed", "--players", "2", "--rounds", "1"], capture_output=True, text=True
+        [sys.executable, "-m", "rotation.cli", "fixed", "--players", "2", "--rounds", "1"],
+        capture_output=True,
+        text=True,
     )
     assert done.returncode == 2
     assert done.stderr.startswith("rotation: error:") and "Traceback" not in done.stderr
@@ -111,7 +126,9 @@ def test_failed_run_leaves_no_output_file(capsys, tmp_path):
 
 
 def test_compare_prints_a_row_per_room_and_tests_the_guide(capsys):
-    status, out, _ = run(capsys, "compare", "--players", "12-20/4", "--rounds", "5", "--time-limit", "2", "--workers", "2")
+    status, out, _ = run(
+        capsys, "compare", "--players", "12-20/4", "--rounds", "5", "--time-limit", "2", "--workers", "2"
+    )
     rows = [line.split() for line in out.splitlines()[1:4]]
     assert status == 0
     assert [(r[0], r[6]) for r in rows] == [("12", "impossible"), ("16", "exists"), ("20", "exists")]

@@ -14,7 +14,10 @@ def test_compare_writes_its_rows_as_csv_and_json_with_the_balance_figures(tmp_pa
     assert "2 rooms: 2 proven optimal" in out and "2 with zero repeats" in out
     rows = list(csv.DictReader(table.open(encoding="utf-8")))
     rooms = json.loads(data.read_text())["rooms"]
-    assert [(r["players"], r["variety"], r["zero_repeat"]) for r in rows] == [("16", "0", "exists"), ("20", "0", "exists")]
+    assert [(r["players"], r["variety"], r["zero_repeat"]) for r in rows] == [
+        ("16", "0", "exists"),
+        ("20", "0", "exists"),
+    ]
     assert [(r["players"], r["variety"]) for r in rooms] == [(16, 0), (20, 0)]
     assert all(r["seat_spread"] <= 1 and r["trios_again"] == 0 for r in rooms)
 

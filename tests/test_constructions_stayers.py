@@ -33,7 +33,9 @@ def rooms_with_stayers(draw, one_per_table: bool):
     capacity = [4] * layout.fours + [3] * layout.threes
     names = draw(st.permutations(base.players))
     stay, at = {}, 0
-    for table in draw(st.lists(st.integers(1, layout.tables), min_size=1, max_size=layout.tables, unique=one_per_table)):
+    for table in draw(
+        st.lists(st.integers(1, layout.tables), min_size=1, max_size=layout.tables, unique=one_per_table)
+    ):
         if sum(t == table for t in stay.values()) < capacity[table - 1]:
             stay[names[at]] = table
             at += 1
@@ -76,7 +78,9 @@ def test_several_stayers_at_one_table_all_end_at_it(room):
 
 
 def test_stayers_by_renumbering_tables_of_one_size_change_no_meeting():
-    event = Event(players=Event.with_count(16, 4).players, rounds=4, stay={"P01": 3, "P05": 4})  # seat A both: never together
+    event = Event(
+        players=Event.with_count(16, 4).players, rounds=4, stay={"P01": 3, "P05": 4}
+    )  # seat A both: never together
     seats = fixed_seating(event)
     placed = place_stayers(seats, event)
     assert_stayers_at_their_tables(event, placed)

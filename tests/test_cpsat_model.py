@@ -156,7 +156,10 @@ def test_objective_bound_of_a_proven_optimum_gives_its_repeats():
 
 @pytest.mark.parametrize(
     "players, odd, burdens",
-    [(8, OddPolicy.THREE_HANDED, None), (9, OddPolicy.SIT_OUT, [0] + [1] * 7 + [0])],  # the fixed rule sits out P9, then P1
+    [
+        (8, OddPolicy.THREE_HANDED, None),
+        (9, OddPolicy.SIT_OUT, [0] + [1] * 7 + [0]),
+    ],  # the fixed rule sits out P9, then P1
 )
 def test_a_re_plan_hint_is_complete_and_counts_the_meetings_already_played(players, odd, burdens):
     from optimizer.seats import repeats_in

@@ -60,7 +60,9 @@ def bad_names_files(draw) -> bytes:
     kind = draw(st.sampled_from(["too few", "look-alike", "not utf-8", "blank"]))
     names = [f"{draw(PLAIN).strip() or 'x'}{i}" for i in range(draw(st.integers(4, 12)))]
     if kind == "too few":
-        lines = names[: draw(st.integers(0, 3))] + draw(st.lists(st.sampled_from(["", " ", "\u200b", "\t"]), max_size=3))
+        lines = names[: draw(st.integers(0, 3))] + draw(
+            st.lists(st.sampled_from(["", " ", "\u200b", "\t"]), max_size=3)
+        )
     elif kind == "look-alike":
         victim = draw(st.sampled_from(names))
         twin = look_alike(victim, draw(st.sampled_from(TRANSFORMS)), draw(st.integers(0, 20)))
@@ -81,7 +83,17 @@ def bad_names_files(draw) -> bytes:
 def test_malformed_names_files_are_refused_cleanly(data):
     refused_cleanly(
         {"names.txt": data},
-        lambda p, d: ["fixed", "--names", p["names.txt"], "--rounds", 2, "--json", d / "out.json", "--csv", d / "out.csv"],
+        lambda p, d: [
+            "fixed",
+            "--names",
+            p["names.txt"],
+            "--rounds",
+            2,
+            "--json",
+            d / "out.json",
+            "--csv",
+            d / "out.csv",
+        ],
     )
 
 
@@ -92,9 +104,22 @@ def bad_request_files(draw) -> tuple[str, bytes]:
     other = draw(st.sampled_from([n for n in NAMES if n != name]))
     good_lines = [f"{other}, 1"] if kind.startswith("stay") else [f"{other}, {draw(st.sampled_from(NAMES[:1]))}"]
     if kind == "stay twice":
-        bad = [f"{name}, {draw(st.integers(1, 4))}", f"{look_alike(name, draw(st.sampled_from(TRANSFORMS)), 1)}, {draw(st.integers(1, 4))}"]
+        bad = [
+            f"{name}, {draw(st.integers(1, 4))}",
+            f"{look_alike(name, draw(st.sampled_from(TRANSFORMS)), 1)}, {draw(st.integers(1, 4))}",
+        ]
     elif kind == "stay table":
-        table = draw(st.text(min_size=0, max_size=4).filter(lambda t: not (t.strip().isascii() and t.strip().isdigit()) and "," not in t and '"' not in t and "\n" not in t and "\r" not in t))
+        table = draw(
+            st.text(min_size=0, max_size=4).filter(
+                lambda t: (
+                    not (t.strip().isascii() and t.strip().isdigit())
+                    and "," not in t
+                    and '"' not in t
+                    and "\n" not in t
+                    and "\r" not in t
+                )
+            )
+        )
         bad = [f"{name}, {table}"]
     elif kind == "stay fields":
         bad = [f"{name}, 1, {draw(st.integers(1, 4))}"]
@@ -103,7 +128,7 @@ def bad_request_files(draw) -> tuple[str, bytes]:
     elif kind == "group of one":
         bad = [name + draw(st.sampled_from(["", ",", ", ,", ", \u200b"]))]
     else:
-        bad = [f"{name}, Nobody{draw(st.integers(0, 99))}"] if draw(st.booleans()) else [f"Nobody, 1"]
+        bad = [f"{name}, Nobody{draw(st.integers(0, 99))}"] if draw(st.booleans()) else ["Nobody, 1"]
         if bad == ["Nobody, 1"]:
             kind = "stay unknown"
     lines = good_lines + bad if draw(st.booleans()) else bad + good_lines
@@ -121,7 +146,19 @@ def test_malformed_request_files_are_refused_cleanly(request):
     option, data = request
     refused_cleanly(
         {"names.txt": "\n".join(NAMES).encode(), "request.txt": data},
-        lambda p, d: ["plan", "--names", p["names.txt"], "--rounds", 2, option, p["request.txt"], "--time-limit", 1, "--json", d / "out.json"],
+        lambda p, d: [
+            "plan",
+            "--names",
+            p["names.txt"],
+            "--rounds",
+            2,
+            option,
+            p["request.txt"],
+            "--time-limit",
+            1,
+            "--json",
+            d / "out.json",
+        ],
     )
 
 
@@ -131,7 +168,9 @@ DAY = json.loads(optimizer.fixed_schedule(Event.with_count(8, 3)).model_dump_jso
 @st.composite
 def bad_schedule_files(draw) -> bytes:
     data = json.loads(json.dumps(DAY))
-    kind = draw(st.sampled_from(["extra key", "table number", "truncated", "unknown player", "twice", "arrival", "look-alike"]))
+    kind = draw(
+        st.sampled_from(["extra key", "table number", "truncated", "unknown player", "twice", "arrival", "look-alike"])
+    )
     round_ = draw(st.sampled_from(data["rounds"]))
     table = draw(st.sampled_from(round_["tables"]))
     seat = draw(st.integers(0, len(table["players"]) - 1))
@@ -166,6 +205,17 @@ def test_malformed_schedule_files_are_refused_cleanly(data, command):
     def argv(p, d):
         if command == "check":
             return ["check", p["day.json"]]
-        return ["replan", p["day.json"], "--played", 1, "--time-limit", 1, "--json", d / "new.json", "--csv", d / "new.csv"]
+        return [
+            "replan",
+            p["day.json"],
+            "--played",
+            1,
+            "--time-limit",
+            1,
+            "--json",
+            d / "new.json",
+            "--csv",
+            d / "new.csv",
+        ]
 
     refused_cleanly({"day.json": data}, argv)

@@ -92,16 +92,32 @@ def test_files_are_written_before_the_report_and_a_closed_pipe_loses_none(tmp_pa
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
 def test_a_full_stdout_is_one_line_and_keeps_the_files(tmp_path):
-    command = [sys.executable, "-m", "rotation.cli", "fixed", "--players", "16", "--rounds", "2", "--json", str(tmp_path / "O.json")]
+    command = [
+        sys.executable,
+        "-m",
+        "rotation.cli",
+        "fixed",
+        "--players",
+        "16",
+        "--rounds",
+        "2",
+        "--json",
+        str(tmp_path / "O.json"),
+    ]
     with open("/dev/full", "w") as full:
         done = subprocess.run(command, stdout=full, stderr=subprocess.PIPE, text=True)
     assert done.returncode == 1 and "Traceback" not in done.stderr
-    assert done.stderr.splitlines() == [f"wrote {tmp_path / 'O.json'}", "rotation: error: the report could not be printed: No space left on device"]
+    assert done.stderr.splitlines() == [
+        f"wrote {tmp_path / 'O.json'}",
+        "rotation: error: the report could not be printed: No space left on device",
+    ]
     assert (tmp_path / "O.json").exists()
 
 
 def test_every_output_written_is_named(tmp_path):
-    status, out, err = invoke("fixed", "--players", 8, "--rounds", 2, "--json", tmp_path / "a.json", "--csv", tmp_path / "a.csv")
+    status, out, err = invoke(
+        "fixed", "--players", 8, "--rounds", 2, "--json", tmp_path / "a.json", "--csv", tmp_path / "a.csv"
+    )
     assert status == 0 and err.splitlines() == [f"wrote {tmp_path / 'a.json'}", f"wrote {tmp_path / 'a.csv'}"]
     assert "Repeats (E)" in out and "Round 2" not in out  # files written: the figures, not the seating
 
@@ -113,8 +129,14 @@ def test_every_output_written_is_named(tmp_path):
 def test_an_unwritable_output_leaves_no_other_output(tmp_path, bad):
     (tmp_path / "file").write_text("")
     (tmp_path / "folder").mkdir()
-    bad = {"FILE/x.csv": tmp_path / "file" / "x.csv", "LONG": tmp_path / ("x" * 256 + ".csv"), "FOLDER": tmp_path / "folder"}.get(bad, bad)
-    err = refused("fixed", "--players", 16, "--rounds", 2, "--json", tmp_path / "a.json", "--csv", bad, words="cannot write --csv")
+    bad = {
+        "FILE/x.csv": tmp_path / "file" / "x.csv",
+        "LONG": tmp_path / ("x" * 256 + ".csv"),
+        "FOLDER": tmp_path / "folder",
+    }.get(bad, bad)
+    err = refused(
+        "fixed", "--players", 16, "--rounds", 2, "--json", tmp_path / "a.json", "--csv", bad, words="cannot write --csv"
+    )
     assert not (tmp_path / "a.json").exists() and sorted(p.name for p in tmp_path.iterdir()) == ["file", "folder"]
     if bad == tmp_path / "file" / "x.csv":
         assert "is not a folder" in err
@@ -130,7 +152,18 @@ def test_a_full_disk_while_writing_leaves_no_output(tmp_path, monkeypatch):
         real(fd)
 
     monkeypatch.setattr(os, "fsync", fsync)
-    refused("fixed", "--players", 16, "--rounds", 2, "--json", tmp_path / "a.json", "--csv", tmp_path / "a.csv", words="No space left")
+    refused(
+        "fixed",
+        "--players",
+        16,
+        "--rounds",
+        2,
+        "--json",
+        tmp_path / "a.json",
+        "--csv",
+        tmp_path / "a.csv",
+        words="No space left",
+    )
     assert list(tmp_path.iterdir()) == []
 
 
@@ -175,7 +208,21 @@ def test_a_name_with_a_comma_can_be_requested(tmp_path):
     apart.write_text('"Lee, Ann", Bo\n')
     stay = tmp_path / "stay.txt"
     stay.write_text('"lee,  ann", 2\n')
-    status, _, err = invoke("plan", "--names", names, "--rounds", 2, "--apart", apart, "--stay", stay, "--time-limit", 1, "--json", tmp_path / "s.json")
+    status, _, err = invoke(
+        "plan",
+        "--names",
+        names,
+        "--rounds",
+        2,
+        "--apart",
+        apart,
+        "--stay",
+        stay,
+        "--time-limit",
+        1,
+        "--json",
+        tmp_path / "s.json",
+    )
     assert status == 0, err
     schedule = Schedule.model_validate_json((tmp_path / "s.json").read_text())
     assert schedule.apart == (("Lee, Ann", "Bo"),) and schedule.stay == {"Lee, Ann": 2}
@@ -186,13 +233,26 @@ def test_a_name_with_a_comma_can_be_requested(tmp_path):
 
 @pytest.mark.parametrize(
     "option, value",
-    [("--time-limit", "inf"), ("--time-limit", "nan"), ("--time-limit", "-1"), ("--seed", "2147483648"), ("--workers", "100000")],
+    [
+        ("--time-limit", "inf"),
+        ("--time-limit", "nan"),
+        ("--time-limit", "-1"),
+        ("--seed", "2147483648"),
+        ("--workers", "100000"),
+    ],
 )
 def test_nonsense_numbers_are_refused_at_once(option, value):
     refused("plan", "--players", 16, "--rounds", 2, option, value, words=option)
 
 
-@pytest.mark.parametrize("argv", [["--players", "100000", "--rounds", "2"], ["--players", "16", "--rounds", "1000"], ["--players", "20000", "--rounds", "60"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--players", "100000", "--rounds", "2"],
+        ["--players", "16", "--rounds", "1000"],
+        ["--players", "20000", "--rounds", "60"],
+    ],
+)
 def test_rooms_beyond_the_maximum_are_one_line(argv):
     refused("fixed", *argv, words="at most" if "1000" not in argv else "at most 100 rounds")
 
@@ -241,14 +301,37 @@ def test_names_from_every_source_match(tmp_path):
     day = tmp_path / "day.json"
     schedule = json.loads(write_day(day).read_text().replace('"P01"', '" P01 "').replace('"P02"', '"P\u200b02"'))
     day.write_text(json.dumps(schedule))
-    status, _, err = invoke("replan", day, "--played", 2, "--drop", "p02", "--add", "  New   Guy ", "--time-limit", 2, "--workers", 1, "--json", tmp_path / "new.json")
+    status, _, err = invoke(
+        "replan",
+        day,
+        "--played",
+        2,
+        "--drop",
+        "p02",
+        "--add",
+        "  New   Guy ",
+        "--time-limit",
+        2,
+        "--workers",
+        1,
+        "--json",
+        tmp_path / "new.json",
+    )
     assert status == 0, err
     new = Schedule.model_validate_json((tmp_path / "new.json").read_text())
     assert new.players[0] == "P01" and "New Guy" in new.players and new.departures == {"P02": 3}
 
 
 def test_an_added_name_already_on_the_schedule_is_refused(tmp_path):
-    refused("replan", write_day(tmp_path / "day.json"), "--played", 2, "--add", "p01", words="'P01' is already on the schedule")
+    refused(
+        "replan",
+        write_day(tmp_path / "day.json"),
+        "--played",
+        2,
+        "--add",
+        "p01",
+        words="'P01' is already on the schedule",
+    )
 
 
 # 8. Schedule files: unknown keys, strict numbers, impossible days.
@@ -291,7 +374,20 @@ def test_schema_forbids_unknown_keys():
 
 def test_replan_of_a_late_arrival_still_to_come_says_so(tmp_path):
     day = write_day(tmp_path / "day.json")
-    status, _, err = invoke("replan", day, "--played", 2, "--add", "Zed", "--time-limit", 1, "--workers", 1, "--json", tmp_path / "late.json")
+    status, _, err = invoke(
+        "replan",
+        day,
+        "--played",
+        2,
+        "--add",
+        "Zed",
+        "--time-limit",
+        1,
+        "--workers",
+        1,
+        "--json",
+        tmp_path / "late.json",
+    )
     assert status == 0, err
     refused("replan", tmp_path / "late.json", "--played", 1, words="'Zed' arrives in round 3")
 
@@ -312,7 +408,14 @@ def test_no_schedule_message_blames_requests_only_when_there_are_some():
     from models import Bound, PlanResult, Status
     from rotation.cli import no_schedule
 
-    result = PlanResult(status=Status.INFEASIBLE, repeats=None, bound=Bound(repeats=0, proof="x"), fixed_repeats=None, method="", runtime=0)
+    result = PlanResult(
+        status=Status.INFEASIBLE,
+        repeats=None,
+        bound=Bound(repeats=0, proof="x"),
+        fixed_repeats=None,
+        method="",
+        runtime=0,
+    )
     assert "--apart" in no_schedule(result, 1, requests=True).format_message()
     assert "--apart" not in no_schedule(result, 1, requests=False).format_message()
 
@@ -325,7 +428,17 @@ def test_replan_passes_a_new_odd_policy_on(tmp_path, monkeypatch):
         raise ValueError("stop here")
 
     monkeypatch.setattr(optimizer, "replan", replan)
-    refused("replan", write_day(tmp_path / "day.json"), "--played", 1, "--odd", "sit-out", "--sit-out-scoring", "average", words="stop here")
+    refused(
+        "replan",
+        write_day(tmp_path / "day.json"),
+        "--played",
+        1,
+        "--odd",
+        "sit-out",
+        "--sit-out-scoring",
+        "average",
+        words="stop here",
+    )
     assert seen == {"odd": OddPolicy.SIT_OUT, "sit_out_scoring": SitOutScoring.AVERAGE}
 
 
@@ -373,3 +486,12 @@ def test_inputs_that_are_not_regular_files_are_refused(tmp_path, special):
 def test_exists_answers_in_its_exit_status(argv, status, answer):
     code, out, _ = invoke("exists", *argv, "--workers", 2)
     assert code == status and f": {answer} (" in out
+
+
+def test_a_control_character_in_a_schedule_file_key_stays_on_the_one_error_line(tmp_path):
+    day = write_day(tmp_path / "day.json")
+    data = json.loads(day.read_text())
+    data["\x1e"] = 1  # found by the property test: splitlines() breaks a line at U+001E
+    day.write_text(json.dumps(data))
+    err = refused("check", day, words="\\x1e")
+    assert "Extra inputs are not permitted" in err

@@ -18,9 +18,7 @@ from models import Answer, Event, OddPolicy, Schedule, Status
 def repeats_from_names(schedule: Schedule) -> int:
     """E counted pair by pair from the names in the schedule: sum of max(0, meetings - 1)."""
     tables = [set(t.players) for r in schedule.rounds for t in r.tables]
-    return sum(
-        max(0, sum(a in t and b in t for t in tables) - 1) for a, b in combinations(schedule.players, 2)
-    )
+    return sum(max(0, sum(a in t and b in t for t in tables) - 1) for a, b in combinations(schedule.players, 2))
 
 
 @pytest.mark.parametrize("players, rounds", [(8, 3), (12, 3), (16, 4), (16, 7), (20, 5), (24, 6), (28, 6)])
@@ -61,7 +59,9 @@ def test_seeded_single_worker_runs_repeat_exactly(players, rounds):
 
 
 def verdict(players, rounds, time_limit=5.0, **settings):
-    return optimizer.zero_repeat_verdict(Event.with_count(players, rounds, **settings), time_limit=time_limit, workers=2)
+    return optimizer.zero_repeat_verdict(
+        Event.with_count(players, rounds, **settings), time_limit=time_limit, workers=2
+    )
 
 
 def test_exists_comes_with_a_checked_certificate():

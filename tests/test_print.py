@@ -14,7 +14,17 @@ from rotation.printing import PT_MM, Options, expected_pages, lines_needed, look
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 HOSTILE = "<script>alert(1)</script>"
-NINE = ("Zoë O'Brien", HOSTILE, "José María Fernández de la Peña y Ortega-Gasset", "Ann", "Bo", "Cy", "Dee", "Ed", "Flo")
+NINE = (
+    "Zoë O'Brien",
+    HOSTILE,
+    "José María Fernández de la Peña y Ortega-Gasset",
+    "Ann",
+    "Bo",
+    "Cy",
+    "Dee",
+    "Ed",
+    "Flo",
+)
 
 
 def write(tmp_path, schedule, name="day.json"):
@@ -186,8 +196,9 @@ def test_lookup_is_alphabetical_and_complete(nine_sit_out):
 
 def test_title_date_legend_only_and_rounds(tmp_path):
     schedule = optimizer.fixed_schedule(Event.with_count(12, 6))
-    page = printed(tmp_path, schedule, "--title", "Spring Open", "--date", "12 April", "--only", "walls,sheets",
-                   "--rounds", "4-5")
+    page = printed(
+        tmp_path, schedule, "--title", "Spring Open", "--date", "12 April", "--only", "walls,sheets", "--rounds", "4-5"
+    )
     seen = text_of(page)
     assert page.count('class="page wall"') == 2 and 'id="round-4"' in page and 'id="round-3"' not in page
     assert page.count('class="score"') == 6 and page.count('class="page score-sheet"') == 3
@@ -276,8 +287,27 @@ def test_cli_writes_provenance_and_no_byte_order_mark(tmp_path):
     from rotation.cli import main
 
     out = tmp_path / "day.json"
-    assert main(["plan", "--players", "12", "--rounds", "2", "--time-limit", "1", "--workers", "1", "--quiet",
-                 "--json", str(out), "--csv-long", str(tmp_path / "l.csv")]) == 0
+    assert (
+        main(
+            [
+                "plan",
+                "--players",
+                "12",
+                "--rounds",
+                "2",
+                "--time-limit",
+                "1",
+                "--workers",
+                "1",
+                "--quiet",
+                "--json",
+                str(out),
+                "--csv-long",
+                str(tmp_path / "l.csv"),
+            ]
+        )
+        == 0
+    )
     provenance = json.loads(out.read_text())["provenance"]
     assert {"tool_version", "seed", "time_limit", "method", "repeats", "bound", "created"} <= set(provenance)
     with open(tmp_path / "l.csv", encoding="utf-8") as handle:

@@ -134,7 +134,9 @@ def test_names_on_wall_charts_are_at_least_14_pt(printed):
 def test_lookup_pages_are_alphabetical_with_table_and_seat(printed):
     _, result = printed
     for number in range(1, len(result.schedule.rounds) + 1):
-        pages = [(p, s.body) for p, s in zip(result.pages, result.sheets) if s.kind == "lookup" and s.body.number == number]
+        pages = [
+            (p, s.body) for p, s in zip(result.pages, result.sheets) if s.kind == "lookup" and s.body.number == number
+        ]
         if not pages:
             continue
         entries = [e for _, body in pages for column in body.columns for e in column]

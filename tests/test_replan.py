@@ -24,7 +24,8 @@ def round_of(four: str, three: str) -> Round:
 
 
 # Seven players, a table of four and one of three. Three-handed: EFG, then ACD, then BEF.
-# A and E never share a table. Pairs by round 3: AC, AD, CD, EF three times; EG, FG, BE, BF twice: 4 * 2 + 4 * 1 = 12 repeats.
+# A and E never share a table. Pairs by round 3: AC, AD, CD, EF three times; EG, FG, BE, BF twice:
+# 4 * 2 + 4 * 1 = 12 repeats.
 DAY = Schedule(
     players=tuple("ABCDEFG"),
     rounds=(round_of("ABCD", "EFG"), round_of("EFGB", "CDA"), round_of("ACDG", "BEF"), round_of("ABFG", "CDE")),
@@ -75,7 +76,10 @@ def test_burdens_so_far_count_sit_outs():
     players = tuple("ABCDE")
     day = Schedule(
         players=players,
-        rounds=tuple(Round(tables=(Table(table=1, players=tuple(p for p in players if p != out)),), sit_outs=(out,)) for out in "EEA"),
+        rounds=tuple(
+            Round(tables=(Table(table=1, players=tuple(p for p in players if p != out)),), sit_outs=(out,))
+            for out in "EEA"
+        ),
         odd=OddPolicy.SIT_OUT,
     )
     assert _burdens_so_far(day, 3, ("A", "B", "E", "Z")).tolist() == [1, 0, 2, 0]
@@ -123,7 +127,9 @@ def test_a_player_who_already_left_is_not_in_the_remaining_event_and_cannot_be_d
 
 
 def test_changes_name_whose_seat_moved_in_which_rounds():
-    swapped = DAY.rounds[3].model_copy(update={"tables": (Table(table=1, players=tuple("ABFG")), Table(table=2, players=tuple("CED")))})
+    swapped = DAY.rounds[3].model_copy(
+        update={"tables": (Table(table=1, players=tuple("ABFG")), Table(table=2, players=tuple("CED")))}
+    )
     new = DAY.model_copy(update={"rounds": DAY.rounds[:3] + (swapped,)})
     changes = _changes(DAY, new, 3)
     assert [(c.name, c.rounds) for c in changes] == [("D", (4,)), ("E", (4,))]  # seats B and C traded
@@ -134,9 +140,18 @@ def test_changes_name_whose_seat_moved_in_which_rounds():
 def test_changes_list_a_newcomer_in_every_planned_round():
     arrived = Schedule(
         players=tuple("ABCDEFH"),
-        rounds=DAY.rounds[:2] + tuple(r.model_copy(update={"tables": tuple(
-            t.model_copy(update={"players": tuple("H" if n == "G" else n for n in t.players)}) for t in r.tables
-        )}) for r in DAY.rounds[2:]),
+        rounds=DAY.rounds[:2]
+        + tuple(
+            r.model_copy(
+                update={
+                    "tables": tuple(
+                        t.model_copy(update={"players": tuple("H" if n == "G" else n for n in t.players)})
+                        for t in r.tables
+                    )
+                }
+            )
+            for r in DAY.rounds[2:]
+        ),
     )
     changes = {c.name: c.rounds for c in _changes(DAY, arrived, 2)}
     assert changes == {"H": (3, 4)}

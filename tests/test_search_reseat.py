@@ -106,7 +106,13 @@ def test_improve_reports_better_days_in_decreasing_repeats_ending_with_its_resul
     event = Event.with_count(16, 4)
     start = np.stack([fixed_seating(event)[0]] * 4)  # the same round four times: 72 repeats
     seen = []
-    best = improve(start, Costs.of(event), time.monotonic() + SOON, np.random.default_rng(0), on_better=lambda s: seen.append(s.copy()))
+    best = improve(
+        start,
+        Costs.of(event),
+        time.monotonic() + SOON,
+        np.random.default_rng(0),
+        on_better=lambda s: seen.append(s.copy()),
+    )
     assert repeats(start, 16) == 72
     found = [repeats(s, 16) for s in seen]
     assert found and found == sorted(set(found), reverse=True)  # each report strictly better

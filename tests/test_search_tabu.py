@@ -48,7 +48,9 @@ def rooms(draw):
     apart = tuple(shuffled[: draw(st.integers(2, max(2, min(4, tables))))]) if tables >= 2 else ()
     club = tuple(shuffled[-draw(st.integers(2, 4)) :])
     stayer = {shuffled[len(shuffled) // 2]: 1} if draw(st.booleans()) else {}
-    event = Event(players=event.players, rounds=rounds, odd=odd, apart=(apart,) if apart else (), spread=(club,), stay=stayer)
+    event = Event(
+        players=event.players, rounds=rounds, odd=odd, apart=(apart,) if apart else (), spread=(club,), stay=stayer
+    )
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
     before = None
     if draw(st.booleans()):  # a re-plan: meetings in rounds already played

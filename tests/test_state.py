@@ -9,11 +9,10 @@ import numpy as np
 import pytest
 
 from models import Event, OddPolicy, Round, Schedule, Table
-from optimizer.constructions.fixed import fixed_seating
 from optimizer.checker import check
+from optimizer.constructions.fixed import fixed_seating
 from optimizer.seats import EMPTY, repeats, to_schedule
 from optimizer.state import TABU_STEPS_PER_SECOND, Budget, History, Incumbent
-
 
 # -- History ---------------------------------------------------------------------------------------
 
@@ -40,7 +39,9 @@ def test_day_bound_adds_them_back(planned):
 def test_whole_day_joins_the_played_rounds():
     event = Event.with_count(8, 1)
     seats = fixed_seating(event)
-    played = Round(tables=(Table(table=1, players=("P1", "P2", "P3", "P4")), Table(table=2, players=("P5", "P6", "P7", "P8"))))
+    played = Round(
+        tables=(Table(table=1, players=("P1", "P2", "P3", "P4")), Table(table=2, players=("P5", "P6", "P7", "P8")))
+    )
 
     def join(planned: Schedule) -> Schedule:
         return planned.model_copy(update={"rounds": (played,) + planned.rounds})

@@ -6,12 +6,13 @@ golfer problem (Dotu and Van Hentenryck, "Scheduling social golfers locally", CP
 that matters changes by terms of the two players alone, so the change of every swap of a round comes
 from a few matrix products. For a swap of p (table a) with q (table b) in round r:
 
-- repeats E = sum over pairs of max(0, meetings - 1), meetings counting `met_before` (rounds already played) too: p leaving
-  frees each pair (p, x), x at a, that met at least twice; p joining repeats each pair (p, y), y at b
-  other than q, that met before; the same for q. With M = [met >= 1], H the players x tables incidence
-  of round r: join[p, q] = (M H)[p, b] - M[p, q]; and the change is join[p, q] + join[q, p] minus the
-  leave terms. Club-mate meetings and back-to-back rematches (pairs at one table in round r - 1 or
-  r + 1, or in `previous` before the first round) follow the same pattern with other pair matrices.
+- repeats E = sum over pairs of max(0, meetings - 1), meetings counting `met_before` (rounds already
+  played) too: p leaving frees each pair (p, x), x at a, that met at least twice; p joining repeats each
+  pair (p, y), y at b other than q, that met before; the same for q. With M = [met >= 1], H the players
+  x tables incidence of round r: join[p, q] = (M H)[p, b] - M[p, q]; and the change is join[p, q] +
+  join[q, p] minus the leave terms. Club-mate meetings and back-to-back rematches (pairs at one table in
+  round r - 1 or r + 1, or in `previous` before the first round) follow the same pattern with other pair
+  matrices.
 - trios again = sum over triples of max(0, rounds together - 1): p leaving a frees each triple (p, x, y),
   {x, y} a pair at a, that was together at least twice; p joining b repeats each triple (p, x, y),
   {x, y} a pair at b without q, that was together before. With tri[k, p] = rounds in which pair k of the
@@ -62,9 +63,10 @@ def polish(
     player_count: int | None = None,
 ) -> np.ndarray:
     """The seating with the fewest (trios again, back-to-back rematches) found, lexicographically, with
-    repeats (counting `met_before`, the meetings of rounds already played), club-mate meetings (`clubs`, bool players x players) no higher
-    than the input's, `apart` pairs (bool players x players) never seated together and `pinned` players
-    (bool) at their tables. `previous` is the round played just before the first (tables, 4)."""
+    repeats (counting `met_before`, the meetings of rounds already played), club-mate meetings (`clubs`,
+    bool players x players) no higher than the input's, `apart` pairs (bool players x players) never
+    seated together and `pinned` players (bool) at their tables. `previous` is the round played just
+    before the first (tables, 4)."""
     n = _players(seats, previous, player_count)
     room = _Room.of(n, met_before, apart, clubs, pinned, previous)
     state = _State(seats.copy(), room)
@@ -237,7 +239,8 @@ def _round_moves(state: _State, r: int, limits: tuple[int, int]):
 def _best_move(state: _State, limits, tabu_until, step, best_cost, rng):
     """The best allowed non-tabu swap over every round (a tabu one if it beats the best so far)."""
     cost = state.cost(limits)
-    found, low = [], np.inf
+    found: list[tuple[int, int, int]] = []
+    low = np.inf
     for r in range(len(state.seats)):
         change, allowed = _round_moves(state, r, limits)
         free = (tabu_until[r][:, None] < step) & (tabu_until[r][None, :] < step)

@@ -55,6 +55,7 @@ def greedy_seating(
         tables[layout.fours :, :3] = heavy.reshape(layout.threes, 3)
         tables = place_stayers(tables[None], event)[0]
         if costs is not None:
+            assert met is not None  # set above whenever there is a cost model
             tables = reseat(tables, met, costs, rng, deadline)
             met = met + meetings(tables[None], n)
         rounds.append(tables)

@@ -40,7 +40,6 @@ class Shape:
     turn: int = 0  # 0: no extra symmetry; u: base round invariant under (x, c) -> (u*x, c + 1)
     mirror: bool = False  # base round invariant under (x, c) -> (-x, c with classes 1, 2 swapped)
 
-
     @property
     def player_count(self) -> int:
         return self.m * self.k + self.f
@@ -194,7 +193,7 @@ def _place_fixed_points(model, seat, shape: Shape) -> None:
             model.add_at_most_one(seat[shape.player(x, c), i] for x in range(shape.m))
 
 
-def _limit_pair_types(model, seat, shape: Shape, rounds: int) -> None:
+def _limit_pair_types(model, seat, shape: Shape, rounds: int) -> dict[tuple[int, int], cp_model.IntVar]:
     """together[p, q] is exactly 'same base table'; each pair type is used at most once."""
     types = pair_types(shape, rounds)
     allowed = {pair for pairs in types.values() for pair in pairs}

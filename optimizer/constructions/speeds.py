@@ -10,7 +10,7 @@ Players of one seat never meet: they keep their round-0 table offsets.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from itertools import combinations
 from math import gcd
 
@@ -25,7 +25,7 @@ def guaranteed_rounds(speeds: tuple[int, ...], tables: int) -> int:
     return min(tables // gcd((a - b) % tables, tables) for a, b in combinations(speeds, 2))
 
 
-@lru_cache(maxsize=None)
+@cache
 def best_speeds(tables: int) -> tuple[tuple[int, int, int, int], int]:
     """Speeds (d_0 = 0, distinct) giving the most repeat-free rounds, and that number of rounds."""
     if tables < 4:
@@ -61,7 +61,5 @@ def speed_seating(player_count: int, rounds: int, speeds: tuple[int, ...] | None
     seat = np.arange(4)[None, None, :]
     table_now = (start + d * r) % tables  # where each round-0 seat sits in round r
     seats = np.empty((rounds, tables, 4), dtype=np.int64)
-    seats[np.broadcast_to(r, table_now.shape), table_now, np.broadcast_to(seat, table_now.shape)] = (
-        4 * start + seat
-    )
+    seats[np.broadcast_to(r, table_now.shape), table_now, np.broadcast_to(seat, table_now.shape)] = 4 * start + seat
     return seats

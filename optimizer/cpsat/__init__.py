@@ -1,8 +1,8 @@
 """The whole-day CP-SAT model: every round planned at once, repeats minimised exactly.
 
-    model.SeatingModel   variables, constraints and objective, built once from the event
-    hint                 a seating put in the form symmetry breaking expects (the warm start)
-    solve.solve          the solve within a time limit, Ctrl-C and progress, as an Outcome
+model.SeatingModel   variables, constraints and objective, built once from the event
+hint                 a seating put in the form symmetry breaking expects (the warm start)
+solve.solve          the solve within a time limit, Ctrl-C and progress, as an Outcome
 """
 
 from optimizer.cpsat.solve import Outcome, solve

@@ -218,4 +218,3 @@ class SeatingModel:
                 members = [p for p in range(self.player_count) if value(self.seat[p, r, t])]
                 seats[r, t, : len(members)] = members
         return seats
-

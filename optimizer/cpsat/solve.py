@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from ortools.sat.python import cp_model
 
@@ -31,7 +31,9 @@ class _Watcher(cp_model.CpSolverSolutionCallback):
     def __init__(self, model: SeatingModel, lower_bound: int, epoch: float, on_progress):
         super().__init__()
         self.model, self.lower_bound, self.epoch, self.on_progress = model, lower_bound, epoch, on_progress
-        self.seats, self.repeats, self.best_at = None, None, None
+        self.seats: Seats | None = None
+        self.repeats: int | None = None
+        self.best_at: float | None = None
         self.stopped_by_us = False
 
     def on_solution_callback(self) -> None:
@@ -104,13 +106,13 @@ def solve(
 
 def solve_until_ctrl_c(
     solver: cp_model.CpSolver, model: cp_model.CpModel, watcher: cp_model.CpSolverSolutionCallback | None = None
-) -> tuple[int, bool]:
+) -> tuple[cp_model.CpSolverStatus, bool]:
     """Solve in a thread so Ctrl-C reaches Python: it stops the search, and the best so far stays.
 
     CP-SAT's own SIGINT catching is turned off: left on, it takes Ctrl-C for itself and, once the
     solve ends, the process no longer answers it. Returns (status, interrupted)."""
     solver.parameters.catch_sigint_signal = False
-    status: list[int] = []
+    status: list[cp_model.CpSolverStatus] = []
     finished = threading.Event()
 
     def work() -> None:

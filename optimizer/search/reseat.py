@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import time
+
 import numpy as np
 
 from optimizer.search.costs import Costs

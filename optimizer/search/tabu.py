@@ -144,7 +144,9 @@ def _swap_gains(round_: np.ndarray, repeated, seen, costs: Costs, conflicts_only
     trade = sizes[:, None] == sizes[None, :]
     if ahead is not None:
         turn = ahead[np.ix_(players, players)]
-        trade |= ((sizes[:, None] == 3) & (sizes[None, :] == 4) & turn) | ((sizes[:, None] == 4) & (sizes[None, :] == 3) & turn.T)
+        trade |= ((sizes[:, None] == 3) & (sizes[None, :] == 4) & turn) | (
+            (sizes[:, None] == 4) & (sizes[None, :] == 3) & turn.T
+        )
     allowed = trade & (same == 0) & movable[:, None] & movable[None, :]
     if conflicts_only:
         conflicted = leave > 0

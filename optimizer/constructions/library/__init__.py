@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -35,7 +35,7 @@ def path_for(player_count: int) -> Path:
     return HERE / f"n{player_count:04d}.json"
 
 
-@lru_cache(maxsize=None)
+@cache
 def load(player_count: int) -> Entry | None:
     """The stored design for this room, verified, or None if there is none."""
     path = path_for(player_count)
