@@ -150,15 +150,15 @@ def _offer_constructions(run: Run, rng: np.random.Generator) -> None:
             seats, method = found
             if len(seats) < event.rounds:
                 assert run.costs is not None  # a design shorter than the day is taken only with a cost model
-                seats = extend(seats, event.rounds, run.costs, rng, run.budget.starts_deadline)
+                seats = extend(seats, event.rounds, run.costs, rng, run.budget.deadline)
                 method = f"{method}, extended"
             run.offer(place_stayers(seats, event), method)
     if not run.done:
-        _offer_greedy(run, rng, run.budget.starts_deadline)
+        _offer_greedy(run, rng)
 
 
-def _offer_greedy(run: Run, rng: np.random.Generator, deadline: float) -> None:
-    seats = greedy_seating(run.event, run.costs, rng, run.history.burdens_before, deadline)
+def _offer_greedy(run: Run, rng: np.random.Generator) -> None:
+    seats = greedy_seating(run.event, run.costs, rng, run.history.burdens_before, run.budget.deadline)
     run.offer(seats, "greedy round by round")
 
 
@@ -250,7 +250,7 @@ def _solve_whole_day(run: Run, seed: int, workers: int) -> tuple[bool, bool]:
 def _local_search(run: Run, rng, share: float) -> None:
     """Improve the best start for a share of the time left (a better CP-SAT hint, or the answer)."""
     if run.best is None:
-        _offer_greedy(run, rng, run.budget.deadline)
+        _offer_greedy(run, rng)
     if run.best is None or run.costs is None:
         return
     deadline = time.monotonic() + share * run.budget.left()

@@ -78,12 +78,6 @@ class Budget:
     def deadline(self) -> float:
         return self.end - min(FINISH_SECONDS, FINISH_SHARE * self.time_limit)
 
-    @property
-    def starts_deadline(self) -> float:
-        """Starts that improve as they build (greedy, extension) stop here, leaving half the run
-        to the search."""
-        return self.started + self.time_limit / 2
-
     def elapsed(self) -> float:
         return time.monotonic() - self.started
 
