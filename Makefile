@@ -28,7 +28,7 @@ bench-quick: setup
 	$(BIN)/python -m benchmarks.run --quick
 
 bench-odd: setup
-	$(BIN)/python -m benchmarks.odd_counts
+	$(BIN)/python -m benchmarks.odd_counts --open-time-limit 30
 
 bench-replan: setup
 	$(BIN)/python -m benchmarks.replan
