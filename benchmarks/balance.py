@@ -161,9 +161,7 @@ def main(argv: list[str] | None = None) -> int:
 
     def save() -> None:
         data["wall_seconds"] = time.monotonic() - started
-        path = out / "balance.json"
-        path.with_suffix(".tmp").write_text(json.dumps(data, indent=1))
-        path.with_suffix(".tmp").replace(path)
+        run.save_json(out / "balance.json", data)
 
     _say(f"new: {new['code']} ({new['path']}); old: {old_label} ({old_folder})")
     _say(

@@ -181,6 +181,12 @@ def run_past_frontier(settings: grid.Settings, grid_rows: list[dict], save, rows
     return rows
 
 
+def save_json(path: Path, data: dict) -> None:
+    """Rewrite a results file whole: a run stopped halfway still leaves a readable file."""
+    path.with_suffix(".tmp").write_text(json.dumps(data, indent=1))
+    path.with_suffix(".tmp").replace(path)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.run", description=__doc__.split("\n\n")[0])
     size = parser.add_mutually_exclusive_group()
@@ -229,9 +235,7 @@ def main(argv: list[str] | None = None) -> int:
 
     def save() -> None:
         data["wall_seconds"] = time.monotonic() - started
-        path = out / "results.json"
-        path.with_suffix(".tmp").write_text(json.dumps(data, indent=1))
-        path.with_suffix(".tmp").replace(path)
+        save_json(out / "results.json", data)
 
     _say(f"measuring {code['code']} ({code['path']})")
     _say(
