@@ -9,6 +9,6 @@ class Progress(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     repeats: int | None = Field(description="E of the best schedule so far, None before the first.")
-    bound: int = Field(description="The best proven lower bound on E so far.")
+    lower_bound: int = Field(description="The best proven lower bound on E so far.")
     elapsed: float = Field(description="Seconds since the run started.")
     note: str = Field(default="", description="Which stage is working.")

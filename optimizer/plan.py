@@ -79,7 +79,7 @@ class Run:
             self.on_progress(
                 Progress(
                     repeats=best.metrics.repeats,
-                    bound=self.bound.repeats,
+                    lower_bound=self.bound.repeats,
                     elapsed=self.budget.elapsed(),
                     note=best.method,
                 )
@@ -277,7 +277,8 @@ def _balance(run: Run, rng: np.random.Generator, polish_first: bool) -> None:
         seats = best.seats
         if polish_first and run.costs is not None and player_count <= POLISH_MAX_PLAYERS:
             share = max(FINISH_SECONDS, POLISH_SHARE * run.budget.time_limit)
-            seconds = min(run.budget.finish_left(), share)
+            # A repeatable run stops at its step count, the clock only at the run's end.
+            seconds = run.budget.finish_left() if run.budget.repeatable else min(run.budget.finish_left(), share)
             seats = polish(
                 seats,
                 rng,

@@ -23,7 +23,7 @@ class LiveLine:
     def __init__(self, time_limit: float | None, label: str = ""):
         self.time_limit, self.label = time_limit, label
         self.best: int | None = None
-        self.bound: int | None = None
+        self.lower_bound: int | None = None
         self.note = ""
         self.started = time.monotonic()
         self.spinner = Spinner("dots")
@@ -31,15 +31,15 @@ class LiveLine:
     def update(self, progress: Progress) -> None:
         if progress.repeats is not None and (self.best is None or progress.repeats < self.best):
             self.best = progress.repeats
-        if self.bound is None or progress.bound > self.bound:
-            self.bound = progress.bound
+        if self.lower_bound is None or progress.lower_bound > self.lower_bound:
+            self.lower_bound = progress.lower_bound
         self.note = progress.note
 
     def text(self) -> str:
         elapsed = time.monotonic() - self.started
         limit = f" / {self.time_limit:g} s" if self.time_limit else " s"
         best = "-" if self.best is None else str(self.best)
-        bound = "-" if self.bound is None else str(self.bound)
+        bound = "-" if self.lower_bound is None else str(self.lower_bound)
         label = f"{self.label}: " if self.label else ""
         note = f"  ({self.note})" if self.note else ""
         return f"{label}best repeats {best}  lower bound {bound}  {elapsed:.0f}{limit}{note}"

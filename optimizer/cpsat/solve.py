@@ -44,7 +44,7 @@ class _Watcher(cp_model.CpSolverSolutionCallback):
         self.seats = self.model.seating(self.boolean_value)
         bound = max(self.lower_bound, self.model.repeats_bound(self.best_objective_bound))
         if self.on_progress:
-            self.on_progress(Progress(repeats=self.repeats, bound=bound, elapsed=elapsed, note="CP-SAT"))
+            self.on_progress(Progress(repeats=self.repeats, lower_bound=bound, elapsed=elapsed, note="CP-SAT"))
         if (
             repeats == self.lower_bound
             and self.value(self.model.club_meetings) == 0
