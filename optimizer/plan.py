@@ -4,9 +4,11 @@ The pipeline, each stage offering its seatings to the incumbent, which keeps the
 the checker:
 1. starts (optimizer.constructions): the fixed rule, zero-repeat constructions, a greedy seating;
 2. local search (optimizer.search): a better CP-SAT hint, or the answer in rooms too big for CP-SAT;
-3. the whole-day CP-SAT model (optimizer.cpsat), warm-started from the best so far;
-4. the result, with the lower bound (optimizer.bounds, raised by CP-SAT's proof).
-The run stops early once repeats meet the lower bound.
+3. the whole-day CP-SAT model (optimizer.cpsat): first 'at most bound repeats?' to raise the bound
+   (each proof that no such day exists adds one), then minimising, warm-started from the best so far;
+4. balancing (optimizer.balance) at the same repeats: trios again, rematches, seats and tables;
+5. the result, with the lower bound (optimizer.bounds, raised by CP-SAT's proofs).
+The search stops early once repeats meet the lower bound; balancing still runs.
 """
 
 from __future__ import annotations
