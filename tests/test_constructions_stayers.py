@@ -12,16 +12,7 @@ from models import Event, OddPolicy
 from optimizer.constructions.fixed import fixed_seating
 from optimizer.constructions.stayers import place_stayers
 from optimizer.seats import EMPTY, repeats
-
-
-def random_seating(event: Event, rng: np.random.Generator) -> np.ndarray:
-    layout, n = event.layout, len(event.players)
-    seats = np.full((event.rounds, layout.tables, 4), EMPTY, dtype=np.int64)
-    for r in range(event.rounds):
-        order = rng.permutation(n)
-        seats[r, : layout.fours] = order[: 4 * layout.fours].reshape(layout.fours, 4)
-        seats[r, layout.fours :, :3] = order[4 * layout.fours : layout.seated].reshape(layout.threes, 3)
-    return seats
+from tests.seatings import random_seating
 
 
 @st.composite

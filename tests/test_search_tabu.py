@@ -17,20 +17,10 @@ from optimizer.constructions.fixed import fixed_seating
 from optimizer.search import Costs, tabu_search
 from optimizer.search.costs import APART_COST, CLUB_COST
 from optimizer.search.tabu import _best_move, _cost, _swap, _swap_gains
-from optimizer.seats import EMPTY, meetings, repeats
+from optimizer.seats import meetings, repeats
+from tests.seatings import random_seating
 
 FAR = 1e12  # a deadline that never comes: the step budget ends the run
-
-
-def random_seating(event: Event, rng: np.random.Generator) -> np.ndarray:
-    """Each round a random permutation cut into tables of four, then three (seat D empty); the rest sit out."""
-    layout, n = event.layout, len(event.players)
-    seats = np.full((event.rounds, layout.tables, 4), EMPTY, dtype=np.int64)
-    for r in range(event.rounds):
-        order = rng.permutation(n)
-        seats[r, : layout.fours] = order[: 4 * layout.fours].reshape(layout.fours, 4)
-        seats[r, layout.fours :, :3] = order[4 * layout.fours : layout.seated].reshape(layout.threes, 3)
-    return seats
 
 
 @st.composite
