@@ -57,12 +57,7 @@ def plan_room(
         assert result.fixed_repeats == fixed_e, "fixed rule E differs between plan and the checker"
         runs.append(
             {
-                "status": result.status.value,
-                "repeats": result.repeats,
-                "bound": result.bound.repeats,
-                "proof": result.bound.proof,
-                "method": result.method,
-                "runtime": result.runtime,
+                **_outcome(result),
                 "time_to_first": result.time_to_first,
                 "time_to_best": result.time_to_best,
                 "time_to_proof": result.runtime if result.status.value == "optimal" else None,
@@ -82,7 +77,20 @@ def plan_room(
     }
 
 
+# Named here, not imported from rotation/: a child may run the optimizer of an older commit.
 BALANCE = ("seat_spread", "table_visits_above_even", "trios_again", "back_to_back")
+
+
+def _outcome(result) -> dict:
+    """What a plan run reports about itself, as plain values."""
+    return {
+        "status": result.status.value,
+        "repeats": result.repeats,
+        "bound": result.bound.repeats,
+        "proof": result.bound.proof,
+        "method": result.method,
+        "runtime": result.runtime,
+    }
 
 
 def balance_figures(metrics) -> dict:
@@ -100,12 +108,7 @@ def plan_schedule(players: int, rounds: int, odd: str, time_limit: float, seed: 
     result = optimizer.plan(event, time_limit=time_limit, seed=seed, workers=workers)
     return {
         "code_file": optimizer.__file__,
-        "status": result.status.value,
-        "repeats": result.repeats,
-        "bound": result.bound.repeats,
-        "proof": result.bound.proof,
-        "method": result.method,
-        "runtime": result.runtime,
+        **_outcome(result),
         "schedule": None if result.schedule is None else result.schedule.model_dump_json(),
         "peak_mib": _peak_mib(),
     }

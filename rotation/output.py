@@ -6,7 +6,6 @@ import csv
 import io
 import os
 import tempfile
-from pathlib import Path
 from typing import IO
 
 import click
@@ -217,11 +216,6 @@ def write_outputs(files: list[tuple[str, str | bytes]]) -> None:
             click.echo(f"wrote {path}", err=True)
         except OSError:
             pass  # stderr closed: the files are written all the same
-
-
-def write_atomically(path: Path, text: str | bytes) -> None:
-    """One output alone: see write_outputs."""
-    write_outputs([(str(path), text)])
 
 
 def _umask() -> int:

@@ -12,11 +12,6 @@ def players_in(seats: Seats, player_count: int | None = None) -> int:
     return int(seats.max()) + 1 if player_count is None else player_count
 
 
-def table_sizes(seats: np.ndarray) -> np.ndarray:
-    """rounds x tables: how many players sit at each table."""
-    return (seats >= 0).sum(axis=2)
-
-
 def together(where: np.ndarray, r: int) -> np.ndarray:
     """players x players: who shares a table in round r (diagonal False)."""
     row = where[r]
