@@ -23,6 +23,27 @@ def counting_bound(event: Event) -> Bound:
     )
 
 
+def player_bound(event: Event) -> Bound:
+    """Player by player: someone who meets s opponents over the day among n - 1 others repeats at
+    least s - (n - 1) of them, and each repeat is a pair's, so E >= ceil(sum of max(0, s - n + 1) / 2).
+
+    Three-handed seats and sit-outs cut a player's opponents (3 per round, 2 at a table of three, 0 sitting
+    out). The sum is convex in each player's count of them, so the most even split of the day's seats of
+    three (or sit-outs) gives the least: the bound holds however they are shared. It beats the counting
+    bound where some players meet more people than there are, and others fewer."""
+    layout, players, rounds = event.layout, len(event.players), event.rounds
+    burdens, lost = (layout.sit_outs, 3) if layout.sit_outs else (3 * layout.threes, 1)
+    share, heavier = divmod(rounds * burdens, players)  # `heavier` players take one more
+    surplus = [max(0, 3 * rounds - lost * taken - (players - 1)) for taken in (share, share + 1)]
+    total = (players - heavier) * surplus[0] + heavier * surplus[1]
+    most = 3 * rounds - lost * share
+    return Bound(
+        repeats=-(-total // 2),
+        proof=f"per player: over {_rounds(rounds)} some players meet {most} opponents among {players - 1} others; "
+        f"each opponent beyond the others is a repeat, and each repeat is shared by two players",
+    )
+
+
 def first_round_bound(event: Event) -> Bound:
     """With fewer than four tables, every later table must seat two players who shared a first-round table."""
     layout = event.layout
@@ -56,7 +77,7 @@ def published_bound(event: Event) -> Bound:
 
 def lower_bound(event: Event) -> Bound:
     """The strongest of the bounds above."""
-    bounds = [counting_bound(event), first_round_bound(event), published_bound(event)]
+    bounds = [counting_bound(event), player_bound(event), first_round_bound(event), published_bound(event)]
     return max(bounds, key=lambda b: b.repeats)
 
 

@@ -12,7 +12,7 @@ from ortools.sat.python import cp_model
 from models import Event, OddPolicy
 from optimizer.checker import measure
 from optimizer.constructions.fixed import fixed_seating
-from optimizer.cpsat.hint import order_tables, renumber_players
+from optimizer.cpsat.hint import canonical_form
 from optimizer.cpsat.model import SeatingModel
 from optimizer.seats import EMPTY, meetings, repeats, to_schedule
 
@@ -105,7 +105,7 @@ def test_any_seating_of_tables_of_four_is_a_feasible_hint(players, rounds, seed)
 def test_hint_relabelling_keeps_the_day_and_reaches_the_symmetry_broken_form():
     event = Event.with_count(11, 3)
     seats = fixed_seating(event)
-    relabelled = order_tables(renumber_players(seats, 11), event.layout.fours, 11)
+    relabelled = canonical_form(seats, event.layout.fours, 11)
     assert repeats(relabelled, 11) == repeats(seats, 11)
     assert (relabelled[0, :, :3] == [[0, 1, 2], [4, 5, 6], [8, 9, 10]]).all()  # round one in list order
     assert relabelled[0, 0, 3] == 3 and relabelled[0, 1, 3] == 7 and relabelled[0, 2, 3] == EMPTY

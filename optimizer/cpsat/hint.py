@@ -1,25 +1,34 @@
 """Put a seating in the form the model's symmetry breaking expects, so it can be a complete hint.
 
-The model fixes the first round (players in list order) and orders tables of one size by their
-lowest-numbered player; any seating is one relabelling of players and tables away from that form,
-with the same meetings and so the same repeats.
+The model fixes the first round (players in list order), orders players by their rows of tables
+and tables of one size by their lowest-numbered player; any seating is one relabelling of players
+and tables away from that form, with the same meetings and so the same repeats.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from optimizer.seats import EMPTY, Seats
+from optimizer.seats import EMPTY, Seats, table_of
 
 
-def renumber_players(seats: Seats, player_count: int) -> Seats:
-    """The same day with players renumbered in first-round seat order, sitting-out players last."""
-    first = [int(p) for p in seats[0].ravel() if p >= 0]
-    order = first + [p for p in range(player_count) if p not in set(first)]
-    label = np.empty(player_count + 1, dtype=np.int64)
-    label[order] = np.arange(player_count)
-    label[EMPTY] = EMPTY
-    return label[seats]
+def canonical_form(seats: Seats, fours: int, player_count: int) -> Seats:
+    """The same day relabelled to the form the model's symmetry breaking asks for: players sorted by
+    their rows of tables (round one first, sitting out after every table) and, in every round, tables
+    of one size ordered by their lowest-numbered player.
+
+    Each relabelling that changes anything makes the day's table-by-player matrix smaller in
+    row-major order, so alternating the two ends, at a form that has both orders."""
+    while True:
+        tables = table_of(seats, player_count)
+        rows = np.where(tables == EMPTY, seats.shape[1], tables)
+        label = np.empty(player_count + 1, dtype=np.int64)
+        label[np.lexsort(rows[::-1])] = np.arange(player_count)
+        label[EMPTY] = EMPTY
+        relabelled = order_tables(label[seats], fours, player_count)
+        if (relabelled == seats).all():
+            return seats
+        seats = relabelled
 
 
 def order_tables(seats: Seats, fours: int, player_count: int) -> Seats:

@@ -14,7 +14,7 @@ import numpy as np
 from ortools.sat.python import cp_model
 
 from models import Event
-from optimizer.cpsat.hint import order_tables, renumber_players
+from optimizer.cpsat.hint import canonical_form, order_tables
 from optimizer.requests import club_mates, turn_exempt
 from optimizer.seats import EMPTY, Seats, table_of
 from optimizer.state import History
@@ -101,10 +101,19 @@ class SeatingModel:
                 self.model.add(so_far <= least + 1)
 
     def _break_symmetry(self) -> None:
+        """Players are interchangeable, and so are tables of one size within a round: of all the
+        relabellings of a day, keep those whose table-by-player matrix reads lexicographically
+        least, row by row. The least one has its rows (players) in order and, in every column
+        (round), tables first met in order (otherwise swapping two rows, or two tables, would
+        make it less), so asking for both orders together loses no day. With sorted rows the first
+        round is the one in `first_round_tables`. The fair-share rule and the objective do not
+        see labels; rounds are not interchangeable, because turns are counted round by round."""
+        self.row_flags: dict[tuple[int, int], tuple[cp_model.IntVar, cp_model.IntVar]] = {}
         if self.same_players:
             for p, t in enumerate(self.first_round_tables()):
                 for table in range(len(self.capacity)):
                     self.model.add(self.seat[p, 0, table] == int(table == t))
+            self._order_players()
         if self.same_tables:
             self._order_tables(first=1 if self.same_players else 0)
 
@@ -113,15 +122,47 @@ class SeatingModel:
         tables = [t for t, size in enumerate(self.capacity) for _ in range(size)]
         return tables + [EMPTY] * self.layout.sit_outs
 
+    def _order_players(self) -> None:
+        """Players who shared a first-round table are ordered by their rows of tables (sitting out
+        counts after every table); players at different first-round tables already are. While two
+        rows agree so far, the first is not above the second: a `below` flag per round marks where
+        the first goes lower, and `agree` flags carry the agreement on."""
+        first, tables = self.first_round_tables(), len(self.capacity)
+
+        def table_in(p: int, r: int):
+            return sum(t * self.seat[p, r, t] for t in range(tables)) + (tables * self.out[p, r] if self.out else 0)
+
+        for p in range(self.player_count - 1):
+            if first[p] != first[p + 1]:
+                continue
+            agree: list[cp_model.IntVar] = []  # no condition in the first round compared
+            for r in range(1, self.event.rounds):
+                mine, next_ = table_in(p, r), table_in(p + 1, r)
+                self.model.add(mine <= next_).only_enforce_if(agree)
+                below, still = self.model.new_bool_var(f"below{p}_{r}"), self.model.new_bool_var(f"agree{p}_{r}")
+                self.model.add(mine < next_).only_enforce_if(below)
+                self.model.add(mine >= next_).only_enforce_if(below.Not())
+                self.model.add_bool_or([*(a.Not() for a in agree), below, still])  # agreed, not below: equal
+                if agree:
+                    self.model.add_implication(still, agree[0])
+                self.model.add(mine == next_).only_enforce_if(still)
+                self.row_flags[p, r] = below, still
+                agree = [still]
+
     def _order_tables(self, first: int) -> None:
-        """Tables of one size are interchangeable: order them by their lowest-numbered player,
-        so the j-th table of a size never holds any of players 0..j-1."""
+        """Tables of one size are interchangeable: order them by their lowest-numbered player. A
+        player at a table needs a lower-numbered player at the table before it of that size, and
+        (implied, but it prunes at once) the j-th table of a size holds none of players 0..j-1."""
         for r in range(first, self.event.rounds):
             for size in (4, 3):
                 group = [t for t, cap in enumerate(self.capacity) if cap == size]
                 for j, t in enumerate(group):
                     for p in range(min(j, self.player_count)):
                         self.model.add(self.seat[p, r, t] == 0)
+                for before, t in zip(group, group[1:], strict=False):
+                    for p in range(self.player_count):
+                        lower = [self.seat[q, r, before] for q in range(p)]
+                        self.model.add_bool_or([self.seat[p, r, t].Not(), *lower])
 
     def _add_meetings(self) -> None:
         rounds, tables = self.event.rounds, len(self.capacity)
@@ -180,8 +221,8 @@ class SeatingModel:
         meetings, repeats, fair-share floors and the objective's terms. A complete, feasible hint
         lets CP-SAT start from the seating instead of repairing it."""
         if self.same_players:
-            seats = renumber_players(seats, self.player_count)
-        if self.same_tables:
+            seats = canonical_form(seats, self.layout.fours, self.player_count)
+        elif self.same_tables:
             seats = order_tables(seats, self.layout.fours, self.player_count)
         where = table_of(seats, self.player_count)
         for (p, r, t), var in self.seat.items():
@@ -204,6 +245,12 @@ class SeatingModel:
         self.model.add_hint(self.worst_player, int(repeats.sum(axis=1).max(initial=0)))
         pairs = np.triu_indices(self.player_count, 1)
         self.model.add_hint(self.most_meetings, int(met[pairs].max(initial=0)))
+        rows = np.where(where == EMPTY, len(self.capacity), where)
+        agreed: dict[int, bool] = {}
+        for (p, r), (below, still) in self.row_flags.items():
+            agreed[p] = agreed.get(p, True) and bool(rows[r, p] == rows[r, p + 1])
+            self.model.add_hint(below, int(rows[r, p] < rows[r, p + 1]))
+            self.model.add_hint(still, int(agreed[p]))
         if self.least:
             burdened = where == EMPTY if self.out else where >= self.layout.fours
             so_far = self.burdens_before[None, :] + burdened.cumsum(axis=0)

@@ -1,0 +1,34 @@
+"""The lower bounds (optimizer.bounds) never exceed the repeats of any valid schedule, however
+three-handed seats and sit-outs are shared, and the per-player bound sees what counting misses."""
+
+from __future__ import annotations
+
+from hypothesis import given
+
+from models import Event, OddPolicy
+from optimizer.bounds import counting_bound, lower_bound, player_bound
+from optimizer.checker import check
+from tests.test_checker_properties import schedules
+
+
+@given(schedules(min_players=6, max_players=14, min_rounds=2, max_rounds=8))
+def test_no_schedule_has_fewer_repeats_than_the_bound(schedule):
+    """Random permutations share burdens anyhow, fairly or not: the bound must hold for them all."""
+    event = Event.with_count(len(schedule.players), len(schedule.rounds), odd=schedule.odd)
+    assert check(schedule).repeats >= lower_bound(event).repeats
+
+
+def test_players_who_never_sit_out_repeat_even_when_the_room_has_pairs_to_spare():
+    # 18 players, 2 sit out a round, 6 rounds: 12 sit-outs, so 6 players sit at 6 tables of four
+    # and meet 18 opponents among 17 others: 6 surplus meetings, 3 repeated pairs at least.
+    event = Event.with_count(18, 6, odd=OddPolicy.SIT_OUT)
+    assert counting_bound(event).repeats == 0
+    assert player_bound(event).repeats == lower_bound(event).repeats == 3
+
+
+def test_the_per_player_bound_is_never_below_counting():
+    for players in range(6, 40):
+        for rounds in range(2, 9):
+            for odd in OddPolicy:
+                event = Event.with_count(players, rounds, odd=odd)
+                assert player_bound(event).repeats >= counting_bound(event).repeats
