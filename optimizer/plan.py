@@ -2,7 +2,8 @@
 
 The pipeline, each stage offering its seatings to the incumbent, which keeps the best that passes
 the checker:
-1. starts (optimizer.constructions): the fixed rule, zero-repeat constructions, a greedy seating;
+1. starts (optimizer.constructions): the fixed rule, zero-repeat constructions (for odd rooms by
+   deleting players from a bigger design), a greedy seating;
 2. local search (optimizer.search): a better CP-SAT hint, or the answer in rooms too big for CP-SAT;
 3. the whole-day CP-SAT model (optimizer.cpsat): first 'at most bound repeats?' to raise the bound
    (each proof that no such day exists adds one), then minimising, warm-started from the best so far;
@@ -26,6 +27,7 @@ from optimizer.balance import balance_letters, balance_table_numbers, order_roun
 from optimizer.bounds import lower_bound
 from optimizer.checker import check
 from optimizer.constructions import frontier_rounds, instant_seating, zero_repeat_seating
+from optimizer.constructions.deletion import deletion_seating
 from optimizer.constructions.fixed import fixed_seating
 from optimizer.constructions.greedy import greedy_seating
 from optimizer.constructions.stayers import place_stayers
@@ -155,8 +157,18 @@ def _offer_constructions(run: Run, rng: np.random.Generator) -> None:
                 seats = extend(seats, event.rounds, run.costs, rng, run.budget.deadline)
                 method = f"{method}, extended"
             run.offer(place_stayers(seats, event), method)
+    if run.history.fresh and (event.layout.threes or event.layout.sit_outs):
+        _offer_deletion(run)
     if not run.done:
         _offer_greedy(run, rng)
+
+
+def _offer_deletion(run: Run) -> None:
+    """An odd room's repeat-free day cut from a bigger design, when deletion finds one with fair turns."""
+    event = run.event
+    found = deletion_seating(len(event.players), event.rounds, event.odd)
+    if found is not None:
+        run.offer(place_stayers(found[0], event), found[1])
 
 
 def _offer_greedy(run: Run, rng: np.random.Generator) -> None:

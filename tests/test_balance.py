@@ -12,6 +12,7 @@ from optimizer.balance import (
     back_to_back,
     balance_letters,
     balance_table_numbers,
+    fair_order,
     letter_counts,
     order_rounds,
     polish,
@@ -151,6 +152,25 @@ def test_order_keeps_three_handed_turns():
     fair = [day[list(p)] for p in permutations(range(4)) if in_turns(day[list(p)])]
     assert back_to_back(ordered) == min(back_to_back(other) for other in fair)
     assert min(back_to_back(day[list(p)]) for p in permutations(range(4))) < back_to_back(ordered)
+
+
+@pytest.mark.parametrize("players, rounds", [(7, 5), (11, 6)])
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("made", ["in turns, shuffled", "at random"])
+def test_fair_order_takes_turns_whenever_some_order_does(players, rounds, seed, made):
+    rng = np.random.default_rng(seed)
+    day = random_day(players, rounds, rng)
+    if made == "in turns, shuffled":  # the table of three takes 0, 1, 2, then 3, 4, 5 and so on
+        for r in range(rounds):
+            trio = (3 * r + np.arange(3)) % players
+            day[r, :-1] = rng.permutation(np.setdiff1d(np.arange(players), trio)).reshape(-1, 4)
+            day[r, -1, :3] = trio
+        day = day[rng.permutation(rounds)]
+    order = fair_order(day, players)
+    assert (order is not None) == any(in_turns(day[list(p)]) for p in permutations(range(rounds)))
+    if order is not None:
+        assert sorted(order.tolist()) == list(range(rounds)) and in_turns(day[order])
+    assert order is not None or made == "at random"
 
 
 def in_turns(day: np.ndarray) -> bool:

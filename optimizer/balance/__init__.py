@@ -5,6 +5,7 @@ Pure functions on the array form of `optimizer.seats`; numpy and OR-Tools only.
     balance_letters(seats, letters_so_far)        -> seats: who sits in A-D at each table
     balance_table_numbers(seats, pinned, visits)   -> seats: which table number each table gets
     order_rounds(seats, previous, ...)              -> seats: the rounds in the order with fewest back-to-back rematches
+    fair_order(seats, player_count)                 -> order: rounds that take three-handed seats and sit-outs in turn
     polish(seats, rng, played, apart, clubs, ...)   -> seats: fewer trios again and rematches, never more repeats
 
 Each one keeps what the others decide: letters never move a player to another table, table numbers and
@@ -12,7 +13,7 @@ the order of rounds never change who meets whom, and polish only regroups (so le
 balanced after it).
 """
 
-from optimizer.balance.order import back_to_back, order_rounds
+from optimizer.balance.order import back_to_back, fair_order, order_rounds
 from optimizer.balance.polish import polish, trios_again
 from optimizer.balance.seats import balance_letters, letter_counts, seat_spread
 from optimizer.balance.tables import balance_table_numbers, table_visits_above_even
@@ -21,6 +22,7 @@ __all__ = [
     "back_to_back",
     "balance_letters",
     "balance_table_numbers",
+    "fair_order",
     "letter_counts",
     "order_rounds",
     "polish",

@@ -15,6 +15,10 @@ keep sharing it in turn are allowed. Whether a first stretch of rounds is fair d
 rounds it holds, not on their order, so the programme simply skips unfair subsets. Players seated in no
 round (not at the event) and `exempt` players (those who stay, under the three-handed rule) are left out
 of the turns. The original order is kept whenever it is already among the best.
+
+A day whose given order does not take turns may still have one that does: `fair_order` looks for it depth
+first, growing a fair first stretch one round at a time and remembering (by the rounds they hold) the
+stretches that cannot be completed, so it visits each set of rounds at most once.
 """
 
 from __future__ import annotations
@@ -27,6 +31,8 @@ from optimizer.seats import table_of
 EXACT_ROUNDS = 16
 # Subsets times players beyond which the fair-turns table of the exact programme gets too large.
 EXACT_CELLS = 8_000_000
+# First stretches fair_order grows before it gives up (it needs far fewer unless no fair order exists).
+FAIR_ORDER_STEPS = 1_000
 
 
 def back_to_back(seats: np.ndarray, previous: np.ndarray | None = None, player_count: int | None = None) -> int:
@@ -58,6 +64,37 @@ def order_rounds(
     if best is None or _length(weights, start, best) >= _length(weights, start, identity):
         return seats.copy()
     return seats[best]
+
+
+def fair_order(seats: np.ndarray, player_count: int | None = None) -> np.ndarray | None:
+    """An order of the rounds in which three-handed seats and sit-outs are taken in turn (after every
+    round everyone's count differs by at most one), or None if there is none (or none within
+    FAIR_ORDER_STEPS). A day not shared fairly in the end has none."""
+    n = _players(seats, None, player_count)
+    burden, so_far = _burdens(seats, n, None, np.zeros(n, np.int64))
+    if burden is None:
+        return np.arange(len(seats))
+    day = so_far + burden.sum(axis=0)
+    if day.max() - day.min() > 1:
+        return None
+    steps = iter(range(FAIR_ORDER_STEPS))
+    dead: set[int] = set()  # first stretches, as masks of rounds, that no order completes
+
+    def grow(order: list[int], held: int, counts: np.ndarray) -> list[int] | None:
+        if len(order) == len(burden):
+            return order
+        if held in dead or next(steps, None) is None:
+            return None
+        after = counts + burden  # row r: the counts if round r comes next
+        for r in map(int, np.flatnonzero(after.max(axis=1) - after.min(axis=1) <= 1)):
+            found = None if held >> r & 1 else grow(order + [r], held | 1 << r, after[r])
+            if found is not None:
+                return found
+        dead.add(held)
+        return None
+
+    found = grow([], 0, so_far)
+    return None if found is None else np.array(found)
 
 
 def _players(seats: np.ndarray, previous: np.ndarray | None, player_count: int | None) -> int:

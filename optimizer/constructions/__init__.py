@@ -6,6 +6,7 @@
     doubling.doubled_affine_seating  32 players over 10 rounds: two affine planes of order 4, signed
     rotational.rotational_seating  a base round developed over Z_m, found by a small CP-SAT model
     library                      repeat-free designs computed ahead by the constructions above
+    deletion.deletion_seating    odd rooms: players who never meet deleted from a design, turns kept fair
     greedy.greedy_seating        round by round against every meeting so far, burdens in turn
     stayers.place_stayers        the repair every start goes through so stay requests hold
 
