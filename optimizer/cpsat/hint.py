@@ -12,23 +12,34 @@ import numpy as np
 from optimizer.seats import EMPTY, Seats, table_of
 
 
-def canonical_form(seats: Seats, fours: int, player_count: int) -> Seats:
+def canonical_form(seats: Seats, fours: int, player_count: int, sort_rounds: bool = False) -> Seats:
     """The same day relabelled to the form the model's symmetry breaking asks for: players sorted by
-    their rows of tables (round one first, sitting out after every table) and, in every round, tables
-    of one size ordered by their lowest-numbered player.
+    their rows of tables (round one first, sitting out after every table), in every round tables of
+    one size ordered by their lowest-numbered player, and with `sort_rounds` rounds sorted by their
+    columns of tables (player one first).
 
     Each relabelling that changes anything makes the day's table-by-player matrix smaller in
-    row-major order, so alternating the two ends, at a form that has both orders."""
+    row-major order, so alternating them ends, at a form that has every order."""
     while True:
-        tables = table_of(seats, player_count)
-        rows = np.where(tables == EMPTY, seats.shape[1], tables)
-        label = np.empty(player_count + 1, dtype=np.int64)
-        label[np.lexsort(rows[::-1])] = np.arange(player_count)
-        label[EMPTY] = EMPTY
-        relabelled = order_tables(label[seats], fours, player_count)
+        relabelled = order_tables(_sort_players(seats, player_count), fours, player_count)
+        if sort_rounds:
+            relabelled = relabelled[np.lexsort(_tables(relabelled, player_count).T[::-1])]
         if (relabelled == seats).all():
             return seats
         seats = relabelled
+
+
+def _tables(seats: Seats, player_count: int) -> np.ndarray:
+    """rounds x players: each player's table index, sitting out after every table."""
+    tables = table_of(seats, player_count)
+    return np.where(tables == EMPTY, seats.shape[1], tables)
+
+
+def _sort_players(seats: Seats, player_count: int) -> Seats:
+    label = np.empty(player_count + 1, dtype=np.int64)
+    label[np.lexsort(_tables(seats, player_count)[::-1])] = np.arange(player_count)
+    label[EMPTY] = EMPTY
+    return label[seats]
 
 
 def order_tables(seats: Seats, fours: int, player_count: int) -> Seats:

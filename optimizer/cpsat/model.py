@@ -28,9 +28,11 @@ class SeatingModel:
         lower_bound: int = 0,
         max_repeats: int | None = None,
         history: History | None = None,
+        break_symmetry: bool = True,
     ):
         """`lower_bound` is a proven cut on repeats; only schedules with at most `max_repeats` count;
-        `history` carries the meetings and burdens of rounds already played (a re-plan)."""
+        `history` carries the meetings and burdens of rounds already played (a re-plan);
+        `break_symmetry=False` keeps every relabelling of a day (to measure what breaking it buys)."""
         history = history or History()
         self.event, self.layout = event, event.layout
         self.player_count = n = len(event.players)
@@ -40,8 +42,8 @@ class SeatingModel:
         self.index = {name: p for p, name in enumerate(event.players)}
         self.clubs = club_mates(event)
         # Symmetry breaking is sound only while players (tables) are interchangeable.
-        self.same_players = history.fresh and not event.apart and not event.stay and not event.spread
-        self.same_tables = not event.stay
+        self.same_players = break_symmetry and history.fresh and not (event.apart or event.stay or event.spread)
+        self.same_tables = break_symmetry and not event.stay
         self.model = cp_model.CpModel()
         self._add_variables()
         self._add_seating_constraints()
@@ -106,48 +108,60 @@ class SeatingModel:
         least, row by row. The least one has its rows (players) in order and, in every column
         (round), tables first met in order (otherwise swapping two rows, or two tables, would
         make it less), so asking for both orders together loses no day. With sorted rows the first
-        round is the one in `first_round_tables`. The fair-share rule and the objective do not
-        see labels; rounds are not interchangeable, because turns are counted round by round."""
-        self.row_flags: dict[tuple[int, int], tuple[cp_model.IntVar, cp_model.IntVar]] = {}
+        round is the one in `first_round_tables`. Where rounds are interchangeable too, the least
+        one also has its columns in order. The fair-share rule and the objective see no labels."""
+        self.lex_chains: list[list[tuple[tuple[int, int], tuple[int, int], cp_model.IntVar, cp_model.IntVar]]] = []
+        rounds, players = range(1, self.event.rounds), range(self.player_count)
         if self.same_players:
-            for p, t in enumerate(self.first_round_tables()):
+            first = self.first_round_tables()
+            for p, t in enumerate(first):
                 for table in range(len(self.capacity)):
                     self.model.add(self.seat[p, 0, table] == int(table == t))
-            self._order_players()
+            for p in range(self.player_count - 1):  # rows of players at one first-round table
+                if first[p] == first[p + 1]:
+                    self._lex_at_most([(r, p) for r in rounds], [(r, p + 1) for r in rounds])
+            if self.rounds_interchangeable:
+                for r in range(1, self.event.rounds - 1):
+                    self._lex_at_most([(r, p) for p in players], [(r + 1, p) for p in players])
         if self.same_tables:
             self._order_tables(first=1 if self.same_players else 0)
+
+    @property
+    def rounds_interchangeable(self) -> bool:
+        """Without turns to take, or when nobody's turn comes twice in the day, turns are fair in
+        every order of the rounds (any first stretch holds at most one turn each)."""
+        burdens = self.layout.sit_outs or 3 * self.layout.threes
+        return self.same_players and burdens * self.event.rounds <= self.player_count
 
     def first_round_tables(self) -> list[int]:
         """Relabelling players makes any first round this one: players in list order."""
         tables = [t for t, size in enumerate(self.capacity) for _ in range(size)]
         return tables + [EMPTY] * self.layout.sit_outs
 
-    def _order_players(self) -> None:
-        """Players who shared a first-round table are ordered by their rows of tables (sitting out
-        counts after every table); players at different first-round tables already are. While two
-        rows agree so far, the first is not above the second: a `below` flag per round marks where
-        the first goes lower, and `agree` flags carry the agreement on."""
-        first, tables = self.first_round_tables(), len(self.capacity)
+    def _table_in(self, cell: tuple[int, int]):
+        """The table number of a (round, player) cell; sitting out counts after every table."""
+        (r, p), tables = cell, len(self.capacity)
+        return sum(t * self.seat[p, r, t] for t in range(tables)) + (tables * self.out[p, r] if self.out else 0)
 
-        def table_in(p: int, r: int):
-            return sum(t * self.seat[p, r, t] for t in range(tables)) + (tables * self.out[p, r] if self.out else 0)
-
-        for p in range(self.player_count - 1):
-            if first[p] != first[p + 1]:
-                continue
-            agree: list[cp_model.IntVar] = []  # no condition in the first round compared
-            for r in range(1, self.event.rounds):
-                mine, next_ = table_in(p, r), table_in(p + 1, r)
-                self.model.add(mine <= next_).only_enforce_if(agree)
-                below, still = self.model.new_bool_var(f"below{p}_{r}"), self.model.new_bool_var(f"agree{p}_{r}")
-                self.model.add(mine < next_).only_enforce_if(below)
-                self.model.add(mine >= next_).only_enforce_if(below.Not())
-                self.model.add_bool_or([*(a.Not() for a in agree), below, still])  # agreed, not below: equal
-                if agree:
-                    self.model.add_implication(still, agree[0])
-                self.model.add(mine == next_).only_enforce_if(still)
-                self.row_flags[p, r] = below, still
-                agree = [still]
+    def _lex_at_most(self, cells: list[tuple[int, int]], after: list[tuple[int, int]]) -> None:
+        """The tables of `cells` read lexicographically no higher than those of `after`: while they
+        agree so far, the next is not above. A `below` flag marks where `cells` goes lower, `agree`
+        flags carry the agreement on."""
+        chain = []
+        agree: list[cp_model.IntVar] = []  # no condition on the first pair compared
+        for a, b in zip(cells, after, strict=True):
+            mine, theirs = self._table_in(a), self._table_in(b)
+            self.model.add(mine <= theirs).only_enforce_if(agree)
+            below, still = self.model.new_bool_var(f"below{a}{b}"), self.model.new_bool_var(f"agree{a}{b}")
+            self.model.add(mine < theirs).only_enforce_if(below)
+            self.model.add(mine >= theirs).only_enforce_if(below.Not())
+            self.model.add_bool_or([*(x.Not() for x in agree), below, still])  # agreed, not below: equal
+            if agree:
+                self.model.add_implication(still, agree[0])
+            self.model.add(mine == theirs).only_enforce_if(still)
+            chain.append((a, b, below, still))
+            agree = [still]
+        self.lex_chains.append(chain)
 
     def _order_tables(self, first: int) -> None:
         """Tables of one size are interchangeable: order them by their lowest-numbered player. A
@@ -221,7 +235,7 @@ class SeatingModel:
         meetings, repeats, fair-share floors and the objective's terms. A complete, feasible hint
         lets CP-SAT start from the seating instead of repairing it."""
         if self.same_players:
-            seats = canonical_form(seats, self.layout.fours, self.player_count)
+            seats = canonical_form(seats, self.layout.fours, self.player_count, self.rounds_interchangeable)
         elif self.same_tables:
             seats = order_tables(seats, self.layout.fours, self.player_count)
         where = table_of(seats, self.player_count)
@@ -246,11 +260,12 @@ class SeatingModel:
         pairs = np.triu_indices(self.player_count, 1)
         self.model.add_hint(self.most_meetings, int(met[pairs].max(initial=0)))
         rows = np.where(where == EMPTY, len(self.capacity), where)
-        agreed: dict[int, bool] = {}
-        for (p, r), (below, still) in self.row_flags.items():
-            agreed[p] = agreed.get(p, True) and bool(rows[r, p] == rows[r, p + 1])
-            self.model.add_hint(below, int(rows[r, p] < rows[r, p + 1]))
-            self.model.add_hint(still, int(agreed[p]))
+        for chain in self.lex_chains:
+            agreed = True
+            for a, b, below, still in chain:
+                agreed = agreed and bool(rows[a] == rows[b])
+                self.model.add_hint(below, int(rows[a] < rows[b]))
+                self.model.add_hint(still, int(agreed))
         if self.least:
             burdened = where == EMPTY if self.out else where >= self.layout.fours
             so_far = self.burdens_before[None, :] + burdened.cumsum(axis=0)
