@@ -203,3 +203,23 @@ def test_breaking_symmetry_loses_no_day(players, rounds, odd):
         assert solver.solve(model.model) == cp_model.OPTIMAL
         optima.append(solver.objective_value)
     assert optima[0] == optima[1]
+
+
+@pytest.mark.parametrize(
+    "players, rounds, odd",
+    [(6, 5, OddPolicy.SIT_OUT), (7, 3, OddPolicy.THREE_HANDED), (18, 5, OddPolicy.THREE_HANDED)],
+)
+def test_any_day_of_the_model_is_a_feasible_hint_in_its_symmetry_broken_form(players, rounds, odd):
+    """A day found without symmetry breaking, put in canonical form, satisfies every ordering."""
+    event = Event.with_count(players, rounds, odd=odd)
+    free = SeatingModel(event, break_symmetry=False)
+    solver = cp_model.CpSolver()
+    solver.parameters.stop_after_first_solution = True
+    solver.parameters.random_seed = players
+    assert solver.solve(free.model) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+    day = free.seating(solver.boolean_value)
+    broken = hinted_model(event, day)
+    assert len(broken.interchangeable_stretches) >= 1
+    solver, status = solve_fixed_to_hint(broken)
+    assert status in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+    assert solver.value(broken.total_repeats) == repeats(day, players)

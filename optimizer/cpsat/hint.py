@@ -7,12 +7,14 @@ and tables away from that form, with the same meetings and so the same repeats.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from optimizer.seats import EMPTY, Seats, table_of
 
 
-def canonical_form(seats: Seats, fours: int, player_count: int, sort_rounds: bool = False) -> Seats:
+def canonical_form(seats: Seats, fours: int, player_count: int, stretches: Sequence[range] = ()) -> Seats:
     """The same day relabelled to the form the model's symmetry breaking asks for: players sorted by
     their rows of tables (round one first, sitting out after every table), in every round tables of
     one size ordered by their lowest-numbered player, and with `sort_rounds` rounds sorted by their
@@ -22,8 +24,9 @@ def canonical_form(seats: Seats, fours: int, player_count: int, sort_rounds: boo
     row-major order, so alternating them ends, at a form that has every order."""
     while True:
         relabelled = order_tables(_sort_players(seats, player_count), fours, player_count)
-        if sort_rounds:
-            relabelled = relabelled[np.lexsort(_tables(relabelled, player_count).T[::-1])]
+        for stretch in stretches:
+            part = relabelled[stretch.start : stretch.stop]
+            part[:] = part[np.lexsort(_tables(part, player_count).T[::-1])]
         if (relabelled == seats).all():
             return seats
         seats = relabelled

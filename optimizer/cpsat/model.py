@@ -108,7 +108,7 @@ class SeatingModel:
         least, row by row. The least one has its rows (players) in order and, in every column
         (round), tables first met in order (otherwise swapping two rows, or two tables, would
         make it less), so asking for both orders together loses no day. With sorted rows the first
-        round is the one in `first_round_tables`. Where rounds are interchangeable too, the least
+        round is the one in `first_round_tables`. Within stretches of interchangeable rounds the least
         one also has its columns in order. The fair-share rule and the objective see no labels."""
         self.lex_chains: list[list[tuple[tuple[int, int], tuple[int, int], cp_model.IntVar, cp_model.IntVar]]] = []
         rounds, players = range(1, self.event.rounds), range(self.player_count)
@@ -120,18 +120,26 @@ class SeatingModel:
             for p in range(self.player_count - 1):  # rows of players at one first-round table
                 if first[p] == first[p + 1]:
                     self._lex_at_most([(r, p) for r in rounds], [(r, p + 1) for r in rounds])
-            if self.rounds_interchangeable:
-                for r in range(1, self.event.rounds - 1):
-                    self._lex_at_most([(r, p) for p in players], [(r + 1, p) for p in players])
+            for stretch in self.interchangeable_stretches:
+                for r in stretch[1:]:
+                    if r > 1:  # the first round is fixed, and no other round reads below it
+                        self._lex_at_most([(r - 1, p) for p in players], [(r, p) for p in players])
         if self.same_tables:
             self._order_tables(first=1 if self.same_players else 0)
 
     @property
-    def rounds_interchangeable(self) -> bool:
-        """Without turns to take, or when nobody's turn comes twice in the day, turns are fair in
-        every order of the rounds (any first stretch holds at most one turn each)."""
-        burdens = self.layout.sit_outs or 3 * self.layout.threes
-        return self.same_players and burdens * self.event.rounds <= self.player_count
+    def interchangeable_stretches(self) -> list[range]:
+        """Stretches of rounds whose order does not matter to fair turns. With c turns a round among
+        n players, every count is equal after r rounds when n divides c * r; the next n // c rounds
+        give nobody a second turn, so any order of them keeps the counts within one, and leaves the
+        same counts after them. Without turns (c = 0) the whole day is one stretch."""
+        if not self.same_players:
+            return []
+        turns, n, rounds = self.layout.sit_outs or 3 * self.layout.threes, self.player_count, self.event.rounds
+        if turns == 0:
+            return [range(rounds)]
+        starts = [r for r in range(rounds) if turns * r % n == 0]
+        return [range(r, min(rounds, r + n // turns)) for r in starts if n // turns > 1]
 
     def first_round_tables(self) -> list[int]:
         """Relabelling players makes any first round this one: players in list order."""
@@ -235,7 +243,7 @@ class SeatingModel:
         meetings, repeats, fair-share floors and the objective's terms. A complete, feasible hint
         lets CP-SAT start from the seating instead of repairing it."""
         if self.same_players:
-            seats = canonical_form(seats, self.layout.fours, self.player_count, self.rounds_interchangeable)
+            seats = canonical_form(seats, self.layout.fours, self.player_count, self.interchangeable_stretches)
         elif self.same_tables:
             seats = order_tables(seats, self.layout.fours, self.player_count)
         where = table_of(seats, self.player_count)
