@@ -3,7 +3,8 @@
 The pipeline, each stage offering its seatings to the incumbent, which keeps the best that passes
 the checker:
 1. starts (optimizer.constructions): the fixed rule, zero-repeat constructions (for odd rooms by
-   deleting players from a bigger design), a greedy seating;
+   deleting players from a bigger design, or for sit-out rooms joining the extra players to a smaller
+   one), a greedy seating;
 2. local search (optimizer.search): a better CP-SAT hint, or the answer in rooms too big for CP-SAT;
 3. the whole-day CP-SAT model (optimizer.cpsat): first 'at most bound repeats?' to raise the bound
    (each proof that no such day exists adds one), then minimising, warm-started from the best so far;
@@ -30,6 +31,7 @@ from optimizer.constructions import frontier_rounds, instant_seating, zero_repea
 from optimizer.constructions.deletion import deletion_seating
 from optimizer.constructions.fixed import fixed_seating
 from optimizer.constructions.greedy import greedy_seating
+from optimizer.constructions.joining import joining_seating
 from optimizer.constructions.stayers import place_stayers
 from optimizer.requests import apart_pairs, club_mates, pinned, turn_exempt
 from optimizer.search import Costs, extend, improve, tabu_search
@@ -158,15 +160,18 @@ def _offer_constructions(run: Run, rng: np.random.Generator) -> None:
                 method = f"{method}, extended"
             run.offer(place_stayers(seats, event), method)
     if run.history.fresh and (event.layout.threes or event.layout.sit_outs):
-        _offer_deletion(run)
+        _offer_odd_room_designs(run)
     if not run.done:
         _offer_greedy(run, rng)
 
 
-def _offer_deletion(run: Run) -> None:
-    """An odd room's repeat-free day cut from a bigger design, when deletion finds one with fair turns."""
-    event = run.event
-    found = deletion_seating(len(event.players), event.rounds, event.odd)
+def _offer_odd_room_designs(run: Run) -> None:
+    """An odd room's repeat-free day with fair turns: cut from a bigger design (deletion), else, when
+    players sit out, a smaller design joined by them (joining)."""
+    event, player_count = run.event, len(run.event.players)
+    found = deletion_seating(player_count, event.rounds, event.odd)
+    if found is None and event.layout.sit_outs:
+        found = joining_seating(player_count, event.rounds)
     if found is not None:
         run.offer(place_stayers(found[0], event), found[1])
 

@@ -7,6 +7,7 @@
     rotational.rotational_seating  a base round developed over Z_m, found by a small CP-SAT model
     library                      repeat-free designs computed ahead by the constructions above
     deletion.deletion_seating    odd rooms: players who never meet deleted from a design, turns kept fair
+    joining.joining_seating      sit-out rooms: a design joined by the extra players, nobody sitting out twice
     greedy.greedy_seating        round by round against every meeting so far, burdens in turn
     stayers.place_stayers        the repair every start goes through so stay requests hold
 
