@@ -28,10 +28,9 @@ from optimizer.balance import balance_letters, balance_table_numbers, order_roun
 from optimizer.bounds import lower_bound
 from optimizer.checker import check
 from optimizer.constructions import frontier_rounds, instant_seating, zero_repeat_seating
-from optimizer.constructions.deletion import deletion_seating
 from optimizer.constructions.fixed import fixed_seating
 from optimizer.constructions.greedy import greedy_seating
-from optimizer.constructions.joining import joining_seating
+from optimizer.constructions.odd_rooms import odd_room_seating
 from optimizer.constructions.stayers import place_stayers
 from optimizer.requests import apart_pairs, club_mates, pinned, turn_exempt
 from optimizer.search import Costs, extend, improve, tabu_search
@@ -166,12 +165,9 @@ def _offer_constructions(run: Run, rng: np.random.Generator) -> None:
 
 
 def _offer_odd_room_designs(run: Run) -> None:
-    """An odd room's repeat-free day with fair turns: cut from a bigger design (deletion), else, when
-    players sit out, a smaller design joined by them (joining)."""
-    event, player_count = run.event, len(run.event.players)
-    found = deletion_seating(player_count, event.rounds, event.odd)
-    if found is None and event.layout.sit_outs:
-        found = joining_seating(player_count, event.rounds)
+    """An odd room's repeat-free day with fair turns, cut from a bigger design or joining a smaller one."""
+    event = run.event
+    found = odd_room_seating(len(event.players), event.rounds, event.odd)
     if found is not None:
         run.offer(place_stayers(found[0], event), found[1])
 

@@ -10,6 +10,7 @@ from optimizer.bounds import lower_bound
 from optimizer.checker import check
 from optimizer.constructions import zero_repeat_seating
 from optimizer.constructions.fixed import fixed_schedule
+from optimizer.constructions.odd_rooms import odd_room_seating
 from optimizer.seats import to_schedule
 
 
@@ -23,7 +24,8 @@ def zero_repeat_verdict(event: Event, *, time_limit: float = 30.0, seed: int = 0
         schedule = None
         if seats is not None:
             schedule = to_schedule(event, seats, rule="variety")
-            if check(schedule).repeats != 0:  # the certificate must stand on the checker's word
+            metrics = check(schedule)  # the certificate must stand on the checker's word
+            if metrics.repeats != 0 or not (metrics.three_handed_fair and metrics.sit_outs_fair):
                 raise AssertionError("a zero-repeat certificate failed the checker")
         return Verdict(
             players=n,
@@ -40,8 +42,10 @@ def zero_repeat_verdict(event: Event, *, time_limit: float = 30.0, seed: int = 0
     try:
         if not event.layout.threes and not event.layout.sit_outs:
             found = zero_repeat_seating(n, rounds, time_limit=time_limit / 2, seed=seed)
-            if found is not None:
-                return verdict(Answer.EXISTS, f"constructed: {found[1]}", found[0])
+        else:
+            found = odd_room_seating(n, rounds, event.odd)
+        if found is not None:
+            return verdict(Answer.EXISTS, f"constructed: {found[1]}", found[0])
         left = max(0.1, time_limit - (time.monotonic() - started))
         outcome = cpsat.solve(
             event, time_limit=left, max_repeats=0, seed=seed, workers=workers, work_limit=left if workers == 1 else None

@@ -64,10 +64,20 @@ def verdict(players, rounds, time_limit=5.0, **settings):
     )
 
 
-def test_exists_comes_with_a_checked_certificate():
-    answer = verdict(16, 5)
-    assert answer.answer is Answer.EXISTS
-    assert optimizer.check(answer.schedule).repeats == 0 and len(answer.schedule.rounds) == 5
+@pytest.mark.parametrize(
+    "players, rounds, settings, made",
+    [
+        (16, 5, {}, "affine"),
+        (23, 7, {}, "deleted"),  # three-handed
+        (25, 7, {"odd": OddPolicy.SIT_OUT}, "joined"),
+    ],
+)
+def test_exists_comes_with_a_checked_certificate(players, rounds, settings, made):
+    answer = verdict(players, rounds, **settings)
+    assert answer.answer is Answer.EXISTS and made in answer.reason
+    metrics = optimizer.check(answer.schedule)
+    assert metrics.repeats == 0 and len(answer.schedule.rounds) == rounds
+    assert metrics.three_handed_fair and metrics.sit_outs_fair
 
 
 @pytest.mark.parametrize(
@@ -77,6 +87,8 @@ def test_exists_comes_with_a_checked_certificate():
         (12, 2, {}, "pigeonhole"),
         (20, 6, {}, "Ge, Lam, Ling and Shen"),
         (17, 4, {}, "CP-SAT"),  # fair shares of three-handed seats force a repeat
+        (18, 6, {}, "CP-SAT"),  # found by the symmetry-broken model in about 2 s
+        (18, 6, {"odd": OddPolicy.SIT_OUT}, "per player"),
     ],
 )
 def test_impossible_names_its_proof(players, rounds, settings, proof):
@@ -85,7 +97,7 @@ def test_impossible_names_its_proof(players, rounds, settings, proof):
 
 
 def test_unknown_when_neither_found_nor_proven_in_time():
-    answer = verdict(23, 7, time_limit=0.2)
+    answer = verdict(22, 6, time_limit=0.2)  # three-handed: no construction applies
     assert answer.answer is Answer.UNKNOWN and answer.schedule is None
 
 

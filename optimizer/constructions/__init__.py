@@ -8,6 +8,7 @@
     library                      repeat-free designs computed ahead by the constructions above
     deletion.deletion_seating    odd rooms: players who never meet deleted from a design, turns kept fair
     joining.joining_seating      sit-out rooms: a design joined by the extra players, nobody sitting out twice
+    odd_rooms.odd_room_seating   deletion, else joining: what plan and the verdict ask for an odd room
     greedy.greedy_seating        round by round against every meeting so far, burdens in turn
     stayers.place_stayers        the repair every start goes through so stay requests hold
 
