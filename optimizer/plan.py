@@ -28,13 +28,13 @@ from optimizer.balance import balance_letters, balance_table_numbers, order_roun
 from optimizer.bounds import lower_bound
 from optimizer.checker import check
 from optimizer.constructions import frontier_rounds, instant_seating, zero_repeat_seating
-from optimizer.constructions.fixed import fixed_seating
+from optimizer.constructions.fixed import fixed_schedule, fixed_seating
 from optimizer.constructions.greedy import greedy_seating
 from optimizer.constructions.odd_rooms import odd_room_seating
 from optimizer.constructions.stayers import place_stayers
 from optimizer.requests import apart_pairs, club_mates, pinned, turn_exempt
 from optimizer.search import Costs, extend, improve, tabu_search
-from optimizer.seats import Seats, to_schedule
+from optimizer.seats import Seats
 from optimizer.state import FINISH_SECONDS, Budget, Candidate, History, Incumbent
 from optimizer.verdict import fewest_repeats
 
@@ -123,12 +123,8 @@ def plan(
     starts = [] if fixed is None else [(fixed, "fixed rule")]
     proven, interrupted = _stages(run, seed, workers, warm_start, starts)
     _balance(run, np.random.default_rng(seed), polish_first=not interrupted)
-    return _result(run, None if fixed is None else _fixed_repeats(event, fixed), proven, interrupted)
-
-
-def _fixed_repeats(event: Event, fixed: Seats) -> int:
-    unrequested = event.model_copy(update={"apart": (), "stay": {}})  # the fixed rule cannot honour requests
-    return check(to_schedule(unrequested, fixed, rule="fixed")).repeats
+    fixed_repeats = None if fixed is None else check(fixed_schedule(event)).repeats
+    return _result(run, fixed_repeats, proven, interrupted)
 
 
 def _stages(run: Run, seed: int, workers: int, warm_start: bool, starts) -> tuple[bool, bool]:

@@ -20,9 +20,11 @@ MOVES = (+1, -1, +2, -2)  # tables moved per round by seat A, B, C, D
 
 
 def fixed_schedule(event: Event) -> Schedule:
-    """The fixed MJMP rotation for the event as a schedule. Not checked here: every caller checks it
+    """The fixed MJMP rotation for the event as a schedule. It cannot honour requests (keep apart,
+    stay at a table), so the schedule carries none. Not checked here: every caller checks it
     (optimizer.check) for the figures it needs, and so once."""
-    return to_schedule(event, fixed_seating(event), rule="fixed")
+    unrequested = event.model_copy(update={"apart": (), "stay": {}})
+    return to_schedule(unrequested, fixed_seating(event), rule="fixed")
 
 
 def fixed_seating(event: Event) -> Seats:
