@@ -1,6 +1,8 @@
 """Repeat-free days with fair turns for rooms that are not a multiple of four: a bigger design with
 players deleted (optimizer.constructions.deletion), else, when players sit out, a smaller design joined
-by them (optimizer.constructions.joining)."""
+by them (optimizer.constructions.joining). As for the zero-repeat seatings of optimizer.constructions,
+every seating handed out is counted here first, so a builder bug can only cost a None (fair turns are
+the checker's to vouch for)."""
 
 from __future__ import annotations
 
@@ -8,10 +10,11 @@ from models import OddPolicy
 from optimizer.constructions import Made
 from optimizer.constructions.deletion import deletion_seating
 from optimizer.constructions.joining import joining_seating
+from optimizer.seats import repeats
 
 
 def odd_room_seating(player_count: int, rounds: int, odd: OddPolicy) -> Made | None:
     found = deletion_seating(player_count, rounds, odd)
     if found is None and odd is OddPolicy.SIT_OUT:
         found = joining_seating(player_count, rounds)
-    return found
+    return found if found is not None and repeats(found[0], player_count) == 0 else None

@@ -17,8 +17,8 @@ from optimizer.seats import EMPTY, Seats, table_of
 def canonical_form(seats: Seats, fours: int, player_count: int, stretches: Sequence[range] = ()) -> Seats:
     """The same day relabelled to the form the model's symmetry breaking asks for: players sorted by
     their rows of tables (round one first, sitting out after every table), in every round tables of
-    one size ordered by their lowest-numbered player, and with `sort_rounds` rounds sorted by their
-    columns of tables (player one first).
+    one size ordered by their lowest-numbered player, and the rounds of each of `stretches` sorted by
+    their columns of tables (player one first).
 
     Each relabelling that changes anything makes the day's table-by-player matrix smaller in
     row-major order, so alternating them ends, at a form that has every order."""
