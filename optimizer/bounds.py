@@ -65,12 +65,26 @@ def _pairs_forced(size: int, groups: int) -> int:
 
 
 def published_bound(event: Event) -> Bound:
+    """No resolvable maximum packing of 20 players over 6 rounds (the comment above), in a room of 20, and
+    in a room of 19 with one table of three taken in turn: over rounds with 3 rounds <= 19 nobody is
+    three-handed twice, so a 20th player in the empty seat meets nobody twice, and a repeat-free day of 19
+    would be one of 20."""
     layout, players = event.layout, len(event.players)
-    if layout.threes or layout.sit_outs or event.rounds < _NO_RESOLVABLE_PACKING.get(players, event.rounds + 1):
+    ghost = layout.threes == 1 and 3 * event.rounds <= players
+    if layout.sit_outs or (layout.threes and not ghost):
         return Bound(repeats=0, proof="")
+    design_size = players + layout.threes
+    if event.rounds < _NO_RESOLVABLE_PACKING.get(design_size, event.rounds + 1):
+        return Bound(repeats=0, proof="")
+    reduction = (
+        f"with the table of three taken in turn nobody is three-handed twice, so a player added in its "
+        f"empty seat would make a repeat-free day of {design_size}; "
+        if ghost
+        else ""
+    )
     return Bound(
         repeats=1,
-        proof=f"no resolvable maximum packing of {players} players by tables of four exists "
+        proof=f"{reduction}no resolvable maximum packing of {design_size} players by tables of four exists "
         "(Ge, Lam, Ling and Shen, Designs, Codes and Cryptography 35, 2005)",
     )
 

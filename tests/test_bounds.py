@@ -32,3 +32,12 @@ def test_the_per_player_bound_is_never_below_counting():
             for odd in OddPolicy:
                 event = Event.with_count(players, rounds, odd=odd)
                 assert player_bound(event).repeats >= counting_bound(event).repeats
+
+
+def test_nineteen_three_handed_over_six_rounds_reduces_to_twenty():
+    # Turns taken fairly leave nobody at the table of three twice in 6 rounds of 19, so a 20th player
+    # there would give a repeat-free day of 20 over 6 rounds, which does not exist.
+    bound = lower_bound(Event.with_count(19, 6, odd=OddPolicy.THREE_HANDED))
+    assert bound.repeats == 1 and "three-handed twice" in bound.proof and "Ge, Lam" in bound.proof
+    assert lower_bound(Event.with_count(19, 5, odd=OddPolicy.THREE_HANDED)).repeats == 0  # 20 x 5 exists
+    assert lower_bound(Event.with_count(19, 6, odd=OddPolicy.SIT_OUT)).repeats == 0  # no seat to fill
