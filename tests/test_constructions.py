@@ -6,14 +6,15 @@ import numpy as np
 import pytest
 
 import optimizer
-from models import Answer, Event
+from models import Answer, Event, OddPolicy
 from optimizer.checker import check
 from optimizer.constructions import frontier_rounds, instant_seating, library, zero_repeat_seating
 from optimizer.constructions.affine import affine_seating, directions
 from optimizer.constructions.doubling import doubled_affine_seating, doubling_rounds, solve_gf2
+from optimizer.constructions.library.__main__ import build_odd
 from optimizer.constructions.rotational import Shape, candidate_shapes, expand, pair_types, search_base_round
 from optimizer.constructions.speeds import best_speeds, guaranteed_rounds, speed_rounds, speed_seating
-from optimizer.seats import is_repeat_free, meetings, repeats, repeats_in
+from optimizer.seats import is_repeat_free, meetings, repeats, repeats_in, to_schedule
 
 # Best known zero-repeat rounds (the literature), only as the target to compare against.
 FRONTIER = {16: 5, 20: 5, 24: 7, 28: 9, 32: 10, 36: 11, 40: 13, 44: 14, 48: 15, 52: 17, 56: 18, 60: 19, 64: 21}
@@ -161,6 +162,32 @@ def test_library_refuses_a_bad_entry(tmp_path, monkeypatch):
     with pytest.raises(library.BadEntry):
         library.load(16)
     library.load.cache_clear()
+
+
+@pytest.mark.parametrize("players, odd", [room for room in library.stored_rooms() if room[1] is not None])
+def test_odd_library_days_pass_the_checker(players, odd):
+    entry = library.load(players, odd)
+    metrics = check(to_schedule(Event.with_count(players, entry.rounds, odd=odd), entry.seats, "library"))
+    assert metrics.repeats == 0 and metrics.three_handed_fair and metrics.sit_outs_fair
+
+
+def test_library_refuses_an_odd_day_with_unfair_turns(tmp_path, monkeypatch):
+    monkeypatch.setattr(library, "HERE", tmp_path)
+    library.load.cache_clear()
+    first = np.arange(16).reshape(4, 4)
+    unfair = np.stack([first, first.T])  # repeat-free, but player 16 sits out twice and nobody else once
+    library.save(library.Entry(17, 2, "unfair", unfair, OddPolicy.SIT_OUT))
+    with pytest.raises(library.BadEntry, match="fairly"):
+        library.load(17, OddPolicy.SIT_OUT)
+    library.load.cache_clear()
+
+
+def test_odd_library_days_are_found_by_seeded_tabu_search_and_repeat_themselves():
+    first = build_odd(18, 3, OddPolicy.THREE_HANDED, steps=3_000, seeds=2)
+    assert first is not None and "tabu" in first[1]
+    assert check(to_schedule(Event.with_count(18, 3, odd=OddPolicy.THREE_HANDED), first[0], "x")).repeats == 0
+    again = build_odd(18, 3, OddPolicy.THREE_HANDED, steps=3_000, seeds=2)
+    assert again is not None and (again[0] == first[0]).all()
 
 
 def test_pair_codes_and_the_meetings_matrix_count_the_same_repeats():

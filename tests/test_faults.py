@@ -480,7 +480,7 @@ def test_inputs_that_are_not_regular_files_are_refused(tmp_path, special):
     [
         (["--players", 16, "--rounds", 5], 0, "exists"),
         (["--players", 16, "--rounds", 6], 1, "impossible"),
-        (["--players", 22, "--rounds", 6, "--time-limit", 0.2], 3, "unknown"),  # no construction applies
+        (["--players", 21, "--rounds", 7, "--time-limit", 0.2], 3, "unknown"),  # nothing built or stored
     ],
 )
 def test_exists_answers_in_its_exit_status(argv, status, answer):

@@ -70,6 +70,7 @@ def verdict(players, rounds, time_limit=5.0, **settings):
         (16, 5, {}, "affine"),
         (23, 7, {}, "deleted"),  # three-handed
         (25, 7, {"odd": OddPolicy.SIT_OUT}, "joined"),
+        (22, 5, {}, "library"),  # three-handed: the first rounds of a stored day
     ],
 )
 def test_exists_comes_with_a_checked_certificate(players, rounds, settings, made):
@@ -86,6 +87,7 @@ def test_exists_comes_with_a_checked_certificate(players, rounds, settings, made
         (16, 6, {}, "counting"),
         (12, 2, {}, "pigeonhole"),
         (20, 6, {}, "Ge, Lam, Ling and Shen"),
+        (19, 6, {}, "three-handed twice"),  # a 20th player at the table of three would make 20 x 6
         (17, 4, {}, "CP-SAT"),  # fair shares of three-handed seats force a repeat
         (18, 6, {}, "CP-SAT"),  # found by the symmetry-broken model in about 2 s
         (18, 6, {"odd": OddPolicy.SIT_OUT}, "per player"),
@@ -97,7 +99,7 @@ def test_impossible_names_its_proof(players, rounds, settings, proof):
 
 
 def test_unknown_when_neither_found_nor_proven_in_time():
-    answer = verdict(22, 6, time_limit=0.2)  # three-handed: no construction applies
+    answer = verdict(21, 7, time_limit=0.2)  # three-handed: no construction or stored day applies
     assert answer.answer is Answer.UNKNOWN and answer.schedule is None
 
 

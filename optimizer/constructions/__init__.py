@@ -5,10 +5,12 @@
     speeds.speed_seating         every seat moves a fixed number of tables a round (the slip generalised)
     doubling.doubled_affine_seating  32 players over 10 rounds: two affine planes of order 4, signed
     rotational.rotational_seating  a base round developed over Z_m, found by a small CP-SAT model
-    library                      repeat-free designs computed ahead by the constructions above
+    library                      repeat-free days computed ahead by the constructions above, and for
+                                 odd rooms by tabu search (turns kept fair)
     deletion.deletion_seating    odd rooms: players who never meet deleted from a design, turns kept fair
     joining.joining_seating      sit-out rooms: a design joined by the extra players, nobody sitting out twice
-    odd_rooms.odd_room_seating   deletion, else joining: what plan and the verdict ask for an odd room
+    odd_rooms.odd_room_seating   library, else deletion, else joining: what plan and the verdict ask for
+                                 an odd room
     greedy.greedy_seating        round by round against every meeting so far, burdens in turn
     stayers.place_stayers        the repair every start goes through so stay requests hold
 

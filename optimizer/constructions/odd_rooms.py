@@ -1,20 +1,29 @@
-"""Repeat-free days with fair turns for rooms that are not a multiple of four: a bigger design with
-players deleted (optimizer.constructions.deletion), else, when players sit out, a smaller design joined
-by them (optimizer.constructions.joining). As for the zero-repeat seatings of optimizer.constructions,
-every seating handed out is counted here first, so a builder bug can only cost a None (fair turns are
-the checker's to vouch for)."""
+"""Repeat-free days with fair turns for rooms that are not a multiple of four: a day stored in the
+library (optimizer.constructions.library, found ahead by the tool's own search), else a bigger design
+with players deleted (optimizer.constructions.deletion), else, when players sit out, a smaller design
+joined by them (optimizer.constructions.joining). As for the zero-repeat seatings of
+optimizer.constructions, every seating handed out is counted here first, so a builder bug can only cost
+a None (fair turns are the checker's to vouch for)."""
 
 from __future__ import annotations
 
 from models import OddPolicy
-from optimizer.constructions import Made
+from optimizer.constructions import Made, library
 from optimizer.constructions.deletion import deletion_seating
 from optimizer.constructions.joining import joining_seating
 from optimizer.seats import repeats
 
 
 def odd_room_seating(player_count: int, rounds: int, odd: OddPolicy) -> Made | None:
-    found = deletion_seating(player_count, rounds, odd)
+    found = from_odd_library(player_count, rounds, odd) or deletion_seating(player_count, rounds, odd)
     if found is None and odd is OddPolicy.SIT_OUT:
         found = joining_seating(player_count, rounds)
     return found if found is not None and repeats(found[0], player_count) == 0 else None
+
+
+def from_odd_library(player_count: int, rounds: int, odd: OddPolicy) -> Made | None:
+    """The first rounds of a stored day: turns fair after every round make every prefix fair."""
+    entry = library.load(player_count, odd) if player_count % 4 else None
+    if entry is None or entry.rounds < rounds:
+        return None
+    return entry.seats[:rounds].copy(), f"{entry.method} (library)"

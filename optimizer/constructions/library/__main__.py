@@ -1,18 +1,29 @@
-"""Regenerate the library: `python -m optimizer.constructions.library [--players 16 20 ...] [--time-limit 60]`.
+"""Regenerate the library: `python -m optimizer.constructions.library [--players 16 20 ...] [--time-limit 60]`
+for rooms of tables of four, `... --odd three-handed --rounds 6 [--players 22 ...] [--steps N] [--seeds S]`
+for rooms that are not a multiple of four. Without --players, every stored room of that kind.
 
-For each room it starts at the counting limit floor((N - 1) / 3) and steps down until a construction
-(affine, speeds, the doubling, then the rotational search; never the library itself) gives a
-repeat-free seating, then stores it. No list of known results is used: what is stored is what the code reaches.
+For a room of fours it starts at the counting limit floor((N - 1) / 3) and steps down until a construction
+(affine, speeds, the doubling, then the rotational search; never the library itself) gives a repeat-free
+seating, then stores it. For an odd room it runs tabu search (optimizer.search.tabu_search, which keeps
+turns fair) from greedy starts, seed 0, 1, ..., a fixed number of steps each, so a run repeats itself
+exactly; the first day the checker finds repeat-free and fair is stored. No list of known results is
+used: what is stored is what the code reaches.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import time
 
-from optimizer.constructions import from_affine, from_doubling, from_speeds, library
-from optimizer.constructions.library import Entry
+import numpy as np
+
+from models import Event, OddPolicy
+from optimizer.constructions import Made, from_affine, from_doubling, from_speeds, library
+from optimizer.constructions.greedy import greedy_seating
+from optimizer.constructions.library import Entry, fair_and_repeat_free
 from optimizer.constructions.rotational import rotational_seating
+from optimizer.search import Costs, tabu_search
 from optimizer.seats import is_repeat_free
 
 
@@ -31,22 +42,48 @@ def build(player_count: int, time_limit: float, seed: int):
     return None
 
 
+def build_odd(player_count: int, rounds: int, odd: OddPolicy, steps: int, seeds: int) -> Made | None:
+    """A repeat-free day with fair turns from the first seed whose tabu search reaches one."""
+    event = Event.with_count(player_count, rounds, odd=odd)
+    costs = Costs.of(event)
+    for seed in range(seeds):
+        rng = np.random.default_rng(seed)
+        seats = tabu_search(greedy_seating(event, costs, rng), costs, math.inf, rng, max_steps=steps)
+        if fair_and_repeat_free(seats, player_count, odd):
+            return seats, f"tabu search from a greedy start, seed {seed}"
+    return None
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(prog="python -m optimizer.constructions.library", description=__doc__)
-    parser.add_argument("--players", dest="player_count", type=int, nargs="*", default=list(range(16, 65, 4)))
+    parser.add_argument("--players", dest="player_count", type=int, nargs="*")
     parser.add_argument("--time-limit", type=float, default=60.0, help="seconds per round count tried")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--odd", type=OddPolicy, help="regenerate rooms seated this way (with --rounds)")
+    parser.add_argument("--rounds", type=int, help="rounds of an odd room's day (default: the stored day's)")
+    parser.add_argument("--steps", type=int, default=200_000, help="tabu steps per seed in an odd room")
+    parser.add_argument("--seeds", type=int, default=8, help="seeds tried in an odd room")
     args = parser.parse_args(argv)
-    for player_count in args.player_count:
+    stored = [players for players, odd in library.stored_rooms() if odd == args.odd]
+    for player_count in args.player_count or stored:
         start = time.monotonic()
-        found = build(player_count, args.time_limit, args.seed)
+        found = _odd(player_count, args) if args.odd else build(player_count, args.time_limit, args.seed)
         took = time.monotonic() - start
         if found is None:
             print(f"{player_count:4d} players: nothing found ({took:.1f} s)", flush=True)
             continue
         rounds, (seats, method) = found
-        library.save(Entry(player_count, rounds, method, seats))
+        library.save(Entry(player_count, rounds, method, seats, args.odd))
         print(f"{player_count:4d} players: {rounds:2d} rounds, {method} ({took:.1f} s)", flush=True)
+
+
+def _odd(player_count: int, args) -> tuple[int, Made] | None:
+    entry = library.load(player_count, args.odd)
+    rounds = args.rounds or (entry.rounds if entry else None)
+    if rounds is None:
+        raise SystemExit(f"{player_count} players: no stored day, so --rounds is needed")
+    made = build_odd(player_count, rounds, args.odd, args.steps, args.seeds)
+    return None if made is None else (rounds, made)
 
 
 if __name__ == "__main__":
