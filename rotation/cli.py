@@ -8,6 +8,7 @@ import json
 import math
 import os
 import sys
+from dataclasses import dataclass
 
 import click
 
@@ -69,7 +70,28 @@ def room_options(command):
     return functools.reduce(lambda cmd, option: option(cmd), reversed(options), command)
 
 
+@dataclass(frozen=True)
+class ScheduleOutputs:
+    """--json, --csv, --csv-long, --excel and --quiet: where a schedule goes and how it is printed."""
+
+    json_path: str | None
+    csv_path: str | None
+    csv_long: str | None
+    excel: bool
+    quiet: bool
+
+    def checked(self, inputs: dict) -> list[tuple[str, str]]:
+        """(option, path) of every file to write, refused before any work if one would clobber an input."""
+        return check_outputs({"--json": self.json_path, "--csv": self.csv_path, "--csv-long": self.csv_long}, inputs)
+
+
 def output_options(command):
+    """The options of ScheduleOutputs, handed to the command as one `output` argument."""
+
+    @functools.wraps(command)
+    def with_outputs(*args, json_path, csv_path, csv_long, excel, quiet, **kwargs):
+        return command(*args, output=ScheduleOutputs(json_path, csv_path, csv_long, excel, quiet), **kwargs)
+
     options = [
         click.option("--json", "json_path", metavar="FILE", help="Write the schedule as JSON."),
         click.option("--csv", "csv_path", metavar="FILE", help="Write the schedule as CSV: a row per player."),
@@ -79,35 +101,31 @@ def output_options(command):
         click.option("--excel", is_flag=True, help="Start the CSV files with a byte-order mark, for Excel."),
         click.option("--quiet", "-q", is_flag=True, help="Print the summary only, not the seating."),
     ]
-    return functools.reduce(lambda cmd, option: option(cmd), reversed(options), command)
-
-
-def schedule_outputs(json_path, csv_path, csv_long, inputs: dict) -> list[tuple[str, str]]:
-    return check_outputs({"--json": json_path, "--csv": csv_path, "--csv-long": csv_long}, inputs)
+    return functools.reduce(lambda cmd, option: option(cmd), reversed(options), with_outputs)
 
 
 def emit(
     schedule: Schedule,
     outputs: list[tuple[str, str]],
+    output: ScheduleOutputs | None = None,
     *,
-    quiet: bool = False,
-    excel: bool = False,
     provenance: dict | None = None,
     figures: bool = True,
 ) -> None:
     """Check, write every output (all or nothing), then print. Nothing reaches the director unchecked,
     and a closed or full stdout cannot lose the files: they are written before the report. The seating
-    is printed only when nothing is written and --quiet is not given; the figures always."""
+    is printed only when nothing is written and --quiet is not given (`output` None: a certificate, written
+    only); the figures unless `figures` is False."""
     metrics = optimizer.check(schedule)
     stamped = with_provenance(schedule, metrics, **provenance) if provenance is not None else schedule
-    bom = EXCEL_BOM if excel else ""
+    bom = EXCEL_BOM if output is not None and output.excel else ""
     render = {
         "--json": lambda: schedule_json(stamped),
         "--csv": lambda: bom + schedule_csv(schedule),
         "--csv-long": lambda: bom + schedule_csv_long(schedule),
     }
     write_outputs([(path, render[what]()) for what, path in outputs])
-    if not quiet and not outputs:
+    if output is not None and not output.quiet and not outputs:
         say(seating_text(schedule))
         say()
     if figures:
@@ -122,11 +140,11 @@ def cli():
 @cli.command()
 @room_options
 @output_options
-def fixed(players, names, rounds, odd, scoring, json_path, csv_path, csv_long, excel, quiet):
+def fixed(players, names, rounds, odd, scoring, output: ScheduleOutputs):
     """The fixed MJMP rotation: A up 1 table, B down 1, C up 2, D down 2."""
-    outputs = schedule_outputs(json_path, csv_path, csv_long, {"names file": names})
+    outputs = output.checked({"names file": names})
     event = make_event(players, names, rounds, odd, scoring)
-    emit(optimizer.fixed_schedule(event), outputs, quiet=quiet, excel=excel, provenance={"method": "fixed"})
+    emit(optimizer.fixed_schedule(event), outputs, output, provenance={"method": "fixed"})
 
 
 MAX_SECONDS = 86_400.0  # a day: no tournament waits longer for its seating
@@ -152,7 +170,22 @@ class Seconds(click.ParamType):
 SECONDS = Seconds()
 
 
+@dataclass(frozen=True)
+class SolverSettings:
+    """--time-limit, --seed and --workers, as optimizer.plan and the verdict take them."""
+
+    time_limit: float
+    seed: int
+    workers: int
+
+
 def solver_options(command, seconds: float = 30.0, what: str = "Seconds to search."):
+    """The options of SolverSettings, handed to the command as one `solver` argument."""
+
+    @functools.wraps(command)
+    def with_solver(*args, time_limit, seed, workers, **kwargs):
+        return command(*args, solver=SolverSettings(time_limit, seed, workers), **kwargs)
+
     options = [
         click.option(
             "--time-limit", type=SECONDS, default=seconds, show_default=True, help=f"{what} 0.1 to {MAX_SECONDS:g}."
@@ -172,7 +205,7 @@ def solver_options(command, seconds: float = 30.0, what: str = "Seconds to searc
             help=f"CP-SAT workers, 1 to {MAX_WORKERS}; one worker with a seed repeats a run exactly.",
         ),
     ]
-    return functools.reduce(lambda cmd, option: option(cmd), reversed(options), command)
+    return functools.reduce(lambda cmd, option: option(cmd), reversed(options), with_solver)
 
 
 @cli.command()
@@ -188,34 +221,18 @@ def solver_options(command, seconds: float = 30.0, what: str = "Seconds to searc
 )
 @solver_options
 @output_options
-def plan(
-    players,
-    names,
-    rounds,
-    odd,
-    scoring,
-    apart,
-    stay,
-    spread,
-    time_limit,
-    seed,
-    workers,
-    json_path,
-    csv_path,
-    csv_long,
-    excel,
-    quiet,
-):
+def plan(players, names, rounds, odd, scoring, apart, stay, spread, solver: SolverSettings, output: ScheduleOutputs):
     """A variety rotation: all rounds planned at once for the fewest repeat opponents."""
-    inputs = {"names file": names, "apart file": apart, "stay file": stay, "spread file": spread}
-    outputs = schedule_outputs(json_path, csv_path, csv_long, inputs)
+    outputs = output.checked({"names file": names, "apart file": apart, "stay file": stay, "spread file": spread})
     event = make_event(players, names, rounds, odd, scoring, apart, stay, spread)
-    with progress_display(time_limit) as show:
-        result = optimizer.plan(event, time_limit=time_limit, seed=seed, workers=workers, on_progress=show)
+    with progress_display(solver.time_limit) as show:
+        result = optimizer.plan(
+            event, time_limit=solver.time_limit, seed=solver.seed, workers=solver.workers, on_progress=show
+        )
     if result.schedule is None:
-        raise no_schedule(result, time_limit, requests=bool(event.apart or event.stay))
-    made = {"method": "variety", "seed": seed, "time_limit": time_limit, "result": result}
-    emit(result.schedule, outputs, quiet=quiet, excel=excel, provenance=made)
+        raise no_schedule(result, solver.time_limit, requests=bool(event.apart or event.stay))
+    made = {"method": "variety", "seed": solver.seed, "time_limit": solver.time_limit, "result": result}
+    emit(result.schedule, outputs, output, provenance=made)
     say(result_text(result))
 
 
@@ -249,24 +266,9 @@ def no_schedule(result, time_limit: float, requests: bool) -> click.ClickExcepti
 )
 @solver_options
 @output_options
-def replan(
-    schedule_file,
-    played,
-    drop,
-    add,
-    odd,
-    scoring,
-    time_limit,
-    seed,
-    workers,
-    json_path,
-    csv_path,
-    csv_long,
-    excel,
-    quiet,
-):
+def replan(schedule_file, played, drop, add, odd, scoring, solver: SolverSettings, output: ScheduleOutputs):
     """Plan the rounds still to play again, after people leave or arrive. The input file is not changed."""
-    outputs = schedule_outputs(json_path, csv_path, csv_long, {"schedule file": schedule_file})
+    outputs = output.checked({"schedule file": schedule_file})
     schedule = read_schedule(schedule_file)
     try:
         optimizer.check(schedule)
@@ -275,15 +277,15 @@ def replan(
     drop, add = _who_leaves(schedule, drop), _who_arrives(schedule, add)
     policy = _policy_change(schedule, odd, scoring)
     try:
-        with progress_display(time_limit) as show:
+        with progress_display(solver.time_limit) as show:
             outcome = optimizer.replan(
                 schedule,
                 played,
                 drop=drop,
                 add=add,
-                time_limit=time_limit,
-                seed=seed,
-                workers=workers,
+                time_limit=solver.time_limit,
+                seed=solver.seed,
+                workers=solver.workers,
                 on_progress=show,
                 **policy,
             )
@@ -292,9 +294,9 @@ def replan(
     except ValueError as error:
         raise BadInput(one_line_error(error)) from None
     if outcome.result.schedule is None:
-        raise no_schedule(outcome.result, time_limit, requests=bool(schedule.apart or schedule.stay))
-    made = {"method": "replan", "seed": seed, "time_limit": time_limit, "result": outcome.result}
-    emit(outcome.result.schedule, outputs, quiet=quiet, excel=excel, provenance=made)
+        raise no_schedule(outcome.result, solver.time_limit, requests=bool(schedule.apart or schedule.stay))
+    made = {"method": "replan", "seed": solver.seed, "time_limit": solver.time_limit, "result": outcome.result}
+    emit(outcome.result.schedule, outputs, output, provenance=made)
     say(replan_text(outcome))
 
 
@@ -342,16 +344,18 @@ def _policy_change(schedule: Schedule, odd: str | None, scoring: str | None) -> 
 @room_options
 @solver_options
 @click.option("--json", "json_path", metavar="FILE", help="Write the certificate schedule as JSON.")
-def exists(players, names, rounds, odd, scoring, time_limit, seed, workers, json_path) -> int:
+def exists(players, names, rounds, odd, scoring, solver: SolverSettings, json_path) -> int:
     """Does a schedule with no repeat opponents exist? Answers exists, impossible or unknown.
 
     Exit status: 0 exists, 1 impossible, 3 unknown (2 is bad input), so scripts can branch on it."""
     outputs = check_outputs({"--json": json_path}, {"names file": names})
     event = make_event(players, names, rounds, odd, scoring)
-    verdict = optimizer.zero_repeat_verdict(event, time_limit=time_limit, seed=seed, workers=workers)
+    verdict = optimizer.zero_repeat_verdict(
+        event, time_limit=solver.time_limit, seed=solver.seed, workers=solver.workers
+    )
     rounds = f"{verdict.rounds} round{'' if verdict.rounds == 1 else 's'}"
     if verdict.schedule is not None and outputs:
-        emit(verdict.schedule, outputs, quiet=True, figures=False)
+        emit(verdict.schedule, outputs, figures=False)
     say(f"{verdict.players} players, {rounds}: {verdict.answer.value} ({verdict.reason})")
     return EXISTS_STATUS[verdict.answer]
 
@@ -368,7 +372,7 @@ EXISTS_STATUS = {Answer.EXISTS: 0, Answer.IMPOSSIBLE: 1, Answer.UNKNOWN: 3}
 @functools.partial(solver_options, seconds=10.0, what="Seconds per room.")
 @click.option("--csv", "csv_path", metavar="FILE", help="Also write the rows as CSV.")
 @click.option("--json", "json_path", metavar="FILE", help="Also write the rows as JSON.")
-def compare(sizes, rounds_list, odd, time_limit, seed, workers, csv_path, json_path):
+def compare(sizes, rounds_list, odd, solver: SolverSettings, csv_path, json_path):
     """One line per room: fixed rule against variety rotation, lower bound and zero-repeat verdict."""
     outputs = check_outputs({"--csv": csv_path, "--json": json_path}, {})
     counts = parse_sizes(sizes, "--players", minimum=4)
@@ -382,8 +386,10 @@ def compare(sizes, rounds_list, odd, time_limit, seed, workers, csv_path, json_p
             say(f"{n:>7} {r:>6}  {error.format_message()}")
             skipped += 1
             continue
-        with progress_display(time_limit, f"room {k} of {len(rows)} ({n} players, {r} rounds)") as show:
-            result = optimizer.plan(event, time_limit=time_limit, seed=seed, workers=workers, on_progress=show)
+        with progress_display(solver.time_limit, f"room {k} of {len(rows)} ({n} players, {r} rounds)") as show:
+            result = optimizer.plan(
+                event, time_limit=solver.time_limit, seed=solver.seed, workers=solver.workers, on_progress=show
+            )
         if result.schedule is not None:
             optimizer.check(result.schedule)
         fixed = optimizer.check(optimizer.fixed_schedule(event))
