@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from itertools import product
 from math import comb
 
 from models import Bound, Event
@@ -45,16 +46,23 @@ def player_bound(event: Event) -> Bound:
 
 
 def first_round_bound(event: Event) -> Bound:
-    """With fewer than four tables, every later table must seat two players who shared a first-round table."""
+    """With fewer than four tables, every later table must seat two players who shared a first-round
+    table, unless the players who sat out in round 1 (who met nobody then) fill its seats: each later
+    round repeats at least the fewest first-round pairs over every way of spreading them."""
     layout = event.layout
-    if layout.sit_outs or layout.tables >= 4 or event.rounds < 2:
+    if layout.tables >= 4 or event.rounds < 2:
         return Bound(repeats=0, proof="")
     sizes = [4] * layout.fours + [3] * layout.threes
-    per_round = sum(_pairs_forced(size, layout.tables) for size in sizes)
+    per_round = min(
+        sum(_pairs_forced(size - fresh, layout.tables) for size, fresh in zip(sizes, spread))
+        for spread in product(range(layout.sit_outs + 1), repeat=len(sizes))
+        if sum(spread) == layout.sit_outs
+    )
+    rested = f" (the {layout.sit_outs} who sat out round 1 met nobody)" if layout.sit_outs else ""
     return Bound(
         repeats=per_round * (event.rounds - 1),
         proof=f"pigeonhole: with {layout.tables} tables each later round repeats at least {per_round} "
-        "first-round pairs",
+        f"first-round pairs{rested}",
     )
 
 

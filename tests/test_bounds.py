@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given
 
 from models import Event, OddPolicy
-from optimizer.bounds import counting_bound, lower_bound, player_bound
+from optimizer.bounds import counting_bound, first_round_bound, lower_bound, player_bound
 from optimizer.checker import check
 from tests.test_checker_properties import schedules
 
@@ -41,3 +41,12 @@ def test_nineteen_three_handed_over_six_rounds_reduces_to_twenty():
     assert bound.repeats == 1 and "three-handed twice" in bound.proof and "Ge, Lam" in bound.proof
     assert lower_bound(Event.with_count(19, 5, odd=OddPolicy.THREE_HANDED)).repeats == 0  # 20 x 5 exists
     assert lower_bound(Event.with_count(19, 6, odd=OddPolicy.SIT_OUT)).repeats == 0  # no seat to fill
+
+
+def test_players_who_sat_out_round_one_spare_only_the_tables_they_join():
+    # 13 players sitting out one a round at 3 tables: a later table without the round-1 sitter draws 4
+    # players from 3 first-round tables, so two of them met before; the sitter's table can avoid it.
+    bound = first_round_bound(Event.with_count(13, 4, odd=OddPolicy.SIT_OUT))
+    assert bound.repeats == 2 * 3 and "sat out round 1" in bound.proof
+    assert lower_bound(Event.with_count(13, 4, odd=OddPolicy.SIT_OUT)).repeats == 6
+    assert first_round_bound(Event.with_count(15, 4, odd=OddPolicy.SIT_OUT)).repeats == 0  # 3 sitters, 3 tables
