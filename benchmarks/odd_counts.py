@@ -38,8 +38,8 @@ def measure(players: int, rounds: int, odd: OddPolicy, time_limit: float) -> dic
         "repeats": metrics.repeats,
         "bound": result.bound.repeats,
         "fixed": fixed.repeats,
-        "fixed_fair": fixed.three_handed_fair and fixed.sit_outs_fair,
-        "fair": metrics.three_handed_fair and metrics.sit_outs_fair,
+        "fixed_fair": fixed.turns_fair,
+        "fair": metrics.turns_fair,
         "runtime": round(result.runtime, 3),
     }
 

@@ -50,5 +50,10 @@ class Metrics(BaseModel):
     players: tuple[PlayerMetrics, ...]
 
     @property
+    def turns_fair(self) -> bool:
+        """Three-handed seats and sit-outs both taken in turn."""
+        return self.three_handed_fair and self.sit_outs_fair
+
+    @property
     def worst_player_repeats(self) -> int:
         return max((p.repeats for p in self.players), default=0)

@@ -130,7 +130,7 @@ class Incumbent:
             metrics = check(schedule)
         except InvalidSchedule:
             return
-        if not (metrics.three_handed_fair and metrics.sit_outs_fair):
+        if not metrics.turns_fair:
             return
         if self.time_to_first is None:
             self.time_to_first = self.budget.elapsed()

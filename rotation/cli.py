@@ -106,7 +106,7 @@ def output_options(command):
 
 def emit(
     schedule: Schedule,
-    outputs: list[tuple[str, str]],
+    files: list[tuple[str, str]],
     output: ScheduleOutputs | None = None,
     *,
     provenance: dict | None = None,
@@ -124,8 +124,8 @@ def emit(
         "--csv": lambda: bom + schedule_csv(schedule),
         "--csv-long": lambda: bom + schedule_csv_long(schedule),
     }
-    write_outputs([(path, render[what]()) for what, path in outputs])
-    if output is not None and not output.quiet and not outputs:
+    write_outputs([(path, render[what]()) for what, path in files])
+    if output is not None and not output.quiet and not files:
         say(seating_text(schedule))
         say()
     if figures:
@@ -142,9 +142,9 @@ def cli():
 @output_options
 def fixed(players, names, rounds, odd, scoring, output: ScheduleOutputs):
     """The fixed MJMP rotation: A up 1 table, B down 1, C up 2, D down 2."""
-    outputs = output.checked({"names file": names})
+    files = output.checked({"names file": names})
     event = make_event(players, names, rounds, odd, scoring)
-    emit(optimizer.fixed_schedule(event), outputs, output, provenance={"method": "fixed"})
+    emit(optimizer.fixed_schedule(event), files, output, provenance={"method": "fixed"})
 
 
 MAX_SECONDS = 86_400.0  # a day: no tournament waits longer for its seating
@@ -223,7 +223,7 @@ def solver_options(command, seconds: float = 30.0, what: str = "Seconds to searc
 @output_options
 def plan(players, names, rounds, odd, scoring, apart, stay, spread, solver: SolverSettings, output: ScheduleOutputs):
     """A variety rotation: all rounds planned at once for the fewest repeat opponents."""
-    outputs = output.checked({"names file": names, "apart file": apart, "stay file": stay, "spread file": spread})
+    files = output.checked({"names file": names, "apart file": apart, "stay file": stay, "spread file": spread})
     event = make_event(players, names, rounds, odd, scoring, apart, stay, spread)
     with progress_display(solver.time_limit) as show:
         result = optimizer.plan(
@@ -232,7 +232,7 @@ def plan(players, names, rounds, odd, scoring, apart, stay, spread, solver: Solv
     if result.schedule is None:
         raise no_schedule(result, solver.time_limit, requests=bool(event.apart or event.stay))
     made = {"method": "variety", "seed": solver.seed, "time_limit": solver.time_limit, "result": result}
-    emit(result.schedule, outputs, output, provenance=made)
+    emit(result.schedule, files, output, provenance=made)
     say(result_text(result))
 
 
@@ -268,7 +268,7 @@ def no_schedule(result, time_limit: float, requests: bool) -> click.ClickExcepti
 @output_options
 def replan(schedule_file, played, drop, add, odd, scoring, solver: SolverSettings, output: ScheduleOutputs):
     """Plan the rounds still to play again, after people leave or arrive. The input file is not changed."""
-    outputs = output.checked({"schedule file": schedule_file})
+    files = output.checked({"schedule file": schedule_file})
     schedule = read_schedule(schedule_file)
     try:
         optimizer.check(schedule)
@@ -296,7 +296,7 @@ def replan(schedule_file, played, drop, add, odd, scoring, solver: SolverSetting
     if outcome.result.schedule is None:
         raise no_schedule(outcome.result, solver.time_limit, requests=bool(schedule.apart or schedule.stay))
     made = {"method": "replan", "seed": solver.seed, "time_limit": solver.time_limit, "result": outcome.result}
-    emit(outcome.result.schedule, outputs, output, provenance=made)
+    emit(outcome.result.schedule, files, output, provenance=made)
     say(replan_text(outcome))
 
 
@@ -348,14 +348,14 @@ def exists(players, names, rounds, odd, scoring, solver: SolverSettings, json_pa
     """Does a schedule with no repeat opponents exist? Answers exists, impossible or unknown.
 
     Exit status: 0 exists, 1 impossible, 3 unknown (2 is bad input), so scripts can branch on it."""
-    outputs = check_outputs({"--json": json_path}, {"names file": names})
+    files = check_outputs({"--json": json_path}, {"names file": names})
     event = make_event(players, names, rounds, odd, scoring)
     verdict = optimizer.zero_repeat_verdict(
         event, time_limit=solver.time_limit, seed=solver.seed, workers=solver.workers
     )
     rounds = f"{verdict.rounds} round{'' if verdict.rounds == 1 else 's'}"
-    if verdict.schedule is not None and outputs:
-        emit(verdict.schedule, outputs, figures=False)
+    if verdict.schedule is not None and files:
+        emit(verdict.schedule, files, figures=False)
     say(f"{verdict.players} players, {rounds}: {verdict.answer.value} ({verdict.reason})")
     return EXISTS_STATUS[verdict.answer]
 
@@ -374,7 +374,7 @@ EXISTS_STATUS = {Answer.EXISTS: 0, Answer.IMPOSSIBLE: 1, Answer.UNKNOWN: 3}
 @click.option("--json", "json_path", metavar="FILE", help="Also write the rows as JSON.")
 def compare(sizes, rounds_list, odd, solver: SolverSettings, csv_path, json_path):
     """One line per room: fixed rule against variety rotation, lower bound and zero-repeat verdict."""
-    outputs = check_outputs({"--csv": csv_path, "--json": json_path}, {})
+    files = check_outputs({"--csv": csv_path, "--json": json_path}, {})
     counts = parse_sizes(sizes, "--players", minimum=4)
     rows = [(n, r) for n in counts for r in parse_sizes(rounds_list, "--rounds", minimum=1, maximum=MAX_ROUNDS)]
     say(COMPARE_HEADER)
@@ -393,13 +393,13 @@ def compare(sizes, rounds_list, odd, solver: SolverSettings, csv_path, json_path
         if result.schedule is not None:
             optimizer.check(result.schedule)
         fixed = optimizer.check(optimizer.fixed_schedule(event))
-        fair = fixed.three_handed_fair and fixed.sit_outs_fair
+        fair = fixed.turns_fair
         unfair |= not fair
         verdicts[n, r] = zero_repeat_answer(result)
         say(compare_row(n, r, result, verdicts[n, r], fixed_fair=fair))
         records.append(compare_record(n, r, result, verdicts[n, r], fixed_fair=fair))
     render = {"--csv": lambda: compare_csv(records), "--json": lambda: compare_json(records)}
-    write_outputs([(path, render[what]()) for what, path in outputs])
+    write_outputs([(path, render[what]()) for what, path in files])
     say(compare_summary(records, skipped))
     for note in (UNFAIR_FIXED_NOTE if unfair else "", guide_claim_note(verdicts)):
         if note:

@@ -37,7 +37,7 @@ def compare(schedule: Schedule):
         fixed = optimizer.check(optimizer.fixed_schedule(event))
     except (ValueError, optimizer.InvalidSchedule) as error:
         return Comparison(None, None, f"the fixed rule cannot seat this room: {error}")
-    fair = fixed.three_handed_fair and fixed.sit_outs_fair
+    fair = fixed.turns_fair
     return Comparison(fixed.repeats, optimizer.lower_bound(event), fixed_fair=fair)
 
 

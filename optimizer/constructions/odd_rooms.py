@@ -23,7 +23,7 @@ def odd_room_seating(player_count: int, rounds: int, odd: OddPolicy) -> Made | N
 
 def from_odd_library(player_count: int, rounds: int, odd: OddPolicy) -> Made | None:
     """The first rounds of a stored day: turns fair after every round make every prefix fair."""
-    entry = library.load(player_count, odd) if player_count % 4 else None
+    entry = library.load(player_count, odd)
     if entry is None or entry.rounds < rounds:
         return None
     return entry.seats[:rounds].copy(), f"{entry.method} (library)"

@@ -105,4 +105,4 @@ def fair_and_repeat_free(seats: np.ndarray, player_count: int, odd: OddPolicy) -
         metrics = check(to_schedule(event, seats, "library"))
     except ValueError:  # a malformed day (InvalidSchedule, or a room the layout refuses)
         return False
-    return metrics.repeats == 0 and metrics.three_handed_fair and metrics.sit_outs_fair
+    return metrics.repeats == 0 and metrics.turns_fair
