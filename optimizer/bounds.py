@@ -5,6 +5,8 @@ from __future__ import annotations
 from itertools import product
 from math import comb
 
+import numpy as np
+
 from models import Bound, Event
 
 # Resolvable maximum packings RP(v, 4) exist for every v divisible by 4 except 8, 12 and 20
@@ -24,25 +26,49 @@ def counting_bound(event: Event) -> Bound:
     )
 
 
-def player_bound(event: Event) -> Bound:
-    """Player by player: someone who meets s opponents over the day among n - 1 others repeats at
-    least s - (n - 1) of them, and each repeat is a pair's, so E >= ceil(sum of max(0, s - n + 1) / 2).
+def degree_bound(event: Event) -> Bound:
+    """Distinct pairs against meetings: E >= M - P, where the day makes M meetings and P bounds the
+    distinct pairs that can meet. Players meet d_p opponents (3 a round, 2 at a table of three, 0
+    sitting out). Count each met pair from both ends: split the room into the a players who meet most
+    (A), the b who meet fewest (B) and the rest (C); an A player has at most n - b - 1 distinct
+    opponents outside B, a pair with an end in B is counted at most twice among B's meetings, and C's
+    ends number at most d(C), so 2P <= a(n - b - 1) + 2d(B) + d(C). Taking the least over a and b is
+    the max-flow bound on a simple graph with degrees at most d_p (Erdos-Gallai, 1960, is its equality
+    case); with b = 0 it is the per-player bound, and with a = n as well the counting bound.
 
-    Three-handed seats and sit-outs cut a player's opponents (3 per round, 2 at a table of three, 0 sitting
-    out). The sum is convex in each player's count of them, so the most even split of the day's seats of
-    three (or sit-outs) gives the least: the bound holds however they are shared. It beats the counting
-    bound where some players meet more people than there are, and others fewer."""
+    Holds however three-handed seats and sit-outs are shared: the least of linear functions of d is
+    concave in d, so the bound is Schur-convex and smallest at the most even split, used here."""
+    opponents = _opponents(event)
+    n, meetings = len(opponents), int(opponents.sum()) // 2
+    ends = np.concatenate([np.cumsum(opponents[::-1])[::-1], [0]])  # ends[i]: opponents of players i..n-1
+    most, fewest = np.arange(n + 1)[:, None], np.arange(n + 1)[None, :]
+    twice = ends[most] + ends[n - fewest] + most * (n - fewest - 1)  # d(B) + d(C) = ends[a], d(B) = ends[n - b]
+    twice = np.where(most + fewest <= n, twice, np.iinfo(np.int64).max)
+    a, b = (int(i) for i in np.unravel_index(np.argmin(twice), twice.shape))
+    pairs = int(twice[a, b]) // 2
+    if b == 0:
+        reason = f"per player: the {_players(a)} who meet most meet {opponents[0]} opponents each among {n - 1} others"
+    else:
+        rest = f", the other {n - a - b} meet {ends[a] - ends[n - b]}" if n - a - b else ""
+        reason = (
+            f"distinct pairs: the {_players(a)} who meet most have at most {n - b - 1} distinct opponents each "
+            f"beyond the {_players(b)} who meet fewest, who meet {ends[n - b]} opponents in all{rest}"
+        )
+    return Bound(
+        repeats=max(0, meetings - pairs),
+        proof=f"{reason}; so at most {pairs} different pairs meet in the day's {meetings} meetings, "
+        "however turns are shared",
+    )
+
+
+def _opponents(event: Event) -> np.ndarray:
+    """Opponents each player meets over the day with three-handed seats or sit-outs shared most
+    evenly, most first."""
     layout, players, rounds = event.layout, len(event.players), event.rounds
     burdens, lost = (layout.sit_outs, 3) if layout.sit_outs else (3 * layout.threes, 1)
     share, heavier = divmod(rounds * burdens, players)  # `heavier` players take one more
-    surplus = [max(0, 3 * rounds - lost * taken - (players - 1)) for taken in (share, share + 1)]
-    total = (players - heavier) * surplus[0] + heavier * surplus[1]
-    most = 3 * rounds - lost * share
-    return Bound(
-        repeats=-(-total // 2),
-        proof=f"per player: over {_rounds(rounds)} some players meet {most} opponents among {players - 1} others; "
-        f"each opponent beyond the others is a repeat, and each repeat is shared by two players",
-    )
+    counts = [3 * rounds - lost * share] * (players - heavier) + [3 * rounds - lost * (share + 1)] * heavier
+    return np.array(counts, dtype=np.int64)
 
 
 def first_round_bound(event: Event) -> Bound:
@@ -99,8 +125,12 @@ def published_bound(event: Event) -> Bound:
 
 def lower_bound(event: Event) -> Bound:
     """The strongest of the bounds above."""
-    bounds = [counting_bound(event), player_bound(event), first_round_bound(event), published_bound(event)]
+    bounds = [counting_bound(event), degree_bound(event), first_round_bound(event), published_bound(event)]
     return max(bounds, key=lambda b: b.repeats)
+
+
+def _players(count: int) -> str:
+    return f"{count} player{'' if count == 1 else 's'}"
 
 
 def _rounds(count: int) -> str:

@@ -1,12 +1,12 @@
 """The lower bounds (optimizer.bounds) never exceed the repeats of any valid schedule, however
-three-handed seats and sit-outs are shared, and the per-player bound sees what counting misses."""
+three-handed seats and sit-outs are shared, and the degree bound sees what counting misses."""
 
 from __future__ import annotations
 
 from hypothesis import given
 
 from models import Event, OddPolicy
-from optimizer.bounds import counting_bound, first_round_bound, lower_bound, player_bound
+from optimizer.bounds import counting_bound, degree_bound, first_round_bound, lower_bound
 from optimizer.checker import check
 from tests.test_checker_properties import schedules
 
@@ -23,15 +23,25 @@ def test_players_who_never_sit_out_repeat_even_when_the_room_has_pairs_to_spare(
     # and meet 18 opponents among 17 others: 6 surplus meetings, 3 repeated pairs at least.
     event = Event.with_count(18, 6, odd=OddPolicy.SIT_OUT)
     assert counting_bound(event).repeats == 0
-    assert player_bound(event).repeats == lower_bound(event).repeats == 3
+    assert degree_bound(event).repeats == lower_bound(event).repeats == 3
 
 
-def test_the_per_player_bound_is_never_below_counting():
+def test_the_degree_bound_is_never_below_counting():
     for players in range(6, 40):
         for rounds in range(2, 9):
             for odd in OddPolicy:
                 event = Event.with_count(players, rounds, odd=odd)
-                assert player_bound(event).repeats >= counting_bound(event).repeats
+                assert degree_bound(event).repeats >= counting_bound(event).repeats
+
+
+def test_players_who_meet_everyone_leave_too_few_opponents_for_the_rest():
+    # 19 players, 3 sit out a round, 7 rounds: 17 sit out once and meet 18 opponents, 2 sit out twice
+    # and meet 15. A repeat-free day has the 17 meet all 18 others, so the 2 would meet 17 each.
+    event = Event.with_count(19, 7, odd=OddPolicy.SIT_OUT)
+    assert counting_bound(event).repeats == 0
+    bound = degree_bound(event)
+    assert bound.repeats == lower_bound(event).repeats == 2
+    assert "the 2 players who meet fewest" in bound.proof and "at most 166 different pairs" in bound.proof
 
 
 def test_nineteen_three_handed_over_six_rounds_reduces_to_twenty():
