@@ -98,6 +98,71 @@ def _pairs_forced(size: int, groups: int) -> int:
     return extra * comb(each + 1, 2) + (groups - extra) * comb(each, 2)
 
 
+def turn_bound(event: Event) -> Bound:
+    """Fair turns force rematches of the round before. With c turns a round (seats at tables of three,
+    or sit-outs) among n players, everyone has had L_r = floor(c r / n) or L_r + 1 turns after round r.
+    So a player on L_r must take a turn in round r + 1 when L_{r+1} > L_r, and one on L_r + 1 must not
+    when L_{r+1} = L_r; the turns left over go to others. Players of one round-r table sent to the
+    (at most three) tables of three, or to the tables of four, include pairs who shared it unless there
+    are tables enough to part them (pigeonhole). The fewest such pairs over every way round r can share
+    its turns is a shortest path over its tables (`_rematches`). Each is a meeting beyond the pair's first,
+    counted in round r + 1 only, so E >= the sum over rounds."""
+    layout = event.layout
+    forced = [_rematches(event, r) for r in range(1, event.rounds)] if layout.threes or layout.sit_outs else []
+    if not any(forced):
+        return Bound(repeats=0, proof="")
+    rule = "three-handed tables" if layout.threes else "sit-outs"
+    rounds = ", ".join(f"{count} in round {r + 2}" for r, count in enumerate(forced) if count)
+    return Bound(
+        repeats=sum(forced),
+        proof=f"turns: with {rule} taken in turn, the players who must (or must not) take the next turn "
+        f"bring table-mates of the round before together again: at least {rounds}",
+    )
+
+
+def _rematches(event: Event, r: int) -> int:
+    """Fewest pairs at one table in round r (from 1) forced together again in round r + 1.
+
+    A table's members differ only in whether they were one turn ahead before round r; choosing how
+    many were (x), and how many take a turn in round r + 1 (k), fixes its forced pairs. The least sum
+    over the tables, with the x adding up to the players ahead and the k to the turns of round r + 1,
+    is found table by table over a grid of (players ahead so far, turns so far)."""
+    layout, n = event.layout, len(event.players)
+    turns = layout.sit_outs or 3 * layout.threes
+    least = [turns * k // n for k in (r - 1, r, r + 1)]
+    ahead = turns * (r - 1) - n * least[0]
+    # (seats, takes a turn in round r, its players met): the sitters of round r met nobody
+    groups = [(4, False, True)] * layout.fours + [(3, True, True)] * layout.threes
+    groups += [(layout.sit_outs, True, False)] if layout.sit_outs else []
+    unreachable = np.iinfo(np.int64).max // 2
+    fewest = np.full((ahead + 1, turns + 1), unreachable)
+    fewest[0, 0] = 0
+    for seats, took_turn, met in groups:
+        after = np.full_like(fewest, unreachable)
+        for x, k, pairs in _table_options(event, least, seats, took_turn, met):
+            if x <= ahead and k <= turns:
+                after[x:, k:] = np.minimum(after[x:, k:], fewest[: ahead + 1 - x, : turns + 1 - k] + pairs)
+        fewest = after
+    return int(fewest[ahead, turns]) if fewest[ahead, turns] < unreachable else 0
+
+
+def _table_options(event: Event, least: list[int], seats: int, took_turn: bool, met: bool):
+    """(x ahead before round r, k taking a turn in round r + 1, pairs forced) for one round-r table."""
+    layout = event.layout
+    for x in range(seats + 1):
+        had = [(least[0] + 1 + took_turn, x), (least[0] + took_turn, seats - x)]  # turns after round r
+        if any(count and not least[1] <= turns <= least[1] + 1 for turns, count in had):
+            continue
+        must = sum(count for turns, count in had if turns < least[2])
+        free = sum(count for turns, count in had if turns == least[2])
+        for k in range(must, must + free + 1):
+            if seats > k and not layout.fours:
+                continue
+            at_threes = _pairs_forced(k, layout.threes) if k and layout.threes else 0
+            at_fours = _pairs_forced(seats - k, layout.fours) if seats > k else 0
+            yield x, k, (at_threes + at_fours) if met else 0
+
+
 def published_bound(event: Event) -> Bound:
     """No resolvable maximum packing of 20 players over 6 rounds (the comment above), in a room of 20, and
     in a room of 19 with one table of three taken in turn: over rounds with 3 rounds <= 19 nobody is
@@ -125,7 +190,13 @@ def published_bound(event: Event) -> Bound:
 
 def lower_bound(event: Event) -> Bound:
     """The strongest of the bounds above."""
-    bounds = [counting_bound(event), degree_bound(event), first_round_bound(event), published_bound(event)]
+    bounds = [
+        counting_bound(event),
+        degree_bound(event),
+        first_round_bound(event),
+        published_bound(event),
+        turn_bound(event),
+    ]
     return max(bounds, key=lambda b: b.repeats)
 
 

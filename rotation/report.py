@@ -24,7 +24,7 @@ def result_text(result: PlanResult) -> str:
         f"lower bound: {result.bound.repeats} ({result.bound.proof})",
     ]
     if result.optimal:
-        lines.append("Proven optimal: no schedule of this room has fewer repeats.")
+        lines.append(f"Proven optimal: no schedule of this room{_turn_rule(result)} has fewer repeats.")
     else:
         lines.append(f"Not proven optimal: at most {result.gap} repeats above the best possible.")
     how = f"Made by: {result.method}; {result.runtime:.1f} s"
@@ -32,6 +32,16 @@ def result_text(result: PlanResult) -> str:
         how += " (stopped early by Ctrl-C: this is the best schedule found so far)"
     lines.append(how)
     return "\n".join(lines)
+
+
+def _turn_rule(result: PlanResult) -> str:
+    """The rule the odd-room bounds assume: turns taken fairly, which the fixed rule does not do."""
+    players = result.metrics.players if result.metrics else ()
+    if any(p.three_handed_rounds for p in players):
+        return " that takes three-handed tables in turn"
+    if any(p.sit_out_rounds for p in players):
+        return " that takes sit-outs in turn"
+    return ""
 
 
 def zero_repeat_answer(result: PlanResult) -> Answer:

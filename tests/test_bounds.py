@@ -1,21 +1,58 @@
-"""The lower bounds (optimizer.bounds) never exceed the repeats of any valid schedule, however
-three-handed seats and sit-outs are shared, and the degree bound sees what counting misses."""
+"""The lower bounds (optimizer.bounds) never exceed the repeats of any valid schedule: those that hold
+however three-handed seats and sit-outs are shared for every schedule, the rest for schedules that share
+them in turn. The degree bound sees what counting misses, the turn bound what fair turns force."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 
+import optimizer.cpsat as cpsat
 from models import Event, OddPolicy
-from optimizer.bounds import counting_bound, degree_bound, first_round_bound, lower_bound
+from optimizer.bounds import counting_bound, degree_bound, first_round_bound, lower_bound, turn_bound
 from optimizer.checker import check
 from tests.test_checker_properties import schedules
 
 
 @given(schedules(min_players=6, max_players=14, min_rounds=2, max_rounds=8))
 def test_no_schedule_has_fewer_repeats_than_the_bound(schedule):
-    """Random permutations share burdens anyhow, fairly or not: the bound must hold for them all."""
+    """Random permutations share burdens anyhow, fairly or not: the bounds that claim to hold however
+    turns are shared must hold for them all, and the whole bound for those that happen to be fair."""
     event = Event.with_count(len(schedule.players), len(schedule.rounds), odd=schedule.odd)
-    assert check(schedule).repeats >= lower_bound(event).repeats
+    metrics = check(schedule)
+    assert metrics.repeats >= max(b(event).repeats for b in (counting_bound, degree_bound, first_round_bound))
+    if metrics.turns_fair:
+        assert metrics.repeats >= lower_bound(event).repeats
+
+
+@pytest.mark.parametrize(
+    "players, rounds, odd",
+    [
+        (10, 2, "three-handed"),
+        (11, 3, "three-handed"),
+        (13, 2, "three-handed"),
+        (17, 3, "three-handed"),
+        (9, 3, "sit-out"),
+        (10, 3, "sit-out"),
+    ],
+)
+def test_the_turn_bound_never_exceeds_what_cpsat_proves_optimal(players, rounds, odd):
+    # Rooms where the turn bound is the whole bound: CP-SAT, given no bound, proves the optimum itself.
+    event = Event.with_count(players, rounds, odd=OddPolicy(odd))
+    outcome = cpsat.solve(event, time_limit=20, workers=2)
+    assert outcome.proven and outcome.repeats is not None
+    assert 0 < turn_bound(event).repeats <= outcome.repeats
+
+
+def test_fair_turns_force_rematches_of_the_round_before():
+    # 17 players at 2 tables of four and 3 of three. Round 2 must give a turn to the 8 who had none: the
+    # 4 of a round-1 table of four share 3 tables of three (a pair each table), and the tables of four
+    # draw on the 3 tables of three (a pair each). Round 4 forces 2 more the same way: 6 in all.
+    event = Event.with_count(17, 4, odd=OddPolicy.THREE_HANDED)
+    bound = turn_bound(event)
+    assert (bound.repeats, lower_bound(event).repeats) == (6, 6)
+    assert "4 in round 2, 2 in round 4" in bound.proof and "taken in turn" in bound.proof
+    assert turn_bound(Event.with_count(16, 4)).repeats == 0  # no turns to take
 
 
 def test_players_who_never_sit_out_repeat_even_when_the_room_has_pairs_to_spare():

@@ -140,3 +140,10 @@ def test_exists_writes_its_certificate(capsys, tmp_path):
     status, out, _ = run(capsys, "exists", "--players", "28", "--rounds", "9", "--json", str(path))
     assert status == 0 and "exists" in out
     assert len(Schedule.model_validate_json(path.read_text()).rounds) == 9
+
+
+def test_an_odd_room_optimum_names_the_fair_turns_it_assumes(capsys):
+    # The fixed rule has no repeat in 17 x 4 (it never gives seat D a table of three); fair turns force 6.
+    status, out, _ = run(capsys, "plan", "--players", "17", "--rounds", "4", "--time-limit", "10", "--quiet")
+    assert status == 0 and "fixed rule: 0" in out and "lower bound: 6" in out
+    assert "no schedule of this room that takes three-handed tables in turn has fewer repeats" in out
