@@ -7,7 +7,8 @@ the checker:
    one), a greedy seating;
 2. local search (optimizer.search): a better CP-SAT hint, or the answer in rooms too big for CP-SAT;
 3. the whole-day CP-SAT model (optimizer.cpsat): first 'at most bound repeats?' to raise the bound
-   (each proof that no such day exists adds one), then minimising, warm-started from the best so far;
+   (each proof that no such day exists adds one; in rooms of at most four groups, split by round 2),
+   then minimising, warm-started from the best so far;
 4. balancing (optimizer.balance) at the same repeats: trios again, rematches, seats and tables;
 5. the result, with the lower bound (optimizer.bounds, raised by CP-SAT's proofs).
 The search stops early once repeats meet the lower bound; balancing still runs.
@@ -32,6 +33,7 @@ from optimizer.constructions.fixed import fixed_schedule, fixed_seating
 from optimizer.constructions.greedy import greedy_seating
 from optimizer.constructions.odd_rooms import odd_room_seating
 from optimizer.constructions.stayers import place_stayers
+from optimizer.cpsat.split import split_probe, splits_by_round_two
 from optimizer.requests import apart_pairs, club_mates, pinned, turn_exempt
 from optimizer.search import Costs, extend, improve, tabu_search
 from optimizer.seats import Seats
@@ -53,6 +55,9 @@ POLISH_SHARE = 0.1
 POLISH_STEPS_PER_SECOND = 1_000
 # Share of the time left after local search that may go to proving a forced repeat (_raise_bound).
 PROBE_SHARE = 0.2
+# In the smallest rooms (split by round 2) the search settles at once and the proof is what is left.
+SPLIT_SHARE = 0.8
+SPLIT_SEARCH_SHARE = 0.2  # of the time, for local search before it
 
 
 @dataclass
@@ -188,7 +193,7 @@ def _search(run: Run, seed: int, workers: int, rng, warm_start: bool) -> tuple[b
         _local_search(run, rng, share=1.0)
         return False, False
     if warm_start:  # a better hint first
-        _local_search(run, rng, share=0.5)
+        _local_search(run, rng, share=SPLIT_SEARCH_SHARE if _splits(run) else 0.5)
     if run.done:
         return False, False
     if run.budget.left() < clauses / CLAUSES_BUILT_PER_SECOND:  # building the model alone would overrun
@@ -203,35 +208,60 @@ def _search(run: Run, seed: int, workers: int, rng, warm_start: bool) -> tuple[b
 def _raise_bound(run: Run, seed: int, workers: int, share: float) -> None:
     """While the best has more repeats than the bound, ask CP-SAT for a day with no more than the
     bound: a schedule closes the gap, a proof that none exists raises the bound by one. Deciding
-    'at most k repeats' is far easier than minimising, so small rooms get honest bounds quickly."""
-    deadline = time.monotonic() + share * run.budget.left()
-    work = run.budget.cpsat_work()
+    'at most k repeats' is far easier than minimising, so small rooms get honest bounds quickly;
+    the smallest are split by round 2 (optimizer.cpsat.split), which proves far more, given more time."""
+    by_round_two = _splits(run)
+    deadline = time.monotonic() + (SPLIT_SHARE if by_round_two else share) * run.budget.left()
     while run.best is not None and run.best.metrics.repeats > run.bound.repeats:
         left = deadline - time.monotonic()
         if left < 0.1:
             return
-        target = run.history.planned_target(run.bound.repeats)
-        outcome = cpsat.solve(
-            run.event,
-            time_limit=left,
-            hint=run.best.seats,  # over the target, but CP-SAT repairs a hint near it first
-            lower_bound=target,
-            max_repeats=target,
-            history=run.history,
-            seed=seed,
-            workers=workers,
-            work_limit=None if work is None else share * work,
-            epoch=run.budget.started,
-        )
-        if outcome.interrupted:
-            raise KeyboardInterrupt
-        if outcome.seats is not None:
-            run.offer(outcome.seats, "CP-SAT", found_at=outcome.best_at)
-        elif outcome.proven:
+        if by_round_two:
+            found, proven, how = _split_probe(run, left, seed, workers)
+        else:
+            found, proven, how = _whole_day_probe(run, left, share, seed, workers)
+        if found is not None:
+            run.offer(*found)
+        elif proven:
             forced = run.bound.repeats + 1
-            run.bound = Bound(repeats=forced, proof=f"CP-SAT search proof: {fewest_repeats(run.event, forced)}")
+            run.bound = Bound(repeats=forced, proof=f"{how}: {fewest_repeats(run.event, forced)}")
         else:
             return
+
+
+def _splits(run: Run) -> bool:
+    return run.history.fresh and splits_by_round_two(run.event)
+
+
+def _whole_day_probe(run: Run, left: float, share: float, seed: int, workers: int):
+    """'At most bound repeats?' on the whole-day model: (an offer, proven, how)."""
+    target = run.history.planned_target(run.bound.repeats)
+    work = run.budget.cpsat_work()
+    outcome = cpsat.solve(
+        run.event,
+        time_limit=left,
+        hint=run.best.seats if run.best else None,  # over the target, but CP-SAT repairs a hint near it first
+        lower_bound=target,
+        max_repeats=target,
+        history=run.history,
+        seed=seed,
+        workers=workers,
+        work_limit=None if work is None else share * work,
+        epoch=run.budget.started,
+    )
+    if outcome.interrupted:
+        raise KeyboardInterrupt
+    found = None if outcome.seats is None else (outcome.seats, "CP-SAT", outcome.best_at)
+    return found, outcome.proven, "CP-SAT search proof"
+
+
+def _split_probe(run: Run, left: float, seed: int, workers: int):
+    """'At most bound repeats?' split by round 2 (a fresh day): (an offer, proven, how)."""
+    outcome = split_probe(run.event, run.bound.repeats, time_limit=left, seed=seed, workers=workers)
+    if outcome.interrupted:
+        raise KeyboardInterrupt
+    found = None if outcome.seats is None else (outcome.seats, "CP-SAT split by round 2", None)
+    return found, outcome.proven, f"CP-SAT search proof, split into {outcome.cases} cases by round 2"
 
 
 def _solve_whole_day(run: Run, seed: int, workers: int) -> tuple[bool, bool]:

@@ -8,6 +8,7 @@ first, then the worst-off player's repeats, then the most meetings of any pair.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import combinations
 
 import numpy as np
@@ -29,10 +30,13 @@ class SeatingModel:
         max_repeats: int | None = None,
         history: History | None = None,
         break_symmetry: bool = True,
+        second_round: Sequence[int] | None = None,
     ):
         """`lower_bound` is a proven cut on repeats; only schedules with at most `max_repeats` count;
         `history` carries the meetings and burdens of rounds already played (a re-plan);
-        `break_symmetry=False` keeps every relabelling of a day (to measure what breaking it buys)."""
+        `break_symmetry=False` keeps every relabelling of a day (to measure what breaking it buys);
+        `second_round` (table by player, EMPTY sitting out) fixes round 2 to the representative of one
+        case of a proof split by round 2 (optimizer.cpsat.split), with what that case allows assumed."""
         history = history or History()
         self.event, self.layout = event, event.layout
         self.player_count = n = len(event.players)
@@ -44,6 +48,9 @@ class SeatingModel:
         # Symmetry breaking is sound only while players (tables) are interchangeable.
         self.same_players = break_symmetry and history.fresh and not (event.apart or event.stay or event.spread)
         self.same_tables = break_symmetry and not event.stay
+        if second_round is not None and not self.same_players:
+            raise ValueError("a split by round 2 needs interchangeable players")
+        self.second_round = None if second_round is None else list(second_round)
         self.model = cp_model.CpModel()
         self._add_variables()
         self._add_seating_constraints()
@@ -51,6 +58,8 @@ class SeatingModel:
         self._add_fair_shares()
         self._break_symmetry()
         self._add_meetings()
+        if self.second_round is not None:
+            self._no_closer_rounds(self.second_round)
         self._set_objective(lower_bound, max_repeats)
 
     # -- variables -------------------------------------------------------------------------
@@ -109,23 +118,26 @@ class SeatingModel:
         (round), tables first met in order (otherwise swapping two rows, or two tables, would
         make it less), so asking for both orders together loses no day. With sorted rows the first
         round is the one in `first_round_tables`. Within stretches of interchangeable rounds the least
-        one also has its columns in order. The fair-share rule and the objective see no labels."""
+        one also has its columns in order. The fair-share rule and the objective see no labels. With
+        round 2 fixed as well (a split case), what is left to relabel acts on the later rounds alone:
+        the same orders hold there, rows compared among players alike in both fixed rounds."""
         self.lex_chains: list[list[tuple[tuple[int, int], tuple[int, int], cp_model.IntVar, cp_model.IntVar]]] = []
-        rounds, players = range(1, self.event.rounds), range(self.player_count)
+        fixed = [self.first_round_tables()] + ([self.second_round] if self.second_round is not None else [])
         if self.same_players:
-            first = self.first_round_tables()
-            for p, t in enumerate(first):
-                for table in range(len(self.capacity)):
-                    self.model.add(self.seat[p, 0, table] == int(table == t))
-            for p in range(self.player_count - 1):  # rows of players at one first-round table
-                if first[p] == first[p + 1]:
+            for r, tables in enumerate(fixed):
+                for p, t in enumerate(tables):
+                    for table in range(len(self.capacity)):
+                        self.model.add(self.seat[p, r, table] == int(table == t))
+            rounds, players = range(len(fixed), self.event.rounds), range(self.player_count)
+            for p in range(self.player_count - 1):  # rows of players alike in the fixed rounds
+                if all(tables[p] == tables[p + 1] for tables in fixed):
                     self._lex_at_most([(r, p) for r in rounds], [(r, p + 1) for r in rounds])
             for stretch in self.interchangeable_stretches:
                 for r in stretch[1:]:
-                    if r > 1:  # the first round is fixed, and no other round reads below it
+                    if r > len(fixed):  # fixed rounds are not reordered, and no other round reads below them
                         self._lex_at_most([(r - 1, p) for p in players], [(r, p) for p in players])
         if self.same_tables:
-            self._order_tables(first=1 if self.same_players else 0)
+            self._order_tables(first=len(fixed) if self.same_players else 0)
 
     @property
     def interchangeable_stretches(self) -> list[range]:
@@ -140,6 +152,28 @@ class SeatingModel:
             return [range(rounds)]
         starts = [r for r in range(rounds) if turns * r % n == 0]
         return [range(r, min(rounds, r + n // turns)) for r in starts if n // turns > 1]
+
+    def _no_closer_rounds(self, second_round: list[int]) -> None:
+        """Rounds 1 and 2 of a split case are the pair of interchangeable rounds that share the most
+        pairs (reordering those rounds makes them so): no other pair of them shares more."""
+        stretch = next((s for s in self.interchangeable_stretches if 1 in s), None)
+        if stretch is None:
+            return
+        fixed = [self.first_round_tables(), second_round]
+        pairs = list(combinations(range(self.player_count), 2))
+        alike = [[(p, q) for p, q in pairs if tables[p] == tables[q] != EMPTY] for tables in fixed]
+        shared = sum(1 for p, q in alike[1] if fixed[0][p] == fixed[0][q])
+        for r in stretch:
+            if r < 2:
+                continue
+            for tables in alike:
+                self.model.add(sum(self.together[p, q, r] for p, q in tables) <= shared)
+            for s in stretch:
+                if 2 <= s < r:
+                    both = [self.model.new_bool_var(f"both{p}_{q}_{s}_{r}") for p, q in pairs]
+                    for b, (p, q) in zip(both, pairs, strict=True):
+                        self.model.add_bool_or([self.together[p, q, s].Not(), self.together[p, q, r].Not(), b])
+                    self.model.add(sum(both) <= shared)
 
     def first_round_tables(self) -> list[int]:
         """Relabelling players makes any first round this one: players in list order."""

@@ -1,0 +1,77 @@
+"""The proof split by round 2 (optimizer.cpsat.split): its cases cover every round 2 once, and it
+agrees with the whole-day model where that settles the optimum itself."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import optimizer.cpsat as cpsat
+from models import Event, OddPolicy
+from optimizer.checker import check
+from optimizer.cpsat.model import SeatingModel
+from optimizer.cpsat.split import _least_form, second_rounds, split_probe, splits_by_round_two
+from optimizer.seats import EMPTY, to_schedule
+
+
+def overlap(event: Event, second: list[int]) -> np.ndarray:
+    """Round 1 (the model's fixed first round) against a round 2, by group (tables, then sitting out)."""
+    layout = event.layout
+    first = SeatingModel(event).first_round_tables()
+    groups = layout.tables + (1 if layout.sit_outs else 0)
+    index = lambda t: layout.tables if t == EMPTY else t  # noqa: E731
+    matrix = np.zeros((groups, groups), dtype=np.int64)
+    for a, b in zip(first, second, strict=True):
+        matrix[index(a), index(b)] += 1
+    return matrix
+
+
+@pytest.mark.parametrize("players, odd", [(11, OddPolicy.SIT_OUT), (10, OddPolicy.THREE_HANDED)])
+def test_every_round_two_falls_in_exactly_one_case(players, odd):
+    event = Event.with_count(players, 3, odd=odd)
+    layout = event.layout
+    kinds = [4] * layout.fours + [3] * layout.threes + ([0] if layout.sit_outs else [])
+    cases = {_least_form(overlap(event, tables), kinds) for tables, _ in second_rounds(event)}
+    assert len(cases) == len(second_rounds(event))  # no two cases alike
+    rng = np.random.default_rng(1)
+    for _ in range(200):  # random round 2s, as a shuffle of a valid one
+        second = rng.permutation(SeatingModel(event).first_round_tables()).tolist()
+        assert _least_form(overlap(event, second), kinds) in cases
+
+
+@pytest.mark.parametrize(
+    "players, rounds, odd",
+    [
+        (9, 3, OddPolicy.SIT_OUT),
+        (10, 3, OddPolicy.SIT_OUT),
+        (10, 3, OddPolicy.THREE_HANDED),
+        (11, 3, OddPolicy.SIT_OUT),
+    ],
+)
+def test_the_split_agrees_with_the_whole_day_model(players, rounds, odd):
+    # If the split assumed too much it would miss the optimum the unsplit model finds and proves.
+    event = Event.with_count(players, rounds, odd=odd)
+    best = cpsat.solve(event, time_limit=20, workers=2)
+    assert best.proven and best.repeats is not None
+    below = split_probe(event, best.repeats - 1, time_limit=20, workers=2)
+    assert below.proven and below.seats is None
+    at = split_probe(event, best.repeats, time_limit=20, workers=2)
+    assert at.seats is not None and not at.proven
+    metrics = check(to_schedule(event, at.seats, "variety"))
+    assert metrics.repeats <= best.repeats and metrics.turns_fair
+
+
+def test_eleven_players_sitting_out_three_cannot_do_better_than_six_over_four_rounds():
+    # The whole-day model needs several seconds; split, 18 cases close in about one.
+    event = Event.with_count(11, 4, odd=OddPolicy.SIT_OUT)
+    assert split_probe(event, 5, time_limit=20, workers=2).proven
+
+
+def test_only_small_rooms_without_requests_split():
+    assert splits_by_round_two(Event.with_count(14, 4, odd=OddPolicy.SIT_OUT))
+    assert not splits_by_round_two(Event.with_count(17, 4, odd=OddPolicy.SIT_OUT))  # 4 tables and sitters
+    assert not splits_by_round_two(Event.with_count(14, 2, odd=OddPolicy.SIT_OUT))  # nothing after round 2
+    apart = Event.with_count(14, 4, odd=OddPolicy.SIT_OUT).model_copy(update={"apart": (("P01", "P02"),)})
+    assert not splits_by_round_two(apart)
+    with pytest.raises(ValueError):
+        SeatingModel(apart, second_round=[0] * 14)
