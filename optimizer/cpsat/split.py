@@ -52,15 +52,20 @@ def second_rounds(event: Event) -> list[tuple[list[int], int]]:
     """One round 2 per class of overlap matrices: (table by player, EMPTY sitting out; the pairs it
     seats together again from round 1), fewest such pairs first."""
     layout = event.layout
-    sizes = [4] * layout.fours + [3] * layout.threes + ([layout.sit_outs] if layout.sit_outs else [])
-    kinds = [4] * layout.fours + [3] * layout.threes + ([0] if layout.sit_outs else [])
-    labels = list(range(layout.tables)) + ([EMPTY] if layout.sit_outs else [])
+    return _second_rounds(layout.fours, layout.threes, layout.sit_outs)
+
+
+@cache  # listing the classes takes seconds in the biggest rooms split, and each probe asks again
+def _second_rounds(fours: int, threes: int, sit_outs: int) -> list[tuple[list[int], int]]:
+    sizes = [4] * fours + [3] * threes + ([sit_outs] if sit_outs else [])
+    kinds = [4] * fours + [3] * threes + ([0] if sit_outs else [])
+    labels = list(range(fours + threes)) + ([EMPTY] if sit_outs else [])
     least = {_least_form(matrix, kinds) for matrix in _matrices(sizes)}
     out = []
     for flat in least:
         matrix = np.array(flat).reshape(len(sizes), len(sizes))
         tables = [labels[j] for i in range(len(sizes)) for j in range(len(sizes)) for _ in range(matrix[i, j])]
-        met_again = sum(comb(int(matrix[i, j]), 2) for i in range(layout.tables) for j in range(layout.tables))
+        met_again = sum(comb(int(matrix[i, j]), 2) for i in range(fours + threes) for j in range(fours + threes))
         out.append((tables, met_again))
     return sorted(out, key=lambda case: (case[1], case[0]))
 
