@@ -55,9 +55,8 @@ POLISH_SHARE = 0.1
 POLISH_STEPS_PER_SECOND = 1_000
 # Share of the time left after local search that may go to proving a forced repeat (_raise_bound).
 PROBE_SHARE = 0.2
-# In the smallest rooms (split by round 2) the search settles at once and the proof is what is left.
+# In the smallest rooms (split by round 2) the search has settled and the proof is what is left.
 SPLIT_SHARE = 0.8
-SPLIT_SEARCH_SHARE = 0.2  # of the time, for local search before it
 
 
 @dataclass
@@ -193,33 +192,36 @@ def _search(run: Run, seed: int, workers: int, rng, warm_start: bool) -> tuple[b
         _local_search(run, rng, share=1.0)
         return False, False
     if warm_start:  # a better hint first
-        _local_search(run, rng, share=SPLIT_SEARCH_SHARE if _splits(run) else 0.5)
+        _local_search(run, rng, share=0.5)
     if run.done:
         return False, False
     if run.budget.left() < clauses / CLAUSES_BUILT_PER_SECOND:  # building the model alone would overrun
         _local_search(run, rng, share=1.0)
         return False, False
-    _raise_bound(run, seed, workers, share=PROBE_SHARE)
+    if run.history.fresh and splits_by_round_two(event):
+        _raise_bound(run, _split_probe, seed, workers, share=SPLIT_SHARE)
+    else:
+        _raise_bound(run, _whole_day_probe, seed, workers, share=PROBE_SHARE)
     if run.done:
         return False, False
     return _solve_whole_day(run, seed, workers)
 
 
-def _raise_bound(run: Run, seed: int, workers: int, share: float) -> None:
-    """While the best has more repeats than the bound, ask CP-SAT for a day with no more than the
-    bound: a schedule closes the gap, a proof that none exists raises the bound by one. Deciding
-    'at most k repeats' is far easier than minimising, so small rooms get honest bounds quickly;
-    the smallest are split by round 2 (optimizer.cpsat.split), which proves far more, given more time."""
-    by_round_two = _splits(run)
-    deadline = time.monotonic() + (SPLIT_SHARE if by_round_two else share) * run.budget.left()
+# A probe: (run, seconds, share of the CP-SAT work, seed, workers) -> (an offer, proven, how it proves).
+Probe = Callable[["Run", float, float, int, int], tuple[tuple | None, bool, str]]
+
+
+def _raise_bound(run: Run, probe: Probe, seed: int, workers: int, share: float) -> None:
+    """While the best has more repeats than the bound, ask CP-SAT (`probe`) for a day with no more than
+    the bound: a schedule closes the gap, a proof that none exists raises the bound by one. Deciding
+    'at most k repeats' is far easier than minimising, so small rooms get honest bounds quickly; the
+    smallest are split by round 2 (optimizer.cpsat.split), which proves far more."""
+    deadline = time.monotonic() + share * run.budget.left()
     while run.best is not None and run.best.metrics.repeats > run.bound.repeats:
         left = deadline - time.monotonic()
         if left < 0.1:
             return
-        if by_round_two:
-            found, proven, how = _split_probe(run, left, seed, workers)
-        else:
-            found, proven, how = _whole_day_probe(run, left, share, seed, workers)
+        found, proven, how = probe(run, left, share, seed, workers)
         if found is not None:
             run.offer(*found)
         elif proven:
@@ -227,10 +229,6 @@ def _raise_bound(run: Run, seed: int, workers: int, share: float) -> None:
             run.bound = Bound(repeats=forced, proof=f"{how}: {fewest_repeats(run.event, forced)}")
         else:
             return
-
-
-def _splits(run: Run) -> bool:
-    return run.history.fresh and splits_by_round_two(run.event)
 
 
 def _whole_day_probe(run: Run, left: float, share: float, seed: int, workers: int):
@@ -255,9 +253,17 @@ def _whole_day_probe(run: Run, left: float, share: float, seed: int, workers: in
     return found, outcome.proven, "CP-SAT search proof"
 
 
-def _split_probe(run: Run, left: float, seed: int, workers: int):
+def _split_probe(run: Run, left: float, share: float, seed: int, workers: int):
     """'At most bound repeats?' split by round 2 (a fresh day): (an offer, proven, how)."""
-    outcome = split_probe(run.event, run.bound.repeats, time_limit=left, seed=seed, workers=workers)
+    work = run.budget.cpsat_work()
+    outcome = split_probe(
+        run.event,
+        run.bound.repeats,
+        time_limit=left,
+        seed=seed,
+        workers=workers,
+        work_limit=None if work is None else share * work,
+    )
     if outcome.interrupted:
         raise KeyboardInterrupt
     found = None if outcome.seats is None else (outcome.seats, "CP-SAT split by round 2", None)

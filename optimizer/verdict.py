@@ -11,6 +11,7 @@ from optimizer.checker import check
 from optimizer.constructions import zero_repeat_seating
 from optimizer.constructions.fixed import fixed_schedule
 from optimizer.constructions.odd_rooms import odd_room_seating
+from optimizer.cpsat.split import SplitOutcome, split_probe, splits_by_round_two
 from optimizer.seats import to_schedule
 
 
@@ -47,15 +48,20 @@ def zero_repeat_verdict(event: Event, *, time_limit: float = 30.0, seed: int = 0
         if found is not None:
             return verdict(Answer.EXISTS, f"constructed: {found[1]}", found[0])
         left = max(0.1, time_limit - (time.monotonic() - started))
-        outcome = cpsat.solve(
-            event, time_limit=left, max_repeats=0, seed=seed, workers=workers, work_limit=left if workers == 1 else None
-        )
+        work = left if workers == 1 else None
+        outcome: cpsat.Outcome | SplitOutcome
+        if splits_by_round_two(event):
+            outcome = split_probe(event, 0, time_limit=left, seed=seed, workers=workers, work_limit=work)
+            how = f"CP-SAT search proof, split into {outcome.cases} cases by round 2"
+        else:
+            outcome = cpsat.solve(event, time_limit=left, max_repeats=0, seed=seed, workers=workers, work_limit=work)
+            how = "CP-SAT search proof"
     except KeyboardInterrupt:
         return verdict(Answer.UNKNOWN, "stopped by Ctrl-C before an answer was reached")
     if outcome.seats is not None:
         return verdict(Answer.EXISTS, "found by CP-SAT", outcome.seats)
     if outcome.proven:
-        return verdict(Answer.IMPOSSIBLE, f"CP-SAT search proof: {fewest_repeats(event, 1)}")
+        return verdict(Answer.IMPOSSIBLE, f"{how}: {fewest_repeats(event, 1)}")
     if outcome.interrupted:
         return verdict(Answer.UNKNOWN, "stopped by Ctrl-C before an answer was reached")
     return verdict(Answer.UNKNOWN, f"no repeat-free schedule found and no proof reached in {time_limit:g} s")

@@ -58,6 +58,13 @@ def test_seeded_single_worker_runs_repeat_exactly(players, rounds):
     assert first.schedule == second.schedule
 
 
+def test_seeded_single_worker_runs_repeat_exactly_when_the_proof_is_split():
+    event = Event.with_count(13, 4, odd=OddPolicy.SIT_OUT)  # split by round 2, and not proven in 3 s
+    first = optimizer.plan(event, time_limit=3, seed=7, workers=1)
+    second = optimizer.plan(event, time_limit=3, seed=7, workers=1)
+    assert first.schedule == second.schedule and first.bound == second.bound
+
+
 def verdict(players, rounds, time_limit=5.0, **settings):
     return optimizer.zero_repeat_verdict(
         Event.with_count(players, rounds, **settings), time_limit=time_limit, workers=2

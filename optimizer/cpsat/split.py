@@ -123,20 +123,28 @@ def _splits(total: int, room: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
             yield (x, *rest)
 
 
-def split_probe(event: Event, most: int, *, time_limit: float, seed: int = 0, workers: int = 8) -> SplitOutcome:
+def split_probe(
+    event: Event, most: int, *, time_limit: float, seed: int = 0, workers: int = 8, work_limit: float | None = None
+) -> SplitOutcome:
     """Is there a day with at most `most` repeats? Cases that repeat more in round 2 alone drop out;
-    the rest go easiest first (most rematches), each with an even share of the time left, and those
-    left open are tried again with what the others did not use."""
+    the rest go easiest first (most rematches), each with an even share of the time left, so the hard
+    ones inherit what the easy ones leave, and those left open are tried again with what is left.
+    `work_limit` shares CP-SAT's deterministic time the same way, so a one-worker run repeats exactly."""
     cases = [tables for tables, met_again in reversed(second_rounds(event)) if met_again <= most]
     deadline = time.monotonic() + time_limit
     for _ in range(2):
         still_open = []
         for done, tables in enumerate(cases):
-            left = deadline - time.monotonic()
-            if left <= 0:
+            left, shares = deadline - time.monotonic(), len(cases) - done
+            if left <= 0 or (work_limit is not None and work_limit <= 0):
                 return SplitOutcome(None, False, len(cases), False)
-            status, seats, interrupted = _solve_case(event, most, tables, left / (len(cases) - done), seed, workers)
-            if seats is not None or interrupted:
+            solver = _solver(left / shares, None if work_limit is None else work_limit / shares, seed, workers)
+            model = SeatingModel(event, max_repeats=most, second_round=tables)
+            status, interrupted = solve_until_ctrl_c(solver, model.model)
+            if work_limit is not None:
+                work_limit -= solver.deterministic_time
+            if status in (cp_model.OPTIMAL, cp_model.FEASIBLE) or interrupted:
+                seats = model.seating(solver.boolean_value) if not interrupted else None
                 return SplitOutcome(seats, False, len(cases), interrupted)
             if status != cp_model.INFEASIBLE:
                 still_open.append(tables)
@@ -146,14 +154,12 @@ def split_probe(event: Event, most: int, *, time_limit: float, seed: int = 0, wo
     return SplitOutcome(None, False, len(cases), False)
 
 
-def _solve_case(event: Event, most: int, tables: list[int], time_limit: float, seed: int, workers: int):
-    """(status, a seating if one has at most `most` repeats, interrupted) for one case."""
-    model = SeatingModel(event, max_repeats=most, second_round=tables)
+def _solver(time_limit: float, work_limit: float | None, seed: int, workers: int) -> cp_model.CpSolver:
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = time_limit
+    if work_limit is not None:
+        solver.parameters.max_deterministic_time = work_limit
     solver.parameters.random_seed = seed
     solver.parameters.num_workers = workers
     solver.parameters.stop_after_first_solution = True  # any day within `most` answers the question
-    status, interrupted = solve_until_ctrl_c(solver, model.model)
-    found = status in (cp_model.OPTIMAL, cp_model.FEASIBLE)
-    return status, model.seating(solver.boolean_value) if found else None, interrupted
+    return solver
