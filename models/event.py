@@ -40,6 +40,11 @@ class Layout(BaseModel):
     def seated(self) -> int:
         return 4 * self.fours + 3 * self.threes
 
+    @property
+    def turns(self) -> int:
+        """The burdens a round hands out, to be taken in turn: seats at tables of three, or sit-outs."""
+        return self.sit_outs or 3 * self.threes
+
     @classmethod
     def for_room(cls, players: int, odd: OddPolicy) -> Layout:
         """Tables of four, then one, two or three tables of three (or sit-outs) for the remainder."""

@@ -65,8 +65,8 @@ def _opponents(event: Event) -> np.ndarray:
     """Opponents each player meets over the day with three-handed seats or sit-outs shared most
     evenly, most first."""
     layout, players, rounds = event.layout, len(event.players), event.rounds
-    burdens, lost = (layout.sit_outs, 3) if layout.sit_outs else (3 * layout.threes, 1)
-    share, heavier = divmod(rounds * burdens, players)  # `heavier` players take one more
+    lost = 3 if layout.sit_outs else 1  # opponents a turn costs: all three, or the empty seat's one
+    share, heavier = divmod(rounds * layout.turns, players)  # `heavier` players take one more
     counts = [3 * rounds - lost * share] * (players - heavier) + [3 * rounds - lost * (share + 1)] * heavier
     return np.array(counts, dtype=np.int64)
 
@@ -128,7 +128,7 @@ def _rematches(event: Event, r: int) -> int:
     over the tables, with the x adding up to the players ahead and the k to the turns of round r + 1,
     is found table by table over a grid of (players ahead so far, turns so far)."""
     layout, n = event.layout, len(event.players)
-    turns = layout.sit_outs or 3 * layout.threes
+    turns = layout.turns
     least = [turns * k // n for k in (r - 1, r, r + 1)]
     ahead = turns * (r - 1) - n * least[0]
     # (seats, takes a turn in round r, its players met): the sitters of round r met nobody

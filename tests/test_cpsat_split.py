@@ -64,7 +64,8 @@ def test_the_split_agrees_with_the_whole_day_model(players, rounds, odd):
 def test_eleven_players_sitting_out_three_cannot_do_better_than_six_over_four_rounds():
     # The whole-day model needs several seconds; split, 18 cases close in about one.
     event = Event.with_count(11, 4, odd=OddPolicy.SIT_OUT)
-    assert split_probe(event, 5, time_limit=20, workers=2).proven
+    outcome = split_probe(event, 5, time_limit=20, workers=2)
+    assert outcome.proven and outcome.cases == sum(met_again <= 5 for _, met_again in second_rounds(event)) == 18
 
 
 def test_only_small_rooms_without_requests_split():

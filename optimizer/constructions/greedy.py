@@ -22,7 +22,7 @@ def take_turns(event: Event, so_far: np.ndarray, rng: np.random.Generator) -> np
     The fewest so far go first, so nobody takes it twice before everyone has once; ties are drawn
     at random, so the same players do not share every turn."""
     layout, n = event.layout, len(event.players)
-    per_round = layout.sit_outs or 3 * layout.threes
+    per_round = layout.turns
     exempt = turn_exempt(event)
     counts = so_far.astype(np.int64).copy()
     burden = np.zeros((event.rounds, n), dtype=bool)

@@ -147,7 +147,7 @@ class SeatingModel:
         same counts after them. Without turns (c = 0) the whole day is one stretch."""
         if not self.same_players:
             return []
-        turns, n, rounds = self.layout.sit_outs or 3 * self.layout.threes, self.player_count, self.event.rounds
+        turns, n, rounds = self.layout.turns, self.player_count, self.event.rounds
         if turns == 0:
             return [range(rounds)]
         starts = [r for r in range(rounds) if turns * r % n == 0]

@@ -131,13 +131,13 @@ def split_probe(
     ones inherit what the easy ones leave, and those left open are tried again with what is left.
     `work_limit` shares CP-SAT's deterministic time the same way, so a one-worker run repeats exactly."""
     cases = [tables for tables, met_again in reversed(second_rounds(event)) if met_again <= most]
-    deadline = time.monotonic() + time_limit
+    count, deadline = len(cases), time.monotonic() + time_limit
     for _ in range(2):
         still_open = []
         for done, tables in enumerate(cases):
             left, shares = deadline - time.monotonic(), len(cases) - done
             if left <= 0 or (work_limit is not None and work_limit <= 0):
-                return SplitOutcome(None, False, len(cases), False)
+                return SplitOutcome(None, False, count, False)
             solver = _solver(left / shares, None if work_limit is None else work_limit / shares, seed, workers)
             model = SeatingModel(event, max_repeats=most, second_round=tables)
             status, interrupted = solve_until_ctrl_c(solver, model.model)
@@ -145,13 +145,13 @@ def split_probe(
                 work_limit -= solver.deterministic_time
             if status in (cp_model.OPTIMAL, cp_model.FEASIBLE) or interrupted:
                 seats = model.seating(solver.boolean_value) if not interrupted else None
-                return SplitOutcome(seats, False, len(cases), interrupted)
+                return SplitOutcome(seats, False, count, interrupted)
             if status != cp_model.INFEASIBLE:
                 still_open.append(tables)
         if not still_open:
-            return SplitOutcome(None, True, len(cases), False)
+            return SplitOutcome(None, True, count, False)
         cases = still_open
-    return SplitOutcome(None, False, len(cases), False)
+    return SplitOutcome(None, False, count, False)
 
 
 def _solver(time_limit: float, work_limit: float | None, seed: int, workers: int) -> cp_model.CpSolver:
