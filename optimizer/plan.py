@@ -267,7 +267,7 @@ def _split_probe(run: Run, left: float, share: float, seed: int, workers: int):
     if outcome.interrupted:
         raise KeyboardInterrupt
     found = None if outcome.seats is None else (outcome.seats, "CP-SAT split by round 2", None)
-    return found, outcome.proven, f"CP-SAT search proof, split into {outcome.cases} cases by round 2"
+    return found, outcome.proven, outcome.how
 
 
 def _solve_whole_day(run: Run, seed: int, workers: int) -> tuple[bool, bool]:

@@ -52,7 +52,7 @@ def zero_repeat_verdict(event: Event, *, time_limit: float = 30.0, seed: int = 0
         outcome: cpsat.Outcome | SplitOutcome
         if splits_by_round_two(event):
             outcome = split_probe(event, 0, time_limit=left, seed=seed, workers=workers, work_limit=work)
-            how = f"CP-SAT search proof, split into {outcome.cases} cases by round 2"
+            how = outcome.how
         else:
             outcome = cpsat.solve(event, time_limit=left, max_repeats=0, seed=seed, workers=workers, work_limit=work)
             how = "CP-SAT search proof"

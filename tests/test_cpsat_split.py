@@ -7,17 +7,27 @@ import numpy as np
 import pytest
 
 import optimizer.cpsat as cpsat
+import optimizer.cpsat.split as split
 from models import Event, OddPolicy
 from optimizer.checker import check
-from optimizer.cpsat.model import SeatingModel
-from optimizer.cpsat.split import _least_form, second_rounds, split_probe, splits_by_round_two
+from optimizer.cpsat.model import SeatingModel, first_round_tables
+from optimizer.cpsat.split import (
+    _cell_symmetries,
+    _columns_sorted,
+    _fair,
+    _least_form,
+    second_rounds,
+    split_probe,
+    splits_by_round_two,
+    third_rounds,
+)
 from optimizer.seats import EMPTY, to_schedule
 
 
 def overlap(event: Event, second: list[int]) -> np.ndarray:
     """Round 1 (the model's fixed first round) against a round 2, by group (tables, then sitting out)."""
     layout = event.layout
-    first = SeatingModel(event).first_round_tables()
+    first = first_round_tables(event.layout)
     groups = layout.tables + (1 if layout.sit_outs else 0)
     index = lambda t: layout.tables if t == EMPTY else t  # noqa: E731
     matrix = np.zeros((groups, groups), dtype=np.int64)
@@ -35,8 +45,40 @@ def test_every_round_two_falls_in_exactly_one_case(players, odd):
     assert len(cases) == len(second_rounds(event))  # no two cases alike
     rng = np.random.default_rng(1)
     for _ in range(200):  # random round 2s, as a shuffle of a valid one
-        second = rng.permutation(SeatingModel(event).first_round_tables()).tolist()
+        second = rng.permutation(first_round_tables(event.layout)).tolist()
         assert _least_form(overlap(event, second), kinds) in cases
+
+
+def round_three_form(event: Event, second: list[int], third: list[int]) -> tuple[int, ...]:
+    """A round 3's class, computed apart from `third_rounds`: the players of each cell (alike in rounds
+    1 and 2) by round-3 group, least over the symmetries that keep rounds 1 and 2."""
+    layout = event.layout
+    kinds = [4] * layout.fours + [3] * layout.threes + ([0] if layout.sit_outs else [])
+    index = lambda t: layout.tables if t == EMPTY else t  # noqa: E731
+    of_player = [(index(a), index(b)) for a, b in zip(first_round_tables(layout), second, strict=True)]
+    cells = sorted(set(of_player))
+    matrix = np.zeros((len(cells), len(kinds)), dtype=np.int64)
+    for cell, c in zip(of_player, third, strict=True):
+        matrix[cells.index(cell), index(c)] += 1
+    sizes = [of_player.count(cell) for cell in cells]
+    return min(_columns_sorted(matrix[image], kinds) for image in _cell_symmetries(cells, sizes, kinds))
+
+
+@pytest.mark.parametrize("players, odd", [(11, OddPolicy.SIT_OUT), (10, OddPolicy.THREE_HANDED)])
+def test_every_fair_round_three_falls_in_exactly_one_case(players, odd):
+    event = Event.with_count(players, 4, odd=odd)
+    first = first_round_tables(event.layout)
+    rng = np.random.default_rng(2)
+    seconds = [tables for tables, _ in second_rounds(event) if _fair([first, tables], event.layout.fours)]
+    for second in (seconds[0], seconds[len(seconds) // 2]):
+        forms = [round_three_form(event, second, third) for third in third_rounds(event, second, most=99)]
+        assert len(set(forms)) == len(forms)  # no two cases alike
+        tried = 0
+        while tried < 100:  # random fair round 3s, as shuffles of a valid one
+            third = rng.permutation(first).tolist()
+            if _fair([first, second, third], event.layout.fours):
+                tried += 1
+                assert round_three_form(event, second, third) in forms
 
 
 @pytest.mark.parametrize(
@@ -50,11 +92,20 @@ def test_every_round_two_falls_in_exactly_one_case(players, odd):
 )
 def test_the_split_agrees_with_the_whole_day_model(players, rounds, odd):
     # If the split assumed too much it would miss the optimum the unsplit model finds and proves.
-    event = Event.with_count(players, rounds, odd=odd)
+    assert_split_agrees(Event.with_count(players, rounds, odd=odd))
+
+
+@pytest.mark.parametrize("players, odd", [(10, OddPolicy.THREE_HANDED), (11, OddPolicy.SIT_OUT)])
+def test_the_split_by_round_three_agrees_with_the_whole_day_model(players, odd, monkeypatch):
+    monkeypatch.setattr(split, "FIRST_LOOK", 0.0)  # every case split again by round 3
+    assert_split_agrees(Event.with_count(players, 3, odd=odd), refined=True)
+
+
+def assert_split_agrees(event: Event, refined: bool = False) -> None:
     best = cpsat.solve(event, time_limit=20, workers=2)
     assert best.proven and best.repeats is not None
     below = split_probe(event, best.repeats - 1, time_limit=20, workers=2)
-    assert below.proven and below.seats is None
+    assert below.proven and below.seats is None and (below.refined > 0 or not refined)
     at = split_probe(event, best.repeats, time_limit=20, workers=2)
     assert at.seats is not None and not at.proven
     metrics = check(to_schedule(event, at.seats, "variety"))
@@ -75,4 +126,4 @@ def test_only_small_rooms_without_requests_split():
     apart = Event.with_count(14, 4, odd=OddPolicy.SIT_OUT).model_copy(update={"apart": (("P01", "P02"),)})
     assert not splits_by_round_two(apart)
     with pytest.raises(ValueError):
-        SeatingModel(apart, second_round=[0] * 14)
+        SeatingModel(apart, fixed_rounds=[[0] * 14])

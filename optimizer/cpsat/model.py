@@ -14,11 +14,18 @@ from itertools import combinations
 import numpy as np
 from ortools.sat.python import cp_model
 
-from models import Event
+from models import Event, Layout
 from optimizer.cpsat.hint import canonical_form, order_tables
 from optimizer.requests import club_mates, turn_exempt
 from optimizer.seats import EMPTY, Seats, table_of
 from optimizer.state import History
+
+
+def first_round_tables(layout: Layout) -> list[int]:
+    """Relabelling players makes any first round this one: players in list order, the tables of four
+    first, those sitting out last (table by player, EMPTY sitting out)."""
+    tables = [t for t in range(layout.tables) for _ in range(4 if t < layout.fours else 3)]
+    return tables + [EMPTY] * layout.sit_outs
 
 
 class SeatingModel:
@@ -30,13 +37,13 @@ class SeatingModel:
         max_repeats: int | None = None,
         history: History | None = None,
         break_symmetry: bool = True,
-        second_round: Sequence[int] | None = None,
+        fixed_rounds: Sequence[Sequence[int]] = (),
     ):
         """`lower_bound` is a proven cut on repeats; only schedules with at most `max_repeats` count;
         `history` carries the meetings and burdens of rounds already played (a re-plan);
         `break_symmetry=False` keeps every relabelling of a day (to measure what breaking it buys);
-        `second_round` (table by player, EMPTY sitting out) fixes round 2 to the representative of one
-        case of a proof split by round 2 (optimizer.cpsat.split), with what that case allows assumed."""
+        `fixed_rounds` (each table by player, EMPTY sitting out) fixes rounds 2, 3, ... to the
+        representatives of one case of a split proof (optimizer.cpsat.split), with what it allows assumed."""
         history = history or History()
         self.event, self.layout = event, event.layout
         self.player_count = n = len(event.players)
@@ -48,9 +55,9 @@ class SeatingModel:
         # Symmetry breaking is sound only while players (tables) are interchangeable.
         self.same_players = break_symmetry and history.fresh and not (event.apart or event.stay or event.spread)
         self.same_tables = break_symmetry and not event.stay
-        if second_round is not None and not self.same_players:
+        if fixed_rounds and not self.same_players:
             raise ValueError("a split by round 2 needs interchangeable players")
-        self.second_round = None if second_round is None else list(second_round)
+        self.fixed_rounds = [list(tables) for tables in fixed_rounds]
         self.model = cp_model.CpModel()
         self._add_variables()
         self._add_seating_constraints()
@@ -58,8 +65,8 @@ class SeatingModel:
         self._add_fair_shares()
         self._break_symmetry()
         self._add_meetings()
-        if self.second_round is not None:
-            self._no_closer_rounds(self.second_round)
+        if self.fixed_rounds:
+            self._no_closer_rounds(self.fixed_rounds[0])
         self._set_objective(lower_bound, max_repeats)
 
     # -- variables -------------------------------------------------------------------------
@@ -119,10 +126,10 @@ class SeatingModel:
         make it less), so asking for both orders together loses no day. With sorted rows the first
         round is the one in `first_round_tables`. Within stretches of interchangeable rounds the least
         one also has its columns in order. The fair-share rule and the objective see no labels. With
-        round 2 fixed as well (a split case), what is left to relabel acts on the later rounds alone:
-        the same orders hold there, rows compared among players alike in both fixed rounds."""
+        later rounds fixed as well (a split case), what is left to relabel acts on the rounds after them
+        alone: the same orders hold there, rows compared among players alike in every fixed round."""
         self.lex_chains: list[list[tuple[tuple[int, int], tuple[int, int], cp_model.IntVar, cp_model.IntVar]]] = []
-        fixed = [self.first_round_tables()] + ([self.second_round] if self.second_round is not None else [])
+        fixed = [first_round_tables(self.layout), *self.fixed_rounds]
         if self.same_players:
             for r, tables in enumerate(fixed):
                 for p, t in enumerate(tables):
@@ -159,7 +166,7 @@ class SeatingModel:
         stretch = next((s for s in self.interchangeable_stretches if 1 in s), None)
         if stretch is None:
             return
-        fixed = [self.first_round_tables(), second_round]
+        fixed = [first_round_tables(self.layout), second_round]
         pairs = list(combinations(range(self.player_count), 2))
         alike = [[(p, q) for p, q in pairs if tables[p] == tables[q] != EMPTY] for tables in fixed]
         shared = sum(1 for p, q in alike[1] if fixed[0][p] == fixed[0][q])
@@ -174,11 +181,6 @@ class SeatingModel:
                     for b, (p, q) in zip(both, pairs, strict=True):
                         self.model.add_bool_or([self.together[p, q, s].Not(), self.together[p, q, r].Not(), b])
                     self.model.add(sum(both) <= shared)
-
-    def first_round_tables(self) -> list[int]:
-        """Relabelling players makes any first round this one: players in list order."""
-        tables = [t for t, size in enumerate(self.capacity) for _ in range(size)]
-        return tables + [EMPTY] * self.layout.sit_outs
 
     def _table_in(self, cell: tuple[int, int]):
         """The table number of a (round, player) cell; sitting out counts after every table."""
@@ -222,7 +224,7 @@ class SeatingModel:
 
     def _add_meetings(self) -> None:
         rounds, tables = self.event.rounds, len(self.capacity)
-        first = self.first_round_tables() if self.same_players else None
+        first = first_round_tables(self.layout) if self.same_players else None
         start = 1 if self.same_players else 0
         self.meetings, self.repeats, self.together = {}, {}, {}
         for p, q in combinations(range(self.player_count), 2):
