@@ -19,7 +19,6 @@ import math
 import os
 import threading
 import time
-from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -39,7 +38,7 @@ SPLIT_MAX_GROUPS = 4
 # Seconds a case split by round 2 gets before it is split again by round 3.
 FIRST_LOOK = 1.0
 # Past this many count matrices of a round 3 against rounds 1 and 2, a case is not split by round 3.
-ROUND_THREE_MAX_MATRICES = 20_000
+ROUND_THREE_MAX_MATRICES = 5_000
 
 Case = list[list[int]]  # the rounds fixed after round 1, each table by player (EMPTY sitting out)
 
@@ -70,15 +69,37 @@ def splits_by_round_two(event: Event) -> bool:
 def second_rounds(event: Event) -> list[tuple[list[int], int]]:
     """One round 2 per class of overlap matrices: (table by player, EMPTY sitting out; the pairs it
     seats together again from round 1), fewest such pairs first."""
-    layout = event.layout
-    return _second_rounds(layout.fours, layout.threes, layout.sit_outs)
+    return _second_rounds(event.layout)
+
+
+@dataclass(frozen=True)
+class _Groups:
+    """A round's groups (its tables, then the players sitting out): size, kind (4, 3, or 0 sitting
+    out: groups of one kind are interchangeable) and label (table, or EMPTY)."""
+
+    sizes: list[int]
+    kinds: list[int]
+    labels: list[int]
+
+    @classmethod
+    def of(cls, layout: Layout) -> _Groups:
+        out = [layout.sit_outs] if layout.sit_outs else []
+        tables = [4] * layout.fours + [3] * layout.threes
+        return cls(tables + out, tables + [0] * len(out), list(range(layout.tables)) + [EMPTY] * len(out))
+
+
+def _cells(layout: Layout, second: tuple[int, ...]) -> tuple[list[tuple[int, int]], list[tuple[int, int]], list[int]]:
+    """Each player's cell (groups in rounds 1 and 2), the cells in order, and how many each holds."""
+    group = {label: g for g, label in enumerate(_Groups.of(layout).labels)}
+    of_player = [(group[a], group[b]) for a, b in zip(first_round_tables(layout), second, strict=True)]
+    cells = sorted(set(of_player))
+    return of_player, cells, [of_player.count(cell) for cell in cells]
 
 
 @cache  # listing the classes takes seconds in the biggest rooms split, and each probe asks again
-def _second_rounds(fours: int, threes: int, sit_outs: int) -> list[tuple[list[int], int]]:
-    sizes = [4] * fours + [3] * threes + ([sit_outs] if sit_outs else [])
-    kinds = [4] * fours + [3] * threes + ([0] if sit_outs else [])
-    labels = list(range(fours + threes)) + ([EMPTY] if sit_outs else [])
+def _second_rounds(layout: Layout) -> list[tuple[list[int], int]]:
+    groups = _Groups.of(layout)
+    sizes, kinds, labels, fours, threes = groups.sizes, groups.kinds, groups.labels, layout.fours, layout.threes
     least = {_least_form(matrix, kinds) for matrix in _matrices(sizes, sizes)}
     out = []
     for flat in least:
@@ -114,44 +135,37 @@ def third_rounds(event: Event, second: list[int], most: int) -> list[list[int]]:
 
 @cache  # each probe of a run asks again for the round-2 cases it left open
 def _third_rounds(layout: Layout, second: tuple[int, ...]) -> list[tuple[list[int], int]]:
-    fours, threes, sit_outs = layout.fours, layout.threes, layout.sit_outs
-    first = first_round_tables(layout)
-    kinds = [4] * fours + [3] * threes + ([0] if sit_outs else [])
-    labels = list(range(layout.tables)) + ([EMPTY] if sit_outs else [])
-    group = {label: g for g, label in enumerate(labels)}
-    of_player = [(group[a], group[b]) for a, b in zip(first, second, strict=True)]
-    cells = sorted(set(of_player))
-    sizes = [of_player.count(cell) for cell in cells]
-    images = _cell_symmetries(cells, sizes, kinds)
-    group_sizes = [4] * fours + [3] * threes + ([sit_outs] if sit_outs else [])
-    least = {min(_columns_sorted(matrix[image], kinds) for image in images) for matrix in _matrices(sizes, group_sizes)}
+    groups, first = _Groups.of(layout), first_round_tables(layout)
+    of_player, cells, sizes = _cells(layout, second)
+    images = _cell_symmetries(cells, sizes, groups.kinds)
+    matrices = _matrices(sizes, groups.sizes)
+    least = {min(_columns_sorted(matrix[image], groups.kinds) for image in images) for matrix in matrices}
     out = []
     for flat in least:
-        matrix = np.array(flat).reshape(len(cells), len(labels))
+        matrix = np.array(flat).reshape(len(cells), len(groups.labels))
         in_cell = {
-            cell: [labels[g] for g in range(len(labels)) for _ in range(matrix[c, g])] for c, cell in enumerate(cells)
+            cell: [label for label, count in zip(groups.labels, matrix[c], strict=True) for _ in range(count)]
+            for c, cell in enumerate(cells)
         }
         third = [in_cell[cell].pop(0) for cell in of_player]
-        if _fair([first, list(second), third], fours):
+        if _fair([first, list(second), third], layout.fours):
             out.append((third, _repeats([first, list(second), third])))
     return sorted(out, key=lambda case: (-case[1], case[0]))
 
 
-def _round_three_cases(event: Event, second: list[int], most: int) -> list[Case]:
-    """A case left open by round 2, split again by round 3 where listing its classes is quick."""
-    if not _branches_on_round_three(event, second):
+def _round_three_cases(event: Event, second: list[int], most: int, deadline: float) -> list[Case]:
+    """A case left open by round 2, split again by round 3 where listing its classes is quick (and
+    there is time left to list them)."""
+    if time.monotonic() >= deadline or not _branches_on_round_three(event, second):
         return [[second]]
     return [[second, third] for third in third_rounds(event, second, most)]
 
 
 def _branches_on_round_three(event: Event, second: list[int]) -> bool:
     """Listing round 3's classes walks every count matrix of cells by groups: a few thousand in rooms
-    of ten or eleven, millions from thirteen players on, where it would cost more than it saves."""
-    layout = event.layout
-    first = first_round_tables(layout)
-    cells = Counter(zip(first, second, strict=True))
-    group_sizes = [4] * layout.fours + [3] * layout.threes + ([layout.sit_outs] if layout.sit_outs else [])
-    return _count_matrices(tuple(cells.values()), tuple(group_sizes)) <= ROUND_THREE_MAX_MATRICES
+    of ten or eleven, 10^4 to 10^6 from thirteen players on, where it would cost more than it saves."""
+    _, _, sizes = _cells(event.layout, tuple(second))
+    return _count_matrices(tuple(sizes), tuple(_Groups.of(event.layout).sizes)) <= ROUND_THREE_MAX_MATRICES
 
 
 @cache
@@ -248,9 +262,13 @@ def split_probe(
     lanes = 1 if work_limit is not None else max(1, min(workers, os.cpu_count() or 1))
     pool = _Cases(event, most, time.monotonic() + time_limit, seed, max(1, workers // lanes), work_limit)
     seats, still_open, interrupted = pool.run(cases, lanes, cap=FIRST_LOOK)
-    refined = sum(1 for (second,) in still_open if _branches_on_round_three(event, second))
+    refined = 0
     if still_open and seats is None and not interrupted:
-        cases = [case for (second,) in still_open for case in _round_three_cases(event, second, most)]
+        cases = []
+        for case in still_open:
+            split_again = _round_three_cases(event, case[0], most, pool.deadline)
+            refined += split_again != [case]
+            cases += split_again
         for _ in range(2):
             seats, still_open, interrupted = pool.run(cases, lanes)
             if seats is not None or interrupted or not still_open:
