@@ -11,16 +11,15 @@ import optimizer.cpsat.split as split
 from models import Event, OddPolicy
 from optimizer.checker import check
 from optimizer.cpsat.model import SeatingModel, first_round_tables
-from optimizer.cpsat.split import (
+from optimizer.cpsat.round_classes import (
     _cell_symmetries,
     _columns_sorted,
     _fair,
     _least_form,
     second_rounds,
-    split_probe,
-    splits_by_round_two,
     third_rounds,
 )
+from optimizer.cpsat.split import split_probe, splits_by_round_two
 from optimizer.seats import EMPTY, to_schedule
 
 
