@@ -14,7 +14,6 @@ from optimizer.cpsat.model import SeatingModel, first_round_tables
 from optimizer.cpsat.round_classes import (
     _cell_symmetries,
     _columns_sorted,
-    _fair,
     _least_form,
     second_rounds,
     third_rounds,
@@ -48,19 +47,58 @@ def test_every_round_two_falls_in_exactly_one_case(players, odd):
         assert _least_form(overlap(event, second), kinds) in cases
 
 
-def round_three_form(event: Event, second: list[int], third: list[int]) -> tuple[int, ...]:
-    """A round 3's class, computed apart from `third_rounds`: the players of each cell (alike in rounds
-    1 and 2) by round-3 group, least over the symmetries that keep rounds 1 and 2."""
+def cells_of(event: Event, second: list[int]) -> tuple[list[tuple[int, int]], list[tuple[int, int]], list[int]]:
+    """Each player's cell (groups in rounds 1 and 2), the cells in order, and how many each holds."""
     layout = event.layout
-    kinds = [4] * layout.fours + [3] * layout.threes + ([0] if layout.sit_outs else [])
     index = lambda t: layout.tables if t == EMPTY else t  # noqa: E731
     of_player = [(index(a), index(b)) for a, b in zip(first_round_tables(layout), second, strict=True)]
     cells = sorted(set(of_player))
+    return of_player, cells, [of_player.count(cell) for cell in cells]
+
+
+def kinds_of(event: Event) -> list[int]:
+    layout = event.layout
+    return [4] * layout.fours + [3] * layout.threes + ([0] if layout.sit_outs else [])
+
+
+def round_three_form(event: Event, second: list[int], third: list[int]) -> tuple[int, ...]:
+    """A round 3's class, computed apart from `third_rounds`: the players of each cell (alike in rounds
+    1 and 2) by round-3 group, least over the symmetries that keep rounds 1 and 2."""
+    of_player, cells, sizes = cells_of(event, second)
+    kinds = kinds_of(event)
     matrix = np.zeros((len(cells), len(kinds)), dtype=np.int64)
     for cell, c in zip(of_player, third, strict=True):
-        matrix[cells.index(cell), index(c)] += 1
-    sizes = [of_player.count(cell) for cell in cells]
+        matrix[cells.index(cell), event.layout.tables if c == EMPTY else c] += 1
     return min(_columns_sorted(matrix[image], kinds) for image in _cell_symmetries(cells, sizes, kinds))
+
+
+def fair_so_far(event: Event, rounds: list[list[int]]) -> bool:
+    """The checker's word on turns over the first rounds (each table by player, EMPTY sitting out)."""
+    layout = event.layout
+    seats = np.full((len(rounds), layout.tables, 4), EMPTY, dtype=np.int64)
+    for r, tables in enumerate(rounds):
+        for t in range(layout.tables):
+            at = [p for p, table in enumerate(tables) if table == t]
+            seats[r, t, : len(at)] = at
+    short = event.model_copy(update={"rounds": len(rounds)})
+    return check(to_schedule(short, seats, "variety")).turns_fair
+
+
+def keeps_rounds_one_and_two(event: Event, second: list[int], image: list[int]) -> bool:
+    """A relabelling of cells is a symmetry: sending each cell's players onto its image's players
+    keeps who sits with whom in rounds 1 and 2."""
+    first = first_round_tables(event.layout)
+    of_player, cells, _ = cells_of(event, second)
+    members = {cell: [p for p, c in enumerate(of_player) if c == cell] for cell in cells}
+    moved = {}
+    for c, cell in enumerate(cells):
+        target = cells[image.index(c)]  # indexing by `image` moves row image[k] to k
+        moved.update(zip(members[cell], members[target], strict=True))
+    together = lambda tables, p, q: tables[p] == tables[q] != EMPTY  # noqa: E731
+    pairs = [(p, q) for p in range(len(first)) for q in range(p + 1, len(first))]
+    return all(
+        together(tables, p, q) == together(tables, moved[p], moved[q]) for tables in (first, second) for p, q in pairs
+    )
 
 
 @pytest.mark.parametrize("players, odd", [(11, OddPolicy.SIT_OUT), (10, OddPolicy.THREE_HANDED)])
@@ -68,14 +106,17 @@ def test_every_fair_round_three_falls_in_exactly_one_case(players, odd):
     event = Event.with_count(players, 4, odd=odd)
     first = first_round_tables(event.layout)
     rng = np.random.default_rng(2)
-    seconds = [tables for tables, _ in second_rounds(event) if _fair([first, tables], event.layout.fours)]
-    for second in (seconds[0], seconds[len(seconds) // 2]):
+    seconds = [tables for tables, _ in second_rounds(event) if fair_so_far(event, [first, tables])]
+    symmetries = lambda second: _cell_symmetries(*cells_of(event, second)[1:], kinds_of(event))  # noqa: E731
+    for second in (seconds[0], max(seconds, key=lambda second: len(symmetries(second)))):
+        images = symmetries(second)
+        assert all(keeps_rounds_one_and_two(event, second, image) for image in images)
         forms = [round_three_form(event, second, third) for third in third_rounds(event, second, most=99)]
         assert len(set(forms)) == len(forms)  # no two cases alike
         tried = 0
         while tried < 100:  # random fair round 3s, as shuffles of a valid one
             third = rng.permutation(first).tolist()
-            if _fair([first, second, third], event.layout.fours):
+            if fair_so_far(event, [first, second, third]):
                 tried += 1
                 assert round_three_form(event, second, third) in forms
 

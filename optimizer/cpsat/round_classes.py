@@ -19,7 +19,7 @@ import numpy as np
 
 from models import Event, Layout
 from optimizer.cpsat.model import first_round_tables
-from optimizer.seats import EMPTY
+from optimizer.seats import EMPTY, repeats_in
 
 # Past this many count matrices of a round 3 against rounds 1 and 2, a case is not split by round 3.
 ROUND_THREE_MAX_MATRICES = 5_000
@@ -58,14 +58,14 @@ def _cells(layout: Layout, second: tuple[int, ...]) -> tuple[list[tuple[int, int
 @cache  # listing the classes takes seconds in the biggest rooms split, and each probe asks again
 def _second_rounds(layout: Layout) -> list[tuple[list[int], int]]:
     groups = _Groups.of(layout)
-    sizes, kinds, labels, fours, threes = groups.sizes, groups.kinds, groups.labels, layout.fours, layout.threes
-    least = {_least_form(matrix, kinds) for matrix in _matrices(sizes, sizes)}
+    size = len(groups.sizes)
+    least = {_least_form(matrix, groups.kinds) for matrix in _matrices(groups.sizes, groups.sizes)}
     out = []
     for flat in least:
-        matrix = np.array(flat).reshape(len(sizes), len(sizes))
-        tables = [labels[j] for i in range(len(sizes)) for j in range(len(sizes)) for _ in range(matrix[i, j])]
-        met_again = sum(comb(int(matrix[i, j]), 2) for i in range(fours + threes) for j in range(fours + threes))
-        out.append((tables, met_again))
+        matrix = np.array(flat).reshape(size, size)
+        tables = [groups.labels[j] for i in range(size) for j in range(size) for _ in range(matrix[i, j])]
+        at_tables = matrix[: layout.tables, : layout.tables]  # sitting out together is no meeting
+        out.append((tables, sum(comb(int(count), 2) for count in at_tables.ravel())))
     return sorted(out, key=lambda case: (case[1], case[0]))
 
 
@@ -156,7 +156,8 @@ def _repeats(rounds: list[list[int]]) -> int:
     """Repeats among the given rounds (each table by player, EMPTY sitting out)."""
     tables = np.array(rounds)
     met = ((tables[:, :, None] == tables[:, None, :]) & (tables[:, :, None] != EMPTY)).sum(axis=0)
-    return int(np.triu(np.maximum(met - 1, 0), 1).sum())
+    np.fill_diagonal(met, 0)
+    return repeats_in(met)
 
 
 @cache

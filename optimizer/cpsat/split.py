@@ -81,7 +81,10 @@ def split_probe(
     a time, so a one-worker run repeats exactly."""
     cases = [[tables] for tables, met_again in reversed(second_rounds(event)) if met_again <= most]
     lanes = 1 if work_limit is not None else max(1, min(workers, os.cpu_count() or 1))
-    pool = _Cases(event, most, time.monotonic() + time_limit, seed, max(1, workers // lanes), work_limit)
+    count, pool = (
+        len(cases),
+        _Cases(event, most, time.monotonic() + time_limit, seed, max(1, workers // lanes), work_limit),
+    )
     seats, still_open, interrupted = pool.run(cases, lanes, cap=FIRST_LOOK)
     refined = 0
     if still_open and seats is None and not interrupted:
@@ -96,7 +99,7 @@ def split_probe(
                 break
             cases = still_open
     proven = not still_open and seats is None and not interrupted
-    return SplitOutcome(seats, proven, pool.count, refined, interrupted)
+    return SplitOutcome(seats, proven, count, refined, interrupted)
 
 
 @dataclass
@@ -113,14 +116,12 @@ class _Cases:
     seed: int
     workers: int
     work_limit: float | None
-    count: int = 0  # cases by round 2
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _running: set[cp_model.CpSolver] = field(default_factory=set)
 
     def run(self, cases: list[Case], lanes: int, cap: float = math.inf) -> tuple[Seats | None, list[Case], bool]:
         """(a day found, the cases left open, interrupted), each case at most `cap` seconds (and units
         of work). A day found or Ctrl-C stops every lane."""
-        self.count = self.count or len(cases)
         queue, still_open, found = list(cases), [], None
         with ThreadPoolExecutor(lanes) as lanes_pool:
             futures = {lanes_pool.submit(self._attempt, queue, lanes, cap) for _ in range(lanes)}
