@@ -3,6 +3,7 @@ from hypothesis import strategies as st
 
 import optimizer
 from models import Event, OddPolicy
+from optimizer.bounds import counting_bound, degree_bound
 
 
 def tables_of(schedule, name):
@@ -44,7 +45,10 @@ def test_fixed_rotation_is_valid_for_every_room(players, rounds, odd):
     event = Event.with_count(players, rounds, odd=odd)
     metrics = optimizer.check(optimizer.fixed_schedule(event))
     assert metrics.sit_outs_fair
-    assert metrics.repeats >= optimizer.lower_bound(event).repeats
+    if metrics.turns_fair:
+        assert metrics.repeats >= optimizer.lower_bound(event).repeats
+    else:  # the turn bounds hold only for turns taken in turn (17 x 2 three-handed: fixed rule E 0, bound 4)
+        assert metrics.repeats >= max(counting_bound(event).repeats, degree_bound(event).repeats)
 
 
 def test_five_players_three_handed_names_the_alternative():
