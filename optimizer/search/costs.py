@@ -34,6 +34,7 @@ class Costs:
     clubs: np.ndarray  # club-mate meeting costs (the soft spread request)
     pinned: np.ndarray  # players who keep their table
     three_handed_turns: bool  # tables of three are taken in turn
+    sit_out_turns: bool  # sitting out is taken in turn
 
     @classmethod
     def of(cls, event: Event, met_before: np.ndarray | None = None) -> Costs:
@@ -45,6 +46,7 @@ class Costs:
             clubs=CLUB_COST * club_mates(event),
             pinned=pinned(event),
             three_handed_turns=event.layout.threes > 0,
+            sit_out_turns=event.layout.sit_outs > 0,
         )
 
     def of_meeting(self, met: np.ndarray) -> np.ndarray:
