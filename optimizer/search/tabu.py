@@ -97,14 +97,12 @@ def _best_move(seats, met, costs: Costs, tabu_until, step, cost, best_cost, rng)
     out_ahead = _ahead_in_sit_outs(seats, costs.player_count) if costs.sit_out_turns else None
     candidates = []
     for r, round_ in enumerate(seats):
-        swaps = _swap_gains(round_, repeated, seen, costs, ahead=ahead[r])
-        gains = [None if swaps is None else (swaps[0], *swaps)]
-        if out_ahead is not None:
-            gains.append(_trade_gains(round_, repeated, seen, costs, out_ahead[r]))
-        for gain in gains:
-            if gain is None:
-                continue
-            ins, outs, delta = gain
+        gains = []  # (players moving in, players moving out, change in cost of each pair)
+        if (swaps := _swap_gains(round_, repeated, seen, costs, ahead=ahead[r])) is not None:
+            gains.append((swaps[0], *swaps))
+        if out_ahead is not None and (trades := _trade_gains(round_, repeated, seen, costs, out_ahead[r])):
+            gains.append(trades)
+        for ins, outs, delta in gains:
             allowed = (tabu_until[r, ins][:, None] <= step) & (tabu_until[r, outs][None, :] <= step)
             allowed |= cost + delta < best_cost - 1e-9  # aspiration: a new best is never tabu
             delta = np.where(allowed, delta, np.inf)
@@ -213,22 +211,23 @@ def _random_argmin(values: np.ndarray, low: float, rng) -> tuple[int, int]:
 def _swap(round_: np.ndarray, p: int, q: int, met: np.ndarray) -> None:
     """Swap p and q between their tables, updating the meetings matrix in place; p sitting out
     this round takes q's seat and q sits out."""
+    tq, sq = np.argwhere(round_ == q)[0]
+    q_mates = [u for u in round_[tq] if u not in (EMPTY, q)]
     if p not in round_:
-        tq, sq = np.argwhere(round_ == q)[0]
-        mates = [u for u in round_[tq] if u not in (EMPTY, q)]
-        met[q, mates] -= 1
-        met[mates, q] -= 1
-        met[p, mates] += 1
-        met[mates, p] += 1
+        _move(met, q, q_mates, [])
+        _move(met, p, [], q_mates)
         round_[tq, sq] = p
         return
     tp, sp = np.argwhere(round_ == p)[0]
-    tq, sq = np.argwhere(round_ == q)[0]
-    for player, old, new in ((p, tp, tq), (q, tq, tp)):
-        old_mates = [u for u in round_[old] if u not in (EMPTY, player)]
-        new_mates = [u for u in round_[new] if u not in (EMPTY, p, q)]
-        met[player, old_mates] -= 1
-        met[old_mates, player] -= 1
-        met[player, new_mates] += 1
-        met[new_mates, player] += 1
+    p_mates = [u for u in round_[tp] if u not in (EMPTY, p)]
+    _move(met, p, p_mates, [u for u in q_mates if u != p])
+    _move(met, q, q_mates, [u for u in p_mates if u != q])
     round_[tp, sp], round_[tq, sq] = q, p
+
+
+def _move(met: np.ndarray, player: int, old_mates: list[int], new_mates: list[int]) -> None:
+    """Meetings after `player` leaves `old_mates` for `new_mates`."""
+    met[player, old_mates] -= 1
+    met[old_mates, player] -= 1
+    met[player, new_mates] += 1
+    met[new_mates, player] += 1
