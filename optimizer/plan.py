@@ -81,7 +81,7 @@ class Run:
         matrices outgrow time and memory in the biggest rooms, where the starts alone answer."""
         if len(self.event.players) > SEARCH_MAX_PLAYERS:
             return None
-        return Costs.of(self.event, self.history.met_before)
+        return Costs.of(self.event, self.history.met_before, self.history.burdens_before)
 
     def _show(self, best: Candidate) -> None:
         if self.on_progress:

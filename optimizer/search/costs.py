@@ -30,6 +30,7 @@ class Costs:
 
     player_count: int
     met_before: np.ndarray  # meetings in rounds already played (a re-plan), else zeros
+    burdens_before: np.ndarray  # per player: turns taken in rounds already played, else zeros
     apart: np.ndarray  # keep-apart costs
     clubs: np.ndarray  # club-mate meeting costs (the soft spread request)
     pinned: np.ndarray  # players who keep their table
@@ -37,11 +38,12 @@ class Costs:
     sit_out_turns: bool  # sitting out is taken in turn
 
     @classmethod
-    def of(cls, event: Event, met_before: np.ndarray | None = None) -> Costs:
+    def of(cls, event: Event, met_before: np.ndarray | None = None, burdens_before: np.ndarray | None = None) -> Costs:
         n = len(event.players)
         return cls(
             player_count=n,
             met_before=np.zeros((n, n), np.int64) if met_before is None else met_before,
+            burdens_before=np.zeros(n, np.int64) if burdens_before is None else burdens_before,
             apart=APART_COST * apart_pairs(event),
             clubs=CLUB_COST * club_mates(event),
             pinned=pinned(event),
