@@ -108,13 +108,10 @@ def _best_move(seats, met, costs: Costs, tabu_until, step, cost, best_cost, rng)
     for r, round_ in enumerate(seats):
         gains = []  # (players moving in, players moving out, change in cost of each pair)
         three_ahead = ahead[r] if ahead is not None and costs.three_handed_turns else None
+        sitter_ahead = ahead[r] if ahead is not None and costs.sit_out_turns else None
         if (swaps := _swap_gains(round_, repeated, seen, costs, ahead=three_ahead)) is not None:
             gains.append((swaps[0], *swaps))
-        if (
-            ahead is not None
-            and costs.sit_out_turns
-            and (trades := _trade_gains(round_, repeated, seen, costs, ahead[r]))
-        ):
+        if sitter_ahead is not None and (trades := _trade_gains(round_, repeated, seen, costs, sitter_ahead)):
             gains.append(trades)
         for ins, outs, delta in gains:
             allowed = (tabu_until[r, ins][:, None] <= step) & (tabu_until[r, outs][None, :] <= step)
