@@ -10,7 +10,7 @@ from itertools import combinations
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from models import Event, OddPolicy
@@ -265,6 +265,22 @@ def test_exchanging_turns_keeps_them_fair_after_every_round(odd, n, rounds, seed
         assert sorted(before + taken.sum(axis=0)) == sorted(before + totals)
         so_far = before + taken.cumsum(axis=0)
         assert (so_far.max(axis=1) - so_far.min(axis=1) <= 1).all()
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.sampled_from(list(OddPolicy)), st.integers(10, 23).filter(lambda n: n % 4), st.integers(0, 2**32 - 1))
+def test_a_replan_searched_keeps_turns_fair_with_the_played_rounds_counted(odd, n, seed):
+    """Trades and exchanges weigh the turns already taken: a search from a fair start of the rounds
+    left, a round already played, stays fair over the whole day."""
+    event = Event.with_count(n, 4, odd=odd)
+    rng = np.random.default_rng(seed)
+    before = np.zeros(n, np.int64)
+    before[rng.permutation(n)[: event.layout.turns]] = 1
+    costs = Costs.of(event, burdens_before=before)
+    start = greedy_seating(event, costs, rng, burdens_so_far=before)
+    best = tabu_search(start, costs, FAR, rng, max_steps=400)
+    so_far = before + turns_in(best, n).cumsum(axis=0)
+    assert (so_far.max(axis=1) - so_far.min(axis=1) <= 1).all()
 
 
 def test_exchanging_turns_frees_a_day_whose_turns_come_out_even():
