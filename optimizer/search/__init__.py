@@ -1,10 +1,11 @@
 """Local search: improve a seating while keeping turns fair and staying players at their table.
 
-costs.Costs            the cost model: repeats, requests, a re-plan's meetings before
+costs.Costs            the cost model: repeats, requests, a re-plan's meetings and turns before
 reseat.reseat_round    one round, swaps between tables against a cost matrix
 reseat.improve         the whole day, one round at a time (large rooms)
 reseat.extend          more rounds after a seating, each against every meeting so far
-tabu.tabu_search       the whole day at once, best non-tabu swap or turn trade of any round (rooms up to 120)
+tabu.tabu_search       the whole day at once, best non-tabu swap or turn trade of any round, turns
+                       exchanged at restarts where they come out even (rooms up to 120)
 """
 
 from optimizer.search.costs import Costs
