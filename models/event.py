@@ -300,13 +300,13 @@ def loose_key(name: str) -> str:
     return "".join(char for char in folded if not unicodedata.combining(char))
 
 
-def did_you_mean(name: str, names) -> str | None:
-    """The one name among `names` that `name` matches ignoring case and accents, if exactly one does."""
+def did_you_mean(name: str, names) -> str:
+    """The end of a message refusing an unknown name: "; did you mean 'Zoë Weiß'?" when exactly one
+    of `names` matches `name` ignoring case and accents, else nothing."""
     key = loose_key(name)
     matches = [other for other in names if loose_key(other) == key]
-    return matches[0] if len(matches) == 1 else None
+    return f"; did you mean {matches[0]!r}?" if len(matches) == 1 else ""
 
 
 def not_a_player(name: str, players) -> str:
-    match = did_you_mean(name, players)
-    return f"{name!r} is not a player" + (f"; did you mean {match!r}?" if match else "")
+    return f"{name!r} is not a player{did_you_mean(name, players)}"

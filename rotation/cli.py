@@ -14,7 +14,7 @@ import click
 
 import optimizer
 from models import Answer, OddPolicy, Schedule, SitOutScoring, Status
-from models.event import MAX_ROUNDS, name_key, normalise_name
+from models.event import MAX_ROUNDS, did_you_mean, name_key, normalise_name
 from rotation.inputs import BadInput, check_outputs, make_event, one_line_error, parse_sizes, read_schedule
 from rotation.output import (
     EXCEL_BOM,
@@ -307,7 +307,8 @@ def _who_leaves(schedule: Schedule, drop) -> tuple[str, ...]:
     for given in drop:
         name = by_key.get(name_key(given))
         if name is None:
-            raise BadInput(f"cannot drop {normalise_name(given)!r}: not on the schedule")
+            hint = did_you_mean(given, schedule.players)
+            raise BadInput(f"cannot drop {normalise_name(given)!r}: not on the schedule{hint}")
         if name in names:
             raise BadInput(f"--drop {name!r} is given twice")
         names.append(name)
