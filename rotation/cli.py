@@ -49,7 +49,9 @@ def room_options(command):
     """--players/--names, --rounds, --odd and --sit-out-scoring: the room and the day."""
     options = [
         click.option("--players", type=click.IntRange(min=1), help="Number of players (named P01, P02, ...)."),
-        click.option("--names", type=str, metavar="FILE", help="File with one player name per line."),
+        click.option(
+            "--names", type=str, metavar="FILE", help="Names: one per line, or a table with a name column (and club)."
+        ),
         click.option("--rounds", type=click.IntRange(min=1), required=True, help="Rounds to play."),
         click.option(
             "--odd",
