@@ -13,7 +13,7 @@ import click
 from pydantic import ValidationError
 
 from models import Event, OddPolicy, Schedule, SitOutScoring
-from models.event import MAX_PLAYERS, RequestRefused, name_key, normalise_name
+from models.event import MAX_PLAYERS, name_key, normalise_name
 from rotation import lists
 from rotation.lists import GroupLine, ListError, NamesTable, StayLine, lines_text, read_names_table
 
@@ -219,16 +219,15 @@ def _numbered(players: int | None, rounds: int, odd: str, scoring: str) -> tuple
 
 def _located(error: ValueError, files: dict) -> str:
     """The message, led by the file and lines of the requests it refuses (stay file 's.txt', line 2)."""
-    cause = error.errors()[0].get("ctx", {}).get("error") if isinstance(error, ValidationError) else error
-    if not isinstance(cause, RequestRefused):
+    refused = lists.refusal(error)
+    if refused is None:
         return one_line_error(error)
-    lines: dict[str, list[int]] = {}
-    for kind, position in cause.requests:
-        path, listed = files[kind]
-        if path is not None:
-            lines.setdefault(f"{kind} file {path!r}", []).append(listed[position].line)
-    where = "; ".join(f"{file}, {lines_text(numbers)}" for file, numbers in lines.items())
-    return f"{where}: {cause}" if where else str(cause)
+    listed = {kind: lines for kind, (path, lines) in files.items() if path is not None}
+    where = "; ".join(
+        f"{kind} file {files[kind][0]!r}, {lines_text(numbers)}"
+        for kind, numbers in lists.refused_lines(refused, **listed).items()
+    )
+    return f"{where}: {refused}" if where else str(refused)
 
 
 def check_outputs(outputs: dict[str, str | None], inputs: dict[str, str | None]) -> list[tuple[str, str]]:

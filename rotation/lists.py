@@ -11,9 +11,9 @@ import io
 import re
 from typing import NamedTuple
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from models.event import name_key, normalise_name
+from models.event import RequestRefused, name_key, normalise_name
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")  # only these end a line: U+2028 inside a name is white space
 SEPARATORS = {",": "a comma", ";": "a semicolon", "\t": "a tab"}  # as spreadsheets save a table as text
@@ -284,3 +284,25 @@ def _fields(line: str, number: int) -> list[str]:
     except csv.Error as error:
         raise ListError(str(error), number) from None
     return [normalise_name(field) for field in (rows[0] if rows else [])]
+
+
+def refusal(error: ValueError) -> RequestRefused | None:
+    """The request refusal behind an error building an Event (pydantic wraps it), if it is one."""
+    cause = error.errors()[0].get("ctx", {}).get("error") if isinstance(error, ValidationError) else error
+    return cause if isinstance(cause, RequestRefused) else None
+
+
+def refused_lines(
+    refused: RequestRefused,
+    apart: tuple[GroupLine, ...] = (),
+    spread: tuple[GroupLine, ...] = (),
+    stay: tuple[StayLine, ...] = (),
+) -> dict[str, tuple[int, ...]]:
+    """The lines of each list ('apart', 'spread', 'stay') holding the requests a refusal names, for the
+    lists the Event was built from in order; a list not given (clubs from a names table) is left out."""
+    listed: dict[str, tuple[GroupLine, ...] | tuple[StayLine, ...]] = {"apart": apart, "spread": spread, "stay": stay}
+    lines: dict[str, list[int]] = {}
+    for kind, position in refused.requests:
+        if position < len(listed[kind]):
+            lines.setdefault(kind, []).append(listed[kind][position].line)
+    return {kind: tuple(numbers) for kind, numbers in lines.items()}

@@ -8,8 +8,9 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from models import Event
 from models.event import name_key, normalise_name
-from rotation.lists import ListError, read_groups, read_names_table, read_stays
+from rotation.lists import ListError, read_groups, read_names_table, read_stays, refusal, refused_lines
 
 SPREADSHEET = [
     ("Name,Club\r\nAnn Katz,Hadassah\r\nBo,Kings\r\nCy,hadassah\r\nDee,\r\n", ","),
@@ -120,3 +121,20 @@ def test_groups_and_stays_keep_their_lines():
     with pytest.raises(ListError) as refused:
         read_stays("Ann, 2\nann, 3\n")
     assert refused.value.lines == (2,) and "'ann' already has a table on line 1" in refused.value.reason
+
+
+def test_a_refused_request_points_at_its_lines_for_any_front_end():
+    """The desk builds the Event from pasted text as the command line does from files, and places the
+    message beside the line that holds the request."""
+    stays, apart = read_stays("P01, 1\n\nP09, 9\n"), read_groups("P02, P03\n")
+    with pytest.raises(ValueError) as error:
+        Event(
+            players=tuple(f"P{i:02d}" for i in range(1, 38)),
+            rounds=6,
+            apart=tuple(g.names for g in apart),
+            stay={s.name: s.table for s in stays},
+        )
+    refused = refusal(error.value)
+    assert refused is not None and str(refused).startswith("stay P09 at table 9: ")
+    assert refused_lines(refused, apart=apart, stay=stays) == {"stay": (3,)}
+    assert refusal(ValueError("something else")) is None
