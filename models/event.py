@@ -207,9 +207,10 @@ def _check_groups(event: Event, layout: Layout) -> None:
             twice = [name for name in group if group.count(name) > 1]
             if twice:
                 raise RequestRefused(f"{request}: {twice[0]!r} is named twice", at)
-            if kind == "apart" and len(group) > layout.tables:
+            if kind == "apart" and len(group) > layout.tables + layout.sit_outs:  # at most one a table, or out
+                out = f" with {layout.sit_outs} sitting out a round" if layout.sit_outs else ""
                 raise RequestRefused(
-                    f"{request}: {len(group)} players cannot be kept apart at {layout.tables} tables", at
+                    f"{request}: {len(group)} players cannot be kept apart at {layout.tables} tables{out}", at
                 )
 
 
@@ -253,12 +254,12 @@ def _tables_span(first: int, last: int) -> str:
 
 
 def _check_groups_against_stays(event: Event, layout: Layout) -> None:
-    """A keep-apart group needs a table of its own for each member, every round: the tables its
-    staying members hold are taken, and so is a table that players who stay fill (under sit-outs a
-    stayer who sits out frees a seat, so only three-handed rooms and multiples of four fill one)."""
+    """Two members of a keep-apart group cannot stay at one table. Where nobody sits out, each member
+    needs a table of their own every round: the tables its staying members hold are taken, and so
+    is a table that four players who stay fill."""
     stays = list(event.stay.items())
     staying_at = Counter(event.stay.values())
-    full = set() if layout.sit_outs else {table for table, count in staying_at.items() if count == 4}
+    full = {table for table, count in staying_at.items() if count == 4}
     for position, group in enumerate(event.apart):
         held: dict[int, list[int]] = {}
         for k, (name, table) in enumerate(stays):
@@ -274,7 +275,7 @@ def _check_groups_against_stays(event: Event, layout: Layout) -> None:
                 )
         moving = [name for name in group if name not in event.stay]
         open_tables = layout.tables - len(held) - len(full - set(held))
-        if len(moving) > open_tables:
+        if len(moving) > open_tables and not layout.sit_outs:  # who sits out needs no table, and frees one
             left = f"only {open_tables} table{' is' if open_tables == 1 else 's are'} left"
             raise RequestRefused(
                 f"apart {', '.join(group)}: {len(moving)} of them move and need a table each, and {left} "

@@ -263,3 +263,17 @@ def invoke(argv):
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         status = main(argv)
     return status, out.getvalue(), err.getvalue()
+
+
+def test_a_group_one_larger_than_the_tables_is_kept_apart_by_sitting_one_out():
+    """Under sit-outs a member who sits out shares no table: 5 apart at the 4 tables of 17 players
+    (one sits out a round) is a request that can hold, and the checker confirms it does."""
+    event = Event.with_count(17, 4, odd="sit-out")
+    group = event.players[:5]
+    result = optimizer.plan(Event.model_validate({**event.model_dump(), "apart": [group]}), time_limit=3, workers=2)
+    assert result.schedule is not None and optimizer.check(result.schedule).repeats == result.repeats
+    for round_ in result.schedule.rounds:
+        assert len(set(group) & set(round_.sit_outs)) == 1
+        assert all(len(set(group) & set(t.players)) <= 1 for t in round_.tables)
+    refused = refusal(players=event.players, rounds=4, odd="sit-out", apart=[event.players[:6]])
+    assert str(refused).endswith("6 players cannot be kept apart at 4 tables with 1 sitting out a round")
