@@ -9,7 +9,7 @@
 Each fix returns a new schedule that has passed the independent checker, with the fix appended to
 `corrections`. In a round still to play a fix must keep what a plan keeps: the requests (apart groups,
 players who stay at a table) and the turns at tables of three or sitting out (after every round nobody
-is two turns ahead of anyone; a fix is refused only for a break it causes, not one already there).
+is two turns ahead of anyone; where a played round broke that, a fix may not widen the gap).
 In a round recorded as played a fix records what happened, and reality wins: the checker then
 reports a broken request or turn instead of refusing it. Every refusal is FixRefused, one line.
 """
@@ -138,9 +138,10 @@ def _keeps_requests(after: Schedule, r: int, players: tuple[str, ...], what: str
 
 
 def turns_broken_by(before: Schedule, after: Schedule) -> tuple[TurnBreak, ...]:
-    """The rounds after which turns are unfair in `after` but were fair in `before`."""
-    there = {(b.burden, b.round) for b in turn_breaks(before)}
-    return tuple(b for b in turn_breaks(after) if (b.burden, b.round) not in there)
+    """The rounds after which turns are unfair in `after` and were fair in `before`, or less unfair
+    (after a played round that broke them, a fix may leave the gap as it was, not widen it)."""
+    there = {(b.burden, b.round): b.ahead_turns - b.behind_turns for b in turn_breaks(before)}
+    return tuple(b for b in turn_breaks(after) if b.ahead_turns - b.behind_turns > there.get((b.burden, b.round), 1))
 
 
 def _keeps_turns(before: Schedule, after: Schedule, what: str) -> None:

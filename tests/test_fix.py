@@ -142,6 +142,13 @@ def test_a_played_round_can_be_corrected_against_fair_turns_and_the_checker_says
     )
 
 
+def test_after_a_played_round_broke_fair_turns_a_fix_still_to_play_may_not_widen_the_gap():
+    played = swap(mark_played(THREE, 1), 1, "C", "E")  # by round 4: C three-handed 3 times, E once
+    with pytest.raises(FixRefused, match="after round 4 C has played three-handed 4 times and E never"):
+        swap(played, 4, "C", "E")
+    assert swap(played, 4, "B", "D").rounds[3].tables[1].players == tuple("DEG")  # the gap stays as it was
+
+
 def test_a_played_round_can_break_a_request_and_the_checker_reports_it_instead_of_refusing():
     after = swap(mark_played(THREE, 2), 2, "D", "E")
     assert optimizer.check(after).broken_requests == ("round 2: C and E share table 2",)
