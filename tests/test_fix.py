@@ -154,6 +154,8 @@ def test_a_played_round_can_break_a_request_and_the_checker_reports_it_instead_o
     assert optimizer.check(after).broken_requests == ("round 2: C and E share table 2",)
     with pytest.raises(optimizer.InvalidSchedule, match="round 2: C and E share table 2"):
         optimizer.check(after.model_copy(update={"played": 1}))  # not played: the request holds
+    moved_away = swap(mark_played(THREE, 2), 2, "A", "B")  # A stays at table 1, and played at table 2
+    assert optimizer.check(moved_away).broken_requests == ("round 2: A is at table 2, not at table 1",)
 
 
 def test_a_move_in_a_played_round_seats_the_player_and_leaves_their_table_three_handed():
