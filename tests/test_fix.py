@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from itertools import combinations
 
 import pytest
 
@@ -94,6 +95,23 @@ def test_a_swap_that_would_break_a_request_or_fair_turns_is_refused(day, round_n
     with pytest.raises(FixRefused) as refused:
         swap(day, round_number, *names)
     assert str(refused.value) == message
+
+
+@pytest.mark.parametrize("day", [THREE, SIT])
+def test_every_swap_still_to_play_is_refused_or_keeps_the_day_valid_fair_and_its_requests(day):
+    accepted = 0
+    for number in range(1, len(day.rounds) + 1):
+        for a, b in combinations(day.players, 2):
+            try:
+                after = swap(day, number, a, b)
+            except FixRefused:
+                continue
+            accepted += 1
+            metrics = optimizer.check(after)  # requests hold in a round still to play, or this raises
+            assert metrics.turns_fair and metrics.broken_requests == ()
+            changed = [r for r in range(len(day.rounds)) if after.rounds[r] != day.rounds[r]]
+            assert changed == [number - 1] and swap(after, number, a, b).rounds == day.rounds
+    assert accepted > 0
 
 
 def test_two_players_who_both_sit_out_cannot_swap():
