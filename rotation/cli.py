@@ -362,6 +362,8 @@ def _played_or_recorded(schedule: Schedule, played: int | None) -> int:
         return played
     if not schedule.played:
         raise BadInput("--played is needed: the file records no round as played")
+    if schedule.played == len(schedule.rounds):
+        raise BadInput(f"all {schedule.played} rounds are recorded as played: there is nothing to re-plan")
     return schedule.played
 
 

@@ -342,3 +342,10 @@ def test_played_then_replan_keeps_the_recorded_rounds_by_default(capsys, tmp_pat
 def test_replan_needs_played_when_the_file_records_none(capsys, day):
     status, _, err = run(capsys, "replan", day, "--time-limit", 1)
     assert status == 2 and "--played is needed: the file records no round as played" in err
+
+
+def test_replan_of_a_day_played_to_the_end_says_there_is_nothing_to_re_plan(capsys, tmp_path):
+    day = tmp_path / "day.json"
+    day.write_text(mark_played(SIT, 3).model_dump_json())
+    status, _, err = run(capsys, "replan", day, "--time-limit", 1)
+    assert status == 2 and "all 3 rounds are recorded as played: there is nothing to re-plan" in err
