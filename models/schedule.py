@@ -45,6 +45,14 @@ class Correction(BaseModel):
         description="True: the round had been played, and this records what was played; False: a change to the plan."
     )
 
+    @model_validator(mode="after")
+    def _fits_its_change(self) -> Correction:
+        if self.change == "swap" and (len(self.players) != 2 or self.table is not None):
+            raise ValueError("a swap names two players and no table")
+        if self.change == "move" and (len(self.players) != 1 or self.table is None):
+            raise ValueError("a move names one player and the table")
+        return self
+
 
 class Provenance(BaseModel):
     """How a schedule file was made: enough to make it again or to judge it."""

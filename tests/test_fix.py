@@ -221,6 +221,8 @@ def test_the_record_survives_the_file_and_old_files_still_read():
         ({"played": 5}, "5 rounds are recorded as played, but the day has 4"),
         ({"corrections": [{"round": 5, "change": "swap", "players": ["B", "D"], "played": False}]}, "round 5"),
         ({"corrections": [{"round": 1, "change": "swap", "players": ["B", "Zed"], "played": False}]}, None),
+        ({"corrections": [{"round": 1, "change": "swap", "players": ["B"], "played": True}]}, "two players"),
+        ({"corrections": [{"round": 1, "change": "move", "players": ["B"], "played": True}]}, "the table"),
     ],
 )
 def test_a_record_that_does_not_fit_the_day_is_refused(update, message):
