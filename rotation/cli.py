@@ -14,7 +14,7 @@ import click
 
 import optimizer
 from models import Answer, OddPolicy, Schedule, SitOutScoring, Status
-from models.event import MAX_ROUNDS, name_key, normalise_name
+from models.event import MAX_ROUNDS, did_you_mean, name_key, normalise_name
 from optimizer.fix import turns_broken_by
 from rotation.inputs import BadInput, check_outputs, make_event, one_line_error, parse_sizes, read_schedule
 from rotation.output import (
@@ -52,7 +52,9 @@ def room_options(command):
     """--players/--names, --rounds, --odd and --sit-out-scoring: the room and the day."""
     options = [
         click.option("--players", type=click.IntRange(min=1), help="Number of players (named P01, P02, ...)."),
-        click.option("--names", type=str, metavar="FILE", help="File with one player name per line."),
+        click.option(
+            "--names", type=str, metavar="FILE", help="Names: one per line, or a table with a name column (and club)."
+        ),
         click.option("--rounds", type=click.IntRange(min=1), required=True, help="Rounds to play."),
         click.option(
             "--odd",
@@ -310,7 +312,8 @@ def _who_leaves(schedule: Schedule, drop) -> tuple[str, ...]:
     for given in drop:
         name = by_key.get(name_key(given))
         if name is None:
-            raise BadInput(f"cannot drop {normalise_name(given)!r}: not on the schedule")
+            hint = did_you_mean(given, schedule.players)
+            raise BadInput(f"cannot drop {normalise_name(given)!r}: not on the schedule{hint}")
         if name in names:
             raise BadInput(f"--drop {name!r} is given twice")
         names.append(name)
