@@ -46,6 +46,7 @@ from rotation.report import (
     result_text,
     zero_repeat_answer,
 )
+from rotation.scores_command import scores_command
 
 
 def room_options(command):
@@ -537,6 +538,7 @@ def schema():
 
 
 cli.add_command(print_command)
+cli.add_command(scores_command)
 
 
 def main(argv: list[str] | None = None) -> int:
