@@ -81,8 +81,16 @@ def read_scoresheet(schedule: Schedule, text: str) -> Scoresheet:
                 f"{name}: {earlier.text} -> {points})"
             )
         games[where[2]] = _Box(line, points)
-    cards = [_card(schedule, key, games, spelling) for key, games in sorted(boxes.items()) if _entered(games)]
+    # Read down the sheet, so the first problem reported is the first one a reader meets.
+    entered = sorted((_first_line(games), key, games) for key, games in boxes.items() if _entered(games))
+    cards = sorted(
+        (_card(schedule, key, games, spelling) for _, key, games in entered), key=lambda c: (c.round, c.table)
+    )
     return Scoresheet(tuple(cards), tuple(notes))
+
+
+def _first_line(games: dict[str, dict[int, _Box]]) -> int:
+    return min(box.line for boxes in games.values() for box in boxes.values())
 
 
 def _entered(games: dict[str, dict[int, _Box]]) -> bool:
@@ -99,11 +107,10 @@ def _card(schedule: Schedule, key: tuple[int, int], games: dict[str, dict[int, _
     except scoring.CardRefused as refused:
         problem = refused.problems[0]
         player = games.get(name_key(problem.player or ""), {})
-        first = min(box.line for boxes in games.values() for box in boxes.values())
         if problem.game is not None:  # the box's line, or none: a missing game's line is not there
             lines: tuple[int, ...] = (player[problem.game].line,) if problem.game in player else ()
         else:
-            lines = tuple(box.line for box in player.values()) or (first,)
+            lines = tuple(box.line for box in player.values()) or (_first_line(games),)
         raise ListError(str(refused), *lines) from None
 
 

@@ -128,6 +128,7 @@ def standings_html(standings: Standings, title: str = "", date: str = "") -> str
     )
     return environment.get_template("standings.html.j2").render(
         title=title or heading(standings),
+        event=title,
         date=date,
         heading=heading(standings),
         standings=standings,
