@@ -79,7 +79,10 @@ def scores_command(
     }
     write_outputs([(path, render[what]()) for what, path in files])
     for note in [*sheet.notes, *_later_cards(schedule, sheet.cards, table.after)]:
-        click.echo(f"rotation: note: {note}", err=True)
+        try:
+            click.echo(f"rotation: note: {note}", err=True)
+        except OSError:
+            pass  # stderr closed: the standings still go to stdout
     say(standings_text(table))
 
 

@@ -72,7 +72,7 @@ def player_note(row: StandingRow) -> str:
 
 def heading(standings: Standings) -> str:
     if standings.after == standings.rounds:
-        return f"Final standings after all {standings.rounds} rounds"
+        return f"Final standings after {standings.rounds} round{'s' if standings.rounds > 1 else ''}"
     return f"Standings after round {standings.after} of {standings.rounds}"
 
 

@@ -196,3 +196,15 @@ def test_the_sheet_or_the_template_not_both(room, tmp_path, capsys):
     assert not (tmp_path / "t.csv").exists()
     status, _, err = run(capsys, "scores", room, tmp_path / "missing.csv")
     assert status == 2 and "scores file" in err and "does not exist" in err
+
+
+def test_the_printable_page_escapes_names(tmp_path, capsys):
+    names, day, sheet, page = (tmp_path / n for n in ("names.txt", "day.json", "sheet.csv", "s.html"))
+    names.write_text("<b>Bo</b>\nAnn\nCy\nDee\n", encoding="utf-8")
+    run(capsys, "fixed", "--names", names, "--rounds", 1, "--json", day)
+    run(capsys, "scores", day, "--template", sheet)
+    sheet.write_text("".join(",".join(r) + "\n" for r in filled(sheet.read_text(), lambda i, row: i)))
+    status, _, _ = run(capsys, "scores", day, sheet, "--html", page, "--title", "Spring Open")
+    html = page.read_text(encoding="utf-8")
+    assert status == 0 and "<b>Bo" not in html and "&lt;b&gt;Bo&lt;/b&gt;" in html and "Spring Open" in html
+    assert "Final standings after 1 round<" in html
