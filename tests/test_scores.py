@@ -1,6 +1,8 @@
 """The scoring library: cards checked against the schedule, and standings by hand-computed figures."""
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import optimizer
 import scoring
@@ -183,3 +185,37 @@ def test_a_card_that_no_longer_fits_the_schedule_is_refused():
     other = day([(["ABCE"], "D"), (["EBCD"], "A")], odd="sit-out", sit_out_scoring="average")
     with pytest.raises(scoring.CardRefused, match="not the ones the schedule seats"):
         scoring.standings(other, [card])
+
+
+POINTS = st.integers(min_value=-50, max_value=50)
+
+
+@given(st.lists(st.lists(POINTS, min_size=4, max_size=4), min_size=9 * 2, max_size=9 * 2), st.booleans())
+def test_standings_properties(rows, average):
+    """Whatever the points: totals add up, ranks follow the documented order, entering a card again
+    changes nothing."""
+    schedule = day(
+        [(["ABCD", "EFGH"], "I"), (["IBCD", "EFGA"], "H")],
+        players="ABCDEFGHI",
+        odd="sit-out",
+        sit_out_scoring="average" if average else "zero",
+    )
+    boxes = iter(rows)
+    cards = [
+        scoring.card(schedule, number, table.table, {name: next(boxes) for name in table.players})
+        for number, round_ in enumerate(schedule.rounds, start=1)
+        for table in round_.tables
+    ]
+    result = scoring.standings(schedule, cards)
+    assert scoring.standings(schedule, cards + cards[::-1]) == result
+    keys = [(r.total, r.games_won, r.best_game) for r in result.rows]
+    assert keys == sorted(keys, reverse=True)
+    for row, key in zip(result.rows, keys):
+        assert row.total == sum(score.points or 0 for score in row.rounds)
+        assert row.rank == 1 + sum(other > key for other in keys)
+        assert row.shared == (keys.count(key) > 1)
+    games = [game for card in cards for game in zip(*card.points)]
+    assert sum(r.games_won for r in result.rows) == sum(game.count(max(game)) == 1 for game in games)
+    for number, average_points in enumerate(result.round_averages, start=1):
+        sat_out = next(r for r in result.rows if r.rounds[number - 1].mark is RoundMark.SAT_OUT)
+        assert sat_out.rounds[number - 1].points == (average_points if average else 0)
