@@ -16,11 +16,12 @@ from rotation.standings_pages import standings_csv, standings_html, standings_js
 
 @click.command(name="scores")
 @click.argument("schedule_file", metavar="DAY.json")
-@click.argument("scores_file", metavar="SCORES.csv", required=False)
+@click.argument("scores_file", metavar="[SCORES.csv]", required=False)
 @click.option("--template", "template_path", metavar="FILE", help="Write the empty score sheet for DAY.json.")
 @click.option(
     "--after",
     type=click.IntRange(min=1, max=MAX_ROUNDS),
+    metavar="K",
     help="Standings after this round (default: the last round whose every table's card is in).",
 )
 @click.option(

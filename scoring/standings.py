@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from models import Schedule
+from models import Schedule, SitOutScoring
 from models.scores import Card, RoundMark, RoundScore, StandingRow, Standings
 from scoring.cards import CardProblem, CardRefused
 
@@ -137,7 +137,7 @@ def _round_score(
     schedule: Schedule, number: int, name: str, totals: dict[str, int], average: int, late_as_sit_out: bool
 ) -> RoundScore:
     round_ = schedule.rounds[number - 1]
-    rule = average if schedule.sit_out_scoring.value == "average" else 0
+    rule = average if schedule.sit_out_scoring is SitOutScoring.AVERAGE else 0
     if name in totals:
         table = next(t for t in round_.tables if name in t.players)
         mark = RoundMark.THREE_HANDED if len(table.players) == 3 else RoundMark.PLAYED
