@@ -92,14 +92,15 @@ def standings_text(standings: Standings) -> str:
 
 
 def standings_csv(standings: Standings) -> str:
-    """A header row, one row per player: rank (a number), place ('=3'), totals, then per round the
-    points (a number; empty when none) and a note (the sit-out mark starts with *)."""
-    header: list[str | int] = ["rank", "place", "player", "total", "games won", "best game", "note"]
+    """A header row, one row per player: rank (a number, so it sorts as one), 'shared' (yes when another
+    player has the rank: '=3' would be a formula to a spreadsheet), totals, then per round the points (a
+    number; empty when none) and a note (the sit-out mark starts with *)."""
+    header: list[str | int] = ["rank", "shared", "player", "total", "games won", "best game", "note"]
     for r in range(1, standings.after + 1):
         header += [f"round {r} points", f"round {r} note"]
     rows: list[list[str | int]] = [header]
     for row in standings.rows:
-        cells: list[str | int] = [row.rank, row.place, row.player, row.total, row.games_won]
+        cells: list[str | int] = [row.rank, "yes" if row.shared else "", row.player, row.total, row.games_won]
         cells += [row.best_game if row.best_game is not None else "", player_note(row)]
         for score in row.rounds:
             cells += [score.points if score.points is not None else "", _csv_note(standings, score)]

@@ -94,6 +94,9 @@ def test_the_template_round_trip(room, tmp_path, capsys):
     table = list(csv.DictReader(io.StringIO(out_csv.read_text(encoding="utf-8"))))
     bob = next(row for row in table if row["player"] == "'=Bob")  # neutralised again on the way out
     assert int(bob["total"]) == got["=Bob"] and bob["rank"].isdigit()
+    for row in table:
+        level = [other for other in table if other["rank"] == row["rank"]]
+        assert (row["shared"] == "yes") == (len(level) > 1)
 
 
 def test_sat_out_rounds_are_marked_on_every_output(room, tmp_path, capsys):
