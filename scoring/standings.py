@@ -76,14 +76,12 @@ def standings(
     best: dict[str, int | None] = dict.fromkeys(schedule.players, None)
     for number in range(1, after + 1):
         played = [latest[number, t.table] for t in schedule.rounds[number - 1].tables]
-        totals = {name: points for card in played for name, points in card.totals().items()}
-        averages.append(round_half_away(sum(totals.values()), len(totals)))
         for card in played:
             _games_won_and_best(card, won, best)
+        average, scores = _round(schedule, number, played, late_arrivals_as_sit_outs)
+        averages.append(average)
         for name in schedule.players:
-            per_player[name].append(
-                _round_score(schedule, number, name, totals, averages[-1], late_arrivals_as_sit_outs)
-            )
+            per_player[name].append(scores[name])
     rows = [
         _row(schedule, name, tuple(scores), won[name], best[name], after)
         for name, scores in per_player.items()
@@ -133,16 +131,35 @@ def _games_won_and_best(card: Card, won: dict[str, int], best: dict[str, int | N
         best[name] = max(row) if earlier is None else max(earlier, *row)
 
 
-def _round_score(
-    schedule: Schedule, number: int, name: str, totals: dict[str, int], average: int, late_as_sit_out: bool
-) -> RoundScore:
-    round_ = schedule.rounds[number - 1]
+def _round(
+    schedule: Schedule, number: int, played: list[Card], late_as_sit_out: bool
+) -> tuple[int, dict[str, RoundScore]]:
+    """The round's average, and every player's round in it."""
+    totals = {name: points for card in played for name, points in card.totals().items()}
+    average = round_half_away(sum(totals.values()), len(totals))
     rule = average if schedule.sit_out_scoring is SitOutScoring.AVERAGE else 0
-    if name in totals:
-        table = next(t for t in round_.tables if name in t.players)
-        mark = RoundMark.THREE_HANDED if len(table.players) == 3 else RoundMark.PLAYED
-        return RoundScore(round=number, mark=mark, points=totals[name], table=table.table)
-    if name in round_.sit_outs:
+    seats = {name: (card.table, len(card.players)) for card in played for name in card.players}
+    scores = {
+        name: _round_score(schedule, number, name, totals.get(name), seats.get(name), rule, late_as_sit_out)
+        for name in schedule.players
+    }
+    return average, scores
+
+
+def _round_score(
+    schedule: Schedule,
+    number: int,
+    name: str,
+    total: int | None,
+    seat: tuple[int, int] | None,
+    rule: int,
+    late_as_sit_out: bool,
+) -> RoundScore:
+    """A player's round: `total` and `seat` (table, its size) when they played, `rule` what a sit-out scores."""
+    if total is not None and seat is not None:
+        mark = RoundMark.THREE_HANDED if seat[1] == 3 else RoundMark.PLAYED
+        return RoundScore(round=number, mark=mark, points=total, table=seat[0])
+    if name in schedule.rounds[number - 1].sit_outs:
         return RoundScore(round=number, mark=RoundMark.SAT_OUT, points=rule)
     if number < schedule.arrivals.get(name, 1):
         return RoundScore(round=number, mark=RoundMark.ARRIVING, points=rule if late_as_sit_out else None)
