@@ -19,6 +19,7 @@ Rules (the README's "Scores and standings" states them for directors):
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 
 from models import Schedule, SitOutScoring
@@ -67,8 +68,7 @@ def standings(
     Raises CardRefused for a card that does not match the schedule's table, and ScoresIncomplete
     when a counted round lacks a card."""
     latest = latest_cards(cards)
-    for card in latest.values():
-        _fits_schedule(schedule, card)
+    _fit_schedule(schedule, latest.values())
     after = _rounds_counted(schedule, latest, after)
     averages = []
     per_player: dict[str, list[RoundScore]] = {name: [] for name in schedule.players}
@@ -97,12 +97,17 @@ def standings(
     )
 
 
-def _fits_schedule(schedule: Schedule, card: Card) -> None:
+def _fit_schedule(schedule: Schedule, cards: Iterable[Card]) -> None:
     """A card made before the schedule changed, or by hand, must still seat the table's players."""
-    tables = schedule.rounds[card.round - 1].tables if card.round <= len(schedule.rounds) else ()
-    if {t.table: t.players for t in tables}.get(card.table) != card.players:
-        message = "the card's players are not the ones the schedule seats at this table"
-        raise CardRefused([CardProblem(card.round, card.table, None, None, message)])
+    seated = {
+        (number, table.table): table.players
+        for number, round_ in enumerate(schedule.rounds, start=1)
+        for table in round_.tables
+    }
+    for card in cards:
+        if seated.get((card.round, card.table)) != card.players:
+            message = "the card's players are not the ones the schedule seats at this table"
+            raise CardRefused([CardProblem(card.round, card.table, None, None, message)])
 
 
 def _rounds_counted(schedule: Schedule, latest: dict[tuple[int, int], Card], after: int | None) -> int:
@@ -192,9 +197,8 @@ def _ranked(rows: list[dict]) -> tuple[StandingRow, ...]:
     rows = sorted(rows, key=lambda row: row["player"].casefold())
     rows.sort(key=key, reverse=True)
     keys = [key(row) for row in rows]
-    ranked = []
-    for index, row in enumerate(rows):
-        rank = keys.index(keys[index]) + 1
-        shared = keys.count(keys[index]) > 1
-        ranked.append(StandingRow(rank=rank, shared=shared, **row))
-    return tuple(ranked)
+    first: dict[tuple[int, int, float], int] = {}
+    for index, level in enumerate(keys):
+        first.setdefault(level, index + 1)
+    level_count = Counter(keys)
+    return tuple(StandingRow(rank=first[level], shared=level_count[level] > 1, **row) for row, level in zip(rows, keys))
