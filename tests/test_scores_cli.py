@@ -211,3 +211,29 @@ def test_the_printable_page_escapes_names(tmp_path, capsys):
     html = page.read_text(encoding="utf-8")
     assert status == 0 and "<b>Bo" not in html and "&lt;b&gt;Bo&lt;/b&gt;" in html and "Spring Open" in html
     assert "Final standings after 1 round<" in html
+
+
+def saved(rows, delimiter, quoting, start, encoding):
+    buffer = io.StringIO()
+    csv.writer(buffer, delimiter=delimiter, lineterminator="\r\n", quoting=quoting).writerows(rows)
+    return (start + buffer.getvalue()).encode(encoding)
+
+
+SAVED_AS = {
+    "Excel's sep= line, every field quoted": (";", csv.QUOTE_ALL, "\ufeffsep=;\r\n", "utf-8"),
+    "Unicode Text (UTF-16, tabs)": ("\t", csv.QUOTE_MINIMAL, "", "utf-16"),
+    "plain commas": (",", csv.QUOTE_MINIMAL, "", "utf-8"),
+}
+
+
+@pytest.mark.parametrize("how", SAVED_AS)
+def test_the_sheet_is_read_as_spreadsheets_save_it(room, tmp_path, capsys, how):
+    sheet = tmp_path / "sheet.csv"
+    run(capsys, "scores", room, "--template", sheet)
+    rows = filled(sheet.read_text(encoding="utf-8"), lambda i, row: (i * 11) % 29 - 9)
+    sheet.write_bytes(saved(rows, *SAVED_AS[how]))
+    out_json = tmp_path / "s.json"
+    status, _, err = run(capsys, "scores", room, sheet, "--json", out_json)
+    assert status == 0, err
+    got = {row["player"]: row["total"] for row in json.loads(out_json.read_text())["standings"]["rows"]}
+    assert got == expected_totals(Schedule.model_validate_json(room.read_text()), rows)
