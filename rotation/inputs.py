@@ -15,6 +15,7 @@ from pydantic import ValidationError
 
 from models import Event, OddPolicy, Schedule, SitOutScoring
 from models.event import MAX_PLAYERS, name_key, normalise_name
+from rotation import stopping
 
 
 class BadInput(click.ClickException):
@@ -271,6 +272,8 @@ def _same_file(a: str, b: str) -> bool:
 
 def _writable(what: str, path: str) -> None:
     where = f"cannot write {what} {path!r}"
+    if path == "-":
+        raise BadInput(f"{where}: standard output is not an output file here; write ./- for a file named '-'")
     if not path or path.endswith(("/", os.sep)):
         raise BadInput(f"{where}: not a file name")
     folder = os.path.dirname(path) or "."
@@ -282,16 +285,22 @@ def _writable(what: str, path: str) -> None:
         raise BadInput(f"{where}: it is a folder")
     if os.path.exists(path) and not os.path.isfile(path):
         raise BadInput(f"{where}: it exists and is not a regular file")
+    if os.path.isfile(path) and not (os.stat(path).st_mode & 0o222 and os.access(path, os.W_OK)):
+        raise BadInput(f"{where}: the file is read-only")
     try:
         longest = os.pathconf(folder, "PC_NAME_MAX")
     except (OSError, ValueError):
         longest = 255
     if len(os.path.basename(path).encode("utf-8", "surrogateescape")) > longest:
         raise BadInput(f"{where}: the file name is longer than {longest} bytes")
+    target_folder = os.path.dirname(os.path.realpath(path))  # a symbolic link's file is the one replaced
+    if not os.path.isdir(target_folder):
+        raise BadInput(f"{where}: it is a link into folder {target_folder!r}, which does not exist")
     try:  # the folder may look writable and still refuse files (/proc, a read-only disk)
-        fd, probe = tempfile.mkstemp(dir=folder, prefix=".rotation-", suffix=".tmp")
-        os.close(fd)
-        os.unlink(probe)
+        with stopping.held():  # a signal between the two steps would leave the probe behind
+            fd, probe = tempfile.mkstemp(dir=target_folder, prefix=".rotation-", suffix=".tmp")
+            os.close(fd)
+            os.unlink(probe)
     except OSError as error:
         raise BadInput(f"{where}: {error.strerror or error}") from None
 

@@ -1,0 +1,133 @@
+"""Issue 30: SIGTERM and SIGHUP stop a run as Ctrl-C does (the best schedule checked and written), a
+second stop signal never abandons the writing, and no moment of the run answers with a traceback."""
+
+import os
+import pty
+import signal
+import subprocess
+import sys
+import threading
+
+import pytest
+
+import optimizer
+from models import Event, Schedule
+from test_faults import invoke
+from test_plan import read_until
+
+
+def stopped_in_a_terminal(tmp_path, stops, *argv):
+    """Run `rotation` with stderr on a pseudo-terminal (so the live line shows), send `stops` once the
+    line reports a schedule found, and return (exit status, stdout, what the terminal showed)."""
+    command = [sys.executable, "-m", "rotation", *map(str, argv)]
+    master, slave = pty.openpty()
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=slave, text=True, env={**os.environ, "TERM": "xterm"}, cwd=tmp_path
+    )
+    os.close(slave)
+    seen = bytearray()
+    try:
+        shown = read_until(master, rb"best repeats \d+\s+lower bound \d+", seen, timeout=60)
+        assert shown, f"no progress line on the terminal: {seen.decode(errors='replace')!r}"
+        for stop in stops:
+            process.send_signal(stop)
+        drain = threading.Thread(target=read_until, args=(master, rb"\0never", seen, 60), daemon=True)
+        drain.start()  # keep reading the terminal so the child never blocks writing to it
+        stdout, _ = process.communicate(timeout=60)
+        drain.join(timeout=10)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        os.close(master)
+    return process.returncode, stdout, seen.decode(errors="replace")
+
+
+def written_and_checked(tmp_path, *names):
+    for name in names:
+        assert (tmp_path / name).exists(), name
+    optimizer.check(Schedule.model_validate_json((tmp_path / "day.json").read_text()))
+    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".rotation-")]  # no temporary left
+
+
+@pytest.mark.parametrize("stop, name", [(signal.SIGTERM, "SIGTERM"), (signal.SIGHUP, "SIGHUP")])
+def test_sigterm_and_sighup_stop_the_plan_and_write_the_best(tmp_path, stop, name):
+    room = ("--players", 23, "--rounds", 8, "--time-limit", 60)  # the tabu search runs: nothing ends it early
+    status, stdout, terminal = stopped_in_a_terminal(
+        tmp_path, [stop], "plan", *room, "--json", "day.json", "--csv", "day.csv"
+    )
+    assert status == 128 + stop, terminal
+    assert f"stopped early by {name}: this is the best schedule found so far" in stdout
+    assert "Traceback" not in terminal
+    written_and_checked(tmp_path, "day.json", "day.csv")
+
+
+def test_two_ctrl_c_at_once_still_write_the_best(tmp_path):
+    room = ("--players", 23, "--rounds", 8, "--time-limit", 60)
+    status, stdout, terminal = stopped_in_a_terminal(
+        tmp_path, [signal.SIGINT, signal.SIGINT], "plan", *room, "--json", "day.json", "--csv-long", "day.tsv"
+    )
+    assert status == 0 and "stopped early by Ctrl-C" in stdout and "Traceback" not in terminal, terminal
+    written_and_checked(tmp_path, "day.json", "day.tsv")
+
+
+def test_sigterm_stops_a_replan_and_writes_the_best(tmp_path):
+    day = optimizer.plan(Event.with_count(24, 8), time_limit=1, workers=1).schedule
+    (tmp_path / "before.json").write_text(day.model_dump_json())
+    replan = ("replan", "before.json", "--played", 2, "--drop", "P01", "--time-limit", 60)
+    status, stdout, terminal = stopped_in_a_terminal(tmp_path, [signal.SIGTERM], *replan, "--json", "day.json")
+    assert status == 143 and "stopped early by SIGTERM" in stdout and "Traceback" not in terminal, terminal
+    written_and_checked(tmp_path, "day.json")
+
+
+def test_a_second_ctrl_c_while_writing_does_not_abandon_the_set(tmp_path, monkeypatch):
+    """The first Ctrl-C reaches the search (at its first progress report), the second comes between
+    the two renames of the set: both files are the new schedule, and the run ends as one Ctrl-C does."""
+    real_plan, real_replace = optimizer.plan, os.replace
+    stops = []
+
+    def ctrl_c_once(number):
+        if number not in stops:
+            stops.append(number)
+            os.kill(os.getpid(), signal.SIGINT)
+
+    def plan(event, **settings):
+        return real_plan(event, **{**settings, "on_progress": lambda progress: ctrl_c_once(1)})
+
+    def replace(*args):
+        real_replace(*args)
+        ctrl_c_once(2)
+
+    monkeypatch.setattr(optimizer, "plan", plan)
+    monkeypatch.setattr(os, "replace", replace)
+    out = ("--json", tmp_path / "day.json", "--csv", tmp_path / "day.csv")
+    status, stdout, err = invoke("plan", "--players", 23, "--rounds", 8, "--time-limit", 30, *out)
+    assert stops == [1, 2] and status == 0, err
+    assert "stopped early by Ctrl-C" in stdout
+    written_and_checked(tmp_path, "day.json", "day.csv")
+
+
+IMPORT_HOOK = """
+import os, runpy, signal, sys
+
+class StopWhileImporting:
+    # Sends the signal when numpy is about to be imported: the commands are still loading.
+    def find_spec(self, name, path=None, target=None):
+        if name == "numpy":
+            sys.meta_path.remove(self)
+            os.kill(os.getpid(), signal.{stop})
+        return None
+
+sys.meta_path.insert(0, StopWhileImporting())
+sys.argv = ["rotation", "schema"]
+runpy.run_module("rotation", run_name="__main__")
+"""
+
+
+@pytest.mark.parametrize("stop, name", [("SIGINT", "Ctrl-C"), ("SIGTERM", "SIGTERM")])
+def test_a_stop_while_still_importing_is_one_line(stop, name):
+    done = subprocess.run(
+        [sys.executable, "-c", IMPORT_HOOK.format(stop=stop)], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 128 + getattr(signal, stop)
+    assert done.stderr == f"rotation: stopped by {name}\n" and done.stdout == ""
