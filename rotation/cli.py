@@ -325,7 +325,13 @@ def _who_arrives(schedule: Schedule, add) -> tuple[str, ...]:
         if not name:
             raise BadInput(f"--add {given!r}: the name is empty")
         if name_key(name) in on_schedule:
-            raise BadInput(f"cannot add {name!r}: {on_schedule[name_key(name)]!r} is already on the schedule")
+            known = on_schedule[name_key(name)]
+            if known in schedule.departures:
+                raise BadInput(
+                    f"cannot add {name!r}: {known!r} left the day (missing round {schedule.departures[known]} on), "
+                    "and a player who left cannot come back; add them under another name"
+                )
+            raise BadInput(f"cannot add {name!r}: {known!r} is already on the schedule")
         if name_key(name) in names:
             raise BadInput(f"--add {name!r} is given twice")
         names[name_key(name)] = name

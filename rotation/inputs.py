@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import csv
 import json
 import os
@@ -31,39 +32,77 @@ def one_line_error(error: ValueError) -> str:
 def one_line(error: ValidationError) -> str:
     first = error.errors()[0]
     where = ".".join(str(part) for part in first["loc"])
-    message = first["msg"].removeprefix("Value error, ")
+    message = _IN_JSON_WORDS.get(first["type"]) or first["msg"].removeprefix("Value error, ")
+    if first["type"] in _IN_JSON_WORDS:
+        message += f", not {_json_kind(first['input'])}"
     return f"{where}: {message}" if where else message
 
 
-MAX_INPUT_BYTES = 10 * 1024 * 1024  # far beyond any names list or schedule; /dev/zero is refused, not read
+# Pydantic's words for a wrong shape name Python types ("a valid dictionary or instance of Schedule",
+# "a valid tuple"); a director's file is JSON.
+_IN_JSON_WORDS = {
+    "model_type": "should be a JSON object {...}",
+    "dict_type": "should be a JSON object {...}",
+    "tuple_type": "should be a JSON list [...]",
+    "list_type": "should be a JSON list [...]",
+}
+
+
+def _json_kind(value) -> str:
+    kinds = ((bool, "true or false"), (str, "text"), ((int, float), "a number"), (list, "a list"), (dict, "an object"))
+    return "null" if value is None else next((kind for types, kind in kinds if isinstance(value, types)), "that")
+
+
+MAX_INPUT_BYTES = 10 * 2**20  # far beyond any names list or request file; /dev/zero is refused, not read
+# Every schedule file the tool writes: a room at the limits (a million player-rounds) takes about
+# 36 bytes a seat plus the name, 42 MB with the default names, and fits with names of up to 25
+# characters on average. A longer file is not written (rotation.output.schedule_json), so every file
+# the tool writes, it reads.
+MAX_SCHEDULE_BYTES = 64 * 2**20
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")  # only these end a line: U+2028 inside a name is white space
 
 
-def read_text(path: str, what: str) -> str:
+def read_text(path: str, what: str, limit: int = MAX_INPUT_BYTES) -> str:
+    too_large = f"{what} file {path!r} is larger than {limit // 2**20} MB"
     try:
         status = os.stat(path)
         if stat.S_ISDIR(status.st_mode):
             raise BadInput(f"{what} file {path!r} is a folder")
         if not stat.S_ISREG(status.st_mode):
             raise BadInput(f"{what} file {path!r} is not a regular file")
-        if status.st_size > MAX_INPUT_BYTES:
-            raise BadInput(f"{what} file {path!r} is larger than {MAX_INPUT_BYTES // 2**20} MB")
+        if status.st_size > limit:
+            raise BadInput(too_large)
         with open(path, "rb") as handle:
-            data = handle.read(MAX_INPUT_BYTES + 1)
-        if len(data) > MAX_INPUT_BYTES:
-            raise BadInput(f"{what} file {path!r} is larger than {MAX_INPUT_BYTES // 2**20} MB")
-        text = data.decode("utf-8-sig")  # spreadsheet exports often start with a BOM
+            data = handle.read(limit + 1)
+        if len(data) > limit:
+            raise BadInput(too_large)
+        text = _utf8(data, f"{what} file {path!r}")
     except FileNotFoundError:
         raise BadInput(f"{what} file {path!r} does not exist") from None
     except NotADirectoryError:
         raise BadInput(f"{what} file {path!r}: {_file_in_path(path)!r} is not a folder") from None
-    except UnicodeDecodeError:
-        raise BadInput(f"{what} file {path!r} is not UTF-8 text") from None
     except (OSError, ValueError) as error:
         raise BadInput(f"cannot read {what} file {path!r}: {getattr(error, 'strerror', None) or error}") from None
     if not text.strip():
         raise BadInput(f"{what} file {path!r} is empty")
     return text
+
+
+def _utf8(data: bytes, what: str) -> str:
+    """The text of a UTF-8 file (a leading byte-order mark dropped: spreadsheet exports often have one);
+    a file saved as UTF-16 or UTF-32 (Windows' "Unicode") is named as such, not as broken UTF-8."""
+    for mark, encoding in ((codecs.BOM_UTF32_LE, "UTF-32"), (codecs.BOM_UTF32_BE, "UTF-32")) + (
+        (codecs.BOM_UTF16_LE, "UTF-16"),
+        (codecs.BOM_UTF16_BE, "UTF-16"),
+    ):
+        if data.startswith(mark):
+            raise BadInput(f"{what} is {encoding} text; save it as UTF-8")
+    if len(data) >= 2 and data.count(0) * 3 >= len(data):  # every other byte zero: UTF-16 without a mark
+        raise BadInput(f"{what} looks like UTF-16 text; save it as UTF-8")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise BadInput(f"{what} is not UTF-8 text") from None
 
 
 def _file_in_path(path: str) -> str:
@@ -110,11 +149,13 @@ def _fields(line: str, path: str, what: str, number: int) -> list[str]:
 
 
 def read_schedule(path: str) -> Schedule:
-    text = read_text(path, "schedule")
+    text = read_text(path, "schedule", MAX_SCHEDULE_BYTES)
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=_object, parse_constant=_not_json, parse_int=_whole_number)
     except (ValueError, RecursionError) as error:
         raise BadInput(f"{path}: Invalid JSON: {str(error).splitlines()[0]}") from None
+    if not isinstance(data, dict):
+        raise BadInput(f"{path}: not a schedule: the file holds {_json_kind(data)}, not an object {{...}}")
     try:
         schedule = Schedule.model_validate(_normalise_schedule_names(data))
     except ValidationError as error:
@@ -128,6 +169,29 @@ def read_schedule(path: str) -> Schedule:
             raise BadInput(f"{path}: players {seen[key]!r} and {name!r} are the same name")
         seen[key] = name
     return schedule
+
+
+def _object(pairs: list[tuple[str, object]]) -> dict:
+    """A JSON object, refused when it names a key twice (json would keep the last silently)."""
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise ValueError(f"the key {key!r} appears twice in one object")
+        seen.add(key)
+    return dict(pairs)
+
+
+def _not_json(constant: str):
+    raise ValueError(f"{constant} is not a number in JSON")
+
+
+MAX_DIGITS = 18  # no count in a schedule comes near; Python would say "use sys.set_int_max_str_digits()"
+
+
+def _whole_number(digits: str) -> int:
+    if len(digits.lstrip("-")) > MAX_DIGITS:
+        raise ValueError(f"a number with {len(digits.lstrip('-'))} digits; no schedule needs more than {MAX_DIGITS}")
+    return int(digits)
 
 
 def _normalise_schedule_names(data):

@@ -9,6 +9,7 @@ import os
 import secrets
 import shutil
 import stat
+import sys
 import tempfile
 from dataclasses import dataclass
 
@@ -16,7 +17,7 @@ import click
 
 from models import SEAT_LETTERS, Metrics, Schedule
 from rotation import stopping
-from rotation.inputs import BadInput
+from rotation.inputs import MAX_SCHEDULE_BYTES, BadInput
 
 # The checker's figures beyond repeats that a schedule file records (issue 11).
 BALANCE_FIGURES = ("seat_spread", "table_visits_above_even", "trios_again", "back_to_back")
@@ -166,7 +167,16 @@ def with_provenance(
 
 
 def schedule_json(schedule: Schedule) -> str:
-    return schedule.model_dump_json(indent=2) + "\n"
+    """The schedule file; refused, before anything is written, when it would be larger than a
+    schedule file may be (rotation.inputs.MAX_SCHEDULE_BYTES): the tool writes only what it reads."""
+    text = schedule.model_dump_json(indent=2) + "\n"
+    size = len(text.encode("utf-8"))
+    if size > MAX_SCHEDULE_BYTES:
+        raise BadInput(
+            f"the schedule file would be {size / 2**20:.0f} MB, more than the {MAX_SCHEDULE_BYTES // 2**20} MB "
+            "a schedule file may have; shorten the names or plan fewer rounds"
+        )
+    return text
 
 
 class StdoutLost(Exception):
@@ -179,6 +189,8 @@ class StdoutLost(Exception):
 
 def say(text: str = "") -> None:
     """Print the report on standard output; a closed or full stdout becomes StdoutLost, not a traceback."""
+    if sys.stdout is None:  # the program was started with stdout closed (`>&-`)
+        raise StdoutLost(OSError(errno.EBADF, "standard output is closed"))
     try:
         click.echo(text)
     except OSError as error:
