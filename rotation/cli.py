@@ -234,8 +234,9 @@ def plan(players, names, rounds, odd, scoring, apart, stay, spread, solver: Solv
     if result.schedule is None:
         raise no_schedule(result, solver.time_limit, requests=bool(event.apart or event.stay))
     made = {"method": "variety", "seed": solver.seed, "time_limit": solver.time_limit, "result": result}
-    emit(result.schedule, files, output, provenance=made)
-    say(result_text(result))
+    with stopping.held():  # the search is over: a stop signal now waits until the best is written
+        emit(result.schedule, files, output, provenance=made)
+        say(result_text(result))
 
 
 def no_schedule(result, time_limit: float, requests: bool) -> click.ClickException:
@@ -298,8 +299,9 @@ def replan(schedule_file, played, drop, add, odd, scoring, solver: SolverSetting
     if outcome.result.schedule is None:
         raise no_schedule(outcome.result, solver.time_limit, requests=bool(schedule.apart or schedule.stay))
     made = {"method": "replan", "seed": solver.seed, "time_limit": solver.time_limit, "result": outcome.result}
-    emit(outcome.result.schedule, files, output, provenance=made)
-    say(replan_text(outcome))
+    with stopping.held():  # the search is over: a stop signal now waits until the best is written
+        emit(outcome.result.schedule, files, output, provenance=made)
+        say(replan_text(outcome))
 
 
 def _who_leaves(schedule: Schedule, drop) -> tuple[str, ...]:

@@ -131,3 +131,23 @@ def test_a_stop_while_still_importing_is_one_line(stop, name):
     )
     assert done.returncode == 128 + getattr(signal, stop)
     assert done.stderr == f"rotation: stopped by {name}\n" and done.stdout == ""
+
+
+def test_a_stop_after_the_search_waits_until_the_schedule_is_checked_and_written(tmp_path, monkeypatch):
+    """SIGTERM while the finished search's schedule is being checked for writing: the check, the files
+    and the report all complete, then the run ends as stopped by SIGTERM."""
+    real_check, stops = optimizer.check, []
+
+    def check_then_stop(schedule):
+        metrics = real_check(schedule)
+        if not stops:
+            stops.append(os.kill(os.getpid(), signal.SIGTERM))
+        return metrics
+
+    monkeypatch.setattr(optimizer, "check", check_then_stop)
+    out = ("--json", tmp_path / "day.json", "--csv", tmp_path / "day.csv")
+    status, stdout, err = invoke("plan", "--players", 16, "--rounds", 5, "--time-limit", 10, *out)
+    monkeypatch.undo()
+    assert status == 143 and err.splitlines()[-1] == "rotation: stopped by SIGTERM", err
+    assert "Proven optimal" in stdout and "stopped early" not in stdout  # the search itself was not stopped
+    written_and_checked(tmp_path, "day.json", "day.csv")
