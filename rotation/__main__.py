@@ -14,12 +14,15 @@ def run() -> None:
     try:
         from rotation.cli import main
     except KeyboardInterrupt:
+        stopping.ignore()
         try:
             print(f"rotation: stopped by {stopping.stopped_by()}", file=sys.stderr)
         except OSError:
             pass
         sys.exit(stopping.exit_status(stopping.received() or signal.SIGINT))
-    sys.exit(main())
+    status = main()
+    stopping.ignore()
+    sys.exit(status)
 
 
 if __name__ == "__main__":

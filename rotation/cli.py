@@ -447,7 +447,7 @@ def main(argv: list[str] | None = None) -> int:
     with stopping.handled():
         try:
             status = _command(argv)
-        except KeyboardInterrupt:  # a stop signal before there was anything to write
+        except KeyboardInterrupt:  # a stop signal ended the command (any set of outputs is whole)
             status = _stopped()
         stop = stopping.received()
         if stop is not None and stop != signal.SIGINT and status == 0:
@@ -506,9 +506,5 @@ def _silence_stdout() -> None:
     os.close(null)
 
 
-def run() -> None:
+if __name__ == "__main__":  # `python -m rotation` is the program (rotation/__main__.py); this runs it too
     sys.exit(main())
-
-
-if __name__ == "__main__":
-    run()

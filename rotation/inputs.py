@@ -55,7 +55,7 @@ def _json_kind(value) -> str:
 
 MAX_INPUT_BYTES = 10 * 2**20  # far beyond any names list or request file; /dev/zero is refused, not read
 # Every schedule file the tool writes: a room at the limits (a million player-rounds) takes about
-# 36 bytes a seat plus the name, 42 MB with the default names, and fits with names of up to 25
+# 36 bytes a seat plus the name, 40 MB with the default names, and fits with names of up to 25
 # characters on average. A longer file is not written (rotation.output.schedule_json), so every file
 # the tool writes, it reads.
 MAX_SCHEDULE_BYTES = 64 * 2**20
@@ -88,13 +88,19 @@ def read_text(path: str, what: str, limit: int = MAX_INPUT_BYTES) -> str:
     return text
 
 
+# UTF-32 first: its little-endian mark starts with UTF-16's.
+_WIDE_MARKS = (
+    (codecs.BOM_UTF32_LE, "UTF-32"),
+    (codecs.BOM_UTF32_BE, "UTF-32"),
+    (codecs.BOM_UTF16_LE, "UTF-16"),
+    (codecs.BOM_UTF16_BE, "UTF-16"),
+)
+
+
 def _utf8(data: bytes, what: str) -> str:
     """The text of a UTF-8 file (a leading byte-order mark dropped: spreadsheet exports often have one);
     a file saved as UTF-16 or UTF-32 (Windows' "Unicode") is named as such, not as broken UTF-8."""
-    for mark, encoding in ((codecs.BOM_UTF32_LE, "UTF-32"), (codecs.BOM_UTF32_BE, "UTF-32")) + (
-        (codecs.BOM_UTF16_LE, "UTF-16"),
-        (codecs.BOM_UTF16_BE, "UTF-16"),
-    ):
+    for mark, encoding in _WIDE_MARKS:
         if data.startswith(mark):
             raise BadInput(f"{what} is {encoding} text; save it as UTF-8")
     if len(data) >= 2 and data.count(0) * 3 >= len(data):  # every other byte zero: UTF-16 without a mark

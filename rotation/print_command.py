@@ -53,7 +53,7 @@ def parse_only(text: str | None) -> tuple[str, ...]:
     return parts
 
 
-_ROUNDS = re.compile(r"\s*([0-9]{1,3})\s*(?:(-)\s*([0-9]{0,3})\s*)?")  # 4, 4-8, or 4- (to the last round)
+_ROUNDS = re.compile(r"\s*([0-9]{1,6})\s*(?:(-)\s*([0-9]{0,6})\s*)?")  # 4, 4-8, or 4- (to the last round)
 
 
 def parse_rounds(text: str | None, schedule: Schedule) -> tuple[int, int] | None:
@@ -64,7 +64,8 @@ def parse_rounds(text: str | None, schedule: Schedule) -> tuple[int, int] | None
     if match is None:
         raise BadInput(f"--rounds: expected a round, a range like 4-8 or 4- (to the last round), not {text!r}")
     first, dash, last = match.groups()
-    low, high = int(first), int(last) if last else total if dash else int(first)
+    low = int(first)
+    high = int(last) if last else (total if dash else low)
     if not 1 <= low <= high <= total:
         raise BadInput(f"--rounds {text}: the schedule has rounds 1 to {total}")
     return low, high

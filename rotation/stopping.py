@@ -67,6 +67,13 @@ def install() -> None:
         signal.signal(number, _on_stop)
 
 
+def ignore() -> None:
+    """For the last instant of the process (its status decided, stdout being flushed): a signal then
+    would only print a traceback."""
+    for number in STOP_SIGNALS:
+        signal.signal(number, signal.SIG_IGN)
+
+
 @contextmanager
 def held() -> Iterator[None]:
     """A section no stop signal interrupts: one that arrives inside raises KeyboardInterrupt at its end
