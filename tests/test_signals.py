@@ -151,3 +151,35 @@ def test_a_stop_after_the_search_waits_until_the_schedule_is_checked_and_written
     assert status == 143 and err.splitlines()[-1] == "rotation: stopped by SIGTERM", err
     assert "Proven optimal" in stdout and "stopped early" not in stdout  # the search itself was not stopped
     written_and_checked(tmp_path, "day.json", "day.csv")
+
+
+def test_a_stop_while_the_fixed_rule_is_measured_keeps_the_best(monkeypatch):
+    """The last step of a plan, after the search and the balancing: Ctrl-C there still returns the best."""
+    stage = sys.modules["optimizer.plan"]
+
+    def stopped(event):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(stage, "fixed_schedule", stopped)
+    result = optimizer.plan(Event.with_count(16, 5), time_limit=5, workers=1)
+    assert result.interrupted and result.fixed_repeats is None
+    assert optimizer.check(result.schedule).repeats == result.repeats == 0
+
+
+def test_a_stop_ends_compare_at_the_room_it_is_in(tmp_path, monkeypatch):
+    real_plan, stops = optimizer.plan, []
+
+    def plan(event, **settings):
+        def progress(_):
+            if not stops:
+                stops.append(os.kill(os.getpid(), signal.SIGINT))
+
+        return real_plan(event, **{**settings, "on_progress": progress})
+
+    monkeypatch.setattr(optimizer, "plan", plan)
+    status, out, err = invoke(
+        "compare", "--players", "21-23", "--rounds", 7, "--time-limit", 5, "--csv", tmp_path / "c.csv"
+    )
+    assert status == 0, err
+    assert "1 rooms:" in out and out.splitlines()[2].endswith("stopped by Ctrl-C in room 1 of 3")
+    assert len((tmp_path / "c.csv").read_text().splitlines()) == 2  # the header and the room compared
