@@ -181,3 +181,25 @@ def test_a_name_added_in_a_replan_is_written_as_text(tmp_path):
     )
     assert status == 0, err
     assert "'=1+1" in {row[3] for row in csv.reader(out.open(newline=""))}
+
+
+@pytest.mark.parametrize("step, calls", [("fsync", 3), ("replace", 3), ("chmod", 3)])
+def test_whichever_step_fails_the_set_is_all_old_or_all_new(tmp_path, monkeypatch, step, calls):
+    """Every step of writing a set over earlier files, made to fail in turn: the earlier files are all
+    as they were (and one line says so), no temporary or second name is left behind."""
+    for failing in range(1, calls + 1):
+        monkeypatch.undo()
+        files = earlier_set(tmp_path)
+        failing_call(monkeypatch, step, {failing})
+        err = refused(*fixed_with(*files), words="no output written, earlier files kept")
+        assert {path: path.read_text() for path in files} == files, (step, failing, err)
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["d.csv", "d.json", "d.tsv"], (step, failing)
+
+
+def test_where_hard_links_are_refused_the_earlier_files_are_kept_aside_by_copy(tmp_path, monkeypatch):
+    files = earlier_set(tmp_path)
+    failing_call(monkeypatch, "link", {1, 2, 3})  # as on a file system without hard links
+    failing_call(monkeypatch, "replace", {3})  # and the last rename fails: the copies are put back
+    refused(*fixed_with(*files), words="no output written, earlier files kept")
+    assert {path: path.read_text() for path in files} == files
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["d.csv", "d.json", "d.tsv"]
