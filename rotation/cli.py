@@ -450,8 +450,9 @@ def main(argv: list[str] | None = None) -> int:
         except KeyboardInterrupt:  # a stop signal ended the command (any set of outputs is whole)
             status = _stopped()
         stop = stopping.received()
-        if stop is not None and stop != signal.SIGINT and status == 0:
-            status = stopping.exit_status(stop)  # the best was written; the status says it was stopped
+        if stop is not None and stop != signal.SIGINT and status in (0, 1):
+            # The best was written (the report may be lost with a closed terminal): say it was stopped.
+            status = stopping.exit_status(stop)
         return status
 
 

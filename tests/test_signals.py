@@ -183,3 +183,27 @@ def test_a_stop_ends_compare_at_the_room_it_is_in(tmp_path, monkeypatch):
     assert status == 0, err
     assert "1 rooms:" in out and out.splitlines()[2].endswith("stopped by Ctrl-C in room 1 of 3")
     assert len((tmp_path / "c.csv").read_text().splitlines()) == 2  # the header and the room compared
+
+
+def test_a_closed_ssh_session_still_gets_its_files(tmp_path):
+    """The terminal goes away, then SIGHUP comes (as when an SSH session closes): the live line and the
+    report have nowhere to go, and the best schedule is written all the same."""
+    master, slave = pty.openpty()
+    command = [sys.executable, "-m", "rotation", "plan", "--players", "23", "--rounds", "8", "--time-limit", "60"]
+    process = subprocess.Popen(
+        [*command, "--json", "day.json"],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        cwd=tmp_path,
+        env={**os.environ, "TERM": "xterm"},
+    )
+    os.close(slave)
+    try:
+        shown = read_until(master, rb"best repeats \d+\s+lower bound \d+", bytearray(), timeout=60)
+        assert shown, "no progress line on the terminal"
+    finally:
+        os.close(master)  # the terminal is gone
+    process.send_signal(signal.SIGHUP)
+    assert process.wait(timeout=60) == 129
+    written_and_checked(tmp_path, "day.json")
