@@ -50,7 +50,7 @@ def handled() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    earlier = {number: signal.signal(number, _on_stop) for number in STOP_SIGNALS}
+    earlier = {number: signal.signal(number, _on_stop) for number in _taken()}
     saved = (_state.received, _state.raised)
     _state.received, _state.raised = None, False
     try:
@@ -63,8 +63,14 @@ def handled() -> Iterator[None]:
 
 def install() -> None:
     """From the very start of the process (while the commands are still being imported)."""
-    for number in STOP_SIGNALS:
+    for number in _taken():
         signal.signal(number, _on_stop)
+
+
+def _taken() -> tuple[int, ...]:
+    """The stop signals to handle: not one the parent set to be ignored (`nohup` ignores SIGHUP, a
+    shell script's `&` ignores SIGINT), which stays ignored."""
+    return tuple(number for number in STOP_SIGNALS if signal.getsignal(number) is not signal.SIG_IGN)
 
 
 def ignore() -> None:

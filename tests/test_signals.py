@@ -15,11 +15,13 @@ from models import Event, Schedule
 from test_faults import invoke
 from test_plan import read_until
 
+ROTATION = (sys.executable, "-m", "rotation")
 
-def stopped_in_a_terminal(tmp_path, stops, *argv):
+
+def stopped_in_a_terminal(tmp_path, stops, *argv, program=ROTATION):
     """Run `rotation` with stderr on a pseudo-terminal (so the live line shows), send `stops` once the
     line reports a schedule found, and return (exit status, stdout, what the terminal showed)."""
-    command = [sys.executable, "-m", "rotation", *map(str, argv)]
+    command = [*program, *map(str, argv)]
     master, slave = pty.openpty()
     process = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=slave, text=True, env={**os.environ, "TERM": "xterm"}, cwd=tmp_path
@@ -206,4 +208,15 @@ def test_a_closed_ssh_session_still_gets_its_files(tmp_path):
         os.close(master)  # the terminal is gone
     process.send_signal(signal.SIGHUP)
     assert process.wait(timeout=60) == 129
+    written_and_checked(tmp_path, "day.json")
+
+
+def test_nohup_keeps_a_run_going_after_a_hang_up(tmp_path):
+    """A signal the parent ignores (nohup ignores SIGHUP) stays ignored: the run ends by itself."""
+    nohup = "import os, signal, sys; signal.signal(signal.SIGHUP, signal.SIG_IGN); os.execv(sys.argv[1], sys.argv[1:])"
+    room = ("--players", 23, "--rounds", 8, "--time-limit", 4)
+    status, stdout, terminal = stopped_in_a_terminal(
+        tmp_path, [signal.SIGHUP], "plan", *room, "--json", "day.json", program=(sys.executable, "-c", nohup, *ROTATION)
+    )
+    assert status == 0 and "Not proven optimal" in stdout and "stopped" not in stdout, terminal
     written_and_checked(tmp_path, "day.json")
