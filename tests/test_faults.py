@@ -208,7 +208,7 @@ def test_contradicting_requests_are_refused_naming_the_line(tmp_path, names, opt
 
 def test_a_name_with_a_comma_can_be_requested(tmp_path):
     names = tmp_path / "names.txt"
-    names.write_text("Lee, Ann\nBo\nCy\nDee\nEd\nFlo\nGus\nHal\n")
+    names.write_text('"Lee, Ann"\nBo\nCy\nDee\nEd\nFlo\nGus\nHal\n')  # quoted: an unquoted comma splits a table
     apart = tmp_path / "apart.txt"
     apart.write_text('"Lee, Ann", Bo\n')
     stay = tmp_path / "stay.txt"
@@ -546,9 +546,11 @@ def test_check_print_and_replan_refuse_rooms_outside_the_limits(tmp_path, player
 
 
 @pytest.mark.parametrize(
-    "encoding, words", [("utf-16", "is UTF-16 text; save it as UTF-8"), ("utf-16-le", "looks like UTF-16 text")]
+    "encoding, words",
+    [("utf-32", "is UTF-32 text; save it as UTF-8"), ("utf-16-le", "looks like UTF-16 text without its byte-order")],
 )
-def test_a_utf16_names_file_is_named_as_such(tmp_path, encoding, words):
+def test_a_wide_names_file_that_is_not_read_is_named_as_such(tmp_path, encoding, words):
+    # UTF-16 with its byte-order mark (Excel's "Unicode Text") is read (tests/test_cli.py).
     names = tmp_path / "names.txt"
     names.write_bytes("Ann\nBo\nCy\nDee\n".encode(encoding))
     refused("fixed", "--names", names, "--rounds", 2, words=words)

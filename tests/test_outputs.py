@@ -163,14 +163,15 @@ def test_formula_names_are_written_as_text(render):
 
 def test_formula_names_from_a_names_file_reach_the_excel_csv_as_text(tmp_path):
     names = tmp_path / "names.txt"
-    names.write_text("\n".join(FORMULAS[:4] + ["Ann", "Bo", "Cy", "Dee"]) + "\n")
+    formulas = ["=1+1", *FORMULAS[1:4]]  # a names file line is CSV: a name in quotes is quoted whole
+    names.write_text("\n".join(formulas + ["Ann", "Bo", "Cy", "Dee"]) + "\n")
     out = tmp_path / "day.csv"
     status, _, err = invoke("fixed", "--names", names, "--rounds", 2, "--csv", out, "--excel")
     assert status == 0, err
     text = out.read_text(encoding="utf-8")
     assert text.startswith("\ufeffplayer,")
     players = [row[0] for row in csv.reader(io.StringIO(text.removeprefix("\ufeff")))][1:]
-    assert players == ["'" + name for name in FORMULAS[:4]] + ["Ann", "Bo", "Cy", "Dee"]
+    assert players == ["'" + name for name in formulas] + ["Ann", "Bo", "Cy", "Dee"]
 
 
 def test_a_name_added_in_a_replan_is_written_as_text(tmp_path):
