@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import click
 
 import optimizer
@@ -51,18 +53,32 @@ def parse_only(text: str | None) -> tuple[str, ...]:
     return parts
 
 
+_ROUNDS = re.compile(r"\s*([0-9]{1,6})\s*(?:(-)\s*([0-9]{0,6})\s*)?")  # 4, 4-8, or 4- (to the last round)
+
+
 def parse_rounds(text: str | None, schedule: Schedule) -> tuple[int, int] | None:
     if not text:
         return None
-    first, _, last = text.partition("-")
-    try:
-        low, high = int(first), int(last or first)
-    except ValueError:
-        raise BadInput(f"--rounds: expected a round or a range like 4-8, not {text!r}") from None
     total = len(schedule.rounds)
+    match = _ROUNDS.fullmatch(text)
+    if match is None:
+        raise BadInput(f"--rounds: expected a round, a range like 4-8 or 4- (to the last round), not {text!r}")
+    first, dash, last = match.groups()
+    low = int(first)
+    high = int(last) if last else (total if dash else low)
     if not 1 <= low <= high <= total:
         raise BadInput(f"--rounds {text}: the schedule has rounds 1 to {total}")
     return low, high
+
+
+def parse_text(option: str, text: str) -> str:
+    """A title or date as given; bytes the terminal could not decode are refused now, not when the
+    page is written after all the work."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise BadInput(f"{option}: {text!r} is not text in the terminal's encoding (UTF-8)") from None
+    return text
 
 
 @click.command(name="print")
@@ -78,7 +94,10 @@ def parse_rounds(text: str | None, schedule: Schedule) -> tuple[int, int] | None
     "Default: walls, slips and summary, and lookup for rooms over 24 players.",
 )
 @click.option(
-    "--rounds", "rounds_text", metavar="K-L", help="Print only rounds K to L (e.g. the rounds still to play)."
+    "--rounds",
+    "rounds_text",
+    metavar="K-L",
+    help="Print only rounds K to L (e.g. the rounds still to play); K- prints K to the last round.",
 )
 def print_command(file, html_path, png_path, title, date, only, rounds_text):
     """Wall charts, find-your-table lists, score cards and sheets, and a summary page, ready to print."""
@@ -87,6 +106,7 @@ def print_command(file, html_path, png_path, title, date, only, rounds_text):
     from rotation.printing import Options, render_page, sheets
 
     outputs = dict(check_outputs({"--html": html_path, "--png": png_path}, {"schedule file": file}))
+    title, date = parse_text("--title", title), parse_text("--date", date)
     parts = parse_only(only)
     schedule = read_schedule(file)
     try:
