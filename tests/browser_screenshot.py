@@ -69,6 +69,36 @@ def long_names(count: int) -> tuple[str, ...]:
     return tuple(f"{LONG_NAMES[i // 3 % 4]} {i}" if i % 3 == 0 else f"Player {i:03d} Smith" for i in range(count))
 
 
+FIRST_NAMES = (
+    "Mei-Ling", "José", "Ahmed", "Łucja", "Zoë", "Anna-Katharina", "Bartholomew", "Siobhán", "Oluwaseun",
+    "Hiroshi", "Émilie", "Maximilian", "Nguyễn", "Ólafur", "Krzysztof", "Ana", "Li", "Dmitri", "Søren", "Giovanni",
+)  # fmt: skip
+SURNAMES = (
+    "Kierkegaard", "Papadopoulos-Richardson", "Wolfeschlegelsteinhausen", "Zellweger",
+    "Featherstonehaugh-Cholmondeley", "Ó Súilleabháin", "Nakamura", "van der Merwe", "Smith", "Abernathy-Wolcott",
+    "Żółć", "Rimsky-Korsakova", "Okonkwo", "Fernández de la Peña", "Lee", "Schwarzenegger", "Ivanova", "Dubois",
+    "Christodoulopoulos", "Brown",
+)  # fmt: skip
+
+
+def room_names(count: int) -> tuple[str, ...]:
+    """Up to 400 different names, long words and hyphens among them: the names that broke wall charts."""
+    if count > len(FIRST_NAMES) * len(SURNAMES):
+        raise ValueError(f"room_names: at most {len(FIRST_NAMES) * len(SURNAMES)} names")
+    return tuple(f"{FIRST_NAMES[i % 20]} {SURNAMES[(i // 20 + i) % 20]}" for i in range(count))
+
+
+def rooms(rounds: int = 2) -> dict[str, Schedule]:
+    """The sizes every page kind is checked at (16, 22 sitting out, 37, 96, 120, 200), with long names."""
+    three = {37: OddPolicy.THREE_HANDED}
+    return {
+        f"names-{n}": optimizer.fixed_schedule(
+            Event(players=room_names(n), rounds=rounds, odd=three.get(n, OddPolicy.SIT_OUT), sit_out_scoring="average")
+        )
+        for n in (16, 22, 37, 96, 120, 200)
+    }
+
+
 def big_schedules() -> dict[str, Schedule]:
     """The sizes that broke the old single-sheet rounds: 22 x 12 with sit-outs, 96 and 200 players."""
     rooms = {
