@@ -80,7 +80,15 @@ def parse_rounds(text: str | None, schedule: Schedule) -> tuple[int, int] | None
 @click.option(
     "--rounds", "rounds_text", metavar="K-L", help="Print only rounds K to L (e.g. the rounds still to play)."
 )
-def print_command(file, html_path, png_path, title, date, only, rounds_text):
+@click.option(
+    "--sort-by",
+    type=click.Choice(["first", "surname"]),
+    default="first",
+    show_default=True,
+    help="Order of the find-your-table lists and the slips: by first name, or by surname (listed as "
+    '"Surname, First names").',
+)
+def print_command(file, html_path, png_path, title, date, only, rounds_text, sort_by):
     """Wall charts, find-your-table lists, score cards and sheets, and a summary page, ready to print."""
     # Imported here: matplotlib takes half a second, which no other command should pay.
     from rotation.pictures import summary_png
@@ -93,7 +101,7 @@ def print_command(file, html_path, png_path, title, date, only, rounds_text):
         metrics = optimizer.check(schedule)  # nothing unchecked reaches the wall
     except optimizer.InvalidSchedule as error:
         raise BadInput(f"{file}: invalid schedule: {error}") from None
-    options = Options(title=title, date=date, only=parts, rounds=parse_rounds(rounds_text, schedule))
+    options = Options(title=title, date=date, only=parts, rounds=parse_rounds(rounds_text, schedule), sort_by=sort_by)
     comparison = compare(schedule) if "summary" in (parts or ("summary",)) else compare_skipped()
     files: list[tuple[str, str | bytes]] = [(outputs["--html"], render_page(schedule, metrics, comparison, options))]
     if "--png" in outputs:

@@ -345,19 +345,31 @@ def _split(heights: Sequence[float], columns: int, area_mm: float) -> list[int] 
         return [0]
     if max(heights) > area_mm:
         return None
-    greedy, start = [], 0
-    while start < len(heights):
-        stop = start + 1
-        while stop < len(heights) and _sheet_height(heights[start : stop + 1], columns) <= area_mm:
-            stop += 1
-        greedy.append(stop - start)
-        start = stop
+    greedy = _capped(heights, columns, area_mm, len(heights))
     k, n = len(greedy), len(heights)
     even = [n // k + (1 if i < n % k else 0) for i in range(k)]
     bounds = [sum(even[:i]) for i in range(k + 1)]
     if all(_sheet_height(heights[bounds[i] : bounds[i + 1]], columns) <= area_mm for i in range(k)):
         return even
+    for cap in range(-(-n // k) + 1, max(greedy)):  # else the fewest tables a sheet that still keeps k sheets
+        capped = _capped(heights, columns, area_mm, cap)
+        if len(capped) == k:
+            return capped
     return greedy
+
+
+def _capped(heights: Sequence[float], columns: int, area_mm: float, cap: int) -> list[int]:
+    """A greedy fill of consecutive tables, at most `cap` to a sheet."""
+    sizes, start = [], 0
+    while start < len(heights):
+        stop = start + 1
+        while (
+            stop - start < cap and stop < len(heights) and _sheet_height(heights[start : stop + 1], columns) <= area_mm
+        ):
+            stop += 1
+        sizes.append(stop - start)
+        start = stop
+    return sizes
 
 
 def _cards(schedule: Schedule, index: int) -> list[TableCard]:
@@ -688,14 +700,14 @@ def slip_sheets(schedule: Schedule, indexes: range, sort_by: str = "first") -> l
     ]
 
 
-_SCORE_NAME_MM = 4.94
-_SCORE_NAME_WIDTH = 0.42 * PAGE_WIDTH_MM - 2.0
+_SCORE_NAME_MM = 4.5  # 12.75 pt: read at the table, not from across the room
+_SCORE_NAME_WIDTH = 0.46 * PAGE_WIDTH_MM - 2.0
 
 
 def _score_height(sheet: ScoreSheet) -> float:
     """Padding, the heading and legend lines, the table's heading row and rows, the rule, the signature."""
-    rule = _note_height(sheet.rule, 3.6, bold=False) if sheet.rule else 0.0
-    return 6.0 + 8.2 + 6.3 + 5.0 + len(sheet.seats) * sheet.row_mm + rule + 8.0
+    rule = _note_height(sheet.rule, 3.6, bold=False) + 1.0 if sheet.rule else 0.0
+    return 5.0 + 8.2 + 5.5 + 5.0 + len(sheet.seats) * sheet.row_mm + rule + 7.5
 
 
 def score_sheets(schedule: Schedule, indexes: range) -> list[tuple[ScoreSheet, ...]]:
@@ -710,7 +722,7 @@ def score_sheets(schedule: Schedule, indexes: range) -> list[tuple[ScoreSheet, .
                     t.table,
                     tuple(Seat(SEAT_LETTERS[s], n) for s, n in enumerate(t.players)),
                     THREE_HANDED_RULE if len(t.players) == 3 else "",
-                    round(max(12.0, names * 1.25 * _SCORE_NAME_MM + 2.5), 2),
+                    round(max(12.0, names * 1.2 * _SCORE_NAME_MM + 1.5), 2),
                 )
             )
     pages: list[list[ScoreSheet]] = []

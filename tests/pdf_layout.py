@@ -62,7 +62,7 @@ def words(page: LTPage) -> list[Word]:
         if current:
             last = current[-1]
             joined = abs(last.matrix[5] - char.matrix[5]) < 0.2 and abs(last.size - char.size) < 0.1
-            if not joined or not -0.05 * char.size < char.x0 - last.x1 < 0.08 * char.size:
+            if not joined or not -0.15 * char.size < char.x0 - last.x1 < 0.08 * char.size:  # kerning pulls in
                 close()
         current.append(char)
     close()
