@@ -45,6 +45,7 @@ _SAFETY = 0.97  # a line measured a little short of the real one: browsers round
 PARTS = ("walls", "lookup", "slips", "sheets", "summary")
 SORTS = ("first", "surname")
 LOOKUP_FROM = 25  # players in the room from which the find-your-table pages are on by default
+MATRIX_UP_TO = 2000  # players: beyond, the who-meets-whom picture would be millions of squares too small to see
 
 SEAT_WINDS = {"A": "East", "B": "North", "C": "West", "D": "South"}
 SEAT_LEGEND = "Seats: A East (starting dealer) · B North · C West · D South"
@@ -626,13 +627,13 @@ def lookup_pages(schedule: Schedule, index: int, sort_by: str = "first") -> list
 # ---- slips and score sheets ------------------------------------------------------------------
 
 
-def _slip_line(schedule: Schedule, index: int, name: str) -> SlipLine | None:
-    """The player's row for a round, or None for a round after they left."""
+def _slip_line(schedule: Schedule, index: int, name: str, seats: dict, three: set) -> SlipLine | None:
+    """The player's row for a round (`seats`: the round's seat of each player, `three`: its tables of
+    three), or None for a round after they left."""
     round_ = schedule.rounds[index]
-    for table in round_.tables:
-        if name in table.players:
-            note = THREE_HANDED_WORD if len(table.players) == 3 else ""
-            return SlipLine(index + 1, table.table, SEAT_LETTERS[table.players.index(name)], note)
+    if name in seats:
+        table, letter = seats[name]
+        return SlipLine(index + 1, table, letter, THREE_HANDED_WORD if table in three else "")
     if name in round_.sit_outs:
         return SlipLine(index + 1, None, "", SIT_OUT_MARK[schedule.sit_out_scoring])
     if schedule.departures.get(name, index + 2) <= index + 1:
@@ -676,8 +677,10 @@ def slip_layout(rounds: int, fixed_mm: float = 42.0) -> tuple[int, float]:
 def slip_sheets(schedule: Schedule, indexes: range, sort_by: str = "first") -> list[SlipSheet]:
     """One slip per player who plays a printed round, in the find-your-table order."""
     slips = []
+    seats = {r: schedule.seat_of(r) for r in indexes}
+    three = {r: {t.table for t in schedule.rounds[r].tables if len(t.players) == 3} for r in indexes}
     for name in sorted(schedule.players, key=lambda n: sort_key(n, sort_by)):
-        lines = tuple(line for r in indexes if (line := _slip_line(schedule, r, name)) is not None)
+        lines = tuple(line for r in indexes if (line := _slip_line(schedule, r, name, seats[r], three[r])) is not None)
         if not lines:
             continue
         rules: tuple[str, ...] = ()
@@ -792,6 +795,7 @@ def render_page(schedule: Schedule, metrics: Metrics, comparison: Comparison, op
 
     pages = sheets(schedule, options)
     summary = any(p.kind == "summary" for p in pages)
+    matrix = len(schedule.players) <= MATRIX_UP_TO
     heading = options.title or f"Seating: {len(schedule.players)} players, {len(schedule.rounds)} rounds"
     page = (
         _environment()
@@ -810,7 +814,7 @@ def render_page(schedule: Schedule, metrics: Metrics, comparison: Comparison, op
             metrics=metrics,
             metrics_lines=_lines(metrics),
             comparison=comparison,
-            meetings_picture=_data_uri(meetings_png(schedule)) if summary else "",
+            meetings_picture=_data_uri(meetings_png(schedule)) if summary and matrix else "",
             repeats_picture=_data_uri(repeats_png(metrics)) if summary and metrics.repeats else "",
             page_width=PAGE_WIDTH_MM,
             page_height=PAGE_HEIGHT_MM,

@@ -10,7 +10,18 @@ import optimizer
 from models import Event, OddPolicy, Round, SitOutScoring, Table
 from rotation.output import schedule_json
 from rotation.print_command import print_command
-from rotation.printing import PT_MM, Options, expected_pages, lines_needed, lookup_pages, slip_layout, wall_charts
+from rotation.printing import (
+    PAGE_HEIGHT_MM,
+    PAGE_WIDTH_MM,
+    PT_MM,
+    Options,
+    expected_pages,
+    lines_needed,
+    lookup_pages,
+    slip_layout,
+    slip_sheets,
+    wall_charts,
+)
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 HOSTILE = "<script>alert(1)</script>"
@@ -315,3 +326,94 @@ def test_cli_writes_provenance_and_no_byte_order_mark(tmp_path):
         assert next(csv.DictReader(handle))["round"] == "1"
     assert main(["fixed", "--players", "8", "--rounds", "1", "--excel", "--csv", str(tmp_path / "x.csv")]) == 0
     assert (tmp_path / "x.csv").read_bytes().startswith(b"\xef\xbb\xbf")
+
+
+ISSUE_NAMES = (
+    "Mei-Ling Kierkegaard",
+    "José Papadopoulos-Richardson",
+    "Ahmed Wolfeschlegelsteinhausen",
+    "Łucja Zellweger",
+    "Zoë Smith",
+)
+
+
+def issue_room(players, rounds=2, odd=OddPolicy.SIT_OUT):
+    names = tuple(ISSUE_NAMES[i] if i < len(ISSUE_NAMES) else f"Player {i:03d}" for i in range(players))
+    return optimizer.fixed_schedule(Event(players=names, rounds=rounds, odd=odd))
+
+
+@pytest.mark.parametrize("players", [16, 22, 96, 200])
+def test_every_wall_name_s_longest_word_fits_its_card_in_one_layout_a_day(players):
+    from rotation.printing import day_wall_charts, longest_em, width_em
+
+    schedule = issue_room(players, rounds=3)
+    charts = [chart for index in range(3) for chart in day_wall_charts(schedule, range(3))[index]]
+    assert len({(c.columns, c.name_mm, c.landscape) for c in charts}) == 1  # one layout for the day
+    for chart in charts:
+        card = (PAGE_HEIGHT_MM if chart.landscape else PAGE_WIDTH_MM) - 4.0 * (chart.columns - 1)
+        room_mm = card / chart.columns - 7.2 - 1.6 * chart.name_mm
+        assert chart.name_mm >= 14 * PT_MM - 0.01
+        for table in chart.tables:
+            for seat in table.seats:
+                assert longest_em(seat.name) * chart.name_mm <= room_mm, seat.name
+        assert width_em("three-handed", bold=True) * chart.tag_mm <= card / chart.columns - 7.2
+
+
+def test_a_round_splits_evenly_over_its_sheets():
+    from rotation.printing import _split
+
+    assert _split([50.0] * 10, 2, 170.0) == [5, 5]  # three rows of 50 mm a sheet: greedy would give 6 + 4
+    assert _split([50.0] * 7, 1, 110.0) == [2, 2, 2, 1]
+    assert _split([200.0], 1, 150.0) is None  # a card taller than the sheet
+
+
+def test_lookup_collates_by_first_name_or_surname_and_marks_three_handed_tables():
+    names = ("Zoë Ng", "Łucja Abel", "Lars Zed", "Mia Łowicz", "Émile Ba", "Eva Kim", "Ana Bo")
+    schedule = optimizer.fixed_schedule(Event(players=names, rounds=1))  # seven: one table of three
+    first = [e.name for page in lookup_pages(schedule, 0) for c in page.columns for e in c]
+    assert first == ["Ana Bo", "Émile Ba", "Eva Kim", "Lars Zed", "Łucja Abel", "Mia Łowicz", "Zoë Ng"]
+    by_surname = [e for page in lookup_pages(schedule, 0, "surname") for c in page.columns for e in c]
+    assert [e.shown for e in by_surname][:3] == ["Abel, Łucja", "Ba, Émile", "Bo, Ana"]
+    assert [e.shown for e in by_surname][-2:] == ["Ng, Zoë", "Zed, Lars"]
+    (three,) = [t for t in schedule.rounds[0].tables if len(t.players) == 3]
+    assert {e.name for e in by_surname if e.three_handed} == set(three.players)
+    page = text_of(printed_page(schedule, Options(only=("lookup",), sort_by="surname")))
+    assert "Abel, Łucja" in page and "* Three-handed table: seats A, B and C only" in page
+    slips = [s.name for sheet in slip_sheets(schedule, range(1), "surname") for s in sheet.slips]
+    assert slips == [e.name for e in by_surname]  # slips in the list's order
+
+
+def printed_page(schedule, options):
+    from rotation.print_command import compare
+    from rotation.printing import render_page
+
+    return render_page(schedule, optimizer.check(schedule), compare(schedule), options)
+
+
+def test_players_who_left_are_on_no_page_of_a_round_they_do_not_play(nine_sit_out):
+    stay = NINE[:8]
+    last = Round(tables=(Table(table=1, players=stay[:4]), Table(table=2, players=stay[4:])), absent=(NINE[8],))
+    left = nine_sit_out.model_copy(update={"rounds": nine_sit_out.rounds[:2] + (last,), "departures": {NINE[8]: 3}})
+    walls = [line for chart in wall_charts(left, 2) for line in chart.notes]
+    assert not any("Flo" in line for line in walls)
+    assert all(e.name != "Flo" for page in lookup_pages(left, 2) for c in page.columns for e in c)
+    (flo,) = [s for sheet in slip_sheets(left, range(3)) for s in sheet.slips if s.name == "Flo"]
+    assert [line.round for line in flo.lines] == [1, 2]
+    assert not any(s.name == "Flo" for sheet in slip_sheets(left, range(2, 3)) for s in sheet.slips)
+
+
+def test_the_font_travels_with_the_page_and_measures_what_it_prints(nine_sit_out):
+    from fontTools.ttLib import TTFont
+
+    from rotation.typeface import advances, font_face_css, width_em
+
+    css = font_face_css(set("Zoë Łucja"))
+    assert css.count("@font-face") == 2 and 'font-family: "DejaVu Sans"' in css
+    assert width_em("Wolfeschlegelsteinhausen") == pytest.approx(sum(advances()[c] for c in "Wolfeschlegelsteinhausen"))
+    assert width_em("W", bold=True) > width_em("W") > width_em("i")
+    import base64
+    import io
+
+    data = base64.b64decode(re.search(r"base64,([^)]+)\)", css).group(1))
+    font = TTFont(io.BytesIO(data))
+    assert {ord(c) for c in "Zoë Łucja"} <= set(font.getBestCmap())  # the cut keeps what the page prints
