@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import click
 
 import optimizer
@@ -88,7 +90,13 @@ def parse_rounds(text: str | None, schedule: Schedule) -> tuple[int, int] | None
     help="Order of the find-your-table lists and the slips: by first name, or by surname (listed as "
     '"Surname, First names").',
 )
-def print_command(file, html_path, png_path, title, date, only, rounds_text, sort_by):
+@click.option(
+    "--players-url",
+    default="",
+    metavar="URL",
+    help="The players' page of the desk (http:// or https://): a QR code of it on wall charts and lookup lists.",
+)
+def print_command(file, html_path, png_path, title, date, only, rounds_text, sort_by, players_url):
     """Wall charts, find-your-table lists, score cards and sheets, and a summary page, ready to print."""
     # Imported here: matplotlib takes half a second, which no other command should pay.
     from rotation.pictures import summary_png
@@ -96,12 +104,15 @@ def print_command(file, html_path, png_path, title, date, only, rounds_text, sor
 
     outputs = dict(check_outputs({"--html": html_path, "--png": png_path}, {"schedule file": file}))
     parts = parse_only(only)
+    if players_url and not re.fullmatch(r"https?://\S+", players_url):
+        raise BadInput(f"--players-url: expected an address starting http:// or https://, not {players_url!r}")
     schedule = read_schedule(file)
     try:
         metrics = optimizer.check(schedule)  # nothing unchecked reaches the wall
     except optimizer.InvalidSchedule as error:
         raise BadInput(f"{file}: invalid schedule: {error}") from None
-    options = Options(title=title, date=date, only=parts, rounds=parse_rounds(rounds_text, schedule), sort_by=sort_by)
+    rounds = parse_rounds(rounds_text, schedule)
+    options = Options(title=title, date=date, only=parts, rounds=rounds, sort_by=sort_by, players_url=players_url)
     comparison = compare(schedule) if "summary" in (parts or ("summary",)) else compare_skipped()
     files: list[tuple[str, str | bytes]] = [(outputs["--html"], render_page(schedule, metrics, comparison, options))]
     if "--png" in outputs:

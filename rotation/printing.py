@@ -18,6 +18,7 @@ from functools import lru_cache
 
 import jinja2
 import pyuca
+import segno
 
 from models import SEAT_LETTERS, Bound, Metrics, Schedule, SitOutScoring
 from rotation.output import NOT_HERE_WORD, SIT_OUT_WORDS, THREE_HANDED_WORD, metrics_text
@@ -192,6 +193,7 @@ class Options:
     only: tuple[str, ...] = ()  # empty: walls, slips, summary, and lookup for rooms over 24 players
     rounds: tuple[int, int] | None = None  # first and last round to print, 1-based, inclusive
     sort_by: str = "first"  # lookup lists and slips: "first" name or "surname"
+    players_url: str = ""  # the desk's page for players: a QR code of it on wall charts and lookup lists
 
 
 def parts_for(schedule: Schedule, options: Options) -> tuple[str, ...]:
@@ -789,6 +791,11 @@ def _data_uri(png: bytes) -> str:
 _FONTS_HERE = "/* fonts: cut to the characters below */"
 
 
+def qr_svg(url: str) -> str:
+    """The QR code of `url` as inline SVG (no text from the director in it: the URL is in the squares)."""
+    return segno.make(url, micro=False).svg_inline(omitsize=True, border=0) if url else ""
+
+
 def render_page(schedule: Schedule, metrics: Metrics, comparison: Comparison, options: Options = Options()) -> str:
     """The whole printable page as one self-contained HTML document, its font inside it."""
     from rotation.pictures import meetings_png, repeats_png  # matplotlib's pyplot-free figures
@@ -819,6 +826,7 @@ def render_page(schedule: Schedule, metrics: Metrics, comparison: Comparison, op
             page_width=PAGE_WIDTH_MM,
             page_height=PAGE_HEIGHT_MM,
             fonts=_FONTS_HERE,
+            qr=qr_svg(options.players_url),
         )
     )
     # The font is cut to the characters the page prints, so it is known only once the page is written.

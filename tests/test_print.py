@@ -417,3 +417,18 @@ def test_the_font_travels_with_the_page_and_measures_what_it_prints(nine_sit_out
     data = base64.b64decode(re.search(r"base64,([^)]+)\)", css).group(1))
     font = TTFont(io.BytesIO(data))
     assert {ord(c) for c in "Zoë Łucja"} <= set(font.getBestCmap())  # the cut keeps what the page prints
+
+
+def test_players_url_puts_a_qr_code_on_wall_charts_and_lookup_lists(tmp_path, nine_sit_out):
+    import segno
+
+    url = "http://192.168.1.20:8000/players"
+    page = printed(tmp_path, nine_sit_out, "--only", "walls,lookup,slips", "--players-url", url)
+    code = segno.make(url, micro=False).svg_inline(omitsize=True, border=0)
+    sections = page.split("<section")[1:]
+    heads = [s for s in sections if 'class="page wall' in s or 'class="page lookup-page' in s]
+    assert heads and all(code in s for s in heads)
+    assert not any(code in s for s in sections if "slip-sheet" in s)
+    assert "players' page" in text_of(page) or "players&#39; page" in page
+    bad = run(write(tmp_path, nine_sit_out), "--html", tmp_path / "q.html", "--players-url", "javascript:alert(1)")
+    assert "--players-url" in one_error_line(bad) and not (tmp_path / "q.html").exists()
