@@ -20,6 +20,7 @@ if __package__ in (None, ""):  # run as a script: make the project importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import optimizer  # noqa: E402
+from benchmarks.printing import room_names  # noqa: E402
 from models import Event, OddPolicy, Round, Schedule, SitOutScoring, Table  # noqa: E402
 from rotation.print_command import compare  # noqa: E402
 from rotation.printing import Options, expected_pages, render_page  # noqa: E402
@@ -54,25 +55,6 @@ _QUIET = (
 
 def chromium() -> str | None:
     return shutil.which("chromium") or shutil.which("chromium-browser")
-
-
-FIRST_NAMES = (
-    "Mei-Ling", "José", "Ahmed", "Łucja", "Zoë", "Anna-Katharina", "Bartholomew", "Siobhán", "Oluwaseun",
-    "Hiroshi", "Émilie", "Maximilian", "Nguyễn", "Ólafur", "Krzysztof", "Ana", "Li", "Dmitri", "Søren", "Giovanni",
-)  # fmt: skip
-SURNAMES = (
-    "Kierkegaard", "Papadopoulos-Richardson", "Wolfeschlegelsteinhausen", "Zellweger",
-    "Featherstonehaugh-Cholmondeley", "Ó Súilleabháin", "Nakamura", "van der Merwe", "Smith", "Abernathy-Wolcott",
-    "Żółć", "Rimsky-Korsakova", "Okonkwo", "Fernández de la Peña", "Lee", "Schwarzenegger", "Ivanova", "Dubois",
-    "Christodoulopoulos", "Brown",
-)  # fmt: skip
-
-
-def room_names(count: int) -> tuple[str, ...]:
-    """Up to 400 different names, long words and hyphens among them: the names that broke wall charts."""
-    if count > len(FIRST_NAMES) * len(SURNAMES):
-        raise ValueError(f"room_names: at most {len(FIRST_NAMES) * len(SURNAMES)} names")
-    return tuple(f"{FIRST_NAMES[i % 20]} {SURNAMES[(i // 20 + i) % 20]}" for i in range(count))
 
 
 ROOM_SIZES = {16: 2, 22: 12, 37: 2, 96: 1, 120: 1, 200: 1}  # players: rounds
