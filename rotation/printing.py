@@ -125,6 +125,7 @@ class LookupPage:
     table_em: float = 3.0  # the table and seat columns, in ems of font_mm
     seat_em: float = 2.6
     three_rule: str = ""  # the three-handed rule, when a table of three is on the page
+    landscape: bool = False
 
 
 @dataclass(frozen=True)
@@ -483,9 +484,20 @@ def _lay_out_round(
     def chart(part, tables, notes_):
         three_ = any(c.three_handed for c in tables)
         return WallChart(
-            index + 1, part, tables, layout.columns, round(layout.name_mm, 2), layout.number_mm, notes_, note_mm,
-            three_, _rule(notes_, rule), layout.landscape, part_mm(part, width), layout.tag_mm,
-        )  # fmt: skip
+            index + 1,
+            part,
+            tables,
+            layout.columns,
+            round(layout.name_mm, 2),
+            layout.number_mm,
+            notes_,
+            note_mm,
+            three_,
+            _rule(notes_, rule),
+            layout.landscape,
+            part_mm(part, width),
+            layout.tag_mm,
+        )
 
     for i, size in enumerate(split):
         tables = tuple(cards[first : first + size])
@@ -542,6 +554,7 @@ class _LookupLayout:
     pt: float
     table_em: float
     seat_em: float
+    landscape: bool = False
 
     @property
     def size_mm(self) -> float:
@@ -550,7 +563,7 @@ class _LookupLayout:
     @property
     def room_em(self) -> float:
         """The name column: the column less the table and seat columns and 2 mm before them."""
-        column = (PAGE_WIDTH_MM - _GAP_MM * (self.columns - 1)) / self.columns
+        column = (page_size(self.landscape)[0] - _GAP_MM * (self.columns - 1)) / self.columns
         return _SAFETY * (column - 2.0) / self.size_mm - self.table_em - self.seat_em
 
 
@@ -586,20 +599,27 @@ def lookup_pages(schedule: Schedule, index: int, sort_by: str = "first") -> list
     entries = lookup_entries(schedule, index, sort_by)
     rule = SIT_OUT_RULE[schedule.sit_out_scoring] if schedule.rounds[index].sit_outs else ""
     three = f"{THREE_MARK} {THREE_HANDED_RULE}" if any(e.three_handed for e in entries) else ""
-    rules = (_note_height("out = sits out this round. " + rule, _RULE_MM, bold=False) if rule else 0.0) + (
-        _note_height(three, _RULE_MM, bold=False) if three else 0.0
+    # Measured on the narrower sheet, so the rules fit either way up; 2 mm above each.
+    rules = (_note_height("out = sits out this round. " + rule, _RULE_MM, bold=False) + 2.0 if rule else 0.0) + (
+        _note_height(three, _RULE_MM, bold=False) + 2.0 if three else 0.0
     )
     widest = max((f"{e.table}{THREE_MARK if e.three_handed else ''}" for e in entries), key=width_em, default="")
     table_em = max(width_em(widest, bold=True), 0.6 * width_em("Table")) + 0.6
     seat_em = max(width_em("out", bold=True), 0.6 * width_em("Seat")) + 0.6
     lines = NameLines()
     longest = lines.longest(e.shown for e in entries)
-    layouts = [_LookupLayout(c, pt, table_em, seat_em) for pt in _LOOKUP_PT for c in (1, 2, 3)]
+    layouts = [
+        _LookupLayout(c, pt, table_em, seat_em, landscape)
+        for pt in _LOOKUP_PT
+        for c in (1, 2, 3)
+        for landscape in (False, True)
+    ]
     whole = [layout for layout in layouts if layout.room_em >= longest] or layouts
     best: tuple[tuple, _LookupLayout, list] | None = None
     for layout in whole:
-        pages = _fill_columns(entries, layout, PAGE_HEIGHT_MM - _head_mm(True) - rules, lines)  # "find your table"
-        key = (len(pages), -layout.pt, layout.columns)
+        height = page_size(layout.landscape)[1] - _head_mm(True) - rules  # the head says "find your table"
+        pages = _fill_columns(entries, layout, height, lines)
+        key = (len(pages), -layout.pt, layout.landscape, layout.columns)
         if best is None or key < best[0]:
             best = (key, layout, pages)
     assert best is not None  # _LOOKUP_PT is not empty
@@ -617,11 +637,12 @@ def lookup_pages(schedule: Schedule, index: int, sort_by: str = "first") -> list
                 tuple(tuple(c) for c in page),
                 round(layout.size_mm, 2),
                 rule,
-                part_mm(part, PAGE_WIDTH_MM),
+                part_mm(part, page_size(layout.landscape)[0]),
                 round(table_em, 2),
                 round(seat_em, 2),
                 three if any(e.three_handed for e in names) else "",
-            )  # fmt: skip
+                layout.landscape,
+            )
         )
     return out
 
@@ -667,9 +688,9 @@ def _slip_fixed_mm(slip: Slip) -> float:
     return 8.0 + 3.2 + name + 2 * 3.6 + rules + 2.0
 
 
-def slip_layout(rounds: int, fixed_mm: float = 42.0) -> tuple[int, float]:
+def slip_layout(rounds: int, fixed_mm: float = 42.0, most: int = 5) -> tuple[int, float]:
     """(slips down a sheet, row height in mm) for slips of `rounds` rounds: rows tall enough to write in."""
-    for down in (5, 4, 3, 2, 1):
+    for down in range(most, 0, -1):
         row = (PAGE_HEIGHT_MM / down - fixed_mm) / (rounds + 1)
         if row >= 7.0:
             return down, round(min(row, 9.0), 2)
@@ -693,16 +714,27 @@ def slip_sheets(schedule: Schedule, indexes: range, sort_by: str = "first") -> l
         slips.append(Slip(name, lines, rules))
     if not slips:
         return []
-    down, row_mm = slip_layout(max(len(s.lines) for s in slips), max(_slip_fixed_mm(s) for s in slips))
     widths = _slip_widths([r + 1 for r in indexes])
     words = [line.note for s in slips for line in s.lines if line.table is None]
     room = sum(widths[1:7]) - 1.0
     note_mm = round(min([0.8 * _SLIP_PT, *(_SAFETY * room / width_em(w, bold=True) for w in words)]), 2)
-    per = _SLIP_COLUMNS * down
-    return [
-        SlipSheet(tuple(slips[i : i + per]), _SLIP_COLUMNS, down, row_mm, widths, note_mm)
-        for i in range(0, len(slips), per)
-    ]
+    fixed = [_slip_fixed_mm(s) for s in slips]
+    # Each sheet takes as many slips as their own content leaves room for: a sheet of short names and
+    # no rules holds more than one of long names and both rules.
+    out: list[SlipSheet] = []
+    start = 0
+    while start < len(slips):
+        down = 5
+        while True:
+            stop = start + _SLIP_COLUMNS * down
+            group = slips[start:stop]
+            fits, row_mm = slip_layout(max(len(s.lines) for s in group), max(fixed[start:stop]), down)
+            if fits == down:
+                break
+            down = fits
+        out.append(SlipSheet(tuple(group), _SLIP_COLUMNS, down, row_mm, widths, note_mm))
+        start += len(group)
+    return out
 
 
 _SCORE_NAME_MM = 4.5  # 12.75 pt: read at the table, not from across the room
