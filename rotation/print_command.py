@@ -114,7 +114,11 @@ def print_command(file, html_path, png_path, title, date, only, rounds_text, sor
     rounds = parse_rounds(rounds_text, schedule)
     options = Options(title=title, date=date, only=parts, rounds=rounds, sort_by=sort_by, players_url=players_url)
     comparison = compare(schedule) if "summary" in (parts or ("summary",)) else compare_skipped()
-    files: list[tuple[str, str | bytes]] = [(outputs["--html"], render_page(schedule, metrics, comparison, options))]
+    try:
+        page = render_page(schedule, metrics, comparison, options)
+    except ValueError as error:  # a name too long to print: said before anything is written
+        raise BadInput(f"{file}: {error}") from None
+    files: list[tuple[str, str | bytes]] = [(outputs["--html"], page)]
     if "--png" in outputs:
         files.append((outputs["--png"], summary_png(schedule, metrics)))
     write_outputs(files)  # both or neither

@@ -442,7 +442,11 @@ def day_wall_charts(schedule: Schedule, indexes: Sequence[int]) -> dict[int, lis
         if best is None or key < best[0]:
             best = (key, {i: c or [] for i, c in charts.items()})
     if best is None:
-        raise ValueError(f"a table card does not fit a sheet even at {MIN_WALL_PT:g} pt")
+        name = max((s.name for i in indexes for c in cards[i] for s in c.seats), key=len)
+        raise ValueError(
+            f"the name {name[:40]!r}... ({len(name)} characters) is too long for a wall chart: its table does "
+            f"not fit a sheet even at {MIN_WALL_PT:g} pt; shorten it in the names file"
+        )
     return best[1]
 
 

@@ -432,3 +432,11 @@ def test_players_url_puts_a_qr_code_on_wall_charts_and_lookup_lists(tmp_path, ni
     assert "players' page" in text_of(page) or "players&#39; page" in page
     bad = run(write(tmp_path, nine_sit_out), "--html", tmp_path / "q.html", "--players-url", "javascript:alert(1)")
     assert "--players-url" in one_error_line(bad) and not (tmp_path / "q.html").exists()
+
+
+def test_a_name_too_long_to_print_is_one_line_and_writes_nothing(tmp_path):
+    names = (" ".join(["Bartholomew"] * 115), "Ann", "Bo", "Cy")
+    path = write(tmp_path, optimizer.fixed_schedule(Event(players=names, rounds=1)))
+    line = one_error_line(run(path, "--html", tmp_path / "out.html"))
+    assert "(1379 characters) is too long for a wall chart" in line and "shorten it" in line
+    assert not (tmp_path / "out.html").exists()
