@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import base64
 import html
-import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -22,7 +21,7 @@ import segno
 
 from models import SEAT_LETTERS, Bound, Metrics, Schedule, SitOutScoring
 from rotation.output import NOT_HERE_WORD, SIT_OUT_WORDS, THREE_HANDED_WORD, metrics_text
-from rotation.typeface import font_face_css, width_em
+from rotation.typeface import SAFETY, NameLines, font_face_css, lines_needed, width_em
 
 # The printable area of both A4 and Letter with 12 mm margins is at least 186 x 255 mm upright and
 # 255 x 186 mm on its side; every sheet is laid out inside a slightly smaller box so either paper prints
@@ -41,7 +40,6 @@ _WALL_COLUMNS = (1, 2, 3, 4, 5)
 _LOOKUP_PT = (24, 20, 18, 16, 14)
 _NOTE_PT = 16.0
 _RULE_MM = 3.9  # the three-handed and sit-out rules under a round's tables
-_SAFETY = 0.97  # a line measured a little short of the real one: browsers round positions
 
 PARTS = ("walls", "lookup", "slips", "sheets", "summary")
 SORTS = ("first", "surname")
@@ -214,75 +212,9 @@ def page_size(landscape: bool) -> tuple[float, float]:
     return (PAGE_HEIGHT_MM, PAGE_WIDTH_MM) if landscape else (PAGE_WIDTH_MM, PAGE_HEIGHT_MM)
 
 
-# ---- measuring text --------------------------------------------------------------------------
-
-
-def pieces(text: str, bold: bool = False) -> tuple[tuple[float, bool], ...]:
-    """What a line may end after, with its width in ems and whether a space comes before it.
-
-    A browser breaks a line at a space or after a hyphen; every word, and every part of a word up to
-    and including a hyphen, is one piece.
-    """
-    return tuple(
-        (width_em(piece, bold), i == 0)
-        for word in text.split()
-        for i, piece in enumerate(re.findall(r"[^-]*-|[^-]+", word))
-    )
-
-
-def longest_em(text: str, bold: bool = False) -> float:
-    """The widest piece: a line narrower than this breaks a word in the middle."""
-    return max((w for w, _ in pieces(text, bold)), default=0.0)
-
-
-def _fill(parts: Sequence[tuple[float, bool]], room_em: float, space_em: float) -> int:
-    """Lines a greedy fill takes, as browsers fill; a piece longer than a line fills whole lines."""
-    lines, used = 1, 0.0
-    for w, spaced in parts:
-        gap = space_em if used and spaced else 0.0
-        if used and used + gap + w <= room_em:
-            used += gap + w
-            continue
-        if used:
-            lines += 1
-        whole = math.ceil(w / room_em) - 1 if w > room_em else 0
-        lines += whole
-        used = w - whole * room_em
-    return lines
-
-
-def lines_needed(text: str, room_mm: float, size_mm: float, bold: bool = False) -> int:
-    """Lines `text` takes when the browser wraps it: at spaces, after hyphens, inside an overlong word."""
-    return _fill(pieces(text, bold), _SAFETY * room_mm / size_mm, width_em(" ", bold))
-
-
-class NameLines:
-    """Lines each name takes in a line of a given width, each name measured once (linear in names)."""
-
-    def __init__(self, bold: bool = False):
-        self.bold = bold
-        self.space = width_em(" ", bold)
-        self._pieces: dict[str, tuple[tuple[float, bool], ...]] = {}
-        self._lines: dict[tuple[str, float], int] = {}
-
-    def pieces(self, name: str) -> tuple[tuple[float, bool], ...]:
-        if name not in self._pieces:
-            self._pieces[name] = pieces(name, self.bold)
-        return self._pieces[name]
-
-    def longest(self, names) -> float:
-        return max((w for name in names for w, _ in self.pieces(name)), default=0.0)
-
-    def __call__(self, name: str, room_em: float) -> int:
-        key = (name, room_em)
-        if key not in self._lines:
-            self._lines[key] = _fill(self.pieces(name), room_em, self.space)
-        return self._lines[key]
-
-
 def part_mm(text: str, width_mm: float) -> float:
     """The size of the line saying which part of a round a sheet holds: 7 mm, or smaller to stay one line."""
-    return round(min(_PART_PT, _SAFETY * width_mm / max(width_em(text, bold=True), 1.0)), 2)
+    return round(min(_PART_PT, SAFETY * width_mm / max(width_em(text, bold=True), 1.0)), 2)
 
 
 def _head_mm(parted: bool) -> float:
@@ -312,19 +244,19 @@ class WallLayout:
     @property
     def room_em(self) -> float:
         """The name column of a card in ems: 0.6 mm border and 3 mm padding each side, the letter 1.6 em."""
-        return _SAFETY * (self.card_mm - 7.2 - 1.6 * self.name_mm) / self.name_mm
+        return SAFETY * (self.card_mm - 7.2 - 1.6 * self.name_mm) / self.name_mm
 
     @property
     def number_mm(self) -> float:
         """ "Table 12" as big as twice the names, within the card's width."""
         head_em = 0.3 * width_em("Table ") + width_em(self.widest_number, bold=True)
-        return round(min(2.2 * self.name_mm, 24.0, _SAFETY * (self.card_mm - 7.2) / head_em), 2)
+        return round(min(2.2 * self.name_mm, 24.0, SAFETY * (self.card_mm - 7.2) / head_em), 2)
 
     @property
     def tag_mm(self) -> float:
         """The "three-handed" tag under the number, within the card's width (0.3 em padding each side)."""
         tag_em = width_em("three-handed", bold=True) + 0.6
-        return round(min(0.42 * self.number_mm, _SAFETY * (self.card_mm - 8.0) / tag_em), 2)
+        return round(min(0.42 * self.number_mm, SAFETY * (self.card_mm - 8.0) / tag_em), 2)
 
 
 def _card_height(card: TableCard, layout: WallLayout, lines: NameLines) -> float:
@@ -455,6 +387,23 @@ def wall_charts(schedule: Schedule, index: int) -> list[WallChart]:
     return day_wall_charts(schedule, [index])[index]
 
 
+def _note_sheets(notes, rule: str, free: float, fresh: float, width: float, under_tables: bool) -> list[list[str]]:
+    """The notes under the last sheet's tables while they fit (`free` mm), then on sheets of their own
+    (`fresh` mm each) after it."""
+    note_mm = round(_NOTE_PT * PT_MM, 2)
+    out: list[list[str]] = [[]]
+    for line in notes:
+        need = _note_height(line, note_mm, width)
+        if line.startswith("Sitting out"):
+            need += _note_height(rule, _RULE_MM, width, False) + 2.0
+        if need > free and (out[-1] or under_tables):
+            out.append([])
+            free = fresh
+        out[-1].append(line)
+        free -= need
+    return out
+
+
 def _lay_out_round(
     schedule: Schedule, index: int, cards: list[TableCard], layout: WallLayout, lines: NameLines
 ) -> list[WallChart] | None:
@@ -470,19 +419,9 @@ def _lay_out_round(
         return None
     parted = len(split) > 1
     note_mm = round(_NOTE_PT * PT_MM, 2)
-    # Notes go under the last sheet's tables if they fit, else on sheets of their own after it.
-    note_sheets: list[list[str]] = [[]]
     last = heights[len(heights) - split[-1] :]
     free = height - _head_mm(parted) - three - (_sheet_height(last, layout.columns) + 4.0 if cards else 0.0)
-    for line in notes:
-        need = _note_height(line, note_mm, width)
-        if line.startswith("Sitting out"):
-            need += _note_height(rule, _RULE_MM, width, False) + 2.0
-        if need > free and (note_sheets[-1] or cards):
-            note_sheets.append([])
-            free = height - _head_mm(True) - 4.0
-        note_sheets[-1].append(line)
-        free -= need
+    note_sheets = _note_sheets(notes, rule, free, height - _head_mm(True) - 4.0, width, bool(cards))
     out, first = [], 0
 
     def chart(part, tables, notes_):
@@ -568,7 +507,7 @@ class _LookupLayout:
     def room_em(self) -> float:
         """The name column: the column less the table and seat columns and 2 mm before them."""
         column = (page_size(self.landscape)[0] - _GAP_MM * (self.columns - 1)) / self.columns
-        return _SAFETY * (column - 2.0) / self.size_mm - self.table_em - self.seat_em
+        return SAFETY * (column - 2.0) / self.size_mm - self.table_em - self.seat_em
 
 
 def _fill_columns(entries, layout: _LookupLayout, height_mm: float, lines: NameLines) -> list[list[list]]:
@@ -597,6 +536,28 @@ def _short(name: str) -> str:
     return first if len(first) <= 14 else first[:13] + "…"
 
 
+def _lookup_layout(entries, table_em: float, seat_em: float, rules_mm: float) -> tuple[_LookupLayout, list]:
+    """The layout of the fewest pages, then the biggest type, among those breaking no name mid-word."""
+    lines = NameLines()
+    longest = lines.longest(e.shown for e in entries)
+    layouts = [
+        _LookupLayout(c, pt, table_em, seat_em, landscape)
+        for pt in _LOOKUP_PT
+        for c in (1, 2, 3)
+        for landscape in (False, True)
+    ]
+    whole = [layout for layout in layouts if layout.room_em >= longest] or layouts
+    best: tuple[tuple, _LookupLayout, list] | None = None
+    for layout in whole:
+        height = page_size(layout.landscape)[1] - _head_mm(True) - rules_mm  # the head says "find your table"
+        pages = _fill_columns(entries, layout, height, lines)
+        key = (len(pages), -layout.pt, layout.landscape, layout.columns)
+        if best is None or key < best[0]:
+            best = (key, layout, pages)
+    assert best is not None  # _LOOKUP_PT is not empty
+    return best[1], best[2]
+
+
 def lookup_pages(schedule: Schedule, index: int, sort_by: str = "first") -> list[LookupPage]:
     """A round's players in alphabetical order with table and seat, in columns: the fewest pages, then
     the biggest type, with no name broken mid-word where a layout allows it."""
@@ -610,24 +571,7 @@ def lookup_pages(schedule: Schedule, index: int, sort_by: str = "first") -> list
     widest = max((f"{e.table}{THREE_MARK if e.three_handed else ''}" for e in entries), key=width_em, default="")
     table_em = max(width_em(widest, bold=True), 0.6 * width_em("Table")) + 0.6
     seat_em = max(width_em("out", bold=True), 0.6 * width_em("Seat")) + 0.6
-    lines = NameLines()
-    longest = lines.longest(e.shown for e in entries)
-    layouts = [
-        _LookupLayout(c, pt, table_em, seat_em, landscape)
-        for pt in _LOOKUP_PT
-        for c in (1, 2, 3)
-        for landscape in (False, True)
-    ]
-    whole = [layout for layout in layouts if layout.room_em >= longest] or layouts
-    best: tuple[tuple, _LookupLayout, list] | None = None
-    for layout in whole:
-        height = page_size(layout.landscape)[1] - _head_mm(True) - rules  # the head says "find your table"
-        pages = _fill_columns(entries, layout, height, lines)
-        key = (len(pages), -layout.pt, layout.landscape, layout.columns)
-        if best is None or key < best[0]:
-            best = (key, layout, pages)
-    assert best is not None  # _LOOKUP_PT is not empty
-    _, layout, pages = best
+    layout, pages = _lookup_layout(entries, table_em, seat_em, rules)
     out = []
     for page in pages:
         names = [e for column in page for e in column]
@@ -721,7 +665,7 @@ def slip_sheets(schedule: Schedule, indexes: range, sort_by: str = "first") -> l
     widths = _slip_widths([r + 1 for r in indexes])
     words = [line.note for s in slips for line in s.lines if line.table is None]
     room = sum(widths[1:7]) - 1.0
-    note_mm = round(min([0.8 * _SLIP_PT, *(_SAFETY * room / width_em(w, bold=True) for w in words)]), 2)
+    note_mm = round(min([0.8 * _SLIP_PT, *(SAFETY * room / width_em(w, bold=True) for w in words)]), 2)
     fixed = [_slip_fixed_mm(s) for s in slips]
     # Each sheet takes as many slips as their own content leaves room for: a sheet of short names and
     # no rules holds more than one of long names and both rules.

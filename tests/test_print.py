@@ -344,7 +344,8 @@ def issue_room(players, rounds=2, odd=OddPolicy.SIT_OUT):
 
 @pytest.mark.parametrize("players", [16, 22, 96, 200])
 def test_every_wall_name_s_longest_word_fits_its_card_in_one_layout_a_day(players):
-    from rotation.printing import day_wall_charts, longest_em, width_em
+    from rotation.printing import day_wall_charts
+    from rotation.typeface import longest_em, width_em
 
     schedule = issue_room(players, rounds=3)
     charts = [chart for index in range(3) for chart in day_wall_charts(schedule, range(3))[index]]
