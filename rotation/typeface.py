@@ -117,6 +117,11 @@ class NameLines:
 
 def font_face_css(characters: set[str]) -> str:
     """@font-face rules carrying both weights, cut to `characters`, as WOFF data URLs."""
+    return _font_face_css(frozenset(characters))
+
+
+@lru_cache(maxsize=16)  # the desk shows the same day's page again and again: cut the font once
+def _font_face_css(characters: frozenset[str]) -> str:
     rules = []
     for bold in (False, True):
         font = _font(bold)
