@@ -99,7 +99,21 @@ def parse_text(option: str, text: str) -> str:
     metavar="K-L",
     help="Print only rounds K to L (e.g. the rounds still to play); K- prints K to the last round.",
 )
-def print_command(file, html_path, png_path, title, date, only, rounds_text):
+@click.option(
+    "--sort-by",
+    type=click.Choice(["first", "surname"]),
+    default="first",
+    show_default=True,
+    help="Order of the find-your-table lists and the slips: by first name, or by surname (listed as "
+    '"Surname, First names").',
+)
+@click.option(
+    "--players-url",
+    default="",
+    metavar="URL",
+    help="The players' page of the desk (http:// or https://): a QR code of it on wall charts and lookup lists.",
+)
+def print_command(file, html_path, png_path, title, date, only, rounds_text, sort_by, players_url):
     """Wall charts, find-your-table lists, score cards and sheets, and a summary page, ready to print."""
     # Imported here: matplotlib takes half a second, which no other command should pay.
     from rotation.pictures import summary_png
@@ -108,14 +122,21 @@ def print_command(file, html_path, png_path, title, date, only, rounds_text):
     outputs = dict(check_outputs({"--html": html_path, "--png": png_path}, {"schedule file": file}))
     title, date = parse_text("--title", title), parse_text("--date", date)
     parts = parse_only(only)
+    if players_url and not re.fullmatch(r"https?://\S+", players_url):
+        raise BadInput(f"--players-url: expected an address starting http:// or https://, not {players_url!r}")
     schedule = read_schedule(file)
     try:
         metrics = optimizer.check(schedule)  # nothing unchecked reaches the wall
     except optimizer.InvalidSchedule as error:
         raise BadInput(f"{file}: invalid schedule: {error}") from None
-    options = Options(title=title, date=date, only=parts, rounds=parse_rounds(rounds_text, schedule))
+    rounds = parse_rounds(rounds_text, schedule)
+    options = Options(title=title, date=date, only=parts, rounds=rounds, sort_by=sort_by, players_url=players_url)
     comparison = compare(schedule) if "summary" in (parts or ("summary",)) else compare_skipped()
-    files: list[tuple[str, str | bytes]] = [(outputs["--html"], render_page(schedule, metrics, comparison, options))]
+    try:
+        page = render_page(schedule, metrics, comparison, options)
+    except ValueError as error:  # a name too long to print: said before anything is written
+        raise BadInput(f"{file}: {error}") from None
+    files: list[tuple[str, str | bytes]] = [(outputs["--html"], page)]
     if "--png" in outputs:
         files.append((outputs["--png"], summary_png(schedule, metrics)))
     write_outputs(files)  # both or neither
