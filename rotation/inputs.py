@@ -14,7 +14,7 @@ from pydantic import ValidationError
 
 from models import Event, OddPolicy, Schedule, SitOutScoring
 from models.event import MAX_PLAYERS, name_key, normalise_name
-from rotation import lists
+from rotation import lists, stopping
 from rotation.lists import GroupLine, ListError, NamesTable, StayLine, lines_text, read_names_table
 
 
@@ -31,33 +31,54 @@ def one_line_error(error: ValueError) -> str:
 def one_line(error: ValidationError) -> str:
     first = error.errors()[0]
     where = ".".join(str(part) for part in first["loc"])
-    message = first["msg"].removeprefix("Value error, ")
+    message = _IN_JSON_WORDS.get(first["type"]) or first["msg"].removeprefix("Value error, ")
+    if first["type"] in _IN_JSON_WORDS:
+        message += f", not {_json_kind(first['input'])}"
     return f"{where}: {message}" if where else message
 
 
-MAX_INPUT_BYTES = 10 * 1024 * 1024  # far beyond any names list or schedule; /dev/zero is refused, not read
+# Pydantic's words for a wrong shape name Python types ("a valid dictionary or instance of Schedule",
+# "a valid tuple"); a director's file is JSON.
+_IN_JSON_WORDS = {
+    "model_type": "should be a JSON object {...}",
+    "dict_type": "should be a JSON object {...}",
+    "tuple_type": "should be a JSON list [...]",
+    "list_type": "should be a JSON list [...]",
+}
 
 
-def read_text(path: str, what: str) -> str:
+def _json_kind(value) -> str:
+    kinds = ((bool, "true or false"), (str, "text"), ((int, float), "a number"), (list, "a list"), (dict, "an object"))
+    return "null" if value is None else next((kind for types, kind in kinds if isinstance(value, types)), "that")
+
+
+MAX_INPUT_BYTES = 10 * 2**20  # far beyond any names list or request file; /dev/zero is refused, not read
+# Every schedule file the tool writes: a room at the limits (a million player-rounds) takes about
+# 36 bytes a seat plus the name, 40 MB with the default names, and fits with names of up to 25
+# characters on average. A longer file is not written (rotation.output.schedule_json), so every file
+# the tool writes, it reads.
+MAX_SCHEDULE_BYTES = 64 * 2**20
+
+
+def read_text(path: str, what: str, limit: int = MAX_INPUT_BYTES) -> str:
+    too_large = f"{what} file {path!r} is larger than {limit // 2**20} MB"
     try:
         status = os.stat(path)
         if stat.S_ISDIR(status.st_mode):
             raise BadInput(f"{what} file {path!r} is a folder")
         if not stat.S_ISREG(status.st_mode):
             raise BadInput(f"{what} file {path!r} is not a regular file")
-        if status.st_size > MAX_INPUT_BYTES:
-            raise BadInput(f"{what} file {path!r} is larger than {MAX_INPUT_BYTES // 2**20} MB")
+        if status.st_size > limit:
+            raise BadInput(too_large)
         with open(path, "rb") as handle:
-            data = handle.read(MAX_INPUT_BYTES + 1)
-        if len(data) > MAX_INPUT_BYTES:
-            raise BadInput(f"{what} file {path!r} is larger than {MAX_INPUT_BYTES // 2**20} MB")
-        text = _decoded(data)
+            data = handle.read(limit + 1)
+        if len(data) > limit:
+            raise BadInput(too_large)
+        text = _decoded(data, f"{what} file {path!r}")
     except FileNotFoundError:
         raise BadInput(f"{what} file {path!r} does not exist") from None
     except NotADirectoryError:
         raise BadInput(f"{what} file {path!r}: {_file_in_path(path)!r} is not a folder") from None
-    except UnicodeDecodeError:
-        raise BadInput(f"{what} file {path!r} is not UTF-8 text (a spreadsheet saves it as 'CSV UTF-8')") from None
     except (OSError, ValueError) as error:
         raise BadInput(f"cannot read {what} file {path!r}: {getattr(error, 'strerror', None) or error}") from None
     if not text.strip():
@@ -65,12 +86,25 @@ def read_text(path: str, what: str) -> str:
     return text
 
 
-def _decoded(data: bytes) -> str:
+# UTF-32's little-endian mark starts with UTF-16's: it is looked for first.
+_UTF32_MARKS = (codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)
+_UTF16_MARKS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+
+
+def _decoded(data: bytes, what: str) -> str:
     """UTF-8, with or without the byte-order mark spreadsheets write; UTF-16 when it starts with its
-    byte-order mark (Excel's 'Unicode Text')."""
-    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        return data.decode("utf-16")
-    return data.decode("utf-8-sig")
+    byte-order mark (Excel's 'Unicode Text'). UTF-32, and UTF-16 without its mark, are named as such
+    rather than read as broken UTF-8."""
+    if data.startswith(_UTF32_MARKS):
+        raise BadInput(f"{what} is UTF-32 text; save it as UTF-8")
+    try:
+        if data.startswith(_UTF16_MARKS):
+            return data.decode("utf-16")
+        if len(data) >= 2 and data.count(0) * 3 >= len(data):  # every other byte zero
+            raise BadInput(f"{what} looks like UTF-16 text without its byte-order mark; save it as UTF-8")
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise BadInput(f"{what} is not UTF-8 text (a spreadsheet saves it as 'CSV UTF-8')") from None
 
 
 def _file_in_path(path: str) -> str:
@@ -97,11 +131,13 @@ def _in_file(error: ListError, what: str, path: str) -> BadInput:
 
 
 def read_schedule(path: str) -> Schedule:
-    text = read_text(path, "schedule")
+    text = read_text(path, "schedule", MAX_SCHEDULE_BYTES)
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=_object, parse_constant=_not_json, parse_int=_whole_number)
     except (ValueError, RecursionError) as error:
         raise BadInput(f"{path}: Invalid JSON: {str(error).splitlines()[0]}") from None
+    if not isinstance(data, dict):
+        raise BadInput(f"{path}: not a schedule: the file holds {_json_kind(data)}, not an object {{...}}")
     try:
         schedule = Schedule.model_validate(_normalise_schedule_names(data))
     except ValidationError as error:
@@ -115,6 +151,29 @@ def read_schedule(path: str) -> Schedule:
             raise BadInput(f"{path}: players {seen[key]!r} and {name!r} are the same name")
         seen[key] = name
     return schedule
+
+
+def _object(pairs: list[tuple[str, object]]) -> dict:
+    """A JSON object, refused when it names a key twice (json would keep the last silently)."""
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise ValueError(f"the key {key!r} appears twice in one object")
+        seen.add(key)
+    return dict(pairs)
+
+
+def _not_json(constant: str):
+    raise ValueError(f"{constant} is not a number in JSON")
+
+
+MAX_DIGITS = 18  # no count in a schedule comes near; Python would say "use sys.set_int_max_str_digits()"
+
+
+def _whole_number(digits: str) -> int:
+    if len(digits.lstrip("-")) > MAX_DIGITS:
+        raise ValueError(f"a number with {len(digits.lstrip('-'))} digits; no schedule needs more than {MAX_DIGITS}")
+    return int(digits)
 
 
 def _normalise_schedule_names(data):
@@ -262,6 +321,8 @@ def _same_file(a: str, b: str) -> bool:
 
 def _writable(what: str, path: str) -> None:
     where = f"cannot write {what} {path!r}"
+    if path == "-":
+        raise BadInput(f"{where}: standard output is not an output file here; write ./- for a file named '-'")
     if not path or path.endswith(("/", os.sep)):
         raise BadInput(f"{where}: not a file name")
     folder = os.path.dirname(path) or "."
@@ -273,16 +334,22 @@ def _writable(what: str, path: str) -> None:
         raise BadInput(f"{where}: it is a folder")
     if os.path.exists(path) and not os.path.isfile(path):
         raise BadInput(f"{where}: it exists and is not a regular file")
+    if os.path.isfile(path) and not (os.stat(path).st_mode & 0o222 and os.access(path, os.W_OK)):
+        raise BadInput(f"{where}: the file is read-only")
     try:
         longest = os.pathconf(folder, "PC_NAME_MAX")
     except (OSError, ValueError):
         longest = 255
     if len(os.path.basename(path).encode("utf-8", "surrogateescape")) > longest:
         raise BadInput(f"{where}: the file name is longer than {longest} bytes")
+    target_folder = os.path.dirname(os.path.realpath(path))  # a symbolic link's file is the one replaced
+    if not os.path.isdir(target_folder):
+        raise BadInput(f"{where}: it is a link into folder {target_folder!r}, which does not exist")
     try:  # the folder may look writable and still refuse files (/proc, a read-only disk)
-        fd, probe = tempfile.mkstemp(dir=folder, prefix=".rotation-", suffix=".tmp")
-        os.close(fd)
-        os.unlink(probe)
+        with stopping.held():  # a signal between the two steps would leave the probe behind
+            fd, probe = tempfile.mkstemp(dir=target_folder, prefix=".rotation-", suffix=".tmp")
+            os.close(fd)
+            os.unlink(probe)
     except OSError as error:
         raise BadInput(f"{where}: {error.strerror or error}") from None
 

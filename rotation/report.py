@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from models import Answer, Metrics, PlanResult, Replan, Schedule
 from rotation.output import BALANCE_FIGURES
+from rotation.stopping import stopped_by
 
 COMPARE_HEADER = (
     f"{'players':>7} {'rounds':>6} {'fixed':>6} {'variety':>7} {'bound':>6}  {'status':<9} {'zero-repeat':<11} "
@@ -29,7 +30,7 @@ def result_text(result: PlanResult) -> str:
         lines.append(f"Not proven optimal: at most {result.gap} repeats above the best possible.")
     how = f"Made by: {result.method}; {result.runtime:.1f} s"
     if result.interrupted:
-        how += " (stopped early by Ctrl-C: this is the best schedule found so far)"
+        how += f" (stopped early by {stopped_by()}: this is the best schedule found so far)"
     lines.append(how)
     return "\n".join(lines)
 
