@@ -7,9 +7,10 @@ import click
 import optimizer
 import scoring
 from models.event import MAX_ROUNDS
-from rotation.inputs import BadInput, check_outputs, read_schedule, read_text
+from rotation.inputs import MAX_SCHEDULE_BYTES, BadInput, check_outputs, read_schedule, read_text
 from rotation.lists import ListError
 from rotation.output import EXCEL_BOM, say, write_outputs
+from rotation.print_command import parse_text
 from rotation.scoresheet import read_scoresheet, template_csv
 from rotation.standings_pages import standings_csv, standings_html, standings_json, standings_text
 
@@ -51,6 +52,7 @@ def scores_command(
     """Standings from the score sheet SCORES.csv (sat-out rounds scored by the schedule's rule), or with
     --template FILE the empty sheet: round, table, game, seat, player, points."""
     bom = EXCEL_BOM if excel else ""
+    title, date = parse_text("--title", title), parse_text("--date", date)
     if template_path is not None:
         if scores_file is not None or csv_path or json_path or html_path:
             raise BadInput("--template writes the empty sheet only: give DAY.json and --template FILE")
@@ -65,7 +67,7 @@ def scores_command(
     files = check_outputs(outputs, {"schedule file": schedule_file, "scores file": scores_file})
     schedule = _checked(schedule_file)
     try:
-        sheet = read_scoresheet(schedule, read_text(scores_file, "scores"))
+        sheet = read_scoresheet(schedule, read_text(scores_file, "scores", MAX_SCHEDULE_BYTES))
     except ListError as error:
         where = f", {error.where}" if error.lines else ""
         raise BadInput(f"scores file {scores_file!r}{where}: {error.reason}") from None

@@ -17,25 +17,10 @@ from models import SEAT_LETTERS, Schedule
 from models.event import name_key, normalise_name
 from models.scores import GAMES_PER_ROUND, Card
 from rotation.lists import _EXCEL_SEPARATOR_LINE, _LINE_BREAK, SEPARATORS, ListError
+from rotation.output import FORMULA_STARTS, _csv_text
 
 COLUMNS = ("round", "table", "game", "seat", "player", "points")
 READ = ("round", "table", "game", "player", "points")  # the seat is for the reader; the player decides
-
-# A text cell starting with one of these is run as a formula by spreadsheet programs (OWASP: CSV
-# injection); a leading ' makes it text. Branch `faults` adds the same to rotation/output.py: use theirs
-# once both are merged.
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def spreadsheet_cell(cell: str | int) -> str | int:
-    """A text cell a spreadsheet would run as a formula, made plain text; numbers stay numbers."""
-    return "'" + cell if isinstance(cell, str) and cell.startswith(FORMULA_STARTS) else cell
-
-
-def csv_text(rows) -> str:
-    buffer = io.StringIO()
-    csv.writer(buffer, lineterminator="\n").writerows([spreadsheet_cell(cell) for cell in row] for row in rows)
-    return buffer.getvalue()
 
 
 def template_csv(schedule: Schedule) -> str:
@@ -45,7 +30,7 @@ def template_csv(schedule: Schedule) -> str:
         for table in sorted(round_.tables, key=lambda t: t.table):
             for game in range(1, GAMES_PER_ROUND + 1):
                 rows += [[number, table.table, game, SEAT_LETTERS[s], name, ""] for s, name in enumerate(table.players)]
-    return csv_text(rows)
+    return _csv_text(rows)
 
 
 class Scoresheet(NamedTuple):
