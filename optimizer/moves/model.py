@@ -1,0 +1,96 @@
+"""The whole-day CP-SAT model (optimizer.cpsat.model) with moves as its first objective.
+
+The seating, the requests and fair turns are the day model's own; symmetry breaking is off, because
+the old plan names every table and player. A player p keeps their seat in round r when they sit at
+their old table k (and their old letter exists there: optimizer.moves.old), so
+
+    moves = sum over rounds r and players p of (1 - x[p, r, k(p, r)]),
+
+a constant 1 where nothing keeps the seat (an arrival seated, a table gone, seat D of a table now
+three-handed); not being seated keeps a player who was not seated before. Two phases, lexicographic:
+1. minimise moves, with no meeting variables at all (small and quick to prove);
+2. at most those moves, minimise repeats. Cells (a player in a round) far from every move may be held
+   at their seat (`held`): a pair held in a round adds a constant meeting; a held player q and a free
+   player p meet exactly when x[p, r, table of q], so only free pairs need meeting booleans.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import numpy as np
+
+from models import Event
+from optimizer.cpsat.model import SeatingModel
+from optimizer.moves.old import OldPlan
+from optimizer.seats import EMPTY
+from optimizer.state import History
+
+
+class MovesModel(SeatingModel):
+    def __init__(
+        self, event: Event, history: History, old: OldPlan, *, held: np.ndarray | None = None, max_moves: int = 0
+    ):
+        """Phase 1 without `held`; phase 2 with `held` (rounds x players: cells kept at their old seat)
+        and at most `max_moves`."""
+        self.old, self.held, self.max_moves = old, held, max_moves
+        super().__init__(event, history=history, break_symmetry=False)
+
+    def _add_meetings(self) -> None:
+        self.meetings, self.repeats, self.together = {}, {}, {}
+        if self.held is None:
+            return
+        keep = self.old.keepable(self.capacity)
+        for r, p in zip(*np.nonzero(self.held), strict=True):
+            self._hold(int(p), int(r), int(keep[r, p]))
+        free_players = set(np.flatnonzero(~self.held.all(axis=0)).tolist())
+        for p, q in combinations(range(self.player_count), 2):
+            if p in free_players or q in free_players:
+                self._add_pair(p, q, keep, self.held)
+
+    def _hold(self, p: int, r: int, table: int) -> None:
+        for t in range(len(self.capacity)):
+            self.model.add(self.seat[p, r, t] == int(t == table))
+        if self.out:
+            self.model.add(self.out[p, r] == int(table == EMPTY))
+
+    def _add_pair(self, p: int, q: int, keep: np.ndarray, held: np.ndarray) -> None:
+        terms, already = [], int(self.met_before[p, q])
+        for r in range(self.event.rounds):
+            held_p, held_q = held[r, p], held[r, q]
+            if held_p and held_q:
+                already += int(keep[r, p] == keep[r, q] != EMPTY)
+            elif held_p or held_q:
+                table = keep[r, q] if held_q else keep[r, p]
+                if table != EMPTY:
+                    terms.append(self.seat[(p if held_q else q), r, int(table)])
+            else:
+                met = self.model.new_bool_var(f"m{p}_{q}_{r}")
+                for t in range(len(self.capacity)):
+                    self.model.add_bool_or([self.seat[p, r, t].Not(), self.seat[q, r, t].Not(), met])
+                self.together[p, q, r] = met
+                terms.append(met)
+        if terms and len(terms) + already > 1:
+            repeat = self.model.new_int_var(0, len(terms) + already, f"e{p}_{q}")
+            self.model.add(repeat >= sum(terms) + already - 1)
+            self.repeats[p, q] = repeat
+
+    def _set_objective(self, lower_bound: int, max_repeats: int | None) -> None:
+        keep = self.old.keepable(self.capacity)
+        kept = []
+        for r, p in np.ndindex(*keep.shape):
+            if keep[r, p] >= 0:
+                kept.append(self.seat[p, r, int(keep[r, p])])
+            elif keep[r, p] == EMPTY and self.out:
+                kept.append(self.out[p, r])
+        self.moves = keep.size - sum(kept)
+        self.total_repeats = sum(self.repeats.values())
+        if self.held is None:
+            self.model.minimize(self.moves)
+        else:
+            self.model.add(self.moves <= self.max_moves)
+            self.model.minimize(self.total_repeats)
+
+    def _hint_counts(self, where: np.ndarray) -> None:
+        self._hint_repeats(where)
+        self._hint_least(where)

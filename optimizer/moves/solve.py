@@ -1,0 +1,194 @@
+"""The fewest-moves re-plan: a repair of the old plan, then CP-SAT on moves, then on repeats.
+
+1. The repair start: every player who can keep their seat keeps it, arrivals and displaced players
+   fill the seats left empty (those who sat out before sit out again where the layout allows). It is
+   offered as it is (the checker judges its fair turns) and hints phase 1.
+2. Phase 1 (optimizer.moves.model): the fewest moves with valid tables, requests and fair turns; its
+   bound is the proof of the move count.
+3. Phase 2: no more moves than phase 1 found, the fewest repeats. Small rooms leave every cell free;
+   larger ones hold every player whose table (old and new) saw no move in that round.
+Every seating gets its letters (unmoved players keep theirs) and goes through the incumbent, which
+keeps the fewest moves first, then the plan's own ranking (repeats, trios, back-to-back, seats, tables).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from ortools.sat.python import cp_model
+
+from models import Bound, Event, PlanResult, Progress, Status
+from optimizer.cpsat.solve import solve_until_ctrl_c
+from optimizer.moves.model import MovesModel
+from optimizer.moves.old import CANNOT_KEEP, OldPlan
+from optimizer.seats import EMPTY, Seats, table_of
+from optimizer.state import Budget, Candidate, History, Incumbent
+
+# Phase 2 leaves every cell free while the whole day's meeting clauses (pairs x rounds x tables) stay
+# within this; the day model (optimizer.plan) uses the same limit.
+FREE_MAX_CLAUSES = 400_000
+# Past this many seat booleans (players x rounds x tables) the model takes longer to build than a run has.
+MAX_SEAT_VARIABLES = 400_000
+PHASE_ONE_SHARE = 0.4  # of the time left; phase 1 usually proves its count long before
+
+
+@dataclass(frozen=True)
+class FewestMoves:
+    result: PlanResult
+    moves_bound: int  # proven: no valid re-plan of these rounds moves fewer
+    repeats_proven: bool  # proven: no re-plan with the fewest moves has fewer repeats
+
+
+def fits(event: Event) -> bool:
+    """Whether the fewest-moves model can be built in a run's time."""
+    return len(event.players) * event.rounds * event.layout.tables <= MAX_SEAT_VARIABLES
+
+
+def fewest_moves(
+    event: Event,
+    history: History,
+    old: OldPlan,
+    *,
+    time_limit: float,
+    seed: int = 0,
+    workers: int = 8,
+    on_progress: Callable[[Progress], None] | None = None,
+) -> FewestMoves:
+    """The re-plan with the fewest moves against `old`, then the fewest repeats, checked."""
+    budget = Budget(time_limit, repeatable=workers == 1)
+    bound = history.bound or Bound(repeats=0, proof="no repeats yet")
+    moves_of = lambda seats: int(old.moved(seats).sum())  # noqa: E731
+
+    def show(best: Candidate) -> None:
+        if on_progress:
+            note = f"fewest moves: {best.moves}"
+            on_progress(
+                Progress(repeats=best.metrics.repeats, lower_bound=bound.repeats, elapsed=budget.elapsed(), note=note)
+            )
+
+    incumbent = Incumbent(event, history, budget, on_better=show, moves_of=moves_of)
+    offer = lambda seats, method: incumbent.offer(old.keep_letters(seats, history.letters_before), method)  # noqa: E731
+    capacity = [4] * event.layout.fours + [3] * event.layout.threes
+    moves_bound = forced_moves(old, capacity, event.layout.sit_outs)
+    start = repaired(old, capacity, len(event.players))
+    offer(start, "the old plan, repaired")
+    infeasible, interrupted, repeats_proven = False, False, False
+    try:
+        first = _phase(MovesModel(event, history, old), start, budget, PHASE_ONE_SHARE, seed, workers)
+        interrupted, infeasible = first.interrupted, first.status == cp_model.INFEASIBLE
+        if first.seats is not None:
+            offer(first.seats, "fewest moves (CP-SAT)")
+        moves_bound = max(moves_bound, first.bound)
+        best = incumbent.best
+        if best is not None and not interrupted:
+            held = held_cells(best.seats, old, capacity)
+            model = MovesModel(event, history, old, held=held, max_moves=best.moves)
+            second = _phase(model, best.seats, budget, 1.0, seed, workers)
+            interrupted = second.interrupted
+            exact = best.moves <= moves_bound and not held.any() and second.status == cp_model.OPTIMAL
+            repeats_proven = exact and incumbent.best is not None and incumbent.best.moves == best.moves
+            if second.seats is not None:
+                offer(second.seats, "fewest moves, then fewest repeats (CP-SAT)")
+    except KeyboardInterrupt:
+        interrupted = True
+    return FewestMoves(_result(incumbent, bound, budget, infeasible, interrupted), moves_bound, repeats_proven)
+
+
+@dataclass(frozen=True)
+class _Phase:
+    seats: Seats | None
+    bound: int  # on the phase's objective
+    status: cp_model.CpSolverStatus
+    interrupted: bool
+
+
+def _phase(model: MovesModel, hint: Seats, budget: Budget, share: float, seed: int, workers: int) -> _Phase:
+    model.add_hint(hint)
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = max(0.1, share * budget.left())
+    solver.parameters.random_seed = seed
+    solver.parameters.num_workers = workers
+    work = budget.cpsat_work()
+    if work is not None:
+        solver.parameters.max_deterministic_time = share * work
+    status, interrupted = solve_until_ctrl_c(solver, model.model)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return _Phase(None, 0, status, interrupted)
+    bound = math.ceil(solver.best_objective_bound - 1e-6)
+    return _Phase(model.seating(solver.boolean_value), bound, status, interrupted)
+
+
+def forced_moves(old: OldPlan, capacity: list[int], sit_outs: int) -> int:
+    """A bound any seating obeys: a player whose old seat is gone (a table no longer there, seat D of a
+    table now three-handed) moves, and so do those not seated before beyond the round's sit-outs."""
+    keep = old.keepable(capacity)
+    unseated = (keep == EMPTY).sum(axis=1)
+    return int((keep == CANNOT_KEEP).sum() + np.maximum(unseated - sit_outs, 0).sum())
+
+
+def repaired(old: OldPlan, capacity: list[int], player_count: int) -> Seats:
+    """The old plan with every seat that can be kept kept, and the empty seats filled: first by those
+    who must move, then by those who sat out before; whoever is left sits out."""
+    keep = old.keepable(capacity)
+    seats = np.full((keep.shape[0], len(capacity), 4), EMPTY, np.int64)
+    for r, row in enumerate(keep):
+        filled = [0] * len(capacity)
+        for p in np.flatnonzero(row >= 0):
+            t = row[p]
+            seats[r, t, filled[t]], filled[t] = p, filled[t] + 1
+        waiting = iter(sorted(np.flatnonzero(row < 0).tolist(), key=lambda p: bool(row[p] == EMPTY)))
+        for t, size in enumerate(capacity):
+            for k in range(filled[t], size):
+                seats[r, t, k] = next(waiting)
+    return seats
+
+
+def held_cells(seats: Seats, old: OldPlan, capacity: list[int]) -> np.ndarray:
+    """rounds x players: where phase 2 holds a player at their seat. In small rooms nobody; else every
+    player whose group in that round (table, or sitting out), old and new, holds nobody who moved."""
+    rounds, player_count = old.tables.shape
+    if player_count * (player_count - 1) // 2 * rounds * len(capacity) <= FREE_MAX_CLAUSES:
+        return np.zeros((rounds, player_count), bool)
+    moved, tables = old.moved(seats), len(capacity)
+    new = table_of(seats, player_count)
+    groups = (
+        np.where(new == EMPTY, tables, new),
+        np.where(old.tables == EMPTY, tables, np.minimum(old.tables, tables + 1)),
+    )
+    touched = np.zeros((rounds, tables + 2), bool)
+    rows = np.arange(rounds)[:, None]
+    for group in groups:
+        np.logical_or.at(touched, (np.broadcast_to(rows, moved.shape)[moved], group[moved]), True)
+    free = np.take_along_axis(touched, groups[0], axis=1) | np.take_along_axis(touched, groups[1], axis=1)
+    return ~free
+
+
+def _result(incumbent: Incumbent, bound: Bound, budget: Budget, infeasible: bool, interrupted: bool) -> PlanResult:
+    best, runtime = incumbent.best, budget.elapsed()
+    if best is None:
+        status = Status.INFEASIBLE if infeasible else Status.UNKNOWN
+        return PlanResult(
+            status=status,
+            repeats=None,
+            bound=bound,
+            fixed_repeats=None,
+            method="none",
+            runtime=runtime,
+            interrupted=interrupted,
+        )
+    return PlanResult(
+        status=Status.OPTIMAL if best.metrics.repeats <= bound.repeats else Status.FEASIBLE,
+        repeats=best.metrics.repeats,
+        bound=bound,
+        fixed_repeats=None,
+        method=best.method,
+        runtime=runtime,
+        time_to_first=incumbent.time_to_first,
+        time_to_best=best.found_at,
+        interrupted=interrupted,
+        schedule=best.schedule,
+        metrics=best.metrics,
+    )
