@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import click
 
 import optimizer
-from models import Answer, OddPolicy, Schedule, SitOutScoring, Status
+from models import Answer, OddPolicy, Reseat, Schedule, SitOutScoring, Status
 from models.event import MAX_ROUNDS, name_key, normalise_name
 from rotation.inputs import BadInput, check_outputs, make_event, one_line_error, parse_sizes, read_schedule
 from rotation.output import (
@@ -264,9 +264,17 @@ def no_schedule(result, time_limit: float, requests: bool) -> click.ClickExcepti
     default=None,
     help="What a sat-out round scores (default: as the file says).",
 )
+@click.option(
+    "--reseat",
+    type=click.Choice([r.value for r in Reseat]),
+    default=Reseat.FEWEST.value,
+    show_default=True,
+    help="fewest: move as few players as possible, then the fewest repeats; all: re-seat anyone for the "
+    "fewest repeats. The report shows the other choice from a short run.",
+)
 @solver_options
 @output_options
-def replan(schedule_file, played, drop, add, odd, scoring, solver: SolverSettings, output: ScheduleOutputs):
+def replan(schedule_file, played, drop, add, odd, scoring, reseat, solver: SolverSettings, output: ScheduleOutputs):
     """Plan the rounds still to play again, after people leave or arrive. The input file is not changed."""
     files = output.checked({"schedule file": schedule_file})
     schedule = read_schedule(schedule_file)
@@ -283,6 +291,7 @@ def replan(schedule_file, played, drop, add, odd, scoring, solver: SolverSetting
                 played,
                 drop=drop,
                 add=add,
+                reseat=Reseat(reseat),
                 time_limit=solver.time_limit,
                 seed=solver.seed,
                 workers=solver.workers,

@@ -423,7 +423,9 @@ def test_no_schedule_message_blames_requests_only_when_there_are_some():
 def test_replan_passes_a_new_odd_policy_on(tmp_path, monkeypatch):
     seen = {}
 
-    def replan(schedule, played, drop, add, time_limit, seed, workers, on_progress, odd=None, sit_out_scoring=None):
+    def replan(
+        schedule, played, drop, add, reseat, time_limit, seed, workers, on_progress, odd=None, sit_out_scoring=None
+    ):
         seen.update(odd=odd, sit_out_scoring=sit_out_scoring)
         raise ValueError("stop here")
 
