@@ -41,6 +41,13 @@ class OldPlan:
                         tables[r, p], letters[r, p] = table.table - 1, letter
         return cls(tables, letters)
 
+    def seats(self, tables: int) -> Seats:
+        """The old plan as a seating of `tables` tables (each player at their table and letter)."""
+        seats = np.full((self.tables.shape[0], tables, 4), EMPTY, np.int64)
+        rounds, players = np.nonzero(self.tables >= 0)
+        seats[rounds, self.tables[rounds, players], self.letters[rounds, players]] = players
+        return seats
+
     def keepable(self, capacity: list[int]) -> np.ndarray:
         """rounds x players: the table that keeps a player unmoved under the new tables' sizes,
         EMPTY where not being seated keeps them unmoved, CANNOT_KEEP where nothing does."""

@@ -4,7 +4,8 @@
    fill the seats left empty (those who sat out before sit out again where the layout allows). It is
    offered as it is (the checker judges its fair turns) and hints phase 1.
 2. Phase 1 (optimizer.moves.model): the fewest moves with valid tables, requests and fair turns; its
-   bound is the proof of the move count.
+   bound is the proof of the move count. Should neither the repair nor phase 1 give a seating in time,
+   the plan's own search (optimizer.plan, fewest repeats) has what is left: a schedule, moves or not.
 3. Phase 2: no more moves than phase 1 found, the fewest repeats. Small rooms leave every cell free;
    larger ones hold every player whose table (old and new) saw no move in that round.
 Every seating gets its letters (unmoved players keep theirs) and goes through the incumbent, which
@@ -24,6 +25,7 @@ from models import Bound, Event, PlanResult, Progress, Status
 from optimizer.cpsat.solve import solve_until_ctrl_c
 from optimizer.moves.model import MovesModel
 from optimizer.moves.old import CANNOT_KEEP, OldPlan
+from optimizer.plan import CLAUSES_BUILT_PER_SECOND, plan
 from optimizer.seats import EMPTY, Seats, table_of
 from optimizer.state import Budget, Candidate, History, Incumbent
 
@@ -32,7 +34,9 @@ from optimizer.state import Budget, Candidate, History, Incumbent
 FREE_MAX_CLAUSES = 400_000
 # Past this many seat booleans (players x rounds x tables) the model takes longer to build than a run has.
 MAX_SEAT_VARIABLES = 400_000
-PHASE_ONE_SHARE = 0.4  # of the time left; phase 1 usually proves its count long before
+PHASE_ONE_SHARE = 0.6  # of the time left; phase 1 usually proves its count long before
+BUILD_SHARE = 0.5  # of the time left that building phase 2's model may take
+MIN_FALLBACK_SECONDS = 0.2
 
 
 @dataclass(frozen=True)
@@ -82,19 +86,42 @@ def fewest_moves(
         if first.seats is not None:
             offer(first.seats, "fewest moves (CP-SAT)")
         moves_bound = max(moves_bound, first.bound)
-        best = incumbent.best
-        if best is not None and not interrupted:
-            held = held_cells(best.seats, old, capacity)
-            model = MovesModel(event, history, old, held=held, max_moves=best.moves)
-            second = _phase(model, best.seats, budget, 1.0, seed, workers)
-            interrupted = second.interrupted
-            exact = best.moves <= moves_bound and not held.any() and second.status == cp_model.OPTIMAL
-            repeats_proven = exact and incumbent.best is not None and incumbent.best.moves == best.moves
-            if second.seats is not None:
-                offer(second.seats, "fewest moves, then fewest repeats (CP-SAT)")
+        if incumbent.best is None and not interrupted:
+            _offer_fewest_repeats(event, history, budget, offer, seed, workers)
+        if incumbent.best is not None and not interrupted:
+            interrupted, repeats_proven = _phase_two(incumbent, old, capacity, moves_bound, offer, seed, workers)
     except KeyboardInterrupt:
         interrupted = True
     return FewestMoves(_result(incumbent, bound, budget, infeasible, interrupted), moves_bound, repeats_proven)
+
+
+def _phase_two(incumbent: Incumbent, old: OldPlan, capacity, moves_bound: int, offer, seed: int, workers: int):
+    """The fewest repeats with no more moves than the best so far. Returns (interrupted, whether the
+    repeats are proven fewest for the fewest moves)."""
+    best, budget = incumbent.best, incumbent.budget
+    assert best is not None
+    held = held_cells(best.seats, old, capacity, seconds=BUILD_SHARE * budget.left())
+    if held is None:
+        return False, False
+    model = MovesModel(incumbent.event, incumbent.history, old, held=held, max_moves=best.moves)
+    second = _phase(model, best.seats, budget, 1.0, seed, workers)
+    if second.seats is not None:
+        offer(second.seats, "fewest moves, then fewest repeats (CP-SAT)")
+    exact = best.moves <= moves_bound and not held.any() and second.status == cp_model.OPTIMAL
+    return second.interrupted, exact and incumbent.best is not None and incumbent.best.moves == best.moves
+
+
+def _offer_fewest_repeats(event: Event, history: History, budget: Budget, offer, seed: int, workers: int) -> None:
+    """No seating with few moves in time: the plan's own, which seeks the fewest repeats, for what is left."""
+    if budget.left() < MIN_FALLBACK_SECONDS:
+        return
+    found = plan(event, time_limit=budget.left(), seed=seed, workers=workers, history=history).schedule
+    if found is not None:
+        played = len(found.rounds) - event.rounds
+        offer(
+            OldPlan.of(found, played, event.players).seats(event.layout.tables),
+            "fewest repeats: no seating with fewer moves in time",
+        )
 
 
 @dataclass(frozen=True)
@@ -146,12 +173,15 @@ def repaired(old: OldPlan, capacity: list[int], player_count: int) -> Seats:
     return seats
 
 
-def held_cells(seats: Seats, old: OldPlan, capacity: list[int]) -> np.ndarray:
-    """rounds x players: where phase 2 holds a player at their seat. In small rooms nobody; else every
-    player whose group in that round (table, or sitting out), old and new, holds nobody who moved."""
+def held_cells(seats: Seats, old: OldPlan, capacity: list[int], seconds: float) -> np.ndarray | None:
+    """rounds x players: where phase 2 holds a player at their seat. Nobody while the whole model can
+    be built in `seconds` (and is not too big to help); else every player whose group in that round
+    (table, or sitting out), old and new, holds nobody who moved; None if even that takes too long."""
     rounds, player_count = old.tables.shape
-    if player_count * (player_count - 1) // 2 * rounds * len(capacity) <= FREE_MAX_CLAUSES:
-        return np.zeros((rounds, player_count), bool)
+    within = seconds * CLAUSES_BUILT_PER_SECOND
+    nobody = np.zeros((rounds, player_count), bool)
+    if _clauses(nobody, len(capacity)) <= min(FREE_MAX_CLAUSES, within):
+        return nobody
     moved, tables = old.moved(seats), len(capacity)
     new = table_of(seats, player_count)
     groups = (
@@ -159,11 +189,18 @@ def held_cells(seats: Seats, old: OldPlan, capacity: list[int]) -> np.ndarray:
         np.where(old.tables == EMPTY, tables, np.minimum(old.tables, tables + 1)),
     )
     touched = np.zeros((rounds, tables + 2), bool)
-    rows = np.arange(rounds)[:, None]
+    in_round = np.broadcast_to(np.arange(rounds)[:, None], moved.shape)
     for group in groups:
-        np.logical_or.at(touched, (np.broadcast_to(rows, moved.shape)[moved], group[moved]), True)
-    free = np.take_along_axis(touched, groups[0], axis=1) | np.take_along_axis(touched, groups[1], axis=1)
-    return ~free
+        touched[in_round[moved], group[moved]] = True
+    held = ~(np.take_along_axis(touched, groups[0], axis=1) | np.take_along_axis(touched, groups[1], axis=1))
+    return held if _clauses(held, tables) <= within else None
+
+
+def _clauses(held: np.ndarray, tables: int) -> int:
+    """The meeting clauses phase 2 builds: a table's worth for each free pair in a round, one for each
+    free player and held player."""
+    free = (~held).sum(axis=1)
+    return int((free * (free - 1) // 2 * tables + free * (held.shape[1] - free)).sum())
 
 
 def _result(incumbent: Incumbent, bound: Bound, budget: Budget, infeasible: bool, interrupted: bool) -> PlanResult:
