@@ -112,7 +112,7 @@ def _row(row: dict) -> str:
 
 
 def _spread(values: list[float]) -> str:
-    return f"median {statistics.median(values):g}, worst {max(values):g}" if values else "none"
+    return f"median {statistics.median(values):.3g}, worst {max(values):.3g}" if values else "none"
 
 
 def _grid_summary(rows: list[dict]) -> list[str]:
@@ -142,8 +142,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--time-limit", type=float, default=10.0)
     parser.add_argument("--seeds", type=int, default=2)
-    parser.add_argument("--grid-time-limit", type=float, default=3.0)
-    parser.add_argument("--per-room", type=int, default=3)
+    parser.add_argument("--grid-time-limit", type=float, default=4.0)
+    parser.add_argument("--per-room", type=int, default=5)
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results")
     args = parser.parse_args(argv)
     started = time.monotonic()
@@ -157,7 +157,8 @@ def main(argv: list[str] | None = None) -> int:
         "",
         f"2 CP-SAT workers; {machine['cpu']}, {machine['cores']} cores (shared), OR-Tools {machine['ortools']}, "
         f"commit {machine['commit']}; {time.monotonic() - started:.0f} s in all. A move is one player in one round "
-        "whose table or seat letter differs from the old plan; 'moves / players' counts both.",
+        "whose table or seat letter differs from the old plan; 'moves / players' counts both; '(>= b)' is the "
+        "proven fewest moves of any re-plan where the count is not proven fewest.",
         "",
         f"## {PLAYERS} players, {ROUNDS} rounds, after round {PLAYED}; "
         f"{', '.join(DROP)} leave, {', '.join(ADD)} arrives",

@@ -154,7 +154,7 @@ def _under_policy(schedule: Schedule, played: int, odd, sit_out_scoring) -> Sche
         except InvalidSchedule as error:
             policy = changed.odd.value
             raise ValueError(
-                f"the rounds played do not fit --odd {policy}, and a day keeps one policy: {error}"
+                f"the rounds played do not fit the {policy} policy for odd counts, and a day keeps one policy: {error}"
             ) from None
     return changed
 
@@ -162,7 +162,7 @@ def _under_policy(schedule: Schedule, played: int, odd, sit_out_scoring) -> Sche
 def _remaining_event(schedule: Schedule, played: int, drop, add) -> Event:
     total = len(schedule.rounds)
     if not 0 <= played < total:
-        raise ValueError(f"--played must be 0 to {total - 1} for a schedule of {total} rounds, got {played}")
+        raise ValueError(f"rounds played must be 0 to {total - 1} for a schedule of {total} rounds, got {played}")
     _same_players_to_the_end(schedule, played, drop)
     here = schedule.expected(played)
     for name in drop:
@@ -194,13 +194,13 @@ def _same_players_to_the_end(schedule: Schedule, played: int, drop) -> None:
         if number > first:
             raise ValueError(
                 f"{name!r} arrives in round {number}, after round {first} where the re-plan starts; "
-                f"re-plan with --played {number - 1} or later"
+                f"re-plan after round {number - 1} or later"
             )
     for name, number in schedule.departures.items():
         if number > first and name not in drop:
             raise ValueError(
                 f"{name!r} leaves before round {number}, after round {first} where the re-plan starts; "
-                f"--drop {name} now, or re-plan with --played {number - 1} or later"
+                f"drop {name} now, or re-plan after round {number - 1} or later"
             )
     absences = [
         (number, name)
@@ -210,7 +210,7 @@ def _same_players_to_the_end(schedule: Schedule, played: int, drop) -> None:
     ]
     if absences:
         (number, name), last = absences[0], absences[-1][0]
-        advice = f"re-plan with --played {last} or later" if last < total else "remove the absence from the file"
+        advice = f"re-plan after round {last} or later" if last < total else "remove the absence from the file"
         raise ValueError(
             f"round {number} lists {name!r} as absent, and a re-plan seats the same players in every round "
             f"still to play; {advice}"

@@ -455,7 +455,7 @@ def test_replan_switches_to_sit_outs_where_the_played_rounds_allow(tmp_path):
 
 def test_replan_refuses_a_policy_the_played_rounds_break(tmp_path):
     day = write_day(tmp_path / "day.json", players=7, rounds=3)  # a table of three in every round
-    refused("replan", day, "--played", 1, "--odd", "sit-out", "--time-limit", 1, words="--odd sit-out")
+    refused("replan", day, "--played", 1, "--odd", "sit-out", "--time-limit", 1, words="the sit-out policy")
 
 
 # 11. Inputs that are not files.
