@@ -12,8 +12,9 @@ import optimizer
 from models import Event, OddPolicy, Reseat, Round, Schedule, Table
 from optimizer.moves import OldPlan
 from optimizer.moves.old import CANNOT_KEEP
-from optimizer.moves.solve import forced_moves, repaired
-from optimizer.replan import _changes
+from optimizer.moves.repair import kept_and_filled, repaired
+from optimizer.moves.solve import forced_moves
+from optimizer.replan import _changes, _history, _remaining_event
 from optimizer.seats import EMPTY
 from rotation.cli import main
 
@@ -119,7 +120,7 @@ def test_a_seat_is_kept_at_the_old_table_where_the_old_letter_still_exists():
 @pytest.mark.parametrize(("players", "capacity"), [("ABCDEFG", [4, 3]), ("ABCDEFGZ", [4, 4])])
 def test_a_move_is_a_changed_table_or_letter_and_the_letters_of_unmoved_players_are_kept(players, capacity):
     old = OldPlan.of(OLD, 1, tuple(players))
-    lettered = old.keep_letters(repaired(old, capacity, len(players)), None)
+    lettered = old.keep_letters(kept_and_filled(old, capacity), None)
     assert old.moved(lettered).sum() == forced_moves(old, capacity, sit_outs=0) == 2
     swapped = lettered.copy()
     swapped[0, 0, [0, 1]] = swapped[0, 0, [1, 0]]  # two unmoved players trade letters: both move
@@ -156,5 +157,28 @@ def test_the_report_gives_moves_and_repeats_of_both_choices(capsys, tmp_path, re
 
 def test_moves_count_against_the_old_plan_in_the_numbering_of_the_new_rounds():
     old = OldPlan.of(OLD, 0, OLD.players)
-    assert not old.moved(old.keep_letters(repaired(old, [4, 4], 8), None)).any()  # nothing changed, nobody moves
+    assert not old.moved(old.keep_letters(kept_and_filled(old, [4, 4]), None)).any()  # nothing changed, nobody moves
     assert np.array_equal(old.tables[0], [0, 0, 0, 0, 1, 1, 1, 1])
+
+
+def fair_after_every_round(seats, fours: int, before: np.ndarray) -> bool:
+    counts = before.copy()
+    for round_ in seats:
+        seated = round_[:fours].ravel()
+        counts += ~np.isin(np.arange(len(counts)), seated[seated >= 0])
+        if counts.max() - counts.min() > 1:
+            return False
+    return True
+
+
+def test_the_repair_start_trades_turns_until_they_are_fair_after_every_round():
+    day, drop = day_of(40, 8), ("P05", "P17", "P29")  # 37 players: tables 8-10 become three-handed
+    event = _remaining_event(day, 2, drop, ())
+    history = _history(day, 2, event, drop, (), 0)
+    old = OldPlan.of(day, 2, event.players)
+    fours = event.layout.fours
+    unfair = kept_and_filled(old, [4] * fours + [3] * event.layout.threes)
+    assert not fair_after_every_round(unfair, fours, history.burdens_before)  # the old tables 8-10 repeat players
+    start = repaired(old, event, history.burdens_before)
+    assert fair_after_every_round(start, fours, history.burdens_before)
+    assert optimizer.check(history.whole_day(event, old.keep_letters(start, None))).turns_fair

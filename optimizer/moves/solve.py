@@ -1,8 +1,8 @@
 """The fewest-moves re-plan: a repair of the old plan, then CP-SAT on moves, then on repeats.
 
-1. The repair start: every player who can keep their seat keeps it, arrivals and displaced players
-   fill the seats left empty (those who sat out before sit out again where the layout allows). It is
-   offered as it is (the checker judges its fair turns) and hints phase 1.
+1. The repair start (optimizer.moves.repair): every player who can keep their seat keeps it, the
+   empty seats filled, then the fewest trades that keep turns fair. It is offered as it is (the
+   checker judges it) and hints phase 1.
 2. Phase 1 (optimizer.moves.model): the fewest moves with valid tables, requests and fair turns; its
    bound is the proof of the move count. Should neither the repair nor phase 1 give a seating in time,
    the plan's own search (optimizer.plan, fewest repeats) has what is left: a schedule, moves or not.
@@ -25,6 +25,7 @@ from models import Bound, Event, PlanResult, Progress, Status
 from optimizer.cpsat.solve import solve_until_ctrl_c
 from optimizer.moves.model import MovesModel
 from optimizer.moves.old import CANNOT_KEEP, OldPlan
+from optimizer.moves.repair import repaired
 from optimizer.plan import CLAUSES_BUILT_PER_SECOND, plan
 from optimizer.seats import EMPTY, Seats, table_of
 from optimizer.state import Budget, Candidate, History, Incumbent
@@ -77,7 +78,7 @@ def fewest_moves(
     offer = lambda seats, method: incumbent.offer(old.keep_letters(seats, history.letters_before), method)  # noqa: E731
     capacity = [4] * event.layout.fours + [3] * event.layout.threes
     moves_bound = forced_moves(old, capacity, event.layout.sit_outs)
-    start = repaired(old, capacity, len(event.players))
+    start = repaired(old, event, history.burdens_before)
     offer(start, "the old plan, repaired")
     infeasible, interrupted, repeats_proven = False, False, False
     try:
@@ -154,23 +155,6 @@ def forced_moves(old: OldPlan, capacity: list[int], sit_outs: int) -> int:
     keep = old.keepable(capacity)
     unseated = (keep == EMPTY).sum(axis=1)
     return int((keep == CANNOT_KEEP).sum() + np.maximum(unseated - sit_outs, 0).sum())
-
-
-def repaired(old: OldPlan, capacity: list[int], player_count: int) -> Seats:
-    """The old plan with every seat that can be kept kept, and the empty seats filled: first by those
-    who must move, then by those who sat out before; whoever is left sits out."""
-    keep = old.keepable(capacity)
-    seats = np.full((keep.shape[0], len(capacity), 4), EMPTY, np.int64)
-    for r, row in enumerate(keep):
-        filled = [0] * len(capacity)
-        for p in np.flatnonzero(row >= 0):
-            t = row[p]
-            seats[r, t, filled[t]], filled[t] = p, filled[t] + 1
-        waiting = iter(sorted(np.flatnonzero(row < 0).tolist(), key=lambda p: bool(row[p] == EMPTY)))
-        for t, size in enumerate(capacity):
-            for k in range(filled[t], size):
-                seats[r, t, k] = next(waiting)
-    return seats
 
 
 def held_cells(seats: Seats, old: OldPlan, capacity: list[int], seconds: float) -> np.ndarray | None:
