@@ -82,7 +82,7 @@ def replan(
     )
     changes = _changes(schedule, outcome.schedule, played) if outcome.schedule else ()
     other = None
-    if other_way:
+    if other_way and not outcome.interrupted:  # Ctrl-C stops the comparison too
         opposite = Reseat.ALL if reseat is Reseat.FEWEST else Reseat.FEWEST
         if opposite is Reseat.ALL or fits(event):
             other = _other_way(opposite, schedule, played, event, history, old, time_limit - own, **solving)

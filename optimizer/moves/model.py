@@ -9,7 +9,8 @@ their old table k (and their old letter exists there: optimizer.moves.old), so
 a constant 1 where nothing keeps the seat (an arrival seated, a table gone, seat D of a table now
 three-handed); not being seated keeps a player who was not seated before. Two phases, lexicographic:
 1. minimise moves, with no meeting variables at all (small and quick to prove);
-2. at most those moves, minimise repeats. Cells (a player in a round) far from every move may be held
+2. at most those moves, minimise repeats, then back-to-back rematches (a pair meeting in a round and
+   the round before it, the last played round included). Cells (a player in a round) far from every move may be held
    at their seat (`held`): a pair held in a round adds a constant meeting; a held player q and a free
    player p meet exactly when x[p, r, table of q], so only free pairs need meeting booleans.
 """
@@ -19,6 +20,7 @@ from __future__ import annotations
 from itertools import combinations
 
 import numpy as np
+from ortools.sat.python import cp_model
 
 from models import Event
 from optimizer.cpsat.model import SeatingModel
@@ -34,6 +36,12 @@ class MovesModel(SeatingModel):
         """Phase 1 without `held`; phase 2 with `held` (rounds x players: cells kept at their old seat)
         and at most `max_moves`."""
         self.old, self.held, self.max_moves = old, held, max_moves
+        self.last_played = np.full(len(event.players), EMPTY, np.int64)  # each player's table, EMPTY if none
+        if history.previous is not None:
+            tables, seats = np.nonzero(history.previous >= 0)
+            self.last_played[history.previous[tables, seats]] = tables
+        self.back_to_back: list = []  # a literal per pair and round meeting again in the next
+        self.back_to_back_hints: list[tuple[cp_model.IntVar, int, int, int]] = []
         super().__init__(event, history=history, break_symmetry=False)
 
     def _add_meetings(self) -> None:
@@ -56,24 +64,43 @@ class MovesModel(SeatingModel):
 
     def _add_pair(self, p: int, q: int, keep: np.ndarray, held: np.ndarray) -> None:
         terms, already = [], int(self.met_before[p, q])
+        met_in: list = []  # per round: 0 or 1 where fixed, else a literal true when they meet
         for r in range(self.event.rounds):
             held_p, held_q = held[r, p], held[r, q]
             if held_p and held_q:
-                already += int(keep[r, p] == keep[r, q] != EMPTY)
+                met_in.append(int(keep[r, p] == keep[r, q] != EMPTY))
+                already += met_in[-1]
             elif held_p or held_q:
                 table = keep[r, q] if held_q else keep[r, p]
-                if table != EMPTY:
-                    terms.append(self.seat[(p if held_q else q), r, int(table)])
+                met_in.append(0 if table == EMPTY else self.seat[(p if held_q else q), r, int(table)])
             else:
                 met = self.model.new_bool_var(f"m{p}_{q}_{r}")
                 for t in range(len(self.capacity)):
                     self.model.add_bool_or([self.seat[p, r, t].Not(), self.seat[q, r, t].Not(), met])
                 self.together[p, q, r] = met
-                terms.append(met)
+                met_in.append(met)
+            if not isinstance(met_in[-1], int):
+                terms.append(met_in[-1])
         if terms and len(terms) + already > 1:
             repeat = self.model.new_int_var(0, len(terms) + already, f"e{p}_{q}")
             self.model.add(repeat >= sum(terms) + already - 1)
             self.repeats[p, q] = repeat
+        before = int(self.last_played[p] == self.last_played[q] != EMPTY)
+        for r, (earlier, later) in enumerate(zip([before, *met_in[:-1]], met_in, strict=True)):
+            self._add_back_to_back(earlier, later, p, q, r)
+
+    def _add_back_to_back(self, earlier, later, p: int, q: int, r: int) -> None:
+        """Count p and q meeting in round r and the round before, where that is not fixed."""
+        fixed = [met for met in (earlier, later) if isinstance(met, int)]
+        if len(fixed) == 2 or 0 in fixed:
+            return
+        if fixed:  # they meet in one of the two rounds for certain
+            self.back_to_back.append(later if isinstance(earlier, int) else earlier)
+            return
+        both = self.model.new_bool_var(f"b{p}_{q}_{r}")
+        self.model.add(both >= earlier + later - 1)
+        self.back_to_back.append(both)
+        self.back_to_back_hints.append((both, p, q, r))
 
     def _set_objective(self, lower_bound: int, max_repeats: int | None) -> None:
         keep = self.old.keepable(self.capacity)
@@ -89,8 +116,13 @@ class MovesModel(SeatingModel):
             self.model.minimize(self.moves)
         else:
             self.model.add(self.moves <= self.max_moves)
-            self.model.minimize(self.total_repeats)
+            weight = len(self.back_to_back) + 1  # a repeat outweighs every back-to-back rematch
+            self.model.minimize(weight * self.total_repeats + sum(self.back_to_back))
 
     def _hint_counts(self, where: np.ndarray) -> None:
         self._hint_repeats(where)
         self._hint_least(where)
+        tables = np.vstack([self.last_played[None, :], where])
+        for var, p, q, r in self.back_to_back_hints:  # round r is row r + 1, the round before it row r
+            together = tables[r : r + 2, p] == tables[r : r + 2, q]
+            self.model.add_hint(var, int((together & (tables[r : r + 2, p] != EMPTY)).all()))

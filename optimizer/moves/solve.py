@@ -15,6 +15,7 @@ keeps the fewest moves first, then the plan's own ranking (repeats, trios, back-
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -38,6 +39,7 @@ MAX_SEAT_VARIABLES = 400_000
 PHASE_ONE_SHARE = 0.6  # of the time left; phase 1 usually proves its count long before
 BUILD_SHARE = 0.5  # of the time left that building phase 2's model may take
 MIN_FALLBACK_SECONDS = 0.2
+FINISH_OFFERS = 3  # the time kept back for the end: this many times what lettering and checking one seating took
 
 
 @dataclass(frozen=True)
@@ -79,7 +81,13 @@ def fewest_moves(
     capacity = [4] * event.layout.fours + [3] * event.layout.threes
     moves_bound = forced_moves(old, capacity, event.layout.sit_outs)
     start = repaired(old, event, history.burdens_before)
+    offering = time.monotonic()
     offer(start, "the old plan, repaired")
+    # The phases end early enough to letter, check and keep their seatings within the time limit
+    # (a repeatable run counts work, so its limits must not depend on the clock).
+    if not budget.repeatable:
+        reserve = FINISH_OFFERS * (time.monotonic() - offering)
+        budget = Budget(max(0.1, time_limit - reserve), started=budget.started)
     infeasible, interrupted, repeats_proven = False, False, False
     try:
         first = _phase(MovesModel(event, history, old), start, budget, PHASE_ONE_SHARE, seed, workers)
@@ -88,18 +96,21 @@ def fewest_moves(
             offer(first.seats, "fewest moves (CP-SAT)")
         moves_bound = max(moves_bound, first.bound)
         if incumbent.best is None and not interrupted:
-            _offer_fewest_repeats(event, history, budget, offer, seed, workers)
+            interrupted = _offer_fewest_repeats(event, history, budget, offer, seed, workers)
         if incumbent.best is not None and not interrupted:
-            interrupted, repeats_proven = _phase_two(incumbent, old, capacity, moves_bound, offer, seed, workers)
+            found = _phase_two(incumbent, budget, old, capacity, moves_bound, offer, seed, workers)
+            interrupted, repeats_proven = found
     except KeyboardInterrupt:
         interrupted = True
     return FewestMoves(_result(incumbent, bound, budget, infeasible, interrupted), moves_bound, repeats_proven)
 
 
-def _phase_two(incumbent: Incumbent, old: OldPlan, capacity, moves_bound: int, offer, seed: int, workers: int):
+def _phase_two(
+    incumbent: Incumbent, budget: Budget, old: OldPlan, capacity, moves_bound: int, offer, seed: int, workers: int
+) -> tuple[bool, bool]:
     """The fewest repeats with no more moves than the best so far. Returns (interrupted, whether the
     repeats are proven fewest for the fewest moves)."""
-    best, budget = incumbent.best, incumbent.budget
+    best = incumbent.best
     assert best is not None
     held = held_cells(best.seats, old, capacity, seconds=BUILD_SHARE * budget.left())
     if held is None:
@@ -112,17 +123,17 @@ def _phase_two(incumbent: Incumbent, old: OldPlan, capacity, moves_bound: int, o
     return second.interrupted, exact and incumbent.best is not None and incumbent.best.moves == best.moves
 
 
-def _offer_fewest_repeats(event: Event, history: History, budget: Budget, offer, seed: int, workers: int) -> None:
-    """No seating with few moves in time: the plan's own, which seeks the fewest repeats, for what is left."""
+def _offer_fewest_repeats(event: Event, history: History, budget: Budget, offer, seed: int, workers: int) -> bool:
+    """No seating with few moves in time: the plan's own, which seeks the fewest repeats, for what is
+    left. Returns whether it was stopped by Ctrl-C."""
     if budget.left() < MIN_FALLBACK_SECONDS:
-        return
-    found = plan(event, time_limit=budget.left(), seed=seed, workers=workers, history=history).schedule
-    if found is not None:
-        played = len(found.rounds) - event.rounds
-        offer(
-            OldPlan.of(found, played, event.players).seats(event.layout.tables),
-            "fewest repeats: no seating with fewer moves in time",
-        )
+        return False
+    result = plan(event, time_limit=budget.left(), seed=seed, workers=workers, history=history)
+    if result.schedule is not None:
+        played = len(result.schedule.rounds) - event.rounds
+        seats = OldPlan.of(result.schedule, played, event.players).seats(event.layout.tables)
+        offer(seats, "fewest repeats: no seating with fewer moves in time")
+    return result.interrupted
 
 
 @dataclass(frozen=True)
