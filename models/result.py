@@ -126,4 +126,3 @@ class Replan(BaseModel):
     reseat: Reseat = Reseat.ALL
     moves: Moves | None = Field(default=None, description="Moves against the old plan (None without a schedule).")
     other_way: OtherWay | None = Field(default=None, description="The other reseat choice, from a short run.")
-    note: str = Field(default="", description="Why the re-plan did other than asked, if it did.")

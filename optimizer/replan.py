@@ -30,7 +30,7 @@ from models import (
 )
 from models.event import normalise_name
 from optimizer.checker import InvalidSchedule, check
-from optimizer.moves import OldPlan, fewest_moves, fits
+from optimizer.moves import OldPlan, fewest_moves
 from optimizer.moves.solve import forced_moves
 from optimizer.plan import plan
 from optimizer.seats import EMPTY, Seats
@@ -72,9 +72,6 @@ def replan(
     repeats_played = check(kept).repeats if kept else 0
     history = _history(schedule, played, event, drop, add, repeats_played)
     old = OldPlan.of(schedule, played, event.players)
-    note = ""
-    if reseat is Reseat.FEWEST and not fits(event):
-        reseat, note = Reseat.ALL, "the room is too large to search for the fewest moves: everyone re-seated"
     own = time_limit * (1 - OTHER_WAY_SHARE) if other_way else time_limit
     solving = {"seed": seed, "workers": workers}
     outcome, moves_bound, repeats_proven = _reseated(
@@ -84,8 +81,7 @@ def replan(
     other = None
     if other_way and not outcome.interrupted:  # Ctrl-C stops the comparison too
         opposite = Reseat.ALL if reseat is Reseat.FEWEST else Reseat.FEWEST
-        if opposite is Reseat.ALL or fits(event):
-            other = _other_way(opposite, schedule, played, event, history, old, time_limit - own, **solving)
+        other = _other_way(opposite, schedule, played, event, history, old, time_limit - own, **solving)
     return Replan(
         played=played,
         dropped=drop,
@@ -97,7 +93,6 @@ def replan(
         reseat=reseat,
         moves=_moves(changes, moves_bound, repeats_proven) if outcome.schedule else None,
         other_way=other,
-        note=note,
     )
 
 

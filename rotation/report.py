@@ -99,7 +99,6 @@ def replan_text(replan: Replan) -> str:
         f"Re-planned after round {replan.played}" + (f" ({'; '.join(who)})" if who else ""),
         f"Repeats: {replan.repeats_before} as planned before, {replan.result.repeats} now "
         f"({replan.repeats_played} in the rounds already played)",
-        *([replan.note] if replan.note else []),
         *_moves_lines(replan),
         f"Seats changed for {_count(len(replan.changes), 'player')}{':' if replan.changes else ''}",
     ]

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from ortools.sat.python import cp_model
@@ -50,7 +50,7 @@ class FewestMoves:
 
 
 def fits(event: Event) -> bool:
-    """Whether the fewest-moves model can be built in a run's time."""
+    """Whether the fewest-moves model can be built in a run's time; past it the repair start answers."""
     return len(event.players) * event.rounds * event.layout.tables <= MAX_SEAT_VARIABLES
 
 
@@ -65,75 +65,125 @@ def fewest_moves(
     on_progress: Callable[[Progress], None] | None = None,
 ) -> FewestMoves:
     """The re-plan with the fewest moves against `old`, then the fewest repeats, checked."""
-    budget = Budget(time_limit, repeatable=workers == 1)
-    bound = history.bound or Bound(repeats=0, proof="no repeats yet")
-    moves_of = lambda seats: int(old.moved(seats).sum())  # noqa: E731
-
-    def show(best: Candidate) -> None:
-        if on_progress:
-            note = f"fewest moves: {best.moves}"
-            on_progress(
-                Progress(repeats=best.metrics.repeats, lower_bound=bound.repeats, elapsed=budget.elapsed(), note=note)
-            )
-
-    incumbent = Incumbent(event, history, budget, on_better=show, moves_of=moves_of)
-    offer = lambda seats, method: incumbent.offer(old.keep_letters(seats, history.letters_before), method)  # noqa: E731
-    capacity = [4] * event.layout.fours + [3] * event.layout.threes
-    moves_bound = forced_moves(old, capacity, event.layout.sit_outs)
+    run = _Run(event, history, old, Budget(time_limit, repeatable=workers == 1), seed, workers, on_progress)
     start = repaired(old, event, history.burdens_before)
     offering = time.monotonic()
-    offer(start, "the old plan, repaired")
+    run.offer(start, "the old plan, repaired")
     # The phases end early enough to letter, check and keep their seatings within the time limit
     # (a repeatable run counts work, so its limits must not depend on the clock).
-    if not budget.repeatable:
+    if not run.budget.repeatable:
         reserve = FINISH_OFFERS * (time.monotonic() - offering)
-        budget = Budget(max(0.1, time_limit - reserve), started=budget.started)
-    infeasible, interrupted, repeats_proven = False, False, False
+        run.budget = Budget(max(0.1, time_limit - reserve), started=run.budget.started)
     try:
-        first = _phase(MovesModel(event, history, old), start, budget, PHASE_ONE_SHARE, seed, workers)
-        interrupted, infeasible = first.interrupted, first.status == cp_model.INFEASIBLE
-        if first.seats is not None:
-            offer(first.seats, "fewest moves (CP-SAT)")
-        moves_bound = max(moves_bound, first.bound)
-        if incumbent.best is None and not interrupted:
-            interrupted = _offer_fewest_repeats(event, history, budget, offer, seed, workers)
-        if incumbent.best is not None and not interrupted:
-            found = _phase_two(incumbent, budget, old, capacity, moves_bound, offer, seed, workers)
-            interrupted, repeats_proven = found
+        if fits(event):
+            run.phase_one(start)
+        if run.incumbent.best is None and not run.interrupted:
+            run.fewest_repeats()
+        if fits(event) and run.incumbent.best is not None and not run.interrupted:
+            run.phase_two()
     except KeyboardInterrupt:
-        interrupted = True
-    return FewestMoves(_result(incumbent, bound, budget, infeasible, interrupted), moves_bound, repeats_proven)
+        run.interrupted = True
+    return FewestMoves(run.result(), run.moves_bound, run.repeats_proven)
 
 
-def _phase_two(
-    incumbent: Incumbent, budget: Budget, old: OldPlan, capacity, moves_bound: int, offer, seed: int, workers: int
-) -> tuple[bool, bool]:
-    """The fewest repeats with no more moves than the best so far. Returns (interrupted, whether the
-    repeats are proven fewest for the fewest moves)."""
-    best = incumbent.best
-    assert best is not None
-    held = held_cells(best.seats, old, capacity, seconds=BUILD_SHARE * budget.left())
-    if held is None:
-        return False, False
-    model = MovesModel(incumbent.event, incumbent.history, old, held=held, max_moves=best.moves)
-    second = _phase(model, best.seats, budget, 1.0, seed, workers)
-    if second.seats is not None:
-        offer(second.seats, "fewest moves, then fewest repeats (CP-SAT)")
-    exact = best.moves <= moves_bound and not held.any() and second.status == cp_model.OPTIMAL
-    return second.interrupted, exact and incumbent.best is not None and incumbent.best.moves == best.moves
+@dataclass
+class _Run:
+    """One fewest-moves run: what it plans from, its budget, the best so far and what it proved."""
 
+    event: Event
+    history: History
+    old: OldPlan
+    budget: Budget
+    seed: int
+    workers: int
+    on_progress: Callable[[Progress], None] | None
+    incumbent: Incumbent = field(init=False)
+    capacity: list[int] = field(init=False)
+    moves_bound: int = field(init=False)
+    bound: Bound = field(init=False)  # on the whole day's repeats
+    infeasible: bool = False
+    interrupted: bool = False
+    repeats_proven: bool = False
 
-def _offer_fewest_repeats(event: Event, history: History, budget: Budget, offer, seed: int, workers: int) -> bool:
-    """No seating with few moves in time: the plan's own, which seeks the fewest repeats, for what is
-    left. Returns whether it was stopped by Ctrl-C."""
-    if budget.left() < MIN_FALLBACK_SECONDS:
-        return False
-    result = plan(event, time_limit=budget.left(), seed=seed, workers=workers, history=history)
-    if result.schedule is not None:
-        played = len(result.schedule.rounds) - event.rounds
-        seats = OldPlan.of(result.schedule, played, event.players).seats(event.layout.tables)
-        offer(seats, "fewest repeats: no seating with fewer moves in time")
-    return result.interrupted
+    def __post_init__(self) -> None:
+        moves_of = lambda seats: int(self.old.moved(seats).sum())  # noqa: E731
+        self.incumbent = Incumbent(self.event, self.history, self.budget, on_better=self._show, moves_of=moves_of)
+        layout = self.event.layout
+        self.capacity = [4] * layout.fours + [3] * layout.threes
+        self.moves_bound = forced_moves(self.old, self.capacity, layout.sit_outs)
+        self.bound = self.history.bound or Bound(repeats=0, proof="no repeats yet")
+
+    def _show(self, best: Candidate) -> None:
+        if self.on_progress:
+            elapsed, note = self.budget.elapsed(), f"fewest moves: {best.moves}"
+            self.on_progress(
+                Progress(repeats=best.metrics.repeats, lower_bound=self.bound.repeats, elapsed=elapsed, note=note)
+            )
+
+    def offer(self, seats: Seats, method: str) -> None:
+        """Letter the seating (unmoved players keep their letters) and offer it to the incumbent."""
+        self.incumbent.offer(self.old.keep_letters(seats, self.history.letters_before), method)
+
+    def phase_one(self, start: Seats) -> None:
+        """The fewest moves, and the proof of that count."""
+        first = _phase(MovesModel(self.event, self.history, self.old), start, PHASE_ONE_SHARE, self)
+        self.interrupted, self.infeasible = first.interrupted, first.status == cp_model.INFEASIBLE
+        if first.seats is not None:
+            self.offer(first.seats, "fewest moves (CP-SAT)")
+        self.moves_bound = max(self.moves_bound, first.bound)
+
+    def phase_two(self) -> None:
+        """The fewest repeats, then back-to-back rematches, with no more moves than the best so far."""
+        best = self.incumbent.best
+        assert best is not None
+        held = held_cells(best.seats, self.old, self.capacity, seconds=BUILD_SHARE * self.budget.left())
+        if held is None:
+            return
+        model = MovesModel(self.event, self.history, self.old, held=held, max_moves=best.moves)
+        second = _phase(model, best.seats, 1.0, self)
+        if second.seats is not None:
+            self.offer(second.seats, "fewest moves, then fewest repeats (CP-SAT)")
+        self.interrupted = second.interrupted
+        exact = best.moves <= self.moves_bound and not held.any() and second.status == cp_model.OPTIMAL
+        self.repeats_proven = exact and self.incumbent.best is not None and self.incumbent.best.moves == best.moves
+
+    def fewest_repeats(self) -> None:
+        """No seating with few moves in time: the plan's own, which seeks the fewest repeats, for what is left."""
+        if self.budget.left() < MIN_FALLBACK_SECONDS:
+            return
+        event, left = self.event, self.budget.left()
+        result = plan(event, time_limit=left, seed=self.seed, workers=self.workers, history=self.history)
+        if result.schedule is not None:
+            played = len(result.schedule.rounds) - event.rounds
+            seats = OldPlan.of(result.schedule, played, event.players).seats(event.layout.tables)
+            self.offer(seats, "fewest repeats: no seating with fewer moves in time")
+        self.interrupted = result.interrupted
+
+    def result(self) -> PlanResult:
+        best, runtime = self.incumbent.best, self.budget.elapsed()
+        if best is None:
+            return PlanResult(
+                status=Status.INFEASIBLE if self.infeasible else Status.UNKNOWN,
+                repeats=None,
+                bound=self.bound,
+                fixed_repeats=None,
+                method="none",
+                runtime=runtime,
+                interrupted=self.interrupted,
+            )
+        return PlanResult(
+            status=Status.OPTIMAL if best.metrics.repeats <= self.bound.repeats else Status.FEASIBLE,
+            repeats=best.metrics.repeats,
+            bound=self.bound,
+            fixed_repeats=None,
+            method=best.method,
+            runtime=runtime,
+            time_to_first=self.incumbent.time_to_first,
+            time_to_best=best.found_at,
+            interrupted=self.interrupted,
+            schedule=best.schedule,
+            metrics=best.metrics,
+        )
 
 
 @dataclass(frozen=True)
@@ -144,12 +194,16 @@ class _Phase:
     interrupted: bool
 
 
-def _phase(model: MovesModel, hint: Seats, budget: Budget, share: float, seed: int, workers: int) -> _Phase:
+def _phase(model: MovesModel, hint: Seats, share: float, run: _Run) -> _Phase:
+    """Solve one phase for a share of the time left, from a hint: its seating, bound and status."""
     model.add_hint(hint)
+    budget = run.budget
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = max(0.1, share * budget.left())
-    solver.parameters.random_seed = seed
-    solver.parameters.num_workers = workers
+    solver.parameters.random_seed = run.seed
+    solver.parameters.num_workers = run.workers
+    # Probing in presolve took most of the time in rooms of 80-120 players (1.3 of 1.9 s), for no gain.
+    solver.parameters.cp_model_probing_level = 0
     work = budget.cpsat_work()
     if work is not None:
         solver.parameters.max_deterministic_time = share * work
@@ -196,31 +250,3 @@ def _clauses(held: np.ndarray, tables: int) -> int:
     free player and held player."""
     free = (~held).sum(axis=1)
     return int((free * (free - 1) // 2 * tables + free * (held.shape[1] - free)).sum())
-
-
-def _result(incumbent: Incumbent, bound: Bound, budget: Budget, infeasible: bool, interrupted: bool) -> PlanResult:
-    best, runtime = incumbent.best, budget.elapsed()
-    if best is None:
-        status = Status.INFEASIBLE if infeasible else Status.UNKNOWN
-        return PlanResult(
-            status=status,
-            repeats=None,
-            bound=bound,
-            fixed_repeats=None,
-            method="none",
-            runtime=runtime,
-            interrupted=interrupted,
-        )
-    return PlanResult(
-        status=Status.OPTIMAL if best.metrics.repeats <= bound.repeats else Status.FEASIBLE,
-        repeats=best.metrics.repeats,
-        bound=bound,
-        fixed_repeats=None,
-        method=best.method,
-        runtime=runtime,
-        time_to_first=incumbent.time_to_first,
-        time_to_best=best.found_at,
-        interrupted=interrupted,
-        schedule=best.schedule,
-        metrics=best.metrics,
-    )
