@@ -182,3 +182,21 @@ def test_the_repair_start_trades_turns_until_they_are_fair_after_every_round():
     start = repaired(old, event, history.burdens_before)
     assert fair_after_every_round(start, fours, history.burdens_before)
     assert optimizer.check(history.whole_day(event, old.keep_letters(start, None))).turns_fair
+
+
+def test_a_room_too_big_for_the_model_takes_the_checked_repair(monkeypatch):
+    import optimizer.moves.solve as solve
+
+    monkeypatch.setattr(solve, "MAX_SEAT_VARIABLES", 10)  # as if 40 players were thousands
+    replanned = fewest(day_of(40, 8), 3, drop=("P05", "P17", "P29"), other_way=False)
+    assert replanned.result.method == "the old plan, repaired"
+    assert replanned.moves.moves < 40  # not everyone re-seated
+
+
+def test_a_one_worker_run_with_a_seed_repeats_exactly():
+    day = day_of(37, 6)
+    runs = [
+        optimizer.replan(day, 2, drop=("P03", "P09"), add=("Zoe",), time_limit=2, workers=1, seed=3, other_way=False)
+        for _ in range(2)
+    ]
+    assert runs[0].result.schedule == runs[1].result.schedule and runs[0].moves == runs[1].moves
