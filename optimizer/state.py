@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from models import Bound, Event, Metrics, Schedule
+from models import Bound, Event, Metrics, PlanResult, Schedule, Status
 from optimizer.checker import InvalidSchedule, check
 from optimizer.seats import Seats, to_schedule
 
@@ -144,3 +144,31 @@ class Incumbent:
             self.best = candidate
             if self.on_better:
                 self.on_better(candidate)
+
+    def result(self, bound: Bound, *, fixed_repeats: int | None, infeasible: bool, interrupted: bool) -> PlanResult:
+        """The run's result: the best schedule, optimal when its repeats meet `bound`; without one,
+        infeasible only when that was proven."""
+        best, runtime = self.best, self.budget.elapsed()
+        if best is None:
+            return PlanResult(
+                status=Status.INFEASIBLE if infeasible else Status.UNKNOWN,
+                repeats=None,
+                bound=bound,
+                fixed_repeats=fixed_repeats,
+                method="none",
+                runtime=runtime,
+                interrupted=interrupted,
+            )
+        return PlanResult(
+            status=Status.OPTIMAL if best.metrics.repeats <= bound.repeats else Status.FEASIBLE,
+            repeats=best.metrics.repeats,
+            bound=bound,
+            fixed_repeats=fixed_repeats,
+            method=best.method,
+            runtime=runtime,
+            time_to_first=self.time_to_first,
+            time_to_best=best.found_at,
+            interrupted=interrupted,
+            schedule=best.schedule,
+            metrics=best.metrics,
+        )

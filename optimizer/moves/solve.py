@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from ortools.sat.python import cp_model
 
-from models import Bound, Event, PlanResult, Progress, Status
+from models import Bound, Event, PlanResult, Progress
 from optimizer.cpsat.solve import solve_until_ctrl_c
 from optimizer.moves.model import MovesModel
 from optimizer.moves.old import CANNOT_KEEP, OldPlan
@@ -160,29 +160,8 @@ class _Run:
         self.interrupted = result.interrupted
 
     def result(self) -> PlanResult:
-        best, runtime = self.incumbent.best, self.budget.elapsed()
-        if best is None:
-            return PlanResult(
-                status=Status.INFEASIBLE if self.infeasible else Status.UNKNOWN,
-                repeats=None,
-                bound=self.bound,
-                fixed_repeats=None,
-                method="none",
-                runtime=runtime,
-                interrupted=self.interrupted,
-            )
-        return PlanResult(
-            status=Status.OPTIMAL if best.metrics.repeats <= self.bound.repeats else Status.FEASIBLE,
-            repeats=best.metrics.repeats,
-            bound=self.bound,
-            fixed_repeats=None,
-            method=best.method,
-            runtime=runtime,
-            time_to_first=self.incumbent.time_to_first,
-            time_to_best=best.found_at,
-            interrupted=self.interrupted,
-            schedule=best.schedule,
-            metrics=best.metrics,
+        return self.incumbent.result(
+            self.bound, fixed_repeats=None, infeasible=self.infeasible, interrupted=self.interrupted
         )
 
 
