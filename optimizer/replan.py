@@ -29,7 +29,7 @@ from models import (
     SitOutScoring,
 )
 from models.event import normalise_name
-from optimizer.checker import InvalidSchedule, check
+from optimizer.checker import InvalidSchedule, check, turn_breaks
 from optimizer.moves import OldPlan, fewest_moves
 from optimizer.moves.solve import forced_moves
 from optimizer.plan import plan
@@ -70,6 +70,7 @@ def replan(
     event = _remaining_event(schedule, played, drop, add)
     kept = schedule.model_copy(update={"rounds": schedule.rounds[:played]}) if played else None
     repeats_played = check(kept).repeats if kept else 0
+    _played_rounds_hold(schedule, played, kept)
     history = _history(schedule, played, event, drop, add, repeats_played)
     old = OldPlan.of(schedule, played, event.players)
     own = time_limit * (1 - OTHER_WAY_SHARE) if other_way else time_limit
@@ -154,6 +155,23 @@ def _under_policy(schedule: Schedule, played: int, odd, sit_out_scoring) -> Sche
     return changed
 
 
+def _played_rounds_hold(schedule: Schedule, played: int, kept: Schedule | None) -> None:
+    """A round recorded as played (a fix by hand may have made it what really happened) is never
+    planned again; and the planner builds only days whose turns are fair after every round, so a
+    played round that broke them (a fix by hand) leaves nothing it could build: say so before solving."""
+    if played < schedule.played:
+        raise ValueError(
+            f"rounds 1 to {schedule.played} are recorded as played, and a re-plan keeps them: "
+            f"it can start after round {schedule.played} at the earliest, not after round {played}"
+        )
+    broken = turn_breaks(kept) if kept else ()
+    if broken:
+        raise ValueError(
+            f"in the rounds played {broken[0]}, and a re-plan only builds days that take turns fairly "
+            "after every round; keep the rounds still to play as planned, or fix them by hand"
+        )
+
+
 def _remaining_event(schedule: Schedule, played: int, drop, add) -> Event:
     total = len(schedule.rounds)
     if not 0 <= played < total:
@@ -228,6 +246,8 @@ def _after_played(schedule: Schedule, played: int, drop, add) -> Callable[[Sched
                 "rounds": schedule.rounds[:played] + planned.rounds,
                 "arrivals": {**schedule.arrivals, **{name: played + 1 for name in add}},
                 "departures": {**schedule.departures, **{name: played + 1 for name in drop}},
+                "played": max(schedule.played, played),  # rounds 1 to `played` were kept: they are played
+                "corrections": tuple(c for c in schedule.corrections if c.round <= played),
                 "rule": f"variety, re-planned after round {played}",
             }
         )

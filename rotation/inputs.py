@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import csv
+import codecs
 import json
 import os
-import re
 import stat
 import tempfile
 from pathlib import Path
@@ -15,6 +14,8 @@ from pydantic import ValidationError
 
 from models import Event, OddPolicy, Schedule, SitOutScoring
 from models.event import MAX_PLAYERS, name_key, normalise_name
+from rotation import lists
+from rotation.lists import GroupLine, ListError, NamesTable, StayLine, lines_text, read_names_table
 
 
 class BadInput(click.ClickException):
@@ -35,7 +36,6 @@ def one_line(error: ValidationError) -> str:
 
 
 MAX_INPUT_BYTES = 10 * 1024 * 1024  # far beyond any names list or schedule; /dev/zero is refused, not read
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")  # only these end a line: U+2028 inside a name is white space
 
 
 def read_text(path: str, what: str) -> str:
@@ -51,18 +51,26 @@ def read_text(path: str, what: str) -> str:
             data = handle.read(MAX_INPUT_BYTES + 1)
         if len(data) > MAX_INPUT_BYTES:
             raise BadInput(f"{what} file {path!r} is larger than {MAX_INPUT_BYTES // 2**20} MB")
-        text = data.decode("utf-8-sig")  # spreadsheet exports often start with a BOM
+        text = _decoded(data)
     except FileNotFoundError:
         raise BadInput(f"{what} file {path!r} does not exist") from None
     except NotADirectoryError:
         raise BadInput(f"{what} file {path!r}: {_file_in_path(path)!r} is not a folder") from None
     except UnicodeDecodeError:
-        raise BadInput(f"{what} file {path!r} is not UTF-8 text") from None
+        raise BadInput(f"{what} file {path!r} is not UTF-8 text (a spreadsheet saves it as 'CSV UTF-8')") from None
     except (OSError, ValueError) as error:
         raise BadInput(f"cannot read {what} file {path!r}: {getattr(error, 'strerror', None) or error}") from None
     if not text.strip():
         raise BadInput(f"{what} file {path!r} is empty")
     return text
+
+
+def _decoded(data: bytes) -> str:
+    """UTF-8, with or without the byte-order mark spreadsheets write; UTF-16 when it starts with its
+    byte-order mark (Excel's 'Unicode Text')."""
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return data.decode("utf-16")
+    return data.decode("utf-8-sig")
 
 
 def _file_in_path(path: str) -> str:
@@ -75,37 +83,17 @@ def _file_in_path(path: str) -> str:
     return str(Path(path).parent)
 
 
-def numbered_lines(text: str) -> list[tuple[int, str]]:
-    return list(enumerate(_LINE_BREAK.split(text), start=1))
-
-
-def read_names(path: str) -> list[str]:
-    """One name per line, normalised; blank lines are skipped; two spellings of one name are refused."""
-    names: list[str] = []
-    first_line: dict[str, tuple[int, str]] = {}
-    for number, line in numbered_lines(read_text(path, "names")):
-        name = normalise_name(line)
-        if not name:
-            continue
-        key = name_key(name)
-        if key in first_line:
-            other, spelling = first_line[key]
-            spellings = "" if spelling == name else f" (as {spelling!r} and {name!r})"
-            raise BadInput(
-                f"names file {path!r}, lines {other} and {number}: the name {name!r} appears twice{spellings}"
-            )
-        first_line[key] = (number, name)
-        names.append(name)
-    return names
-
-
-def _fields(line: str, path: str, what: str, number: int) -> list[str]:
-    """A line as CSV: names separated by commas; a name with a comma in it is written in double quotes."""
+def read_names(path: str) -> NamesTable:
+    """A names file: one name per line, or a table with a 'name' column (see rotation.lists)."""
     try:
-        rows = list(csv.reader([line], skipinitialspace=True, strict=True))
-    except csv.Error as error:
-        raise BadInput(f"{what} file {path!r}, line {number}: {error}") from None
-    return [normalise_name(field) for field in (rows[0] if rows else [])]
+        return read_names_table(read_text(path, "names"))
+    except ListError as error:
+        raise _in_file(error, "names", path) from None
+
+
+def _in_file(error: ListError, what: str, path: str) -> BadInput:
+    where = f", {error.where}" if error.lines else ""
+    return BadInput(f"{what} file {path!r}{where}: {error.reason}")
 
 
 def read_schedule(path: str) -> Schedule:
@@ -163,49 +151,32 @@ def _normalise_schedule_names(data):
                     ]
             rounds.append(round_)
         data["rounds"] = rounds
+    if isinstance(data.get("corrections"), list):
+        data["corrections"] = [
+            {**c, "players": names(c["players"])} if isinstance(c, dict) and "players" in c else c
+            for c in data["corrections"]
+        ]
     return data
 
 
-def read_groups(path: str | None, what: str) -> tuple[tuple[str, ...], ...]:
+def read_groups(path: str | None, what: str) -> tuple[GroupLine, ...]:
     """One group per line, names separated by commas (CSV: quote a name that has a comma)."""
     if path is None:
         return ()
-    groups = []
-    for number, line in numbered_lines(read_text(path, what)):
-        if not line.strip():
-            continue
-        group = tuple(name for name in _fields(line, path, what, number) if name)
-        if len(group) < 2:
-            raise BadInput(f"{what} file {path!r}, line {number}: a group needs at least two names")
-        keys = [name_key(name) for name in group]
-        twice = [name for name, key in zip(group, keys) if keys.count(key) > 1]
-        if twice:
-            raise BadInput(f"{what} file {path!r}, line {number}: {twice[0]!r} is named twice in one group")
-        groups.append(group)
-    return tuple(groups)
+    try:
+        return lists.read_groups(read_text(path, what))
+    except ListError as error:
+        raise _in_file(error, what, path) from None
 
 
-def read_stay(path: str | None) -> dict[str, int]:
+def read_stay(path: str | None) -> tuple[StayLine, ...]:
     """One player per line: name, table (CSV: quote a name that has a comma)."""
     if path is None:
-        return {}
-    stay: dict[str, int] = {}
-    line_of: dict[str, int] = {}
-    for number, line in numbered_lines(read_text(path, "stay")):
-        if not line.strip():
-            continue
-        fields = _fields(line, path, "stay", number)
-        if len(fields) != 2 or not fields[0] or not re.fullmatch(r"[0-9]{1,6}", fields[1]):
-            raise BadInput(
-                f"stay file {path!r}, line {number}: write 'name, table' (quote a name that has a comma), "
-                f"got {normalise_name(line)!r}"
-            )
-        name, key = fields[0], name_key(fields[0])
-        if key in line_of:
-            raise BadInput(f"stay file {path!r}, line {number}: {name!r} already has a table on line {line_of[key]}")
-        line_of[key] = number
-        stay[name] = int(fields[1])
-    return stay
+        return ()
+    try:
+        return lists.read_stays(read_text(path, "stay"))
+    except ListError as error:
+        raise _in_file(error, "stay", path) from None
 
 
 def _canonical(names, players) -> dict:
@@ -217,31 +188,51 @@ def _canonical(names, players) -> dict:
 def make_event(
     players: int | None, names: str | None, rounds: int, odd: str, scoring: str, apart=None, stay=None, spread=None
 ) -> Event:
+    """The room and the requests from the command line's options; notes on the names file go to stderr."""
     if (players is None) == (names is None):
         raise BadInput("give either --players N or --names FILE")
-    apart_groups, spread_groups, stay_tables = (
-        read_groups(apart, "apart"),
-        read_groups(spread, "spread"),
-        read_stay(stay),
-    )
+    apart_lines, spread_lines, stay_lines = read_groups(apart, "apart"), read_groups(spread, "spread"), read_stay(stay)
+    table = read_names(names) if names is not None else None
+    clubs = table.club_groups if table is not None else ()
+    if clubs and spread is not None:
+        raise BadInput(f"names file {names!r} has a club column: give the clubs there or with --spread, not both")
     try:
-        roster = tuple(read_names(names)) if names is not None else None
-        if roster is None:
-            assert players is not None  # exactly one of players and names, checked above
-            event = Event.with_count(players, rounds, odd=OddPolicy(odd), sit_out_scoring=SitOutScoring(scoring))
-            roster = event.players
-        spelled = _canonical([n for g in apart_groups + spread_groups for n in g] + list(stay_tables), roster)
-        return Event(
+        roster = table.names if table is not None else _numbered(players, rounds, odd, scoring)
+        requested = [n for g in apart_lines + spread_lines for n in g.names] + [s.name for s in stay_lines]
+        spelled = _canonical(requested, roster)
+        event = Event(
             players=roster,
             rounds=rounds,
             odd=OddPolicy(odd),
             sit_out_scoring=SitOutScoring(scoring),
-            apart=tuple(tuple(spelled[n] for n in g) for g in apart_groups),
-            spread=tuple(tuple(spelled[n] for n in g) for g in spread_groups),
-            stay={spelled[n]: t for n, t in stay_tables.items()},
+            apart=tuple(tuple(spelled[n] for n in g.names) for g in apart_lines),
+            spread=tuple(tuple(spelled[n] for n in g.names) for g in spread_lines) or clubs,
+            stay={spelled[s.name]: s.table for s in stay_lines},
         )
     except ValueError as error:
-        raise BadInput(one_line_error(error)) from None
+        files = {"apart": (apart, apart_lines), "spread": (spread, spread_lines), "stay": (stay, stay_lines)}
+        raise BadInput(_located(error, files)) from None
+    for note in table.notes if table is not None else ():
+        click.echo(f"rotation: names file {names!r}: {note}", err=True)
+    return event
+
+
+def _numbered(players: int | None, rounds: int, odd: str, scoring: str) -> tuple[str, ...]:
+    assert players is not None  # exactly one of --players and --names, checked first
+    return Event.with_count(players, rounds, odd=OddPolicy(odd), sit_out_scoring=SitOutScoring(scoring)).players
+
+
+def _located(error: ValueError, files: dict) -> str:
+    """The message, led by the file and lines of the requests it refuses (stay file 's.txt', line 2)."""
+    refused = lists.refusal(error)
+    if refused is None:
+        return one_line_error(error)
+    listed = {kind: lines for kind, (path, lines) in files.items() if path is not None}
+    where = "; ".join(
+        f"{kind} file {files[kind][0]!r}, {lines_text(numbers)}"
+        for kind, numbers in lists.refused_lines(refused, **listed).items()
+    )
+    return f"{where}: {refused}" if where else str(refused)
 
 
 def check_outputs(outputs: dict[str, str | None], inputs: dict[str, str | None]) -> list[tuple[str, str]]:

@@ -55,6 +55,7 @@ def metrics_text(metrics: Metrics, spread: bool = False) -> str:
         lines.append(f"Sat-out rounds per player: {min(out)}-{max(out)}" + _fair(metrics.sit_outs_fair))
     if spread:
         lines.append(f"Club-mates sharing a table (spread request): {metrics.club_meetings} times")
+    lines += [f"Request broken in a played round: {line}" for line in metrics.broken_requests]
     return "\n".join(lines)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from models import Answer, PlanResult, Replan, Reseat
+from models import Answer, Metrics, PlanResult, Replan, Reseat, Schedule
 from rotation.output import BALANCE_FIGURES
 
 COMPARE_HEADER = (
@@ -189,3 +189,46 @@ def compare_json(records: list[dict]) -> str:
     import json
 
     return json.dumps({"rooms": records}, indent=2) + "\n"
+
+
+# Fixes by hand (rotation swap, move, played): what changed, and the day's figures before and after.
+
+FIX_FIGURES = (
+    ("Repeats (E)", "repeats"),
+    ("Most meetings of one pair", "max_meetings"),
+    ("Worst-off player's repeats", "worst_player_repeats"),
+    ("Fewest distinct opponents", "opponents_min"),
+    ("Seat spread", "seat_spread"),
+    ("Table visits above even", "table_visits_above_even"),
+    ("Trios again", "trios_again"),
+    ("Back-to-back rematches", "back_to_back"),
+)
+
+
+def fix_text(after: Schedule, moved, before_metrics: Metrics, after_metrics: Metrics, notes: list[str]) -> str:
+    """The last correction of `after`, who sits where now, and every figure before and after it."""
+    fix = after.corrections[-1]
+    names = " and ".join(fix.players)
+    what = f"{names} trade places" if fix.change == "swap" else f"{names} takes the empty seat at table {fix.table}"
+    lines = [f"Round {fix.round} ({'as played' if fix.played else 'still to play'}): {what}"]
+    lines += [f"  {name}: {_place(now)} (was {_place(was)})" for name, was, now in moved]
+    figures = FIX_FIGURES + ((("Club-mates sharing a table", "club_meetings"),) if after.spread else ())
+    lines += ["", f"{'':<28}{'before':>7}{'now':>7}"]
+    lines += [f"{label:<28}{getattr(before_metrics, a):>7}{getattr(after_metrics, a):>7}" for label, a in figures]
+    fair = {True: "yes", False: "no"}
+    lines.append(f"{'Turns taken fairly':<28}{fair[before_metrics.turns_fair]:>7}{fair[after_metrics.turns_fair]:>7}")
+    lines += [f"Now {note}" for note in notes]
+    new = [line for line in after_metrics.broken_requests if line not in before_metrics.broken_requests]
+    lines += [f"Request broken in a played round: {line}" for line in new]
+    if after.played:
+        lines.append(f"Rounds recorded as played: 1 to {after.played}")
+    return "\n".join(lines)
+
+
+def _place(place: tuple[int, str] | None) -> str:
+    return "sits out" if place is None else f"table {place[0]} seat {place[1]}"
+
+
+def played_text(before: int, after: int) -> str:
+    was = f"1 to {before}" if before else "none"
+    return f"Rounds recorded as played: 1 to {after} (before: {was}). A re-plan keeps them."
