@@ -8,7 +8,9 @@ writes replan.md and replan.json:
 2. a sampled grid: rooms of 16 to 120 players over 6 rounds under both odd policies, each with
    `--per-room` scenarios drawn (seeded) from 1-3 leaving, 0-2 arriving, after round 1-5; moves and
    repeats of the fewest-moves re-plan and of re-seating everyone, each a run of `--grid-time-limit`,
-   median and worst.
+   median and worst;
+3. the change list at the room limit: 20 000 players over 10 rounds, two fixed-rule days with every
+   player moved after round 2 (issue 30: it took 784 s when it rebuilt a room's map for each player).
 """
 
 from __future__ import annotations
@@ -76,6 +78,19 @@ def _ignoring_played(day, seed: int, time_limit: float) -> int:
         }
     )
     return optimizer.check(glued).repeats
+
+
+def change_list_seconds(players: int = 20_000, rounds: int = 10, played: int = 2) -> tuple[int, float]:
+    """Players listed and seconds for the change list between two fixed-rule days of one room."""
+    from optimizer.replan import _changes
+
+    event = Event.with_count(players, rounds)
+    old = optimizer.fixed_schedule(event)
+    new = optimizer.fixed_schedule(Event(players=tuple(reversed(event.players)), rounds=rounds))
+    new = new.model_copy(update={"players": old.players})
+    started = time.monotonic()
+    changes = _changes(old, new, played)
+    return len(changes), time.monotonic() - started
 
 
 def grid(per_room: int, time_limit: float, seed: int) -> list[dict]:
@@ -150,6 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     day = optimizer.plan(Event.with_count(PLAYERS, ROUNDS), time_limit=args.time_limit).schedule
     target = [measure(day, seed, args.time_limit) for seed in range(args.seeds)]
     rows = grid(args.per_room, args.grid_time_limit, seed=0)
+    listed, seconds = change_list_seconds()
     machine = describe()
     fewest, everyone = ([t[k] for t in target] for k in ("fewest", "all"))
     lines = [
@@ -180,6 +196,13 @@ def main(argv: list[str] | None = None) -> int:
         "",
         *_grid_summary(rows),
         "",
+        "## The change list at the room limit",
+        "",
+        f"20 000 players over 10 rounds, every player moved after round 2: {listed} players listed in "
+        f"{seconds:.1f} s (one pass over the rounds).",
+        "",
+        "## Every scenario of the grid",
+        "",
         "| odd | players | after round | leave | arrive | fewest: moves / players | repeats | s "
         "| everyone: moves / players | repeats | s |",
         "|---|---|---|---|---|---|---|---|---|---|---|",
@@ -187,7 +210,9 @@ def main(argv: list[str] | None = None) -> int:
         "",
     ]
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "replan.json").write_text(json.dumps({"machine": machine, "target": target, "grid": rows}, indent=1))
+    change_list = {"players": 20_000, "rounds": 10, "played": 2, "listed": listed, "seconds": round(seconds, 2)}
+    results = {"machine": machine, "target": target, "grid": rows, "change_list": change_list}
+    (args.out / "replan.json").write_text(json.dumps(results, indent=1))
     (args.out / "replan.md").write_text("\n".join(lines))
     print("\n".join(lines))
     return 0
