@@ -15,6 +15,7 @@ import click
 import optimizer
 from models import Answer, OddPolicy, Schedule, SitOutScoring, Status
 from models.event import MAX_ROUNDS, name_key, normalise_name
+from rotation.desk.serve import serve
 from rotation.inputs import BadInput, check_outputs, make_event, one_line_error, parse_sizes, read_schedule
 from rotation.output import (
     EXCEL_BOM,
@@ -427,6 +428,7 @@ def schema():
 
 
 cli.add_command(print_command)
+cli.add_command(serve)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,0 +1,93 @@
+"""The desk's FastAPI application: HTML pages (rotation.desk.pages) and JSON endpoints
+(rotation.desk.api) over the same service functions, one SQLite file, one planner."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import jinja2
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+
+from rotation.desk import service
+from rotation.desk.security import LOCAL_HOSTS, Guard, GuardMiddleware
+from rotation.desk.settings import FieldErrors
+from rotation.desk.storage import Store
+from rotation.desk.worker import Planner
+
+HERE = Path(__file__).parent
+
+
+class Desk:
+    """What every request shares: the database file (a connection per thread), the planner, the guard."""
+
+    def __init__(self, db_path: str, guard: Guard):
+        self.db_path, self.guard = db_path, guard
+        self.planner = Planner(db_path)
+        self._local = threading.local()
+
+    @property
+    def store(self) -> Store:
+        store = getattr(self._local, "store", None)
+        if store is None:
+            store = self._local.store = Store(self.db_path)
+        return store
+
+
+def create_app(db_path: str | Path, *, exposed: bool = False, hosts: tuple[str, ...] = LOCAL_HOSTS) -> FastAPI:
+    """The desk over one database file. `exposed`: served beyond this machine, so every request
+    needs the desk's key (printed by `rotation serve`)."""
+    first = Store(db_path)  # creates or migrates the file before the first request
+    guard = Guard(secret=first.secret(), exposed=exposed, hosts=hosts)
+    service.interrupt_left_over(first)
+    first.close()
+    desk = Desk(str(db_path), guard)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        for run_id in desk.planner.shutdown():
+            desk.store.close_run(run_id, "interrupted", "the desk was stopped while this plan ran; nothing was kept")
+
+    app = FastAPI(
+        title="rotation desk",
+        summary="The director's desk: events, plans, re-plans and swaps over the rotation library.",
+        lifespan=lifespan,
+    )
+    app.state.desk = desk
+    app.add_middleware(GuardMiddleware, guard=guard)
+    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+
+    @app.exception_handler(service.DeskError)
+    async def desk_error(request: Request, error: service.DeskError) -> JSONResponse:
+        return JSONResponse({"detail": str(error), "field": error.field}, status_code=error.status)
+
+    @app.exception_handler(FieldErrors)
+    async def field_errors(request: Request, error: FieldErrors) -> JSONResponse:
+        return JSONResponse({"detail": str(error), "errors": error.errors}, status_code=422)
+
+    from rotation.desk import api, pages
+
+    app.include_router(api.router)
+    app.include_router(pages.router)
+    return app
+
+
+def templates() -> Jinja2Templates:
+    environment = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(HERE / "templates"),
+        autoescape=True,  # every name, title and message is text, never markup
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    return Jinja2Templates(env=environment)
+
+
+def desk_of(request: Request) -> Desk:
+    return request.app.state.desk
