@@ -175,8 +175,8 @@ def settings_from_form(form: dict[str, str]) -> EventSettings:
         "stay": stay_from_text,
         "rounds": lambda text: _number(text, int, "a whole number of rounds"),
         "time_limit": lambda text: _number(text, float, "a number of seconds"),
-        "odd": lambda text: _choice(text, OddPolicy),
-        "sit_out_scoring": lambda text: _choice(text, SitOutScoring),
+        "odd": lambda text: _choice(text or OddPolicy.THREE_HANDED.value, OddPolicy),
+        "sit_out_scoring": lambda text: _choice(text or SitOutScoring.ZERO.value, SitOutScoring),
     }
     for field, read in readers.items():
         try:
