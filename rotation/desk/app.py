@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import AsyncIterator
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -23,12 +24,35 @@ from rotation.desk.worker import Planner
 HERE = Path(__file__).parent
 
 
+class Rendered:
+    """Pictures and printable pages already made, newest kept: a stored version never changes, so
+    neither does what is drawn from it (the key names the version and every option)."""
+
+    def __init__(self, size: int = 16):
+        self.size = size
+        self.items: OrderedDict[tuple, bytes | str] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: tuple, make: Callable[[], bytes | str]) -> bytes | str:
+        with self.lock:
+            if key in self.items:
+                self.items.move_to_end(key)
+                return self.items[key]
+        made = make()
+        with self.lock:
+            self.items[key] = made
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+        return made
+
+
 class Desk:
     """What every request shares: the database file (a connection per thread), the planner, the guard."""
 
     def __init__(self, db_path: str, guard: Guard):
         self.db_path, self.guard = db_path, guard
         self.planner = Planner(db_path)
+        self.rendered = Rendered()
         self._local = threading.local()
 
     @property

@@ -131,6 +131,7 @@ def _event_page(request: Request, event_id: int, version_id: int | None = None, 
         settings=settings,
         run=run,
         running=run is not None and run.status == RUNNING,
+        run_repeats=_run_repeats(desk.store, run),
         version=shown,
         current=current,
         looking_back=shown is not None and current is not None and shown.id != current.id,
@@ -139,6 +140,15 @@ def _event_page(request: Request, event_id: int, version_id: int | None = None, 
         figures=views.figure_lines(shown.figures, bool(settings.spread)) if shown else [],
         errors=errors or {},
     )
+
+
+def _run_repeats(store, run) -> int | None:
+    """While a run plans, the best it reported; once it stored a schedule, that schedule's checked repeats
+    (a re-plan's progress can count only the rounds it plans)."""
+    if run is None:
+        return None
+    stored = store.version(run.version_id) if run.version_id else None
+    return stored.figures["metrics"]["repeats"] if stored else run.progress.get("repeats")
 
 
 def _day_action(request: Request, event_id: int, field: str, action) -> Response:
@@ -286,7 +296,8 @@ def meetings_picture(request: Request, event_id: int, version: int | None = None
     from rotation.pictures import meetings_png  # matplotlib: only when the picture is asked for
 
     _, shown = _shown(request, event_id, version)
-    return Response(meetings_png(shown.schedule()), media_type="image/png")
+    picture = desk_of(request).rendered.get(("meetings", shown.id), lambda: meetings_png(shown.schedule()))
+    return Response(picture, media_type="image/png")
 
 
 @router.get("/events/{event_id}/history", response_class=HTMLResponse)
@@ -350,9 +361,14 @@ def print_page(
     low, high = first or 1, last or total
     if unknown or not 1 <= low <= high <= total:
         raise HTTPException(422, f"choose parts from {', '.join(PARTS)} and rounds from 1 to {total}")
-    metrics = optimizer.check(schedule)  # nothing unchecked reaches the wall
     options = _print_options(settings, parts, (low, high))
-    return HTMLResponse(render_page(schedule, metrics, compare(schedule), options))
+
+    def make() -> str:
+        metrics = optimizer.check(schedule)  # nothing unchecked reaches the wall
+        return render_page(schedule, metrics, compare(schedule), options)
+
+    key = ("print", shown.id, settings.title, settings.date, tuple(parts), low, high)
+    return HTMLResponse(desk_of(request).rendered.get(key, make))
 
 
 DOWNLOADS = {"schedule.json": "application/json", "schedule.csv": "text/csv", "schedule-long.csv": "text/csv"}
