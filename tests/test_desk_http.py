@@ -390,3 +390,20 @@ def test_a_schedule_the_checker_refuses_is_never_stored(db):
             store.add_version(db_, event_id, broken, kind="swap", note="", played=0, figures={}, parent=None)
     assert len(store.versions(event_id)) == 1
     assert store.event(event_id).current_version == store.versions(event_id)[0].id
+
+
+def test_serve_refuses_a_file_it_cannot_open_and_knows_local_addresses(tmp_path):
+    from click.testing import CliRunner
+
+    from rotation.cli import cli
+    from rotation.desk.serve import default_db, is_local
+
+    assert all(is_local(host) for host in ("127.0.0.1", "localhost", "::1", "127.0.0.2"))
+    assert not any(is_local(host) for host in ("0.0.0.0", "192.168.1.20", "desk.example"))
+    assert default_db().name == "desk.sqlite3" and "rotation" in default_db().parts
+    not_a_database = tmp_path / "names.txt"
+    not_a_database.write_text("Ann\nBo\n" * 1000)
+    result = CliRunner().invoke(cli, ["serve", "--db", str(not_a_database)])
+    assert result.exit_code == 2 and "cannot open the desk's file" in result.output
+    inside_a_file = CliRunner().invoke(cli, ["serve", "--db", str(not_a_database / "desk.sqlite3")])
+    assert inside_a_file.exit_code == 2 and "cannot open the desk's file" in inside_a_file.output

@@ -82,6 +82,8 @@ def create_app(db_path: str | Path, *, exposed: bool = False, hosts: tuple[str, 
         title="rotation desk",
         summary="The director's desk: events, plans, re-plans and swaps over the rotation library.",
         lifespan=lifespan,
+        docs_url=None,  # FastAPI's docs pages load their scripts from a CDN; the desk works offline
+        redoc_url=None,
     )
     app.state.desk = desk
     app.add_middleware(GuardMiddleware, guard=guard)
