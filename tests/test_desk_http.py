@@ -217,6 +217,8 @@ def test_a_drop_out_is_re_planned_from_its_round(client, db):
     current = client.get(f"/api/events/{event_id}").json()["current_version"]
     assert current["kind"] == "replan" and current["played"] == 1
     assert "re-planned from round 3 (Player 09 leaves, Newcomer arrives)" in current["note"]
+    moves = client.get(f"/events/{event_id}").text
+    assert "players move in the rounds re-planned" in moves and "Newcomer: rounds 3, 4" in moves
     compare = client.get(f"/events/{event_id}/compare").text
     assert "players came and went" in compare
 

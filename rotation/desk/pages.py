@@ -178,18 +178,20 @@ def plan(request: Request, event_id: int, csrf: Text = ""):
 
 @router.post("/events/{event_id}/runs/{run_id}/stop")
 def stop(request: Request, event_id: int, run_id: int, csrf: Text = ""):
-    check_form(request, csrf)
-    desk = desk_of(request)
-    service.load_run(desk.store, desk.planner, run_id, event_id)
-    return _day_action(request, event_id, "plan", lambda: service.stop_run(desk.store, desk.planner, run_id))
+    return _run_action(request, event_id, run_id, csrf, service.stop_run)
 
 
 @router.post("/events/{event_id}/runs/{run_id}/again")
 def again(request: Request, event_id: int, run_id: int, csrf: Text = ""):
+    return _run_action(request, event_id, run_id, csrf, service.run_again)
+
+
+def _run_action(request: Request, event_id: int, run_id: int, csrf: str, action) -> Response:
+    """Stop a run, or run it again: only a run of this event."""
     check_form(request, csrf)
     desk = desk_of(request)
     service.load_run(desk.store, desk.planner, run_id, event_id)
-    return _day_action(request, event_id, "plan", lambda: service.run_again(desk.store, desk.planner, run_id))
+    return _day_action(request, event_id, "plan", lambda: action(desk.store, desk.planner, run_id))
 
 
 @router.post("/events/{event_id}/played")

@@ -287,41 +287,13 @@ class Store:
 
 
 def _event(row: sqlite3.Row) -> EventRow:
-    return EventRow(
-        id=row["id"],
-        settings=json.loads(row["settings"]),
-        current_version=row["current_version"],
-        created=row["created"],
-    )
+    return EventRow(**{**dict(row), "settings": json.loads(row["settings"])})
 
 
 def _version(row: sqlite3.Row) -> VersionRow:
-    return VersionRow(
-        id=row["id"],
-        event_id=row["event_id"],
-        parent=row["parent"],
-        kind=row["kind"],
-        note=row["note"],
-        played=row["played"],
-        figures=json.loads(row["figures"]),
-        created=row["created"],
-        schedule_json=row["schedule"],
-    )
+    fields = {key: row[key] for key in row.keys() if key != "schedule"}
+    return VersionRow(**{**fields, "figures": json.loads(row["figures"]), "schedule_json": row["schedule"]})
 
 
 def _run(row: sqlite3.Row) -> RunRow:
-    return RunRow(
-        id=row["id"],
-        event_id=row["event_id"],
-        kind=row["kind"],
-        request=json.loads(row["request"]),
-        status=row["status"],
-        pid=row["pid"],
-        time_limit=row["time_limit"],
-        started=row["started"],
-        finished=row["finished"],
-        stop_asked=bool(row["stop_asked"]),
-        progress=json.loads(row["progress"]),
-        message=row["message"],
-        version_id=row["version_id"],
-    )
+    return RunRow(**{**dict(row), "request": json.loads(row["request"]), "progress": json.loads(row["progress"])})
