@@ -188,6 +188,9 @@ def test_plan_reload_stop_and_keep_the_best(page, server):
     check_layout(page, "stopped")
     page.goto(url + "/compare")
     assert page.locator("table.compare tbody tr").count() >= 8
+    picture = page.locator("img.picture")
+    picture.scroll_into_view_if_needed()
+    assert picture.evaluate("img => img.decode().then(() => img.naturalWidth)") > 0  # the meetings picture
     check_layout(page, "compare")
 
 

@@ -398,11 +398,16 @@ def test_serve_refuses_a_file_it_cannot_open_and_knows_local_addresses(tmp_path)
     from click.testing import CliRunner
 
     from rotation.cli import cli
-    from rotation.desk.serve import default_db, is_local
+    from rotation.desk.security import Guard
+    from rotation.desk.serve import address, default_db, is_local
 
     assert all(is_local(host) for host in ("127.0.0.1", "localhost", "::1", "127.0.0.2"))
     assert not any(is_local(host) for host in ("0.0.0.0", "192.168.1.20", "desk.example"))
     assert default_db().name == "desk.sqlite3" and "rotation" in default_db().parts
+    assert address("127.0.0.1", 8765, Guard("s3cret", exposed=False)) == "http://127.0.0.1:8765/"
+    assert address("::1", 8765, Guard("s3cret", exposed=False)) == "http://[::1]:8765/"
+    assert address("0.0.0.0", 80, Guard("s3cret", exposed=True)).endswith(":80/?key=s3cret")
+    assert "0.0.0.0" not in address("0.0.0.0", 80, Guard("s3cret", exposed=True))
     not_a_database = tmp_path / "names.txt"
     not_a_database.write_text("Ann\nBo\n" * 1000)
     result = CliRunner().invoke(cli, ["serve", "--db", str(not_a_database)])

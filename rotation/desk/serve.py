@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+import socket
 from pathlib import Path
 
 import click
@@ -24,6 +25,15 @@ def is_local(host: str) -> bool:
         return ipaddress.ip_address(host.strip("[]")).is_loopback
     except ValueError:
         return False
+
+
+def address(host: str, port: int, guard) -> str:
+    """The start-up URL; served beyond this machine it carries the key, and an 'every address' host
+    is shown as this machine's name, which the other devices on the network can reach."""
+    if host in ("0.0.0.0", "::"):
+        host = socket.gethostname()
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}/" + (f"?key={guard.secret}" if guard.exposed else "")
 
 
 @click.command()
@@ -51,9 +61,5 @@ def serve(db_path, host, port):
         raise BadInput(f"cannot open the desk's file {str(path)!r}: {error}") from None
     except Exception as error:  # sqlite3.DatabaseError: not a database, or a damaged one
         raise BadInput(f"cannot open the desk's file {str(path)!r}: {error}") from None
-    shown = f"[{host}]" if ":" in host else host
-    address = f"http://{shown}:{port}/"
-    if app.state.desk.guard.exposed:
-        address += f"?key={app.state.desk.guard.secret}"
-    click.echo(f"The desk is at {address}  (data: {path}; Ctrl-C stops it)", err=True)
+    click.echo(f"The desk is at {address(host, port, app.state.desk.guard)}  (data: {path}; Ctrl-C stops it)", err=True)
     uvicorn.run(app, host=host, port=port, log_level="warning")
