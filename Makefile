@@ -11,7 +11,7 @@ $(BIN)/rotation: pyproject.toml
 
 PORT ?= 8765
 
-.PHONY: setup demo serve test bench bench-quick bench-odd bench-replan bench-balance
+.PHONY: setup demo serve test bench bench-quick bench-odd bench-replan bench-balance bench-desk
 setup: $(BIN)/rotation
 
 demo: setup
@@ -40,3 +40,6 @@ bench-replan: setup
 
 bench-balance: setup
 	$(BIN)/python -m benchmarks.balance
+
+bench-desk: setup
+	$(BIN)/python -m benchmarks.desk
