@@ -15,7 +15,7 @@ from typing import Protocol
 import optimizer
 from models import Event, PlanResult, Progress, Replan, Round, Schedule, Status, Table
 from models.event import name_key, normalise_name
-from rotation.desk.settings import EventSettings, FieldErrors, desk_words
+from rotation.desk.settings import EventSettings, FieldErrors, check_time_limit, desk_words
 from rotation.desk.storage import FAILED, FINISHED, INTERRUPTED, STOPPED, EventRow, RunRow, Store, VersionRow
 
 
@@ -130,12 +130,10 @@ def start_replan(
         "drop": _leavers(schedule, from_round, leave),
         "add": _arrivals(schedule, arrive),
     }
-    limits = EventSettings(names=[], rounds=1, time_limit=time_limit)
     try:
-        limits.event()
+        check_time_limit(time_limit)
     except FieldErrors as error:
-        if "time_limit" in error.errors:
-            raise DeskError(error.errors["time_limit"], field="time_limit", status=422) from None
+        raise DeskError(error.errors["time_limit"], field="time_limit", status=422) from None
     return _launch(store, planner, event_id, "replan", request, time_limit)
 
 

@@ -47,8 +47,7 @@ class EventSettings(BaseModel):
 
     def event(self) -> Event:
         """The library's event, or FieldErrors naming the field the library refused."""
-        if not (math.isfinite(self.time_limit) and 0.1 <= self.time_limit <= MAX_SECONDS):
-            raise FieldErrors({"time_limit": f"{self.time_limit:g} is not from 0.1 to {MAX_SECONDS:g} seconds"})
+        check_time_limit(self.time_limit)
         spelled = _spelled(self.names)
         try:
             return Event(
@@ -62,6 +61,12 @@ class EventSettings(BaseModel):
             )
         except ValidationError as error:
             raise FieldErrors(_placed(error, self)) from None
+
+
+def check_time_limit(seconds: float) -> None:
+    """A finite number of seconds from 0.1 to a day, as the command line takes it."""
+    if not (math.isfinite(seconds) and 0.1 <= seconds <= MAX_SECONDS):
+        raise FieldErrors({"time_limit": f"{seconds:g} is not from 0.1 to {MAX_SECONDS:g} seconds"})
 
 
 def _spelled(names: list[str]):
