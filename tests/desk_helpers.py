@@ -27,11 +27,13 @@ def token_of(html: str) -> str:
 
 
 def seeded_event(db_path, settings: EventSettings) -> int:
-    """An event whose first version is the fixed rule's schedule (checked on the way in), no worker."""
+    """An event whose first version is the fixed rule's schedule with the keep-apart groups (checked on
+    the way in), planned by no worker."""
     store = Store(db_path)
     event_id = service.create_event(store, settings)
     event = settings.event()
     schedule = optimizer.fixed_schedule(Event(players=event.players, rounds=event.rounds, odd=event.odd))
+    schedule = schedule.model_copy(update={"apart": event.apart})  # checked: the fixed rule must keep them apart
     with store.change() as db:
         store.add_version(
             db,
