@@ -314,12 +314,16 @@ def test_what_is_not_there_is_not_found(client, db):
     client.post("/api/events", json={"names": names(8), "rounds": 2})
     assert client.get("/events/3/compare").status_code == 404  # no schedule yet
     assert client.get("/static/desk.js").status_code == 200
+    page = client.get("/events/99")
+    assert page.headers["content-type"].startswith("text/html") and "event 99 does not exist" in page.text
+    assert client.get("/api/events/99").json() == {"detail": "event 99 does not exist", "field": None}
 
 
 def test_changes_need_the_forms_token_and_json_needs_json(client, db):
     event_id = seeded_event(db, EventSettings(names=names(8), rounds=3))
     assert client.post(f"/events/{event_id}/played", data={"rounds": "1"}).status_code == 403
-    assert client.post(f"/events/{event_id}/undo", data={"csrf": "forged"}).status_code == 403
+    forged = client.post(f"/events/{event_id}/undo", data={"csrf": "forged"})
+    assert forged.status_code == 403 and "reload the page and try again" in forged.text
     assert client.post("/events", data={**FORM, "names": "\n".join(names(8))}).status_code == 403
     # A page elsewhere can send a plain form to any address, never application/json without asking first.
     assert client.post(f"/api/events/{event_id}/played", data={"rounds": "1"}).status_code == 415

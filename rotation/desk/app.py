@@ -11,9 +11,11 @@ from pathlib import Path
 
 import jinja2
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
+from fastapi.exception_handlers import http_exception_handler
+from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from rotation.desk import service
 from rotation.desk.security import LOCAL_HOSTS, Guard, GuardMiddleware
@@ -90,8 +92,20 @@ def create_app(db_path: str | Path, *, exposed: bool = False, hosts: tuple[str, 
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
 
     @app.exception_handler(service.DeskError)
-    async def desk_error(request: Request, error: service.DeskError) -> JSONResponse:
+    async def desk_error(request: Request, error: service.DeskError) -> Response:
+        if not request.url.path.startswith("/api/"):
+            return await refused(request, StarletteHTTPException(error.status, str(error)))
         return JSONResponse({"detail": str(error), "field": error.field}, status_code=error.status)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def refused(request: Request, error: StarletteHTTPException) -> Response:
+        """A page's refusal as a page; the JSON endpoints keep FastAPI's JSON answer."""
+        if request.url.path.startswith("/api/"):
+            return await http_exception_handler(request, error)
+        from rotation.desk.pages import TEMPLATES
+
+        context = {"status": error.status_code, "message": str(error.detail)}
+        return TEMPLATES.TemplateResponse(request, "error.html.j2", context, status_code=error.status_code)
 
     @app.exception_handler(FieldErrors)
     async def field_errors(request: Request, error: FieldErrors) -> JSONResponse:
