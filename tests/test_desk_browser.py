@@ -167,6 +167,23 @@ def wait_finished(page, seconds: float = 60) -> None:
     page.wait_for_selector("#run[data-status]:not([data-status=running])", timeout=seconds * 1000)
 
 
+def test_a_wrong_input_shows_beside_its_field(page, server):
+    page.goto(server.url + "/events/new")
+    page.fill("textarea[name=names]", "Ann\nBo\nCy")
+    page.fill("input[name=rounds]", "seven")
+    page.click("text=Create the event")
+    names_error, rounds_error = page.locator("#error-names"), page.locator("#error-rounds")
+    assert names_error.inner_text() == "a room needs at least 4 players, got 3"
+    assert rounds_error.inner_text() == "'seven' is not a whole number of rounds"
+    # Each message sits under its own field, above the next one.
+    upload = page.locator("input[name=names_file]").bounding_box()
+    rounds = page.locator("input[name=rounds]").bounding_box()
+    box = names_error.bounding_box()
+    assert upload and rounds and box and upload["y"] < box["y"] < rounds["y"]
+    assert page.locator("textarea[name=names]").input_value() == "Ann\nBo\nCy"  # what was typed stays
+    check_layout(page, "wrong-input")
+
+
 def test_plan_reload_stop_and_keep_the_best(page, server):
     # 18 players sitting out two a round over 6 rounds: a minute would not be enough to prove it.
     url = new_event(page, server, names(17) + [HOSTILE], rounds=6, seconds=60, sit_out=True)

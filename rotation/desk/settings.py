@@ -191,8 +191,18 @@ def settings_from_form(form: dict[str, str]) -> EventSettings:
         except ValueError as error:
             errors[field] = str(error)
     if errors:
+        if "names" not in errors:  # the list can be judged on its own: say so now, not on the next try
+            errors.update(_names_alone(values["names"]))
         raise FieldErrors(errors)
     return EventSettings(**values)
+
+
+def _names_alone(names: list[str]) -> dict[str, str]:
+    try:
+        EventSettings(names=names, rounds=1, odd=OddPolicy.SIT_OUT).event()
+    except FieldErrors as error:
+        return {"names": error.errors["names"]} if "names" in error.errors else {}
+    return {}
 
 
 def _number(text: str, kind, what: str):
