@@ -25,12 +25,18 @@ class _Stop:
 
     planning = False
     asked = False
+    delivered = False  # the library was interrupted once: it is now keeping the best, let it finish
+
+    @classmethod
+    def deliver(cls) -> None:
+        cls.delivered = True
+        raise KeyboardInterrupt
 
 
 def _on_sigint(signum, frame) -> None:
     _Stop.asked = True
-    if _Stop.planning:
-        raise KeyboardInterrupt
+    if _Stop.planning and not _Stop.delivered:
+        _Stop.deliver()
 
 
 PROGRESS_EVERY = 0.25  # seconds between progress writes: live enough, and cheap for SQLite
@@ -52,8 +58,8 @@ def main(argv: list[str]) -> int:
 
     def on_progress(update) -> None:
         progress.note(update)
-        if _Stop.asked:  # asked before planning began: stop at the first schedule
-            raise KeyboardInterrupt
+        if _Stop.asked and not _Stop.delivered:  # asked before planning began: stop at the first schedule
+            _Stop.deliver()
 
     outcome = None
     try:
