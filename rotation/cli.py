@@ -18,6 +18,7 @@ from models import Answer, OddPolicy, Reseat, Schedule, SitOutScoring, Status
 from models.event import MAX_ROUNDS, did_you_mean, name_key, normalise_name
 from optimizer.fix import turns_broken_by
 from rotation import stopping
+from rotation.desk.serve import serve
 from rotation.inputs import BadInput, check_outputs, make_event, one_line_error, parse_sizes, read_schedule
 from rotation.output import (
     EXCEL_BOM,
@@ -559,6 +560,7 @@ def schema():
 
 
 cli.add_command(print_command)
+cli.add_command(serve)
 
 
 def main(argv: list[str] | None = None) -> int:
