@@ -5,11 +5,13 @@ from models.metrics import Metrics, PlayerMetrics
 from models.progress import Progress
 from models.result import Answer, Bound, Moves, OtherWay, PlanResult, PlayerChange, Replan, Reseat, Status, Verdict
 from models.schedule import SEAT_LETTERS, Correction, Provenance, Round, Schedule, Table
+from models.scores import Card, RoundMark, RoundScore, StandingRow, Standings
 
 __all__ = [
     "SEAT_LETTERS",
     "Answer",
     "Bound",
+    "Card",
     "Correction",
     "Event",
     "Layout",
@@ -25,8 +27,12 @@ __all__ = [
     "Progress",
     "Provenance",
     "Round",
+    "RoundMark",
+    "RoundScore",
     "Schedule",
     "SitOutScoring",
+    "StandingRow",
+    "Standings",
     "Status",
     "Table",
     "Verdict",

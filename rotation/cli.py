@@ -49,6 +49,7 @@ from rotation.report import (
     result_text,
     zero_repeat_answer,
 )
+from rotation.scores_command import scores_command
 
 
 def room_options(command):
@@ -560,6 +561,7 @@ def schema():
 
 
 cli.add_command(print_command)
+cli.add_command(scores_command)
 cli.add_command(serve)
 
 

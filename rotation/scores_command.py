@@ -1,0 +1,113 @@
+"""`rotation scores`: the standings from a filled-in score sheet, or the empty sheet to fill in."""
+
+from __future__ import annotations
+
+import click
+
+import optimizer
+import scoring
+from models.event import MAX_ROUNDS
+from rotation.inputs import MAX_SCHEDULE_BYTES, BadInput, check_outputs, read_schedule, read_text
+from rotation.lists import ListError
+from rotation.output import EXCEL_BOM, say, write_outputs
+from rotation.print_command import parse_text
+from rotation.scoresheet import read_scoresheet, template_csv
+from rotation.standings_pages import standings_csv, standings_html, standings_json, standings_text
+
+
+@click.command(name="scores")
+@click.argument("schedule_file", metavar="DAY.json")
+@click.argument("scores_file", metavar="[SCORES.csv]", required=False)
+@click.option("--template", "template_path", metavar="FILE", help="Write the empty score sheet for DAY.json.")
+@click.option(
+    "--after",
+    type=click.IntRange(min=1, max=MAX_ROUNDS),
+    metavar="K",
+    help="Standings after this round (default: the last round whose every table's card is in).",
+)
+@click.option(
+    "--late-as-sit-out",
+    is_flag=True,
+    help="A late arrival's missed rounds score as sit-outs (default: they score nothing).",
+)
+@click.option("--csv", "csv_path", metavar="FILE", help="Also write the standings as CSV.")
+@click.option("--json", "json_path", metavar="FILE", help="Also write the standings as JSON.")
+@click.option("--html", "html_path", metavar="FILE", help="Also write the standings as a printable page.")
+@click.option("--excel", is_flag=True, help="Start the CSV files with a byte-order mark, for Excel.")
+@click.option("--title", default="", metavar="TEXT", help="The event's name, on the printable page.")
+@click.option("--date", default="", metavar="TEXT", help="The day, on the printable page.")
+def scores_command(
+    schedule_file,
+    scores_file,
+    template_path,
+    after,
+    late_as_sit_out,
+    csv_path,
+    json_path,
+    html_path,
+    excel,
+    title,
+    date,
+):
+    """Standings from the score sheet SCORES.csv (sat-out rounds scored by the schedule's rule), or with
+    --template FILE the empty sheet: round, table, game, seat, player, points."""
+    bom = EXCEL_BOM if excel else ""
+    title, date = parse_text("--title", title), parse_text("--date", date)
+    if template_path is not None:
+        if scores_file is not None or csv_path or json_path or html_path:
+            raise BadInput("--template writes the empty sheet only: give DAY.json and --template FILE")
+        files = check_outputs({"--template": template_path}, {"schedule file": schedule_file})
+        schedule = _checked(schedule_file)
+        write_outputs([(files[0][1], bom + template_csv(schedule))])
+        say(f"{template_path}: the empty score sheet; fill in the points column and run `rotation scores` on it")
+        return
+    if scores_file is None:
+        raise BadInput("give the score sheet SCORES.csv, or --template FILE to write an empty one")
+    outputs = {"--csv": csv_path, "--json": json_path, "--html": html_path}
+    files = check_outputs(outputs, {"schedule file": schedule_file, "scores file": scores_file})
+    schedule = _checked(schedule_file)
+    try:
+        sheet = read_scoresheet(schedule, read_text(scores_file, "scores", MAX_SCHEDULE_BYTES))
+    except ListError as error:
+        where = f", {error.where}" if error.lines else ""
+        raise BadInput(f"scores file {scores_file!r}{where}: {error.reason}") from None
+    try:
+        table = scoring.standings(schedule, sheet.cards, after=after, late_arrivals_as_sit_outs=late_as_sit_out)
+    except (scoring.CardRefused, scoring.ScoresIncomplete) as error:
+        raise BadInput(f"scores file {scores_file!r}: {error}") from None
+    render = {
+        "--csv": lambda: bom + standings_csv(table),
+        "--json": lambda: standings_json(table),
+        "--html": lambda: standings_html(table, title, date),
+    }
+    write_outputs([(path, render[what]()) for what, path in files])
+    for note in [*sheet.notes, *_later_cards(schedule, sheet.cards, table.after)]:
+        try:
+            click.echo(f"rotation: note: {note}", err=True)
+        except OSError:
+            pass  # stderr closed: the standings still go to stdout
+    say(standings_text(table))
+
+
+def _checked(path: str):
+    schedule = read_schedule(path)
+    try:
+        optimizer.check(schedule)  # scores are added up only on a schedule that passes the checker
+    except optimizer.InvalidSchedule as error:
+        raise BadInput(f"{path}: invalid schedule: {error}") from None
+    return schedule
+
+
+def _later_cards(schedule, cards, after: int) -> list[str]:
+    """A note for each round past the standings that has some cards in: they are not counted yet."""
+    latest = scoring.latest_cards(cards)
+    notes = []
+    for number in range(after + 1, len(schedule.rounds) + 1):
+        missing = scoring.missing_tables(schedule, latest, number)
+        entered = len(schedule.rounds[number - 1].tables) - len(missing)
+        if entered:
+            notes.append(
+                f"round {number}: {entered} of {entered + len(missing)} tables' cards are in; "
+                f"not counted until every table's card is"
+            )
+    return notes

@@ -1,0 +1,137 @@
+"""The standings as a director reads them (text), a spreadsheet opens them (CSV), a program reads them
+(JSON) and a printer prints them (HTML). Every one marks a sat-out round with * and explains it."""
+
+from __future__ import annotations
+
+import json
+
+import jinja2
+
+from models import RoundMark, RoundScore, StandingRow, Standings
+from models.event import SitOutScoring
+from rotation.output import NOT_HERE_WORD, SIT_OUT_WORDS, THREE_HANDED_WORD, _csv_text
+
+SIT_OUT_SIGN = "*"  # on every sat-out round's points: scored by the event's rule, not earned at a table
+THREE_HANDED_SIGN = "³"
+ROUND_WORDS = {RoundMark.LEFT: "left", RoundMark.ABSENT: "away", RoundMark.ARRIVING: "late"}
+TIE_RULE = "Level totals are split by games won (the most points at the table in a game), then the best single game."
+SHARED_RULE = "A rank shown as =3 is shared: those players are level on all three."
+CSV_NOTES = {
+    RoundMark.PLAYED: "",
+    RoundMark.THREE_HANDED: THREE_HANDED_WORD,
+    RoundMark.LEFT: "left",
+    RoundMark.ABSENT: NOT_HERE_WORD,
+    RoundMark.ARRIVING: "not yet arrived",
+}
+
+
+def footnotes(standings: Standings) -> list[str]:
+    """What the signs mean, for the rounds counted; the sit-out note whenever a sit-out is counted."""
+    marks = {score.mark for row in standings.rows for score in row.rounds}
+    notes = []
+    if RoundMark.SAT_OUT in marks or (standings.late_arrivals_as_sit_outs and RoundMark.ARRIVING in marks):
+        notes.append(f"{SIT_OUT_SIGN} {_sit_out_rule(standings)}")
+    if RoundMark.THREE_HANDED in marks:
+        notes.append(f"{THREE_HANDED_SIGN} played at a table of three (three-handed).")
+    if RoundMark.ARRIVING in marks:
+        scored = "scored as a sit-out" if standings.late_arrivals_as_sit_outs else "scores nothing"
+        notes.append(f"late: not yet arrived; a round before arriving {scored}.")
+    if marks & {RoundMark.LEFT, RoundMark.ABSENT}:
+        notes.append("left / away: not at the event that round, no points; a player who left keeps the rounds played.")
+    return [*notes, TIE_RULE, SHARED_RULE]
+
+
+def _sit_out_rule(standings: Standings) -> str:
+    if standings.sit_out_scoring is SitOutScoring.ZERO:
+        return "sat out: the round scores zero (the event's rule), not points earned at a table."
+    averages = ", ".join(f"round {r} {a}" for r, a in enumerate(standings.round_averages, start=1))
+    return (
+        "sat out: the round scores the round's average (the event's rule), not points earned at a table: the mean "
+        f"round total of the players who played it, rounded half away from zero to a whole point ({averages})."
+    )
+
+
+def cell(score: RoundScore) -> str:
+    """A round's points with its sign: '30', '25*', '12³', 'left'."""
+    if score.points is None:
+        return ROUND_WORDS.get(score.mark, "")
+    sign = {
+        RoundMark.SAT_OUT: SIT_OUT_SIGN,
+        RoundMark.ARRIVING: SIT_OUT_SIGN,
+        RoundMark.THREE_HANDED: THREE_HANDED_SIGN,
+    }
+    return f"{score.points}{sign.get(score.mark, '')}"
+
+
+def player_note(row: StandingRow) -> str:
+    notes = [f"arrived in round {row.arrived}"] if row.arrived else []
+    notes += [f"left after round {row.left_after}"] if row.left_after is not None else []
+    return ", ".join(notes)
+
+
+def heading(standings: Standings) -> str:
+    if standings.after == standings.rounds:
+        return f"Final standings after {standings.rounds} round{'s' if standings.rounds > 1 else ''}"
+    return f"Standings after round {standings.after} of {standings.rounds}"
+
+
+def standings_text(standings: Standings) -> str:
+    names = [row.player + (f" ({player_note(row)})" if player_note(row) else "") for row in standings.rows]
+    width = max([len("Player"), *map(len, names)])
+    rounds = [f"R{r}" for r in range(1, standings.after + 1)]
+    head = f"{'Rank':>4}  {'Player':<{width}}  {'Total':>6}  {'Won':>3}  {'Best':>5}" + "".join(
+        f"  {r:>6}" for r in rounds
+    )
+    lines = [heading(standings), "", head]
+    for row, name in zip(standings.rows, names):
+        best = "" if row.best_game is None else str(row.best_game)
+        line = f"{row.place:>4}  {name:<{width}}  {row.total:>6}  {row.games_won:>3}  {best:>5}"
+        lines.append(line + "".join(f"  {cell(score):>6}" for score in row.rounds))
+    return "\n".join([*lines, "", *footnotes(standings)])
+
+
+def standings_csv(standings: Standings) -> str:
+    """A header row, one row per player: rank (a number, so it sorts as one), 'shared' (yes when another
+    player has the rank: '=3' would be a formula to a spreadsheet), totals, then per round the points (a
+    number; empty when none) and a note (the sit-out mark starts with *)."""
+    header: list[str | int] = ["rank", "shared", "player", "total", "games won", "best game", "note"]
+    for r in range(1, standings.after + 1):
+        header += [f"round {r} points", f"round {r} note"]
+    rows: list[list[str | int]] = [header]
+    for row in standings.rows:
+        cells: list[str | int] = [row.rank, "yes" if row.shared else "", row.player, row.total, row.games_won]
+        cells += [row.best_game if row.best_game is not None else "", player_note(row)]
+        for score in row.rounds:
+            cells += [score.points if score.points is not None else "", _csv_note(standings, score)]
+        rows.append(cells)
+    return _csv_text(rows)
+
+
+def _csv_note(standings: Standings, score: RoundScore) -> str:
+    if score.mark is RoundMark.SAT_OUT:
+        return f"{SIT_OUT_SIGN} {SIT_OUT_WORDS[standings.sit_out_scoring.value]}"
+    if score.mark is RoundMark.ARRIVING and score.points is not None:
+        return f"{SIT_OUT_SIGN} not yet arrived - scored as a sit-out"
+    return CSV_NOTES[score.mark]
+
+
+def standings_json(standings: Standings) -> str:
+    data = {"standings": standings.model_dump(mode="json"), "footnotes": footnotes(standings)}
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def standings_html(standings: Standings, title: str = "", date: str = "") -> str:
+    """A self-contained printable page (no network needed), in the printout's font."""
+    # Its own environment: rotation.printing's would import matplotlib (half a second) for a table.
+    environment = jinja2.Environment(
+        loader=jinja2.PackageLoader("rotation", "templates"), autoescape=True, undefined=jinja2.StrictUndefined
+    )
+    return environment.get_template("standings.html.j2").render(
+        title=title or heading(standings),
+        event=title,
+        date=date,
+        heading=heading(standings),
+        standings=standings,
+        rows=[(row, player_note(row), [cell(score) for score in row.rounds]) for row in standings.rows],
+        footnotes=footnotes(standings),
+    )
