@@ -19,13 +19,14 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
+from typing import Any
 
 import numpy as np
 
 import optimizer.cpsat as cpsat
 from models import Bound, Event, PlanResult, Progress, Status
-from optimizer.balance import balance_letters, balance_table_numbers, order_rounds, polish
+from optimizer.balance import balance_letters, balance_table_numbers, order_rounds, polish, regroup_for_tables
 from optimizer.bounds import lower_bound
 from optimizer.checker import check
 from optimizer.constructions import frontier_rounds, instant_seating, zero_repeat_seating
@@ -53,6 +54,12 @@ SEARCH_MAX_PLAYERS = 4_000
 POLISH_MAX_PLAYERS = 400
 POLISH_SHARE = 0.1
 POLISH_STEPS_PER_SECOND = 1_000
+# Share of the time left for balancing that the first regrouping leaves to the table numbering (a descent
+# takes milliseconds in the rooms that are regrouped, and without one the numbers are as built).
+NUMBERING_SHARE = 0.2
+# Renumbering between regroupings for table numbers: fewer restarts than the first numbering (the
+# regrouping itself shakes the day).
+KICKS_BETWEEN_REGROUPING = 20
 # Share of the time left after local search that may go to proving a forced repeat (_raise_bound).
 PROBE_SHARE = 0.2
 # In the smallest rooms (split by round 2) the search has settled and the proof is what is left.
@@ -320,34 +327,51 @@ def _balance(run: Run, rng: np.random.Generator, polish_first: bool) -> None:
     if best is None:
         return
     player_count = len(event.players)
+    regroup = polish_first and run.costs is not None and player_count <= POLISH_MAX_PLAYERS
+    room: dict[str, Any] = dict(
+        met_before=history.met_before,
+        apart=apart_pairs(event) > 0,
+        clubs=club_mates(event) > 0,
+        pinned=pinned(event),
+        previous=history.previous,
+        player_count=player_count,
+    )
     try:
         seats = best.seats
-        if polish_first and run.costs is not None and player_count <= POLISH_MAX_PLAYERS:
-            share = max(FINISH_SECONDS, POLISH_SHARE * run.budget.time_limit)
-            # A repeatable run stops at its step count, the clock only at the run's end.
-            seconds = run.budget.finish_left() if run.budget.repeatable else min(run.budget.finish_left(), share)
-            seats = polish(
-                seats,
-                rng,
-                met_before=history.met_before,
-                apart=apart_pairs(event) > 0,
-                clubs=club_mates(event) > 0,
-                pinned=pinned(event),
-                previous=history.previous,
-                deadline=time.monotonic() + seconds,
-                max_steps=int(share * POLISH_STEPS_PER_SECOND) if run.budget.repeatable else None,
-                player_count=player_count,
-            )
+        if regroup:
+            seats = polish(seats, rng, **_polish_time(run, keep=NUMBERING_SHARE * run.budget.finish_left()), **room)
         seats = order_rounds(
             seats, history.previous, player_count, exempt=turn_exempt(event), burdens_so_far=history.burdens_before
         )
-        seats = balance_table_numbers(
-            seats, pinned(event), history.visits_before, player_count, rng=rng, deadline=run.budget.end
+        number = partial(
+            balance_table_numbers,
+            pinned=room["pinned"],
+            visits_so_far=history.visits_before,
+            player_count=player_count,
+            rng=rng,
+            deadline=run.budget.end,
         )
-        seats = balance_letters(seats, history.letters_before, player_count)
-        run.offer(seats, f"{best.method}, balanced")
+        seats = number(seats)
+        run.offer(balance_letters(seats, history.letters_before, player_count), f"{best.method}, balanced")
+        if regroup:
+            seats = regroup_for_tables(
+                seats, rng, partial(number, kicks=KICKS_BETWEEN_REGROUPING), visits_so_far=history.visits_before,
+                **_polish_time(run), **room,
+            )  # fmt: skip
+            run.offer(balance_letters(seats, history.letters_before, player_count), f"{best.method}, balanced")
     except KeyboardInterrupt:
         return
+
+
+def _polish_time(run: Run, keep: float = 0.0) -> dict[str, Any]:
+    """A regrouping's deadline and step count: a tenth of the time limit (at least FINISH_SECONDS),
+    ending `keep` seconds before the run's end; a repeatable run stops at its step count, the clock
+    only then."""
+    share = max(FINISH_SECONDS, POLISH_SHARE * run.budget.time_limit)
+    end = run.budget.end - keep
+    deadline = end if run.budget.repeatable else min(end, time.monotonic() + share)
+    steps = int(share * POLISH_STEPS_PER_SECOND) if run.budget.repeatable else None
+    return dict(deadline=deadline, max_steps=steps)
 
 
 def _result(run: Run, fixed_repeats: int | None, proven: bool, interrupted: bool) -> PlanResult:
