@@ -41,6 +41,10 @@ from optimizer.seats import Seats
 from optimizer.state import FINISH_SECONDS, Budget, Candidate, History, Incumbent
 from optimizer.verdict import fewest_repeats
 
+# The rotational search (a small CP-SAT model) for a repeat-free start: at most this long, a third of
+# what is left, on at most this many workers.
+ROTATIONAL_SECONDS = 10.0
+ROTATIONAL_WORKERS = 2
 # Above this many pair-round-table clauses the full model is too slow to help; local search takes over.
 CPSAT_MAX_CLAUSES = 400_000
 CLAUSES_BUILT_PER_SECOND = 100_000  # measured: about 150 000 on this project's 2-core machine
@@ -56,7 +60,7 @@ POLISH_SHARE = 0.1
 POLISH_STEPS_PER_SECOND = 1_000
 # Share of the time left for balancing that the first regrouping leaves to the table numbering (a descent
 # takes milliseconds in the rooms that are regrouped, and without one the numbers are as built).
-NUMBERING_SHARE = 0.2
+NUMBERING_SHARE = 0.3
 # Renumbering between regroupings for table numbers: fewer restarts than the first numbering (the
 # regrouping itself shakes the day).
 KICKS_BETWEEN_REGROUPING = 20
@@ -145,7 +149,7 @@ def _stages(run: Run, seed: int, workers: int, warm_start: bool, starts) -> tupl
         if warm_start:
             for seats, method in starts:
                 run.offer(place_stayers(seats, run.event), method)
-            _offer_constructions(run, rng)
+            _offer_constructions(run, rng, seed, workers)
         if not run.done:
             return _search(run, seed, workers, rng, warm_start)
     except KeyboardInterrupt:
@@ -153,10 +157,15 @@ def _stages(run: Run, seed: int, workers: int, warm_start: bool, starts) -> tupl
     return False, False
 
 
-def _offer_constructions(run: Run, rng: np.random.Generator) -> None:
+def _offer_constructions(run: Run, rng: np.random.Generator, seed: int, workers: int) -> None:
     event = run.event
     if run.history.fresh and not event.layout.threes and not event.layout.sit_outs:
-        found = zero_repeat_seating(len(event.players), event.rounds, time_limit=min(10.0, run.budget.left() / 3))
+        seconds = min(ROTATIONAL_SECONDS, run.budget.left() / 3)
+        # A repeatable run gives the rotational search deterministic time instead of the clock's.
+        work = min(ROTATIONAL_SECONDS, run.budget.time_limit / 3) if run.budget.repeatable else None
+        found = zero_repeat_seating(
+            len(event.players), event.rounds, seconds, seed, min(workers, ROTATIONAL_WORKERS), work
+        )
         found = found or _longest_zero_repeat_prefix(run)
         if found is not None and (len(found[0]) == event.rounds or run.costs is not None):
             seats, method = found
@@ -336,10 +345,14 @@ def _balance(run: Run, rng: np.random.Generator, polish_first: bool) -> None:
         previous=history.previous,
         player_count=player_count,
     )
+    # Each stage draws from a generator of its own, so one cut short by the clock leaves the others' draws as they were.
+    polish_rng, number_rng, regroup_rng = rng.spawn(3)
     try:
         seats = best.seats
         if regroup:
-            seats = polish(seats, rng, **_polish_time(run, keep=NUMBERING_SHARE * run.budget.finish_left()), **room)
+            seats = polish(
+                seats, polish_rng, **_polish_time(run, keep=NUMBERING_SHARE * run.budget.finish_left()), **room
+            )
         seats = order_rounds(
             seats, history.previous, player_count, exempt=turn_exempt(event), burdens_so_far=history.burdens_before
         )
@@ -348,30 +361,41 @@ def _balance(run: Run, rng: np.random.Generator, polish_first: bool) -> None:
             pinned=room["pinned"],
             visits_so_far=history.visits_before,
             player_count=player_count,
-            rng=rng,
+            rng=number_rng,
             deadline=run.budget.end,
         )
-        seats = number(seats)
+        # A repeatable run restarts the numbering fewer times (none after a search that took its time), so
+        # that the clock seldom decides where it stops.
+        if run.budget.repeatable:
+            seats = number(seats, kicks=KICKS_BETWEEN_REGROUPING if run.done else 0)
+        else:
+            seats = number(seats)
         run.offer(balance_letters(seats, history.letters_before, player_count), f"{best.method}, balanced")
-        if regroup:
+        # A repeatable run regroups only after a search that stopped early (at the bound), when the time
+        # left seldom runs out before the step count; otherwise the clock would decide where it stops.
+        if regroup and (run.done or not run.budget.repeatable):
+            renumber = partial(number, kicks=KICKS_BETWEEN_REGROUPING)
             seats = regroup_for_tables(
-                seats, rng, partial(number, kicks=KICKS_BETWEEN_REGROUPING), visits_so_far=history.visits_before,
-                **_polish_time(run), **room,
+                seats, regroup_rng, renumber, visits_so_far=history.visits_before,
+                **_polish_time(run, window=True), **room,
             )  # fmt: skip
             run.offer(balance_letters(seats, history.letters_before, player_count), f"{best.method}, balanced")
     except KeyboardInterrupt:
         return
 
 
-def _polish_time(run: Run, keep: float = 0.0) -> dict[str, Any]:
-    """A regrouping's deadline and step count: a tenth of the time limit (at least FINISH_SECONDS),
-    ending `keep` seconds before the run's end; a repeatable run stops at its step count, the clock
-    only then."""
+def _polish_time(run: Run, keep: float = 0.0, window: bool = False) -> dict[str, Any]:
+    """A regrouping's deadline and step count: a tenth of the time limit (at least FINISH_SECONDS), ending
+    `keep` seconds before the run's end. A repeatable run stops at a step count, the clock only then:
+    the share's after a search that stopped early (at the bound), else (or with `window`) the finish
+    window's alone (the part of the run always kept for balancing), so that the clock seldom decides
+    where it stops."""
     share = max(FINISH_SECONDS, POLISH_SHARE * run.budget.time_limit)
     end = run.budget.end - keep
-    deadline = end if run.budget.repeatable else min(end, time.monotonic() + share)
-    steps = int(share * POLISH_STEPS_PER_SECOND) if run.budget.repeatable else None
-    return dict(deadline=deadline, max_steps=steps)
+    if not run.budget.repeatable:
+        return dict(deadline=min(end, time.monotonic() + share), max_steps=None)
+    counted = share if run.done and not window else run.budget.end - run.budget.deadline
+    return dict(deadline=end, max_steps=int(counted * POLISH_STEPS_PER_SECOND))
 
 
 def _result(run: Run, fixed_repeats: int | None, proven: bool, interrupted: bool) -> PlanResult:
