@@ -21,6 +21,15 @@ keep it if the figure is no higher (`kicks` times, seeded by `rng`). The result 
 input; it is a local optimum, not proven optimal (CP-SAT proves 6 optimal for the polished 16 x 6 day,
 where this finds 6, and finds 0 on the polished 24 x 9 day where this finds 1). About 0.1 s at 1000
 players x 10 rounds (250 x 250 assignments), up to about 1.5 s with all kicks at 64 x 15.
+
+What numbering cannot do. The figure is bounded below by the grouping itself (`forced_table_visits`:
+64 players seated by five directions of one plane of AG(3, 4) have at least 16 whatever the numbers,
+and this descent finds those 16; CP-SAT proves in 0.4 s there that no numbering reaches 0). A small
+exact model over all rounds (CP-SAT on x[round, table, number], 2 workers, hinted with this descent's
+numbering) matched or trailed the descent in 15 s on the target rooms (20 x 9, 20 x 10, 32 x 5-8,
+40 x 6, 64 x 11), the polished 24 x 9 day aside (0 against 1, in 4 s: longer than a run's finish),
+so it is not run. Below such a bound only regrouping helps: `optimizer.balance.polish.
+regroup_for_tables` regroups with the numbers as they stand and calls this numbering again.
 """
 
 from __future__ import annotations
