@@ -345,14 +345,12 @@ def _balance(run: Run, rng: np.random.Generator, polish_first: bool) -> None:
         previous=history.previous,
         player_count=player_count,
     )
-    # Each stage draws from a generator of its own, so one cut short by the clock leaves the others' draws as they were.
-    polish_rng, number_rng, regroup_rng = rng.spawn(3)
+    # The regrouping for table numbers draws from a generator of its own: the stages before it draw as they did.
+    regroup_rng = rng.spawn(1)[0]
     try:
         seats = best.seats
         if regroup:
-            seats = polish(
-                seats, polish_rng, **_polish_time(run, keep=NUMBERING_SHARE * run.budget.finish_left()), **room
-            )
+            seats = polish(seats, rng, **_polish_time(run, keep=NUMBERING_SHARE * run.budget.finish_left()), **room)
         seats = order_rounds(
             seats, history.previous, player_count, exempt=turn_exempt(event), burdens_so_far=history.burdens_before
         )
@@ -361,7 +359,7 @@ def _balance(run: Run, rng: np.random.Generator, polish_first: bool) -> None:
             pinned=room["pinned"],
             visits_so_far=history.visits_before,
             player_count=player_count,
-            rng=number_rng,
+            rng=rng,
             deadline=run.budget.end,
         )
         # A repeatable run restarts the numbering fewer times (none after a search that took its time), so
