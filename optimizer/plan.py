@@ -26,7 +26,14 @@ import numpy as np
 
 import optimizer.cpsat as cpsat
 from models import Bound, Event, PlanResult, Progress, Status
-from optimizer.balance import balance_letters, balance_table_numbers, order_rounds, polish, regroup_for_tables
+from optimizer.balance import (
+    balance_letters,
+    balance_table_numbers,
+    order_rounds,
+    polish,
+    regroup_for_tables,
+    rounds_for_tables,
+)
 from optimizer.bounds import lower_bound
 from optimizer.checker import check
 from optimizer.constructions import frontier_rounds, instant_seating, zero_repeat_seating
@@ -41,6 +48,8 @@ from optimizer.seats import Seats
 from optimizer.state import FINISH_SECONDS, Budget, Candidate, History, Incumbent
 from optimizer.verdict import fewest_repeats
 
+# Share of the time left that choosing a day's rounds from a longer repeat-free design may take.
+ROUND_CHOICE_SHARE = 0.1
 # The rotational search (a small CP-SAT model) for a repeat-free start: at most this long, a third of
 # what is left, on at most this many workers.
 ROTATIONAL_SECONDS = 10.0
@@ -166,7 +175,7 @@ def _offer_constructions(run: Run, rng: np.random.Generator, seed: int, workers:
         found = zero_repeat_seating(
             len(event.players), event.rounds, seconds, seed, min(workers, ROTATIONAL_WORKERS), work
         )
-        found = found or _longest_zero_repeat_prefix(run)
+        found = _rounds_for_tables(run, found, rng) if found else _longest_zero_repeat_prefix(run)
         if found is not None and (len(found[0]) == event.rounds or run.costs is not None):
             seats, method = found
             if len(seats) < event.rounds:
@@ -178,6 +187,21 @@ def _offer_constructions(run: Run, rng: np.random.Generator, seed: int, workers:
         _offer_odd_room_designs(run)
     if not run.done:
         _offer_greedy(run, rng)
+
+
+def _rounds_for_tables(run: Run, found: tuple[Seats, str], rng: np.random.Generator) -> tuple[Seats, str]:
+    """The day's rounds chosen from the longest repeat-free design at hand for the table numbers they
+    allow (optimizer.balance.rounds_for_tables), within a tenth of the time left; a generator of its own
+    leaves the run's draws as they were."""
+    player_count, rounds = len(run.event.players), run.event.rounds
+    longest = instant_seating(player_count, frontier_rounds(player_count))
+    if longest is None or len(longest[0]) <= rounds:
+        return found
+    deadline = time.monotonic() + ROUND_CHOICE_SHARE * run.budget.left()  # a repeatable run counts the tries
+    chosen = rounds_for_tables(longest[0], rounds, rng.spawn(1)[0], deadline=deadline)
+    if (chosen == longest[0][:rounds]).all():
+        return found
+    return chosen, f"{longest[1]}, {rounds} of its {len(longest[0])} rounds chosen for the table numbers"
 
 
 def _offer_odd_room_designs(run: Run) -> None:

@@ -19,6 +19,7 @@ from optimizer.balance import (
     order_rounds,
     polish,
     regroup_for_tables,
+    rounds_for_tables,
     seat_spread,
     table_visits_above_even,
     trios_again,
@@ -309,3 +310,12 @@ def test_regrouping_never_raises_an_earlier_figure_nor_breaks_requests(seed):
     assert back_to_back(regrouped) <= back_to_back(day) or trios_again(regrouped) < trios_again(day)
     assert table_visits_above_even(regrouped, pinned) <= table_visits_above_even(day, pinned)
     assert (np.argwhere(regrouped == staying)[:, 1] == 0).all()
+
+
+def test_rounds_chosen_from_a_longer_design_number_better_than_its_first_rounds():
+    design = affine_seating(3)  # 64 players, 21 repeat-free rounds
+    chosen = rounds_for_tables(design, 11, np.random.default_rng(0), tries=30)
+    assert repeats(chosen, 64) == 0 and len(chosen) == 11
+    assert all(any((np.sort(r, axis=1) == np.sort(d, axis=1)).all() for d in design) for r in chosen)
+    first = balance_table_numbers(design[:11], kicks=0)
+    assert table_visits_above_even(balance_table_numbers(chosen, kicks=0)) < table_visits_above_even(first)

@@ -4,6 +4,7 @@ Pure functions on the array form of `optimizer.seats`; numpy and OR-Tools only.
 
     balance_letters(seats, letters_so_far)        -> seats: who sits in A-D at each table
     balance_table_numbers(seats, pinned, visits)   -> seats: which table number each table gets
+    rounds_for_tables(design, rounds, rng)          -> seats: the rounds of a design that number best
     order_rounds(seats, previous, ...)              -> seats: the rounds in the order with fewest back-to-back rematches
     fair_order(seats, player_count)                 -> order: rounds that take three-handed seats and sit-outs in turn
     polish(seats, rng, played, apart, clubs, ...)   -> seats: fewer trios again and rematches, never more repeats
@@ -17,7 +18,12 @@ balanced after it).
 from optimizer.balance.order import back_to_back, fair_order, order_rounds
 from optimizer.balance.polish import polish, regroup_for_tables, trios_again
 from optimizer.balance.seats import balance_letters, letter_counts, seat_spread
-from optimizer.balance.tables import balance_table_numbers, forced_table_visits, table_visits_above_even
+from optimizer.balance.tables import (
+    balance_table_numbers,
+    forced_table_visits,
+    rounds_for_tables,
+    table_visits_above_even,
+)
 
 __all__ = [
     "back_to_back",
@@ -29,6 +35,7 @@ __all__ = [
     "order_rounds",
     "polish",
     "regroup_for_tables",
+    "rounds_for_tables",
     "seat_spread",
     "table_visits_above_even",
     "trios_again",
