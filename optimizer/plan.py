@@ -67,9 +67,9 @@ SEARCH_MAX_PLAYERS = 4_000
 POLISH_MAX_PLAYERS = 400
 POLISH_SHARE = 0.1
 POLISH_STEPS_PER_SECOND = 1_000
-# Share of the time left for balancing that the first regrouping leaves to the table numbering (a descent
-# takes milliseconds in the rooms that are regrouped, and without one the numbers are as built).
-NUMBERING_SHARE = 0.3
+# The table numbering may end this long after the run's end: its first descent takes milliseconds in
+# the rooms that are regrouped, and without one the numbers are as built.
+NUMBERING_SECONDS = 0.05
 # Renumbering between regroupings for table numbers: fewer restarts than the first numbering (the
 # regrouping itself shakes the day).
 KICKS_BETWEEN_REGROUPING = 20
@@ -374,7 +374,7 @@ def _balance(run: Run, rng: np.random.Generator, polish_first: bool) -> None:
     try:
         seats = best.seats
         if regroup:
-            seats = polish(seats, rng, **_polish_time(run, keep=NUMBERING_SHARE * run.budget.finish_left()), **room)
+            seats = polish(seats, rng, **_polish_time(run), **room)
         seats = order_rounds(
             seats, history.previous, player_count, exempt=turn_exempt(event), burdens_so_far=history.burdens_before
         )
@@ -384,7 +384,8 @@ def _balance(run: Run, rng: np.random.Generator, polish_first: bool) -> None:
             visits_so_far=history.visits_before,
             player_count=player_count,
             rng=rng,
-            deadline=run.budget.end,
+            # One descent at least, even when the regrouping took the run's end (milliseconds at this size).
+            deadline=max(run.budget.end, time.monotonic() + NUMBERING_SECONDS),
         )
         # A repeatable run restarts the numbering fewer times (none after a search that took its time), so
         # that the clock seldom decides where it stops.
@@ -406,14 +407,14 @@ def _balance(run: Run, rng: np.random.Generator, polish_first: bool) -> None:
         return
 
 
-def _polish_time(run: Run, keep: float = 0.0, window: bool = False) -> dict[str, Any]:
-    """A regrouping's deadline and step count: a tenth of the time limit (at least FINISH_SECONDS), ending
-    `keep` seconds before the run's end. A repeatable run stops at a step count, the clock only then:
+def _polish_time(run: Run, window: bool = False) -> dict[str, Any]:
+    """A regrouping's deadline and step count: a tenth of the time limit (at least FINISH_SECONDS), within
+    the run's end. A repeatable run stops at a step count, the clock only then:
     the share's after a search that stopped early (at the bound), else (or with `window`) the finish
     window's alone (the part of the run always kept for balancing), so that the clock seldom decides
     where it stops."""
     share = max(FINISH_SECONDS, POLISH_SHARE * run.budget.time_limit)
-    end = run.budget.end - keep
+    end = run.budget.end
     if not run.budget.repeatable:
         return dict(deadline=min(end, time.monotonic() + share), max_steps=None)
     counted = share if run.done and not window else run.budget.end - run.budget.deadline

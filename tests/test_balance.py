@@ -14,6 +14,7 @@ from optimizer.balance import (
     balance_letters,
     balance_table_numbers,
     fair_order,
+    forced_seat_spread,
     forced_table_visits,
     letter_counts,
     order_rounds,
@@ -319,3 +320,10 @@ def test_rounds_chosen_from_a_longer_design_number_better_than_its_first_rounds(
     assert all(any((np.sort(r, axis=1) == np.sort(d, axis=1)).all() for d in design) for r in chosen)
     first = balance_table_numbers(design[:11], kicks=0)
     assert table_visits_above_even(balance_table_numbers(chosen, kicks=0)) < table_visits_above_even(first)
+
+
+def test_seat_d_cannot_go_round_three_handed_45_players_over_9_rounds():
+    day = random_day(45, 9, np.random.default_rng(3))  # 9 tables of four and 3 of three a round
+    assert forced_seat_spread(day) == 2
+    assert seat_spread(balance_letters(day)) == 2  # the letters reach the bound
+    assert forced_seat_spread(random_day(45, 7, np.random.default_rng(3))) == 0  # 45 seats D needed, 63 there

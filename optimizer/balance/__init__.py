@@ -17,7 +17,7 @@ balanced after it).
 
 from optimizer.balance.order import back_to_back, fair_order, order_rounds
 from optimizer.balance.polish import polish, regroup_for_tables, trios_again
-from optimizer.balance.seats import balance_letters, letter_counts, seat_spread
+from optimizer.balance.seats import balance_letters, forced_seat_spread, letter_counts, seat_spread
 from optimizer.balance.tables import (
     balance_table_numbers,
     forced_table_visits,
@@ -30,6 +30,7 @@ __all__ = [
     "balance_letters",
     "balance_table_numbers",
     "fair_order",
+    "forced_seat_spread",
     "forced_table_visits",
     "letter_counts",
     "order_rounds",
