@@ -90,6 +90,9 @@ class Run:
     on_progress: Callable[[Progress], None] | None = None
     bound: Bound = field(init=False)
     incumbent: Incumbent = field(init=False)
+    # A repeat-free day as built, when the rounds offered instead were chosen for the table numbers:
+    # balanced too, as before the choice, so that the choice can only gain.
+    as_built: tuple[Seats, str] | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         self.bound = self.history.bound or lower_bound(self.event)
@@ -201,6 +204,7 @@ def _rounds_for_tables(run: Run, found: tuple[Seats, str], rng: np.random.Genera
     chosen = rounds_for_tables(longest[0], rounds, rng.spawn(1)[0], deadline=deadline)
     if (chosen == longest[0][:rounds]).all():
         return found
+    run.as_built = place_stayers(found[0], run.event), found[1]
     return chosen, f"{longest[1]}, {rounds} of its {len(longest[0])} rounds chosen for the table numbers"
 
 
@@ -371,13 +375,14 @@ def _balance(run: Run, rng: np.random.Generator, polish_first: bool) -> None:
     )
     # The regrouping for table numbers draws from a generator of its own: the stages before it draw as they did.
     regroup_rng = rng.spawn(1)[0]
+    order = partial(
+        order_rounds,
+        previous=history.previous,
+        player_count=player_count,
+        exempt=turn_exempt(event),
+        burdens_so_far=history.burdens_before,
+    )
     try:
-        seats = best.seats
-        if regroup:
-            seats = polish(seats, rng, **_polish_time(run), **room)
-        seats = order_rounds(
-            seats, history.previous, player_count, exempt=turn_exempt(event), burdens_so_far=history.burdens_before
-        )
         number = partial(
             balance_table_numbers,
             pinned=room["pinned"],
@@ -390,9 +395,14 @@ def _balance(run: Run, rng: np.random.Generator, polish_first: bool) -> None:
         # A repeatable run restarts the numbering fewer times (none after a search that took its time), so
         # that the clock seldom decides where it stops.
         if run.budget.repeatable:
-            seats = number(seats, kicks=KICKS_BETWEEN_REGROUPING if run.done else 0)
-        else:
-            seats = number(seats)
+            number = partial(number, kicks=KICKS_BETWEEN_REGROUPING if run.done else 0)
+        if run.as_built is not None:  # first, so that it draws as it did before the rounds were chosen
+            plain = number(order(run.as_built[0]))
+            run.offer(balance_letters(plain, history.letters_before, player_count), f"{run.as_built[1]}, balanced")
+        seats = best.seats
+        if regroup:
+            seats = polish(seats, rng, **_polish_time(run), **room)
+        seats = number(order(seats))
         run.offer(balance_letters(seats, history.letters_before, player_count), f"{best.method}, balanced")
         # A repeatable run regroups only after a search that stopped early (at the bound), when the time
         # left seldom runs out before the step count; otherwise the clock would decide where it stops.
