@@ -34,6 +34,7 @@ from optimizer.balance import (
     regroup_for_tables,
     rounds_for_tables,
 )
+from optimizer.balance.tables import KICKS
 from optimizer.bounds import lower_bound
 from optimizer.checker import check
 from optimizer.constructions import frontier_rounds, instant_seating, zero_repeat_seating
@@ -70,6 +71,9 @@ POLISH_STEPS_PER_SECOND = 1_000
 # The table numbering may end this long after the run's end: its first descent takes milliseconds in
 # the rooms that are regrouped, and without one the numbers are as built.
 NUMBERING_SECONDS = 0.05
+# A repeatable run that regroups in the finish window alone counts the steps of this share of it, so that
+# a loaded machine seldom cuts them short.
+REPEATABLE_WINDOW_SHARE = 0.5
 # Renumbering between regroupings for table numbers: fewer restarts than the first numbering (the
 # regrouping itself shakes the day).
 KICKS_BETWEEN_REGROUPING = 20
@@ -383,19 +387,17 @@ def _balance(run: Run, rng: np.random.Generator, polish_first: bool) -> None:
         burdens_so_far=history.burdens_before,
     )
     try:
-        number = partial(
-            balance_table_numbers,
-            pinned=room["pinned"],
-            visits_so_far=history.visits_before,
-            player_count=player_count,
-            rng=rng,
+        # A repeatable run numbers by the descent alone (no restarts), so that the clock does not decide
+        # where it stops.
+        kicks = 0 if run.budget.repeatable else KICKS
+
+        def number(seats: Seats, kicks: int = kicks) -> Seats:
             # One descent at least, even when the regrouping took the run's end (milliseconds at this size).
-            deadline=max(run.budget.end, time.monotonic() + NUMBERING_SECONDS),
-        )
-        # A repeatable run restarts the numbering fewer times (none after a search that took its time), so
-        # that the clock seldom decides where it stops.
-        if run.budget.repeatable:
-            number = partial(number, kicks=KICKS_BETWEEN_REGROUPING if run.done else 0)
+            deadline = max(run.budget.end, time.monotonic() + NUMBERING_SECONDS)
+            return balance_table_numbers(
+                seats, room["pinned"], history.visits_before, player_count, rng=rng, kicks=kicks, deadline=deadline
+            )
+
         if run.as_built is not None:  # first, so that it draws as it did before the rounds were chosen
             plain = number(order(run.as_built[0]))
             run.offer(balance_letters(plain, history.letters_before, player_count), f"{run.as_built[1]}, balanced")
@@ -407,7 +409,7 @@ def _balance(run: Run, rng: np.random.Generator, polish_first: bool) -> None:
         # A repeatable run regroups only after a search that stopped early (at the bound), when the time
         # left seldom runs out before the step count; otherwise the clock would decide where it stops.
         if regroup and (run.done or not run.budget.repeatable):
-            renumber = partial(number, kicks=KICKS_BETWEEN_REGROUPING)
+            renumber = partial(number, kicks=min(kicks, KICKS_BETWEEN_REGROUPING))
             seats = regroup_for_tables(
                 seats, regroup_rng, renumber, visits_so_far=history.visits_before,
                 **_polish_time(run, window=True), **room,
@@ -427,7 +429,7 @@ def _polish_time(run: Run, window: bool = False) -> dict[str, Any]:
     end = run.budget.end
     if not run.budget.repeatable:
         return dict(deadline=min(end, time.monotonic() + share), max_steps=None)
-    counted = share if run.done and not window else run.budget.end - run.budget.deadline
+    counted = share if run.done and not window else REPEATABLE_WINDOW_SHARE * (run.budget.end - run.budget.deadline)
     return dict(deadline=end, max_steps=int(counted * POLISH_STEPS_PER_SECOND))
 
 
