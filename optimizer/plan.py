@@ -71,6 +71,8 @@ POLISH_STEPS_PER_SECOND = 1_000
 # The table numbering may end this long after the run's end: its first descent takes milliseconds in
 # the rooms that are regrouped, and without one the numbers are as built.
 NUMBERING_SECONDS = 0.05
+# The share of the time left that numbering the day as built may take, beside its chosen rounds.
+AS_BUILT_SHARE = 0.3
 # A repeatable run that regroups in the finish window alone counts the steps of this share of it, so that
 # a loaded machine seldom cuts them short.
 REPEATABLE_WINDOW_SHARE = 0.5
@@ -391,15 +393,17 @@ def _balance(run: Run, rng: np.random.Generator, polish_first: bool) -> None:
         # where it stops.
         kicks = 0 if run.budget.repeatable else KICKS
 
-        def number(seats: Seats, kicks: int = kicks) -> Seats:
-            # One descent at least, even when the regrouping took the run's end (milliseconds at this size).
-            deadline = max(run.budget.end, time.monotonic() + NUMBERING_SECONDS)
+        def number(seats: Seats, kicks: int = kicks, share: float = 1.0) -> Seats:
+            # `share` of the time left; one descent at least, even when the regrouping took the run's end
+            # (milliseconds at this size).
+            now = time.monotonic()
+            deadline = max(now + share * (run.budget.end - now), now + NUMBERING_SECONDS)
             return balance_table_numbers(
                 seats, room["pinned"], history.visits_before, player_count, rng=rng, kicks=kicks, deadline=deadline
             )
 
         if run.as_built is not None:  # first, so that it draws as it did before the rounds were chosen
-            plain = number(order(run.as_built[0]))
+            plain = number(order(run.as_built[0]), share=AS_BUILT_SHARE)
             run.offer(balance_letters(plain, history.letters_before, player_count), f"{run.as_built[1]}, balanced")
         seats = best.seats
         if regroup:
