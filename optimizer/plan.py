@@ -19,13 +19,22 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
+from typing import Any
 
 import numpy as np
 
 import optimizer.cpsat as cpsat
 from models import Bound, Event, PlanResult, Progress
-from optimizer.balance import balance_letters, balance_table_numbers, order_rounds, polish
+from optimizer.balance import (
+    balance_letters,
+    balance_table_numbers,
+    order_rounds,
+    polish,
+    regroup_for_tables,
+    rounds_for_tables,
+)
+from optimizer.balance.tables import KICKS
 from optimizer.bounds import lower_bound
 from optimizer.checker import check
 from optimizer.constructions import frontier_rounds, instant_seating, zero_repeat_seating
@@ -40,6 +49,12 @@ from optimizer.seats import Seats
 from optimizer.state import FINISH_SECONDS, Budget, Candidate, History, Incumbent
 from optimizer.verdict import fewest_repeats
 
+# Share of the time left that choosing a day's rounds from a longer repeat-free design may take.
+ROUND_CHOICE_SHARE = 0.1
+# The rotational search (a small CP-SAT model) for a repeat-free start: at most this long, a third of
+# what is left, on at most this many workers.
+ROTATIONAL_SECONDS = 10.0
+ROTATIONAL_WORKERS = 2
 # Above this many pair-round-table clauses the full model is too slow to help; local search takes over.
 CPSAT_MAX_CLAUSES = 400_000
 CLAUSES_BUILT_PER_SECOND = 100_000  # measured: about 150 000 on this project's 2-core machine
@@ -53,6 +68,17 @@ SEARCH_MAX_PLAYERS = 4_000
 POLISH_MAX_PLAYERS = 400
 POLISH_SHARE = 0.1
 POLISH_STEPS_PER_SECOND = 1_000
+# The table numbering may end this long after the run's end: its first descent takes milliseconds in
+# the rooms that are regrouped, and without one the numbers are as built.
+NUMBERING_SECONDS = 0.05
+# The share of the time left that numbering the day as built may take, beside its chosen rounds.
+AS_BUILT_SHARE = 0.3
+# A repeatable run that regroups in the finish window alone counts the steps of this share of it, so that
+# a loaded machine seldom cuts them short.
+REPEATABLE_WINDOW_SHARE = 0.5
+# Renumbering between regroupings for table numbers: fewer restarts than the first numbering (the
+# regrouping itself shakes the day).
+KICKS_BETWEEN_REGROUPING = 20
 # Share of the time left after local search that may go to proving a forced repeat (_raise_bound).
 PROBE_SHARE = 0.2
 # In the smallest rooms (split by round 2) the search has settled and the proof is what is left.
@@ -70,6 +96,9 @@ class Run:
     on_progress: Callable[[Progress], None] | None = None
     bound: Bound = field(init=False)
     incumbent: Incumbent = field(init=False)
+    # A repeat-free day as built, when the rounds offered instead were chosen for the table numbers:
+    # balanced too, as before the choice, so that the choice can only gain.
+    as_built: tuple[Seats, str] | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         self.bound = self.history.bound or lower_bound(self.event)
@@ -141,7 +170,7 @@ def _stages(run: Run, seed: int, workers: int, warm_start: bool, starts) -> tupl
         if warm_start:
             for seats, method in starts:
                 run.offer(place_stayers(seats, run.event), method)
-            _offer_constructions(run, rng)
+            _offer_constructions(run, rng, seed, workers)
         if not run.done:
             return _search(run, seed, workers, rng, warm_start)
     except KeyboardInterrupt:
@@ -149,11 +178,16 @@ def _stages(run: Run, seed: int, workers: int, warm_start: bool, starts) -> tupl
     return False, False
 
 
-def _offer_constructions(run: Run, rng: np.random.Generator) -> None:
+def _offer_constructions(run: Run, rng: np.random.Generator, seed: int, workers: int) -> None:
     event = run.event
     if run.history.fresh and not event.layout.threes and not event.layout.sit_outs:
-        found = zero_repeat_seating(len(event.players), event.rounds, time_limit=min(10.0, run.budget.left() / 3))
-        found = found or _longest_zero_repeat_prefix(run)
+        seconds = min(ROTATIONAL_SECONDS, run.budget.left() / 3)
+        # A repeatable run gives the rotational search deterministic time instead of the clock's.
+        work = min(ROTATIONAL_SECONDS, run.budget.time_limit / 3) if run.budget.repeatable else None
+        found = zero_repeat_seating(
+            len(event.players), event.rounds, seconds, seed, min(workers, ROTATIONAL_WORKERS), work
+        )
+        found = _rounds_for_tables(run, found, rng) if found else _longest_zero_repeat_prefix(run)
         if found is not None and (len(found[0]) == event.rounds or run.costs is not None):
             seats, method = found
             if len(seats) < event.rounds:
@@ -165,6 +199,22 @@ def _offer_constructions(run: Run, rng: np.random.Generator) -> None:
         _offer_odd_room_designs(run)
     if not run.done:
         _offer_greedy(run, rng)
+
+
+def _rounds_for_tables(run: Run, found: tuple[Seats, str], rng: np.random.Generator) -> tuple[Seats, str]:
+    """The day's rounds chosen from the longest repeat-free design at hand for the table numbers they
+    allow (optimizer.balance.rounds_for_tables), within a tenth of the time left; a generator of its own
+    leaves the run's draws as they were."""
+    player_count, rounds = len(run.event.players), run.event.rounds
+    longest = instant_seating(player_count, frontier_rounds(player_count))
+    if longest is None or len(longest[0]) <= rounds:
+        return found
+    deadline = time.monotonic() + ROUND_CHOICE_SHARE * run.budget.left()  # a repeatable run counts the tries
+    chosen = rounds_for_tables(longest[0], rounds, rng.spawn(1)[0], deadline=deadline)
+    if (chosen == longest[0][:rounds]).all():
+        return found
+    run.as_built = place_stayers(found[0], run.event), found[1]
+    return chosen, f"{longest[1]}, {rounds} of its {len(longest[0])} rounds chosen for the table numbers"
 
 
 def _offer_odd_room_designs(run: Run) -> None:
@@ -323,34 +373,71 @@ def _balance(run: Run, rng: np.random.Generator, polish_first: bool) -> None:
     if best is None:
         return
     player_count = len(event.players)
+    regroup = polish_first and run.costs is not None and player_count <= POLISH_MAX_PLAYERS
+    room: dict[str, Any] = dict(
+        met_before=history.met_before,
+        apart=apart_pairs(event) > 0,
+        clubs=club_mates(event) > 0,
+        pinned=pinned(event),
+        previous=history.previous,
+        player_count=player_count,
+    )
+    # The regrouping for table numbers draws from a generator of its own: the stages before it draw as they did.
+    regroup_rng = rng.spawn(1)[0]
+    order = partial(
+        order_rounds,
+        previous=history.previous,
+        player_count=player_count,
+        exempt=turn_exempt(event),
+        burdens_so_far=history.burdens_before,
+    )
     try:
-        seats = best.seats
-        if polish_first and run.costs is not None and player_count <= POLISH_MAX_PLAYERS:
-            share = max(FINISH_SECONDS, POLISH_SHARE * run.budget.time_limit)
-            # A repeatable run stops at its step count, the clock only at the run's end.
-            seconds = run.budget.finish_left() if run.budget.repeatable else min(run.budget.finish_left(), share)
-            seats = polish(
-                seats,
-                rng,
-                met_before=history.met_before,
-                apart=apart_pairs(event) > 0,
-                clubs=club_mates(event) > 0,
-                pinned=pinned(event),
-                previous=history.previous,
-                deadline=time.monotonic() + seconds,
-                max_steps=int(share * POLISH_STEPS_PER_SECOND) if run.budget.repeatable else None,
-                player_count=player_count,
+        # A repeatable run numbers by the descent alone (no restarts), so that the clock does not decide
+        # where it stops.
+        kicks = 0 if run.budget.repeatable else KICKS
+
+        def number(seats: Seats, kicks: int = kicks, share: float = 1.0) -> Seats:
+            # `share` of the time left; one descent at least, even when the regrouping took the run's end
+            # (milliseconds at this size).
+            now = time.monotonic()
+            deadline = max(now + share * (run.budget.end - now), now + NUMBERING_SECONDS)
+            return balance_table_numbers(
+                seats, room["pinned"], history.visits_before, player_count, rng=rng, kicks=kicks, deadline=deadline
             )
-        seats = order_rounds(
-            seats, history.previous, player_count, exempt=turn_exempt(event), burdens_so_far=history.burdens_before
-        )
-        seats = balance_table_numbers(
-            seats, pinned(event), history.visits_before, player_count, rng=rng, deadline=run.budget.end
-        )
-        seats = balance_letters(seats, history.letters_before, player_count)
-        run.offer(seats, f"{best.method}, balanced")
+
+        if run.as_built is not None:  # first, so that it draws as it did before the rounds were chosen
+            plain = number(order(run.as_built[0]), share=AS_BUILT_SHARE)
+            run.offer(balance_letters(plain, history.letters_before, player_count), f"{run.as_built[1]}, balanced")
+        seats = best.seats
+        if regroup:
+            seats = polish(seats, rng, **_polish_time(run), **room)
+        seats = number(order(seats))
+        run.offer(balance_letters(seats, history.letters_before, player_count), f"{best.method}, balanced")
+        # A repeatable run regroups only after a search that stopped early (at the bound), when the time
+        # left seldom runs out before the step count; otherwise the clock would decide where it stops.
+        if regroup and (run.done or not run.budget.repeatable):
+            renumber = partial(number, kicks=min(kicks, KICKS_BETWEEN_REGROUPING))
+            seats = regroup_for_tables(
+                seats, regroup_rng, renumber, visits_so_far=history.visits_before,
+                **_polish_time(run, window=True), **room,
+            )  # fmt: skip
+            run.offer(balance_letters(seats, history.letters_before, player_count), f"{best.method}, balanced")
     except KeyboardInterrupt:
         return
+
+
+def _polish_time(run: Run, window: bool = False) -> dict[str, Any]:
+    """A regrouping's deadline and step count: a tenth of the time limit (at least FINISH_SECONDS), within
+    the run's end. A repeatable run stops at a step count, the clock only then:
+    the share's after a search that stopped early (at the bound), else (or with `window`) the finish
+    window's alone (the part of the run always kept for balancing), so that the clock seldom decides
+    where it stops."""
+    share = max(FINISH_SECONDS, POLISH_SHARE * run.budget.time_limit)
+    end = run.budget.end
+    if not run.budget.repeatable:
+        return dict(deadline=min(end, time.monotonic() + share), max_steps=None)
+    counted = share if run.done and not window else REPEATABLE_WINDOW_SHARE * (run.budget.end - run.budget.deadline)
+    return dict(deadline=end, max_steps=int(counted * POLISH_STEPS_PER_SECOND))
 
 
 def _result(run: Run, fixed_repeats: int | None, proven: bool, interrupted: bool) -> PlanResult:

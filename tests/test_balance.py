@@ -1,5 +1,6 @@
 """The balance package: seat letters, table numbers, the order of rounds and the polish."""
 
+from functools import partial
 from itertools import permutations
 
 import numpy as np
@@ -13,14 +14,19 @@ from optimizer.balance import (
     balance_letters,
     balance_table_numbers,
     fair_order,
+    forced_seat_spread,
+    forced_table_visits,
     letter_counts,
     order_rounds,
     polish,
+    regroup_for_tables,
+    rounds_for_tables,
     seat_spread,
     table_visits_above_even,
     trios_again,
 )
 from optimizer.constructions import instant_seating
+from optimizer.constructions.affine import affine_seating
 from optimizer.search import Costs, extend
 from optimizer.seats import EMPTY, meetings, repeats
 
@@ -263,3 +269,61 @@ def test_polish_counts_rematches_with_the_round_played_before():
     polished = polish(day, np.random.default_rng(1), previous=previous, max_steps=100)
     assert back_to_back(polished, previous) < back_to_back(day, previous)
     assert repeats(polished, 16) <= repeats(day, 16)
+
+
+# --- regrouping for table numbers ---------------------------------------------------------------------------
+
+
+def test_the_forced_table_visits_of_16_players_over_2_rounds_are_met_by_the_numbering():
+    day = affine_seating(2, 2)  # every second-round table holds a player from each first-round table
+    assert forced_table_visits(day) == 4
+    assert table_visits_above_even(balance_table_numbers(day, kicks=5)) == 4
+    assert forced_table_visits(random_day(64, 5, np.random.default_rng(0))) == 0  # one room, tables apart
+
+
+def test_regrouping_reaches_even_table_visits_where_numbering_alone_cannot():
+    day = affine_seating(3, 5)  # 64 players, 5 directions of one plane: four closed rooms of 16
+    numbered = balance_table_numbers(day, rng=np.random.default_rng(0), kicks=20)
+    assert table_visits_above_even(numbered) >= forced_table_visits(day) == 16
+    number = partial(balance_table_numbers, rng=np.random.default_rng(0), kicks=5)
+    regrouped = regroup_for_tables(numbered, np.random.default_rng(0), number, max_steps=3000)
+    assert repeats(regrouped, 64) == 0 and trios_again(regrouped) == 0
+    assert table_visits_above_even(regrouped) < forced_table_visits(day)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_regrouping_never_raises_an_earlier_figure_nor_breaks_requests(seed):
+    rng = np.random.default_rng(seed)
+    players = 20
+    day = random_day(players, 6, rng)
+    staying = int(day[0, 0, 0])
+    day = np.stack([_with_player_at_table(round_, staying, 0) for round_ in day])
+    pinned = np.arange(players) == staying
+    clubs = np.zeros((players, players), bool)
+    clubs[:4, :4] = True
+    number = partial(balance_table_numbers, pinned=pinned, rng=np.random.default_rng(seed), kicks=5)
+    day = number(day)
+    regrouped = regroup_for_tables(day, rng, number, pinned=pinned, clubs=clubs, max_steps=600)
+    assert same_sizes(regrouped, day)
+    assert repeats(regrouped, players) <= repeats(day, players)
+    assert _club_meetings(regrouped, clubs) <= _club_meetings(day, clubs)
+    assert trios_again(regrouped) <= trios_again(day)
+    assert back_to_back(regrouped) <= back_to_back(day) or trios_again(regrouped) < trios_again(day)
+    assert table_visits_above_even(regrouped, pinned) <= table_visits_above_even(day, pinned)
+    assert (np.argwhere(regrouped == staying)[:, 1] == 0).all()
+
+
+def test_rounds_chosen_from_a_longer_design_number_better_than_its_first_rounds():
+    design = affine_seating(3)  # 64 players, 21 repeat-free rounds
+    chosen = rounds_for_tables(design, 11, np.random.default_rng(0), tries=30)
+    assert repeats(chosen, 64) == 0 and len(chosen) == 11
+    assert all(any((np.sort(r, axis=1) == np.sort(d, axis=1)).all() for d in design) for r in chosen)
+    first = balance_table_numbers(design[:11], kicks=0)
+    assert table_visits_above_even(balance_table_numbers(chosen, kicks=0)) < table_visits_above_even(first)
+
+
+def test_seat_d_cannot_go_round_three_handed_45_players_over_9_rounds():
+    day = random_day(45, 9, np.random.default_rng(3))  # 9 tables of four and 3 of three a round
+    assert forced_seat_spread(day) == 2
+    assert seat_spread(balance_letters(day)) == 2  # the letters reach the bound
+    assert forced_seat_spread(random_day(45, 7, np.random.default_rng(3))) == 0  # 45 seats D needed, 63 there

@@ -1,3 +1,4 @@
+import json
 import os
 import pty
 import re
@@ -13,6 +14,7 @@ import pytest
 
 import optimizer
 from models import Answer, Event, OddPolicy, Schedule, Status
+from rotation.cli import main
 
 
 def repeats_from_names(schedule: Schedule) -> int:
@@ -185,3 +187,16 @@ def test_the_fixed_rule_keeps_its_seat_letters():
     letters = [{name: seat for t in r.tables for seat, name in enumerate(t.players)} for r in schedule.rounds]
     assert all(day == letters[0] for day in letters)  # nobody ever changes letter
     assert optimizer.check(schedule).seat_spread == 4
+
+
+@pytest.mark.parametrize("players, rounds", [(12, 3), (20, 6)])
+def test_a_seeded_single_worker_run_writes_the_same_file_twice(tmp_path, players, rounds):
+    # Both rooms go past the instant constructions to the rotational search (CP-SAT), then tabu search,
+    # the whole-day CP-SAT model and every balancing stage, the regrouping for table numbers included.
+    files = [tmp_path / f"{k}.json" for k in (1, 2)]
+    for file in files:
+        argv = ["plan", "--players", str(players), "--rounds", str(rounds), "--time-limit", "3"]
+        assert main([*argv, "--seed", "5", "--workers", "1", "--json", str(file), "--quiet"]) == 0
+    first, second = (json.loads(file.read_text()) for file in files)
+    assert first["provenance"].pop("created") and second["provenance"].pop("created")  # when each was written
+    assert first == second

@@ -33,11 +33,14 @@ exactly) or at `deadline` (a time.monotonic() value). It is a heuristic: zero is
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from itertools import combinations, pairwise
+from typing import NamedTuple
 
 import numpy as np
 
 from optimizer.balance._day import players_in, together
+from optimizer.balance.tables import table_visits_above_even
 from optimizer.seats import EMPTY, repeats_in, table_of
 
 TRIO_WEIGHT = 1000  # one trio again outweighs any number of back-to-back rematches
@@ -47,6 +50,19 @@ REPEAT_SLACK = 2
 REPEAT_WEIGHT = 20 * TRIO_WEIGHT
 STALL_STEPS = 200
 TENURE = (2, 8)
+# Regrouping for table numbers renumbers after this many polish steps, and stops after this many
+# renumberings in a row that gain nothing.
+TABLE_ROUND_STEPS = 300
+TABLE_STALL_ROUNDS = 3
+
+
+class Weights(NamedTuple):
+    """What one unit of each figure costs in the search."""
+
+    repeat: int
+    trio: int
+    rematch: int
+    visit: int
 
 
 def polish(
@@ -61,14 +77,19 @@ def polish(
     deadline: float | None = None,
     max_steps: int | None = None,
     player_count: int | None = None,
+    weigh_tables: bool = False,
+    visits_so_far: np.ndarray | None = None,
 ) -> np.ndarray:
     """The seating with the fewest (trios again, back-to-back rematches) found, lexicographically, with
     repeats (counting `met_before`, the meetings of rounds already played), club-mate meetings (`clubs`,
     bool players x players) no higher than the input's, `apart` pairs (bool players x players) never
     seated together and `pinned` players (bool) at their tables. `previous` is the round played just
-    before the first (tables, 4)."""
+    before the first (tables, 4). With `weigh_tables`, the tables keep their numbers (a row's index) and
+    table visits above even (counting `visits_so_far`, players x tables) come third, lexicographically."""
     n = _players(seats, previous, player_count)
     room = _Room.of(n, met_before, apart, clubs, pinned, previous)
+    if weigh_tables:
+        room.weigh_tables(seats, visits_so_far)
     state = _State(seats.copy(), room)
     limits = (state.repeats(), state.club_meetings())
     best, best_cost = state.seats.copy(), state.cost(limits)
@@ -89,6 +110,44 @@ def polish(
         cost = state.cost(limits)
         if cost < best_cost:  # the cost counts repeats above the start, so a new best never has any
             best, best_cost, last_better = state.seats.copy(), cost, step
+    return best
+
+
+def regroup_for_tables(
+    seats: np.ndarray,
+    rng: np.random.Generator,
+    number: Callable[[np.ndarray], np.ndarray],
+    *,
+    pinned: np.ndarray | None = None,
+    visits_so_far: np.ndarray | None = None,
+    deadline: float | None = None,
+    max_steps: int | None = None,
+    player_count: int | None = None,
+    **room: np.ndarray | None,
+) -> np.ndarray:
+    """Fewer table visits above even by regrouping, at no cost to any figure before them. Alternate: the
+    polish with the tables' numbers as they stand (`weigh_tables`, TABLE_ROUND_STEPS steps), then
+    renumbering the result (`number`, a seating to a seating: the table numbering with the room's
+    stayers); a round is kept only if it lowers the table visits, and it stops after TABLE_STALL_ROUNDS
+    rounds in a row that do not, at zero, at `max_steps` polish steps in all or at `deadline`. `room`
+    is the rest of polish's keywords (met_before, apart, clubs, previous); repeats, club-mate meetings,
+    trios again and rematches never rise, since polish keeps them (lexicographically before the visits)."""
+    n = _players(seats, room.get("previous"), player_count)
+    best = seats.copy()
+    best_figure = table_visits_above_even(best, pinned, visits_so_far, n)
+    stalled, steps = 0, 0
+    while best_figure and stalled < TABLE_STALL_ROUNDS and (max_steps is None or steps < max_steps):
+        if deadline is not None and time.monotonic() >= deadline:
+            break
+        chunk = TABLE_ROUND_STEPS if max_steps is None else min(TABLE_ROUND_STEPS, max_steps - steps)
+        steps += chunk
+        regrouped = polish(best, rng, pinned=pinned, deadline=deadline, max_steps=chunk, player_count=n,
+                           weigh_tables=True, visits_so_far=visits_so_far, **room)  # fmt: skip
+        tried = number(regrouped)
+        figure = table_visits_above_even(tried, pinned, visits_so_far, n)
+        stalled = 0 if figure < best_figure else stalled + 1
+        if figure < best_figure:
+            best, best_figure = tried, figure
     return best
 
 
@@ -119,6 +178,22 @@ class _Room:
         np.fill_diagonal(self.clubs, 0)
         self.pinned = np.zeros(n, bool) if pinned is None else np.asarray(pinned, bool)
         self.before = None if before is None else together(table_of(before[None], n), 0).astype(np.int64)
+        self.weights = Weights(REPEAT_WEIGHT, TRIO_WEIGHT, 1, 0)
+        self.visits_so_far = np.zeros((n, 0), np.int64)
+        self.even = np.zeros(n, np.int64)
+
+    def weigh_tables(self, seats: np.ndarray, visits_so_far: np.ndarray | None) -> None:
+        """Weigh table visits above even last (weight 1), each rematch above all of them and each trio
+        above all rematches: a day has fewer than players x rounds visits above even and at most
+        6 x tables x rounds rematches."""
+        rounds, count = seats.shape[:2]
+        rematch = self.n * rounds + 1
+        trio = rematch * (6 * count * rounds + 1)
+        self.weights = Weights(20 * trio, trio, rematch, 1)
+        so_far = np.zeros((self.n, count), np.int64) if visits_so_far is None else np.asarray(visits_so_far, np.int64)
+        self.visits_so_far = so_far
+        played = (table_of(seats, self.n) >= 0).sum(axis=0) + so_far.sum(axis=1)
+        self.even = -(-played // count)
 
     @classmethod
     def of(cls, n, met_before, apart, clubs, pinned, previous) -> _Room:
@@ -126,12 +201,17 @@ class _Room:
 
 
 class _State:
-    """A seating with its players' tables and meetings, kept in step by `swap`."""
+    """A seating with its players' tables, meetings and visits to each table number, kept in step by `swap`."""
 
     def __init__(self, seats: np.ndarray, room: _Room):
         self.seats, self.room = seats, room
         self.where = table_of(seats, room.n)
         self.met = room.met_before + sum(together(self.where, r).astype(np.int64) for r in range(len(seats)))
+        self.visits = np.zeros((room.n, seats.shape[1]), np.int64)
+        if room.weights.visit:
+            r, p = np.nonzero(self.where >= 0)
+            np.add.at(self.visits, (p, self.where[r, p]), 1)
+            self.visits += room.visits_so_far
 
     def repeats(self) -> int:
         return repeats_in(self.met)
@@ -146,9 +226,16 @@ class _State:
             count += int((self.room.before.astype(bool) & rounds[0]).sum()) // 2
         return count
 
+    def table_visits(self) -> int:
+        """Visits above even to the table numbers as they stand (pinned players exempt)."""
+        above = np.maximum(self.visits - self.room.even[:, None], 0)
+        return int(above[~self.room.pinned].sum())
+
     def cost(self, limits: tuple[int, int]) -> int:
+        w = self.room.weights
         above = max(0, self.repeats() - limits[0])
-        return REPEAT_WEIGHT * above + TRIO_WEIGHT * trios_again(self.seats) + self.back_to_back()
+        visits = self.table_visits() if w.visit else 0
+        return w.repeat * above + w.trio * trios_again(self.seats) + w.rematch * self.back_to_back() + visits
 
     def neighbours(self, r: int) -> np.ndarray:
         """players x players: pairs at one table in the round before or after round r (or `previous`)."""
@@ -173,6 +260,8 @@ class _State:
         sp, sq = int(np.flatnonzero(self.seats[r, a] == p)[0]), int(np.flatnonzero(self.seats[r, b] == q)[0])
         self.seats[r, a, sp], self.seats[r, b, sq] = q, p
         self.where[r, p], self.where[r, q] = b, a
+        self.visits[[p, q], [a, b]] -= 1
+        self.visits[[p, q], [b, a]] += 1
 
 
 def _pair_change(matrix: np.ndarray, incidence: np.ndarray, table: np.ndarray, leave: np.ndarray | None = None):
@@ -223,7 +312,8 @@ def _round_moves(state: _State, r: int, limits: tuple[int, int]):
     repeats = _pair_change((met >= 1).astype(np.int64), incidence, table, leave=(met >= 2).astype(np.int64))
     now = state.repeats()
     allowed &= now + repeats <= limits[0] + REPEAT_SLACK
-    above = REPEAT_WEIGHT * (np.maximum(now + repeats - limits[0], 0) - max(now - limits[0], 0))
+    w = room.weights
+    above = w.repeat * (np.maximum(now + repeats - limits[0], 0) - max(now - limits[0], 0))
     if room.clubs.any():
         allowed &= _pair_change(room.clubs, incidence, table) <= limits[1] - state.club_meetings()
     if room.apart.any():
@@ -232,8 +322,21 @@ def _round_moves(state: _State, r: int, limits: tuple[int, int]):
         join = joins[:, table] - apart
         allowed &= (join == 0) & (join.T == 0)
     trios = _trio_change(state, r, incidence, table)
-    change = above + TRIO_WEIGHT * trios + _pair_change(state.neighbours(r), incidence, table)
+    change = above + w.trio * trios + w.rematch * _pair_change(state.neighbours(r), incidence, table)
+    if w.visit:
+        change = change + _visit_change(state, table)
     return change, allowed
+
+
+def _visit_change(state: _State, table: np.ndarray) -> np.ndarray:
+    """[p, q]: the change in table visits above even when p and q swap tables (numbers as they stand):
+    p leaving table a frees a visit above even if p is above even there, joining b adds one if p is at
+    even there already; the same for q."""
+    visits, even = state.visits, state.room.even[:, None]
+    counted = ~state.room.pinned[:, None]
+    joins = ((visits >= even) & counted).astype(np.int64)[:, np.maximum(table, 0)]  # [p, q]: p joins q's table
+    leaves = ((visits > even) & counted).astype(np.int64)[np.arange(len(table)), np.maximum(table, 0)]
+    return joins + joins.T - leaves[:, None] - leaves[None, :]
 
 
 def _best_move(state: _State, limits, tabu_until, step, best_cost, rng):

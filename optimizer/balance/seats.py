@@ -83,6 +83,22 @@ def seat_spread(seats: np.ndarray, player_count: int | None = None, letters_so_f
     return int(_spread(counts, at_four)[played].max(initial=0))
 
 
+def forced_seat_spread(seats: np.ndarray, player_count: int | None = None) -> int:
+    """A lower bound on the seat spread of every lettering of this seating (who sits three-handed when
+    is fixed by it): 2 when seat D cannot go round, else 0 (no claim).
+
+    The proof. A player who sits at a table of four counts all of A-D; with k seats and spread at most
+    1 every count is floor(k/4) or ceil(k/4), so D at least floor(k/4). Only tables of four have a D,
+    one each, so the day has (tables of four) x (rounds) D seats. If the players at tables of four need
+    more than that, sum of floor(k/4) > D seats, some player has D <= floor(k/4) - 1 and spread >= 2.
+    Three-handed 45 x 9: everyone plays 9 rounds, at least one of them at a table of four, and needs
+    2 D seats (90), but 9 tables of four x 9 rounds hold 81: every fair day has a spread of 2."""
+    n = players_in(seats, player_count)
+    seated = letter_counts(seats, n).sum(axis=1)
+    needed = int((seated[_sat_at_four(seats, n)] // 4).sum())
+    return 2 if needed > int((seats[:, :, 3] >= 0).sum()) else 0
+
+
 def _sat_at_four(seats: np.ndarray, n: int) -> np.ndarray:
     full = np.zeros(n, bool)
     fours = seats[(seats >= 0).all(axis=2)]

@@ -21,12 +21,22 @@ keep it if the figure is no higher (`kicks` times, seeded by `rng`). The result 
 input; it is a local optimum, not proven optimal (CP-SAT proves 6 optimal for the polished 16 x 6 day,
 where this finds 6, and finds 0 on the polished 24 x 9 day where this finds 1). About 0.1 s at 1000
 players x 10 rounds (250 x 250 assignments), up to about 1.5 s with all kicks at 64 x 15.
+
+What numbering cannot do. The figure is bounded below by the grouping itself (`forced_table_visits`:
+64 players seated by five directions of one plane of AG(3, 4) have at least 16 whatever the numbers,
+and this descent finds those 16; CP-SAT proves in 0.4 s there that no numbering reaches 0). A small
+exact model over all rounds (CP-SAT on x[round, table, number], 2 workers, hinted with this descent's
+numbering) matched or trailed the descent in 15 s on the target rooms (20 x 9, 20 x 10, 32 x 5-8,
+40 x 6, 64 x 11), the polished 24 x 9 day aside (0 against 1, in 4 s: longer than a run's finish),
+so it is not run. Below such a bound only regrouping helps: `optimizer.balance.polish.
+regroup_for_tables` regroups with the numbers as they stand and calls this numbering again.
 """
 
 from __future__ import annotations
 
 import math
 import time
+from itertools import combinations
 
 import numpy as np
 from ortools.graph.python import linear_sum_assignment
@@ -37,6 +47,8 @@ from optimizer.seats import table_of
 MAX_PASSES = 20
 # Restarts from the best numbering with a few rounds shuffled; each costs one descent (milliseconds).
 KICKS = 200
+# Choices of rounds from a longer repeat-free design that rounds_for_tables numbers (one descent each).
+ROUND_CHOICES = 60
 
 
 def balance_table_numbers(
@@ -119,6 +131,99 @@ def table_visits_above_even(
     n = players_in(seats, player_count)
     visits = _visits(seats, n) + (0 if visits_so_far is None else visits_so_far)
     return int(_above_even(visits, -(-visits.sum(axis=1) // seats.shape[1]), pinned).sum())
+
+
+def rounds_for_tables(
+    design: np.ndarray,
+    rounds: int,
+    rng: np.random.Generator,
+    tries: int = ROUND_CHOICES,
+    deadline: float = math.inf,
+) -> np.ndarray:
+    """`rounds` of the design's rounds (in the design's order) whose numbering by one descent has the
+    fewest table visits above even: the first `rounds` unless another choice is strictly better.
+
+    Any rounds of a repeat-free design are a repeat-free day, and which ones are taken decides what the
+    numbering can reach: 64 players over 11 of the 21 rounds of AG(3, 4) have 39 visits above even after
+    one descent on the first 11 and 19 on the best of 60 other choices. All choices are tried when there
+    are at most `tries`, else `tries` drawn by `rng` (and none after `deadline`)."""
+    choices = math.comb(len(design), rounds)
+    if choices <= 1:
+        return design[:rounds].copy()
+    if choices <= tries:
+        candidates = [list(c) for c in combinations(range(len(design)), rounds)][1:]
+    else:
+        candidates = [sorted(rng.choice(len(design), rounds, replace=False).tolist()) for _ in range(tries)]
+    n = players_in(design)
+    fixed = np.zeros(n, bool)
+    so_far = np.zeros((n, design.shape[1]), np.int64)
+
+    def figure(chosen: list[int]) -> int:
+        return table_visits_above_even(_descend(design[chosen].copy(), so_far, fixed, n, deadline))
+
+    best, best_figure = list(range(rounds)), figure(list(range(rounds)))
+    for chosen in candidates:
+        if best_figure == 0 or time.monotonic() > deadline:
+            break
+        tried = figure(chosen)
+        if tried < best_figure:
+            best, best_figure = chosen, tried
+    return design[best].copy()
+
+
+def forced_table_visits(seats: np.ndarray, player_count: int | None = None) -> int:
+    """A lower bound on the table visits above even of every numbering of this grouping (nobody staying,
+    no rounds played before): numbering alone cannot go below it, only regrouping can.
+
+    The bound. Let every player play at most as many rounds as there are tables T, so that even is one
+    visit and a player's visits above even at a number t are (v - 1)+, v the player's tables numbered t.
+    Split the players into closed rooms: the groups that only ever share tables among themselves (the
+    components of the graph of pairs who ever share a table). Take a closed room in which any two of its
+    tables from different rounds share a player (in a closed room of 16 seated by the affine plane of
+    order 4, any two lines of different parallel classes meet in a point), holding C tables over the day.
+    A number t is given to at most one table a round, so it receives c_t of the room's tables, every two
+    sharing a player. Join those tables by the room's players at them: each player at v of them is a
+    hyperedge of v tables; the c_t tables are connected, and a hyperedge of v tables merges at most v - 1
+    components, so the players' (v - 1)+ add up to at least c_t - 1. Summed over the T numbers, the room
+    has at least sum_t (c_t - 1)+ >= C - T visits above even; closed rooms share no player, so their
+    bounds add. Examples: 16 players over 2 rounds where every second-round table holds a player from
+    each first-round table (one room, C = 8, T = 4: at least 4); 64 players seated by five directions of
+    one plane of AG(3, 4) (four closed rooms of 16, each C = 20 and T = 16: at least 16). Otherwise 0."""
+    n = players_in(seats, player_count)
+    rounds, tables = seats.shape[:2]
+    where = table_of(seats, n)
+    if ((where >= 0).sum(axis=0) > tables).any():
+        return 0
+    room = _closed_rooms(where, n)
+    forced = 0
+    for members in (np.flatnonzero(room == k) for k in np.unique(room)):
+        held = [(r, t) for r in range(rounds) for t in np.unique(where[r, members]) if t >= 0]
+        if _tables_meet(seats, held):
+            forced += max(0, len(held) - tables)
+    return forced
+
+
+def _closed_rooms(where: np.ndarray, n: int) -> np.ndarray:
+    """Per player, a label of the group of players who only ever share tables among themselves."""
+    label = np.arange(n)
+    for _ in range(n):  # labels spread along shared tables until every group carries its smallest
+        changed = False
+        for row in where:
+            seated = row >= 0
+            low = np.full(int(row.max(initial=-1)) + 1, n)
+            np.minimum.at(low, row[seated], label[seated])
+            lowered = np.minimum(label[seated], low[row[seated]])
+            changed |= bool((lowered < label[seated]).any())
+            label[seated] = lowered
+        if not changed:
+            break
+    return label
+
+
+def _tables_meet(seats: np.ndarray, held: list[tuple[int, int]]) -> bool:
+    """Do any two of these (round, table) from different rounds share a player?"""
+    groups = [(r, set(seats[r, t][seats[r, t] >= 0].tolist())) for r, t in held]
+    return all(a & b for (r, a), (s, b) in combinations(groups, 2) if r != s)
 
 
 def _visits(seats: np.ndarray, n: int) -> np.ndarray:
