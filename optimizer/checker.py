@@ -96,11 +96,15 @@ def _check_requests_kept(schedule: Schedule, round_, number: int, groups_of: dic
             for group in groups_of.get(name, ()):
                 if group in seen:
                     together = [n for n in table.players if n in schedule.apart[group]]
-                    raise InvalidSchedule(f"round {number}: {' and '.join(together)} share table {table.table}")
+                    raise InvalidSchedule(
+                        f"round {number}: broken request: {' and '.join(together)} are to be kept apart "
+                        f"but share table {table.table}"
+                    )
                 seen[group] = name
             if schedule.stay.get(name, table.table) != table.table:
                 raise InvalidSchedule(
-                    f"round {number}: {name} is at table {table.table}, not at table {schedule.stay[name]}"
+                    f"round {number}: broken request: {name} is to stay at table {schedule.stay[name]} "
+                    f"but is at table {table.table}"
                 )
 
 
@@ -123,6 +127,7 @@ def measure(schedule: Schedule) -> Metrics:
         for name in pair:
             opponents[name] += 1
             repeats[name] += count - 1
+    played = Counter(name for round_ in schedule.rounds for t in round_.tables for name in t.players)
     three = _share(schedule, lambda r: [n for t in r.tables if len(t.players) == 3 for n in t.players], schedule.stay)
     out = _share(schedule, lambda r: list(r.sit_outs), ())
     players = tuple(
@@ -132,6 +137,7 @@ def measure(schedule: Schedule) -> Metrics:
             repeats=repeats[name],
             three_handed_rounds=three.final[name],
             sit_out_rounds=out.final[name],
+            rounds_played=played[name],
         )
         for name in schedule.players
     )
@@ -148,6 +154,8 @@ def measure(schedule: Schedule) -> Metrics:
         table_visits_above_even=_table_visits_above_even(schedule),
         trios_again=_trios_again(schedule),
         back_to_back=_back_to_back(schedule),
+        apart_meetings=sum(met[pair] for group in schedule.apart for pair in map(frozenset, combinations(group, 2))),
+        stay_moves=_stay_moves(schedule),
         indirect_meetings=_indirect_meetings(schedule, met),
         players=players,
     )
@@ -188,6 +196,17 @@ def _table_visits_above_even(schedule: Schedule) -> int:
         even = -(-sum(counts.values()) // tables[name])
         above += sum(max(0, count - even) for count in counts.values())
     return above
+
+
+def _stay_moves(schedule: Schedule) -> int:
+    """Rounds a player who stays sat at a table other than the one asked for."""
+    return sum(
+        1
+        for round_ in schedule.rounds
+        for table in round_.tables
+        for name in table.players
+        if schedule.stay.get(name, table.table) != table.table
+    )
 
 
 def _trios_again(schedule: Schedule) -> int:

@@ -32,6 +32,7 @@ from rotation.print_command import print_command
 from rotation.progress import progress_display
 from rotation.report import (
     COMPARE_HEADER,
+    COMPARE_LEGEND,
     UNFAIR_FIXED_NOTE,
     compare_csv,
     compare_json,
@@ -129,7 +130,7 @@ def emit(
         say(seating_text(schedule))
         say()
     if figures:
-        say(metrics_text(metrics, spread=bool(schedule.spread)))
+        say(metrics_text(metrics, schedule))
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -208,6 +209,11 @@ def solver_options(command, seconds: float = 30.0, what: str = "Seconds to searc
     return functools.reduce(lambda cmd, option: option(cmd), reversed(options), with_solver)
 
 
+VERBOSE = click.option(
+    "--verbose", "-v", is_flag=True, help="Also say how the schedule was made (the methods; the file records them too)."
+)
+
+
 @cli.command()
 @room_options
 @click.option(
@@ -221,7 +227,10 @@ def solver_options(command, seconds: float = 30.0, what: str = "Seconds to searc
 )
 @solver_options
 @output_options
-def plan(players, names, rounds, odd, scoring, apart, stay, spread, solver: SolverSettings, output: ScheduleOutputs):
+@VERBOSE
+def plan(
+    players, names, rounds, odd, scoring, apart, stay, spread, solver: SolverSettings, output: ScheduleOutputs, verbose
+):
     """A variety rotation: all rounds planned at once for the fewest repeat opponents."""
     files = output.checked({"names file": names, "apart file": apart, "stay file": stay, "spread file": spread})
     event = make_event(players, names, rounds, odd, scoring, apart, stay, spread)
@@ -233,7 +242,7 @@ def plan(players, names, rounds, odd, scoring, apart, stay, spread, solver: Solv
         raise no_schedule(result, solver.time_limit, requests=bool(event.apart or event.stay))
     made = {"method": "variety", "seed": solver.seed, "time_limit": solver.time_limit, "result": result}
     emit(result.schedule, files, output, provenance=made)
-    say(result_text(result))
+    say(result_text(result, verbose))
 
 
 def no_schedule(result, time_limit: float, requests: bool) -> click.ClickException:
@@ -266,7 +275,8 @@ def no_schedule(result, time_limit: float, requests: bool) -> click.ClickExcepti
 )
 @solver_options
 @output_options
-def replan(schedule_file, played, drop, add, odd, scoring, solver: SolverSettings, output: ScheduleOutputs):
+@VERBOSE
+def replan(schedule_file, played, drop, add, odd, scoring, solver: SolverSettings, output: ScheduleOutputs, verbose):
     """Plan the rounds still to play again, after people leave or arrive. The input file is not changed."""
     files = output.checked({"schedule file": schedule_file})
     schedule = read_schedule(schedule_file)
@@ -297,7 +307,7 @@ def replan(schedule_file, played, drop, add, odd, scoring, solver: SolverSetting
         raise no_schedule(outcome.result, solver.time_limit, requests=bool(schedule.apart or schedule.stay))
     made = {"method": "replan", "seed": solver.seed, "time_limit": solver.time_limit, "result": outcome.result}
     emit(outcome.result.schedule, files, output, provenance=made)
-    say(replan_text(outcome))
+    say(replan_text(outcome, verbose))
 
 
 def _who_leaves(schedule: Schedule, drop) -> tuple[str, ...]:
@@ -401,7 +411,7 @@ def compare(sizes, rounds_list, odd, solver: SolverSettings, csv_path, json_path
     render = {"--csv": lambda: compare_csv(records), "--json": lambda: compare_json(records)}
     write_outputs([(path, render[what]()) for what, path in files])
     say(compare_summary(records, skipped))
-    for note in (UNFAIR_FIXED_NOTE if unfair else "", guide_claim_note(verdicts)):
+    for note in (COMPARE_LEGEND, UNFAIR_FIXED_NOTE if unfair else "", guide_claim_note(verdicts)):
         if note:
             say()
             say(note)
@@ -417,7 +427,7 @@ def check(file):
     except optimizer.InvalidSchedule as error:
         raise BadInput(f"{file}: invalid schedule: {error}") from None
     say(f"{file}: valid, {len(schedule.players)} players, {len(schedule.rounds)} rounds")
-    say(metrics_text(metrics, spread=bool(schedule.spread)))
+    say(metrics_text(metrics, schedule))
 
 
 @cli.command()

@@ -22,7 +22,7 @@ from matplotlib.font_manager import FontProperties
 from matplotlib.textpath import TextToPath
 
 from models import SEAT_LETTERS, Bound, Metrics, Schedule, SitOutScoring
-from rotation.output import NOT_HERE_WORD, SIT_OUT_WORDS, THREE_HANDED_WORD, metrics_text
+from rotation.output import NOT_HERE_WORD, SIT_OUT_WORDS, THREE_HANDED_WORD, metrics_lines
 
 # The printable area of both A4 and Letter with 12 mm margins is at least 186 x 255 mm; every sheet is
 # laid out inside a slightly smaller box so either paper prints one section per sheet.
@@ -513,8 +513,7 @@ def _environment() -> jinja2.Environment:
 
 def _lines(metrics: Metrics) -> list[str]:
     """The checker's report, one figure per bullet; total repeats are in the table above them."""
-    parts = [part.strip() for part in re.split(r"\n| {3,}", metrics_text(metrics))]
-    return [part[0].upper() + part[1:] for part in parts if part and not part.startswith("Repeats (E)")]
+    return metrics_lines(metrics)[1:]
 
 
 def _data_uri(png: bytes) -> str:

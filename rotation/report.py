@@ -3,45 +3,63 @@
 from __future__ import annotations
 
 from models import Answer, PlanResult, Replan
+from optimizer.words import counted
 from rotation.output import BALANCE_FIGURES
 
 COMPARE_HEADER = (
     f"{'players':>7} {'rounds':>6} {'fixed':>6} {'variety':>7} {'bound':>6}  {'status':<9} {'zero-repeat':<11} "
     f"{'time':>7}  {'seats':>5} {'tables':>6} {'trios':>5} {'b2b':>4}"
 )
-# seats: the worst player's seat spread; tables: table visits above even; trios: trios again;
-# b2b: back-to-back rematches (the checker's figures for the variety schedule).
+COMPARE_LEGEND = """Columns:
+  fixed, variety  repeats of the fixed rule and of the variety rotation (a pair's meetings after its first)
+  bound           the lower bound: no schedule of the room has fewer repeats
+  status          optimal when the variety rotation meets the bound (proven), feasible when not proven
+  zero-repeat     does a day with no repeat exist: exists, impossible (proven) or unknown
+  time            seconds the room took
+  seats           the variety rotation's worst player: most minus fewest rounds in one seat letter
+  tables          players at the same table number more often than needed (times)
+  trios           three players at one table again (times)
+  b2b             back to back: pairs at one table two rounds running (times)"""
 
 # The guide's sentence under test: zero repeats over five rounds "only for" these sizes.
 GUIDE_SIZES = (16, 28, 40, 52, 64)
 
 
-def result_text(result: PlanResult) -> str:
-    fixed = "" if result.fixed_repeats is None else f"   fixed rule: {result.fixed_repeats}"
+def result_text(result: PlanResult, verbose: bool = False) -> str:
+    """The verdict under the figures: repeats against the fixed rule and the bound, proven optimal or
+    how far it may be from it; with `verbose`, how it was made (the method, also in the file's provenance)."""
+    fixed = "" if result.fixed_repeats is None else f"   the fixed rule: {counted(result.fixed_repeats, 'repeat')}"
     lines = [
         "",
-        f"Variety rotation: {result.repeats} repeats{fixed}   "
-        f"lower bound: {result.bound.repeats} ({result.bound.proof})",
+        f"Variety rotation: {counted(result.repeats or 0, 'repeat')}{fixed}",
+        f"Lower bound: {counted(result.bound.repeats, 'repeat')} ({result.bound.proof})",
     ]
     if result.optimal:
         lines.append(f"Proven optimal: no schedule of this room{_turn_rule(result)} has fewer repeats.")
     else:
-        lines.append(f"Not proven optimal: at most {result.gap} repeats above the best possible.")
-    how = f"Made by: {result.method}; {result.runtime:.1f} s"
+        lines.append(f"Not proven optimal: at most {counted(result.gap or 0, 'repeat')} above the best possible.")
+    how = f"Planned in {result.runtime:.1f} s"
     if result.interrupted:
         how += " (stopped early by Ctrl-C: this is the best schedule found so far)"
-    lines.append(how)
+    lines.append(how + ".")
+    if verbose:
+        lines.append(f"Made by: {result.method}")
     return "\n".join(lines)
 
 
 def _turn_rule(result: PlanResult) -> str:
-    """The rule the odd-room bounds assume: turns taken fairly, which the fixed rule does not do."""
+    """The rules the bounds assume: turns taken fairly, which the fixed rule does not do, and the
+    requests kept (players who stay force repeats)."""
     players = result.metrics.players if result.metrics else ()
+    schedule = result.schedule
+    rules = []
     if any(p.three_handed_rounds for p in players):
-        return " that takes three-handed tables in turn"
-    if any(p.sit_out_rounds for p in players):
-        return " that takes sit-outs in turn"
-    return ""
+        rules.append("takes three-handed tables in turn")
+    elif any(p.sit_out_rounds for p in players):
+        rules.append("takes sit-outs in turn")
+    if schedule is not None and (schedule.apart or schedule.stay):
+        rules.append("keeps these requests")
+    return f" that {' and '.join(rules)}" if rules else ""
 
 
 def zero_repeat_answer(result: PlanResult) -> Answer:
@@ -88,7 +106,7 @@ def guide_claim_note(verdicts: dict[tuple[int, int], Answer]) -> str:
     )
 
 
-def replan_text(replan: Replan) -> str:
+def replan_text(replan: Replan, verbose: bool = False) -> str:
     who = []
     if replan.dropped:
         who.append(f"left: {', '.join(replan.dropped)}")
@@ -99,12 +117,12 @@ def replan_text(replan: Replan) -> str:
         f"Re-planned after round {replan.played}" + (f" ({'; '.join(who)})" if who else ""),
         f"Repeats: {replan.repeats_before} as planned before, {replan.result.repeats} now "
         f"({replan.repeats_played} in the rounds already played)",
-        f"Seats changed for {len(replan.changes)} players:",
+        f"Seats changed for {counted(len(replan.changes), 'player')}:",
     ]
     lines += [
         f"  {c.name}: round{'s' if len(c.rounds) > 1 else ''} {', '.join(map(str, c.rounds))}" for c in replan.changes
     ]
-    return "\n".join(lines) + result_text(replan.result)
+    return "\n".join(lines) + result_text(replan.result, verbose)
 
 
 def compare_record(players: int, rounds: int, result: PlanResult, answer: Answer, fixed_fair: bool = True) -> dict:
