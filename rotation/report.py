@@ -34,7 +34,9 @@ def result_text(result: PlanResult, verbose: bool = False) -> str:
         f"Variety rotation: {counted(result.repeats or 0, 'repeat')}{fixed}",
         f"Lower bound: {counted(result.bound.repeats, 'repeat')} ({result.bound.proof})",
     ]
-    if result.optimal:
+    if result.optimal and result.repeats == 0:
+        lines.append("Proven optimal: nobody meets an opponent twice.")
+    elif result.optimal:
         lines.append(f"Proven optimal: no schedule of this room{_turn_rule(result)} has fewer repeats.")
     else:
         lines.append(f"Not proven optimal: at most {counted(result.gap or 0, 'repeat')} above the best possible.")
@@ -122,7 +124,7 @@ def replan_text(replan: Replan, verbose: bool = False) -> str:
     lines += [
         f"  {c.name}: round{'s' if len(c.rounds) > 1 else ''} {', '.join(map(str, c.rounds))}" for c in replan.changes
     ]
-    return "\n".join(lines) + result_text(replan.result, verbose)
+    return "\n".join(lines) + "\n" + result_text(replan.result, verbose)
 
 
 def compare_record(players: int, rounds: int, result: PlanResult, answer: Answer, fixed_fair: bool = True) -> dict:

@@ -64,18 +64,24 @@ def test_a_bound_of_one_repeat_is_said_in_the_singular(capsys):
     assert "1 repeats" not in out and "1 times" not in out and "1 rounds" not in out
 
 
+def test_a_day_without_repeats_says_so_plainly(capsys):
+    status, out, _ = run(capsys, "plan", "--players", 16, "--rounds", 5, "--time-limit", 2, "--quiet")
+    assert status == 0 and "Variety rotation: 0 repeats   the fixed rule: 44 repeats" in out
+    assert "Proven optimal: nobody meets an opponent twice." in out and "no pair meets twice" in out
+
+
 def test_the_requests_are_confirmed_in_the_report(capsys, tmp_path):
     names = tmp_path / "names.txt"
-    names.write_text("\n".join(["Renée Weiß", *(f"Player {i}" for i in range(2, 17))]) + "\n", encoding="utf-8")
+    names.write_text("\n".join(["Renée Weiß", *(f"Player {i}" for i in range(2, 25))]) + "\n", encoding="utf-8")
     apart = tmp_path / "apart.txt"
     apart.write_text("Player 2, Player 3\nPlayer 4, Player 5, Player 6\nPlayer 7, Player 8\n", encoding="utf-8")
     stay = tmp_path / "stay.txt"
     stay.write_text("Renée Weiß, 1\n", encoding="utf-8")
-    argv = ["plan", "--names", names, "--rounds", 5, "--apart", apart, "--stay", stay, "--time-limit", 3, "-q"]
+    argv = ["plan", "--names", names, "--rounds", 6, "--apart", apart, "--stay", stay, "--time-limit", 3, "-q"]
     status, out, _ = run(capsys, *argv)
     assert status == 0
     assert "Kept apart: 3 groups, never at one table" in out
-    assert "Stays at table 1: Renée Weiß, all 5 rounds" in out
+    assert "Stays at table 1: Renée Weiß, all 6 rounds" in out
 
 
 def test_check_names_a_broken_request_as_one(capsys, tmp_path):
