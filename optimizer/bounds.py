@@ -88,8 +88,8 @@ def first_round_bound(event: Event) -> Bound:
     rested = f" (the {layout.sit_outs} who sat out round 1 met nobody)" if layout.sit_outs else ""
     return Bound(
         repeats=per_round * (event.rounds - 1),
-        proof=f"pigeonhole: with {layout.tables} tables each later round repeats at least {per_round} "
-        f"first-round pairs{rested}",
+        proof=f"pigeonhole: with {layout.tables} tables each later round repeats at least "
+        f"{counted(per_round, 'first-round pair')}{rested}",
     )
 
 

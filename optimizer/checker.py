@@ -11,6 +11,7 @@ from itertools import combinations, pairwise
 from typing import NamedTuple
 
 from models import Layout, Metrics, PlayerMetrics, Schedule
+from optimizer.words import counted
 
 
 class InvalidSchedule(ValueError):
@@ -72,10 +73,10 @@ def _check_round(schedule: Schedule, round_, number: int, known: set[str]) -> No
     if +sizes != +wanted:
         raise InvalidSchedule(
             f"{where}: {present} players under the {schedule.odd.value} rule need "
-            f"{layout.fours} tables of four and {layout.threes} of three, got {_describe(sizes)}"
+            f"{counted(layout.fours, 'table')} of four and {layout.threes} of three, got {_describe(sizes)}"
         )
     if len(round_.sit_outs) != layout.sit_outs:
-        raise InvalidSchedule(f"{where}: {layout.sit_outs} players must sit out, got {len(round_.sit_outs)}")
+        raise InvalidSchedule(f"{where}: {counted(layout.sit_outs, 'player')} must sit out, got {len(round_.sit_outs)}")
     if any(len(t.players) == 3 and t.table <= layout.fours for t in round_.tables):
         raise InvalidSchedule(f"{where}: three-handed tables must be numbered after the tables of four")
 

@@ -15,6 +15,7 @@ import click
 import optimizer
 from models import Answer, OddPolicy, Schedule, SitOutScoring, Status
 from models.event import MAX_ROUNDS, name_key, normalise_name
+from optimizer.words import counted
 from rotation.inputs import BadInput, check_outputs, make_event, one_line_error, parse_sizes, read_schedule
 from rotation.output import (
     EXCEL_BOM,
@@ -363,7 +364,7 @@ def exists(players, names, rounds, odd, scoring, solver: SolverSettings, json_pa
     verdict = optimizer.zero_repeat_verdict(
         event, time_limit=solver.time_limit, seed=solver.seed, workers=solver.workers
     )
-    rounds = f"{verdict.rounds} round{'' if verdict.rounds == 1 else 's'}"
+    rounds = counted(verdict.rounds, "round")
     if verdict.schedule is not None and files:
         emit(verdict.schedule, files, figures=False)
     say(f"{verdict.players} players, {rounds}: {verdict.answer.value} ({verdict.reason})")
@@ -396,7 +397,9 @@ def compare(sizes, rounds_list, odd, solver: SolverSettings, csv_path, json_path
             say(f"{n:>7} {r:>6}  {error.format_message()}")
             skipped += 1
             continue
-        with progress_display(solver.time_limit, f"room {k} of {len(rows)} ({n} players, {r} rounds)") as show:
+        with progress_display(
+            solver.time_limit, f"room {k} of {len(rows)} ({n} players, {counted(r, 'round')})"
+        ) as show:
             result = optimizer.plan(
                 event, time_limit=solver.time_limit, seed=solver.seed, workers=solver.workers, on_progress=show
             )
@@ -426,7 +429,7 @@ def check(file):
         metrics = optimizer.check(schedule)
     except optimizer.InvalidSchedule as error:
         raise BadInput(f"{file}: invalid schedule: {error}") from None
-    say(f"{file}: valid, {len(schedule.players)} players, {len(schedule.rounds)} rounds")
+    say(f"{file}: valid, {len(schedule.players)} players, {counted(len(schedule.rounds), 'round')}")
     say(metrics_text(metrics, schedule))
 
 

@@ -22,6 +22,7 @@ from matplotlib.font_manager import FontProperties
 from matplotlib.textpath import TextToPath
 
 from models import SEAT_LETTERS, Bound, Metrics, Schedule, SitOutScoring
+from optimizer.words import counted
 from rotation.output import NOT_HERE_WORD, SIT_OUT_WORDS, THREE_HANDED_WORD, metrics_lines
 
 # The printable area of both A4 and Letter with 12 mm margins is at least 186 x 255 mm; every sheet is
@@ -526,7 +527,7 @@ def render_page(schedule: Schedule, metrics: Metrics, comparison: Comparison, op
 
     pages = sheets(schedule, options)
     summary = any(p.kind == "summary" for p in pages)
-    heading = options.title or f"Seating: {len(schedule.players)} players, {len(schedule.rounds)} rounds"
+    heading = options.title or f"Seating: {len(schedule.players)} players, {counted(len(schedule.rounds), 'round')}"
     return (
         _environment()
         .get_template("print.html.j2")

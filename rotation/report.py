@@ -149,10 +149,10 @@ def compare_summary(records: list[dict], skipped: int = 0) -> str:
     better = sum(r["variety"] is not None and r["fixed"] is not None and r["variety"] < r["fixed"] for r in records)
     seconds = sum(r["seconds"] for r in records)
     line = (
-        f"{len(records)} rooms: {optimal} proven optimal, {better} better than the fixed rule, "
+        f"{counted(len(records), 'room')}: {optimal} proven optimal, {better} better than the fixed rule, "
         f"{zero} with zero repeats; {seconds:.1f} s in all"
     )
-    return line + (f"; {skipped} rooms could not be seated" if skipped else "")
+    return line + (f"; {counted(skipped, 'room')} could not be seated" if skipped else "")
 
 
 def compare_csv(records: list[dict]) -> str:

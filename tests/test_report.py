@@ -57,6 +57,17 @@ def test_counts_are_singular_and_plural_right():
     assert counted(1, "such pair") == "1 such pair" and counted(3, "rematch", "rematches") == "3 rematches"
 
 
+def test_a_one_round_day_is_counted_in_the_singular_by_check_and_print(capsys, tmp_path):
+    day = tmp_path / "day.json"
+    assert main(["fixed", "--players", "8", "--rounds", "1", "--json", str(day)]) == 0
+    status, out, _ = run(capsys, "check", day)
+    assert status == 0 and f"{day}: valid, 8 players, 1 round\n" in out
+    status, out, _ = run(capsys, "print", day, "--html", tmp_path / "day.html", "--only", "summary")
+    assert status == 0 and "day.html: 1 page to print (1 summary)" in out
+    status, out, _ = run(capsys, "print", day, "--html", tmp_path / "day.html", "--only", "walls,slips")
+    assert status == 0 and "day.html: 3 pages to print (1 wall chart, 2 pages of slips)" in out
+
+
 def test_a_bound_of_one_repeat_is_said_in_the_singular(capsys):
     # 20 players over 6 rounds: the published theorem proves exactly one repeat at least.
     status, out, _ = run(capsys, "plan", "--players", 20, "--rounds", 6, "--time-limit", 1, "--quiet")
