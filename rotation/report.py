@@ -16,10 +16,11 @@ COMPARE_LEGEND = """Columns:
   status          optimal when the variety rotation meets the bound (proven), feasible when not proven
   zero-repeat     does a day with no repeat exist: exists, impossible (proven) or unknown
   time            seconds the room took
-  seats           the variety rotation's worst player: most minus fewest rounds in one seat letter
+  seats           the worst player's most minus fewest rounds in one seat letter
   tables          players at the same table number more often than needed (times)
   trios           three players at one table again (times)
-  b2b             back to back: pairs at one table two rounds running (times)"""
+  b2b             back to back: pairs at one table two rounds running (times)
+  (seats to b2b are the variety rotation's, as the checker measures them)"""
 
 # The guide's sentence under test: zero repeats over five rounds "only for" these sizes.
 GUIDE_SIZES = (16, 28, 40, 52, 64)
