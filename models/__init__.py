@@ -4,12 +4,13 @@ from models.event import Event, Layout, OddPolicy, SitOutScoring, default_names
 from models.metrics import Metrics, PlayerMetrics
 from models.progress import Progress
 from models.result import Answer, Bound, PlanResult, PlayerChange, Replan, Status, Verdict
-from models.schedule import SEAT_LETTERS, Provenance, Round, Schedule, Table
+from models.schedule import SEAT_LETTERS, Correction, Provenance, Round, Schedule, Table
 
 __all__ = [
     "SEAT_LETTERS",
     "Answer",
     "Bound",
+    "Correction",
     "Event",
     "Layout",
     "Metrics",

@@ -56,6 +56,11 @@ class Metrics(BaseModel):
         description="Among pairs who never share a table, the fewest opponents they have in common; "
         "None when every pair meets.",
     )
+    broken_requests: tuple[str, ...] = Field(
+        default=(),
+        description="Requests (apart, stay) broken in rounds recorded as played: what happened, corrected by hand; "
+        "the checker refuses a broken request in any round still to play.",
+    )
     players: tuple[PlayerMetrics, ...]
 
     @property

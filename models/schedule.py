@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, model_validator
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, model_validator
 
 from models.event import OddPolicy, SitOutScoring
 
@@ -26,6 +28,30 @@ class Round(BaseModel):
     absent: tuple[str, ...] = Field(
         default=(), description="Players not at the event this round (left early or not yet arrived)."
     )
+
+
+class Correction(BaseModel):
+    """A fix by hand: two players who traded places in a round, or one moved into an empty seat."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")  # a misspelled key is an error, not ignored
+
+    round: StrictInt = Field(ge=1, description="The round changed, counted from 1.")
+    change: Literal["swap", "move"] = Field(
+        description="'swap': two players traded places; 'move': one player went to an empty seat."
+    )
+    players: tuple[str, ...] = Field(min_length=1, max_length=2, description="The players swapped, or moved.")
+    table: StrictInt | None = Field(default=None, ge=1, description="For a move: the table whose empty seat it took.")
+    played: StrictBool = Field(
+        description="True: the round had been played, and this records what was played; False: a change to the plan."
+    )
+
+    @model_validator(mode="after")
+    def _fits_its_change(self) -> Correction:
+        if self.change == "swap" and (len(self.players) != 2 or self.table is not None):
+            raise ValueError("a swap names two players and no table")
+        if self.change == "move" and (len(self.players) != 1 or self.table is None):
+            raise ValueError("a move names one player and the table")
+        return self
 
 
 class Provenance(BaseModel):
@@ -68,6 +94,13 @@ class Schedule(BaseModel):
     departures: dict[str, StrictInt] = Field(
         default_factory=dict, description="Players who left: the first round they miss."
     )
+    played: StrictInt = Field(
+        default=0,
+        ge=0,
+        description="Rounds 1 to this one are recorded as played: a re-plan keeps them exactly, and the checker "
+        "takes them as what happened (a request broken there is reported, not refused).",
+    )
+    corrections: tuple[Correction, ...] = Field(default=(), description="Fixes by hand, in the order they were made.")
     provenance: Provenance | None = Field(default=None, description="How the file was made (optional).")
 
     @model_validator(mode="after")
@@ -83,6 +116,11 @@ class Schedule(BaseModel):
         for name, first in self.departures.items():
             if first < 1:
                 raise ValueError(f"departures: {name!r} leaves before round {first}; rounds count from 1")
+        if self.played > len(self.rounds):
+            raise ValueError(f"played: {self.played} rounds are recorded as played, but the day has {len(self.rounds)}")
+        for correction in self.corrections:
+            if correction.round > len(self.rounds):
+                raise ValueError(f"corrections: round {correction.round} does not exist")
         for number, round_ in enumerate(self.rounds, start=1):
             if not round_.tables:
                 raise ValueError(f"round {number}: no table is played (is everyone absent?)")

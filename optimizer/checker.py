@@ -19,18 +19,30 @@ class InvalidSchedule(ValueError):
 
 
 def check(schedule: Schedule) -> Metrics:
-    """Raise InvalidSchedule if the schedule is not valid; otherwise return its metrics."""
+    """Raise InvalidSchedule if the schedule is not valid; otherwise return its metrics.
+
+    Rounds recorded as played (`schedule.played`) are what happened: a request broken there, or a
+    table of three among the tables of four (a player who sat in an empty seat), is measured and
+    reported, not refused. Every other rule holds in every round."""
     _check_names(schedule.players)
     known = set(schedule.players)
     _check_requests_name_players(schedule, known)
+    groups_of = _apart_groups(schedule)
+    for number, round_ in enumerate(schedule.rounds, start=1):
+        _check_round(schedule, round_, number, known)
+        broken = _requests_broken(schedule, round_, number, groups_of) if number > schedule.played else []
+        if broken:
+            raise InvalidSchedule(f"broken request in {broken[0]}")
+    return measure(schedule)
+
+
+def _apart_groups(schedule: Schedule) -> dict[str, list[int]]:
+    """Each name's apart groups, by index into schedule.apart."""
     groups_of: dict[str, list[int]] = {}
     for g, group in enumerate(schedule.apart):
         for name in set(group):
             groups_of.setdefault(name, []).append(g)
-    for number, round_ in enumerate(schedule.rounds, start=1):
-        _check_round(schedule, round_, number, known)
-        _check_requests_kept(schedule, round_, number, groups_of)
-    return measure(schedule)
+    return groups_of
 
 
 def _check_names(names: tuple[str, ...]) -> None:
@@ -77,36 +89,37 @@ def _check_round(schedule: Schedule, round_, number: int, known: set[str]) -> No
         )
     if len(round_.sit_outs) != layout.sit_outs:
         raise InvalidSchedule(f"{where}: {counted(layout.sit_outs, 'player')} must sit out, got {len(round_.sit_outs)}")
-    if any(len(t.players) == 3 and t.table <= layout.fours for t in round_.tables):
+    if number > schedule.played and any(len(t.players) == 3 and t.table <= layout.fours for t in round_.tables):
         raise InvalidSchedule(f"{where}: three-handed tables must be numbered after the tables of four")
 
 
 def _check_requests_name_players(schedule: Schedule, known: set[str]) -> None:
     named = [n for group in schedule.apart + schedule.spread for n in group] + list(schedule.stay)
     named += list(schedule.arrivals) + list(schedule.departures)
+    named += [n for correction in schedule.corrections for n in correction.players]
     unknown = [n for n in named if n not in known]
     if unknown:
         raise InvalidSchedule(f"a request names {unknown[0]!r}, who is not a player")
 
 
-def _check_requests_kept(schedule: Schedule, round_, number: int, groups_of: dict[str, list[int]]) -> None:
-    """`groups_of` maps a name to the apart groups it is in, built once for the whole schedule."""
+def _requests_broken(schedule: Schedule, round_, number: int, groups_of: dict[str, list[int]]) -> list[str]:
+    """The requests a round breaks, one line each; `groups_of` is `_apart_groups(schedule)`."""
+    broken = []
     for table in round_.tables:
-        seen: dict[int, str] = {}
+        seen: set[int] = set()
         for name in table.players:
             for group in groups_of.get(name, ()):
                 if group in seen:
                     together = [n for n in table.players if n in schedule.apart[group]]
-                    raise InvalidSchedule(
-                        f"round {number}: broken request: {' and '.join(together)} are to be kept apart "
-                        f"but share table {table.table}"
+                    broken.append(
+                        f"round {number}: {' and '.join(together)} are to be kept apart but share table {table.table}"
                     )
-                seen[group] = name
+                seen.add(group)
             if schedule.stay.get(name, table.table) != table.table:
-                raise InvalidSchedule(
-                    f"round {number}: broken request: {name} is to stay at table {schedule.stay[name]} "
-                    f"but is at table {table.table}"
+                broken.append(
+                    f"round {number}: {name} is to stay at table {schedule.stay[name]} but is at table {table.table}"
                 )
+    return list(dict.fromkeys(broken))  # three of one group at a table are one broken request
 
 
 def _describe(sizes: Counter) -> str:
@@ -129,8 +142,7 @@ def measure(schedule: Schedule) -> Metrics:
             opponents[name] += 1
             repeats[name] += count - 1
     played = Counter(name for round_ in schedule.rounds for t in round_.tables for name in t.players)
-    three = _share(schedule, lambda r: [n for t in r.tables if len(t.players) == 3 for n in t.players], schedule.stay)
-    out = _share(schedule, lambda r: list(r.sit_outs), ())
+    three, out = _three_handed(schedule), _sat_out(schedule)
     players = tuple(
         PlayerMetrics(
             name=name,
@@ -158,6 +170,7 @@ def measure(schedule: Schedule) -> Metrics:
         apart_meetings=sum(met[pair] for group in schedule.apart for pair in map(frozenset, combinations(group, 2))),
         stay_moves=_stay_moves(schedule),
         indirect_meetings=_indirect_meetings(schedule, met),
+        broken_requests=_broken_in_played(schedule),
         players=players,
     )
 
@@ -254,16 +267,67 @@ def _indirect_meetings(schedule: Schedule, met: Counter[frozenset[str]]) -> int 
     return min(unmet.values())
 
 
+def _broken_in_played(schedule: Schedule) -> tuple[str, ...]:
+    groups_of = _apart_groups(schedule)
+    played = enumerate(schedule.rounds[: schedule.played], start=1)
+    return tuple(line for number, round_ in played for line in _requests_broken(schedule, round_, number, groups_of))
+
+
+class TurnBreak(NamedTuple):
+    """The first round after which a burden is no longer shared in turn: one player two turns ahead."""
+
+    round: int
+    burden: str  # "three-handed" or "sitting out"
+    ahead: str
+    ahead_turns: int
+    behind: str
+    behind_turns: int
+
+    def __str__(self) -> str:
+        turns, done = ("turns at the tables of three", "played three-handed")
+        if self.burden != "three-handed":
+            turns, done = "sit-outs", "sat out"
+        return (
+            f"{turns} are not taken in turn: after round {self.round} {self.ahead} has {done} "
+            f"{_times(self.ahead_turns)} and {self.behind} {_times(self.behind_turns)}"
+        )
+
+
+def _times(count: int) -> str:
+    return {0: "never", 1: "once", 2: "twice"}.get(count, f"{count} times")
+
+
+def turn_breaks(schedule: Schedule) -> tuple[TurnBreak, ...]:
+    """Every round after which three-handed seats or sit-outs are not shared in turn (counts differ by
+    more than one), with a player ahead and one behind; empty when turns are fair all day."""
+    return _three_handed(schedule).breaks + _sat_out(schedule).breaks
+
+
 class _Share(NamedTuple):
-    """Running counts of a burden (three-handed, sitting out) and whether it was shared in turn."""
+    """Running counts of a burden (three-handed, sitting out) and the rounds where turns broke."""
 
     final: dict[str, int]
-    fair: bool
+    breaks: tuple[TurnBreak, ...]
+
+    @property
+    def fair(self) -> bool:
+        return not self.breaks
 
 
-def _share(schedule: Schedule, burdened, exempt) -> _Share:
+def _three_handed(schedule: Schedule) -> _Share:
+    def burdened(round_) -> list[str]:
+        return [n for t in round_.tables if len(t.players) == 3 for n in t.players]
+
+    return _share(schedule, burdened, schedule.stay, "three-handed")
+
+
+def _sat_out(schedule: Schedule) -> _Share:
+    return _share(schedule, lambda round_: list(round_.sit_outs), (), "sitting out")
+
+
+def _share(schedule: Schedule, burdened, exempt, burden: str) -> _Share:
     counts = {name: 0 for name in schedule.players}
-    fair = True
+    breaks = []
     for r, round_ in enumerate(schedule.rounds):
         here = [n for n in schedule.expected(r) if n not in exempt]
         arriving = [n for n in here if schedule.arrivals.get(n) == r + 1]
@@ -272,6 +336,8 @@ def _share(schedule: Schedule, burdened, exempt) -> _Share:
         counts.update({n: level for n in arriving})
         for name in burdened(round_):
             counts[name] += 1
-        values = [counts[n] for n in here]
-        fair = fair and (max(values, default=0) - min(values, default=0) <= 1)
-    return _Share(counts, fair)
+        if here:
+            ahead, behind = max(here, key=counts.__getitem__), min(here, key=counts.__getitem__)
+            if counts[ahead] - counts[behind] > 1:
+                breaks.append(TurnBreak(r + 1, burden, ahead, counts[ahead], behind, counts[behind]))
+    return _Share(counts, tuple(breaks))

@@ -14,7 +14,7 @@ import numpy as np
 
 from models import Bound, Event, OddPolicy, PlayerChange, Progress, Replan, Schedule, SitOutScoring
 from models.event import normalise_name
-from optimizer.checker import InvalidSchedule, check
+from optimizer.checker import InvalidSchedule, check, turn_breaks
 from optimizer.plan import plan
 from optimizer.seats import EMPTY, Seats
 from optimizer.state import History
@@ -44,6 +44,7 @@ def replan(
     so_far = _pairs_so_far(schedule, played)
     kept = schedule.model_copy(update={"rounds": schedule.rounds[:played]}) if played else None
     before = check(kept) if kept else None
+    _played_rounds_hold(schedule, played, kept)
     letters, visits, previous = _places_so_far(schedule, played, event)
     history = History(
         met_before=_meetings_among(so_far, event.players),
@@ -81,6 +82,23 @@ def _under_policy(schedule: Schedule, played: int, odd, sit_out_scoring) -> Sche
                 f"the rounds played do not fit --odd {policy}, and a day keeps one policy: {error}"
             ) from None
     return changed
+
+
+def _played_rounds_hold(schedule: Schedule, played: int, kept: Schedule | None) -> None:
+    """A round recorded as played (a fix by hand may have made it what really happened) is never
+    planned again; and the planner builds only days whose turns are fair after every round, so a
+    played round that broke them (a fix by hand) leaves nothing it could build: say so before solving."""
+    if played < schedule.played:
+        raise ValueError(
+            f"rounds 1 to {schedule.played} are recorded as played, and a re-plan keeps them: "
+            f"it can start after round {schedule.played} at the earliest, not after round {played}"
+        )
+    broken = turn_breaks(kept) if kept else ()
+    if broken:
+        raise ValueError(
+            f"in the rounds played {broken[0]}, and a re-plan only builds days that take turns fairly "
+            "after every round; keep the rounds still to play as planned, or fix them by hand"
+        )
 
 
 def _remaining_event(schedule: Schedule, played: int, drop, add) -> Event:
@@ -157,6 +175,8 @@ def _after_played(schedule: Schedule, played: int, drop, add) -> Callable[[Sched
                 "rounds": schedule.rounds[:played] + planned.rounds,
                 "arrivals": {**schedule.arrivals, **{name: played + 1 for name in add}},
                 "departures": {**schedule.departures, **{name: played + 1 for name in drop}},
+                "played": max(schedule.played, played),  # rounds 1 to `played` were kept: they are played
+                "corrections": tuple(c for c in schedule.corrections if c.round <= played),
                 "rule": f"variety, re-planned after round {played}",
             }
         )

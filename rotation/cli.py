@@ -15,6 +15,7 @@ import click
 import optimizer
 from models import Answer, OddPolicy, Schedule, SitOutScoring, Status
 from models.event import MAX_ROUNDS, name_key, normalise_name
+from optimizer.fix import turns_broken_by
 from optimizer.words import counted
 from rotation.inputs import BadInput, check_outputs, make_event, one_line_error, parse_sizes, read_schedule
 from rotation.output import (
@@ -40,7 +41,9 @@ from rotation.report import (
     compare_record,
     compare_row,
     compare_summary,
+    fix_text,
     guide_claim_note,
+    played_text,
     replan_text,
     result_text,
     zero_repeat_answer,
@@ -257,7 +260,10 @@ def no_schedule(result, time_limit: float, requests: bool) -> click.ClickExcepti
 @cli.command()
 @click.argument("schedule_file", metavar="SCHEDULE.json")
 @click.option(
-    "--played", type=click.IntRange(min=0, max=MAX_ROUNDS), required=True, help="Rounds already played; kept exactly."
+    "--played",
+    type=click.IntRange(min=0, max=MAX_ROUNDS),
+    default=None,
+    help="Rounds already played; kept exactly (default: the rounds the file records as played).",
 )
 @click.option("--drop", multiple=True, metavar="NAME", help="A player who leaves (repeatable).")
 @click.option("--add", multiple=True, metavar="NAME", help="A player who arrives (repeatable).")
@@ -280,11 +286,8 @@ def no_schedule(result, time_limit: float, requests: bool) -> click.ClickExcepti
 def replan(schedule_file, played, drop, add, odd, scoring, solver: SolverSettings, output: ScheduleOutputs, verbose):
     """Plan the rounds still to play again, after people leave or arrive. The input file is not changed."""
     files = output.checked({"schedule file": schedule_file})
-    schedule = read_schedule(schedule_file)
-    try:
-        optimizer.check(schedule)
-    except optimizer.InvalidSchedule as error:
-        raise BadInput(f"{schedule_file}: invalid schedule: {error}") from None
+    schedule = read_checked(schedule_file)
+    played = _played_or_recorded(schedule, played)
     drop, add = _who_leaves(schedule, drop), _who_arrives(schedule, add)
     policy = _policy_change(schedule, odd, scoring)
     try:
@@ -349,6 +352,110 @@ def _policy_change(schedule: Schedule, odd: str | None, scoring: str | None) -> 
     if scoring is not None and SitOutScoring(scoring) is not schedule.sit_out_scoring:
         change["sit_out_scoring"] = SitOutScoring(scoring)
     return change
+
+
+# Fixes by hand (optimizer/fix.py): swap, move and played, and the schedule file they read.
+
+
+def read_checked(path: str) -> Schedule:
+    """A schedule file that passes the checker, or BadInput saying what is wrong."""
+    schedule = read_schedule(path)
+    try:
+        optimizer.check(schedule)
+    except optimizer.InvalidSchedule as error:
+        raise BadInput(f"{path}: invalid schedule: {error}") from None
+    return schedule
+
+
+def _played_or_recorded(schedule: Schedule, played: int | None) -> int:
+    """--played, or the rounds the file records as played; the library refuses fewer than recorded."""
+    if played is not None:
+        return played
+    if not schedule.played:
+        raise BadInput("--played is needed: the file records no round as played")
+    if schedule.played == len(schedule.rounds):
+        raise BadInput(f"all {schedule.played} rounds are recorded as played: there is nothing to re-plan")
+    return schedule.played
+
+
+def fix_options(command):
+    """--round, --as-played and --json: which round a fix changes, and where the result goes."""
+    options = [
+        click.option(
+            "--round", "round_number", type=click.IntRange(min=1, max=MAX_ROUNDS), required=True, help="The round."
+        ),
+        click.option(
+            "--as-played",
+            is_flag=True,
+            help="The round was played this way: record rounds 1 to --round as played first.",
+        ),
+        click.option("--json", "json_path", metavar="FILE", help="Write the fixed schedule (else only the report)."),
+    ]
+    return functools.reduce(lambda cmd, option: option(cmd), reversed(options), command)
+
+
+@cli.command()
+@click.argument("schedule_file", metavar="DAY.json")
+@click.argument("names", nargs=2, metavar="NAME NAME")
+@fix_options
+def swap(schedule_file, names, round_number, as_played, json_path):
+    """Two players trade places in one round: seats, or a seat and a sit-out. The input file is not changed."""
+    _fix(schedule_file, json_path, round_number, as_played, lambda s: optimizer.swap(s, round_number, *names))
+
+
+@cli.command()
+@click.argument("schedule_file", metavar="DAY.json")
+@click.argument("name")
+@click.option("--table", type=click.IntRange(min=1), required=True, help="The table of three it took a seat at.")
+@fix_options
+def move(schedule_file, name, table, round_number, as_played, json_path):
+    """In a played round, a player took the empty seat at a table of three (their table played three-handed)."""
+    _fix(schedule_file, json_path, round_number, as_played, lambda s: optimizer.move(s, round_number, name, table))
+
+
+def _fix(schedule_file, json_path, round_number: int, as_played: bool, change) -> None:
+    """Read, fix, check, write (all or nothing), then report against the day before."""
+    files = check_outputs({"--json": json_path}, {"schedule file": schedule_file})
+    before = read_checked(schedule_file)
+    try:
+        start = optimizer.mark_played(before, round_number) if as_played and round_number > before.played else before
+        after = change(start)
+    except optimizer.FixRefused as error:
+        raise BadInput(str(error)) from None
+    old = before.provenance
+    made = {"method": f"{old.method}, fixed by hand" if old else "fixed by hand"}
+    emit(
+        after,
+        files,
+        provenance={**made, "seed": old.seed, "time_limit": old.time_limit} if old else made,
+        figures=False,
+    )
+    notes = [str(b) for b in turns_broken_by(before, after)[:1]]  # where the turns break; later rounds follow
+    say(
+        fix_text(
+            after, optimizer.moved(before, after, round_number), optimizer.check(before), optimizer.check(after), notes
+        )
+    )
+    if not files:
+        say("Nothing written: give --json FILE to keep this fix.")
+
+
+@cli.command("played")
+@click.argument("schedule_file", metavar="DAY.json")
+@click.option(
+    "--round", "round_number", type=click.IntRange(min=1, max=MAX_ROUNDS), required=True, help="The last round played."
+)
+@click.option("--json", "json_path", metavar="FILE", required=True, help="Write the schedule with the record.")
+def played_command(schedule_file, round_number, json_path):
+    """Record rounds 1 to --round as played: a re-plan keeps them, and a fix there records what happened."""
+    files = check_outputs({"--json": json_path}, {"schedule file": schedule_file})
+    before = read_checked(schedule_file)
+    try:
+        after = optimizer.mark_played(before, round_number)
+    except optimizer.FixRefused as error:
+        raise BadInput(str(error)) from None
+    emit(after, files, figures=False)
+    say(played_text(before.played, after.played))
 
 
 @cli.command()

@@ -163,6 +163,11 @@ def _normalise_schedule_names(data):
                     ]
             rounds.append(round_)
         data["rounds"] = rounds
+    if isinstance(data.get("corrections"), list):
+        data["corrections"] = [
+            {**c, "players": names(c["players"])} if isinstance(c, dict) and "players" in c else c
+            for c in data["corrections"]
+        ]
     return data
 
 

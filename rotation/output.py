@@ -60,6 +60,7 @@ def metrics_lines(metrics: Metrics, schedule: Schedule | None = None) -> list[st
         lines.append(f"Sat-out rounds per player: {_range(out)}" + _fair(metrics.sit_outs_fair))
     if schedule is not None:
         lines += _requests(metrics, schedule)
+    lines += [f"Request broken in a played round: {line}" for line in metrics.broken_requests]
     return lines
 
 

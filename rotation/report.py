@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from models import Answer, PlanResult, Replan
+from models import Answer, Metrics, PlanResult, Replan, Schedule
 from optimizer.words import counted
 from rotation.output import BALANCE_FIGURES
 
@@ -171,3 +171,49 @@ def compare_json(records: list[dict]) -> str:
     import json
 
     return json.dumps({"rooms": records}, indent=2) + "\n"
+
+
+# Fixes by hand (rotation swap, move, played): what changed, and the day's figures before and after.
+
+FIX_FIGURES = (
+    ("Repeats", "repeats"),
+    ("Most meetings of one pair", "max_meetings"),
+    ("Most repeats for one player", "worst_player_repeats"),
+    ("Fewest different opponents", "opponents_min"),
+    ("Seats: most - fewest rounds in one letter", "seat_spread"),
+    ("Same table number more often than needed", "table_visits_above_even"),
+    ("Three players at one table again", "trios_again"),
+    ("Pairs at one table two rounds running", "back_to_back"),
+)
+FIX_LABEL_WIDTH = max(len(label) for label, _ in FIX_FIGURES) + 2
+
+
+def fix_text(after: Schedule, moved, before_metrics: Metrics, after_metrics: Metrics, notes: list[str]) -> str:
+    """The last correction of `after`, who sits where now, and every figure before and after it."""
+    fix = after.corrections[-1]
+    names = " and ".join(fix.players)
+    what = f"{names} trade places" if fix.change == "swap" else f"{names} takes the empty seat at table {fix.table}"
+    lines = [f"Round {fix.round} ({'as played' if fix.played else 'still to play'}): {what}"]
+    lines += [f"  {name}: {_place(now)} (was {_place(was)})" for name, was, now in moved]
+    figures = FIX_FIGURES + ((("Club-mates sharing a table", "club_meetings"),) if after.spread else ())
+    width = FIX_LABEL_WIDTH
+    lines += ["", f"{'':<{width}}{'before':>7}{'now':>7}"]
+    lines += [f"{label:<{width}}{getattr(before_metrics, a):>7}{getattr(after_metrics, a):>7}" for label, a in figures]
+    fair = {True: "yes", False: "no"}
+    turns = f"{fair[before_metrics.turns_fair]:>7}{fair[after_metrics.turns_fair]:>7}"
+    lines.append(f"{'Turns taken fairly':<{width}}{turns}")
+    lines += [f"Now {note}" for note in notes]
+    new = [line for line in after_metrics.broken_requests if line not in before_metrics.broken_requests]
+    lines += [f"Request broken in a played round: {line}" for line in new]
+    if after.played:
+        lines.append(f"Rounds recorded as played: 1 to {after.played}")
+    return "\n".join(lines)
+
+
+def _place(place: tuple[int, str] | None) -> str:
+    return "sits out" if place is None else f"table {place[0]} seat {place[1]}"
+
+
+def played_text(before: int, after: int) -> str:
+    was = f"1 to {before}" if before else "none"
+    return f"Rounds recorded as played: 1 to {after} (before: {was}). A re-plan keeps them."

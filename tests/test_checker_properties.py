@@ -247,7 +247,7 @@ def test_a_broken_keep_apart_request_is_rejected(schedule, data):
     pair = tuple(data.draw(st.permutations(table.players))[:2])
     broken = schedule.model_copy(update={"apart": (pair,)})
     with pytest.raises(
-        InvalidSchedule, match=r"round \d+: broken request: .* are to be kept apart but share table \d+"
+        InvalidSchedule, match=r"broken request in round \d+: .* are to be kept apart but share table \d+"
     ):
         check(broken)
 
@@ -259,7 +259,8 @@ def test_a_broken_stay_request_is_rejected(schedule, data):
     name = data.draw(st.sampled_from(table.players))
     elsewhere = data.draw(st.sampled_from([t.table for t in schedule.rounds[r].tables if t.table != table.table]))
     with pytest.raises(
-        InvalidSchedule, match=rf"round \d+: broken request: {name} is to stay at table {elsewhere} but is at table \d+"
+        InvalidSchedule,
+        match=rf"broken request in round \d+: {name} is to stay at table {elsewhere} but is at table \d+",
     ):
         check(schedule.model_copy(update={"stay": {name: elsewhere}}))
 

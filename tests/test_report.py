@@ -106,9 +106,9 @@ def test_check_names_a_broken_request_as_one(capsys, tmp_path):
     stay.write_text(json.dumps({**schedule, "stay": {first[0]: 2}}))
     status, _, err = run(capsys, "check", apart)
     assert status == 2
-    assert f"round 1: broken request: {first[0]} and {first[1]} are to be kept apart but share table 1" in err
+    assert f"broken request in round 1: {first[0]} and {first[1]} are to be kept apart but share table 1" in err
     status, _, err = run(capsys, "check", stay)
-    assert status == 2 and f"round 1: broken request: {first[0]} is to stay at table 2 but is at table 1" in err
+    assert status == 2 and f"broken request in round 1: {first[0]} is to stay at table 2 but is at table 1" in err
 
 
 def test_the_method_is_in_the_provenance_and_a_verbose_line_not_in_the_report_or_the_live_line(capsys, tmp_path):
