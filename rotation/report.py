@@ -38,7 +38,7 @@ def result_text(result: PlanResult, verbose: bool = False) -> str:
     if result.optimal and result.repeats == 0:
         lines.append("Proven optimal: nobody meets an opponent twice.")
     elif result.optimal:
-        lines.append(f"Proven optimal: no schedule of this room{_turn_rule(result)} has fewer repeats.")
+        lines.append(f"Proven optimal: no schedule of this room{_rules_assumed(result)} has fewer repeats.")
     else:
         lines.append(f"Not proven optimal: at most {counted(result.gap or 0, 'repeat')} above the best possible.")
     how = f"Planned in {result.runtime:.1f} s"
@@ -50,7 +50,7 @@ def result_text(result: PlanResult, verbose: bool = False) -> str:
     return "\n".join(lines)
 
 
-def _turn_rule(result: PlanResult) -> str:
+def _rules_assumed(result: PlanResult) -> str:
     """The rules the bounds assume: turns taken fairly, which the fixed rule does not do, and the
     requests kept (players who stay force repeats)."""
     players = result.metrics.players if result.metrics else ()
