@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 from enum import Enum
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -177,38 +178,136 @@ class Event(BaseModel):
         return Layout.for_room(len(self.players), self.odd)
 
 
+class RequestRefused(ValueError):
+    """A request no schedule can meet, refused before any solving. `requests` points at the requests
+    involved as (kind, position): kind 'apart', 'spread' or 'stay', position in the event's list of
+    that kind (stays in the order given), so a front end can name the line of a file or a form field.
+    The message names the request in words too ("stay Ann at table 9: ..."), for those that cannot."""
+
+    def __init__(self, message: str, *requests: tuple[str, int]):
+        super().__init__(message)
+        self.requests = requests
+
+
 def _check_requests(event: Event, layout: Layout) -> None:
     """Requests that no schedule can meet are refused here, naming the request, before any solving."""
+    _check_groups(event, layout)
+    _check_stays(event, layout)
+    _check_groups_against_stays(event, layout)
+
+
+def _check_groups(event: Event, layout: Layout) -> None:
     known = set(event.players)
-    for group in event.spread:
-        unknown = [name for name in group if name not in known]
-        if unknown:
-            raise ValueError(f"spread {', '.join(group)}: {unknown[0]!r} is not a player")
-    for group in event.apart + event.spread:
-        twice = [name for name in set(group) if group.count(name) > 1]
-        if twice:
-            raise ValueError(f"group {', '.join(group)}: {twice[0]!r} is named twice")
-    for group in event.apart:
-        request = "apart " + ", ".join(group)
-        unknown = [name for name in group if name not in known]
-        if unknown:
-            raise ValueError(f"{request}: {unknown[0]!r} is not a player")
-        if len(group) > layout.tables:
-            raise ValueError(f"{request}: {len(group)} players cannot be kept apart at {layout.tables} tables")
-    capacity = [4] * layout.fours + [3] * layout.threes
-    staying: dict[int, list[str]] = {}
-    for name, table in event.stay.items():
+    for kind, groups in (("spread", event.spread), ("apart", event.apart)):
+        for position, group in enumerate(groups):
+            request, at = f"{kind} {', '.join(group)}", (kind, position)
+            unknown = [name for name in group if name not in known]
+            if unknown:
+                raise RequestRefused(f"{request}: {not_a_player(unknown[0], event.players)}", at)
+            twice = [name for name in group if group.count(name) > 1]
+            if twice:
+                raise RequestRefused(f"{request}: {twice[0]!r} is named twice", at)
+            if kind == "apart" and len(group) > layout.tables + layout.sit_outs:  # at most one a table, or out
+                out = f" with {layout.sit_outs} sitting out a round" if layout.sit_outs else ""
+                raise RequestRefused(
+                    f"{request}: {len(group)} players cannot be kept apart at {layout.tables} tables{out}", at
+                )
+
+
+def _check_stays(event: Event, layout: Layout) -> None:
+    """A player who stays takes no three-handed turn (see optimizer.requests.turn_exempt), so under
+    the three-handed policy only the tables of four, numbered first, can be stayed at."""
+    known = set(event.players)
+    for position, (name, table) in enumerate(event.stay.items()):
+        request, at = f"stay {name} at table {table}", ("stay", position)
         if name not in known:
-            raise ValueError(f"stay {name} at table {table}: {name!r} is not a player")
-        if not 1 <= table <= layout.tables:
-            raise ValueError(f"stay {name} at table {table}: the room has tables 1 to {layout.tables}")
-        staying.setdefault(table, []).append(name)
-    for table, names in staying.items():
-        if len(names) > capacity[table - 1]:
-            raise ValueError(
-                f"stay at table {table}: {', '.join(names)} do not fit at a table of {capacity[table - 1]}"
+            raise RequestRefused(f"{request}: {not_a_player(name, event.players)}", at)
+        if not 1 <= table <= layout.fours:  # the tables of three are numbered last
+            raise RequestRefused(f"{request}: {_where_to_stay(len(event.players), layout, table)}", at)
+    for table, count in sorted(Counter(event.stay.values()).items()):
+        if count > 4:
+            names = [name for name, t in event.stay.items() if t == table]
+            raise RequestRefused(
+                f"stay at table {table}: {len(names)} players stay there ({', '.join(names)}), and it seats 4",
+                *(("stay", k) for k, t in enumerate(event.stay.values()) if t == table),
             )
-        for group in event.apart:
-            clash = [name for name in names if name in group]
-            if len(clash) > 1:
-                raise ValueError(f"stay at table {table}: {' and '.join(clash)} must also be kept apart")
+
+
+def _where_to_stay(players: int, layout: Layout, table: int) -> str:
+    """Why a player cannot stay at `table`, and the tables that would do."""
+    if layout.threes == 0:
+        return f"the room has tables 1 to {layout.tables}"
+    if layout.fours == 0:
+        return f"{players} players sit at tables of three only, and a player who stays takes no three-handed turn"
+    threes = _tables_span(layout.fours + 1, layout.tables)
+    seat = "seats" if layout.threes == 1 else "seat"
+    choose = f"choose a table from 1 to {layout.fours}" if layout.fours > 1 else "choose table 1"
+    if 1 <= table <= layout.tables:
+        return (
+            f"with {players} players {threes} {seat} three, and a player who stays takes no three-handed turn; {choose}"
+        )
+    return f"the room has tables 1 to {layout.tables}, of which {threes} {seat} three; {choose}"
+
+
+def _tables_span(first: int, last: int) -> str:
+    return f"table {first}" if first == last else f"tables {first} to {last}"
+
+
+def _check_groups_against_stays(event: Event, layout: Layout) -> None:
+    """Two members of a keep-apart group cannot stay at one table. Where nobody sits out, each member
+    needs a table of their own every round: the tables its staying members hold are taken, and so
+    is a table that four players who stay fill."""
+    stays = list(event.stay.items())
+    staying_at = Counter(event.stay.values())
+    full = {table for table, count in staying_at.items() if count == 4}
+    for position, group in enumerate(event.apart):
+        held: dict[int, list[int]] = {}
+        for k, (name, table) in enumerate(stays):
+            if name in group:
+                held.setdefault(table, []).append(k)
+        for table, ks in held.items():
+            if len(ks) > 1:
+                both = " and ".join(stays[k][0] for k in ks)
+                raise RequestRefused(
+                    f"stay at table {table}: {both} must also be kept apart",
+                    *(("stay", k) for k in ks),
+                    ("apart", position),
+                )
+        moving = [name for name in group if name not in event.stay]
+        open_tables = layout.tables - len(held) - len(full - set(held))
+        if len(moving) > open_tables and not layout.sit_outs:  # who sits out needs no table, and frees one
+            left = f"only {open_tables} table{' is' if open_tables == 1 else 's are'} left"
+            raise RequestRefused(
+                f"apart {', '.join(group)}: {len(moving)} of them move and need a table each, and {left} "
+                f"({_taken(held, full, group, event)})",
+                ("apart", position),
+                *(("stay", k) for k, (name, table) in enumerate(stays) if table in full or name in group),
+            )
+
+
+def _taken(held: dict[int, list[int]], full: set[int], group, event: Event) -> str:
+    parts = [f"{name} stays at table {table}" for name, table in event.stay.items() if name in group]
+    parts += [f"table {table} is full of players who stay" for table in sorted(full - set(held))]
+    return "; ".join(parts)
+
+
+_LOOSE = str.maketrans({"ø": "o", "ł": "l", "đ": "d", "æ": "ae", "œ": "oe", "ı": "i", "þ": "th", "ð": "d"})
+
+
+def loose_key(name: str) -> str:
+    """A name ignoring case and accents: 'Zoë Weiß' and 'zoe weiss' (NFKD without its combining marks,
+    casefolded, so ß is ss; a few letters NFKD keeps whole, such as ø and ł, spelled plainly)."""
+    folded = unicodedata.normalize("NFKD", normalise_name(name).casefold()).translate(_LOOSE)
+    return "".join(char for char in folded if not unicodedata.combining(char))
+
+
+def did_you_mean(name: str, names) -> str:
+    """The end of a message refusing an unknown name: "; did you mean 'Zoë Weiß'?" when exactly one
+    of `names` matches `name` ignoring case and accents, else nothing."""
+    key = loose_key(name)
+    matches = [other for other in names if loose_key(other) == key]
+    return f"; did you mean {matches[0]!r}?" if len(matches) == 1 else ""
+
+
+def not_a_player(name: str, players) -> str:
+    return f"{name!r} is not a player{did_you_mean(name, players)}"

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, model_validator
 
-from models.event import OddPolicy, SitOutScoring
+from models.event import MAX_PLAYERS, MAX_ROUNDS, MAX_SEATS, OddPolicy, SitOutScoring
 
 SEAT_LETTERS = "ABCD"  # East, North, West, South
 
@@ -65,7 +65,9 @@ class Provenance(BaseModel):
         "(e.g. 'affine geometry AG(2,4) (library), extended, balanced')."
     )
     seed: int | None = Field(default=None, description="Random seed of the search.")
-    time_limit: float | None = Field(default=None, description="Seconds the search was allowed.")
+    time_limit: float | None = Field(
+        default=None, ge=0, allow_inf_nan=False, description="Seconds the search was allowed."
+    )
     repeats: int | None = Field(default=None, description="E of the schedule, as the search reported it.")
     bound: int | None = Field(default=None, description="The proven lower bound on E.")
     seat_spread: int | None = Field(
@@ -102,6 +104,21 @@ class Schedule(BaseModel):
     )
     corrections: tuple[Correction, ...] = Field(default=(), description="Fixes by hand, in the order they were made.")
     provenance: Provenance | None = Field(default=None, description="How the file was made (optional).")
+
+    @model_validator(mode="after")
+    def _within_the_room_limits(self) -> Schedule:
+        """The limits every room command holds (models.event): what `plan` refuses is not checked,
+        printed or re-planned either."""
+        players, rounds = len(self.players), len(self.rounds)
+        if players > MAX_PLAYERS:
+            raise ValueError(f"players: a room holds at most {MAX_PLAYERS} players, got {players}")
+        if rounds > MAX_ROUNDS:
+            raise ValueError(f"rounds: a day has at most {MAX_ROUNDS} rounds, got {rounds}")
+        if players * rounds > MAX_SEATS:
+            raise ValueError(
+                f"a day seats at most {MAX_SEATS:,} player-rounds (players x rounds), got {players} x {rounds}"
+            )
+        return self
 
     @model_validator(mode="after")
     def _days_make_sense(self) -> Schedule:

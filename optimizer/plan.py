@@ -127,7 +127,10 @@ def plan(
     starts = [] if fixed is None else [(fixed, "fixed rule")]
     proven, interrupted = _stages(run, seed, workers, warm_start, starts)
     _balance(run, np.random.default_rng(seed), polish_first=not interrupted)
-    fixed_repeats = None if fixed is None else check(fixed_schedule(event)).repeats
+    try:
+        fixed_repeats = None if fixed is None else check(fixed_schedule(event)).repeats
+    except KeyboardInterrupt:  # stopped while the fixed rule is measured: the best so far still stands
+        fixed_repeats, interrupted = None, True
     return _result(run, fixed_repeats, proven, interrupted)
 
 

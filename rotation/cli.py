@@ -7,6 +7,7 @@ import functools
 import json
 import math
 import os
+import signal
 import sys
 from dataclasses import dataclass
 
@@ -14,9 +15,10 @@ import click
 
 import optimizer
 from models import Answer, OddPolicy, Schedule, SitOutScoring, Status
-from models.event import MAX_ROUNDS, name_key, normalise_name
+from models.event import MAX_ROUNDS, did_you_mean, name_key, normalise_name
 from optimizer.fix import turns_broken_by
 from optimizer.words import counted
+from rotation import stopping
 from rotation.inputs import BadInput, check_outputs, make_event, one_line_error, parse_sizes, read_schedule
 from rotation.output import (
     EXCEL_BOM,
@@ -54,7 +56,9 @@ def room_options(command):
     """--players/--names, --rounds, --odd and --sit-out-scoring: the room and the day."""
     options = [
         click.option("--players", type=click.IntRange(min=1), help="Number of players (named P01, P02, ...)."),
-        click.option("--names", type=str, metavar="FILE", help="File with one player name per line."),
+        click.option(
+            "--names", type=str, metavar="FILE", help="Names: one per line, or a table with a name column (and club)."
+        ),
         click.option("--rounds", type=click.IntRange(min=1), required=True, help="Rounds to play."),
         click.option(
             "--odd",
@@ -245,8 +249,9 @@ def plan(
     if result.schedule is None:
         raise no_schedule(result, solver.time_limit, requests=bool(event.apart or event.stay))
     made = {"method": "variety", "seed": solver.seed, "time_limit": solver.time_limit, "result": result}
-    emit(result.schedule, files, output, provenance=made)
-    say(result_text(result, verbose))
+    with stopping.held():  # the search is over: a stop signal now waits until the best is written
+        emit(result.schedule, files, output, provenance=made)
+        say(result_text(result, verbose))
 
 
 def no_schedule(result, time_limit: float, requests: bool) -> click.ClickException:
@@ -310,8 +315,9 @@ def replan(schedule_file, played, drop, add, odd, scoring, solver: SolverSetting
     if outcome.result.schedule is None:
         raise no_schedule(outcome.result, solver.time_limit, requests=bool(schedule.apart or schedule.stay))
     made = {"method": "replan", "seed": solver.seed, "time_limit": solver.time_limit, "result": outcome.result}
-    emit(outcome.result.schedule, files, output, provenance=made)
-    say(replan_text(outcome, verbose))
+    with stopping.held():  # the search is over: a stop signal now waits until the best is written
+        emit(outcome.result.schedule, files, output, provenance=made)
+        say(replan_text(outcome, verbose))
 
 
 def _who_leaves(schedule: Schedule, drop) -> tuple[str, ...]:
@@ -321,7 +327,8 @@ def _who_leaves(schedule: Schedule, drop) -> tuple[str, ...]:
     for given in drop:
         name = by_key.get(name_key(given))
         if name is None:
-            raise BadInput(f"cannot drop {normalise_name(given)!r}: not on the schedule")
+            hint = did_you_mean(given, schedule.players)
+            raise BadInput(f"cannot drop {normalise_name(given)!r}: not on the schedule{hint}")
         if name in names:
             raise BadInput(f"--drop {name!r} is given twice")
         names.append(name)
@@ -337,7 +344,13 @@ def _who_arrives(schedule: Schedule, add) -> tuple[str, ...]:
         if not name:
             raise BadInput(f"--add {given!r}: the name is empty")
         if name_key(name) in on_schedule:
-            raise BadInput(f"cannot add {name!r}: {on_schedule[name_key(name)]!r} is already on the schedule")
+            known = on_schedule[name_key(name)]
+            if known in schedule.departures:
+                raise BadInput(
+                    f"cannot add {name!r}: {known!r} left the day (missing round {schedule.departures[known]} on), "
+                    "and a player who left cannot come back; add them under another name"
+                )
+            raise BadInput(f"cannot add {name!r}: {known!r} is already on the schedule")
         if name_key(name) in names:
             raise BadInput(f"--add {name!r} is given twice")
         names[name_key(name)] = name
@@ -496,7 +509,7 @@ def compare(sizes, rounds_list, odd, solver: SolverSettings, csv_path, json_path
     counts = parse_sizes(sizes, "--players", minimum=4)
     rows = [(n, r) for n in counts for r in parse_sizes(rounds_list, "--rounds", minimum=1, maximum=MAX_ROUNDS)]
     say(COMPARE_HEADER)
-    verdicts, unfair, records, skipped = {}, False, [], 0
+    verdicts, unfair, records, skipped, stopped = {}, False, [], 0, ""
     for k, (n, r) in enumerate(rows, start=1):
         try:
             event = make_event(n, None, r, odd, SitOutScoring.ZERO.value)
@@ -518,9 +531,12 @@ def compare(sizes, rounds_list, odd, solver: SolverSettings, csv_path, json_path
         verdicts[n, r] = zero_repeat_answer(result)
         say(compare_row(n, r, result, verdicts[n, r], fixed_fair=fair))
         records.append(compare_record(n, r, result, verdicts[n, r], fixed_fair=fair))
+        if result.interrupted:  # a stop signal ends the comparison; the rows so far are written
+            stopped = f"stopped by {stopping.stopped_by()} in room {k} of {len(rows)}"
+            break
     render = {"--csv": lambda: compare_csv(records), "--json": lambda: compare_json(records)}
     write_outputs([(path, render[what]()) for what, path in files])
-    say(compare_summary(records, skipped))
+    say(compare_summary(records, skipped) + (f"; {stopped}" if stopped else ""))
     for note in (COMPARE_LEGEND, UNFAIR_FIXED_NOTE if unfair else "", guide_claim_note(verdicts)):
         if note:
             say()
@@ -550,24 +566,51 @@ cli.add_command(print_command)
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command; Ctrl-C, SIGTERM and SIGHUP stop it the same way (rotation.stopping)."""
+    with stopping.handled():
+        try:
+            status = _command(argv)
+        except KeyboardInterrupt:  # a stop signal ended the command (any set of outputs is whole)
+            status = _stopped()
+        stop = stopping.received()
+        if stop is not None and stop != signal.SIGINT and status in (0, 1):
+            # The best was written (the report may be lost with a closed terminal): say it was stopped.
+            status = stopping.exit_status(stop)
+        return status
+
+
+def _command(argv: list[str] | None) -> int:
     try:
         status = cli.main(args=argv, prog_name="rotation", standalone_mode=False)
     except click.ClickException as error:
-        click.echo(f"rotation: error: {printable(error.format_message())}", err=True)
+        _error_line(f"rotation: error: {printable(error.format_message())}")
         return 2 if isinstance(error, (click.UsageError, BadInput)) else 1
-    except (click.exceptions.Abort, KeyboardInterrupt):
-        click.echo("rotation: stopped", err=True)
-        return 130
+    except click.exceptions.Abort:
+        return _stopped()
     except MemoryError:  # a safety net: the room limits keep every command known to us well inside memory
-        click.echo("rotation: error: out of memory: the room is too large for this command on this machine", err=True)
+        _error_line("rotation: error: out of memory: the room is too large for this command on this machine")
         return 2
     except StdoutLost as lost:
         _silence_stdout()
         if lost.error.errno == errno.EPIPE:
             return 0  # the reader stopped reading (`| head`); every output file was already written
-        click.echo(f"rotation: error: the report could not be printed: {lost}", err=True)
+        _error_line(f"rotation: error: the report could not be printed: {lost}")
         return 1
     return status if isinstance(status, int) else 0
+
+
+def _stopped() -> int:
+    signum = stopping.received() or signal.SIGINT
+    _error_line(f"rotation: stopped by {stopping.stopped_by()}")
+    return stopping.exit_status(signum)
+
+
+def _error_line(text: str) -> None:
+    with stopping.held():  # nothing interrupts the last line
+        try:
+            click.echo(text, err=True)
+        except OSError:
+            pass  # stderr closed or full: the exit status still says it
 
 
 def printable(text: str) -> str:
@@ -587,9 +630,5 @@ def _silence_stdout() -> None:
     os.close(null)
 
 
-def run() -> None:
+if __name__ == "__main__":  # `python -m rotation` is the program (rotation/__main__.py); this runs it too
     sys.exit(main())
-
-
-if __name__ == "__main__":
-    run()

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import csv
+import codecs
 import json
 import os
-import re
 import stat
 import tempfile
 from pathlib import Path
@@ -15,6 +14,8 @@ from pydantic import ValidationError
 
 from models import Event, OddPolicy, Schedule, SitOutScoring
 from models.event import MAX_PLAYERS, name_key, normalise_name
+from rotation import lists, stopping
+from rotation.lists import GroupLine, ListError, NamesTable, StayLine, lines_text, read_names_table
 
 
 class BadInput(click.ClickException):
@@ -30,39 +31,80 @@ def one_line_error(error: ValueError) -> str:
 def one_line(error: ValidationError) -> str:
     first = error.errors()[0]
     where = ".".join(str(part) for part in first["loc"])
-    message = first["msg"].removeprefix("Value error, ")
+    message = _IN_JSON_WORDS.get(first["type"]) or first["msg"].removeprefix("Value error, ")
+    if first["type"] in _IN_JSON_WORDS:
+        message += f", not {_json_kind(first['input'])}"
     return f"{where}: {message}" if where else message
 
 
-MAX_INPUT_BYTES = 10 * 1024 * 1024  # far beyond any names list or schedule; /dev/zero is refused, not read
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")  # only these end a line: U+2028 inside a name is white space
+# Pydantic's words for a wrong shape name Python types ("a valid dictionary or instance of Schedule",
+# "a valid tuple"); a director's file is JSON.
+_IN_JSON_WORDS = {
+    "model_type": "should be a JSON object {...}",
+    "dict_type": "should be a JSON object {...}",
+    "tuple_type": "should be a JSON list [...]",
+    "list_type": "should be a JSON list [...]",
+}
 
 
-def read_text(path: str, what: str) -> str:
+def _json_kind(value) -> str:
+    kinds = ((bool, "true or false"), (str, "text"), ((int, float), "a number"), (list, "a list"), (dict, "an object"))
+    return "null" if value is None else next((kind for types, kind in kinds if isinstance(value, types)), "that")
+
+
+MAX_INPUT_BYTES = 10 * 2**20  # far beyond any names list or request file; /dev/zero is refused, not read
+# Every schedule file the tool writes: a room at the limits (a million player-rounds) takes about
+# 36 bytes a seat plus the name, 40 MB with the default names, and fits with names of up to 25
+# characters on average. A longer file is not written (rotation.output.schedule_json), so every file
+# the tool writes, it reads.
+MAX_SCHEDULE_BYTES = 64 * 2**20
+
+
+def read_text(path: str, what: str, limit: int = MAX_INPUT_BYTES) -> str:
+    too_large = f"{what} file {path!r} is larger than {limit // 2**20} MB"
     try:
         status = os.stat(path)
         if stat.S_ISDIR(status.st_mode):
             raise BadInput(f"{what} file {path!r} is a folder")
         if not stat.S_ISREG(status.st_mode):
             raise BadInput(f"{what} file {path!r} is not a regular file")
-        if status.st_size > MAX_INPUT_BYTES:
-            raise BadInput(f"{what} file {path!r} is larger than {MAX_INPUT_BYTES // 2**20} MB")
+        if status.st_size > limit:
+            raise BadInput(too_large)
         with open(path, "rb") as handle:
-            data = handle.read(MAX_INPUT_BYTES + 1)
-        if len(data) > MAX_INPUT_BYTES:
-            raise BadInput(f"{what} file {path!r} is larger than {MAX_INPUT_BYTES // 2**20} MB")
-        text = data.decode("utf-8-sig")  # spreadsheet exports often start with a BOM
+            data = handle.read(limit + 1)
+        if len(data) > limit:
+            raise BadInput(too_large)
+        text = _decoded(data, f"{what} file {path!r}")
     except FileNotFoundError:
         raise BadInput(f"{what} file {path!r} does not exist") from None
     except NotADirectoryError:
         raise BadInput(f"{what} file {path!r}: {_file_in_path(path)!r} is not a folder") from None
-    except UnicodeDecodeError:
-        raise BadInput(f"{what} file {path!r} is not UTF-8 text") from None
     except (OSError, ValueError) as error:
         raise BadInput(f"cannot read {what} file {path!r}: {getattr(error, 'strerror', None) or error}") from None
     if not text.strip():
         raise BadInput(f"{what} file {path!r} is empty")
     return text
+
+
+# UTF-32's little-endian mark starts with UTF-16's: it is looked for first.
+_UTF32_MARKS = (codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)
+_UTF16_MARKS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+
+
+def _decoded(data: bytes, what: str) -> str:
+    """UTF-8, with or without the byte-order mark spreadsheets write; UTF-16 when it starts with its
+    byte-order mark (Excel's 'Unicode Text'). UTF-32, and UTF-16 without its mark, are named as such
+    rather than read as broken UTF-8."""
+    if data.startswith(_UTF32_MARKS):
+        raise BadInput(f"{what} is UTF-32 text; save it as UTF-8")
+    try:
+        if data.startswith(_UTF16_MARKS):
+            return data.decode("utf-16")
+        if len(data) >= 2 and data.count(0) * 3 >= len(data):  # every other byte zero
+            raise BadInput(f"{what} looks like UTF-16 text without its byte-order mark; save it as UTF-8")
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise BadInput(f"{what} is not UTF-8 text (a spreadsheet saves it as 'CSV UTF-8')") from None
 
 
 def _file_in_path(path: str) -> str:
@@ -75,45 +117,27 @@ def _file_in_path(path: str) -> str:
     return str(Path(path).parent)
 
 
-def numbered_lines(text: str) -> list[tuple[int, str]]:
-    return list(enumerate(_LINE_BREAK.split(text), start=1))
-
-
-def read_names(path: str) -> list[str]:
-    """One name per line, normalised; blank lines are skipped; two spellings of one name are refused."""
-    names: list[str] = []
-    first_line: dict[str, tuple[int, str]] = {}
-    for number, line in numbered_lines(read_text(path, "names")):
-        name = normalise_name(line)
-        if not name:
-            continue
-        key = name_key(name)
-        if key in first_line:
-            other, spelling = first_line[key]
-            spellings = "" if spelling == name else f" (as {spelling!r} and {name!r})"
-            raise BadInput(
-                f"names file {path!r}, lines {other} and {number}: the name {name!r} appears twice{spellings}"
-            )
-        first_line[key] = (number, name)
-        names.append(name)
-    return names
-
-
-def _fields(line: str, path: str, what: str, number: int) -> list[str]:
-    """A line as CSV: names separated by commas; a name with a comma in it is written in double quotes."""
+def read_names(path: str) -> NamesTable:
+    """A names file: one name per line, or a table with a 'name' column (see rotation.lists)."""
     try:
-        rows = list(csv.reader([line], skipinitialspace=True, strict=True))
-    except csv.Error as error:
-        raise BadInput(f"{what} file {path!r}, line {number}: {error}") from None
-    return [normalise_name(field) for field in (rows[0] if rows else [])]
+        return read_names_table(read_text(path, "names"))
+    except ListError as error:
+        raise _in_file(error, "names", path) from None
+
+
+def _in_file(error: ListError, what: str, path: str) -> BadInput:
+    where = f", {error.where}" if error.lines else ""
+    return BadInput(f"{what} file {path!r}{where}: {error.reason}")
 
 
 def read_schedule(path: str) -> Schedule:
-    text = read_text(path, "schedule")
+    text = read_text(path, "schedule", MAX_SCHEDULE_BYTES)
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=_object, parse_constant=_not_json, parse_int=_whole_number)
     except (ValueError, RecursionError) as error:
         raise BadInput(f"{path}: Invalid JSON: {str(error).splitlines()[0]}") from None
+    if not isinstance(data, dict):
+        raise BadInput(f"{path}: not a schedule: the file holds {_json_kind(data)}, not an object {{...}}")
     try:
         schedule = Schedule.model_validate(_normalise_schedule_names(data))
     except ValidationError as error:
@@ -127,6 +151,29 @@ def read_schedule(path: str) -> Schedule:
             raise BadInput(f"{path}: players {seen[key]!r} and {name!r} are the same name")
         seen[key] = name
     return schedule
+
+
+def _object(pairs: list[tuple[str, object]]) -> dict:
+    """A JSON object, refused when it names a key twice (json would keep the last silently)."""
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise ValueError(f"the key {key!r} appears twice in one object")
+        seen.add(key)
+    return dict(pairs)
+
+
+def _not_json(constant: str):
+    raise ValueError(f"{constant} is not a number in JSON")
+
+
+MAX_DIGITS = 18  # no count in a schedule comes near; Python would say "use sys.set_int_max_str_digits()"
+
+
+def _whole_number(digits: str) -> int:
+    if len(digits.lstrip("-")) > MAX_DIGITS:
+        raise ValueError(f"a number with {len(digits.lstrip('-'))} digits; no schedule needs more than {MAX_DIGITS}")
+    return int(digits)
 
 
 def _normalise_schedule_names(data):
@@ -171,46 +218,24 @@ def _normalise_schedule_names(data):
     return data
 
 
-def read_groups(path: str | None, what: str) -> tuple[tuple[str, ...], ...]:
+def read_groups(path: str | None, what: str) -> tuple[GroupLine, ...]:
     """One group per line, names separated by commas (CSV: quote a name that has a comma)."""
     if path is None:
         return ()
-    groups = []
-    for number, line in numbered_lines(read_text(path, what)):
-        if not line.strip():
-            continue
-        group = tuple(name for name in _fields(line, path, what, number) if name)
-        if len(group) < 2:
-            raise BadInput(f"{what} file {path!r}, line {number}: a group needs at least two names")
-        keys = [name_key(name) for name in group]
-        twice = [name for name, key in zip(group, keys) if keys.count(key) > 1]
-        if twice:
-            raise BadInput(f"{what} file {path!r}, line {number}: {twice[0]!r} is named twice in one group")
-        groups.append(group)
-    return tuple(groups)
+    try:
+        return lists.read_groups(read_text(path, what))
+    except ListError as error:
+        raise _in_file(error, what, path) from None
 
 
-def read_stay(path: str | None) -> dict[str, int]:
+def read_stay(path: str | None) -> tuple[StayLine, ...]:
     """One player per line: name, table (CSV: quote a name that has a comma)."""
     if path is None:
-        return {}
-    stay: dict[str, int] = {}
-    line_of: dict[str, int] = {}
-    for number, line in numbered_lines(read_text(path, "stay")):
-        if not line.strip():
-            continue
-        fields = _fields(line, path, "stay", number)
-        if len(fields) != 2 or not fields[0] or not re.fullmatch(r"[0-9]{1,6}", fields[1]):
-            raise BadInput(
-                f"stay file {path!r}, line {number}: write 'name, table' (quote a name that has a comma), "
-                f"got {normalise_name(line)!r}"
-            )
-        name, key = fields[0], name_key(fields[0])
-        if key in line_of:
-            raise BadInput(f"stay file {path!r}, line {number}: {name!r} already has a table on line {line_of[key]}")
-        line_of[key] = number
-        stay[name] = int(fields[1])
-    return stay
+        return ()
+    try:
+        return lists.read_stays(read_text(path, "stay"))
+    except ListError as error:
+        raise _in_file(error, "stay", path) from None
 
 
 def _canonical(names, players) -> dict:
@@ -222,31 +247,51 @@ def _canonical(names, players) -> dict:
 def make_event(
     players: int | None, names: str | None, rounds: int, odd: str, scoring: str, apart=None, stay=None, spread=None
 ) -> Event:
+    """The room and the requests from the command line's options; notes on the names file go to stderr."""
     if (players is None) == (names is None):
         raise BadInput("give either --players N or --names FILE")
-    apart_groups, spread_groups, stay_tables = (
-        read_groups(apart, "apart"),
-        read_groups(spread, "spread"),
-        read_stay(stay),
-    )
+    apart_lines, spread_lines, stay_lines = read_groups(apart, "apart"), read_groups(spread, "spread"), read_stay(stay)
+    table = read_names(names) if names is not None else None
+    clubs = table.club_groups if table is not None else ()
+    if clubs and spread is not None:
+        raise BadInput(f"names file {names!r} has a club column: give the clubs there or with --spread, not both")
     try:
-        roster = tuple(read_names(names)) if names is not None else None
-        if roster is None:
-            assert players is not None  # exactly one of players and names, checked above
-            event = Event.with_count(players, rounds, odd=OddPolicy(odd), sit_out_scoring=SitOutScoring(scoring))
-            roster = event.players
-        spelled = _canonical([n for g in apart_groups + spread_groups for n in g] + list(stay_tables), roster)
-        return Event(
+        roster = table.names if table is not None else _numbered(players, rounds, odd, scoring)
+        requested = [n for g in apart_lines + spread_lines for n in g.names] + [s.name for s in stay_lines]
+        spelled = _canonical(requested, roster)
+        event = Event(
             players=roster,
             rounds=rounds,
             odd=OddPolicy(odd),
             sit_out_scoring=SitOutScoring(scoring),
-            apart=tuple(tuple(spelled[n] for n in g) for g in apart_groups),
-            spread=tuple(tuple(spelled[n] for n in g) for g in spread_groups),
-            stay={spelled[n]: t for n, t in stay_tables.items()},
+            apart=tuple(tuple(spelled[n] for n in g.names) for g in apart_lines),
+            spread=tuple(tuple(spelled[n] for n in g.names) for g in spread_lines) or clubs,
+            stay={spelled[s.name]: s.table for s in stay_lines},
         )
     except ValueError as error:
-        raise BadInput(one_line_error(error)) from None
+        files = {"apart": (apart, apart_lines), "spread": (spread, spread_lines), "stay": (stay, stay_lines)}
+        raise BadInput(_located(error, files)) from None
+    for note in table.notes if table is not None else ():
+        click.echo(f"rotation: names file {names!r}: {note}", err=True)
+    return event
+
+
+def _numbered(players: int | None, rounds: int, odd: str, scoring: str) -> tuple[str, ...]:
+    assert players is not None  # exactly one of --players and --names, checked first
+    return Event.with_count(players, rounds, odd=OddPolicy(odd), sit_out_scoring=SitOutScoring(scoring)).players
+
+
+def _located(error: ValueError, files: dict) -> str:
+    """The message, led by the file and lines of the requests it refuses (stay file 's.txt', line 2)."""
+    refused = lists.refusal(error)
+    if refused is None:
+        return one_line_error(error)
+    listed = {kind: lines for kind, (path, lines) in files.items() if path is not None}
+    where = "; ".join(
+        f"{kind} file {files[kind][0]!r}, {lines_text(numbers)}"
+        for kind, numbers in lists.refused_lines(refused, **listed).items()
+    )
+    return f"{where}: {refused}" if where else str(refused)
 
 
 def check_outputs(outputs: dict[str, str | None], inputs: dict[str, str | None]) -> list[tuple[str, str]]:
@@ -276,6 +321,8 @@ def _same_file(a: str, b: str) -> bool:
 
 def _writable(what: str, path: str) -> None:
     where = f"cannot write {what} {path!r}"
+    if path == "-":
+        raise BadInput(f"{where}: standard output is not an output file here; write ./- for a file named '-'")
     if not path or path.endswith(("/", os.sep)):
         raise BadInput(f"{where}: not a file name")
     folder = os.path.dirname(path) or "."
@@ -287,16 +334,22 @@ def _writable(what: str, path: str) -> None:
         raise BadInput(f"{where}: it is a folder")
     if os.path.exists(path) and not os.path.isfile(path):
         raise BadInput(f"{where}: it exists and is not a regular file")
+    if os.path.isfile(path) and not (os.stat(path).st_mode & 0o222 and os.access(path, os.W_OK)):
+        raise BadInput(f"{where}: the file is read-only")
     try:
         longest = os.pathconf(folder, "PC_NAME_MAX")
     except (OSError, ValueError):
         longest = 255
     if len(os.path.basename(path).encode("utf-8", "surrogateescape")) > longest:
         raise BadInput(f"{where}: the file name is longer than {longest} bytes")
+    target_folder = os.path.dirname(os.path.realpath(path))  # a symbolic link's file is the one replaced
+    if not os.path.isdir(target_folder):
+        raise BadInput(f"{where}: it is a link into folder {target_folder!r}, which does not exist")
     try:  # the folder may look writable and still refuse files (/proc, a read-only disk)
-        fd, probe = tempfile.mkstemp(dir=folder, prefix=".rotation-", suffix=".tmp")
-        os.close(fd)
-        os.unlink(probe)
+        with stopping.held():  # a signal between the two steps would leave the probe behind
+            fd, probe = tempfile.mkstemp(dir=target_folder, prefix=".rotation-", suffix=".tmp")
+            os.close(fd)
+            os.unlink(probe)
     except OSError as error:
         raise BadInput(f"{where}: {error.strerror or error}") from None
 

@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 import csv
+import errno
 import io
 import os
+import secrets
+import shutil
+import stat
+import sys
 import tempfile
-from typing import IO
+from dataclasses import dataclass
 
 import click
 
 from models import SEAT_LETTERS, Metrics, Schedule
 from optimizer.words import counted
-from rotation.inputs import BadInput
+from rotation import stopping
+from rotation.inputs import MAX_SCHEDULE_BYTES, BadInput
 
 # The checker's figures beyond repeats that a schedule file records (issue 11).
 BALANCE_FIGURES = ("seat_spread", "table_visits_above_even", "trios_again", "back_to_back")
@@ -136,24 +142,37 @@ NOT_HERE_WORD = "not here"
 EXCEL_BOM = "\ufeff"  # only with --excel: spreadsheet programs then read the file as UTF-8
 
 
+# A text cell starting with one of these is run as a formula by spreadsheet programs (a name like
+# =HYPERLINK(...) or -2+3); OWASP's advice against CSV injection is a leading ' , which shows as text.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_cell(cell: str | int) -> str | int:
+    """A text cell a spreadsheet would run as a formula, made plain text; numbers stay numbers."""
+    return "'" + cell if isinstance(cell, str) and cell.startswith(FORMULA_STARTS) else cell
+
+
+def _csv_text(rows) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerows([spreadsheet_cell(cell) for cell in row] for row in rows)
+    return buffer.getvalue()
+
+
 def schedule_csv(schedule: Schedule) -> str:
     """Wide: one row per player; per round the table (a number), the seat letter and a note.
 
     The note is empty, "three-handed", the sit-out mark ("sits out - scores zero") or "not here".
     """
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
     header = ["player"]
     for r in range(1, len(schedule.rounds) + 1):
         header += [f"round {r} table", f"round {r} seat", f"round {r} note"]
-    writer.writerow(header)
     seats = [schedule.seat_of(r) for r in range(len(schedule.rounds))]
-    for name in schedule.players:
-        row = [name]
-        for r, round_ in enumerate(schedule.rounds):
-            row += _cells(schedule, name, seats[r], round_)
-        writer.writerow(row)
-    return buffer.getvalue()
+    rows = (
+        [name] + [cell for r, round_ in enumerate(schedule.rounds) for cell in _cells(schedule, name, seats[r], round_)]
+        for name in schedule.players
+    )
+    return _csv_text([header, *rows])
 
 
 def schedule_csv_long(schedule: Schedule) -> str:
@@ -161,18 +180,16 @@ def schedule_csv_long(schedule: Schedule) -> str:
 
     Players not at the event in a round (after a re-plan) have no row for it.
     """
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["round", "table", "seat", "player", "three-handed", "sits out"])
+    rows: list[list[str | int]] = [["round", "table", "seat", "player", "three-handed", "sits out"]]
     mark = SIT_OUT_WORDS[schedule.sit_out_scoring.value]
     for number, round_ in enumerate(schedule.rounds, start=1):
         for table in sorted(round_.tables, key=lambda t: t.table):
             three = "yes" if len(table.players) == 3 else ""
-            for seat, name in enumerate(table.players):
-                writer.writerow([number, table.table, SEAT_LETTERS[seat], name, three, ""])
-        for name in round_.sit_outs:
-            writer.writerow([number, "", "", name, "", mark])
-    return buffer.getvalue()
+            rows += [
+                [number, table.table, SEAT_LETTERS[seat], name, three, ""] for seat, name in enumerate(table.players)
+            ]
+        rows += [[number, "", "", name, "", mark] for name in round_.sit_outs]
+    return _csv_text(rows)
 
 
 def _cells(schedule: Schedule, name: str, seat_of: dict[str, tuple[int, str]], round_) -> list:
@@ -217,7 +234,16 @@ def with_provenance(
 
 
 def schedule_json(schedule: Schedule) -> str:
-    return schedule.model_dump_json(indent=2) + "\n"
+    """The schedule file; refused, before anything is written, when it would be larger than a
+    schedule file may be (rotation.inputs.MAX_SCHEDULE_BYTES): the tool writes only what it reads."""
+    text = schedule.model_dump_json(indent=2) + "\n"
+    size = len(text.encode("utf-8"))
+    if size > MAX_SCHEDULE_BYTES:
+        raise BadInput(
+            f"the schedule file would be {size / 2**20:.0f} MB, more than the {MAX_SCHEDULE_BYTES // 2**20} MB "
+            "a schedule file may have; shorten the names or plan fewer rounds"
+        )
+    return text
 
 
 class StdoutLost(Exception):
@@ -230,59 +256,140 @@ class StdoutLost(Exception):
 
 def say(text: str = "") -> None:
     """Print the report on standard output; a closed or full stdout becomes StdoutLost, not a traceback."""
+    if sys.stdout is None:  # the program was started with stdout closed (`>&-`)
+        raise StdoutLost(OSError(errno.EBADF, "standard output is closed"))
     try:
         click.echo(text)
     except OSError as error:
         raise StdoutLost(error) from None
 
 
-def _sync(handle: IO) -> None:
-    handle.flush()
-    os.fsync(handle.fileno())  # a full disk shows here at the latest, not after the rename
-
-
 def write_outputs(files: list[tuple[str, str | bytes]]) -> None:
-    """Write a set of outputs all or nothing: each to a temporary file in its target folder, then
-    every one renamed into place. On any failure every temporary (and any output already renamed)
-    is removed, so no output of the set is left, and BadInput says why in one line. Then one line
-    `wrote FILE` per output on stderr, after it is written."""
-    temporaries: list[str] = []
-    renamed: list[str] = []
-    current = ""
-    try:
-        for path, content in files:
-            current = path
-            folder = os.path.dirname(path) or "."
-            fd, temporary = tempfile.mkstemp(dir=folder, prefix=".rotation-", suffix=".tmp")
-            temporaries.append(temporary)
-            if isinstance(content, bytes):
-                with os.fdopen(fd, "wb") as binary:
-                    binary.write(content)
-                    _sync(binary)
-            else:
-                with os.fdopen(fd, "w", encoding="utf-8", newline="") as text:
-                    text.write(content)
-                    _sync(text)
-            os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes files private; outputs are for sharing
-        for (path, _), temporary in zip(files, temporaries):
-            current = path
-            os.replace(temporary, path)
-            renamed.append(path)
-    except BaseException as error:
-        for leftover in temporaries + renamed:
-            try:
-                os.unlink(leftover)
-            except OSError:
-                pass
-        if isinstance(error, (OSError, UnicodeError)):
-            reason = getattr(error, "strerror", None) or str(error)
-            raise BadInput(f"cannot write {current!r}: {reason}; no output written") from None
-        raise
-    for path, _ in files:
+    """Write a set of outputs all or nothing, never losing an earlier file.
+
+    Every file is first written in full to a temporary file in its target's folder, and every target
+    that already exists is kept aside under a hard link (a copy where links are not allowed); only then
+    is each temporary renamed into place. If any step fails, the targets already replaced get their
+    earlier version back (or are removed, when there was none), and BadInput says in one line why and
+    what state the set is in. No stop signal interrupts any of this (it takes effect once the set is
+    written or restored), and no temporary file is left on any path. Then one line `wrote FILE` per
+    output on stderr."""
+    with stopping.held():
+        staged = _Staged()
         try:
-            click.echo(f"wrote {path}", err=True)
-        except OSError:
-            pass  # stderr closed: the files are written all the same
+            for path, content in files:
+                staged.add(path, content)
+            staged.replace_all()
+        except BaseException as error:
+            state = staged.roll_back()
+            if not isinstance(error, (OSError, UnicodeError)):
+                raise
+            reason = getattr(error, "strerror", None) or str(error)
+            raise BadInput(f"cannot write {staged.current!r}: {reason}; {state}") from None
+        finally:
+            staged.clean()
+        for path, _ in files:
+            try:
+                click.echo(f"wrote {path}", err=True)
+            except OSError:
+                pass  # stderr closed: the files are written all the same
+
+
+@dataclass
+class _Output:
+    path: str  # as given, for messages
+    target: str  # through a symbolic link: the link stays, the file it points to is replaced
+    temporary: str = ""
+    earlier: str | None = None  # a second name for the file the target held, if any
+    replaced: bool = False
+    stuck: bool = False  # could not be put back: its earlier version stays under the second name
+
+
+class _Staged:
+    """The steps of one set of outputs: temporaries written, earlier files kept aside, renames done."""
+
+    def __init__(self) -> None:
+        self.current = ""  # the output being worked on, for the message
+        self.outputs: list[_Output] = []
+
+    def add(self, path: str, content: str | bytes) -> None:
+        self.current = path
+        output = _Output(path, os.path.realpath(path))
+        self.outputs.append(output)
+        folder = os.path.dirname(output.target)
+        fd, output.temporary = tempfile.mkstemp(dir=folder, prefix=".rotation-", suffix=".tmp")
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(content if isinstance(content, bytes) else content.encode("utf-8"))
+            handle.flush()
+            os.fsync(handle.fileno())  # a full disk shows here at the latest, not after the rename
+        mode = _mode(output.target)
+        # mkstemp makes files private; a new output is for sharing, a replaced one keeps its mode.
+        os.chmod(output.temporary, 0o666 & ~_umask() if mode is None else mode)
+        if mode is not None:
+            output.earlier = _keep_aside(output.target, folder)
+
+    def replace_all(self) -> None:
+        for output in self.outputs:
+            self.current = output.path
+            os.replace(output.temporary, output.target)
+            output.temporary, output.replaced = "", True
+
+    def roll_back(self) -> str:
+        """Put every replaced target back as it was; the state of the set, in words."""
+        stuck = []
+        for output in reversed([o for o in self.outputs if o.replaced]):
+            try:
+                if output.earlier is None:
+                    os.unlink(output.target)
+                else:
+                    os.replace(output.earlier, output.target)
+                    output.earlier = None
+            except OSError:
+                output.stuck = True
+                stuck.append(output)
+        if stuck:  # the earlier versions are kept where they are, and named
+            return "; ".join(
+                f"{o.path!r} holds the new version"
+                + ("" if o.earlier is None else f", the earlier one is in {o.earlier!r}")
+                for o in reversed(stuck)
+            )
+        kept = any(_mode(o.target) is not None for o in self.outputs)
+        return "no output written" + (", earlier files kept" if kept else "")
+
+    def clean(self) -> None:
+        """Remove the temporaries and the second names no longer needed."""
+        for output in self.outputs:
+            for leftover in (output.temporary, None if output.stuck else output.earlier):
+                if not leftover:
+                    continue
+                try:
+                    os.unlink(leftover)
+                except OSError:
+                    pass  # a temporary already renamed into place
+
+
+def _mode(target: str) -> int | None:
+    """The permission bits of an existing regular file, None when there is none."""
+    try:
+        status = os.stat(target)
+    except FileNotFoundError:
+        return None
+    return stat.S_IMODE(status.st_mode) if stat.S_ISREG(status.st_mode) else None
+
+
+def _keep_aside(target: str, folder: str) -> str:
+    """A second name for the earlier version of `target` in its folder, to put back on failure."""
+    for _ in range(100):
+        aside = os.path.join(folder, f".rotation-{secrets.token_hex(8)}.old")
+        try:
+            os.link(target, aside)
+            return aside
+        except FileExistsError:
+            continue
+        except OSError:  # no hard links here (some network and FAT file systems): a copy will do
+            shutil.copy2(target, aside)
+            return aside
+    raise FileExistsError(errno.EEXIST, "no free temporary name", folder)
 
 
 def _umask() -> int:

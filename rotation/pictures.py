@@ -7,6 +7,7 @@ display is needed on a director's laptop or in CI.
 from __future__ import annotations
 
 import io
+import math
 from itertools import combinations
 
 import numpy as np
@@ -74,7 +75,7 @@ def _draw_meetings(axes, schedule: Schedule) -> None:
         axes.set_yticks(ticks, labels, fontsize=size, parse_math=False)
     else:
         # Names this small cannot be read: number the players in list order, every few.
-        step = next(s for s in (5, 10, 20, 25, 50, 100) if players / s <= 20)
+        step = next((s for s in (5, 10, 20, 25, 50, 100) if players / s <= 20), 100 * math.ceil(players / 2000))
         every = [t - 1 for t in range(step, players + 1, step)]
         axes.set_xticks([0] + every, [1] + [t + 1 for t in every], fontsize=8)
         axes.set_yticks([0] + every, [1] + [t + 1 for t in every], fontsize=8)

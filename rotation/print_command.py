@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import click
 
 import optimizer
@@ -52,18 +54,32 @@ def parse_only(text: str | None) -> tuple[str, ...]:
     return parts
 
 
+_ROUNDS = re.compile(r"\s*([0-9]{1,6})\s*(?:(-)\s*([0-9]{0,6})\s*)?")  # 4, 4-8, or 4- (to the last round)
+
+
 def parse_rounds(text: str | None, schedule: Schedule) -> tuple[int, int] | None:
     if not text:
         return None
-    first, _, last = text.partition("-")
-    try:
-        low, high = int(first), int(last or first)
-    except ValueError:
-        raise BadInput(f"--rounds: expected a round or a range like 4-8, not {text!r}") from None
     total = len(schedule.rounds)
+    match = _ROUNDS.fullmatch(text)
+    if match is None:
+        raise BadInput(f"--rounds: expected a round, a range like 4-8 or 4- (to the last round), not {text!r}")
+    first, dash, last = match.groups()
+    low = int(first)
+    high = int(last) if last else (total if dash else low)
     if not 1 <= low <= high <= total:
         raise BadInput(f"--rounds {text}: the schedule has rounds 1 to {total}")
     return low, high
+
+
+def parse_text(option: str, text: str) -> str:
+    """A title or date as given; bytes the terminal could not decode are refused now, not when the
+    page is written after all the work."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise BadInput(f"{option}: {text!r} is not text in the terminal's encoding (UTF-8)") from None
+    return text
 
 
 @click.command(name="print")
@@ -79,24 +95,49 @@ def parse_rounds(text: str | None, schedule: Schedule) -> tuple[int, int] | None
     "Default: walls, slips and summary, and lookup for rooms over 24 players.",
 )
 @click.option(
-    "--rounds", "rounds_text", metavar="K-L", help="Print only rounds K to L (e.g. the rounds still to play)."
+    "--rounds",
+    "rounds_text",
+    metavar="K-L",
+    help="Print only rounds K to L (e.g. the rounds still to play); K- prints K to the last round.",
 )
-def print_command(file, html_path, png_path, title, date, only, rounds_text):
+@click.option(
+    "--sort-by",
+    type=click.Choice(["first", "surname"]),
+    default="first",
+    show_default=True,
+    help="Order of the find-your-table lists and the slips: by first name, or by surname (listed as "
+    '"Surname, First names").',
+)
+@click.option(
+    "--players-url",
+    default="",
+    metavar="URL",
+    help="The players' page of the desk (http:// or https://): a QR code of it on wall charts and lookup lists.",
+)
+def print_command(file, html_path, png_path, title, date, only, rounds_text, sort_by, players_url):
     """Wall charts, find-your-table lists, score cards and sheets, and a summary page, ready to print."""
     # Imported here: matplotlib takes half a second, which no other command should pay.
     from rotation.pictures import summary_png
     from rotation.printing import Options, render_page, sheets
 
     outputs = dict(check_outputs({"--html": html_path, "--png": png_path}, {"schedule file": file}))
+    title, date = parse_text("--title", title), parse_text("--date", date)
     parts = parse_only(only)
+    if players_url and not re.fullmatch(r"https?://\S+", players_url):
+        raise BadInput(f"--players-url: expected an address starting http:// or https://, not {players_url!r}")
     schedule = read_schedule(file)
     try:
         metrics = optimizer.check(schedule)  # nothing unchecked reaches the wall
     except optimizer.InvalidSchedule as error:
         raise BadInput(f"{file}: invalid schedule: {error}") from None
-    options = Options(title=title, date=date, only=parts, rounds=parse_rounds(rounds_text, schedule))
+    rounds = parse_rounds(rounds_text, schedule)
+    options = Options(title=title, date=date, only=parts, rounds=rounds, sort_by=sort_by, players_url=players_url)
     comparison = compare(schedule) if "summary" in (parts or ("summary",)) else compare_skipped()
-    files: list[tuple[str, str | bytes]] = [(outputs["--html"], render_page(schedule, metrics, comparison, options))]
+    try:
+        page = render_page(schedule, metrics, comparison, options)
+    except ValueError as error:  # a name too long to print: said before anything is written
+        raise BadInput(f"{file}: {error}") from None
+    files: list[tuple[str, str | bytes]] = [(outputs["--html"], page)]
     if "--png" in outputs:
         files.append((outputs["--png"], summary_png(schedule, metrics)))
     write_outputs(files)  # both or neither

@@ -2,46 +2,50 @@
 
 Everything the page needs is worked out here in millimetres and handed to one jinja2 template, so the
 template stays a layout and every size that decides what lands on which sheet is measured here, with
-the font the page prints in (DejaVu Sans), and can be tested without a browser. Every sheet is one
-`Sheet`; the page count announced is the number of sheets.
+the font the page carries and prints in (DejaVu Sans, rotation.typeface), and can be tested without a
+browser. Every sheet is one `Sheet`; the page count announced is the number of sheets.
 """
 
 from __future__ import annotations
 
 import base64
-import math
+import html
 import re
-import unicodedata
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 import jinja2
-from matplotlib.font_manager import FontProperties
-from matplotlib.textpath import TextToPath
+import pyuca
+import segno
 
 from models import SEAT_LETTERS, Bound, Metrics, Schedule, SitOutScoring
 from optimizer.words import counted
 from rotation.output import NOT_HERE_WORD, SIT_OUT_WORDS, THREE_HANDED_WORD, metrics_lines
+from rotation.typeface import SAFETY, NameLines, font_face_css, lines_needed, width_em
 
-# The printable area of both A4 and Letter with 12 mm margins is at least 186 x 255 mm; every sheet is
-# laid out inside a slightly smaller box so either paper prints one section per sheet.
+# The printable area of both A4 and Letter with 12 mm margins is at least 186 x 255 mm upright and
+# 255 x 186 mm on its side; every sheet is laid out inside a slightly smaller box so either paper prints
+# one section per sheet.
 PAGE_WIDTH_MM = 184.0
 PAGE_HEIGHT_MM = 250.0
 PT_MM = 25.4 / 72
 MIN_WALL_PT = 14.0  # names on anything pinned to a wall: readable from a few steps
 _GAP_MM = 4.0
 _TOP_MM = 7.0  # the title and date line on every sheet
-_HEAD_MM = 29.0  # "Round 3", what part of the round, and the seat legend under it
-_WALL_PT = (36, 30, 26, 22, 20, 18, 16, 14)  # name sizes tried on wall charts, biggest first
+_HEAD_MM = 29.0  # "Round 3 of 8 rounds", the seat legend under it, the rule and the gap below
+_PART_MM = 8.5  # the line under "Round 3" that says which part of the round a sheet holds
+_PART_PT = 7.0  # its size in mm, when it fits the line
+_WALL_PT = (36, 32, 28, 26, 24, 22, 21, 20, 19, 18, 17, 16, 15, 14)  # name sizes tried on wall charts, in pt
+_WALL_COLUMNS = (1, 2, 3, 4, 5)
 _LOOKUP_PT = (24, 20, 18, 16, 14)
 _NOTE_PT = 16.0
-_RULE_MM = 3.9  # the three-handed rule under a round's tables
-_SAFETY = 0.96  # browsers and matplotlib round glyph widths differently; measure lines a little short
+_RULE_MM = 3.9  # the three-handed and sit-out rules under a round's tables
 
 PARTS = ("walls", "lookup", "slips", "sheets", "summary")
+SORTS = ("first", "surname")
 LOOKUP_FROM = 25  # players in the room from which the find-your-table pages are on by default
+MATRIX_UP_TO = 2000  # players: beyond, the who-meets-whom picture would be millions of squares too small to see
 
 SEAT_WINDS = {"A": "East", "B": "North", "C": "West", "D": "South"}
 SEAT_LEGEND = "Seats: A East (starting dealer) · B North · C West · D South"
@@ -59,6 +63,7 @@ THREE_HANDED_RULE = (
     "Three-handed table: seats A, B and C only, no D. No Charleston; for the fourth game all three "
     "roll the dice again to decide East."
 )
+THREE_MARK = "*"  # after the table number in the find-your-table list
 
 
 # ---- what goes on a sheet --------------------------------------------------------------------
@@ -85,7 +90,7 @@ class WallChart:
     """One sheet of one round's tables; a round spreads over as many as it needs."""
 
     number: int  # the round
-    part: str  # "tables 1-12 of 24", "sitting out", or "" when the round fits one sheet
+    part: str  # "tables 1-12 of 24", "notes", or "" when the round fits one sheet
     tables: tuple[TableCard, ...]
     columns: int
     name_mm: float  # one size for every name on the sheet
@@ -94,6 +99,9 @@ class WallChart:
     note_mm: float
     three_handed: bool  # a table of three is on this sheet: its rule is spelled out
     sit_out_rule: str = ""  # how a sit-out scores, under the sheet that names who sits out
+    landscape: bool = False
+    part_mm: float = _PART_PT
+    tag_mm: float = 0.0  # the "three-handed" tag on a card
 
 
 @dataclass(frozen=True)
@@ -101,6 +109,8 @@ class LookupEntry:
     name: str
     table: int | None
     seat: str  # the seat letter, or "out" for a sit-out
+    shown: str = ""  # the name as listed: "Surname, First names" when sorted by surname
+    three_handed: bool = False
 
 
 @dataclass(frozen=True)
@@ -110,6 +120,11 @@ class LookupPage:
     columns: tuple[tuple[LookupEntry, ...], ...]
     font_mm: float
     rule: str  # the sit-out rule, when someone on the page sits out
+    part_mm: float = _PART_PT
+    table_em: float = 3.0  # the table and seat columns, in ems of font_mm
+    seat_em: float = 2.6
+    three_rule: str = ""  # the three-handed rule, when a table of three is on the page
+    landscape: bool = False
 
 
 @dataclass(frozen=True)
@@ -137,6 +152,8 @@ class SlipSheet:
     columns: int
     rows: int
     row_mm: float
+    widths_mm: tuple[float, ...] = ()  # round, table, seat, the four games, total
+    note_mm: float = 2.7  # the words in a row without a table ("sits out", "not here")
 
 
 @dataclass(frozen=True)
@@ -145,6 +162,7 @@ class ScoreSheet:
     table: int
     seats: tuple[Seat, ...]
     rule: str
+    row_mm: float = 12.0
 
 
 @dataclass(frozen=True)
@@ -163,6 +181,10 @@ class Sheet:
     body: object = None
     extra: tuple = field(default=())
 
+    @property
+    def landscape(self) -> bool:
+        return bool(getattr(self.body, "landscape", False))
+
 
 @dataclass(frozen=True)
 class Options:
@@ -170,6 +192,8 @@ class Options:
     date: str = ""
     only: tuple[str, ...] = ()  # empty: walls, slips, summary, and lookup for rooms over 24 players
     rounds: tuple[int, int] | None = None  # first and last round to print, 1-based, inclusive
+    sort_by: str = "first"  # lookup lists and slips: "first" name or "surname"
+    players_url: str = ""  # the desk's page for players: a QR code of it on wall charts and lookup lists
 
 
 def parts_for(schedule: Schedule, options: Options) -> tuple[str, ...]:
@@ -184,78 +208,118 @@ def round_indexes(schedule: Schedule, options: Options) -> range:
     return range(first - 1, min(last, len(schedule.rounds)))
 
 
-# ---- measuring text --------------------------------------------------------------------------
+def page_size(landscape: bool) -> tuple[float, float]:
+    """(width, height) of a sheet's box in mm."""
+    return (PAGE_HEIGHT_MM, PAGE_WIDTH_MM) if landscape else (PAGE_WIDTH_MM, PAGE_HEIGHT_MM)
 
 
-@lru_cache(maxsize=16384)
-def width_em(text: str, bold: bool = False) -> float:
-    """Width of `text` in DejaVu Sans, in ems: the font the page asks for first."""
-    font = FontProperties(family="DejaVu Sans", size=1, weight="bold" if bold else "normal")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # a glyph DejaVu lacks still gets a width; the browser falls back
-        width, _, _ = TextToPath().get_text_width_height_descent(text, font, ismath=False)
-    return max(width, 0.3 * len(text))
+def part_mm(text: str, width_mm: float) -> float:
+    """The size of the line saying which part of a round a sheet holds: 7 mm, or smaller to stay one line."""
+    return round(min(_PART_PT, SAFETY * width_mm / max(width_em(text, bold=True), 1.0)), 2)
 
 
-def lines_needed(text: str, room_mm: float, size_mm: float, bold: bool = False) -> int:
-    """Lines `text` takes when the browser wraps it: at spaces, after hyphens, inside an overlong word.
-
-    A greedy fill, as browsers do, against a line a little shorter than the real one.
-    """
-    room_em = _SAFETY * room_mm / size_mm
-    space = width_em(" ", bold)
-    lines, used = 1, 0.0
-    for word in text.split():
-        for i, piece in enumerate(re.findall(r"[^-]*-|[^-]+", word)):
-            gap = space if used and i == 0 else 0.0
-            w = width_em(piece, bold)
-            if used and used + gap + w <= room_em:
-                used += gap + w
-                continue
-            if used:
-                lines += 1
-            # A piece longer than a line is broken anywhere: it fills whole lines and starts the next.
-            whole = math.ceil(w / room_em) - 1
-            lines += whole
-            used = w - whole * room_em
-    return lines
+def _head_mm(parted: bool) -> float:
+    return _TOP_MM + _HEAD_MM + (_PART_MM if parted else 0.0)
 
 
 # ---- wall charts -----------------------------------------------------------------------------
 
 
-def _card_height(card: TableCard, width_mm: float, name_mm: float, number_mm: float) -> float:
-    # 0.6 mm border, 1.5 mm padding above and below, 3 mm each side; the letter column is 1.6 em.
-    room = width_mm - 7.2 - 1.6 * name_mm
-    lines = sum(lines_needed(s.name, room, name_mm) for s in card.seats)
-    tag = 1.6 * 0.42 * number_mm if card.three_handed else 0.0
-    return 4.2 + number_mm + tag + 1.0 + lines * 1.25 * name_mm + 1.0
+@dataclass(frozen=True)
+class WallLayout:
+    """One way to lay a day's wall charts out: the sheet's orientation, cards per row and name size."""
+
+    landscape: bool
+    columns: int
+    pt: float
+    widest_number: str = "99"
+
+    @property
+    def card_mm(self) -> float:
+        return (page_size(self.landscape)[0] - _GAP_MM * (self.columns - 1)) / self.columns
+
+    @property
+    def name_mm(self) -> float:
+        return self.pt * PT_MM
+
+    @property
+    def room_em(self) -> float:
+        """The name column of a card in ems: 0.6 mm border and 3 mm padding each side, the letter 1.6 em."""
+        return SAFETY * (self.card_mm - 7.2 - 1.6 * self.name_mm) / self.name_mm
+
+    @property
+    def number_mm(self) -> float:
+        """ "Table 12" as big as twice the names, within the card's width."""
+        head_em = 0.3 * width_em("Table ") + width_em(self.widest_number, bold=True)
+        return round(min(2.2 * self.name_mm, 24.0, SAFETY * (self.card_mm - 7.2) / head_em), 2)
+
+    @property
+    def tag_mm(self) -> float:
+        """The "three-handed" tag under the number, within the card's width (0.3 em padding each side)."""
+        tag_em = width_em("three-handed", bold=True) + 0.6
+        return round(min(0.42 * self.number_mm, SAFETY * (self.card_mm - 8.0) / tag_em), 2)
 
 
-def _number_mm(name_mm: float, width_mm: float) -> float:
-    return round(min(2.2 * name_mm, 0.3 * width_mm, 24.0), 2)
+def _card_height(card: TableCard, layout: WallLayout, lines: NameLines) -> float:
+    # 0.6 mm border and 1.5 mm padding above and below, the number's line, 1 mm, the names at 1.25 lines.
+    count = sum(lines(s.name, layout.room_em) for s in card.seats)
+    tag = 1.6 * layout.tag_mm + 1.0 if card.three_handed else 0.0
+    return 4.2 + layout.number_mm + tag + 1.0 + count * 1.25 * layout.name_mm + 1.0
 
 
-def _pack(cards, columns: int, name_mm: float, area_mm: float, cap: int | None = None):
-    """Tables in order into sheets of whole rows; a sheet takes rows while they fit its height."""
-    width = (PAGE_WIDTH_MM - _GAP_MM * (columns - 1)) / columns
-    number = _number_mm(name_mm, width)
-    rows = [cards[i : i + columns] for i in range(0, len(cards), columns)]
-    heights = [max(_card_height(c, width, name_mm, number) for c in row) for row in rows]
-    if max(heights, default=0) > area_mm:
+def _sheet_height(heights: Sequence[float], columns: int) -> float:
+    rows = [max(heights[i : i + columns]) for i in range(0, len(heights), columns)]
+    return sum(rows) + _GAP_MM * (len(rows) - 1)
+
+
+def _split(heights: Sequence[float], columns: int, area_mm: float) -> list[int] | None:
+    """Tables per sheet, in table order: the fewest sheets, shared out evenly when the heights allow.
+
+    A greedy fill gives the fewest sheets of consecutive tables; then the tables are shared as evenly
+    as can be over that many sheets (10 as 5 + 5, not 6 + 4), if every sheet still fits.
+    """
+    if not heights:
+        return [0]
+    if max(heights) > area_mm:
         return None
-    sheets: list[tuple[list[Sequence[TableCard]], float]] = []
-    current: list[Sequence[TableCard]] = []
-    used = -_GAP_MM
-    for row, height in zip(rows, heights):
-        full = cap is not None and len(current) * columns >= cap
-        if current and (used + _GAP_MM + height > area_mm or full):
-            sheets.append((current, used))
-            current, used = [], -_GAP_MM
-        current.append(row)
-        used += _GAP_MM + height
-    sheets.append((current, used))
-    return sheets, number
+    greedy = _capped(heights, columns, area_mm, len(heights))
+    k, n = len(greedy), len(heights)
+    even = [n // k + (1 if i < n % k else 0) for i in range(k)]
+    bounds = [sum(even[:i]) for i in range(k + 1)]
+    if all(_sheet_height(heights[bounds[i] : bounds[i + 1]], columns) <= area_mm for i in range(k)):
+        return even
+    for cap in range(-(-n // k) + 1, max(greedy)):  # else the fewest tables a sheet that still keeps k sheets
+        capped = _capped(heights, columns, area_mm, cap)
+        if len(capped) == k:
+            return capped
+    return greedy
+
+
+def _capped(heights: Sequence[float], columns: int, area_mm: float, cap: int) -> list[int]:
+    """A greedy fill of consecutive tables, at most `cap` to a sheet."""
+    sizes, start = [], 0
+    while start < len(heights):
+        stop = start + 1
+        while (
+            stop - start < cap and stop < len(heights) and _sheet_height(heights[start : stop + 1], columns) <= area_mm
+        ):
+            stop += 1
+        sizes.append(stop - start)
+        start = stop
+    return sizes
+
+
+def _cards(schedule: Schedule, index: int) -> list[TableCard]:
+    return [
+        TableCard(t.table, tuple(Seat(SEAT_LETTERS[s], n) for s, n in enumerate(t.players)))
+        for t in sorted(schedule.rounds[index].tables, key=lambda t: t.table)
+    ]
+
+
+def _not_here(schedule: Schedule, index: int) -> list[str]:
+    """Players missing this round who are still on the day's list: absent or not yet arrived, not gone."""
+    number, here = index + 1, set(schedule.expected(index))
+    return [n for n in schedule.players if n not in here and schedule.departures.get(n, number + 1) > number]
 
 
 def _notes(schedule: Schedule, index: int) -> tuple[str, ...]:
@@ -264,8 +328,7 @@ def _notes(schedule: Schedule, index: int) -> tuple[str, ...]:
     lines: tuple[str, ...] = ()
     if round_.sit_outs:
         lines += (f"Sitting out: {', '.join(round_.sit_outs)}.",)
-    here = set(schedule.expected(index))
-    away = [name for name in schedule.players if name not in here]
+    away = _not_here(schedule, index)
     # A long list is cut into lines of a few names, so the notes can continue on a following sheet.
     for start in range(0, len(away), 12):
         lines += (f"Not here this round: {', '.join(away[start : start + 12])}.",)
@@ -276,115 +339,190 @@ def _rule(lines, rule: str) -> str:
     return rule if any(line.startswith("Sitting out") for line in lines) else ""
 
 
-def _note_height(line: str, size_mm: float) -> float:
-    return lines_needed(line, PAGE_WIDTH_MM, size_mm, bold=True) * 1.3 * size_mm + 1.0
+def _note_height(line: str, size_mm: float, width_mm: float = PAGE_WIDTH_MM, bold: bool = True) -> float:
+    return lines_needed(line, width_mm, size_mm, bold=bold) * 1.3 * size_mm + 1.0
+
+
+def wall_layouts(schedule: Schedule, indexes: Sequence[int]) -> list[WallLayout]:
+    """Every layout tried: each name size, upright and on its side, one to five cards a row."""
+    widest = str(max((t.table for i in indexes for t in schedule.rounds[i].tables), default=1))
+    return [
+        WallLayout(landscape, columns, pt, widest)
+        for pt in _WALL_PT
+        for landscape in (False, True)
+        for columns in _WALL_COLUMNS
+    ]
+
+
+def day_wall_charts(schedule: Schedule, indexes: Sequence[int]) -> dict[int, list[WallChart]]:
+    """Every printed round's sheets in one layout: the fewest sheets, then the biggest names.
+
+    Only layouts where the longest word of every name fits its card are tried while there is one, so a
+    name breaks only at a space or after a hyphen; the same layout serves every round, so a re-planned
+    day's sheets look alike.
+    """
+    lines = NameLines()
+    cards = {i: _cards(schedule, i) for i in indexes}
+    longest = lines.longest(s.name for i in indexes for c in cards[i] for s in c.seats)
+    layouts = wall_layouts(schedule, indexes)
+    whole = [layout for layout in layouts if layout.room_em >= longest] or layouts
+    best: tuple[tuple, dict[int, list[WallChart]]] | None = None
+    for layout in whole:
+        charts = {i: _lay_out_round(schedule, i, cards[i], layout, lines) for i in indexes}
+        if any(c is None for c in charts.values()):
+            continue
+        key = (sum(len(c or ()) for c in charts.values()), -layout.pt, layout.landscape, layout.columns)
+        if best is None or key < best[0]:
+            best = (key, {i: c or [] for i, c in charts.items()})
+    if best is None:
+        name = max((s.name for i in indexes for c in cards[i] for s in c.seats), key=len)
+        raise ValueError(
+            f"the name {name[:40]!r}... ({len(name)} characters) is too long for a wall chart: its table does "
+            f"not fit a sheet even at {MIN_WALL_PT:g} pt; shorten it in the names file"
+        )
+    return best[1]
 
 
 def wall_charts(schedule: Schedule, index: int) -> list[WallChart]:
-    """A round's sheets: the biggest names that keep the fewest sheets, notes included."""
-    round_ = schedule.rounds[index]
-    cards = [
-        TableCard(t.table, tuple(Seat(SEAT_LETTERS[s], n) for s, n in enumerate(t.players)))
-        for t in sorted(round_.tables, key=lambda t: t.table)
-    ]
-    notes = _notes(schedule, index)
-    rule = SIT_OUT_RULE[schedule.sit_out_scoring]
-    best = None
-    for pt in _WALL_PT:
-        for columns in (1, 2, 3, 4):
-            if columns > max(len(cards), 1):
-                continue
-            charts = _lay_out_round(index + 1, cards, notes, rule, columns, pt)
-            if charts is not None and (best is None or len(charts) < len(best)):
-                best = charts
-        if best is not None and len(best) == 1:
-            break
-    if best is None:
-        raise ValueError(f"round {index + 1}: a table card does not fit a sheet even at {MIN_WALL_PT:g} pt")
-    return best
+    """One round's sheets, laid out as that round alone would be."""
+    return day_wall_charts(schedule, [index])[index]
 
 
-def _lay_out_round(number: int, cards, notes, rule: str, columns: int, pt: float) -> list[WallChart] | None:
-    """The round's sheets at one name size and column count, or None when a card cannot fit a sheet."""
-    three_rule_mm = _note_height(THREE_HANDED_RULE, _RULE_MM) + 2.0 if any(c.three_handed for c in cards) else 0.0
-    area = PAGE_HEIGHT_MM - _TOP_MM - _HEAD_MM - three_rule_mm
-    name_mm = pt * PT_MM
-    packed = _pack(cards, columns, name_mm, area)
-    if packed is None:
-        return None
-    sheets, number_mm = packed
-    if len(sheets) > 1:  # share the tables out evenly rather than leave a last sheet nearly empty
-        per = math.ceil(len(cards) / len(sheets) / columns) * columns
-        even = _pack(cards, columns, name_mm, area, cap=per)
-        if even and len(even[0]) == len(sheets):
-            sheets = even[0]
+def _note_sheets(notes, rule: str, free: float, fresh: float, width: float, under_tables: bool) -> list[list[str]]:
+    """The notes under the last sheet's tables while they fit (`free` mm), then on sheets of their own
+    (`fresh` mm each) after it."""
     note_mm = round(_NOTE_PT * PT_MM, 2)
-    # Notes go under the last sheet's tables if they fit, else on sheets of their own after it.
-    note_sheets: list[list[str]] = [[]]
-    free = area - sheets[-1][1] - 4.0 if cards else area
+    out: list[list[str]] = [[]]
     for line in notes:
-        height = _note_height(line, note_mm)
+        need = _note_height(line, note_mm, width)
         if line.startswith("Sitting out"):
-            height += _note_height(rule, _RULE_MM)
-        if height > free and (note_sheets[-1] or cards):
-            note_sheets.append([])
-            free = PAGE_HEIGHT_MM - _TOP_MM - _HEAD_MM - 4.0
-        note_sheets[-1].append(line)
-        free -= height
-    out, first, name_mm = [], 1, round(name_mm, 2)
-    for i, (rows, _) in enumerate(sheets):
-        tables = tuple(card for row in rows for card in row)
-        last = first + len(tables) - 1
-        part = f"tables {first}-{last} of {len(cards)}" if len(sheets) > 1 else ""
-        first = last + 1
-        lines = tuple(note_sheets[0]) if i == len(sheets) - 1 else ()
-        three = any(c.three_handed for c in tables)
-        out.append(
-            WallChart(number, part, tables, columns, name_mm, number_mm, lines, note_mm, three, _rule(lines, rule))
+            need += _note_height(rule, _RULE_MM, width, False) + 2.0
+        if need > free and (out[-1] or under_tables):
+            out.append([])
+            free = fresh
+        out[-1].append(line)
+        free -= need
+    return out
+
+
+def _lay_out_round(
+    schedule: Schedule, index: int, cards: list[TableCard], layout: WallLayout, lines: NameLines
+) -> list[WallChart] | None:
+    """The round's sheets in one layout, or None when a card cannot fit a sheet."""
+    width, height = page_size(layout.landscape)
+    notes, rule = _notes(schedule, index), SIT_OUT_RULE[schedule.sit_out_scoring]
+    three = _note_height(THREE_HANDED_RULE, _RULE_MM, width, False) + 2.0 if any(c.three_handed for c in cards) else 0
+    heights = [_card_height(card, layout, lines) for card in cards]
+    split = _split(heights, layout.columns, height - _head_mm(False) - three)
+    if split is not None and len(split) > 1:  # the sheets need their "tables 1-12 of 24" line
+        split = _split(heights, layout.columns, height - _head_mm(True) - three)
+    if split is None:
+        return None
+    parted = len(split) > 1
+    note_mm = round(_NOTE_PT * PT_MM, 2)
+    last = heights[len(heights) - split[-1] :]
+    free = height - _head_mm(parted) - three - (_sheet_height(last, layout.columns) + 4.0 if cards else 0.0)
+    note_sheets = _note_sheets(notes, rule, free, height - _head_mm(True) - 4.0, width, bool(cards))
+    out, first = [], 0
+
+    def chart(part, tables, notes_):
+        three_ = any(c.three_handed for c in tables)
+        return WallChart(
+            index + 1,
+            part,
+            tables,
+            layout.columns,
+            round(layout.name_mm, 2),
+            layout.number_mm,
+            notes_,
+            note_mm,
+            three_,
+            _rule(notes_, rule),
+            layout.landscape,
+            part_mm(part, width),
+            layout.tag_mm,
         )
+
+    for i, size in enumerate(split):
+        tables = tuple(cards[first : first + size])
+        part = f"tables {first + 1}-{first + size} of {len(cards)}" if parted else ""
+        first += size
+        out.append(chart(part, tables, tuple(note_sheets[0]) if i == len(split) - 1 else ()))
     for more in note_sheets[1:]:
-        out.append(
-            WallChart(number, "notes", (), columns, name_mm, number_mm, tuple(more), note_mm, False, _rule(more, rule))
-        )
+        out.append(chart("notes", (), tuple(more)))
     return out
 
 
 # ---- find your table -------------------------------------------------------------------------
 
 
-def sort_key(name: str) -> tuple[str, str]:
-    """Alphabetical as a reader expects: accents and case do not move a name."""
-    plain = "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
-    return plain.casefold(), name
+@lru_cache(maxsize=1)
+def _collator() -> pyuca.Collator:
+    return pyuca.Collator()  # the Unicode Collation Algorithm's default table: Ł with L, é with e
 
 
-def lookup_entries(schedule: Schedule, index: int) -> list[LookupEntry]:
+def surname(name: str) -> str:
+    """The last word of a name: what a surname-sorted list files it under."""
+    words = name.split()
+    return words[-1] if words else name
+
+
+def shown_name(name: str, sort_by: str = "first") -> str:
+    """The name as a list sorted by surname shows it: "Kierkegaard, Mei-Ling"."""
+    words = name.split()
+    return f"{words[-1]}, {' '.join(words[:-1])}" if sort_by == "surname" and len(words) > 1 else name
+
+
+def sort_key(name: str, sort_by: str = "first") -> tuple:
+    """Alphabetical as a reader expects (the Unicode collation: accents, case and Ł do not move a name)."""
+    collate = _collator().sort_key
+    return (collate(shown_name(name, sort_by)), name)
+
+
+def lookup_entries(schedule: Schedule, index: int, sort_by: str = "first") -> list[LookupEntry]:
+    round_ = schedule.rounds[index]
+    three = {n for t in round_.tables if len(t.players) == 3 for n in t.players}
     seats = schedule.seat_of(index)
-    out = schedule.rounds[index].sit_outs
-    names = [n for n in schedule.players if n in seats or n in out]
+    names = [n for n in schedule.players if n in seats or n in round_.sit_outs]
     return [
-        LookupEntry(n, seats[n][0], seats[n][1]) if n in seats else LookupEntry(n, None, "out")
-        for n in sorted(names, key=sort_key)
+        LookupEntry(n, seats[n][0], seats[n][1], shown_name(n, sort_by), n in three)
+        if n in seats
+        else LookupEntry(n, None, "out", shown_name(n, sort_by))
+        for n in sorted(names, key=lambda n: sort_key(n, sort_by))
     ]
 
 
-def _entry_height(entry: LookupEntry, column_mm: float, size_mm: float) -> float:
-    # The name shares its line with the table (3 em) and the seat (2.6 em); 0.8 mm between entries.
-    return lines_needed(entry.name, column_mm - 5.6 * size_mm - 2.0, size_mm) * 1.2 * size_mm + 1.2
+@dataclass(frozen=True)
+class _LookupLayout:
+    columns: int
+    pt: float
+    table_em: float
+    seat_em: float
+    landscape: bool = False
+
+    @property
+    def size_mm(self) -> float:
+        return self.pt * PT_MM
+
+    @property
+    def room_em(self) -> float:
+        """The name column: the column less the table and seat columns and 2 mm before them."""
+        column = (page_size(self.landscape)[0] - _GAP_MM * (self.columns - 1)) / self.columns
+        return SAFETY * (column - 2.0) / self.size_mm - self.table_em - self.seat_em
 
 
-def _fill_columns(entries, columns: int, size_mm: float, height_mm: float) -> list[list[list[LookupEntry]]]:
-    width = (PAGE_WIDTH_MM - _GAP_MM * (columns - 1)) / columns
+def _fill_columns(entries, layout: _LookupLayout, height_mm: float, lines: NameLines) -> list[list[list]]:
     pages: list[list[list[LookupEntry]]] = []
     page: list[list[LookupEntry]] = []
     column: list[LookupEntry] = []
-    used = 1.5 * size_mm  # each column starts with its header line
+    size = layout.size_mm
+    used = 1.5 * 0.6 * size * 1.2 + 1.0  # each column starts with its header line
     for entry in entries:
-        h = _entry_height(entry, width, size_mm)
+        h = lines(entry.shown, layout.room_em) * 1.2 * size + 1.0  # 0.8 mm padding and a 0.2 mm rule
         if column and used + h > height_mm:
             page.append(column)
-            column, used = [], 1.5 * size_mm
-            if len(page) == columns:
+            column, used = [], 1.5 * 0.6 * size * 1.2 + 1.0
+            if len(page) == layout.columns:
                 pages.append(page)
                 page = []
         column.append(entry)
@@ -395,85 +533,194 @@ def _fill_columns(entries, columns: int, size_mm: float, height_mm: float) -> li
 
 
 def _short(name: str) -> str:
-    first = name.split()[0] if name.split() else name
+    first = name.split()[0].rstrip(",") if name.split() else name
     return first if len(first) <= 14 else first[:13] + "…"
 
 
-def lookup_pages(schedule: Schedule, index: int) -> list[LookupPage]:
-    entries = lookup_entries(schedule, index)
-    rule = SIT_OUT_RULE[schedule.sit_out_scoring] if schedule.rounds[index].sit_outs else ""
-    height = PAGE_HEIGHT_MM - _TOP_MM - _HEAD_MM - (_note_height(rule, 4.0) if rule else 0.0)
-    best: tuple[tuple[int, int], int, list[list[list[LookupEntry]]]] | None = None
-    for pt in _LOOKUP_PT:
-        for columns in (1, 2, 3):
-            pages = _fill_columns(entries, columns, pt * PT_MM, height)
-            key = (len(pages), -pt)
-            if best is None or key < best[0]:
-                best = (key, pt, pages)
+def _lookup_layout(entries, table_em: float, seat_em: float, rules_mm: float) -> tuple[_LookupLayout, list]:
+    """The layout of the fewest pages, then the biggest type, among those breaking no name mid-word."""
+    lines = NameLines()
+    longest = lines.longest(e.shown for e in entries)
+    layouts = [
+        _LookupLayout(c, pt, table_em, seat_em, landscape)
+        for pt in _LOOKUP_PT
+        for c in (1, 2, 3)
+        for landscape in (False, True)
+    ]
+    whole = [layout for layout in layouts if layout.room_em >= longest] or layouts
+    best: tuple[tuple, _LookupLayout, list] | None = None
+    for layout in whole:
+        height = page_size(layout.landscape)[1] - _head_mm(True) - rules_mm  # the head says "find your table"
+        pages = _fill_columns(entries, layout, height, lines)
+        key = (len(pages), -layout.pt, layout.landscape, layout.columns)
+        if best is None or key < best[0]:
+            best = (key, layout, pages)
     assert best is not None  # _LOOKUP_PT is not empty
-    _, pt, pages = best
+    return best[1], best[2]
+
+
+def lookup_pages(schedule: Schedule, index: int, sort_by: str = "first") -> list[LookupPage]:
+    """A round's players in alphabetical order with table and seat, in columns: the fewest pages, then
+    the biggest type, with no name broken mid-word where a layout allows it."""
+    entries = lookup_entries(schedule, index, sort_by)
+    rule = SIT_OUT_RULE[schedule.sit_out_scoring] if schedule.rounds[index].sit_outs else ""
+    three = f"{THREE_MARK} {THREE_HANDED_RULE}" if any(e.three_handed for e in entries) else ""
+    # Measured on the narrower sheet, so the rules fit either way up; 2 mm above each.
+    rules = (_note_height("out = sits out this round. " + rule, _RULE_MM, bold=False) + 2.0 if rule else 0.0) + (
+        _note_height(three, _RULE_MM, bold=False) + 2.0 if three else 0.0
+    )
+    widest = max((f"{e.table}{THREE_MARK if e.three_handed else ''}" for e in entries), key=width_em, default="")
+    table_em = max(width_em(widest, bold=True), 0.6 * width_em("Table")) + 0.6
+    seat_em = max(width_em("out", bold=True), 0.6 * width_em("Seat")) + 0.6
+    layout, pages = _lookup_layout(entries, table_em, seat_em, rules)
     out = []
     for page in pages:
         names = [e for column in page for e in column]
-        part = f"{_short(names[0].name)} to {_short(names[-1].name)}" if len(pages) > 1 and names else ""
-        out.append(LookupPage(index + 1, part, tuple(tuple(c) for c in page), round(pt * PT_MM, 2), rule))
+        part = "find your table"
+        if len(pages) > 1 and names:
+            part += f" - {_short(names[0].shown)} to {_short(names[-1].shown)}"
+        out.append(
+            LookupPage(
+                index + 1,
+                part,
+                tuple(tuple(c) for c in page),
+                round(layout.size_mm, 2),
+                rule,
+                part_mm(part, page_size(layout.landscape)[0]),
+                round(table_em, 2),
+                round(seat_em, 2),
+                three if any(e.three_handed for e in names) else "",
+                layout.landscape,
+            )
+        )
     return out
 
 
 # ---- slips and score sheets ------------------------------------------------------------------
 
 
-def _slip_line(schedule: Schedule, index: int, name: str) -> SlipLine:
+def _slip_line(schedule: Schedule, index: int, name: str, seats: dict, three: set) -> SlipLine | None:
+    """The player's row for a round (`seats`: the round's seat of each player, `three`: its tables of
+    three), or None for a round after they left."""
     round_ = schedule.rounds[index]
-    for table in round_.tables:
-        if name in table.players:
-            note = THREE_HANDED_WORD if len(table.players) == 3 else ""
-            return SlipLine(index + 1, table.table, SEAT_LETTERS[table.players.index(name)], note)
+    if name in seats:
+        table, letter = seats[name]
+        return SlipLine(index + 1, table, letter, THREE_HANDED_WORD if table in three else "")
     if name in round_.sit_outs:
         return SlipLine(index + 1, None, "", SIT_OUT_MARK[schedule.sit_out_scoring])
+    if schedule.departures.get(name, index + 2) <= index + 1:
+        return None
     return SlipLine(index + 1, None, "", NOT_HERE_WORD)
 
 
-def slip_layout(rounds: int) -> tuple[int, float]:
+_SLIP_COLUMNS = 2
+_SLIP_PT = 3.4  # the slip's text in mm; the headings 0.8 of it
+_SLIP_WIDTH = PAGE_WIDTH_MM / _SLIP_COLUMNS - 8.0  # inside its 4 mm padding
+
+
+def _slip_widths(rounds: Sequence[int]) -> tuple[float, ...]:
+    """Round, table, seat, four games and the total, in mm: each label column as wide as its heading."""
+    head = 0.8 * _SLIP_PT
+    labels = [
+        max(head * width_em(word), _SLIP_PT * width_em(widest, bold=True)) + 1.5
+        for word, widest in (("Round", str(max(rounds, default=1))), ("Table", "888"), ("Seat", "D"))
+    ]
+    total = max(head * width_em("Total") + 1.5, 13.0)
+    game = (_SLIP_WIDTH - sum(labels) - total) / 4
+    return tuple(round(w, 2) for w in (*labels, game, game, game, game, total))
+
+
+def _slip_fixed_mm(slip: Slip) -> float:
+    """A slip's height less its rows: padding, title line, name, the two heading rows, the rules."""
+    name = lines_needed(slip.name, _SLIP_WIDTH, 4.2, bold=True) * 1.2 * 4.2 + 1.3
+    rules = lines_needed(" ".join((SEAT_LEGEND + ".", *slip.rules)), _SLIP_WIDTH, 2.5) * 1.25 * 2.5 + 1.0
+    return 8.0 + 3.2 + name + 2 * 3.6 + rules + 2.0
+
+
+def slip_layout(rounds: int, fixed_mm: float = 42.0, most: int = 5) -> tuple[int, float]:
     """(slips down a sheet, row height in mm) for slips of `rounds` rounds: rows tall enough to write in."""
-    # 8 mm padding, the title line, a name of up to three lines, the header row, a row per round, the
-    # total, and up to five lines of rules.
-    fixed = 8.0 + 4.0 + 16.0 + 6.0 + 18.0
-    for down in (4, 3, 2, 1):
-        row = (PAGE_HEIGHT_MM / down - fixed) / (rounds + 1)
+    for down in range(most, 0, -1):
+        row = (PAGE_HEIGHT_MM / down - fixed_mm) / (rounds + 1)
         if row >= 7.0:
             return down, round(min(row, 9.0), 2)
-    return 1, round(max(3.5, (PAGE_HEIGHT_MM - fixed) / (rounds + 1)), 2)
+    return 1, round(max(3.5, (PAGE_HEIGHT_MM - fixed_mm) / (rounds + 1)), 2)
 
 
-def slip_sheets(schedule: Schedule, indexes: range) -> list[SlipSheet]:
-    down, row_mm = slip_layout(len(indexes))
+def slip_sheets(schedule: Schedule, indexes: range, sort_by: str = "first") -> list[SlipSheet]:
+    """One slip per player who plays a printed round, in the find-your-table order."""
     slips = []
-    for name in schedule.players:
-        lines = tuple(_slip_line(schedule, r, name) for r in indexes)
+    seats = {r: schedule.seat_of(r) for r in indexes}
+    three = {r: {t.table for t in schedule.rounds[r].tables if len(t.players) == 3} for r in indexes}
+    for name in sorted(schedule.players, key=lambda n: sort_key(n, sort_by)):
+        lines = tuple(line for r in indexes if (line := _slip_line(schedule, r, name, seats[r], three[r])) is not None)
+        if not lines:
+            continue
         rules: tuple[str, ...] = ()
         if any(line.three_handed for line in lines):
             rules += ("Shaded: three-handed table. " + THREE_HANDED_RULE,)
         if any(line.note.startswith("sits out") for line in lines):
             rules += (SIT_OUT_RULE[schedule.sit_out_scoring],)
         slips.append(Slip(name, lines, rules))
-    per = 2 * down
-    return [SlipSheet(tuple(slips[i : i + per]), 2, down, row_mm) for i in range(0, len(slips), per)]
+    if not slips:
+        return []
+    widths = _slip_widths([r + 1 for r in indexes])
+    words = [line.note for s in slips for line in s.lines if line.table is None]
+    room = sum(widths[1:7]) - 1.0
+    note_mm = round(min([0.8 * _SLIP_PT, *(SAFETY * room / width_em(w, bold=True) for w in words)]), 2)
+    fixed = [_slip_fixed_mm(s) for s in slips]
+    # Each sheet takes as many slips as their own content leaves room for: a sheet of short names and
+    # no rules holds more than one of long names and both rules.
+    out: list[SlipSheet] = []
+    start = 0
+    while start < len(slips):
+        down = 5
+        while True:
+            stop = start + _SLIP_COLUMNS * down
+            group = slips[start:stop]
+            fits, row_mm = slip_layout(max(len(s.lines) for s in group), max(fixed[start:stop]), down)
+            if fits == down:
+                break
+            down = fits
+        out.append(SlipSheet(tuple(group), _SLIP_COLUMNS, down, row_mm, widths, note_mm))
+        start += len(group)
+    return out
+
+
+_SCORE_NAME_MM = 4.5  # 12.75 pt: read at the table, not from across the room
+_SCORE_NAME_WIDTH = 0.46 * PAGE_WIDTH_MM - 2.0
+
+
+def _score_height(sheet: ScoreSheet) -> float:
+    """Padding, the heading and legend lines, the table's heading row and rows, the rule, the signature."""
+    rule = _note_height(sheet.rule, 3.6, bold=False) + 1.0 if sheet.rule else 0.0
+    return 5.0 + 8.2 + 5.5 + 5.0 + len(sheet.seats) * sheet.row_mm + rule + 7.5
 
 
 def score_sheets(schedule: Schedule, indexes: range) -> list[tuple[ScoreSheet, ...]]:
-    """One score sheet per table per round, two to a printed sheet."""
-    sheets = [
-        ScoreSheet(
-            r + 1,
-            t.table,
-            tuple(Seat(SEAT_LETTERS[s], n) for s, n in enumerate(t.players)),
-            THREE_HANDED_RULE if len(t.players) == 3 else "",
-        )
-        for r in indexes
-        for t in sorted(schedule.rounds[r].tables, key=lambda t: t.table)
-    ]
-    return [tuple(sheets[i : i + 2]) for i in range(0, len(sheets), 2)]
+    """One score sheet per table per round, as many to a printed sheet as fit (rows tall enough to write)."""
+    sheets = []
+    for r in indexes:
+        for t in sorted(schedule.rounds[r].tables, key=lambda t: t.table):
+            names = max(lines_needed(n, _SCORE_NAME_WIDTH, _SCORE_NAME_MM, bold=True) for n in t.players)
+            sheets.append(
+                ScoreSheet(
+                    r + 1,
+                    t.table,
+                    tuple(Seat(SEAT_LETTERS[s], n) for s, n in enumerate(t.players)),
+                    THREE_HANDED_RULE if len(t.players) == 3 else "",
+                    round(max(12.0, names * 1.2 * _SCORE_NAME_MM + 1.5), 2),
+                )
+            )
+    pages: list[list[ScoreSheet]] = []
+    used = PAGE_HEIGHT_MM
+    for sheet in sheets:
+        height = _score_height(sheet)
+        if used + height > PAGE_HEIGHT_MM:
+            pages.append([])
+            used = 0.0
+        pages[-1].append(sheet)
+        used += height
+    return [tuple(page) for page in pages]
 
 
 # ---- the whole print -------------------------------------------------------------------------
@@ -481,16 +728,16 @@ def score_sheets(schedule: Schedule, indexes: range) -> list[tuple[ScoreSheet, .
 
 def sheets(schedule: Schedule, options: Options = Options()) -> list[Sheet]:
     parts, indexes = parts_for(schedule, options), round_indexes(schedule, options)
+    walls = day_wall_charts(schedule, indexes) if "walls" in parts else {}
     out: list[Sheet] = []
     for r in indexes:
-        if "walls" in parts:
-            out += [Sheet("wall", chart) for chart in wall_charts(schedule, r)]
+        out += [Sheet("wall", chart) for chart in walls.get(r, ())]
         if "lookup" in parts:
-            out += [Sheet("lookup", page) for page in lookup_pages(schedule, r)]
+            out += [Sheet("lookup", page) for page in lookup_pages(schedule, r, options.sort_by)]
     if "slips" in parts:
-        out += [Sheet("slips", sheet) for sheet in slip_sheets(schedule, indexes)]
+        out += [Sheet("slips", sheet) for sheet in slip_sheets(schedule, indexes, options.sort_by)]
     if "sheets" in parts:
-        out += [Sheet("scores", pair) for pair in score_sheets(schedule, indexes)]
+        out += [Sheet("scores", group) for group in score_sheets(schedule, indexes)]
     if "summary" in parts:
         out.append(Sheet("summary"))
     return out
@@ -521,14 +768,23 @@ def _data_uri(png: bytes) -> str:
     return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
 
 
+_FONTS_HERE = "/* fonts: cut to the characters below */"
+
+
+def qr_svg(url: str) -> str:
+    """The QR code of `url` as inline SVG (no text from the director in it: the URL is in the squares)."""
+    return segno.make(url, micro=False).svg_inline(omitsize=True, border=0) if url else ""
+
+
 def render_page(schedule: Schedule, metrics: Metrics, comparison: Comparison, options: Options = Options()) -> str:
-    """The whole printable page as one self-contained HTML document."""
+    """The whole printable page as one self-contained HTML document, its font inside it."""
     from rotation.pictures import meetings_png, repeats_png  # matplotlib's pyplot-free figures
 
     pages = sheets(schedule, options)
     summary = any(p.kind == "summary" for p in pages)
+    matrix = len(schedule.players) <= MATRIX_UP_TO
     heading = options.title or f"Seating: {len(schedule.players)} players, {counted(len(schedule.rounds), 'round')}"
-    return (
+    page = (
         _environment()
         .get_template("print.html.j2")
         .render(
@@ -545,9 +801,14 @@ def render_page(schedule: Schedule, metrics: Metrics, comparison: Comparison, op
             metrics=metrics,
             metrics_lines=_lines(metrics),
             comparison=comparison,
-            meetings_picture=_data_uri(meetings_png(schedule)) if summary else "",
+            meetings_picture=_data_uri(meetings_png(schedule)) if summary and matrix else "",
             repeats_picture=_data_uri(repeats_png(metrics)) if summary and metrics.repeats else "",
             page_width=PAGE_WIDTH_MM,
             page_height=PAGE_HEIGHT_MM,
+            fonts=_FONTS_HERE,
+            qr=qr_svg(options.players_url),
         )
     )
+    # The font is cut to the characters the page prints, so it is known only once the page is written.
+    body = html.unescape(re.sub(r"<[^>]*>", " ", page.split("<body>", 1)[1]))
+    return page.replace(_FONTS_HERE, font_face_css(set(body)), 1)

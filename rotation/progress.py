@@ -8,8 +8,11 @@ name them.
 
 from __future__ import annotations
 
+import io
+import sys
 import time
 from contextlib import contextmanager
+from typing import TextIO, cast
 
 from rich.console import Console
 from rich.live import Live
@@ -49,10 +52,37 @@ class LiveLine:
         return grid
 
 
+class _Terminal(io.TextIOBase):
+    """stderr for the live line: once the terminal is gone (a closed SSH session, whose SIGHUP stops the
+    run), writes are dropped, so the run still writes its files instead of failing on the line."""
+
+    def __init__(self, stream) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            self.stream.write(text)
+        except (OSError, ValueError):
+            pass
+        return len(text)
+
+    def flush(self) -> None:
+        try:
+            self.stream.flush()
+        except (OSError, ValueError):
+            pass
+
+    def isatty(self) -> bool:
+        return self.stream.isatty()
+
+    def fileno(self) -> int:
+        return self.stream.fileno()
+
+
 @contextmanager
 def progress_display(time_limit: float | None = None, label: str = ""):
-    console = Console(stderr=True)
-    if not console.is_terminal:
+    console = Console(file=cast(TextIO, _Terminal(sys.stderr))) if sys.stderr is not None else None
+    if console is None or not console.is_terminal:  # piped, or started with stderr closed
         yield None
         return
     line = LiveLine(time_limit, label)

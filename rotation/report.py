@@ -5,6 +5,7 @@ from __future__ import annotations
 from models import Answer, Metrics, PlanResult, Replan, Schedule
 from optimizer.words import counted
 from rotation.output import BALANCE_FIGURES
+from rotation.stopping import stopped_by
 
 COMPARE_HEADER = (
     f"{'players':>7} {'rounds':>6} {'fixed':>6} {'variety':>7} {'bound':>6}  {'status':<9} {'zero-repeat':<11} "
@@ -43,7 +44,7 @@ def result_text(result: PlanResult, verbose: bool = False) -> str:
         lines.append(f"Not proven optimal: at most {counted(result.gap or 0, 'repeat')} above the best possible.")
     how = f"Planned in {result.runtime:.1f} s"
     if result.interrupted:
-        how += " (stopped early by Ctrl-C: this is the best schedule found so far)"
+        how += f" (stopped early by {stopped_by()}: this is the best schedule found so far)"
     lines.append(how + ".")
     if verbose:
         lines.append(f"Made by: {result.method}")

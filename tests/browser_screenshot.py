@@ -20,6 +20,7 @@ if __package__ in (None, ""):  # run as a script: make the project importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import optimizer  # noqa: E402
+from benchmarks.printing import room_names  # noqa: E402
 from models import Event, OddPolicy, Round, Schedule, SitOutScoring, Table  # noqa: E402
 from rotation.print_command import compare  # noqa: E402
 from rotation.printing import Options, expected_pages, render_page  # noqa: E402
@@ -56,29 +57,23 @@ def chromium() -> str | None:
     return shutil.which("chromium") or shutil.which("chromium-browser")
 
 
-LONG_NAMES = (
-    "Maximilian Alexander von Hohenberg-Schwarzenfeld",
-    "José María Fernández de la Peña y Ortega-Gasset",
-    "Anastasia Konstantinovna Rimsky-Korsakova",
-    "Bartholomew Featherstonehaugh-Cholmondeley",
-)
+ROOM_SIZES = {16: 2, 22: 12, 37: 2, 96: 1, 120: 1, 200: 1}  # players: rounds
 
 
-def long_names(count: int) -> tuple[str, ...]:
-    """Every third name very long, the rest ordinary: the case that used to spill off a sheet."""
-    return tuple(f"{LONG_NAMES[i // 3 % 4]} {i}" if i % 3 == 0 else f"Player {i:03d} Smith" for i in range(count))
-
-
-def big_schedules() -> dict[str, Schedule]:
-    """The sizes that broke the old single-sheet rounds: 22 x 12 with sit-outs, 96 and 200 players."""
-    rooms = {
-        "long-22x12": Event(
-            players=long_names(22), rounds=12, odd=OddPolicy.SIT_OUT, sit_out_scoring=SitOutScoring.AVERAGE
-        ),
-        "room-96": Event(players=long_names(96), rounds=2),
-        "room-200": Event(players=long_names(200), rounds=1),
+def rooms(rounds: int | None = None) -> dict[str, Schedule]:
+    """The sizes every page kind is checked at, with long names: 37 has tables of three, the rest sit out."""
+    three = {37: OddPolicy.THREE_HANDED}
+    return {
+        f"names-{n}": optimizer.fixed_schedule(
+            Event(
+                players=room_names(n),
+                rounds=rounds or days,
+                odd=three.get(n, OddPolicy.SIT_OUT),
+                sit_out_scoring=SitOutScoring.AVERAGE,
+            )
+        )
+        for n, days in ROOM_SIZES.items()
     }
-    return {name: optimizer.fixed_schedule(event) for name, event in rooms.items()}
 
 
 def sample_schedules() -> dict[str, Schedule]:
@@ -162,7 +157,7 @@ def main(out_dir: str) -> int:
         return 2
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    for name, schedule in {**sample_schedules(), **big_schedules()}.items():
+    for name, schedule in {**sample_schedules(), **rooms()}.items():
         html = write_page(schedule, out / f"{name}.html")
         print_pdf(html, out / f"{name}.pdf")
         first, every = out / f"{name}.png", out / f"{name}-all.png"

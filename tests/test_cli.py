@@ -147,3 +147,84 @@ def test_an_odd_room_optimum_names_the_fair_turns_it_assumes(capsys):
     status, out, _ = run(capsys, "plan", "--players", "17", "--rounds", "4", "--time-limit", "10", "--quiet")
     assert status == 0 and "the fixed rule: 0 repeats" in out and "Lower bound: 6 repeats" in out
     assert "no schedule of this room that takes three-handed tables in turn has fewer repeats" in out
+
+
+CLUBS = (
+    'Name,Club,Rating\nZoë Weiß,Hadassah,3\n"Katz, Ann",Hadassah,1\nBo,Kings,\nCy,kings,\nDee,,\nEd,,\nFlo,,\nGus,,\n'
+)
+
+
+def test_a_names_table_gives_its_clubs_to_the_spread(capsys, tmp_path):
+    names = tmp_path / "names.csv"
+    names.write_text(CLUBS, encoding="utf-8")
+    day = tmp_path / "day.json"
+    status, out, err = run(
+        capsys, "plan", "--names", str(names), "--rounds", "3", "--time-limit", "2", "--json", str(day)
+    )
+    assert status == 0, err
+    assert f"rotation: names file {str(names)!r}: ignored column 'Rating': only 'name' and 'club' are read" in err
+    schedule = Schedule.model_validate_json(day.read_text())
+    assert schedule.players == ("Zoë Weiß", "Katz, Ann", "Bo", "Cy", "Dee", "Ed", "Flo", "Gus")
+    assert schedule.spread == (("Zoë Weiß", "Katz, Ann"), ("Bo", "Cy"))  # the groups --spread would give
+    assert "Club-mates sharing a table" in out
+
+
+@pytest.mark.parametrize("separator", [";", "\t"])
+def test_semicolon_and_tab_tables_are_read(capsys, tmp_path, separator):
+    names = tmp_path / "names.txt"
+    rows = [["name", "club"], ["Ann", "A"], ["Bo; Bea", "A"], ["Cy", "B"], ["Dee", ""]]
+    names.write_text("\r\n".join(separator.join(f'"{c}"' if separator in c else c for c in r) for r in rows))
+    day = tmp_path / "day.json"
+    assert run(capsys, "fixed", "--names", str(names), "--rounds", "2", "--json", str(day))[0] == 0
+    schedule = Schedule.model_validate_json(day.read_text())
+    assert schedule.players == ("Ann", "Bo; Bea", "Cy", "Dee")
+
+
+def test_a_utf16_table_as_excel_saves_unicode_text_is_read(capsys, tmp_path):
+    names = tmp_path / "names.txt"
+    names.write_text("Name\tClub\r\nZoë\tA\r\nBo\tA\r\nCy\t\r\nDee\t\r\n", encoding="utf-16")
+    day = tmp_path / "day.json"
+    assert run(capsys, "fixed", "--names", str(names), "--rounds", "2", "--json", str(day))[0] == 0
+    assert Schedule.model_validate_json(day.read_text()).players == ("Zoë", "Bo", "Cy", "Dee")
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        (
+            "Ann Katz,Hadassah\nBo,Kings\nCy,Kings\nDee,Kings\n",
+            "line 1: 'Ann Katz,Hadassah' is split by a comma; for a table, start with a line naming the columns, "
+            "one of them 'name' (e.g. name,club); a name with a comma goes in double quotes",
+        ),
+        (
+            "name,club\nAnn,A\nKatz, Bo,A\n",
+            "line 3: 3 fields but the header names 2 columns; a name or club with a comma in it goes in double quotes",
+        ),
+    ],
+)
+def test_a_names_file_split_without_a_header_is_refused_with_a_hint(capsys, tmp_path, text, words):
+    names = tmp_path / "names.txt"
+    names.write_text(text)
+    status, out, err = run(capsys, "plan", "--names", str(names), "--rounds", "2", "--json", str(tmp_path / "d.json"))
+    assert status == 2 and out == "" and err == f"rotation: error: names file {str(names)!r}, {words}\n"
+    assert not (tmp_path / "d.json").exists()
+
+
+def test_clubs_come_from_the_names_table_or_spread_not_both(capsys, tmp_path):
+    names, spread = tmp_path / "names.csv", tmp_path / "spread.txt"
+    names.write_text(CLUBS, encoding="utf-8")
+    spread.write_text("Bo, Cy\n")
+    status, _, err = run(capsys, "plan", "--names", str(names), "--rounds", "2", "--spread", str(spread))
+    assert status == 2 and "has a club column: give the clubs there or with --spread, not both" in err
+
+
+def test_a_request_in_another_spelling_of_a_name_gets_did_you_mean(capsys, tmp_path):
+    names, apart = tmp_path / "names.csv", tmp_path / "apart.txt"
+    names.write_text(CLUBS, encoding="utf-8")
+    apart.write_text("Bo, Cy\nZoe Weiss, Dee\n")
+    status, _, err = run(capsys, "plan", "--names", str(names), "--rounds", "2", "--apart", str(apart))
+    assert status == 2
+    assert err == (
+        f"rotation: error: apart file {str(apart)!r}, line 2: apart Zoe Weiss, Dee: 'Zoe Weiss' is not a player; "
+        "did you mean 'Zoë Weiß'?\n"
+    )

@@ -12,8 +12,13 @@ import unicodedata
 import pytest
 
 import optimizer
-from models import Event, OddPolicy, Schedule, SitOutScoring
+import rotation.output
+from models import Event, OddPolicy, Provenance, Schedule, SitOutScoring
+from models.event import MAX_SEATS
 from rotation.cli import main
+from rotation.inputs import MAX_SCHEDULE_BYTES, read_schedule
+from rotation.output import schedule_json
+from rotation.print_command import parse_rounds
 
 
 def invoke(*argv):
@@ -203,7 +208,7 @@ def test_contradicting_requests_are_refused_naming_the_line(tmp_path, names, opt
 
 def test_a_name_with_a_comma_can_be_requested(tmp_path):
     names = tmp_path / "names.txt"
-    names.write_text("Lee, Ann\nBo\nCy\nDee\nEd\nFlo\nGus\nHal\n")
+    names.write_text('"Lee, Ann"\nBo\nCy\nDee\nEd\nFlo\nGus\nHal\n')  # quoted: an unquoted comma splits a table
     apart = tmp_path / "apart.txt"
     apart.write_text('"Lee, Ann", Bo\n')
     stay = tmp_path / "stay.txt"
@@ -495,3 +500,139 @@ def test_a_control_character_in_a_schedule_file_key_stays_on_the_one_error_line(
     day.write_text(json.dumps(data))
     err = refused("check", day, words="\\x1e")
     assert "Extra inputs are not permitted" in err
+
+
+# Issue 30, item 6: the files it writes, it reads; the room limits hold for every command.
+
+
+def test_a_schedule_file_over_ten_megabytes_is_read_when_the_room_is_within_the_limits(tmp_path):
+    # The audit's case: 10 000 players over 25 rounds, 10.6 MB, refused before as larger than 10 MB.
+    schedule = optimizer.fixed_schedule(Event.with_count(10_000, 25))
+    path = tmp_path / "big.json"
+    path.write_text(schedule_json(schedule))
+    assert path.stat().st_size > 10 * 2**20
+    assert read_schedule(str(path)).players == schedule.players
+    # The file grows linearly in seats: at this size's bytes per seat, a room at the limits fits the cap.
+    assert path.stat().st_size / (10_000 * 25) * MAX_SEATS < MAX_SCHEDULE_BYTES
+
+
+def test_a_schedule_file_larger_than_the_tool_reads_is_not_written(tmp_path, monkeypatch):
+    monkeypatch.setattr(rotation.output, "MAX_SCHEDULE_BYTES", 1000)
+    err = refused("fixed", "--players", 16, "--rounds", 4, "--json", tmp_path / "d.json", "--csv", tmp_path / "d.csv")
+    assert "the schedule file would be" in err and "shorten the names" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def room_file(path, players: int, rounds: int):
+    """A schedule file written by hand: one table of four, every round, for a room of `players`."""
+    names = [f"P{i}" for i in range(players)]
+    day = {"players": names, "rounds": [{"tables": [{"table": 1, "players": names[:4]}]}] * rounds}
+    path.write_text(json.dumps(day))
+    return path
+
+
+@pytest.mark.parametrize(
+    "players, rounds, words", [(20_001, 1, "at most 20000 players"), (4, 101, "at most 100 rounds")]
+)
+@pytest.mark.parametrize("command", ["check", "print", "replan"])
+def test_check_print_and_replan_refuse_rooms_outside_the_limits(tmp_path, players, rounds, words, command):
+    day = room_file(tmp_path / "day.json", players, rounds)
+    more = {"check": [], "print": ["--html", tmp_path / "p.html"], "replan": ["--played", 1]}[command]
+    refused(command, day, *more, words=words)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["day.json"]
+
+
+# Issue 30, item 7: messages that blame the right thing.
+
+
+@pytest.mark.parametrize(
+    "encoding, words",
+    [("utf-32", "is UTF-32 text; save it as UTF-8"), ("utf-16-le", "looks like UTF-16 text without its byte-order")],
+)
+def test_a_wide_names_file_that_is_not_read_is_named_as_such(tmp_path, encoding, words):
+    # UTF-16 with its byte-order mark (Excel's "Unicode Text") is read (tests/test_cli.py).
+    names = tmp_path / "names.txt"
+    names.write_bytes("Ann\nBo\nCy\nDee\n".encode(encoding))
+    refused("fixed", "--names", names, "--rounds", 2, words=words)
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("[1, 2]", "not a schedule: the file holds a list, not an object {...}"),
+        ('{"players": ["A", "B", "C", "D"], "rounds": [[1]]}', "rounds.0: should be a JSON object {...}, not a list"),
+        ('{"players": "ABCD", "rounds": []}', "players: should be a JSON list [...], not text"),
+        ('{"players": [], "rounds": [], "players": []}', "the key 'players' appears twice in one object"),
+        ('{"rounds": [{"tables": [{"table": 1' + "0" * 5000 + "}]}]}", "a number with 5001 digits"),
+    ],
+)
+def test_schedule_file_shapes_are_worded_for_json(tmp_path, text, words):
+    day = tmp_path / "day.json"
+    day.write_text(text)
+    err = refused("check", day, words=words)
+    assert "dictionary or instance" not in err and "set_int_max_str_digits" not in err
+
+
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_a_time_limit_that_is_not_a_number_is_refused(tmp_path, constant):
+    day = write_day(tmp_path / "day.json")
+    text = day.read_text().rstrip().removesuffix("}")
+    day.write_text(
+        text + f', "provenance": {{"tool_version": "x", "method": "fixed", "time_limit": {constant}, '
+        '"created": "2026-01-01T00:00:00+00:00"}}'
+    )
+    refused("check", day, words=f"{constant.lstrip('-')} is not a number in JSON")
+    with pytest.raises(ValueError, match="finite number"):
+        Provenance(tool_version="x", method="fixed", time_limit=float(constant.lower()), created="now")
+
+
+def test_a_title_that_is_not_text_is_refused_before_any_work(tmp_path):
+    day = write_day(tmp_path / "day.json", players=8, rounds=2)
+    refused("print", day, "--html", tmp_path / "p.html", "--title", "Spring \udcff Open", words="--title:")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["day.json"]
+
+
+def test_adding_back_a_player_who_left_says_they_left(tmp_path):
+    day, after = write_day(tmp_path / "day.json", players=17, rounds=4), tmp_path / "after.json"
+    status, _, err = invoke("replan", day, "--played", 1, "--drop", "P03", "--time-limit", 1, "--json", after)
+    assert status == 0, err
+    refused("replan", after, "--played", 2, "--add", "p03", words="'P03' left the day (missing round 2 on)")
+
+
+@pytest.mark.parametrize("text", ["1--2", "2-x", "-3", "1-2-3", "1,2"])
+def test_print_rounds_that_are_not_a_range_say_so(tmp_path, text):
+    day = write_day(tmp_path / "day.json", players=8, rounds=4)
+    refused("print", day, "--html", tmp_path / "p.html", "--rounds", text, words="expected a round, a range like 4-8")
+
+
+def test_print_rounds_to_the_end(tmp_path):
+    day = write_day(tmp_path / "day.json", players=8, rounds=4)
+    schedule = read_schedule(str(day))
+    assert parse_rounds("2-", schedule) == (2, 4) and parse_rounds("3", schedule) == (3, 3)
+    pages = {}
+    for text in ("2-", "2-4", "2"):
+        status, out, err = invoke("print", day, "--html", tmp_path / "p.html", "--only", "walls", "--rounds", text)
+        assert status == 0, err
+        pages[text] = out
+    assert pages["2-"] == pages["2-4"] != pages["2"]
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_bad_input_with_stderr_on_a_full_disk_still_exits_2():
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "rotation", "fixed", "--players", "2", "--rounds", "1"], stderr=full
+        )
+    assert done.returncode == 2
+
+
+def test_a_closed_stdout_is_said_and_keeps_the_files(tmp_path):
+    out = tmp_path / "O.json"
+    command = f"exec {sys.executable} -m rotation fixed --players 16 --rounds 2 --json {out} >&-"
+    done = subprocess.run(["sh", "-c", command], stderr=subprocess.PIPE, text=True)
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [
+        f"wrote {out}",
+        "rotation: error: the report could not be printed: standard output is closed",
+    ]
+    assert Schedule.model_validate_json(out.read_text())

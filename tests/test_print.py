@@ -10,7 +10,18 @@ import optimizer
 from models import Event, OddPolicy, Round, SitOutScoring, Table
 from rotation.output import schedule_json
 from rotation.print_command import print_command
-from rotation.printing import PT_MM, Options, expected_pages, lines_needed, lookup_pages, slip_layout, wall_charts
+from rotation.printing import (
+    PAGE_HEIGHT_MM,
+    PAGE_WIDTH_MM,
+    PT_MM,
+    Options,
+    expected_pages,
+    lines_needed,
+    lookup_pages,
+    slip_layout,
+    slip_sheets,
+    wall_charts,
+)
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 HOSTILE = "<script>alert(1)</script>"
@@ -83,7 +94,7 @@ def test_slips_give_table_and_seat_every_round(tmp_path, nine_sit_out):
     slips = page.split('class="page slip-sheet"', 1)[1].split('class="page summary"')[0]
     seats = nine_sit_out.seat_of(0)
     table, letter = seats["Ann"]
-    assert f"Ann Round Table Seat Game 1 2 3 4 Total 1 {table} {letter} 2 " in text_of(slips)
+    assert f"Ann Round Table Seat Games Total 1 2 3 4 1 {table} {letter} 2 " in text_of(slips)
 
 
 def test_three_handed_tables_are_marked(tmp_path, seven_three_handed):
@@ -116,7 +127,8 @@ def test_hostile_names_stay_text(tmp_path, nine_sit_out):
 def test_page_is_self_contained(tmp_path, nine_sit_out):
     page = printed(tmp_path, nine_sit_out)
     assert not re.search(r"""(src|href)\s*=\s*["'](?!data:)""", page)
-    assert "@import" not in page and "url(" not in page
+    assert "@import" not in page and not re.search(r"url\((?!data:)", page)
+    assert page.count("src: url(data:font/woff;base64,") == 2  # the font travels with the page, both weights
     assert page.count('src="data:image/png;base64,') in (1, 2)  # the repeats chart only when there are repeats
     assert '<meta name="viewport"' in page
     assert "@page" in page and "break-after: page" in page
@@ -201,11 +213,11 @@ def test_title_date_legend_only_and_rounds(tmp_path):
     )
     seen = text_of(page)
     assert page.count('class="page wall"') == 2 and 'id="round-4"' in page and 'id="round-3"' not in page
-    assert page.count('class="score"') == 6 and page.count('class="page score-sheet"') == 3
+    assert page.count('class="score"') == 6 and page.count('class="page score-sheet"') == 2
     assert "slip-sheet" not in page and "summary" not in page.split("<body>")[1]
     assert seen.count("Spring Open") == 1 + 2 + 6 and seen.count("12 April") == 2 + 6
     assert "A East (starting dealer) · B North · C West · D South" in seen
-    assert expected_pages(schedule, Options(only=("walls", "sheets"), rounds=(4, 5))) == 2 + 3
+    assert expected_pages(schedule, Options(only=("walls", "sheets"), rounds=(4, 5))) == 2 + 2
 
 
 def test_bad_only_and_rounds_are_one_line(tmp_path, nine_sit_out):
@@ -314,3 +326,118 @@ def test_cli_writes_provenance_and_no_byte_order_mark(tmp_path):
         assert next(csv.DictReader(handle))["round"] == "1"
     assert main(["fixed", "--players", "8", "--rounds", "1", "--excel", "--csv", str(tmp_path / "x.csv")]) == 0
     assert (tmp_path / "x.csv").read_bytes().startswith(b"\xef\xbb\xbf")
+
+
+ISSUE_NAMES = (
+    "Mei-Ling Kierkegaard",
+    "José Papadopoulos-Richardson",
+    "Ahmed Wolfeschlegelsteinhausen",
+    "Łucja Zellweger",
+    "Zoë Smith",
+)
+
+
+def issue_room(players, rounds=2, odd=OddPolicy.SIT_OUT):
+    names = tuple(ISSUE_NAMES[i] if i < len(ISSUE_NAMES) else f"Player {i:03d}" for i in range(players))
+    return optimizer.fixed_schedule(Event(players=names, rounds=rounds, odd=odd))
+
+
+@pytest.mark.parametrize("players", [16, 22, 96, 200])
+def test_every_wall_name_s_longest_word_fits_its_card_in_one_layout_a_day(players):
+    from rotation.printing import day_wall_charts
+    from rotation.typeface import longest_em, width_em
+
+    schedule = issue_room(players, rounds=3)
+    charts = [chart for index in range(3) for chart in day_wall_charts(schedule, range(3))[index]]
+    assert len({(c.columns, c.name_mm, c.landscape) for c in charts}) == 1  # one layout for the day
+    for chart in charts:
+        card = (PAGE_HEIGHT_MM if chart.landscape else PAGE_WIDTH_MM) - 4.0 * (chart.columns - 1)
+        room_mm = card / chart.columns - 7.2 - 1.6 * chart.name_mm
+        assert chart.name_mm >= 14 * PT_MM - 0.01
+        for table in chart.tables:
+            for seat in table.seats:
+                assert longest_em(seat.name) * chart.name_mm <= room_mm, seat.name
+        assert width_em("three-handed", bold=True) * chart.tag_mm <= card / chart.columns - 7.2
+
+
+def test_a_round_splits_evenly_over_its_sheets():
+    from rotation.printing import _split
+
+    assert _split([50.0] * 10, 2, 170.0) == [5, 5]  # three rows of 50 mm a sheet: greedy would give 6 + 4
+    assert _split([50.0] * 7, 1, 110.0) == [2, 2, 2, 1]
+    assert _split([200.0], 1, 150.0) is None  # a card taller than the sheet
+
+
+def test_lookup_collates_by_first_name_or_surname_and_marks_three_handed_tables():
+    names = ("Zoë Ng", "Łucja Abel", "Lars Zed", "Mia Łowicz", "Émile Ba", "Eva Kim", "Ana Bo")
+    schedule = optimizer.fixed_schedule(Event(players=names, rounds=1))  # seven: one table of three
+    first = [e.name for page in lookup_pages(schedule, 0) for c in page.columns for e in c]
+    assert first == ["Ana Bo", "Émile Ba", "Eva Kim", "Lars Zed", "Łucja Abel", "Mia Łowicz", "Zoë Ng"]
+    by_surname = [e for page in lookup_pages(schedule, 0, "surname") for c in page.columns for e in c]
+    assert [e.shown for e in by_surname][:3] == ["Abel, Łucja", "Ba, Émile", "Bo, Ana"]
+    assert [e.shown for e in by_surname][-2:] == ["Ng, Zoë", "Zed, Lars"]
+    (three,) = [t for t in schedule.rounds[0].tables if len(t.players) == 3]
+    assert {e.name for e in by_surname if e.three_handed} == set(three.players)
+    page = text_of(printed_page(schedule, Options(only=("lookup",), sort_by="surname")))
+    assert "Abel, Łucja" in page and "* Three-handed table: seats A, B and C only" in page
+    slips = [s.name for sheet in slip_sheets(schedule, range(1), "surname") for s in sheet.slips]
+    assert slips == [e.name for e in by_surname]  # slips in the list's order
+
+
+def printed_page(schedule, options):
+    from rotation.print_command import compare
+    from rotation.printing import render_page
+
+    return render_page(schedule, optimizer.check(schedule), compare(schedule), options)
+
+
+def test_players_who_left_are_on_no_page_of_a_round_they_do_not_play(nine_sit_out):
+    stay = NINE[:8]
+    last = Round(tables=(Table(table=1, players=stay[:4]), Table(table=2, players=stay[4:])), absent=(NINE[8],))
+    left = nine_sit_out.model_copy(update={"rounds": nine_sit_out.rounds[:2] + (last,), "departures": {NINE[8]: 3}})
+    walls = [line for chart in wall_charts(left, 2) for line in chart.notes]
+    assert not any("Flo" in line for line in walls)
+    assert all(e.name != "Flo" for page in lookup_pages(left, 2) for c in page.columns for e in c)
+    (flo,) = [s for sheet in slip_sheets(left, range(3)) for s in sheet.slips if s.name == "Flo"]
+    assert [line.round for line in flo.lines] == [1, 2]
+    assert not any(s.name == "Flo" for sheet in slip_sheets(left, range(2, 3)) for s in sheet.slips)
+
+
+def test_the_font_travels_with_the_page_and_measures_what_it_prints(nine_sit_out):
+    from fontTools.ttLib import TTFont
+
+    from rotation.typeface import advances, font_face_css, width_em
+
+    css = font_face_css(set("Zoë Łucja"))
+    assert css.count("@font-face") == 2 and 'font-family: "DejaVu Sans"' in css
+    assert width_em("Wolfeschlegelsteinhausen") == pytest.approx(sum(advances()[c] for c in "Wolfeschlegelsteinhausen"))
+    assert width_em("W", bold=True) > width_em("W") > width_em("i")
+    import base64
+    import io
+
+    data = base64.b64decode(re.search(r"base64,([^)]+)\)", css).group(1))
+    font = TTFont(io.BytesIO(data))
+    assert {ord(c) for c in "Zoë Łucja"} <= set(font.getBestCmap())  # the cut keeps what the page prints
+
+
+def test_players_url_puts_a_qr_code_on_wall_charts_and_lookup_lists(tmp_path, nine_sit_out):
+    import segno
+
+    url = "http://192.168.1.20:8000/players"
+    page = printed(tmp_path, nine_sit_out, "--only", "walls,lookup,slips", "--players-url", url)
+    code = segno.make(url, micro=False).svg_inline(omitsize=True, border=0)
+    sections = page.split("<section")[1:]
+    heads = [s for s in sections if 'class="page wall' in s or 'class="page lookup-page' in s]
+    assert heads and all(code in s for s in heads)
+    assert not any(code in s for s in sections if "slip-sheet" in s)
+    assert "players' page" in text_of(page) or "players&#39; page" in page
+    bad = run(write(tmp_path, nine_sit_out), "--html", tmp_path / "q.html", "--players-url", "javascript:alert(1)")
+    assert "--players-url" in one_error_line(bad) and not (tmp_path / "q.html").exists()
+
+
+def test_a_name_too_long_to_print_is_one_line_and_writes_nothing(tmp_path):
+    names = (" ".join(["Bartholomew"] * 115), "Ann", "Bo", "Cy")
+    path = write(tmp_path, optimizer.fixed_schedule(Event(players=names, rounds=1)))
+    line = one_error_line(run(path, "--html", tmp_path / "out.html"))
+    assert "(1379 characters) is too long for a wall chart" in line and "shorten it" in line
+    assert not (tmp_path / "out.html").exists()

@@ -13,11 +13,12 @@ pypdf = pytest.importorskip("pypdf", reason="pypdf reads the printed PDF back: p
 
 from click.testing import CliRunner  # noqa: E402
 
-from browser_screenshot import (  # noqa: E402  (tests/ is on sys.path under pytest's default import mode)
-    big_schedules,
+import pdf_layout  # noqa: E402  (tests/ is on sys.path under pytest's default import mode)
+from browser_screenshot import (  # noqa: E402
     chromium,
     console_errors,
     print_pdf,
+    rooms,
     sample_schedules,
     screenshot,
 )
@@ -29,15 +30,21 @@ pytestmark = pytest.mark.skipif(
     chromium() is None, reason="chromium is not on PATH; install it with .ci/browser-deps to run the browser checks"
 )
 
-# (room, options): the awkward names with every part, the long-name day, and the big rooms' rounds.
+# (room, parts): the awkward names with the default parts, and long names at every size the issue named
+# (16, 22 over 12 rounds, 37 with tables of three, 96, 120, 200): every page kind where slips and score
+# sheets are the same at any size, the wall charts and lookup lists of the big rooms.
+EVERY = ("walls", "lookup", "slips", "sheets", "summary")
 ROOMS = {
-    "sit-out-9": ((), None),
-    "three-handed-7": ((), None),
-    "long-22x12": (("walls", "lookup", "slips", "summary"), None),
-    "room-96": (("walls", "lookup"), None),
-    "room-200": (("walls", "lookup"), None),
+    "sit-out-9": (),
+    "three-handed-7": (),
+    "names-16": EVERY,
+    "names-22": ("walls", "lookup", "slips"),
+    "names-37": EVERY,
+    "names-96": ("walls", "lookup"),
+    "names-120": ("walls", "lookup"),
+    "names-200": ("walls", "lookup"),
 }
-SCHEDULES = {**sample_schedules(), **big_schedules()} if chromium() else {}
+SCHEDULES = {**sample_schedules(), **rooms()} if chromium() else {}
 MIN_NAME_PT = 14.0
 
 
@@ -51,8 +58,8 @@ class Printed:
 
     def __init__(self, name, folder):
         self.schedule = SCHEDULES[name]
-        only, rounds = ROOMS[name]
-        self.options = Options(title="Spring Open", date="12 April", only=only, rounds=rounds)
+        only = ROOMS[name]
+        self.options = Options(title="Spring Open", date="12 April", only=only)
         source, self.html = folder / "day.json", folder / f"{name}.html"
         source.write_text(schedule_json(self.schedule), encoding="utf-8")
         argv = [str(source), "--html", str(self.html), "--title", "Spring Open", "--date", "12 April"]
@@ -65,6 +72,7 @@ class Printed:
         self.reader = pypdf.PdfReader(self.pdf)
         self.texts = [page.extract_text() for page in self.reader.pages]
         self.pages = [squash(text) for text in self.texts]
+        self.boxes = pdf_layout.read(self.pdf)
 
 
 @pytest.fixture(scope="module", params=sorted(ROOMS))
@@ -145,9 +153,31 @@ def test_lookup_pages_are_alphabetical_with_table_and_seat(printed):
         assert {e.name for e in entries} == set(seats) | set(result.schedule.rounds[number - 1].sit_outs)
         text, at = "".join(p for p, _ in pages), 0
         for e in entries:  # in the printed order, each with its table and seat
-            found = text.find(squash(f"{e.name}{e.table if e.table else ''}{e.seat}"), at)
+            mark = "*" if e.three_handed else ""
+            found = text.find(squash(f"{e.shown}{e.table if e.table else ''}{mark}{e.seat}"), at)
             assert found >= 0, e
             at = found
+
+
+def test_no_text_over_text_and_nothing_off_the_sheet(printed):
+    """Read back from the PDF: no two words' ink crosses, and every word is inside its sheet's box."""
+    _, result = printed
+    for number, (page, words) in enumerate(result.boxes, start=1):
+        kind = result.sheets[number - 1].kind
+        assert pdf_layout.overlaps(words) == [], (number, kind)
+        assert pdf_layout.outside(page, words) == [], (number, kind)
+
+
+def test_wall_names_break_only_at_spaces_and_hyphens(printed):
+    _, result = printed
+    for (_, words), sheet in zip(result.boxes, result.sheets):
+        if sheet.kind != "wall":
+            continue
+        seen = {w.text for w in words}
+        for card in sheet.body.tables:
+            for seat in card.seats:
+                for word in seat.name.split():
+                    assert pdf_layout.segmented(word, seen), (sheet.body.number, word)
 
 
 def test_screen_view_fits_a_phone(tmp_path):

@@ -95,14 +95,14 @@ def test_remaining_event_keeps_the_players_still_here_and_their_requests():
 
 
 def test_remaining_event_of_nobody_leaving_is_the_same_room():
-    event = _remaining_event(DAY.model_copy(update={"stay": {"G": 1, "A": 2}}), 2, drop=(), add=())
+    event = _remaining_event(DAY.model_copy(update={"stay": {"G": 1, "A": 1}}), 2, drop=(), add=())
     assert event.players == DAY.players and event.rounds == 2
-    assert event.stay == {"G": 1, "A": 2} and event.spread == DAY.spread and event.apart == DAY.apart
+    assert event.stay == {"G": 1, "A": 1} and event.spread == DAY.spread and event.apart == DAY.apart
 
 
 def test_remaining_event_forgets_the_stay_request_of_a_player_who_left():
-    event = _remaining_event(DAY.model_copy(update={"stay": {"G": 1, "A": 2}}), 2, drop=("G",), add=())
-    assert event.stay == {"A": 2}
+    event = _remaining_event(DAY.model_copy(update={"stay": {"G": 1, "A": 1}}), 2, drop=("G",), add=("H",))
+    assert event.stay == {"A": 1}  # at table 1 of four: players who stay take no three-handed turn
 
 
 @pytest.mark.parametrize(

@@ -40,7 +40,7 @@ def rooms(draw):
     shuffled = draw(st.permutations(names))
     apart = tuple(shuffled[: draw(st.integers(2, max(2, min(4, tables))))]) if tables >= 2 else ()
     club = tuple(shuffled[-draw(st.integers(2, 4)) :])
-    stayer = {shuffled[len(shuffled) // 2]: 1} if draw(st.booleans()) else {}
+    stayer = {shuffled[len(shuffled) // 2]: 1} if draw(st.booleans()) and event.layout.fours else {}
     event = Event(
         players=event.players, rounds=rounds, odd=odd, apart=(apart,) if apart else (), spread=(club,), stay=stayer
     )

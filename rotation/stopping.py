@@ -1,0 +1,110 @@
+"""Stop signals: Ctrl-C (SIGINT), SIGTERM (`timeout`, a desk stopping a worker) and SIGHUP (a closed
+SSH session) all ask the run to stop, and all get the same answer.
+
+The first stop signal raises KeyboardInterrupt, which the optimizer's searches catch to return the
+best schedule so far; the command then checks and writes it. Later signals are only noted: the run is
+already stopping, and interrupting its cleanup or its writing would lose the work it is saving. Inside
+`held()` (writing a set of outputs, removing temporaries) even the first signal waits until the
+section ends, so a set of files is never left half replaced.
+
+Kept free of heavy imports: the entry point installs it before importing the commands.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+NAMES = {
+    getattr(signal, name): words
+    for name, words in (("SIGINT", "Ctrl-C"), ("SIGTERM", "SIGTERM"), ("SIGHUP", "SIGHUP"))
+    if hasattr(signal, name)  # Windows has no SIGHUP
+}
+STOP_SIGNALS = tuple(NAMES)
+
+
+class _State:
+    received: int | None = None  # the first stop signal of this run
+    raised = False  # whether it was turned into KeyboardInterrupt yet
+    held = 0  # depth of sections no signal may interrupt
+
+
+_state = _State()
+
+
+def _on_stop(signum: int, frame) -> None:
+    if _state.received is None:
+        _state.received = signum
+    if _state.held or _state.raised:
+        return  # held: raised when the section ends; already raised: the run is stopping
+    _state.raised = True
+    raise KeyboardInterrupt
+
+
+@contextmanager
+def handled() -> Iterator[None]:
+    """Stop signals handled as above for the duration (one command's run), the earlier handlers
+    restored after. Outside the main thread signals cannot be handled: nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    earlier = {number: signal.signal(number, _on_stop) for number in _taken()}
+    saved = (_state.received, _state.raised)
+    _state.received, _state.raised = None, False
+    try:
+        yield
+    finally:
+        for number, handler in earlier.items():
+            signal.signal(number, handler)
+        _state.received, _state.raised = saved
+
+
+def install() -> None:
+    """From the very start of the process (while the commands are still being imported)."""
+    for number in _taken():
+        signal.signal(number, _on_stop)
+
+
+def _taken() -> tuple[int, ...]:
+    """The stop signals to handle: not one the parent set to be ignored (`nohup` ignores SIGHUP, a
+    shell script's `&` ignores SIGINT), which stays ignored."""
+    return tuple(number for number in STOP_SIGNALS if signal.getsignal(number) is not signal.SIG_IGN)
+
+
+def ignore() -> None:
+    """For the last instant of the process (its status decided, stdout being flushed): a signal then
+    would only print a traceback."""
+    for number in STOP_SIGNALS:
+        signal.signal(number, signal.SIG_IGN)
+
+
+@contextmanager
+def held() -> Iterator[None]:
+    """A section no stop signal interrupts: one that arrives inside raises KeyboardInterrupt at its end
+    (unless the run is already stopping). Without our handlers installed, Ctrl-C is not held."""
+    _state.held += 1
+    try:
+        yield
+    finally:
+        _state.held -= 1
+    if not _state.held and _state.received is not None and not _state.raised:
+        _state.raised = True
+        raise KeyboardInterrupt
+
+
+def received() -> int | None:
+    """The stop signal this run received, if any."""
+    return _state.received
+
+
+def stopped_by() -> str:
+    """How the run was stopped, in the report's words ("Ctrl-C" when no signal was recorded: a
+    library caller's own KeyboardInterrupt)."""
+    return NAMES.get(_state.received, "Ctrl-C")
+
+
+def exit_status(signum: int) -> int:
+    """The shell's convention for a run ended by a signal: 128 + its number (130, 143, 129)."""
+    return 128 + signum
