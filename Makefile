@@ -9,11 +9,16 @@ $(BIN)/rotation: pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $@
 
-.PHONY: setup demo test bench bench-quick bench-odd bench-replan bench-balance
+PORT ?= 8765
+
+.PHONY: setup demo serve test bench bench-quick bench-odd bench-replan bench-balance bench-desk
 setup: $(BIN)/rotation
 
 demo: setup
 	$(BIN)/rotation plan --players 20 --rounds 7 --time-limit 10
+
+serve: setup
+	$(BIN)/rotation serve --port $(PORT)
 
 test: setup
 	$(BIN)/ruff format --check .
@@ -35,3 +40,6 @@ bench-replan: setup
 
 bench-balance: setup
 	$(BIN)/python -m benchmarks.balance
+
+bench-desk: setup
+	$(BIN)/python -m benchmarks.desk

@@ -3,7 +3,7 @@
 from models.event import Event, Layout, OddPolicy, SitOutScoring, default_names
 from models.metrics import Metrics, PlayerMetrics
 from models.progress import Progress
-from models.result import Answer, Bound, PlanResult, PlayerChange, Replan, Status, Verdict
+from models.result import Answer, Bound, Moves, OtherWay, PlanResult, PlayerChange, Replan, Reseat, Status, Verdict
 from models.schedule import SEAT_LETTERS, Correction, Provenance, Round, Schedule, Table
 
 __all__ = [
@@ -14,10 +14,13 @@ __all__ = [
     "Event",
     "Layout",
     "Metrics",
+    "Moves",
     "OddPolicy",
+    "OtherWay",
     "PlanResult",
     "PlayerChange",
     "Replan",
+    "Reseat",
     "PlayerMetrics",
     "Progress",
     "Provenance",

@@ -69,6 +69,41 @@ class Verdict(BaseModel):
     runtime: float = 0.0
 
 
+class Reseat(str, Enum):
+    """Whom a re-plan may move: as few players as it can (then the fewest repeats), or everyone."""
+
+    FEWEST = "fewest"  # fewest moves first, then repeats and the rest
+    ALL = "all"  # fewest repeats, moves not counted
+
+
+class Moves(BaseModel):
+    """How far a re-plan departs from the plan it replaces. A move is one player in one round still to
+    play whose table or seat letter differs from the old plan (an arrival moves in every round they
+    play; players who left count nothing)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    moves: int = Field(ge=0, description="Players moved, counted once per round.")
+    players: int = Field(ge=0, description="Players moved in at least one round.")
+    bound: int = Field(ge=0, description="Proven: no valid re-plan of these rounds moves fewer.")
+    repeats_proven: bool = Field(default=False, description="Proven: no re-plan with these moves has fewer repeats.")
+
+    @property
+    def proven(self) -> bool:
+        return self.moves <= self.bound
+
+
+class OtherWay(BaseModel):
+    """A short run of the other reseat choice, for comparison: what it would cost or gain."""
+
+    model_config = ConfigDict(frozen=True)
+
+    reseat: Reseat
+    repeats: int | None = Field(description="Whole-day repeats it found; None when it found no schedule.")
+    moves: Moves | None = None
+    runtime: float
+
+
 class PlayerChange(BaseModel):
     model_config = ConfigDict(frozen=True)
 
@@ -88,3 +123,6 @@ class Replan(BaseModel):
     repeats_played: int = Field(description="E of the rounds already played.")
     result: PlanResult
     changes: tuple[PlayerChange, ...] = Field(description="Players whose later rounds changed.")
+    reseat: Reseat = Reseat.ALL
+    moves: Moves | None = Field(default=None, description="Moves against the old plan (None without a schedule).")
+    other_way: OtherWay | None = Field(default=None, description="The other reseat choice, from a short run.")

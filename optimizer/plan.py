@@ -24,7 +24,7 @@ from functools import cached_property
 import numpy as np
 
 import optimizer.cpsat as cpsat
-from models import Bound, Event, PlanResult, Progress, Status
+from models import Bound, Event, PlanResult, Progress
 from optimizer.balance import balance_letters, balance_table_numbers, order_rounds, polish
 from optimizer.bounds import lower_bound
 from optimizer.checker import check
@@ -354,28 +354,4 @@ def _balance(run: Run, rng: np.random.Generator, polish_first: bool) -> None:
 
 
 def _result(run: Run, fixed_repeats: int | None, proven: bool, interrupted: bool) -> PlanResult:
-    best = run.best
-    runtime = run.budget.elapsed()
-    if best is None:
-        return PlanResult(
-            status=Status.INFEASIBLE if proven else Status.UNKNOWN,
-            repeats=None,
-            bound=run.bound,
-            fixed_repeats=fixed_repeats,
-            method="none",
-            runtime=runtime,
-            interrupted=interrupted,
-        )
-    return PlanResult(
-        status=Status.OPTIMAL if best.metrics.repeats <= run.bound.repeats else Status.FEASIBLE,
-        repeats=best.metrics.repeats,
-        bound=run.bound,
-        fixed_repeats=fixed_repeats,
-        method=best.method,
-        runtime=runtime,
-        time_to_first=run.incumbent.time_to_first,
-        time_to_best=best.found_at,
-        interrupted=interrupted,
-        schedule=best.schedule,
-        metrics=best.metrics,
-    )
+    return run.incumbent.result(run.bound, fixed_repeats=fixed_repeats, infeasible=proven, interrupted=interrupted)

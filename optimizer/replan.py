@@ -1,23 +1,43 @@
 """Re-planning between rounds: players leave or arrive late, the played rounds stay exactly as they were.
 
 The rounds still to play are planned for the new list of players, counting every meeting and every
-three-handed round or sit-out that already happened.
+three-handed round or sit-out that already happened: by default moving as few players as possible
+against the old plan (optimizer.moves), or re-seating everyone for the fewest repeats (optimizer.plan).
 """
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from collections.abc import Callable
 from itertools import combinations
 
 import numpy as np
 
-from models import Bound, Event, OddPolicy, PlayerChange, Progress, Replan, Schedule, SitOutScoring
+from models import (
+    Bound,
+    Event,
+    Moves,
+    OddPolicy,
+    OtherWay,
+    PlanResult,
+    PlayerChange,
+    Progress,
+    Replan,
+    Reseat,
+    Schedule,
+    SitOutScoring,
+)
 from models.event import normalise_name
 from optimizer.checker import InvalidSchedule, check, turn_breaks
+from optimizer.moves import OldPlan, fewest_moves
+from optimizer.moves.solve import forced_moves
 from optimizer.plan import plan
 from optimizer.seats import EMPTY, Seats
 from optimizer.state import History
+
+# With the other reseat choice for comparison, its short run takes this share of the time limit.
+OTHER_WAY_SHARE = 0.2
 
 
 def replan(
@@ -26,6 +46,8 @@ def replan(
     *,
     drop: tuple[str, ...] = (),
     add: tuple[str, ...] = (),
+    reseat: Reseat = Reseat.FEWEST,
+    other_way: bool = True,
     time_limit: float = 30.0,
     seed: int = 0,
     workers: int = 8,
@@ -33,39 +55,88 @@ def replan(
     odd: OddPolicy | None = None,
     sit_out_scoring: SitOutScoring | None = None,
 ) -> Replan:
-    """Raise ValueError (one line, naming the problem) when the request does not fit the schedule.
-    `odd` and `sit_out_scoring` change how the rounds still to play seat an odd count; the day keeps
-    one policy, so the rounds played must fit the new one too."""
+    """The rounds after `played` planned again for the new list of players.
+
+    `reseat` FEWEST moves as few players as it can against the old plan, then seeks the fewest repeats;
+    ALL seeks the fewest repeats, re-seating anyone. With `other_way` a short run of the other choice
+    (OTHER_WAY_SHARE of the time limit) says what it would gain or cost. Raise ValueError (one line,
+    naming the problem) when the request does not fit the schedule. `odd` and `sit_out_scoring` change
+    how the rounds still to play seat an odd count; the day keeps one policy, so the rounds played must
+    fit the new one too."""
     repeats_before = check(schedule).repeats
     drop = tuple(normalise_name(name) for name in drop)  # as Event and the schedule file spell names
     add = tuple(normalise_name(name) for name in add)
     schedule = _under_policy(schedule, played, odd, sit_out_scoring)
     event = _remaining_event(schedule, played, drop, add)
-    so_far = _pairs_so_far(schedule, played)
     kept = schedule.model_copy(update={"rounds": schedule.rounds[:played]}) if played else None
-    before = check(kept) if kept else None
+    repeats_played = check(kept).repeats if kept else 0
     _played_rounds_hold(schedule, played, kept)
+    history = _history(schedule, played, event, drop, add, repeats_played)
+    old = OldPlan.of(schedule, played, event.players)
+    own = time_limit * (1 - OTHER_WAY_SHARE) if other_way else time_limit
+    solving = {"seed": seed, "workers": workers}
+    outcome, moves_bound, repeats_proven = _reseated(
+        reseat, event, history, old, own, on_progress=on_progress, **solving
+    )
+    changes = _changes(schedule, outcome.schedule, played) if outcome.schedule else ()
+    other = None
+    if other_way and not outcome.interrupted:  # Ctrl-C stops the comparison too
+        opposite = Reseat.ALL if reseat is Reseat.FEWEST else Reseat.FEWEST
+        other = _other_way(opposite, schedule, played, event, history, old, time_limit - own, **solving)
+    return Replan(
+        played=played,
+        dropped=drop,
+        added=add,
+        repeats_before=repeats_before,
+        repeats_played=repeats_played,
+        result=outcome,
+        changes=changes,
+        reseat=reseat,
+        moves=_moves(changes, moves_bound, repeats_proven) if outcome.schedule else None,
+        other_way=other,
+    )
+
+
+def _history(schedule: Schedule, played: int, event: Event, drop, add, repeats_played: int) -> History:
+    """What the played rounds leave to the rounds still to plan."""
+    so_far = _pairs_so_far(schedule, played)
     letters, visits, previous = _places_so_far(schedule, played, event)
-    history = History(
+    return History(
         met_before=_meetings_among(so_far, event.players),
         burdens_before=_burdens_so_far(schedule, played, event.players),
         letters_before=letters,
         visits_before=visits,
         previous=previous,
         unseen_repeats=_repeats_of_leavers(so_far, set(event.players)),
-        bound=Bound(repeats=before.repeats if before else 0, proof="repeats already played"),
+        bound=Bound(repeats=repeats_played, proof="repeats already played"),
         join=_after_played(schedule, played, drop, add),
     )
-    outcome = plan(event, time_limit=time_limit, seed=seed, workers=workers, on_progress=on_progress, history=history)
-    return Replan(
-        played=played,
-        dropped=drop,
-        added=add,
-        repeats_before=repeats_before,
-        repeats_played=before.repeats if before else 0,
-        result=outcome,
-        changes=_changes(schedule, outcome.schedule, played) if outcome.schedule else (),
-    )
+
+
+def _reseated(
+    reseat: Reseat, event: Event, history: History, old: OldPlan, time_limit: float, **solving
+) -> tuple[PlanResult, int, bool]:
+    """The planned rounds under one reseat choice, a proven bound on the moves of any re-plan, and
+    whether its repeats are proven fewest for its moves."""
+    if reseat is Reseat.FEWEST:
+        found = fewest_moves(event, history, old, time_limit=time_limit, **solving)
+        return found.result, found.moves_bound, found.repeats_proven
+    capacity = [4] * event.layout.fours + [3] * event.layout.threes
+    forced = forced_moves(old, capacity, event.layout.sit_outs)
+    return plan(event, time_limit=time_limit, history=history, **solving), forced, False
+
+
+def _other_way(reseat: Reseat, schedule: Schedule, played: int, event, history, old, time_limit: float, **solving):
+    """A short run of the other reseat choice: its repeats and moves, to set beside the chosen one."""
+    started = time.monotonic()
+    result, bound, proven = _reseated(reseat, event, history, old, time_limit, **solving)
+    moves = _moves(_changes(schedule, result.schedule, played), bound, proven) if result.schedule else None
+    return OtherWay(reseat=reseat, repeats=result.repeats, moves=moves, runtime=time.monotonic() - started)
+
+
+def _moves(changes: tuple[PlayerChange, ...], bound: int, repeats_proven: bool) -> Moves:
+    moves = sum(len(c.rounds) for c in changes)
+    return Moves(moves=moves, players=len(changes), bound=bound, repeats_proven=repeats_proven)
 
 
 def _under_policy(schedule: Schedule, played: int, odd, sit_out_scoring) -> Schedule:
@@ -79,7 +150,7 @@ def _under_policy(schedule: Schedule, played: int, odd, sit_out_scoring) -> Sche
         except InvalidSchedule as error:
             policy = changed.odd.value
             raise ValueError(
-                f"the rounds played do not fit --odd {policy}, and a day keeps one policy: {error}"
+                f"the rounds played do not fit the {policy} policy for odd counts, and a day keeps one policy: {error}"
             ) from None
     return changed
 
@@ -104,7 +175,7 @@ def _played_rounds_hold(schedule: Schedule, played: int, kept: Schedule | None) 
 def _remaining_event(schedule: Schedule, played: int, drop, add) -> Event:
     total = len(schedule.rounds)
     if not 0 <= played < total:
-        raise ValueError(f"--played must be 0 to {total - 1} for a schedule of {total} rounds, got {played}")
+        raise ValueError(f"rounds played must be 0 to {total - 1} for a schedule of {total} rounds, got {played}")
     _same_players_to_the_end(schedule, played, drop)
     here = schedule.expected(played)
     for name in drop:
@@ -136,13 +207,13 @@ def _same_players_to_the_end(schedule: Schedule, played: int, drop) -> None:
         if number > first:
             raise ValueError(
                 f"{name!r} arrives in round {number}, after round {first} where the re-plan starts; "
-                f"re-plan with --played {number - 1} or later"
+                f"re-plan after round {number - 1} or later"
             )
     for name, number in schedule.departures.items():
         if number > first and name not in drop:
             raise ValueError(
                 f"{name!r} leaves before round {number}, after round {first} where the re-plan starts; "
-                f"--drop {name} now, or re-plan with --played {number - 1} or later"
+                f"drop {name} now, or re-plan after round {number - 1} or later"
             )
     absences = [
         (number, name)
@@ -152,7 +223,7 @@ def _same_players_to_the_end(schedule: Schedule, played: int, drop) -> None:
     ]
     if absences:
         (number, name), last = absences[0], absences[-1][0]
-        advice = f"re-plan with --played {last} or later" if last < total else "remove the absence from the file"
+        advice = f"re-plan after round {last} or later" if last < total else "remove the absence from the file"
         raise ValueError(
             f"round {number} lists {name!r} as absent, and a re-plan seats the same players in every round "
             f"still to play; {advice}"
@@ -246,11 +317,12 @@ def _repeats_of_leavers(so_far: Counter[frozenset[str]], staying: set[str]) -> i
 
 
 def _changes(old: Schedule, new: Schedule, played: int) -> tuple[PlayerChange, ...]:
-    changes = []
-    for name in new.players:
-        rounds = tuple(
-            r + 1 for r in range(played, len(new.rounds)) if old.seat_of(r).get(name) != new.seat_of(r).get(name)
-        )
-        if rounds:
-            changes.append(PlayerChange(name=name, rounds=rounds))
-    return tuple(changes)
+    """Players of the new rounds whose table or seat letter differs from the old plan, in one pass
+    over the rounds: an arrival changes in every round they play, a player who left is not listed."""
+    rounds: dict[str, list[int]] = {}
+    for r in range(played, len(new.rounds)):
+        before, now = old.seat_of(r), new.seat_of(r)
+        for name in (*now, *new.rounds[r].sit_outs):
+            if before.get(name) != now.get(name):
+                rounds.setdefault(name, []).append(r + 1)
+    return tuple(PlayerChange(name=name, rounds=tuple(rounds[name])) for name in new.players if name in rounds)

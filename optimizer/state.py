@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from models import Bound, Event, Metrics, Schedule
+from models import Bound, Event, Metrics, PlanResult, Schedule, Status
 from optimizer.checker import InvalidSchedule, check
 from optimizer.seats import Seats, to_schedule
 
@@ -102,6 +102,7 @@ class Candidate:
     metrics: Metrics
     method: str
     found_at: float
+    moves: int = 0  # players moved against the plan being replaced, where a re-plan counts them
 
     @property
     def rank(self) -> tuple[int, ...]:
@@ -113,12 +114,14 @@ class Candidate:
 
 @dataclass
 class Incumbent:
-    """The best schedule so far. Nothing becomes best without passing the checker with fair shares."""
+    """The best schedule so far. Nothing becomes best without passing the checker with fair shares.
+    With `moves_of` (a re-plan moving few players) the fewest moves come first, then `Candidate.rank`."""
 
     event: Event
     history: History
     budget: Budget
     on_better: Callable[[Candidate], None] | None = None
+    moves_of: Callable[[Seats], int] | None = None  # moves come before everything in `rank` when given
     best: Candidate | None = None
     time_to_first: float | None = None
 
@@ -135,8 +138,37 @@ class Incumbent:
         if self.time_to_first is None:
             self.time_to_first = self.budget.elapsed()
         found_at = self.budget.elapsed() if found_at is None else found_at
-        candidate = Candidate(seats, schedule, metrics, method, found_at)
-        if self.best is None or candidate.rank < self.best.rank:
+        moves = 0 if self.moves_of is None else self.moves_of(seats)
+        candidate = Candidate(seats, schedule, metrics, method, found_at, moves)
+        if self.best is None or (candidate.moves, candidate.rank) < (self.best.moves, self.best.rank):
             self.best = candidate
             if self.on_better:
                 self.on_better(candidate)
+
+    def result(self, bound: Bound, *, fixed_repeats: int | None, infeasible: bool, interrupted: bool) -> PlanResult:
+        """The run's result: the best schedule, optimal when its repeats meet `bound`; without one,
+        infeasible only when that was proven."""
+        best, runtime = self.best, self.budget.elapsed()
+        if best is None:
+            return PlanResult(
+                status=Status.INFEASIBLE if infeasible else Status.UNKNOWN,
+                repeats=None,
+                bound=bound,
+                fixed_repeats=fixed_repeats,
+                method="none",
+                runtime=runtime,
+                interrupted=interrupted,
+            )
+        return PlanResult(
+            status=Status.OPTIMAL if best.metrics.repeats <= bound.repeats else Status.FEASIBLE,
+            repeats=best.metrics.repeats,
+            bound=bound,
+            fixed_repeats=fixed_repeats,
+            method=best.method,
+            runtime=runtime,
+            time_to_first=self.time_to_first,
+            time_to_best=best.found_at,
+            interrupted=interrupted,
+            schedule=best.schedule,
+            metrics=best.metrics,
+        )

@@ -14,11 +14,12 @@ from dataclasses import dataclass
 import click
 
 import optimizer
-from models import Answer, OddPolicy, Schedule, SitOutScoring, Status
+from models import Answer, OddPolicy, Reseat, Schedule, SitOutScoring, Status
 from models.event import MAX_ROUNDS, did_you_mean, name_key, normalise_name
 from optimizer.fix import turns_broken_by
 from optimizer.words import counted
 from rotation import stopping
+from rotation.desk.serve import serve
 from rotation.inputs import BadInput, check_outputs, make_event, one_line_error, parse_sizes, read_schedule
 from rotation.output import (
     EXCEL_BOM,
@@ -285,10 +286,20 @@ def no_schedule(result, time_limit: float, requests: bool) -> click.ClickExcepti
     default=None,
     help="What a sat-out round scores (default: as the file says).",
 )
+@click.option(
+    "--reseat",
+    type=click.Choice([r.value for r in Reseat]),
+    default=Reseat.FEWEST.value,
+    show_default=True,
+    help="fewest: move as few players as possible, then the fewest repeats; all: re-seat anyone for the "
+    "fewest repeats. The report shows the other choice from a short run.",
+)
 @solver_options
 @output_options
 @VERBOSE
-def replan(schedule_file, played, drop, add, odd, scoring, solver: SolverSettings, output: ScheduleOutputs, verbose):
+def replan(
+    schedule_file, played, drop, add, odd, scoring, reseat, solver: SolverSettings, output: ScheduleOutputs, verbose
+):
     """Plan the rounds still to play again, after people leave or arrive. The input file is not changed."""
     files = output.checked({"schedule file": schedule_file})
     schedule = read_checked(schedule_file)
@@ -302,6 +313,7 @@ def replan(schedule_file, played, drop, add, odd, scoring, solver: SolverSetting
                 played,
                 drop=drop,
                 add=add,
+                reseat=Reseat(reseat),
                 time_limit=solver.time_limit,
                 seed=solver.seed,
                 workers=solver.workers,
@@ -563,6 +575,7 @@ def schema():
 
 
 cli.add_command(print_command)
+cli.add_command(serve)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from models import Answer, Metrics, PlanResult, Replan, Schedule
+from models import Answer, Metrics, PlanResult, Replan, Reseat, Schedule
 from optimizer.words import counted
 from rotation.output import BALANCE_FIGURES
 from rotation.stopping import stopped_by
@@ -121,12 +121,51 @@ def replan_text(replan: Replan, verbose: bool = False) -> str:
         f"Re-planned after round {replan.played}" + (f" ({'; '.join(who)})" if who else ""),
         f"Repeats: {replan.repeats_before} as planned before, {replan.result.repeats} now "
         f"({replan.repeats_played} in the rounds already played)",
-        f"Seats changed for {counted(len(replan.changes), 'player')}:",
+        *_moves_lines(replan),
+        f"Seats changed for {_count(len(replan.changes), 'player')}{':' if replan.changes else ''}",
     ]
     lines += [
         f"  {c.name}: round{'s' if len(c.rounds) > 1 else ''} {', '.join(map(str, c.rounds))}" for c in replan.changes
     ]
     return "\n".join(lines) + "\n" + result_text(replan.result, verbose)
+
+
+def _moves_lines(replan: Replan) -> list[str]:
+    """'Fewest moves: 3 players move in rounds 4-6 (...); repeats 2', then the other choice's figures."""
+    moves, other = replan.moves, replan.other_way
+    if moves is None:
+        return []
+    rounds = sorted({r for c in replan.changes for r in c.rounds})
+    where = f" in {_rounds(rounds)}" if rounds else ""
+    proof = "proven fewest" if moves.proven else f"at least {moves.bound} for any re-plan"
+    seats = f"{_count(moves.moves, 'seat change')}, {proof}"
+    repeats = f"repeats {replan.result.repeats}" + (", the fewest with these moves" if moves.repeats_proven else "")
+    title = "Fewest moves" if replan.reseat is Reseat.FEWEST else "Re-seating everyone"
+    lines = [f"{title}: {_count(moves.players, 'player', 'moves', 'move')}{where} ({seats}); {repeats}"]
+    if other is not None:
+        title = "Re-seating everyone" if other.reseat is Reseat.ALL else "Fewest moves"
+        if other.moves is None:
+            lines.append(f"{title}: no schedule in a {other.runtime:.1f} s run")
+        else:
+            moved = _count(other.moves.players, "player", "moves", "move")
+            lines.append(f"{title}: {other.repeats} repeats, {moved} (a {other.runtime:.1f} s run)")
+    return lines
+
+
+def _count(n: int, noun: str, verb_one: str = "", verb_many: str = "") -> str:
+    """'1 player moves', '3 players move'; without verbs '1 player', '3 players'."""
+    text = counted(n, noun)
+    verb = verb_one if n == 1 else verb_many
+    return f"{text} {verb}" if verb else text
+
+
+def _rounds(rounds: list[int]) -> str:
+    """'round 4', 'rounds 4-6', 'rounds 4, 6'."""
+    if len(rounds) == 1:
+        return f"round {rounds[0]}"
+    if rounds == list(range(rounds[0], rounds[-1] + 1)):
+        return f"rounds {rounds[0]}-{rounds[-1]}"
+    return f"rounds {', '.join(map(str, rounds))}"
 
 
 def compare_record(players: int, rounds: int, result: PlanResult, answer: Answer, fixed_fair: bool = True) -> dict:

@@ -428,7 +428,9 @@ def test_no_schedule_message_blames_requests_only_when_there_are_some():
 def test_replan_passes_a_new_odd_policy_on(tmp_path, monkeypatch):
     seen = {}
 
-    def replan(schedule, played, drop, add, time_limit, seed, workers, on_progress, odd=None, sit_out_scoring=None):
+    def replan(
+        schedule, played, drop, add, reseat, time_limit, seed, workers, on_progress, odd=None, sit_out_scoring=None
+    ):
         seen.update(odd=odd, sit_out_scoring=sit_out_scoring)
         raise ValueError("stop here")
 
@@ -458,7 +460,7 @@ def test_replan_switches_to_sit_outs_where_the_played_rounds_allow(tmp_path):
 
 def test_replan_refuses_a_policy_the_played_rounds_break(tmp_path):
     day = write_day(tmp_path / "day.json", players=7, rounds=3)  # a table of three in every round
-    refused("replan", day, "--played", 1, "--odd", "sit-out", "--time-limit", 1, words="--odd sit-out")
+    refused("replan", day, "--played", 1, "--odd", "sit-out", "--time-limit", 1, words="the sit-out policy")
 
 
 # 11. Inputs that are not files.

@@ -108,8 +108,8 @@ def test_remaining_event_forgets_the_stay_request_of_a_player_who_left():
 @pytest.mark.parametrize(
     "played, drop, add, message",
     [
-        (4, (), (), "--played must be 0 to 3 for a schedule of 4 rounds, got 4"),
-        (-1, (), (), "--played must be 0 to 3"),
+        (4, (), (), "rounds played must be 0 to 3 for a schedule of 4 rounds, got 4"),
+        (-1, (), (), "rounds played must be 0 to 3"),
         (2, ("Z",), (), "cannot drop 'Z': not a player of the rounds still to play"),
         (2, (), ("A",), "cannot add 'A': already on the schedule"),
     ],

@@ -294,12 +294,7 @@ class SeatingModel:
     def _hint_counts(self, where: np.ndarray) -> None:
         """The integer variables' values implied by the seats: each at the least value its
         constraints allow, which is the value an optimal solution gives them."""
-        same = (where[:, :, None] == where[:, None, :]) & (where[:, :, None] != EMPTY)
-        met = same.sum(axis=0) + self.met_before
-        repeats = np.maximum(met - 1, 0)
-        np.fill_diagonal(repeats, 0)
-        for (p, q), var in self.repeats.items():
-            self.model.add_hint(var, int(repeats[p, q]))
+        met, repeats = self._hint_repeats(where)
         self.model.add_hint(self.worst_player, int(repeats.sum(axis=1).max(initial=0)))
         pairs = np.triu_indices(self.player_count, 1)
         self.model.add_hint(self.most_meetings, int(met[pairs].max(initial=0)))
@@ -310,6 +305,20 @@ class SeatingModel:
                 agreed = agreed and bool(rows[a] == rows[b])
                 self.model.add_hint(below, int(rows[a] < rows[b]))
                 self.model.add_hint(still, int(agreed))
+        self._hint_least(where)
+
+    def _hint_repeats(self, where: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Hint each pair's repeats; returns the whole day's meetings and repeats, players x players."""
+        same = (where[:, :, None] == where[:, None, :]) & (where[:, :, None] != EMPTY)
+        met = same.sum(axis=0) + self.met_before
+        repeats = np.maximum(met - 1, 0)
+        np.fill_diagonal(repeats, 0)
+        for (p, q), var in self.repeats.items():
+            self.model.add_hint(var, int(repeats[p, q]))
+        return met, repeats
+
+    def _hint_least(self, where: np.ndarray) -> None:
+        """The fair-share floors: the fewest burdens anyone sharing them has after each round."""
         if self.least:
             burdened = where == EMPTY if self.out else where >= self.layout.fours
             so_far = self.burdens_before[None, :] + burdened.cumsum(axis=0)

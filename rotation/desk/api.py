@@ -1,0 +1,218 @@
+"""The JSON endpoints: every action of the desk's pages, for a script or another tool (/openapi.json)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, Field
+
+from models import Metrics, Schedule
+from rotation.desk import service
+from rotation.desk.app import desk_of
+from rotation.desk.settings import EventSettings
+from rotation.desk.storage import RunRow, VersionRow
+
+router = APIRouter(prefix="/api", tags=["desk"])
+
+
+class VersionOut(BaseModel):
+    id: int
+    parent: int | None
+    kind: str = Field(description="plan, replan, swap or played")
+    note: str
+    played: int = Field(description="Rounds played, kept as they are.")
+    created: str
+    repeats: int
+    current: bool
+
+
+class RunOut(BaseModel):
+    id: int
+    event_id: int
+    kind: str = Field(description="plan or replan")
+    status: str = Field(description="running, finished, stopped, interrupted or failed")
+    repeats: int | None = Field(description="The best repeats so far.")
+    bound: int | None = Field(description="The best lower bound so far.")
+    elapsed: float
+    time_limit: float
+    note: str
+    message: str
+    stop_asked: bool
+    version_id: int | None
+
+
+class EventOut(BaseModel):
+    id: int
+    settings: EventSettings
+    current_version: VersionOut | None
+    runs: list[RunOut]
+
+
+class ReplanIn(BaseModel):
+    from_round: int = Field(description="The first round planned again; rounds before it stay as they are.")
+    leave: list[str] = Field(default=[], description="Players who leave before this round.")
+    arrive: list[str] = Field(default=[], description="Players who arrive for this round.")
+    time_limit: float = 10.0
+
+
+class SwapIn(BaseModel):
+    round: int
+    first: str
+    second: str
+
+
+class PlayedIn(BaseModel):
+    rounds: int = Field(description="Rounds 1 to this one are played.")
+
+
+def version_out(version: VersionRow, current: int | None) -> VersionOut:
+    return VersionOut(
+        id=version.id,
+        parent=version.parent,
+        kind=version.kind,
+        note=version.note,
+        played=version.played,
+        created=version.created,
+        repeats=version.figures["metrics"]["repeats"],
+        current=version.id == current,
+    )
+
+
+def run_out(run: RunRow) -> RunOut:
+    return RunOut(
+        id=run.id,
+        event_id=run.event_id,
+        kind=run.kind,
+        status=run.status,
+        repeats=run.progress.get("repeats"),
+        bound=run.progress.get("bound"),
+        elapsed=round(run.elapsed(), 1),
+        time_limit=run.time_limit,
+        note=run.progress.get("note", ""),
+        message=run.message,
+        stop_asked=run.stop_asked,
+        version_id=run.version_id,
+    )
+
+
+def event_out(request: Request, event_id: int) -> EventOut:
+    desk = desk_of(request)
+    event = service.load_event(desk.store, event_id)
+    version = service.current_version(desk.store, event)
+    runs = [service.load_run(desk.store, desk.planner, run.id) for run in desk.store.runs(event_id)]
+    return EventOut(
+        id=event.id,
+        settings=service.settings_of(event),
+        current_version=None if version is None else version_out(version, event.current_version),
+        runs=[run_out(run) for run in runs],
+    )
+
+
+@router.get("/events")
+def list_events(request: Request) -> list[EventOut]:
+    return [event_out(request, event.id) for event in desk_of(request).store.events()]
+
+
+@router.post("/events", status_code=201)
+def create_event(request: Request, settings: EventSettings) -> EventOut:
+    return event_out(request, service.create_event(desk_of(request).store, settings))
+
+
+@router.get("/events/{event_id}")
+def get_event(request: Request, event_id: int) -> EventOut:
+    return event_out(request, event_id)
+
+
+@router.put("/events/{event_id}")
+def update_event(request: Request, event_id: int, settings: EventSettings) -> EventOut:
+    service.update_event(desk_of(request).store, event_id, settings)
+    return event_out(request, event_id)
+
+
+@router.post("/events/{event_id}/plan", status_code=202)
+def plan(request: Request, event_id: int) -> RunOut:
+    desk = desk_of(request)
+    run_id = service.start_plan(desk.store, desk.planner, event_id)
+    return run_out(service.load_run(desk.store, desk.planner, run_id))
+
+
+@router.post("/events/{event_id}/replan", status_code=202)
+def replan(request: Request, event_id: int, body: ReplanIn) -> RunOut:
+    desk = desk_of(request)
+    run_id = service.start_replan(
+        desk.store, desk.planner, event_id, body.from_round, body.leave, body.arrive, body.time_limit
+    )
+    return run_out(service.load_run(desk.store, desk.planner, run_id))
+
+
+@router.get("/runs/{run_id}")
+def get_run(request: Request, run_id: int) -> RunOut:
+    desk = desk_of(request)
+    return run_out(service.load_run(desk.store, desk.planner, run_id))
+
+
+@router.post("/runs/{run_id}/stop")
+def stop(request: Request, run_id: int) -> RunOut:
+    desk = desk_of(request)
+    return run_out(service.stop_run(desk.store, desk.planner, run_id))
+
+
+@router.post("/runs/{run_id}/again", status_code=202)
+def again(request: Request, run_id: int) -> RunOut:
+    desk = desk_of(request)
+    new_run = service.run_again(desk.store, desk.planner, run_id)
+    return run_out(service.load_run(desk.store, desk.planner, new_run))
+
+
+@router.post("/events/{event_id}/played")
+def played(request: Request, event_id: int, body: PlayedIn) -> VersionOut:
+    store = desk_of(request).store
+    return _version(request, event_id, service.mark_played(store, event_id, body.rounds))
+
+
+@router.post("/events/{event_id}/swap")
+def swap(request: Request, event_id: int, body: SwapIn) -> VersionOut:
+    store = desk_of(request).store
+    return _version(request, event_id, service.swap(store, event_id, body.round, body.first, body.second))
+
+
+@router.post("/events/{event_id}/undo")
+def undo(request: Request, event_id: int) -> VersionOut:
+    return _version(request, event_id, service.undo(desk_of(request).store, event_id))
+
+
+@router.get("/events/{event_id}/versions")
+def versions(request: Request, event_id: int) -> list[VersionOut]:
+    store = desk_of(request).store
+    event = service.load_event(store, event_id)
+    return [version_out(version, event.current_version) for version in store.versions(event_id)]
+
+
+@router.post("/events/{event_id}/versions/{version_id}/restore")
+def restore(request: Request, event_id: int, version_id: int) -> VersionOut:
+    return _version(request, event_id, service.restore(desk_of(request).store, event_id, version_id))
+
+
+@router.get("/events/{event_id}/schedule")
+def schedule(request: Request, event_id: int, version: int | None = None) -> Schedule:
+    """The current schedule (or one version of it), as the schedule file's JSON."""
+    return _chosen(request, event_id, version).schedule()
+
+
+@router.get("/events/{event_id}/metrics")
+def metrics(request: Request, event_id: int, version: int | None = None) -> Metrics:
+    return Metrics.model_validate(_chosen(request, event_id, version).figures["metrics"])
+
+
+def _chosen(request: Request, event_id: int, version: int | None) -> VersionRow:
+    store = desk_of(request).store
+    event = service.load_event(store, event_id)
+    chosen = version if version is not None else event.current_version
+    if chosen is None:
+        raise service.DeskError("the event has no schedule yet: plan it first", status=404)
+    return service.load_version(store, event_id, chosen)
+
+
+def _version(request: Request, event_id: int, version_id: int) -> VersionOut:
+    store = desk_of(request).store
+    event = service.load_event(store, event_id)
+    return version_out(service.load_version(store, event_id, version_id), event.current_version)

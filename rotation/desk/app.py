@@ -1,0 +1,133 @@
+"""The desk's FastAPI application: HTML pages (rotation.desk.pages) and JSON endpoints
+(rotation.desk.api) over the same service functions, one SQLite file, one planner."""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import jinja2
+from fastapi import FastAPI, Request
+from fastapi.exception_handlers import http_exception_handler
+from fastapi.responses import JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from rotation.desk import service
+from rotation.desk.security import LOCAL_HOSTS, Guard, GuardMiddleware
+from rotation.desk.settings import FieldErrors
+from rotation.desk.storage import Store
+from rotation.desk.worker import Planner
+
+HERE = Path(__file__).parent
+
+
+class Rendered:
+    """Pictures and printable pages already made, newest kept: a stored version never changes, so
+    neither does what is drawn from it (the key names the version and every option)."""
+
+    def __init__(self, size: int = 16):
+        self.size = size
+        self.items: OrderedDict[tuple, bytes | str] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: tuple, make: Callable[[], bytes | str]) -> bytes | str:
+        with self.lock:
+            if key in self.items:
+                self.items.move_to_end(key)
+                return self.items[key]
+        made = make()
+        with self.lock:
+            self.items[key] = made
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+        return made
+
+
+class Desk:
+    """What every request shares: the database file (a connection per thread), the planner, the guard."""
+
+    def __init__(self, db_path: str, guard: Guard):
+        self.db_path, self.guard = db_path, guard
+        self.planner = Planner(db_path)
+        self.rendered = Rendered()
+        self._local = threading.local()
+
+    @property
+    def store(self) -> Store:
+        store = getattr(self._local, "store", None)
+        if store is None:
+            store = self._local.store = Store(self.db_path)
+        return store
+
+
+def create_app(db_path: str | Path, *, exposed: bool = False, hosts: tuple[str, ...] = LOCAL_HOSTS) -> FastAPI:
+    """The desk over one database file. `exposed`: served beyond this machine, so every request
+    needs the desk's key (printed by `rotation serve`)."""
+    first = Store(db_path)  # creates or migrates the file before the first request
+    guard = Guard(secret=first.secret(), exposed=exposed, hosts=hosts)
+    service.interrupt_left_over(first)
+    first.close()
+    desk = Desk(str(db_path), guard)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        for run_id in desk.planner.shutdown():
+            desk.store.close_run(run_id, "interrupted", "the desk was stopped while this plan ran; nothing was kept")
+
+    app = FastAPI(
+        title="rotation desk",
+        summary="The director's desk: events, plans, re-plans and swaps over the rotation library.",
+        lifespan=lifespan,
+        docs_url=None,  # FastAPI's docs pages load their scripts from a CDN; the desk works offline
+        redoc_url=None,
+    )
+    app.state.desk = desk
+    app.add_middleware(GuardMiddleware, guard=guard)
+    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+
+    @app.exception_handler(service.DeskError)
+    async def desk_error(request: Request, error: service.DeskError) -> Response:
+        if not request.url.path.startswith("/api/"):
+            return await refused(request, StarletteHTTPException(error.status, str(error)))
+        return JSONResponse({"detail": str(error), "field": error.field}, status_code=error.status)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def refused(request: Request, error: StarletteHTTPException) -> Response:
+        """A page's refusal as a page; the JSON endpoints keep FastAPI's JSON answer."""
+        if request.url.path.startswith("/api/"):
+            return await http_exception_handler(request, error)
+        from rotation.desk.pages import TEMPLATES
+
+        context = {"status": error.status_code, "message": str(error.detail)}
+        return TEMPLATES.TemplateResponse(request, "error.html.j2", context, status_code=error.status_code)
+
+    @app.exception_handler(FieldErrors)
+    async def field_errors(request: Request, error: FieldErrors) -> JSONResponse:
+        return JSONResponse({"detail": str(error), "errors": error.errors}, status_code=422)
+
+    from rotation.desk import api, pages
+
+    app.include_router(api.router)
+    app.include_router(pages.router)
+    return app
+
+
+def templates() -> Jinja2Templates:
+    environment = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(HERE / "templates"),
+        autoescape=True,  # every name, title and message is text, never markup
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    return Jinja2Templates(env=environment)
+
+
+def desk_of(request: Request) -> Desk:
+    return request.app.state.desk

@@ -1,0 +1,395 @@
+"""The director's pages: rendered on the server, forms that post back, a little JavaScript for progress."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, File, Form, HTTPException, Query, Request, UploadFile
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+import optimizer
+from rotation.desk import service, views
+from rotation.desk.app import desk_of, templates
+from rotation.desk.settings import MAX_UPLOAD_BYTES, EventSettings, FieldErrors, form_from_settings, settings_from_form
+from rotation.desk.storage import RUNNING, VersionRow
+from rotation.output import SIT_OUT_WORDS
+
+router = APIRouter(include_in_schema=False)
+TEMPLATES = templates()
+Text = Annotated[str, Form()]
+
+
+def page(request: Request, template: str, status: int = 200, **context) -> HTMLResponse:
+    context.setdefault("errors", {})
+    return TEMPLATES.TemplateResponse(
+        request, template, {"csrf": desk_of(request).guard.token, **context}, status_code=status
+    )
+
+
+def check_form(request: Request, csrf: str) -> None:
+    if not desk_of(request).guard.token_ok(csrf):
+        raise HTTPException(403, "this form is out of date or not the desk's own: reload the page and try again")
+
+
+def back_to(event_id: int, anchor: str = "") -> RedirectResponse:
+    return RedirectResponse(f"/events/{event_id}{anchor}", status_code=303)
+
+
+# ---- events ------------------------------------------------------------------------------------
+
+
+@router.get("/", response_class=HTMLResponse)
+def index(request: Request):
+    store = desk_of(request).store
+    events = [(event, service.settings_of(event)) for event in store.events()]
+    return page(request, "index.html.j2", events=events)
+
+
+@router.get("/events/new", response_class=HTMLResponse)
+def new_event(request: Request):
+    blank = {"rounds": "7", "time_limit": "30", "odd": "three-handed", "sit_out_scoring": "zero"}
+    return page(request, "event_form.html.j2", form=blank, event_id=None)
+
+
+async def _form_fields(request: Request, names_file: UploadFile | None) -> dict[str, str]:
+    """The form's text fields, the names file (if one was chosen) taking the place of pasted names."""
+    form = await request.form()
+    fields = {key: value for key, value in form.items() if isinstance(value, str)}
+    if names_file is not None and names_file.filename:
+        data = await names_file.read(MAX_UPLOAD_BYTES + 1)
+        if len(data) > MAX_UPLOAD_BYTES:
+            raise FieldErrors({"names": f"the names file is larger than {MAX_UPLOAD_BYTES // 1024} KB"})
+        try:
+            fields["names"] = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise FieldErrors({"names": "the names file is not UTF-8 text"}) from None
+    return fields
+
+
+@router.post("/events", response_class=HTMLResponse)
+async def create_event(request: Request, csrf: Text = "", names_file: Annotated[UploadFile | None, File()] = None):
+    check_form(request, csrf)
+    return await _save_event(request, None, names_file)
+
+
+@router.get("/events/{event_id}/edit", response_class=HTMLResponse)
+def edit_event(request: Request, event_id: int):
+    event = service.load_event(desk_of(request).store, event_id)
+    return page(request, "event_form.html.j2", form=form_from_settings(service.settings_of(event)), event_id=event_id)
+
+
+@router.post("/events/{event_id}/edit", response_class=HTMLResponse)
+async def save_event(
+    request: Request, event_id: int, csrf: Text = "", names_file: Annotated[UploadFile | None, File()] = None
+):
+    check_form(request, csrf)
+    return await _save_event(request, event_id, names_file)
+
+
+async def _save_event(request: Request, event_id: int | None, names_file: UploadFile | None):
+    fields: dict[str, str] = {}
+    try:
+        fields = await _form_fields(request, names_file)
+        settings = settings_from_form(fields)
+        store = desk_of(request).store
+        if event_id is None:
+            event_id = service.create_event(store, settings)
+        else:
+            old = service.settings_of(service.load_event(store, event_id))
+            service.update_event(
+                store, event_id, settings.model_copy(update={"seed": old.seed, "workers": old.workers})
+            )
+    except FieldErrors as error:
+        return page(request, "event_form.html.j2", 422, form=fields, event_id=event_id, errors=error.errors)
+    return back_to(event_id)
+
+
+# ---- the event's page --------------------------------------------------------------------------
+
+
+@router.get("/events/{event_id}", response_class=HTMLResponse)
+def event_page(request: Request, event_id: int, version: int | None = None):
+    return _event_page(request, event_id, version)
+
+
+def _event_page(request: Request, event_id: int, version_id: int | None = None, errors=None, status: int = 200):
+    desk = desk_of(request)
+    event = service.load_event(desk.store, event_id)
+    settings = service.settings_of(event)
+    runs = desk.store.runs(event_id)
+    run = service.load_run(desk.store, desk.planner, runs[0].id) if runs else None
+    current = service.current_version(desk.store, event)
+    shown = current if version_id is None else service.load_version(desk.store, event_id, version_id)
+    schedule = shown.schedule() if shown else None
+    return page(
+        request,
+        "event.html.j2",
+        status,
+        event=event,
+        event_id=event_id,
+        sit_out_word=SIT_OUT_WORDS[settings.sit_out_scoring.value],
+        settings=settings,
+        run=run,
+        running=run is not None and run.status == RUNNING,
+        run_repeats=_run_repeats(desk.store, run),
+        version=shown,
+        current=current,
+        looking_back=shown is not None and current is not None and shown.id != current.id,
+        schedule=schedule,
+        rounds=views.rounds_view(schedule, shown.played) if schedule and shown else [],
+        figures=views.figure_lines(shown.figures, bool(settings.spread)) if shown else [],
+        errors=errors or {},
+    )
+
+
+def _run_repeats(store, run) -> int | None:
+    """While a run plans, the best it reported; once it stored a schedule, that schedule's checked repeats
+    (a re-plan's progress can count only the rounds it plans)."""
+    if run is None:
+        return None
+    stored = store.version(run.version_id) if run.version_id else None
+    return stored.figures["metrics"]["repeats"] if stored else run.progress.get("repeats")
+
+
+def _day_action(request: Request, event_id: int, field: str, action) -> Response:
+    """Run a change of the day; its refusal is shown beside the form it came from."""
+    try:
+        action()
+    except service.DeskError as error:
+        if isinstance(error, service.NotFound):
+            raise
+        return _event_page(request, event_id, errors={error.field or field: str(error)}, status=error.status)
+    return back_to(event_id)
+
+
+@router.post("/events/{event_id}/plan")
+def plan(request: Request, event_id: int, csrf: Text = ""):
+    check_form(request, csrf)
+    desk = desk_of(request)
+
+    def start() -> None:
+        try:
+            service.start_plan(desk.store, desk.planner, event_id)
+        except FieldErrors as error:
+            raise service.DeskError(f"the settings need a change first: {error}", field="plan") from None
+
+    return _day_action(request, event_id, "plan", start)
+
+
+@router.post("/events/{event_id}/runs/{run_id}/stop")
+def stop(request: Request, event_id: int, run_id: int, csrf: Text = ""):
+    return _run_action(request, event_id, run_id, csrf, service.stop_run)
+
+
+@router.post("/events/{event_id}/runs/{run_id}/again")
+def again(request: Request, event_id: int, run_id: int, csrf: Text = ""):
+    return _run_action(request, event_id, run_id, csrf, service.run_again)
+
+
+def _run_action(request: Request, event_id: int, run_id: int, csrf: str, action) -> Response:
+    """Stop a run, or run it again: only a run of this event."""
+    check_form(request, csrf)
+    desk = desk_of(request)
+    service.load_run(desk.store, desk.planner, run_id, event_id)
+    return _day_action(request, event_id, "plan", lambda: action(desk.store, desk.planner, run_id))
+
+
+@router.post("/events/{event_id}/played")
+def played(request: Request, event_id: int, rounds: Annotated[int, Form()], csrf: Text = ""):
+    check_form(request, csrf)
+    return _day_action(
+        request, event_id, "played", lambda: service.mark_played(desk_of(request).store, event_id, rounds)
+    )
+
+
+@router.post("/events/{event_id}/replan")
+def replan(
+    request: Request,
+    event_id: int,
+    from_round: Annotated[int, Form()],
+    leave: Text = "",
+    arrive: Text = "",
+    time_limit: Annotated[float, Form()] = 10.0,
+    csrf: Text = "",
+):
+    check_form(request, csrf)
+    desk = desk_of(request)
+    return _day_action(
+        request,
+        event_id,
+        "replan",
+        lambda: service.start_replan(
+            desk.store, desk.planner, event_id, from_round, leave.splitlines(), arrive.splitlines(), time_limit
+        ),
+    )
+
+
+@router.post("/events/{event_id}/swap")
+def swap(
+    request: Request, event_id: int, round: Annotated[int, Form()], first: Text = "", second: Text = "", csrf: Text = ""
+):
+    check_form(request, csrf)
+    store = desk_of(request).store
+    return _day_action(request, event_id, "swap", lambda: service.swap(store, event_id, round, first, second))
+
+
+@router.post("/events/{event_id}/undo")
+def undo(request: Request, event_id: int, csrf: Text = ""):
+    check_form(request, csrf)
+    return _day_action(request, event_id, "undo", lambda: service.undo(desk_of(request).store, event_id))
+
+
+@router.post("/events/{event_id}/versions/{version_id}/restore")
+def restore(request: Request, event_id: int, version_id: int, csrf: Text = ""):
+    check_form(request, csrf)
+    store = desk_of(request).store
+    return _day_action(request, event_id, "undo", lambda: service.restore(store, event_id, version_id))
+
+
+# ---- looking at a schedule ----------------------------------------------------------------------
+
+
+def _shown(request: Request, event_id: int, version_id: int | None = None) -> tuple[EventSettings, VersionRow]:
+    store = desk_of(request).store
+    event = service.load_event(store, event_id)
+    chosen = version_id if version_id is not None else event.current_version
+    if chosen is None:
+        raise HTTPException(404, "the event has no schedule yet: plan it first")
+    return service.settings_of(event), service.load_version(store, event_id, chosen)
+
+
+@router.get("/events/{event_id}/players/{player}", response_class=HTMLResponse)
+def player_page(request: Request, event_id: int, player: int, version: int | None = None):
+    settings, shown = _shown(request, event_id, version)
+    schedule = shown.schedule()
+    if not 0 <= player < len(schedule.players):
+        raise HTTPException(404, f"player {player} is not on this schedule")
+    name = schedule.players[player]
+    metrics = next(p for p in shown.figures["metrics"]["players"] if p["name"] == name)
+    return page(
+        request,
+        "player.html.j2",
+        event_id=event_id,
+        settings=settings,
+        name=name,
+        day=views.player_day(schedule, name),
+        metrics=metrics,
+        played=shown.played,
+    )
+
+
+@router.get("/events/{event_id}/compare", response_class=HTMLResponse)
+def compare_page(request: Request, event_id: int):
+    settings, shown = _shown(request, event_id)
+    fixed = shown.figures.get("fixed") or {}
+    return page(
+        request,
+        "compare.html.j2",
+        event_id=event_id,
+        settings=settings,
+        rows=views.compared_rows(shown.figures),
+        skipped=fixed.get("skipped", ""),
+        version=shown,
+    )
+
+
+@router.get("/events/{event_id}/meetings.png")
+def meetings_picture(request: Request, event_id: int, version: int | None = None):
+    from rotation.pictures import meetings_png  # matplotlib: only when the picture is asked for
+
+    _, shown = _shown(request, event_id, version)
+    picture = desk_of(request).rendered.get(("meetings", shown.id), lambda: meetings_png(shown.schedule()))
+    return Response(picture, media_type="image/png")
+
+
+@router.get("/events/{event_id}/history", response_class=HTMLResponse)
+def history_page(request: Request, event_id: int):
+    store = desk_of(request).store
+    event = service.load_event(store, event_id)
+    return page(
+        request,
+        "history.html.j2",
+        event_id=event_id,
+        settings=service.settings_of(event),
+        versions=store.versions(event_id),
+        current=event.current_version,
+        running=any(run.running for run in store.runs(event_id)),
+    )
+
+
+# ---- print and download ------------------------------------------------------------------------
+
+
+@router.get("/events/{event_id}/print-options", response_class=HTMLResponse)
+def print_options(request: Request, event_id: int):
+    from rotation.printing import PARTS, parts_for
+
+    settings, shown = _shown(request, event_id)
+    schedule = shown.schedule()
+    return page(
+        request,
+        "print_options.html.j2",
+        event_id=event_id,
+        settings=settings,
+        parts=PARTS,
+        chosen=parts_for(schedule, _print_options(settings)),
+        rounds=len(schedule.rounds),
+        first=shown.played + 1 if shown.played < len(schedule.rounds) else 1,
+    )
+
+
+def _print_options(settings: EventSettings, parts=(), rounds=None):
+    from rotation.printing import Options
+
+    return Options(title=settings.title, date=settings.date, only=tuple(parts), rounds=rounds)
+
+
+@router.get("/events/{event_id}/print", response_class=HTMLResponse)
+def print_page(
+    request: Request,
+    event_id: int,
+    parts: Annotated[list[str], Query()] = [],  # noqa: B006 (FastAPI copies query defaults)
+    first: int | None = None,
+    last: int | None = None,
+):
+    """The printable page of `rotation print`, with the event's title and date."""
+    from rotation.print_command import compare
+    from rotation.printing import PARTS, render_page
+
+    settings, shown = _shown(request, event_id)
+    schedule = shown.schedule()
+    unknown = [part for part in parts if part not in PARTS]
+    total = len(schedule.rounds)
+    low, high = first or 1, last or total
+    if unknown or not 1 <= low <= high <= total:
+        raise HTTPException(422, f"choose parts from {', '.join(PARTS)} and rounds from 1 to {total}")
+    options = _print_options(settings, parts, (low, high))
+
+    def make() -> str:
+        metrics = optimizer.check(schedule)  # nothing unchecked reaches the wall
+        return render_page(schedule, metrics, compare(schedule), options)
+
+    key = ("print", shown.id, settings.title, settings.date, tuple(parts), low, high)
+    return HTMLResponse(desk_of(request).rendered.get(key, make))
+
+
+DOWNLOADS = {"schedule.json": "application/json", "schedule.csv": "text/csv", "schedule-long.csv": "text/csv"}
+
+
+@router.get("/events/{event_id}/download/{what}")
+def download(request: Request, event_id: int, what: str, excel: bool = False):
+    from rotation.output import EXCEL_BOM, schedule_csv, schedule_csv_long, schedule_json, with_provenance
+
+    if what not in DOWNLOADS:
+        raise HTTPException(404, f"downloads are {', '.join(DOWNLOADS)}")
+    _, shown = _shown(request, event_id)
+    schedule = shown.schedule()
+    metrics = optimizer.check(schedule)
+    bom = EXCEL_BOM if excel else ""
+    render = {
+        "schedule.json": lambda: schedule_json(with_provenance(schedule, metrics, method=shown.kind)),
+        "schedule.csv": lambda: bom + schedule_csv(schedule),
+        "schedule-long.csv": lambda: bom + schedule_csv_long(schedule),
+    }
+    headers = {"Content-Disposition": f'attachment; filename="event-{event_id}-{what}"'}
+    return Response(render[what](), media_type=DOWNLOADS[what], headers=headers)

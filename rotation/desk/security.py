@@ -1,0 +1,96 @@
+"""What every request to the desk passes before it reaches a page or an endpoint.
+
+- On 127.0.0.1 (the default) only the desk's own host names are answered, so a web page elsewhere
+  cannot reach the desk through a DNS name pointed at this machine.
+- With another --host every request needs the desk's key: in the start-up URL (`?key=`, then kept in
+  a cookie) or, for a script, in an `X-Desk-Key` header.
+- A form that changes something carries the CSRF token; a JSON endpoint that changes something
+  takes only `Content-Type: application/json` (no other site's page can send that without the
+  browser asking first, and the desk never says yes) and, when exposed, the key or the token header.
+- Request bodies are limited in size; every page carries a content security policy: no script but
+  the desk's own file, no connection anywhere else.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from dataclasses import dataclass
+
+from starlette.datastructures import URL
+from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, RedirectResponse, Response
+
+KEY_COOKIE = "desk_key"
+KEY_HEADER = "x-desk-key"
+TOKEN_HEADER = "x-csrf-token"
+MAX_BODY_BYTES = 2 * 1024 * 1024  # a names file upload (1 MB at most) and the rest of its form
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
+SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
+POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+    "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+)
+
+
+@dataclass(frozen=True)
+class Guard:
+    secret: str
+    exposed: bool  # served on another address than this machine's own
+    hosts: tuple[str, ...] = LOCAL_HOSTS
+
+    @property
+    def token(self) -> str:
+        """The CSRF token the desk's forms carry: derived from the secret, so it outlives a restart."""
+        return hmac.new(self.secret.encode(), b"csrf", hashlib.sha256).hexdigest()
+
+    def token_ok(self, token: str | None) -> bool:
+        return bool(token) and hmac.compare_digest(str(token), self.token)
+
+    def key_ok(self, key: str | None) -> bool:
+        return bool(key) and hmac.compare_digest(str(key), self.secret)
+
+
+class GuardMiddleware(BaseHTTPMiddleware):
+    def __init__(self, app, guard: Guard):
+        super().__init__(app)
+        self.guard = guard
+
+    async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
+        refusal = self.refusal(request)
+        if refusal is not None:
+            return refusal
+        if self.guard.exposed and self.guard.key_ok(request.query_params.get("key")):
+            clean = URL(str(request.url)).remove_query_params("key")  # the key leaves the address bar
+            redirect = RedirectResponse(clean.path + (f"?{clean.query}" if clean.query else ""), status_code=303)
+            redirect.set_cookie(KEY_COOKIE, self.guard.secret, httponly=True, samesite="strict")
+            return redirect
+        response = await call_next(request)
+        response.headers["Content-Security-Policy"] = POLICY
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["Referrer-Policy"] = "no-referrer"
+        return response
+
+    def refusal(self, request: Request) -> Response | None:
+        guard = self.guard
+        host = (request.url.hostname or "").lower()
+        if not guard.exposed and host not in guard.hosts:
+            return PlainTextResponse(f"this desk answers only on {', '.join(guard.hosts)}", status_code=421)
+        length = request.headers.get("content-length", "0")
+        if not length.isdigit() or int(length) > MAX_BODY_BYTES:
+            return PlainTextResponse(f"request larger than {MAX_BODY_BYTES // 2**20} MB", status_code=413)
+        by_header = guard.key_ok(request.headers.get(KEY_HEADER))
+        if guard.exposed and not (by_header or guard.key_ok(request.cookies.get(KEY_COOKIE))):
+            if guard.key_ok(request.query_params.get("key")):
+                return None
+            return PlainTextResponse(
+                "this desk needs its key: open the address it printed when it started", status_code=401
+            )
+        if request.method in SAFE_METHODS or not request.url.path.startswith("/api/"):
+            return None  # forms check their own token (rotation.desk.app.check_form)
+        if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+            return PlainTextResponse("a change through the JSON endpoints is sent as application/json", 415)
+        if guard.exposed and not (by_header or guard.token_ok(request.headers.get(TOKEN_HEADER))):
+            return PlainTextResponse("a change needs the desk's key or its CSRF token header", status_code=403)
+        return None

@@ -1,0 +1,236 @@
+"""An event's settings as the director gives them, and every wrong one's message beside its field.
+
+The form's text boxes (names one per line, a group per line, 'name, table' per line) become an
+`EventSettings`; the JSON endpoints take an `EventSettings` directly. Either way `FieldErrors` says
+which field is wrong in the library's own words (models.Event validates the room and the requests).
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import re
+
+from pydantic import BaseModel, Field, ValidationError
+
+from models import Event, OddPolicy, SitOutScoring
+from models.event import name_key, normalise_name
+
+MAX_SECONDS = 86_400.0  # as the command line: no tournament waits longer than a day for its seating
+MAX_UPLOAD_BYTES = 1024 * 1024  # a names file of a few thousand names is a few tens of kilobytes
+FIELDS = ("title", "date", "names", "rounds", "odd", "sit_out_scoring", "apart", "spread", "stay", "time_limit")
+
+
+class FieldErrors(Exception):
+    """Messages by field name ('names', 'rounds', ...), shown beside the fields or returned as JSON."""
+
+    def __init__(self, errors: dict[str, str]):
+        super().__init__("; ".join(f"{field}: {message}" for field, message in errors.items()))
+        self.errors = errors
+
+
+class EventSettings(BaseModel):
+    """Everything the director decides about the day before it is planned."""
+
+    title: str = Field(default="", max_length=200)
+    date: str = Field(default="", max_length=100)
+    names: list[str] = Field(description="Player names, in the order they are numbered.")
+    rounds: int = Field(description="Rounds of four games each.")
+    odd: OddPolicy = OddPolicy.THREE_HANDED
+    sit_out_scoring: SitOutScoring = SitOutScoring.ZERO
+    apart: list[list[str]] = Field(default=[], description="Groups who must never share a table.")
+    spread: list[list[str]] = Field(default=[], description="Clubs to spread: kept apart where it costs no repeat.")
+    stay: dict[str, int] = Field(default={}, description="Players who keep one table (1-based) all day.")
+    time_limit: float = Field(default=30.0, description="Seconds to plan, 0.1 to a day.")
+    seed: int = Field(default=0, ge=0, le=2**31 - 1)
+    workers: int = Field(default=8, ge=1, le=64)
+
+    def event(self) -> Event:
+        """The library's event, or FieldErrors naming the field the library refused."""
+        check_time_limit(self.time_limit)
+        spelled = _spelled(self.names)
+        try:
+            return Event(
+                players=tuple(self.names),
+                rounds=self.rounds,
+                odd=self.odd,
+                sit_out_scoring=self.sit_out_scoring,
+                apart=tuple(tuple(spelled(n) for n in group) for group in self.apart),
+                spread=tuple(tuple(spelled(n) for n in group) for group in self.spread),
+                stay={spelled(name): table for name, table in self.stay.items()},
+            )
+        except ValidationError as error:
+            raise FieldErrors(_placed(error, self)) from None
+
+
+def check_time_limit(seconds: float) -> None:
+    """A finite number of seconds from 0.1 to a day, as the command line takes it."""
+    if not (math.isfinite(seconds) and 0.1 <= seconds <= MAX_SECONDS):
+        raise FieldErrors({"time_limit": f"{seconds:g} is not from 0.1 to {MAX_SECONDS:g} seconds"})
+
+
+def _spelled(names: list[str]):
+    """A request's name as the list spells it ('ann' for 'Ann'), as the command line reads requests."""
+    by_key = {name_key(name): normalise_name(name) for name in names}
+    return lambda name: by_key.get(name_key(name), normalise_name(name))
+
+
+_PLAYED = re.compile(r"--played (\d+)")
+_DROP = re.compile(r"--drop (.+?) now")
+
+
+def desk_words(message: str) -> str:
+    """The few library messages that still name a command-line option (models.event's odd-room
+    message, optimizer.replan's re-plan advice), in the desk's words. Drop this once they carry none."""
+    message = message.replace("use --odd sit-out", "choose sit-out for odd counts")
+    message = _PLAYED.sub(lambda found: f"from round {int(found.group(1)) + 1}", message)
+    return _DROP.sub(r"say \1 leaves now", message).replace("--odd ", "")
+
+
+def _placed(error: ValidationError, settings: EventSettings) -> dict[str, str]:
+    """Each of the library's messages beside the field it is about."""
+    placed: dict[str, str] = {}
+    for item in error.errors():
+        message = desk_words(str(item["msg"]).removeprefix("Value error, "))
+        where = str(item["loc"][0]) if item["loc"] else _field_of(message, settings)
+        field = {"players": "names"}.get(where, where)
+        placed.setdefault(field if field in FIELDS else "names", message)
+    return placed
+
+
+def _field_of(message: str, settings: EventSettings) -> str:
+    """The field a whole-event message is about, from the request it names first."""
+    for field in ("apart", "spread", "stay"):
+        if message.startswith(field + " "):
+            return field
+    if message.startswith("group "):
+        group = message.removeprefix("group ").split(":")[0]
+        return "spread" if any(", ".join(g) == group for g in settings.spread) else "apart"
+    if message.startswith("a day seats"):
+        return "rounds"
+    if "cannot be seated" in message:
+        return "odd"
+    return "names"
+
+
+# ---- the form's text boxes ----------------------------------------------------------------------
+
+
+def names_from_text(text: str) -> list[str]:
+    """One name per line; blank lines skipped; the same name twice is refused with both line numbers."""
+    names: list[str] = []
+    first: dict[str, tuple[int, str]] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        name = normalise_name(line)
+        if not name:
+            continue
+        key = name_key(name)
+        if key in first:
+            line_before, spelling = first[key]
+            raise FieldErrors({"names": f"lines {line_before} and {number}: the name {spelling!r} appears twice"})
+        first[key] = (number, name)
+        names.append(name)
+    return names
+
+
+def _rows(text: str, field: str) -> list[tuple[int, list[str]]]:
+    """Non-blank lines as CSV fields (a name with a comma is written in double quotes)."""
+    rows = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            fields = next(csv.reader([line], skipinitialspace=True, strict=True), [])
+        except csv.Error as error:
+            raise FieldErrors({field: f"line {number}: {error}"}) from None
+        rows.append((number, [normalise_name(value) for value in fields if normalise_name(value)]))
+    return rows
+
+
+def groups_from_text(text: str, field: str) -> list[list[str]]:
+    """One group per line, names separated by commas."""
+    groups = []
+    for number, group in _rows(text, field):
+        if len(group) < 2:
+            raise FieldErrors({field: f"line {number}: a group needs at least two names"})
+        groups.append(group)
+    return groups
+
+
+def stay_from_text(text: str) -> dict[str, int]:
+    """One player per line: 'name, table'."""
+    stay: dict[str, int] = {}
+    for number, fields in _rows(text, "stay"):
+        if len(fields) != 2 or not fields[1].isdigit() or len(fields[1]) > 6:
+            raise FieldErrors({"stay": f"line {number}: write 'name, table' (quote a name that has a comma)"})
+        if fields[0] in stay:
+            raise FieldErrors({"stay": f"line {number}: {fields[0]!r} already has a table"})
+        stay[fields[0]] = int(fields[1])
+    return stay
+
+
+def settings_from_form(form: dict[str, str]) -> EventSettings:
+    """The new-event form's fields as settings; every field's problem is collected, not just the first."""
+    errors: dict[str, str] = {}
+    values: dict = {"title": form.get("title", "").strip()[:200], "date": form.get("date", "").strip()[:100]}
+    readers = {
+        "names": lambda text: names_from_text(text),
+        "apart": lambda text: groups_from_text(text, "apart"),
+        "spread": lambda text: groups_from_text(text, "spread"),
+        "stay": stay_from_text,
+        "rounds": lambda text: _number(text, int, "a whole number of rounds"),
+        "time_limit": lambda text: _number(text, float, "a number of seconds"),
+        "odd": lambda text: _choice(text or OddPolicy.THREE_HANDED.value, OddPolicy),
+        "sit_out_scoring": lambda text: _choice(text or SitOutScoring.ZERO.value, SitOutScoring),
+    }
+    for field, read in readers.items():
+        try:
+            values[field] = read(form.get(field, ""))
+        except FieldErrors as error:
+            errors.update(error.errors)
+        except ValueError as error:
+            errors[field] = str(error)
+    if errors:
+        if "names" not in errors:  # the list can be judged on its own: say so now, not on the next try
+            errors.update(_names_alone(values["names"]))
+        raise FieldErrors(errors)
+    return EventSettings(**values)
+
+
+def _names_alone(names: list[str]) -> dict[str, str]:
+    try:
+        EventSettings(names=names, rounds=1, odd=OddPolicy.SIT_OUT).event()
+    except FieldErrors as error:
+        return {"names": error.errors["names"]} if "names" in error.errors else {}
+    return {}
+
+
+def _number(text: str, kind, what: str):
+    try:
+        return kind(text.strip())
+    except ValueError:
+        raise ValueError(f"{text.strip()!r} is not {what}") from None
+
+
+def _choice(text: str, kind):
+    try:
+        return kind(text)
+    except ValueError:
+        raise ValueError(f"choose one of {', '.join(choice.value for choice in kind)}") from None
+
+
+def form_from_settings(settings: EventSettings) -> dict[str, str]:
+    """The settings back in the form's text boxes, for editing."""
+    line = lambda names: ", ".join(f'"{n}"' if "," in n else n for n in names)  # noqa: E731
+    return {
+        "title": settings.title,
+        "date": settings.date,
+        "names": "\n".join(settings.names),
+        "rounds": str(settings.rounds),
+        "odd": settings.odd.value,
+        "sit_out_scoring": settings.sit_out_scoring.value,
+        "apart": "\n".join(line(group) for group in settings.apart),
+        "spread": "\n".join(line(group) for group in settings.spread),
+        "stay": "\n".join(f"{line([name])}, {table}" for name, table in settings.stay.items()),
+        "time_limit": f"{settings.time_limit:g}",
+    }

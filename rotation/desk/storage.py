@@ -1,0 +1,299 @@
+"""The desk's data in one SQLite file: events, their schedule versions and their planning runs.
+
+WAL journal with synchronous=FULL: a change the director saw saved survives a power cut, and a
+change cut off mid-write is rolled back whole. Every change is one transaction (`Store.change`).
+A schedule is never edited in place: each change (plan, re-plan, swap, a round marked played) is a new
+row of `versions`, made from the one before (`parent`), and the event points at its current version,
+so looking back and undoing lose nothing. The schema carries its version in PRAGMA user_version;
+`MIGRATIONS[k]` takes a file from version k to k + 1.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from pathlib import Path
+
+from pydantic import BaseModel
+
+import optimizer
+from models import Schedule
+
+MIGRATIONS = (
+    """
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE events (
+        id INTEGER PRIMARY KEY,
+        settings TEXT NOT NULL,
+        current_version INTEGER REFERENCES versions(id),
+        created TEXT NOT NULL
+    );
+    CREATE TABLE versions (
+        id INTEGER PRIMARY KEY,
+        event_id INTEGER NOT NULL REFERENCES events(id),
+        parent INTEGER REFERENCES versions(id),
+        kind TEXT NOT NULL,
+        note TEXT NOT NULL,
+        played INTEGER NOT NULL,
+        schedule TEXT NOT NULL,
+        figures TEXT NOT NULL,
+        created TEXT NOT NULL
+    );
+    CREATE INDEX versions_of_event ON versions(event_id);
+    CREATE TABLE runs (
+        id INTEGER PRIMARY KEY,
+        event_id INTEGER NOT NULL REFERENCES events(id),
+        kind TEXT NOT NULL,
+        request TEXT NOT NULL,
+        status TEXT NOT NULL,
+        pid INTEGER,
+        time_limit REAL NOT NULL,
+        started REAL NOT NULL,
+        finished REAL,
+        stop_asked INTEGER NOT NULL DEFAULT 0,
+        progress TEXT NOT NULL DEFAULT '{}',
+        message TEXT NOT NULL DEFAULT '',
+        version_id INTEGER REFERENCES versions(id)
+    );
+    CREATE INDEX runs_of_event ON runs(event_id);
+    """,
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+RUNNING = "running"
+FINISHED = "finished"  # the run used its time, or proved its schedule optimal
+STOPPED = "stopped"  # the director pressed Stop: the best so far was kept
+INTERRUPTED = "interrupted"  # the desk stopped while it ran: nothing was kept, it can run again
+FAILED = "failed"  # the library refused the request, or found no schedule
+
+
+class NewerDatabase(Exception):
+    """The file was written by a newer desk; this one does not know its schema."""
+
+
+class EventRow(BaseModel):
+    id: int
+    settings: dict
+    current_version: int | None
+    created: str
+
+
+class VersionRow(BaseModel):
+    id: int
+    event_id: int
+    parent: int | None
+    kind: str
+    note: str
+    played: int
+    figures: dict
+    created: str
+    schedule_json: str
+
+    def schedule(self) -> Schedule:
+        return Schedule.model_validate_json(self.schedule_json)
+
+
+class RunRow(BaseModel):
+    id: int
+    event_id: int
+    kind: str
+    request: dict
+    status: str
+    pid: int | None
+    time_limit: float
+    started: float
+    finished: float | None
+    stop_asked: bool
+    progress: dict
+    message: str
+    version_id: int | None
+
+    @property
+    def running(self) -> bool:
+        return self.status == RUNNING
+
+    def elapsed(self) -> float:
+        return (self.finished or time.time()) - self.started
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+class Store:
+    """One connection to the desk's file; open one per thread or process (sqlite3 objects are not shared)."""
+
+    def __init__(self, path: str | Path):
+        self.path = str(path)
+        self.db = sqlite3.connect(self.path, isolation_level=None, timeout=30, check_same_thread=False)
+        self.db.row_factory = sqlite3.Row
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=FULL")
+        self.db.execute("PRAGMA foreign_keys=ON")
+        self._migrate()
+
+    def close(self) -> None:
+        self.db.close()
+
+    def _migrate(self) -> None:
+        with self.change():
+            version = self.db.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise NewerDatabase(
+                    f"{self.path} was written by a newer desk (schema {version}, this one knows {SCHEMA_VERSION})"
+                )
+            for number in range(version, SCHEMA_VERSION):
+                for statement in MIGRATIONS[number].split(";"):
+                    if statement.strip():
+                        self.db.execute(statement)
+            self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    @contextmanager
+    def change(self) -> Iterator[sqlite3.Connection]:
+        """One transaction, taken for writing at once (no deadlock between two writers): all or nothing."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.db
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    # ---- the desk's own secret ------------------------------------------------------------------
+
+    def secret(self) -> str:
+        """A random key made once per file, so cookies and open pages outlive a restart."""
+        with self.change() as db:
+            row = db.execute("SELECT value FROM meta WHERE key = 'secret'").fetchone()
+            if row:
+                return row[0]
+            key = secrets.token_urlsafe(24)
+            db.execute("INSERT INTO meta VALUES ('secret', ?)", (key,))
+            return key
+
+    # ---- events --------------------------------------------------------------------------------
+
+    def add_event(self, settings: dict) -> int:
+        with self.change() as db:
+            cursor = db.execute("INSERT INTO events (settings, created) VALUES (?, ?)", (json.dumps(settings), now()))
+            assert cursor.lastrowid is not None
+            return cursor.lastrowid
+
+    def set_settings(self, event_id: int, settings: dict) -> None:
+        with self.change() as db:
+            db.execute("UPDATE events SET settings = ? WHERE id = ?", (json.dumps(settings), event_id))
+
+    def event(self, event_id: int) -> EventRow | None:
+        row = self.db.execute("SELECT * FROM events WHERE id = ?", (event_id,)).fetchone()
+        return None if row is None else _event(row)
+
+    def events(self) -> list[EventRow]:
+        return [_event(row) for row in self.db.execute("SELECT * FROM events ORDER BY id DESC")]
+
+    # ---- versions ------------------------------------------------------------------------------
+
+    def add_version(
+        self,
+        db: sqlite3.Connection,
+        event_id: int,
+        schedule: Schedule,
+        *,
+        kind: str,
+        note: str,
+        played: int,
+        figures: dict,
+        parent: int | None,
+    ) -> int:
+        """Inside a `change`: check the schedule, store it as the event's current version. Nothing the
+        checker refuses is stored (InvalidSchedule goes up and the transaction rolls back)."""
+        metrics = optimizer.check(schedule)
+        figures = {**figures, "metrics": metrics.model_dump(mode="json")}
+        cursor = db.execute(
+            "INSERT INTO versions (event_id, parent, kind, note, played, schedule, figures, created) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (event_id, parent, kind, note, played, schedule.model_dump_json(), json.dumps(figures), now()),
+        )
+        assert cursor.lastrowid is not None
+        db.execute("UPDATE events SET current_version = ? WHERE id = ?", (cursor.lastrowid, event_id))
+        return cursor.lastrowid
+
+    def version(self, version_id: int) -> VersionRow | None:
+        row = self.db.execute("SELECT * FROM versions WHERE id = ?", (version_id,)).fetchone()
+        return None if row is None else _version(row)
+
+    def versions(self, event_id: int) -> list[VersionRow]:
+        """Every version of the event, newest first, without their schedules' text parsed."""
+        rows = self.db.execute("SELECT * FROM versions WHERE event_id = ? ORDER BY id DESC", (event_id,))
+        return [_version(row) for row in rows]
+
+    def point_at(self, event_id: int, version_id: int) -> None:
+        with self.change() as db:
+            db.execute("UPDATE events SET current_version = ? WHERE id = ?", (version_id, event_id))
+
+    # ---- planning runs -------------------------------------------------------------------------
+
+    def add_run(self, event_id: int, kind: str, request: dict, time_limit: float) -> int:
+        with self.change() as db:
+            cursor = db.execute(
+                "INSERT INTO runs (event_id, kind, request, status, time_limit, started) VALUES (?, ?, ?, ?, ?, ?)",
+                (event_id, kind, json.dumps(request), RUNNING, time_limit, time.time()),
+            )
+            assert cursor.lastrowid is not None
+            return cursor.lastrowid
+
+    def run(self, run_id: int) -> RunRow | None:
+        row = self.db.execute("SELECT * FROM runs WHERE id = ?", (run_id,)).fetchone()
+        return None if row is None else _run(row)
+
+    def runs(self, event_id: int) -> list[RunRow]:
+        return [
+            _run(row) for row in self.db.execute("SELECT * FROM runs WHERE event_id = ? ORDER BY id DESC", (event_id,))
+        ]
+
+    def running(self) -> list[RunRow]:
+        return [_run(row) for row in self.db.execute("SELECT * FROM runs WHERE status = ?", (RUNNING,))]
+
+    def set_pid(self, run_id: int, pid: int) -> None:
+        with self.change() as db:
+            db.execute("UPDATE runs SET pid = ? WHERE id = ?", (pid, run_id))
+
+    def ask_stop(self, run_id: int) -> None:
+        with self.change() as db:
+            db.execute("UPDATE runs SET stop_asked = 1 WHERE id = ?", (run_id,))
+
+    def set_progress(self, run_id: int, progress: dict) -> None:
+        with self.change() as db:
+            db.execute(
+                "UPDATE runs SET progress = ? WHERE id = ? AND status = ?", (json.dumps(progress), run_id, RUNNING)
+            )
+
+    def end_run(self, db: sqlite3.Connection, run_id: int, status: str, message: str = "", version_id=None) -> bool:
+        """Inside a `change`: close a run that is still running. False when it was already closed (the
+        desk restarted and marked it interrupted): then its result must not be stored either."""
+        cursor = db.execute(
+            "UPDATE runs SET status = ?, message = ?, version_id = ?, finished = ? WHERE id = ? AND status = ?",
+            (status, message, version_id, time.time(), run_id, RUNNING),
+        )
+        return cursor.rowcount == 1
+
+    def close_run(self, run_id: int, status: str, message: str = "") -> bool:
+        with self.change() as db:
+            return self.end_run(db, run_id, status, message)
+
+
+def _event(row: sqlite3.Row) -> EventRow:
+    return EventRow(**{**dict(row), "settings": json.loads(row["settings"])})
+
+
+def _version(row: sqlite3.Row) -> VersionRow:
+    fields = {key: row[key] for key in row.keys() if key != "schedule"}
+    return VersionRow(**{**fields, "figures": json.loads(row["figures"]), "schedule_json": row["schedule"]})
+
+
+def _run(row: sqlite3.Row) -> RunRow:
+    return RunRow(**{**dict(row), "request": json.loads(row["request"]), "progress": json.loads(row["progress"])})

@@ -1,0 +1,162 @@
+"""What the desk's pages show, worked out here so the templates stay layouts: the rounds, a player's
+day, the figures in a director's words, the variety rotation beside the fixed rule."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from models import SEAT_LETTERS, Metrics, Schedule
+from rotation.output import NOT_HERE_WORD, SIT_OUT_WORDS, THREE_HANDED_WORD
+
+
+@dataclass(frozen=True)
+class SeatView:
+    letter: str
+    name: str
+    player: int  # index in the schedule's list, for the link to the player's day
+
+
+@dataclass(frozen=True)
+class TableView:
+    number: int
+    seats: tuple[SeatView, ...]
+
+    @property
+    def three_handed(self) -> bool:
+        return len(self.seats) == 3
+
+
+@dataclass(frozen=True)
+class RoundView:
+    number: int
+    played: bool
+    tables: tuple[TableView, ...]
+    sit_outs: tuple[SeatView, ...]
+    absent: tuple[str, ...]
+
+
+def rounds_view(schedule: Schedule, played: int) -> list[RoundView]:
+    index = {name: p for p, name in enumerate(schedule.players)}
+    return [
+        RoundView(
+            number=number,
+            played=number <= played,
+            tables=tuple(
+                TableView(
+                    table.table,
+                    tuple(SeatView(SEAT_LETTERS[s], name, index[name]) for s, name in enumerate(table.players)),
+                )
+                for table in sorted(round_.tables, key=lambda t: t.table)
+            ),
+            sit_outs=tuple(SeatView("", name, index[name]) for name in round_.sit_outs),
+            absent=round_.absent,
+        )
+        for number, round_ in enumerate(schedule.rounds, start=1)
+    ]
+
+
+@dataclass(frozen=True)
+class DayLine:
+    round: int
+    table: int | None
+    seat: str
+    note: str
+    with_: tuple[str, ...]
+
+
+def player_day(schedule: Schedule, name: str) -> list[DayLine]:
+    """Round by round: where the player sits and with whom, or that they sit out or are not here."""
+    lines = []
+    sit_out = SIT_OUT_WORDS[schedule.sit_out_scoring.value]
+    for number, round_ in enumerate(schedule.rounds, start=1):
+        table = next((t for t in round_.tables if name in t.players), None)
+        if table is not None:
+            seat = SEAT_LETTERS[table.players.index(name)]
+            note = THREE_HANDED_WORD if len(table.players) == 3 else ""
+            others = tuple(other for other in table.players if other != name)
+            lines.append(DayLine(number, table.table, seat, note, others))
+        else:
+            note = sit_out if name in round_.sit_outs else NOT_HERE_WORD
+            lines.append(DayLine(number, None, "", note, ()))
+    return lines
+
+
+def figure_lines(figures: dict, spread: bool) -> list[str]:
+    """The figures of a version, as a director reads them."""
+    metrics = Metrics.model_validate(figures["metrics"])
+    lines = [_repeats_line(metrics, figures)]
+    bound = figures.get("bound")
+    if bound:
+        gap = metrics.repeats - bound["repeats"]
+        lines.append(f"Best possible: at least {bound['repeats']} repeats ({bound['proof']}).")
+        lines.append(
+            "Proven optimal: no seating of this day has fewer repeats."
+            if gap <= 0
+            else f"Not proven optimal: at most {gap} repeat{'s' if gap != 1 else ''} above the best possible."
+        )
+    lines += [
+        f"Every player meets at least {metrics.opponents_min} different opponents "
+        f"(on average {metrics.opponents_mean:.1f}); no pair meets more than {metrics.max_meetings} times.",
+        f"The worst-off player has {metrics.worst_player_repeats} repeats.",
+        "Seats: every player's seat letters are balanced (at most one apart)."
+        if metrics.seat_spread <= 1
+        else f"Seats: one player sits in one letter up to {metrics.seat_spread} rounds more than in another.",
+        f"Table numbers: {metrics.table_visits_above_even} visits to a table beyond the even share.",
+        f"Trios: three players share a table again {metrics.trios_again} times; "
+        f"back to back: {metrics.back_to_back} pairs meet in two rounds running.",
+    ]
+    three = [p.three_handed_rounds for p in metrics.players]
+    out = [p.sit_out_rounds for p in metrics.players]
+    if any(three):
+        lines.append(f"Three-handed rounds per player: {min(three)} to {max(three)}{_turns(metrics.three_handed_fair)}")
+    if any(out):
+        lines.append(f"Sat-out rounds per player: {min(out)} to {max(out)}{_turns(metrics.sit_outs_fair)}")
+    if spread:
+        lines.append(f"Club-mates share a table {metrics.club_meetings} times.")
+    if figures.get("method"):
+        stopped = " (stopped early: the best found so far)" if figures.get("interrupted") else ""
+        lines.append(f"Made by: {figures['method']}, in {figures.get('runtime', 0):.1f} s{stopped}.")
+    return lines
+
+
+def _repeats_line(metrics: Metrics, figures: dict) -> str:
+    fixed = figures.get("fixed") or {}
+    line = f"Repeats: {metrics.repeats} (a pair's every meeting after its first counts one)."
+    if "metrics" in fixed:
+        line += f" The fixed rule on the same room: {fixed['metrics']['repeats']}."
+    return line
+
+
+def _turns(fair: bool) -> str:
+    return ", taken in turn." if fair else ", not taken in turn."
+
+
+COMPARED = (
+    ("Repeats", "repeats"),
+    ("Most meetings of one pair", "max_meetings"),
+    ("Fewest different opponents", "opponents_min"),
+    ("Worst-off player's repeats", None),
+    ("Seat spread (balanced is 1 or less)", "seat_spread"),
+    ("Table visits beyond the even share", "table_visits_above_even"),
+    ("Trios again", "trios_again"),
+    ("Back-to-back rematches", "back_to_back"),
+    ("Three-handed or sit-outs taken in turn", "turns"),
+)
+
+
+def compared_rows(figures: dict) -> list[tuple[str, str, str]]:
+    """(what, this schedule, the fixed rule) for the side-by-side table."""
+    ours = Metrics.model_validate(figures["metrics"])
+    fixed_data = (figures.get("fixed") or {}).get("metrics")
+    fixed = Metrics.model_validate(fixed_data) if fixed_data else None
+
+    def value(metrics: Metrics | None, key: str | None) -> str:
+        if metrics is None:
+            return "-"
+        if key is None:
+            return str(metrics.worst_player_repeats)
+        if key == "turns":
+            return "yes" if metrics.turns_fair else "no"
+        return str(getattr(metrics, key))
+
+    return [(label, value(ours, key), value(fixed, key)) for label, key in COMPARED]

@@ -1,0 +1,59 @@
+"""Shared by the desk's tests: a desk over a fresh file, events with a schedule, waiting for a run."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import optimizer
+from models import Event
+from rotation.desk import service
+from rotation.desk.settings import EventSettings
+from rotation.desk.storage import Store
+
+HOSTILE = "<img src=x onerror=alert(1)>"
+LOCAL = "http://127.0.0.1"
+
+
+def names(count: int, hostile: bool = False) -> list[str]:
+    listed = [f"Player {i:02d}" for i in range(1, count + 1)]
+    return listed[:-1] + [HOSTILE] if hostile else listed
+
+
+def token_of(html: str) -> str:
+    found = re.search(r'name="csrf" value="([^"]+)"', html)
+    assert found, "the page carries no CSRF token"
+    return found.group(1)
+
+
+def seeded_event(db_path, settings: EventSettings) -> int:
+    """An event whose first version is the fixed rule's schedule with the keep-apart groups (checked on
+    the way in), planned by no worker."""
+    store = Store(db_path)
+    event_id = service.create_event(store, settings)
+    event = settings.event()
+    schedule = optimizer.fixed_schedule(Event(players=event.players, rounds=event.rounds, odd=event.odd))
+    schedule = schedule.model_copy(update={"apart": event.apart})  # checked: the fixed rule must keep them apart
+    with store.change() as db:
+        store.add_version(
+            db,
+            event_id,
+            schedule,
+            kind="plan",
+            note="the fixed rule",
+            played=0,
+            figures={"fixed": service.fixed_figures(schedule)},
+            parent=None,
+        )
+    store.close()
+    return event_id
+
+
+def wait_run(client, run_id: int, seconds: float = 60.0, until=lambda run: run["status"] != "running") -> dict:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        run = client.get(f"/api/runs/{run_id}").json()
+        if until(run):
+            return run
+        time.sleep(0.2)
+    raise AssertionError(f"run {run_id} did not get there in {seconds} s: {run}")
