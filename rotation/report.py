@@ -148,7 +148,7 @@ def _moves_lines(replan: Replan) -> list[str]:
             lines.append(f"{title}: no schedule in a {other.runtime:.1f} s run")
         else:
             moved = _count(other.moves.players, "player", "moves", "move")
-            lines.append(f"{title}: {other.repeats} repeats, {moved} (a {other.runtime:.1f} s run)")
+            lines.append(f"{title}: {counted(other.repeats, 'repeat')}, {moved} (a {other.runtime:.1f} s run)")
     return lines
 
 
