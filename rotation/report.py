@@ -144,7 +144,7 @@ def _moves_lines(replan: Replan) -> list[str]:
     lines = [f"{title}: {_count(moves.players, 'player', 'moves', 'move')}{where} ({seats}); {repeats}"]
     if other is not None:
         title = "Re-seating everyone" if other.reseat is Reseat.ALL else "Fewest moves"
-        if other.moves is None:
+        if other.moves is None or other.repeats is None:
             lines.append(f"{title}: no schedule in a {other.runtime:.1f} s run")
         else:
             moved = _count(other.moves.players, "player", "moves", "move")
