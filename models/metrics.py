@@ -13,6 +13,7 @@ class PlayerMetrics(BaseModel):
     repeats: int = Field(description="Meetings beyond the first, summed over this player's opponents.")
     three_handed_rounds: int
     sit_out_rounds: int
+    rounds_played: int = Field(default=0, description="Rounds at a table (not sitting out, not away).")
 
 
 class Metrics(BaseModel):
@@ -41,6 +42,14 @@ class Metrics(BaseModel):
     )
     back_to_back: int = Field(
         default=0, description="Pairs who share a table in a round and again in the next round, counted per round."
+    )
+    apart_meetings: int = Field(
+        default=0,
+        description="Times two players of one keep-apart group shared a table; 0 in every schedule the checker passes.",
+    )
+    stay_moves: int = Field(
+        default=0,
+        description="Rounds a player who stays sat at another table; 0 in every schedule the checker passes.",
     )
     indirect_meetings: int | None = Field(
         default=None,

@@ -60,7 +60,10 @@ class Provenance(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     tool_version: str = Field(description="The rotation version that wrote the file.")
-    method: str = Field(description="How it was built: 'fixed', or the plan's method.")
+    method: str = Field(
+        description="How it was built: 'fixed', or the methods of a plan in order, as `--verbose` prints them "
+        "(e.g. 'affine geometry AG(2,4) (library), extended, balanced')."
+    )
     seed: int | None = Field(default=None, description="Random seed of the search.")
     time_limit: float | None = Field(
         default=None, ge=0, allow_inf_nan=False, description="Seconds the search was allowed."

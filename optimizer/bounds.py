@@ -8,6 +8,7 @@ from math import comb
 import numpy as np
 
 from models import Bound, Event
+from optimizer.words import counted
 
 # Resolvable maximum packings RP(v, 4) exist for every v divisible by 4 except 8, 12 and 20
 # (Ge, Lam, Ling and Shen, Designs, Codes and Cryptography 35, 2005). For 20 players a repeat-free
@@ -87,8 +88,8 @@ def first_round_bound(event: Event) -> Bound:
     rested = f" (the {layout.sit_outs} who sat out round 1 met nobody)" if layout.sit_outs else ""
     return Bound(
         repeats=per_round * (event.rounds - 1),
-        proof=f"pigeonhole: with {layout.tables} tables each later round repeats at least {per_round} "
-        f"first-round pairs{rested}",
+        proof=f"pigeonhole: with {layout.tables} tables each later round repeats at least "
+        f"{counted(per_round, 'first-round pair')}{rested}",
     )
 
 
@@ -188,10 +189,40 @@ def published_bound(event: Event) -> Bound:
     )
 
 
+def stay_bound(event: Event) -> Bound:
+    """Players who stay at one table meet there in every round they both play: a pair of them meets
+    m times, m - 1 of them repeats. Without sit-outs m is every round; with sit-outs taken in turn each
+    player sits out at most ceil(rounds x sit-outs / players) rounds, so m >= rounds - twice that.
+    The stay request forces these repeats whatever the rest of the day does."""
+    at_table: dict[int, list[str]] = {}
+    for name, table in event.stay.items():
+        at_table.setdefault(table, []).append(name)
+    layout, rounds = event.layout, event.rounds
+    most_out = -(-rounds * layout.sit_outs // len(event.players))
+    together = rounds - 2 * most_out
+    pairs = sum(comb(len(names), 2) for names in at_table.values())
+    if not pairs or together < 2:
+        return Bound(repeats=0, proof="")
+    crowded = min(t for t, names in at_table.items() if len(names) > 1)
+    example = f"{' and '.join(sorted(at_table[crowded])[:2])} at table {crowded}"
+    if layout.sit_outs:
+        meet = f", with sit-outs taken in turn, in at least {together} of the {rounds} rounds"
+        again = f"at least {counted(together - 1, 'time')}"
+    else:
+        meet, again = f" in all {_rounds(rounds)}", counted(together - 1, "time")
+    repeats = pairs * (together - 1)
+    return Bound(
+        repeats=repeats,
+        proof=f"stays: players who stay at one table meet{meet}, so each pair of them meets again {again}: "
+        f"{counted(pairs, 'such pair')} ({example}), {counted(repeats, 'repeat')}",
+    )
+
+
 def lower_bound(event: Event) -> Bound:
     """The strongest of the bounds above."""
     bounds = [
         counting_bound(event),
+        stay_bound(event),
         degree_bound(event),
         first_round_bound(event),
         published_bound(event),
@@ -201,8 +232,8 @@ def lower_bound(event: Event) -> Bound:
 
 
 def _players(count: int) -> str:
-    return f"{count} player{'' if count == 1 else 's'}"
+    return counted(count, "player")
 
 
 def _rounds(count: int) -> str:
-    return f"{count} round{'' if count == 1 else 's'}"
+    return counted(count, "round")

@@ -11,6 +11,7 @@ from itertools import combinations, pairwise
 from typing import NamedTuple
 
 from models import Layout, Metrics, PlayerMetrics, Schedule
+from optimizer.words import counted
 
 
 class InvalidSchedule(ValueError):
@@ -31,7 +32,7 @@ def check(schedule: Schedule) -> Metrics:
         _check_round(schedule, round_, number, known)
         broken = _requests_broken(schedule, round_, number, groups_of) if number > schedule.played else []
         if broken:
-            raise InvalidSchedule(broken[0])
+            raise InvalidSchedule(f"broken request in {broken[0]}")
     return measure(schedule)
 
 
@@ -84,10 +85,10 @@ def _check_round(schedule: Schedule, round_, number: int, known: set[str]) -> No
     if +sizes != +wanted:
         raise InvalidSchedule(
             f"{where}: {present} players under the {schedule.odd.value} rule need "
-            f"{layout.fours} tables of four and {layout.threes} of three, got {_describe(sizes)}"
+            f"{counted(layout.fours, 'table')} of four and {layout.threes} of three, got {_describe(sizes)}"
         )
     if len(round_.sit_outs) != layout.sit_outs:
-        raise InvalidSchedule(f"{where}: {layout.sit_outs} players must sit out, got {len(round_.sit_outs)}")
+        raise InvalidSchedule(f"{where}: {counted(layout.sit_outs, 'player')} must sit out, got {len(round_.sit_outs)}")
     if number > schedule.played and any(len(t.players) == 3 and t.table <= layout.fours for t in round_.tables):
         raise InvalidSchedule(f"{where}: three-handed tables must be numbered after the tables of four")
 
@@ -110,10 +111,14 @@ def _requests_broken(schedule: Schedule, round_, number: int, groups_of: dict[st
             for group in groups_of.get(name, ()):
                 if group in seen:
                     together = [n for n in table.players if n in schedule.apart[group]]
-                    broken.append(f"round {number}: {' and '.join(together)} share table {table.table}")
+                    broken.append(
+                        f"round {number}: {' and '.join(together)} are to be kept apart but share table {table.table}"
+                    )
                 seen.add(group)
             if schedule.stay.get(name, table.table) != table.table:
-                broken.append(f"round {number}: {name} is at table {table.table}, not at table {schedule.stay[name]}")
+                broken.append(
+                    f"round {number}: {name} is to stay at table {schedule.stay[name]} but is at table {table.table}"
+                )
     return list(dict.fromkeys(broken))  # three of one group at a table are one broken request
 
 
@@ -136,6 +141,7 @@ def measure(schedule: Schedule) -> Metrics:
         for name in pair:
             opponents[name] += 1
             repeats[name] += count - 1
+    played = Counter(name for round_ in schedule.rounds for t in round_.tables for name in t.players)
     three, out = _three_handed(schedule), _sat_out(schedule)
     players = tuple(
         PlayerMetrics(
@@ -144,6 +150,7 @@ def measure(schedule: Schedule) -> Metrics:
             repeats=repeats[name],
             three_handed_rounds=three.final[name],
             sit_out_rounds=out.final[name],
+            rounds_played=played[name],
         )
         for name in schedule.players
     )
@@ -160,6 +167,8 @@ def measure(schedule: Schedule) -> Metrics:
         table_visits_above_even=_table_visits_above_even(schedule),
         trios_again=_trios_again(schedule),
         back_to_back=_back_to_back(schedule),
+        apart_meetings=sum(met[pair] for group in schedule.apart for pair in map(frozenset, combinations(group, 2))),
+        stay_moves=_stay_moves(schedule),
         indirect_meetings=_indirect_meetings(schedule, met),
         broken_requests=_broken_in_played(schedule),
         players=players,
@@ -201,6 +210,17 @@ def _table_visits_above_even(schedule: Schedule) -> int:
         even = -(-sum(counts.values()) // tables[name])
         above += sum(max(0, count - even) for count in counts.values())
     return above
+
+
+def _stay_moves(schedule: Schedule) -> int:
+    """Rounds a player who stays sat at a table other than the one asked for."""
+    return sum(
+        1
+        for round_ in schedule.rounds
+        for table in round_.tables
+        for name in table.players
+        if schedule.stay.get(name, table.table) != table.table
+    )
 
 
 def _trios_again(schedule: Schedule) -> int:

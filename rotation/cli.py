@@ -17,6 +17,7 @@ import optimizer
 from models import Answer, OddPolicy, Reseat, Schedule, SitOutScoring, Status
 from models.event import MAX_ROUNDS, did_you_mean, name_key, normalise_name
 from optimizer.fix import turns_broken_by
+from optimizer.words import counted
 from rotation import stopping
 from rotation.desk.serve import serve
 from rotation.inputs import BadInput, check_outputs, make_event, one_line_error, parse_sizes, read_schedule
@@ -36,6 +37,7 @@ from rotation.print_command import print_command
 from rotation.progress import progress_display
 from rotation.report import (
     COMPARE_HEADER,
+    COMPARE_LEGEND,
     UNFAIR_FIXED_NOTE,
     compare_csv,
     compare_json,
@@ -138,7 +140,7 @@ def emit(
         say(seating_text(schedule))
         say()
     if figures:
-        say(metrics_text(metrics, spread=bool(schedule.spread)))
+        say(metrics_text(metrics, schedule))
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -217,6 +219,11 @@ def solver_options(command, seconds: float = 30.0, what: str = "Seconds to searc
     return functools.reduce(lambda cmd, option: option(cmd), reversed(options), with_solver)
 
 
+VERBOSE = click.option(
+    "--verbose", "-v", is_flag=True, help="Also say how the schedule was made (the methods; the file records them too)."
+)
+
+
 @cli.command()
 @room_options
 @click.option(
@@ -230,7 +237,10 @@ def solver_options(command, seconds: float = 30.0, what: str = "Seconds to searc
 )
 @solver_options
 @output_options
-def plan(players, names, rounds, odd, scoring, apart, stay, spread, solver: SolverSettings, output: ScheduleOutputs):
+@VERBOSE
+def plan(
+    players, names, rounds, odd, scoring, apart, stay, spread, solver: SolverSettings, output: ScheduleOutputs, verbose
+):
     """A variety rotation: all rounds planned at once for the fewest repeat opponents."""
     files = output.checked({"names file": names, "apart file": apart, "stay file": stay, "spread file": spread})
     event = make_event(players, names, rounds, odd, scoring, apart, stay, spread)
@@ -243,7 +253,7 @@ def plan(players, names, rounds, odd, scoring, apart, stay, spread, solver: Solv
     made = {"method": "variety", "seed": solver.seed, "time_limit": solver.time_limit, "result": result}
     with stopping.held():  # the search is over: a stop signal now waits until the best is written
         emit(result.schedule, files, output, provenance=made)
-        say(result_text(result))
+        say(result_text(result, verbose))
 
 
 def no_schedule(result, time_limit: float, requests: bool) -> click.ClickException:
@@ -287,7 +297,10 @@ def no_schedule(result, time_limit: float, requests: bool) -> click.ClickExcepti
 )
 @solver_options
 @output_options
-def replan(schedule_file, played, drop, add, odd, scoring, reseat, solver: SolverSettings, output: ScheduleOutputs):
+@VERBOSE
+def replan(
+    schedule_file, played, drop, add, odd, scoring, reseat, solver: SolverSettings, output: ScheduleOutputs, verbose
+):
     """Plan the rounds still to play again, after people leave or arrive. The input file is not changed."""
     files = output.checked({"schedule file": schedule_file})
     schedule = read_checked(schedule_file)
@@ -317,7 +330,7 @@ def replan(schedule_file, played, drop, add, odd, scoring, reseat, solver: Solve
     made = {"method": "replan", "seed": solver.seed, "time_limit": solver.time_limit, "result": outcome.result}
     with stopping.held():  # the search is over: a stop signal now waits until the best is written
         emit(outcome.result.schedule, files, output, provenance=made)
-        say(replan_text(outcome))
+        say(replan_text(outcome, verbose))
 
 
 def _who_leaves(schedule: Schedule, drop) -> tuple[str, ...]:
@@ -484,7 +497,7 @@ def exists(players, names, rounds, odd, scoring, solver: SolverSettings, json_pa
     verdict = optimizer.zero_repeat_verdict(
         event, time_limit=solver.time_limit, seed=solver.seed, workers=solver.workers
     )
-    rounds = f"{verdict.rounds} round{'' if verdict.rounds == 1 else 's'}"
+    rounds = counted(verdict.rounds, "round")
     if verdict.schedule is not None and files:
         emit(verdict.schedule, files, figures=False)
     say(f"{verdict.players} players, {rounds}: {verdict.answer.value} ({verdict.reason})")
@@ -517,7 +530,9 @@ def compare(sizes, rounds_list, odd, solver: SolverSettings, csv_path, json_path
             say(f"{n:>7} {r:>6}  {error.format_message()}")
             skipped += 1
             continue
-        with progress_display(solver.time_limit, f"room {k} of {len(rows)} ({n} players, {r} rounds)") as show:
+        with progress_display(
+            solver.time_limit, f"room {k} of {len(rows)} ({n} players, {counted(r, 'round')})"
+        ) as show:
             result = optimizer.plan(
                 event, time_limit=solver.time_limit, seed=solver.seed, workers=solver.workers, on_progress=show
             )
@@ -535,7 +550,7 @@ def compare(sizes, rounds_list, odd, solver: SolverSettings, csv_path, json_path
     render = {"--csv": lambda: compare_csv(records), "--json": lambda: compare_json(records)}
     write_outputs([(path, render[what]()) for what, path in files])
     say(compare_summary(records, skipped) + (f"; {stopped}" if stopped else ""))
-    for note in (UNFAIR_FIXED_NOTE if unfair else "", guide_claim_note(verdicts)):
+    for note in (COMPARE_LEGEND, UNFAIR_FIXED_NOTE if unfair else "", guide_claim_note(verdicts)):
         if note:
             say()
             say(note)
@@ -550,8 +565,8 @@ def check(file):
         metrics = optimizer.check(schedule)
     except optimizer.InvalidSchedule as error:
         raise BadInput(f"{file}: invalid schedule: {error}") from None
-    say(f"{file}: valid, {len(schedule.players)} players, {len(schedule.rounds)} rounds")
-    say(metrics_text(metrics, spread=bool(schedule.spread)))
+    say(f"{file}: valid, {len(schedule.players)} players, {counted(len(schedule.rounds), 'round')}")
+    say(metrics_text(metrics, schedule))
 
 
 @cli.command()

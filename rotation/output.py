@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import click
 
 from models import SEAT_LETTERS, Metrics, Schedule
+from optimizer.words import counted
 from rotation import stopping
 from rotation.inputs import MAX_SCHEDULE_BYTES, BadInput
 
@@ -39,34 +40,99 @@ def seating_text(schedule: Schedule) -> str:
     return "\n".join(lines)
 
 
-def metrics_text(metrics: Metrics, spread: bool = False) -> str:
-    three = [p.three_handed_rounds for p in metrics.players]
-    out = [p.sit_out_rounds for p in metrics.players]
+def metrics_text(metrics: Metrics, schedule: Schedule | None = None) -> str:
+    return "\n".join(metrics_lines(metrics, schedule))
+
+
+def metrics_lines(metrics: Metrics, schedule: Schedule | None = None) -> list[str]:
+    """The checker's figures, one a line, in a director's words; with the schedule, its requests confirmed."""
     lines = [
-        f"Repeats (E): {metrics.repeats}   most meetings of one pair: {metrics.max_meetings}",
-        f"Distinct opponents per player: min {metrics.opponents_min}, mean {metrics.opponents_mean:g}",
-        f"Worst-off player's repeats: {metrics.worst_player_repeats}",
-        f"Seat spread (worst player's most - fewest rounds in one seat letter): {metrics.seat_spread}"
-        + (" (balanced)" if metrics.seat_spread <= 1 else ""),
-        (
-            f"Table visits above even: {metrics.table_visits_above_even}   trios again: {metrics.trios_again}   "
-            f"back-to-back rematches: {metrics.back_to_back}"
-        ),
+        f"Repeats: {metrics.repeats} (meetings of a pair after its first); {_most_meetings(metrics.max_meetings)}",
+        f"Different opponents per player: at least {metrics.opponents_min}, "
+        f"{round(metrics.opponents_mean, 1):g} on average",
+        f"Most repeats for one player: {metrics.worst_player_repeats}",
+        _seats(metrics.seat_spread),
+        f"Players at the same table number more often than needed: {counted(metrics.table_visits_above_even, 'time')}",
+        f"Three players at one table again: {counted(metrics.trios_again, 'time')}",
+        f"Pairs at one table two rounds running: {counted(metrics.back_to_back, 'time')}",
     ]
     if metrics.indirect_meetings is not None:
-        lines.append(f"Pairs who never meet: at least {metrics.indirect_meetings} opponents in common")
+        lines.append(_never_meet(metrics.indirect_meetings))
+    three = [p.three_handed_rounds for p in metrics.players]
+    out = [p.sit_out_rounds for p in metrics.players]
     if any(three):
-        lines.append(f"Three-handed rounds per player: {min(three)}-{max(three)}" + _fair(metrics.three_handed_fair))
+        lines.append(f"Three-handed rounds per player: {_range(three)}" + _fair(metrics.three_handed_fair))
     if any(out):
-        lines.append(f"Sat-out rounds per player: {min(out)}-{max(out)}" + _fair(metrics.sit_outs_fair))
-    if spread:
-        lines.append(f"Club-mates sharing a table (spread request): {metrics.club_meetings} times")
+        lines.append(f"Sat-out rounds per player: {_range(out)}" + _fair(metrics.sit_outs_fair))
+    if schedule is not None:
+        lines += _requests(metrics, schedule)
     lines += [f"Request broken in a played round: {line}" for line in metrics.broken_requests]
-    return "\n".join(lines)
+    return lines
+
+
+def _most_meetings(most: int) -> str:
+    if most <= 1:
+        return "no pair meets twice"
+    return f"no pair meets more than {'twice' if most == 2 else counted(most, 'time')}"
+
+
+def _seats(spread: int) -> str:
+    if spread == 0:
+        return "Seats: every player sits in each seat letter equally often (balanced)"
+    balanced = " (balanced)" if spread <= 1 else ""
+    return (
+        f"Seats: no player sits in one seat letter more than {counted(spread, 'round')} more often "
+        f"than in another{balanced}"
+    )
+
+
+def _never_meet(common: int) -> str:
+    if common == 0:
+        return "Pairs who never meet: some have no opponent in common"
+    return f"Pairs who never meet: each has at least {counted(common, 'opponent')} in common"
+
+
+def _range(counts: list[int]) -> str:
+    return f"{min(counts)} each" if min(counts) == max(counts) else f"{min(counts)} to {max(counts)}"
 
 
 def _fair(fair: bool) -> str:
-    return " (shared in turn)" if fair else " (not shared in turn)"
+    return ", taken in turn" if fair else ", not taken in turn"
+
+
+def _requests(metrics: Metrics, schedule: Schedule) -> list[str]:
+    """The requests confirmed as the checker measured them: spread clubs, apart groups, players who stay."""
+    lines = []
+    if schedule.spread:
+        lines.append(f"Club-mates sharing a table (spread request): {counted(metrics.club_meetings, 'time')}")
+    if schedule.apart:
+        kept = (
+            "never at one table"
+            if metrics.apart_meetings == 0
+            else f"but at one table {counted(metrics.apart_meetings, 'time')}"
+        )
+        lines.append(f"Kept apart: {counted(len(schedule.apart), 'group')}, {kept}")
+    if schedule.stay:
+        lines += _stays(metrics, schedule)
+    return lines
+
+
+def _stays(metrics: Metrics, schedule: Schedule) -> list[str]:
+    if metrics.stay_moves:
+        return [f"Players who stay: away from their table {counted(metrics.stay_moves, 'time')}"]
+    played = {p.name: p.rounds_played for p in metrics.players}
+    rounds = len(schedule.rounds)
+    by_table: dict[int, list[str]] = {}
+    for name in schedule.players:
+        if name in schedule.stay:
+            by_table.setdefault(schedule.stay[name], []).append(name)
+    lines = []
+    for table, names in sorted(by_table.items()):
+        every = [n for n in names if played[n] == rounds]
+        parts = [f"{', '.join(every)}, all {counted(rounds, 'round')}"] if every else []
+        parts += [f"{n}, every round played ({played[n]} of {rounds})" for n in names if played[n] != rounds]
+        lines.append(f"Stays at table {table}: {'; '.join(parts)}")
+    return lines
 
 
 # The same words as the printed pages (rotation.printing imports these).

@@ -8,6 +8,7 @@ import click
 
 import optimizer
 from models import Event, Schedule
+from optimizer.words import counted
 from rotation.inputs import BadInput, check_outputs, read_schedule
 from rotation.output import say, write_outputs
 
@@ -142,16 +143,16 @@ def print_command(file, html_path, png_path, title, date, only, rounds_text, sor
     write_outputs(files)  # both or neither
     pages = sheets(schedule, options)
     kinds = {
-        "wall": "wall chart",
-        "lookup": "find-your-table",
-        "slips": "slip",
-        "scores": "score sheet",
-        "summary": "summary",
+        "wall": ("wall chart", "wall charts"),
+        "lookup": ("find-your-table page", "find-your-table pages"),
+        "slips": ("page of slips", "pages of slips"),
+        "scores": ("page of score sheets", "pages of score sheets"),
+        "summary": ("summary", "summaries"),
     }
     counts = [
-        f"{sum(p.kind == k for p in pages)} {name}" for k, name in kinds.items() if any(p.kind == k for p in pages)
+        counted(sum(p.kind == k for p in pages), *name) for k, name in kinds.items() if any(p.kind == k for p in pages)
     ]
-    say(f"{html_path}: {len(pages)} pages to print ({', '.join(counts)})")
+    say(f"{html_path}: {counted(len(pages), 'page')} to print ({', '.join(counts)})")
 
 
 def compare_skipped():

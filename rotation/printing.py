@@ -20,7 +20,8 @@ import pyuca
 import segno
 
 from models import SEAT_LETTERS, Bound, Metrics, Schedule, SitOutScoring
-from rotation.output import NOT_HERE_WORD, SIT_OUT_WORDS, THREE_HANDED_WORD, metrics_text
+from optimizer.words import counted
+from rotation.output import NOT_HERE_WORD, SIT_OUT_WORDS, THREE_HANDED_WORD, metrics_lines
 from rotation.typeface import SAFETY, NameLines, font_face_css, lines_needed, width_em
 
 # The printable area of both A4 and Letter with 12 mm margins is at least 186 x 255 mm upright and
@@ -760,8 +761,7 @@ def _environment() -> jinja2.Environment:
 
 def _lines(metrics: Metrics) -> list[str]:
     """The checker's report, one figure per bullet; total repeats are in the table above them."""
-    parts = [part.strip() for part in re.split(r"\n| {3,}", metrics_text(metrics))]
-    return [part[0].upper() + part[1:] for part in parts if part and not part.startswith("Repeats (E)")]
+    return metrics_lines(metrics)[1:]
 
 
 def _data_uri(png: bytes) -> str:
@@ -783,7 +783,7 @@ def render_page(schedule: Schedule, metrics: Metrics, comparison: Comparison, op
     pages = sheets(schedule, options)
     summary = any(p.kind == "summary" for p in pages)
     matrix = len(schedule.players) <= MATRIX_UP_TO
-    heading = options.title or f"Seating: {len(schedule.players)} players, {len(schedule.rounds)} rounds"
+    heading = options.title or f"Seating: {len(schedule.players)} players, {counted(len(schedule.rounds), 'round')}"
     page = (
         _environment()
         .get_template("print.html.j2")

@@ -1,7 +1,9 @@
 """Progress while the solver thinks: one live line on a terminal, nothing when piped.
 
 The line shows the best repeats found so far (it never goes up), the best lower bound (it never goes
-down), and the time used out of the limit; it ticks every second even while the solver is quiet.
+down), and the time used out of the limit; it ticks every second even while the solver is quiet. The
+methods at work are not on it (a director does not need them): `--verbose` and the file's provenance
+name them.
 """
 
 from __future__ import annotations
@@ -27,7 +29,6 @@ class LiveLine:
         self.time_limit, self.label = time_limit, label
         self.best: int | None = None
         self.lower_bound: int | None = None
-        self.note = ""
         self.started = time.monotonic()
         self.spinner = Spinner("dots")
 
@@ -36,7 +37,6 @@ class LiveLine:
             self.best = progress.repeats
         if self.lower_bound is None or progress.lower_bound > self.lower_bound:
             self.lower_bound = progress.lower_bound
-        self.note = progress.note
 
     def text(self) -> str:
         elapsed = time.monotonic() - self.started
@@ -44,8 +44,7 @@ class LiveLine:
         best = "-" if self.best is None else str(self.best)
         bound = "-" if self.lower_bound is None else str(self.lower_bound)
         label = f"{self.label}: " if self.label else ""
-        note = f"  ({self.note})" if self.note else ""
-        return f"{label}best repeats {best}  lower bound {bound}  {elapsed:.0f}{limit}{note}"
+        return f"{label}best repeats {best}  lower bound {bound}  {elapsed:.0f}{limit}"
 
     def __rich__(self):
         grid = Table.grid(padding=(0, 1))

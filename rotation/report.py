@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from models import Answer, Metrics, PlanResult, Replan, Reseat, Schedule
+from optimizer.words import counted
 from rotation.output import BALANCE_FIGURES
 from rotation.stopping import stopped_by
 
@@ -10,39 +11,59 @@ COMPARE_HEADER = (
     f"{'players':>7} {'rounds':>6} {'fixed':>6} {'variety':>7} {'bound':>6}  {'status':<9} {'zero-repeat':<11} "
     f"{'time':>7}  {'seats':>5} {'tables':>6} {'trios':>5} {'b2b':>4}"
 )
-# seats: the worst player's seat spread; tables: table visits above even; trios: trios again;
-# b2b: back-to-back rematches (the checker's figures for the variety schedule).
+COMPARE_LEGEND = """Columns:
+  fixed, variety  repeats of the fixed rule and of the variety rotation (a pair's meetings after its first)
+  bound           the lower bound: no schedule of the room has fewer repeats
+  status          optimal when the variety rotation meets the bound (proven), feasible when not proven
+  zero-repeat     does a day with no repeat exist: exists, impossible (proven) or unknown
+  time            seconds the room took
+  seats           the worst player's most minus fewest rounds in one seat letter
+  tables          players at the same table number more often than needed (times)
+  trios           three players at one table again (times)
+  b2b             back to back: pairs at one table two rounds running (times)
+  (seats to b2b are the variety rotation's, as the checker measures them)"""
 
 # The guide's sentence under test: zero repeats over five rounds "only for" these sizes.
 GUIDE_SIZES = (16, 28, 40, 52, 64)
 
 
-def result_text(result: PlanResult) -> str:
-    fixed = "" if result.fixed_repeats is None else f"   fixed rule: {result.fixed_repeats}"
+def result_text(result: PlanResult, verbose: bool = False) -> str:
+    """The verdict under the figures: repeats against the fixed rule and the bound, proven optimal or
+    how far it may be from it; with `verbose`, how it was made (the method, also in the file's provenance)."""
+    fixed = "" if result.fixed_repeats is None else f"   the fixed rule: {counted(result.fixed_repeats, 'repeat')}"
     lines = [
         "",
-        f"Variety rotation: {result.repeats} repeats{fixed}   "
-        f"lower bound: {result.bound.repeats} ({result.bound.proof})",
+        f"Variety rotation: {counted(result.repeats or 0, 'repeat')}{fixed}",
+        f"Lower bound: {counted(result.bound.repeats, 'repeat')} ({result.bound.proof})",
     ]
-    if result.optimal:
-        lines.append(f"Proven optimal: no schedule of this room{_turn_rule(result)} has fewer repeats.")
+    if result.optimal and result.repeats == 0:
+        lines.append("Proven optimal: nobody meets an opponent twice.")
+    elif result.optimal:
+        lines.append(f"Proven optimal: no schedule of this room{_rules_assumed(result)} has fewer repeats.")
     else:
-        lines.append(f"Not proven optimal: at most {result.gap} repeats above the best possible.")
-    how = f"Made by: {result.method}; {result.runtime:.1f} s"
+        lines.append(f"Not proven optimal: at most {counted(result.gap or 0, 'repeat')} above the best possible.")
+    how = f"Planned in {result.runtime:.1f} s"
     if result.interrupted:
         how += f" (stopped early by {stopped_by()}: this is the best schedule found so far)"
-    lines.append(how)
+    lines.append(how + ".")
+    if verbose:
+        lines.append(f"Made by: {result.method}")
     return "\n".join(lines)
 
 
-def _turn_rule(result: PlanResult) -> str:
-    """The rule the odd-room bounds assume: turns taken fairly, which the fixed rule does not do."""
+def _rules_assumed(result: PlanResult) -> str:
+    """The rules the bounds assume: turns taken fairly, which the fixed rule does not do, and the
+    requests kept (players who stay force repeats)."""
     players = result.metrics.players if result.metrics else ()
+    schedule = result.schedule
+    rules = []
     if any(p.three_handed_rounds for p in players):
-        return " that takes three-handed tables in turn"
-    if any(p.sit_out_rounds for p in players):
-        return " that takes sit-outs in turn"
-    return ""
+        rules.append("takes three-handed tables in turn")
+    elif any(p.sit_out_rounds for p in players):
+        rules.append("takes sit-outs in turn")
+    if schedule is not None and (schedule.apart or schedule.stay):
+        rules.append("keeps these requests")
+    return f" that {' and '.join(rules)}" if rules else ""
 
 
 def zero_repeat_answer(result: PlanResult) -> Answer:
@@ -89,7 +110,7 @@ def guide_claim_note(verdicts: dict[tuple[int, int], Answer]) -> str:
     )
 
 
-def replan_text(replan: Replan) -> str:
+def replan_text(replan: Replan, verbose: bool = False) -> str:
     who = []
     if replan.dropped:
         who.append(f"left: {', '.join(replan.dropped)}")
@@ -106,7 +127,7 @@ def replan_text(replan: Replan) -> str:
     lines += [
         f"  {c.name}: round{'s' if len(c.rounds) > 1 else ''} {', '.join(map(str, c.rounds))}" for c in replan.changes
     ]
-    return "\n".join(lines) + result_text(replan.result)
+    return "\n".join(lines) + "\n" + result_text(replan.result, verbose)
 
 
 def _moves_lines(replan: Replan) -> list[str]:
@@ -123,17 +144,17 @@ def _moves_lines(replan: Replan) -> list[str]:
     lines = [f"{title}: {_count(moves.players, 'player', 'moves', 'move')}{where} ({seats}); {repeats}"]
     if other is not None:
         title = "Re-seating everyone" if other.reseat is Reseat.ALL else "Fewest moves"
-        if other.moves is None:
+        if other.moves is None or other.repeats is None:
             lines.append(f"{title}: no schedule in a {other.runtime:.1f} s run")
         else:
             moved = _count(other.moves.players, "player", "moves", "move")
-            lines.append(f"{title}: {other.repeats} repeats, {moved} (a {other.runtime:.1f} s run)")
+            lines.append(f"{title}: {counted(other.repeats, 'repeat')}, {moved} (a {other.runtime:.1f} s run)")
     return lines
 
 
 def _count(n: int, noun: str, verb_one: str = "", verb_many: str = "") -> str:
     """'1 player moves', '3 players move'; without verbs '1 player', '3 players'."""
-    text = f"{n} {noun}{'' if n == 1 else 's'}"
+    text = counted(n, noun)
     verb = verb_one if n == 1 else verb_many
     return f"{text} {verb}" if verb else text
 
@@ -169,10 +190,10 @@ def compare_summary(records: list[dict], skipped: int = 0) -> str:
     better = sum(r["variety"] is not None and r["fixed"] is not None and r["variety"] < r["fixed"] for r in records)
     seconds = sum(r["seconds"] for r in records)
     line = (
-        f"{len(records)} rooms: {optimal} proven optimal, {better} better than the fixed rule, "
+        f"{counted(len(records), 'room')}: {optimal} proven optimal, {better} better than the fixed rule, "
         f"{zero} with zero repeats; {seconds:.1f} s in all"
     )
-    return line + (f"; {skipped} rooms could not be seated" if skipped else "")
+    return line + (f"; {counted(skipped, 'room')} could not be seated" if skipped else "")
 
 
 def compare_csv(records: list[dict]) -> str:
@@ -195,15 +216,16 @@ def compare_json(records: list[dict]) -> str:
 # Fixes by hand (rotation swap, move, played): what changed, and the day's figures before and after.
 
 FIX_FIGURES = (
-    ("Repeats (E)", "repeats"),
+    ("Repeats", "repeats"),
     ("Most meetings of one pair", "max_meetings"),
-    ("Worst-off player's repeats", "worst_player_repeats"),
-    ("Fewest distinct opponents", "opponents_min"),
-    ("Seat spread", "seat_spread"),
-    ("Table visits above even", "table_visits_above_even"),
-    ("Trios again", "trios_again"),
-    ("Back-to-back rematches", "back_to_back"),
+    ("Most repeats for one player", "worst_player_repeats"),
+    ("Fewest different opponents", "opponents_min"),
+    ("Seats: most - fewest rounds in one letter", "seat_spread"),
+    ("Same table number more often than needed", "table_visits_above_even"),
+    ("Three players at one table again", "trios_again"),
+    ("Pairs at one table two rounds running", "back_to_back"),
 )
+FIX_LABEL_WIDTH = max(len(label) for label, _ in FIX_FIGURES) + 2
 
 
 def fix_text(after: Schedule, moved, before_metrics: Metrics, after_metrics: Metrics, notes: list[str]) -> str:
@@ -214,10 +236,12 @@ def fix_text(after: Schedule, moved, before_metrics: Metrics, after_metrics: Met
     lines = [f"Round {fix.round} ({'as played' if fix.played else 'still to play'}): {what}"]
     lines += [f"  {name}: {_place(now)} (was {_place(was)})" for name, was, now in moved]
     figures = FIX_FIGURES + ((("Club-mates sharing a table", "club_meetings"),) if after.spread else ())
-    lines += ["", f"{'':<28}{'before':>7}{'now':>7}"]
-    lines += [f"{label:<28}{getattr(before_metrics, a):>7}{getattr(after_metrics, a):>7}" for label, a in figures]
+    width = FIX_LABEL_WIDTH
+    lines += ["", f"{'':<{width}}{'before':>7}{'now':>7}"]
+    lines += [f"{label:<{width}}{getattr(before_metrics, a):>7}{getattr(after_metrics, a):>7}" for label, a in figures]
     fair = {True: "yes", False: "no"}
-    lines.append(f"{'Turns taken fairly':<28}{fair[before_metrics.turns_fair]:>7}{fair[after_metrics.turns_fair]:>7}")
+    turns = f"{fair[before_metrics.turns_fair]:>7}{fair[after_metrics.turns_fair]:>7}"
+    lines.append(f"{'Turns taken fairly':<{width}}{turns}")
     lines += [f"Now {note}" for note in notes]
     new = [line for line in after_metrics.broken_requests if line not in before_metrics.broken_requests]
     lines += [f"Request broken in a played round: {line}" for line in new]

@@ -9,7 +9,7 @@ from hypothesis import given
 
 import optimizer.cpsat as cpsat
 from models import Event, OddPolicy
-from optimizer.bounds import counting_bound, degree_bound, first_round_bound, lower_bound, turn_bound
+from optimizer.bounds import counting_bound, degree_bound, first_round_bound, lower_bound, stay_bound, turn_bound
 from optimizer.checker import check
 from tests.test_checker_properties import schedules
 
@@ -23,6 +23,22 @@ def test_no_schedule_has_fewer_repeats_than_the_bound(schedule):
     assert metrics.repeats >= max(b(event).repeats for b in (counting_bound, degree_bound, first_round_bound))
     if metrics.turns_fair:
         assert metrics.repeats >= lower_bound(event).repeats
+
+
+@given(schedules(min_players=4, max_players=10, min_rounds=2, max_rounds=3))
+def test_players_who_happen_to_keep_one_table_repeat_at_least_as_the_stay_bound_says(schedule):
+    """Every player whose rounds at a table are all at one table could have asked to stay there: the
+    stay bound for those requests holds for the schedule whenever its sit-outs are taken in turn."""
+    tables: dict[str, set[int]] = {}
+    for round_ in schedule.rounds:
+        for table in round_.tables:
+            for name in table.players:
+                tables.setdefault(name, set()).add(table.table)
+    stay = {name: min(seen) for name, seen in tables.items() if len(seen) == 1}
+    event = Event.with_count(len(schedule.players), len(schedule.rounds), odd=schedule.odd)
+    metrics = check(schedule)
+    if metrics.sit_outs_fair:
+        assert metrics.repeats >= stay_bound(event.model_copy(update={"stay": stay})).repeats
 
 
 @pytest.mark.parametrize(

@@ -75,7 +75,7 @@ def test_three_handed_table_only_where_the_event_allows():
     schedule = valid(7, 2)  # one table of four, one of three
     assert optimizer.check(schedule)
     as_sit_out = schedule.model_copy(update={"odd": OddPolicy.SIT_OUT})
-    with pytest.raises(optimizer.InvalidSchedule, match="tables of four"):
+    with pytest.raises(optimizer.InvalidSchedule, match="need 1 table of four and 0 of three"):
         optimizer.check(as_sit_out)
 
 

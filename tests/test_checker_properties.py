@@ -192,7 +192,7 @@ def test_a_sit_out_player_seated_at_a_table_is_rejected(schedule, data):
     broken = with_round(
         schedule, r, round_.model_copy(update={"tables": tuple(tables), "sit_outs": round_.sit_outs[1:]})
     )
-    rejected(broken, f"round {r + 1}: .* need {len(tables)} tables of four and 0 of three, got 1 of 5")
+    rejected(broken, f"round {r + 1}: .* need {len(tables)} tables? of four and 0 of three, got 1 of 5")
 
 
 @given(schedules(odd=OddPolicy.SIT_OUT, need=lambda layout: layout.fours >= 2), st.data())
@@ -246,7 +246,9 @@ def test_a_broken_keep_apart_request_is_rejected(schedule, data):
     table = data.draw(st.sampled_from(schedule.rounds[r].tables))
     pair = tuple(data.draw(st.permutations(table.players))[:2])
     broken = schedule.model_copy(update={"apart": (pair,)})
-    with pytest.raises(InvalidSchedule, match=r"round \d+: .* share table \d+"):
+    with pytest.raises(
+        InvalidSchedule, match=r"broken request in round \d+: .* are to be kept apart but share table \d+"
+    ):
         check(broken)
 
 
@@ -256,7 +258,10 @@ def test_a_broken_stay_request_is_rejected(schedule, data):
     table = data.draw(st.sampled_from(schedule.rounds[r].tables))
     name = data.draw(st.sampled_from(table.players))
     elsewhere = data.draw(st.sampled_from([t.table for t in schedule.rounds[r].tables if t.table != table.table]))
-    with pytest.raises(InvalidSchedule, match=rf"round \d+: {name} is at table \d+, not at table {elsewhere}"):
+    with pytest.raises(
+        InvalidSchedule,
+        match=rf"broken request in round \d+: {name} is to stay at table {elsewhere} but is at table \d+",
+    ):
         check(schedule.model_copy(update={"stay": {name: elsewhere}}))
 
 

@@ -17,7 +17,7 @@ def run(capsys, *argv):
 def test_fixed_prints_seating_and_metrics(capsys):
     status, out, _ = run(capsys, "fixed", "--players", "16", "--rounds", "4")
     assert status == 0
-    assert "Round 4" in out and "Table   4  A" in out and "Repeats (E): 20" in out
+    assert "Round 4" in out and "Table   4  A" in out and "Repeats: 20 (meetings of a pair after its first)" in out
 
 
 def test_fixed_writes_json_and_csv(capsys, tmp_path):
@@ -145,7 +145,7 @@ def test_exists_writes_its_certificate(capsys, tmp_path):
 def test_an_odd_room_optimum_names_the_fair_turns_it_assumes(capsys):
     # The fixed rule has no repeat in 17 x 4 (it never gives seat D a table of three); fair turns force 6.
     status, out, _ = run(capsys, "plan", "--players", "17", "--rounds", "4", "--time-limit", "10", "--quiet")
-    assert status == 0 and "fixed rule: 0" in out and "lower bound: 6" in out
+    assert status == 0 and "the fixed rule: 0 repeats" in out and "Lower bound: 6 repeats" in out
     assert "no schedule of this room that takes three-handed tables in turn has fewer repeats" in out
 
 

@@ -12,6 +12,11 @@ def test_compare_writes_its_rows_as_csv_and_json_with_the_balance_figures(tmp_pa
     assert main([*argv, "--csv", str(table), "--json", str(data)]) == 0
     out = capsys.readouterr().out
     assert "2 rooms: 2 proven optimal" in out and "2 with zero repeats" in out
+    header = out.splitlines()[0].split()
+    legend = out.split("Columns:", 1)[1]
+    assert all(f"  {column}" in legend for column in ("bound", "status", "zero-repeat", "seats", "tables", "b2b"))
+    assert header[-4:] == ["seats", "tables", "trios", "b2b"]
+    assert "b2b             back to back: pairs at one table two rounds running" in legend
     rows = list(csv.DictReader(table.open(encoding="utf-8")))
     rooms = json.loads(data.read_text())["rooms"]
     assert [(r["players"], r["variety"], r["zero_repeat"]) for r in rows] == [

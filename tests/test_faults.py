@@ -124,7 +124,7 @@ def test_every_output_written_is_named(tmp_path):
         "fixed", "--players", 8, "--rounds", 2, "--json", tmp_path / "a.json", "--csv", tmp_path / "a.csv"
     )
     assert status == 0 and err.splitlines() == [f"wrote {tmp_path / 'a.json'}", f"wrote {tmp_path / 'a.csv'}"]
-    assert "Repeats (E)" in out and "Round 2" not in out  # files written: the figures, not the seating
+    assert "Repeats: " in out and "Round 2" not in out  # files written: the figures, not the seating
 
 
 # 4. All outputs or none.

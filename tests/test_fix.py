@@ -169,11 +169,13 @@ def test_after_a_played_round_broke_fair_turns_a_fix_still_to_play_may_not_widen
 
 def test_a_played_round_can_break_a_request_and_the_checker_reports_it_instead_of_refusing():
     after = swap(mark_played(THREE, 2), 2, "D", "E")
-    assert optimizer.check(after).broken_requests == ("round 2: C and E share table 2",)
-    with pytest.raises(optimizer.InvalidSchedule, match="round 2: C and E share table 2"):
+    assert optimizer.check(after).broken_requests == ("round 2: C and E are to be kept apart but share table 2",)
+    with pytest.raises(
+        optimizer.InvalidSchedule, match="broken request in round 2: C and E are to be kept apart but share table 2"
+    ):
         optimizer.check(after.model_copy(update={"played": 1}))  # not played: the request holds
     moved_away = swap(mark_played(THREE, 2), 2, "A", "B")  # A stays at table 1, and played at table 2
-    assert optimizer.check(moved_away).broken_requests == ("round 2: A is at table 2, not at table 1",)
+    assert optimizer.check(moved_away).broken_requests == ("round 2: A is to stay at table 1 but is at table 2",)
 
 
 def test_a_move_in_a_played_round_seats_the_player_and_leaves_their_table_three_handed():
@@ -283,7 +285,7 @@ def test_swap_writes_the_checked_fix_and_reports_figures_against_the_day_before(
     before, after = optimizer.check(SIT), optimizer.check(written)
     assert "Round 3 (still to play): B and C trade places" in out
     assert "  B: table 2 seat B (was table 1 seat A)" in out
-    assert f"Repeats (E){before.repeats:>24}{after.repeats:>7}" in out
+    assert any(line.split() == ["Repeats", str(before.repeats), str(after.repeats)] for line in out.splitlines())
     assert "Nothing written" not in out and f"wrote {out_path}" in err
 
 
@@ -321,10 +323,13 @@ def test_move_as_played_records_the_round_and_the_move(capsys, tmp_path):
     written = Schedule.model_validate_json(out_path.read_text())
     assert written.played == 2 and written.rounds[1].tables[1].players == tuple("BCDE")
     assert "Round 2 (as played): E takes the empty seat at table 2" in out
-    assert "Request broken in a played round: round 2: C and E share table 2" in out
+    assert "Request broken in a played round: round 2: C and E are to be kept apart but share table 2" in out
     assert "Now turns at the tables of three are not taken in turn: after round 2 F" in out
     status, out, _ = run(capsys, "check", out_path)
-    assert status == 0 and "Request broken in a played round: round 2: C and E share table 2" in out
+    assert (
+        status == 0
+        and "Request broken in a played round: round 2: C and E are to be kept apart but share table 2" in out
+    )
 
 
 def test_played_then_replan_keeps_the_recorded_rounds_by_default(capsys, tmp_path):

@@ -65,7 +65,7 @@ class Printed:
         argv = [str(source), "--html", str(self.html), "--title", "Spring Open", "--date", "12 April"]
         result = CliRunner().invoke(print_command, argv + (["--only", ",".join(only)] if only else []))
         assert result.exit_code == 0, result.output
-        self.announced = int(re.search(r": (\d+) pages to print", result.output).group(1))
+        self.announced = int(re.search(r": (\d+) pages? to print", result.output).group(1))
         self.sheets = sheets(self.schedule, self.options)
         self.pdf = folder / f"{name}.pdf"
         self.run = print_pdf(self.html, self.pdf)

@@ -45,9 +45,13 @@ def test_checker_rejects_a_broken_request():
     event = Event.with_count(8, 2)
     schedule = optimizer.fixed_schedule(event)
     together = schedule.rounds[0].tables[0].players[:2]
-    with pytest.raises(optimizer.InvalidSchedule, match="share table 1"):
+    with pytest.raises(
+        optimizer.InvalidSchedule, match="broken request in round 1: .* are to be kept apart but share table 1"
+    ):
         optimizer.check(schedule.model_copy(update={"apart": (together,)}))
-    with pytest.raises(optimizer.InvalidSchedule, match="not at table 2"):
+    with pytest.raises(
+        optimizer.InvalidSchedule, match="broken request in round 1: .* is to stay at table 2 but is at table 1"
+    ):
         optimizer.check(schedule.model_copy(update={"stay": {together[0]: 2}}))
 
 

@@ -183,7 +183,7 @@ def test_a_stop_ends_compare_at_the_room_it_is_in(tmp_path, monkeypatch):
         "compare", "--players", "21-23", "--rounds", 7, "--time-limit", 5, "--csv", tmp_path / "c.csv"
     )
     assert status == 0, err
-    assert "1 rooms:" in out and out.splitlines()[2].endswith("stopped by Ctrl-C in room 1 of 3")
+    assert "1 room:" in out and out.splitlines()[2].endswith("stopped by Ctrl-C in room 1 of 3")
     assert len((tmp_path / "c.csv").read_text().splitlines()) == 2  # the header and the room compared
 
 
