@@ -65,7 +65,7 @@ def errors_beside_fields(html: str) -> dict[str, str]:
     ("fields", "field", "words"),
     [
         ({"names": "Ann\nBo\nCy"}, "names", "a room needs at least 4 players, got 3"),
-        ({"names": "Ann\nBo\nann\nCy"}, "names", "lines 1 and 3: the name &#39;Ann&#39; appears twice"),
+        ({"names": "Ann\nBo\nann\nCy"}, "names", "lines 1 and 3: the name &#39;ann&#39; appears twice (as &#39;Ann&#39; and &#39;ann&#39;)"),
         ({"rounds": "seven"}, "rounds", "&#39;seven&#39; is not a whole number of rounds"),
         ({"rounds": "0"}, "rounds", "greater than or equal to 1"),
         ({"time_limit": "0"}, "time_limit", "0 is not from 0.1 to 86400 seconds"),
@@ -152,14 +152,23 @@ def test_played_rounds_swaps_undo_and_going_back(client, db):
     post = lambda path, **data: client.post(f"/events/{event_id}{path}", data={"csrf": token, **data})  # noqa: E731
     assert post("/played", rounds="1").status_code == 200  # followed to the event page
     assert client.get(f"/api/events/{event_id}").json()["current_version"]["played"] == 1
-    refused = post("/swap", round="1", first="Player 01", second="Player 08")
-    assert "swap in a round still to play: 2 to 4" in errors_beside_fields(refused.text)["swap"]
     before = Schedule.model_validate(client.get(f"/api/events/{event_id}/schedule").json())
-    two = before.seat_of(1)
-    # Seating the first of the pair at the second's table in round 2 breaks the request: refused.
+    assert before.played == 1  # the schedule itself records it (optimizer.mark_played)
+    one, two = before.seat_of(0), before.seat_of(1)
+    # Seating the first of the pair at the second's table breaks the request: refused in a round to play...
     mate = next(n for n in before.players if two[n][0] == two[apart[1]][0] and n != apart[1])
     broken = post("/swap", round="2", first=apart[0], second=mate)
-    assert broken.status_code == 422 and "this swap breaks the day" in errors_beside_fields(broken.text)["swap"]
+    assert broken.status_code == 422
+    assert f"{apart[0]} and {apart[1]} are kept apart" in errors_beside_fields(broken.text)["swap"]
+    # ... and recorded in a played round, where it is what happened.
+    mate_one = next(n for n in before.players if one[n][0] == one[apart[1]][0] and n != apart[1])
+    assert post("/swap", round="1", first=apart[0], second=mate_one).status_code == 200
+    happened = Schedule.model_validate(client.get(f"/api/events/{event_id}/schedule").json())
+    assert happened.corrections[-1].played and happened.seat_of(0)[apart[0]] == one[mate_one]
+    assert f"round 1: {apart[0]} and {mate_one} swapped (as played)" in client.get(f"/events/{event_id}").text
+    assert post("/undo").status_code == 200
+    unknown = post("/swap", round="2", first="Player 01", second="Nobody")
+    assert "&#39;Nobody&#39; is not on the schedule" in errors_beside_fields(unknown.text)["swap"]
     first = next(n for n in before.players if n not in apart)
     second = next(n for n in before.players if two[n][0] != two[first][0] and n not in apart)
     assert post("/swap", round="2", first=first.upper(), second=second).status_code == 200  # any case finds the name
@@ -167,7 +176,7 @@ def test_played_rounds_swaps_undo_and_going_back(client, db):
     assert after.seat_of(1)[first] == two[second] and after.seat_of(1)[second] == two[first]
     assert after.rounds[0] == before.rounds[0] and after.rounds[2:] == before.rounds[2:]
     versions = client.get(f"/api/events/{event_id}/versions").json()
-    assert [v["kind"] for v in versions] == ["swap", "played", "plan"]
+    assert [v["kind"] for v in versions] == ["swap", "swap", "played", "plan"]
     assert post("/undo").status_code == 200
     assert Schedule.model_validate(client.get(f"/api/events/{event_id}/schedule").json()) == before
     history = client.get(f"/events/{event_id}/history").text
@@ -221,17 +230,39 @@ def test_a_drop_out_is_re_planned_from_its_round(client, db):
     assert run["kind"] == "replan"
     done = wait_run(client, run["id"])
     assert done["status"] == "finished", done
+    # Two proposals; the current schedule stays until the director accepts one.
+    event = client.get(f"/api/events/{event_id}").json()
+    assert Schedule.model_validate(client.get(f"/api/events/{event_id}/schedule").json()) == before
+    fewest, everyone = event["proposals"]
+    assert (fewest["reseat"], everyone["reseat"]) == ("fewest", "all")
+    for proposal in (fewest, everyone):
+        assert proposal["version"]["current"] is False and proposal["version"]["kind"] == "replan"
+        assert proposal["moves"]["bound"] <= proposal["moves"]["moves"]
+        assert proposal["moves"]["players"] == len(proposal["changes"])
+        assert "Newcomer" in [change["name"] for change in proposal["changes"]]
+    page = client.get(f"/events/{event_id}").text
+    assert "Choose the re-plan" in page and "Fewest moves" in page and "Everyone re-seated" in page
+    assert f"{fewest['version']['repeats']} repeats" in page and f"{everyone['moves']['moves']} moves" in page
+    accepted = client.post(
+        f"/events/{event_id}/versions/{everyone['version']['id']}/accept", data={"csrf": token}, follow_redirects=False
+    )
+    assert accepted.status_code == 303
     after = Schedule.model_validate(client.get(f"/api/events/{event_id}/schedule").json())
     optimizer.check(after)
     assert after.rounds[:2] == before.rounds[:2]
     assert after.departures == {"Player 09": 3} and after.arrivals == {"Newcomer": 3}
     seated = {n for r in after.rounds[2:] for t in r.tables for n in t.players}
     assert "Player 09" not in seated and "Newcomer" in seated
-    current = client.get(f"/api/events/{event_id}").json()["current_version"]
-    assert current["kind"] == "replan" and current["played"] == 1
-    assert "re-planned from round 3 (Player 09 leaves, Newcomer arrives)" in current["note"]
-    moves = client.get(f"/events/{event_id}").text
-    assert "players move in the rounds re-planned" in moves and "Newcomer: rounds 3, 4" in moves
+    current = client.get(f"/api/events/{event_id}").json()
+    assert current["proposals"] == [] and current["current_version"]["id"] == everyone["version"]["id"]
+    assert current["current_version"]["played"] == 2  # a re-plan from round 3 keeps rounds 1 and 2 as played
+    assert "re-planned from round 3 (Player 09 leaves, Newcomer arrives), everyone re-seated" in (
+        current["current_version"]["note"]
+    )
+    late = client.post(f"/events/{event_id}/versions/{fewest['version']['id']}/accept", data={"csrf": token})
+    assert late.status_code == 409 and "no longer open" in errors_beside_fields(late.text)["accept"]
+    assert "Newcomer: rounds 3, 4" in client.get(f"/events/{event_id}").text
+    assert fewest["version"]["id"] in [v["id"] for v in client.get(f"/api/events/{event_id}/versions").json()]
     compare = client.get(f"/events/{event_id}/compare").text
     assert "players came and went" in compare
 
@@ -406,7 +437,7 @@ def test_a_schedule_the_checker_refuses_is_never_stored(db):
     )
     with pytest.raises(optimizer.InvalidSchedule):
         with store.change() as db_:
-            store.add_version(db_, event_id, broken, kind="swap", note="", played=0, figures={}, parent=None)
+            store.add_version(db_, event_id, broken, kind="swap", note="", figures={}, parent=None)
     assert len(store.versions(event_id)) == 1
     assert store.event(event_id).current_version == store.versions(event_id)[0].id
 
@@ -443,7 +474,7 @@ def test_a_plan_that_ends_after_the_desk_gave_up_on_it_stores_nothing(db):
     run_id = store.add_run(event_id, "plan", {"settings": settings.model_dump(mode="json")}, 0.5)
     run = store.run(run_id)
     planned = service.plan_run(store, run, lambda progress: None)
-    assert isinstance(planned, service.Planned) and planned.result.schedule is not None
+    assert isinstance(planned, list) and planned[0].result.schedule is not None
     store.close_run(run_id, INTERRUPTED, "the desk was stopped while this plan ran")  # a restarted desk
     service.keep_run(store, run, planned)
     assert store.versions(event_id) == [] and store.event(event_id).current_version is None
