@@ -65,7 +65,11 @@ def errors_beside_fields(html: str) -> dict[str, str]:
     ("fields", "field", "words"),
     [
         ({"names": "Ann\nBo\nCy"}, "names", "a room needs at least 4 players, got 3"),
-        ({"names": "Ann\nBo\nann\nCy"}, "names", "lines 1 and 3: the name &#39;ann&#39; appears twice (as &#39;Ann&#39; and &#39;ann&#39;)"),
+        (
+            {"names": "Ann\nBo\nann\nCy"},
+            "names",
+            "lines 1 and 3: the name &#39;ann&#39; appears twice (as &#39;Ann&#39; and &#39;ann&#39;)",
+        ),
         ({"rounds": "seven"}, "rounds", "&#39;seven&#39; is not a whole number of rounds"),
         ({"rounds": "0"}, "rounds", "greater than or equal to 1"),
         ({"time_limit": "0"}, "time_limit", "0 is not from 0.1 to 86400 seconds"),
@@ -256,8 +260,9 @@ def test_a_drop_out_is_re_planned_from_its_round(client, db):
     current = client.get(f"/api/events/{event_id}").json()
     assert current["proposals"] == [] and current["current_version"]["id"] == everyone["version"]["id"]
     assert current["current_version"]["played"] == 2  # a re-plan from round 3 keeps rounds 1 and 2 as played
-    assert "re-planned from round 3 (Player 09 leaves, Newcomer arrives), everyone re-seated" in (
-        current["current_version"]["note"]
+    assert (
+        "re-planned from round 3 (Player 09 leaves, Newcomer arrives), everyone re-seated"
+        in (current["current_version"]["note"])
     )
     late = client.post(f"/events/{event_id}/versions/{fewest['version']['id']}/accept", data={"csrf": token})
     assert late.status_code == 409 and "no longer open" in errors_beside_fields(late.text)["accept"]
@@ -482,3 +487,70 @@ def test_a_plan_that_ends_after_the_desk_gave_up_on_it_stores_nothing(db):
     fresh = store.add_run(event_id, "plan", {"settings": settings.model_dump(mode="json")}, 0.5)
     service.keep_run(store, store.run(fresh), planned)  # the same result for a run still open is kept
     assert [v.kind for v in store.versions(event_id)] == ["plan"] and store.run(fresh).status == "finished"
+
+
+def test_a_spreadsheets_table_of_names_and_clubs_feeds_the_spread(client):
+    table = "name;club;rating\nAnn;Reds;1\nBo;Reds;2\nCy;Blues;3\nDi;Blues;4\n" + "".join(
+        f"{name};;5\n" for name in names(4)
+    )
+    upload = {"names_file": ("players.csv", table, "text/csv")}
+    response = client.post("/events", data=form(client, spread="Player 01, Player 02"), files=upload)
+    assert response.status_code == 200, errors_beside_fields(response.text)
+    settings = client.get("/api/events/1").json()["settings"]
+    assert settings["names"] == ["Ann", "Bo", "Cy", "Di", *names(4)]
+    assert settings["spread"] == [["Player 01", "Player 02"], ["Ann", "Bo"], ["Cy", "Di"]]
+    assert "Names list: ignored column &#39;rating&#39;: only &#39;name&#39; and &#39;club&#39; are read" in (
+        response.text
+    )
+    split = client.post("/events", data=form(client, names="Ann;Reds\nBo;Reds\nCy\nDi"))
+    assert "line 1: &#39;Ann;Reds&#39; is split by a semicolon" in errors_beside_fields(split.text)["names"]
+
+
+def test_a_player_who_took_an_empty_seat_is_recorded_in_a_played_round_only(client, db):
+    event_id = seeded_event(db, EventSettings(names=names(15), rounds=3))
+    api = lambda path, body: client.post(f"/api/events/{event_id}{path}", json=body)  # noqa: E731
+    before = Schedule.model_validate(client.get(f"/api/events/{event_id}/schedule").json())
+    three = next(t for t in before.rounds[0].tables if len(t.players) == 3).table
+    player = next(t for t in before.rounds[0].tables if len(t.players) == 4).players[0]
+    page = client.get(f"/events/{event_id}").text
+    assert 'id="move-form"' not in page  # nothing is played yet: in a round to play, a swap is the fix
+    token = token_of(page)
+    assert api("/played", {"rounds": 1}).json()["played"] == 1
+    assert api("/played", {"rounds": 1}).json()["detail"] == "rounds 1 to 1 are already recorded as played"
+    three_later = next(t for t in before.rounds[1].tables if len(t.players) == 3).table
+    later = next(t for t in before.rounds[1].tables if len(t.players) == 4).players[0]
+    ahead = client.post(
+        f"/events/{event_id}/move", data={"csrf": token, "round": "2", "player": later, "table": str(three_later)}
+    )
+    assert "round 2 is still to play" in errors_beside_fields(ahead.text)["move"]
+    no_table = client.post(f"/events/{event_id}/move", data={"csrf": token, "round": "1", "player": player})
+    assert "&#39;&#39; is not a table number" in errors_beside_fields(no_table.text)["move"]
+    moved = api("/move", {"round": 1, "player": player.lower(), "table": three})
+    assert moved.json()["kind"] == "move" and f"{player} played at table {three} (as played)" in moved.json()["note"]
+    after = Schedule.model_validate(client.get(f"/api/events/{event_id}/schedule").json())
+    assert after.seat_of(0)[player][0] == three and after.corrections[-1].change == "move"
+    assert after.rounds[1:] == before.rounds[1:]
+
+
+def test_a_schema_1_file_keeps_its_rounds_played_in_the_schedules(db):
+    from rotation.desk.storage import MIGRATIONS
+
+    schedule = optimizer.fixed_schedule(Event(players=tuple(names(8)), rounds=3))
+    old = sqlite3.connect(db)
+    old.executescript(MIGRATIONS[0] + "PRAGMA user_version = 1;")
+    old.execute(
+        "INSERT INTO events (settings, created) VALUES (?, '')", (json.dumps({"names": names(8), "rounds": 3}),)
+    )
+    for played in (0, 2):
+        old.execute(
+            "INSERT INTO versions (event_id, kind, note, played, schedule, figures, created) "
+            "VALUES (1, 'played', '', ?, ?, '{}', '')",
+            (played, schedule.model_dump_json()),
+        )
+    old.execute("UPDATE events SET current_version = 2")
+    old.commit()
+    old.close()
+    store = Store(db)
+    assert [(v.played, v.schedule().played) for v in store.versions(1)] == [(2, 2), (0, 0)]
+    columns = [row[1] for row in store.db.execute("PRAGMA table_info(versions)")]
+    assert "played" not in columns and store.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
