@@ -56,7 +56,7 @@ class Layout(BaseModel):
         if 3 * threes > players:
             raise ValueError(
                 f"{players} players cannot be seated at tables of four and three; "
-                "use --odd sit-out to have the extra players sit out instead"
+                "choose sit-out for odd counts to have the extra players sit out instead"
             )
         return cls(fours=(players - 3 * threes) // 4, threes=threes, sit_outs=0)
 

@@ -41,7 +41,6 @@ def seeded_event(db_path, settings: EventSettings) -> int:
             schedule,
             kind="plan",
             note="the fixed rule",
-            played=0,
             figures={"fixed": service.fixed_figures(schedule)},
             parent=None,
         )

@@ -100,7 +100,10 @@ def page(browser):
 SHOTS = Path(os.environ["DESK_SCREENSHOTS"]) if os.environ.get("DESK_SCREENSHOTS") else None
 
 # Boxes that must sit side by side or one under another without overlapping.
-SIBLINGS = ".tables > .table, .actions > form, .progress > div, .row > label, .event-nav > *, header.top > *"
+SIBLINGS = (
+    ".tables > .table, .actions > form, .actions > .proposal, .progress > div, .row > label, .event-nav > *, "
+    "header.top > *"
+)
 LAYOUT = """(siblings) => {
   const problems = [];
   const text = (el) => (el.textContent || "").trim().slice(0, 30);
@@ -224,6 +227,19 @@ def test_drop_out_re_plan_swap_and_undo(page, server):
     page.click("#replan-form button")
     wait_finished(page)
     assert page.locator("#run").get_attribute("data-status") == "finished"
+    # Both choices, each with its repeats and moves, and the day unchanged until one is accepted.
+    choices = page.locator("#proposals .proposal")
+    assert choices.count() == 2
+    assert [choices.nth(i).locator("h3").inner_text() for i in (0, 1)] == ["Fewest moves", "Everyone re-seated"]
+    for i in (0, 1):
+        assert re.fullmatch(r"\d+ repeats", choices.nth(i).locator(".proposal-repeats").inner_text())
+        assert re.match(r"\d+ moves \(\d+ players", choices.nth(i).locator(".proposal-moves").inner_text())
+    assert "Player 05" in page.inner_text("#round-3 .tables")
+    assert page.locator("#move-form").count() == 0  # twelve players: no table of three to sit at
+    check_layout(page, "re-plan-choice")
+    choices.nth(0).locator("button.accept").click()
+    page.wait_for_load_state()
+    assert page.locator("#proposals").count() == 0
     for number in (3, 4):
         assert "Player 05" not in page.inner_text(f"#round-{number} .tables")
     assert "Player 05" in page.inner_text("#round-2 .tables")  # before the drop-out, as it was
@@ -241,7 +257,7 @@ def test_drop_out_re_plan_swap_and_undo(page, server):
     page.wait_for_load_state()
     assert page.inner_text("#round-4 .table:nth-child(1) li:nth-child(1) a") == first
     page.click("text=History")
-    assert page.locator("table.history tbody tr").count() == 4  # plan, played, re-plan, swap: all kept
+    assert page.locator("table.history tbody tr").count() == 5  # plan, played, both re-plans, swap: all kept
     check_layout(page, "history")
 
 

@@ -65,7 +65,11 @@ def errors_beside_fields(html: str) -> dict[str, str]:
     ("fields", "field", "words"),
     [
         ({"names": "Ann\nBo\nCy"}, "names", "a room needs at least 4 players, got 3"),
-        ({"names": "Ann\nBo\nann\nCy"}, "names", "lines 1 and 3: the name &#39;Ann&#39; appears twice"),
+        (
+            {"names": "Ann\nBo\nann\nCy"},
+            "names",
+            "lines 1 and 3: the name &#39;ann&#39; appears twice (as &#39;Ann&#39; and &#39;ann&#39;)",
+        ),
         ({"rounds": "seven"}, "rounds", "&#39;seven&#39; is not a whole number of rounds"),
         ({"rounds": "0"}, "rounds", "greater than or equal to 1"),
         ({"time_limit": "0"}, "time_limit", "0 is not from 0.1 to 86400 seconds"),
@@ -152,14 +156,23 @@ def test_played_rounds_swaps_undo_and_going_back(client, db):
     post = lambda path, **data: client.post(f"/events/{event_id}{path}", data={"csrf": token, **data})  # noqa: E731
     assert post("/played", rounds="1").status_code == 200  # followed to the event page
     assert client.get(f"/api/events/{event_id}").json()["current_version"]["played"] == 1
-    refused = post("/swap", round="1", first="Player 01", second="Player 08")
-    assert "swap in a round still to play: 2 to 4" in errors_beside_fields(refused.text)["swap"]
     before = Schedule.model_validate(client.get(f"/api/events/{event_id}/schedule").json())
-    two = before.seat_of(1)
-    # Seating the first of the pair at the second's table in round 2 breaks the request: refused.
+    assert before.played == 1  # the schedule itself records it (optimizer.mark_played)
+    one, two = before.seat_of(0), before.seat_of(1)
+    # Seating the first of the pair at the second's table breaks the request: refused in a round to play...
     mate = next(n for n in before.players if two[n][0] == two[apart[1]][0] and n != apart[1])
     broken = post("/swap", round="2", first=apart[0], second=mate)
-    assert broken.status_code == 422 and "this swap breaks the day" in errors_beside_fields(broken.text)["swap"]
+    assert broken.status_code == 422
+    assert f"{apart[0]} and {apart[1]} are kept apart" in errors_beside_fields(broken.text)["swap"]
+    # ... and recorded in a played round, where it is what happened.
+    mate_one = next(n for n in before.players if one[n][0] == one[apart[1]][0] and n != apart[1])
+    assert post("/swap", round="1", first=apart[0], second=mate_one).status_code == 200
+    happened = Schedule.model_validate(client.get(f"/api/events/{event_id}/schedule").json())
+    assert happened.corrections[-1].played and happened.seat_of(0)[apart[0]] == one[mate_one]
+    assert f"round 1: {apart[0]} and {mate_one} swapped (as played)" in client.get(f"/events/{event_id}").text
+    assert post("/undo").status_code == 200
+    unknown = post("/swap", round="2", first="Player 01", second="Nobody")
+    assert "&#39;Nobody&#39; is not on the schedule" in errors_beside_fields(unknown.text)["swap"]
     first = next(n for n in before.players if n not in apart)
     second = next(n for n in before.players if two[n][0] != two[first][0] and n not in apart)
     assert post("/swap", round="2", first=first.upper(), second=second).status_code == 200  # any case finds the name
@@ -167,7 +180,7 @@ def test_played_rounds_swaps_undo_and_going_back(client, db):
     assert after.seat_of(1)[first] == two[second] and after.seat_of(1)[second] == two[first]
     assert after.rounds[0] == before.rounds[0] and after.rounds[2:] == before.rounds[2:]
     versions = client.get(f"/api/events/{event_id}/versions").json()
-    assert [v["kind"] for v in versions] == ["swap", "played", "plan"]
+    assert [v["kind"] for v in versions] == ["swap", "swap", "played", "plan"]
     assert post("/undo").status_code == 200
     assert Schedule.model_validate(client.get(f"/api/events/{event_id}/schedule").json()) == before
     history = client.get(f"/events/{event_id}/history").text
@@ -221,17 +234,40 @@ def test_a_drop_out_is_re_planned_from_its_round(client, db):
     assert run["kind"] == "replan"
     done = wait_run(client, run["id"])
     assert done["status"] == "finished", done
+    # Two proposals; the current schedule stays until the director accepts one.
+    event = client.get(f"/api/events/{event_id}").json()
+    assert Schedule.model_validate(client.get(f"/api/events/{event_id}/schedule").json()) == before
+    fewest, everyone = event["proposals"]
+    assert (fewest["reseat"], everyone["reseat"]) == ("fewest", "all")
+    for proposal in (fewest, everyone):
+        assert proposal["version"]["current"] is False and proposal["version"]["kind"] == "replan"
+        assert proposal["moves"]["bound"] <= proposal["moves"]["moves"]
+        assert proposal["moves"]["players"] == len(proposal["changes"])
+        assert "Newcomer" in [change["name"] for change in proposal["changes"]]
+    page = client.get(f"/events/{event_id}").text
+    assert "Choose the re-plan" in page and "Fewest moves" in page and "Everyone re-seated" in page
+    assert f"{fewest['version']['repeats']} repeats" in page and f"{everyone['moves']['moves']} moves" in page
+    accepted = client.post(
+        f"/events/{event_id}/versions/{everyone['version']['id']}/accept", data={"csrf": token}, follow_redirects=False
+    )
+    assert accepted.status_code == 303
     after = Schedule.model_validate(client.get(f"/api/events/{event_id}/schedule").json())
     optimizer.check(after)
     assert after.rounds[:2] == before.rounds[:2]
     assert after.departures == {"Player 09": 3} and after.arrivals == {"Newcomer": 3}
     seated = {n for r in after.rounds[2:] for t in r.tables for n in t.players}
     assert "Player 09" not in seated and "Newcomer" in seated
-    current = client.get(f"/api/events/{event_id}").json()["current_version"]
-    assert current["kind"] == "replan" and current["played"] == 1
-    assert "re-planned from round 3 (Player 09 leaves, Newcomer arrives)" in current["note"]
-    moves = client.get(f"/events/{event_id}").text
-    assert "players move in the rounds re-planned" in moves and "Newcomer: rounds 3, 4" in moves
+    current = client.get(f"/api/events/{event_id}").json()
+    assert current["proposals"] == [] and current["current_version"]["id"] == everyone["version"]["id"]
+    assert current["current_version"]["played"] == 2  # a re-plan from round 3 keeps rounds 1 and 2 as played
+    assert (
+        "re-planned from round 3 (Player 09 leaves, Newcomer arrives), everyone re-seated"
+        in (current["current_version"]["note"])
+    )
+    late = client.post(f"/events/{event_id}/versions/{fewest['version']['id']}/accept", data={"csrf": token})
+    assert late.status_code == 409 and "no longer open" in errors_beside_fields(late.text)["accept"]
+    assert "Newcomer: rounds 3, 4" in client.get(f"/events/{event_id}").text
+    assert fewest["version"]["id"] in [v["id"] for v in client.get(f"/api/events/{event_id}/versions").json()]
     compare = client.get(f"/events/{event_id}/compare").text
     assert "players came and went" in compare
 
@@ -406,7 +442,7 @@ def test_a_schedule_the_checker_refuses_is_never_stored(db):
     )
     with pytest.raises(optimizer.InvalidSchedule):
         with store.change() as db_:
-            store.add_version(db_, event_id, broken, kind="swap", note="", played=0, figures={}, parent=None)
+            store.add_version(db_, event_id, broken, kind="swap", note="", figures={}, parent=None)
     assert len(store.versions(event_id)) == 1
     assert store.event(event_id).current_version == store.versions(event_id)[0].id
 
@@ -443,7 +479,7 @@ def test_a_plan_that_ends_after_the_desk_gave_up_on_it_stores_nothing(db):
     run_id = store.add_run(event_id, "plan", {"settings": settings.model_dump(mode="json")}, 0.5)
     run = store.run(run_id)
     planned = service.plan_run(store, run, lambda progress: None)
-    assert isinstance(planned, service.Planned) and planned.result.schedule is not None
+    assert isinstance(planned, list) and planned[0].result.schedule is not None
     store.close_run(run_id, INTERRUPTED, "the desk was stopped while this plan ran")  # a restarted desk
     service.keep_run(store, run, planned)
     assert store.versions(event_id) == [] and store.event(event_id).current_version is None
@@ -451,3 +487,70 @@ def test_a_plan_that_ends_after_the_desk_gave_up_on_it_stores_nothing(db):
     fresh = store.add_run(event_id, "plan", {"settings": settings.model_dump(mode="json")}, 0.5)
     service.keep_run(store, store.run(fresh), planned)  # the same result for a run still open is kept
     assert [v.kind for v in store.versions(event_id)] == ["plan"] and store.run(fresh).status == "finished"
+
+
+def test_a_spreadsheets_table_of_names_and_clubs_feeds_the_spread(client):
+    table = "name;club;rating\nAnn;Reds;1\nBo;Reds;2\nCy;Blues;3\nDi;Blues;4\n" + "".join(
+        f"{name};;5\n" for name in names(4)
+    )
+    upload = {"names_file": ("players.csv", table, "text/csv")}
+    response = client.post("/events", data=form(client, spread="Player 01, Player 02"), files=upload)
+    assert response.status_code == 200, errors_beside_fields(response.text)
+    settings = client.get("/api/events/1").json()["settings"]
+    assert settings["names"] == ["Ann", "Bo", "Cy", "Di", *names(4)]
+    assert settings["spread"] == [["Player 01", "Player 02"], ["Ann", "Bo"], ["Cy", "Di"]]
+    assert "Names list: ignored column &#39;rating&#39;: only &#39;name&#39; and &#39;club&#39; are read" in (
+        response.text
+    )
+    split = client.post("/events", data=form(client, names="Ann;Reds\nBo;Reds\nCy\nDi"))
+    assert "line 1: &#39;Ann;Reds&#39; is split by a semicolon" in errors_beside_fields(split.text)["names"]
+
+
+def test_a_player_who_took_an_empty_seat_is_recorded_in_a_played_round_only(client, db):
+    event_id = seeded_event(db, EventSettings(names=names(15), rounds=3))
+    api = lambda path, body: client.post(f"/api/events/{event_id}{path}", json=body)  # noqa: E731
+    before = Schedule.model_validate(client.get(f"/api/events/{event_id}/schedule").json())
+    three = next(t for t in before.rounds[0].tables if len(t.players) == 3).table
+    player = next(t for t in before.rounds[0].tables if len(t.players) == 4).players[0]
+    page = client.get(f"/events/{event_id}").text
+    assert 'id="move-form"' not in page  # nothing is played yet: in a round to play, a swap is the fix
+    token = token_of(page)
+    assert api("/played", {"rounds": 1}).json()["played"] == 1
+    assert api("/played", {"rounds": 1}).json()["detail"] == "rounds 1 to 1 are already recorded as played"
+    three_later = next(t for t in before.rounds[1].tables if len(t.players) == 3).table
+    later = next(t for t in before.rounds[1].tables if len(t.players) == 4).players[0]
+    ahead = client.post(
+        f"/events/{event_id}/move", data={"csrf": token, "round": "2", "player": later, "table": str(three_later)}
+    )
+    assert "round 2 is still to play" in errors_beside_fields(ahead.text)["move"]
+    no_table = client.post(f"/events/{event_id}/move", data={"csrf": token, "round": "1", "player": player})
+    assert "&#39;&#39; is not a table number" in errors_beside_fields(no_table.text)["move"]
+    moved = api("/move", {"round": 1, "player": player.lower(), "table": three})
+    assert moved.json()["kind"] == "move" and f"{player} played at table {three} (as played)" in moved.json()["note"]
+    after = Schedule.model_validate(client.get(f"/api/events/{event_id}/schedule").json())
+    assert after.seat_of(0)[player][0] == three and after.corrections[-1].change == "move"
+    assert after.rounds[1:] == before.rounds[1:]
+
+
+def test_a_schema_1_file_keeps_its_rounds_played_in_the_schedules(db):
+    from rotation.desk.storage import MIGRATIONS
+
+    schedule = optimizer.fixed_schedule(Event(players=tuple(names(8)), rounds=3))
+    old = sqlite3.connect(db)
+    old.executescript(MIGRATIONS[0] + "PRAGMA user_version = 1;")
+    old.execute(
+        "INSERT INTO events (settings, created) VALUES (?, '')", (json.dumps({"names": names(8), "rounds": 3}),)
+    )
+    for played in (0, 2):
+        old.execute(
+            "INSERT INTO versions (event_id, kind, note, played, schedule, figures, created) "
+            "VALUES (1, 'played', '', ?, ?, '{}', '')",
+            (played, schedule.model_dump_json()),
+        )
+    old.execute("UPDATE events SET current_version = 2")
+    old.commit()
+    old.close()
+    store = Store(db)
+    assert [(v.played, v.schedule().played) for v in store.versions(1)] == [(2, 2), (0, 0)]
+    columns = [row[1] for row in store.db.execute("PRAGMA table_info(versions)")]
+    assert "played" not in columns and store.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2

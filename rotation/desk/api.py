@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
-from models import Metrics, Schedule
+from models import Metrics, Moves, PlayerChange, Reseat, Schedule
 from rotation.desk import service
 from rotation.desk.app import desk_of
 from rotation.desk.settings import EventSettings
@@ -17,7 +17,7 @@ router = APIRouter(prefix="/api", tags=["desk"])
 class VersionOut(BaseModel):
     id: int
     parent: int | None
-    kind: str = Field(description="plan, replan, swap or played")
+    kind: str = Field(description="plan, replan, swap, move or played")
     note: str
     played: int = Field(description="Rounds played, kept as they are.")
     created: str
@@ -40,11 +40,19 @@ class RunOut(BaseModel):
     version_id: int | None
 
 
+class ProposalOut(BaseModel):
+    version: VersionOut
+    reseat: Reseat = Field(description="fewest: the fewest moves, then repeats; all: everyone re-seated")
+    moves: Moves
+    changes: list[PlayerChange]
+
+
 class EventOut(BaseModel):
     id: int
     settings: EventSettings
     current_version: VersionOut | None
     runs: list[RunOut]
+    proposals: list[ProposalOut] = Field(description="The last re-plan's schedules, until one is accepted.")
 
 
 class ReplanIn(BaseModel):
@@ -58,6 +66,12 @@ class SwapIn(BaseModel):
     round: int
     first: str
     second: str
+
+
+class MoveIn(BaseModel):
+    round: int = Field(description="A played round.")
+    player: str
+    table: int = Field(description="The table of three whose empty seat the player took.")
 
 
 class PlayedIn(BaseModel):
@@ -94,6 +108,15 @@ def run_out(run: RunRow) -> RunOut:
     )
 
 
+def proposal_out(version: VersionRow, current: int | None) -> ProposalOut:
+    return ProposalOut(
+        version=version_out(version, current),
+        reseat=Reseat(version.figures["reseat"]),
+        moves=Moves.model_validate(version.figures["moves"]),
+        changes=[PlayerChange.model_validate(change) for change in version.figures["changes"]],
+    )
+
+
 def event_out(request: Request, event_id: int) -> EventOut:
     desk = desk_of(request)
     event = service.load_event(desk.store, event_id)
@@ -104,6 +127,7 @@ def event_out(request: Request, event_id: int) -> EventOut:
         settings=service.settings_of(event),
         current_version=None if version is None else version_out(version, event.current_version),
         runs=[run_out(run) for run in runs],
+        proposals=[proposal_out(p, event.current_version) for p in service.proposals(desk.store, event)],
     )
 
 
@@ -173,6 +197,18 @@ def played(request: Request, event_id: int, body: PlayedIn) -> VersionOut:
 def swap(request: Request, event_id: int, body: SwapIn) -> VersionOut:
     store = desk_of(request).store
     return _version(request, event_id, service.swap(store, event_id, body.round, body.first, body.second))
+
+
+@router.post("/events/{event_id}/move")
+def move(request: Request, event_id: int, body: MoveIn) -> VersionOut:
+    store = desk_of(request).store
+    return _version(request, event_id, service.move(store, event_id, body.round, body.player, body.table))
+
+
+@router.post("/events/{event_id}/versions/{version_id}/accept")
+def accept(request: Request, event_id: int, version_id: int) -> VersionOut:
+    """Make one of the last re-plan's proposals the current schedule."""
+    return _version(request, event_id, service.accept(desk_of(request).store, event_id, version_id))
 
 
 @router.post("/events/{event_id}/undo")

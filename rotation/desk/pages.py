@@ -138,6 +138,7 @@ def _event_page(request: Request, event_id: int, version_id: int | None = None, 
         schedule=schedule,
         rounds=views.rounds_view(schedule, shown.played) if schedule and shown else [],
         figures=views.figure_lines(shown.figures, bool(settings.spread)) if shown else [],
+        proposals=[] if version_id is not None else views.proposals_view(service.proposals(desk.store, event)),
         errors=errors or {},
     )
 
@@ -231,6 +232,28 @@ def swap(
     check_form(request, csrf)
     store = desk_of(request).store
     return _day_action(request, event_id, "swap", lambda: service.swap(store, event_id, round, first, second))
+
+
+@router.post("/events/{event_id}/move")
+def move(
+    request: Request, event_id: int, round: Annotated[int, Form()], player: Text = "", table: Text = "", csrf: Text = ""
+):
+    check_form(request, csrf)
+    store = desk_of(request).store
+
+    def record() -> None:
+        if not table.strip().isdigit():
+            raise service.DeskError(f"{table.strip()!r} is not a table number", field="move", status=422)
+        service.move(store, event_id, round, player, int(table))
+
+    return _day_action(request, event_id, "move", record)
+
+
+@router.post("/events/{event_id}/versions/{version_id}/accept")
+def accept(request: Request, event_id: int, version_id: int, csrf: Text = ""):
+    check_form(request, csrf)
+    store = desk_of(request).store
+    return _day_action(request, event_id, "accept", lambda: service.accept(store, event_id, version_id))
 
 
 @router.post("/events/{event_id}/undo")

@@ -1,9 +1,12 @@
 """The desk's actions, each a small function that the HTML forms and the JSON endpoints both call.
 
 Every change is one transaction of the store, and every schedule it stores passed optimizer.check
-(Store.add_version). Three seams meet the library, each one function, so a new library call
-replaces one body: `plan_day` (optimizer.plan), `replan_day` (optimizer.replan) and `swap_players`
-(a desk-side swap, checked by the checker, until the library has its own).
+(Store.add_version). The library does the work: `plan_day` (optimizer.plan), `replan_day`
+(optimizer.replan, once per reseat choice), and the fixes by hand (optimizer.swap, move, mark_played).
+
+A re-plan proposes two schedules, the fewest moves and everyone re-seated, each with its moves and
+repeats; both are stored as versions that are not current. Accepting one makes it current; the other
+stays in the history, where it can still be looked at or gone back to.
 """
 
 from __future__ import annotations
@@ -13,9 +16,9 @@ from dataclasses import dataclass
 from typing import Protocol
 
 import optimizer
-from models import Event, PlanResult, Progress, Replan, Round, Schedule, Status, Table
+from models import Event, PlanResult, Progress, Replan, Reseat, Schedule, Status
 from models.event import name_key, normalise_name
-from rotation.desk.settings import EventSettings, FieldErrors, check_time_limit, desk_words
+from rotation.desk.settings import EventSettings, FieldErrors, check_time_limit
 from rotation.desk.storage import FAILED, FINISHED, INTERRUPTED, STOPPED, EventRow, RunRow, Store, VersionRow
 
 
@@ -234,41 +237,23 @@ def replan_day(
     drop: list[str],
     add: list[str],
     settings: EventSettings,
+    reseat: Reseat,
     time_limit: float,
     on_progress: Callable[[Progress], None],
 ) -> Replan:
-    """The rounds after `played`, planned again (seam: optimizer.replan; a fewest-moves mode goes here)."""
+    """The rounds after `played`, planned again under one reseat choice (seam: optimizer.replan)."""
     return optimizer.replan(
         schedule,
         played,
         drop=tuple(drop),
         add=tuple(add),
+        reseat=reseat,
+        other_way=False,  # the desk runs the other choice in full, so the director can accept either
         time_limit=time_limit,
         seed=settings.seed,
         workers=settings.workers,
         on_progress=on_progress,
     )
-
-
-def swap_players(schedule: Schedule, round_number: int, first: str, second: str) -> Schedule:
-    """Two players change places in one round: table and seat, or a seat and a sit-out (seam: a desk-side
-    swap until the library has one; the caller stores it only after optimizer.check)."""
-    round_ = schedule.rounds[round_number - 1]
-    where = {name: ("table", t, s) for t, table in enumerate(round_.tables) for s, name in enumerate(table.players)}
-    where.update({name: ("out", s, 0) for s, name in enumerate(round_.sit_outs)})
-    for name in (first, second):
-        if name not in where:
-            raise DeskError(f"{name!r} does not play round {round_number}", field="swap", status=422)
-    if where[first][0] == where[second][0] == "out":
-        raise DeskError(f"{first!r} and {second!r} both sit out round {round_number}", field="swap", status=422)
-    other = {first: second, second: first}
-    tables = tuple(
-        Table(table=table.table, players=tuple(other.get(name, name) for name in table.players))
-        for table in round_.tables
-    )
-    swapped = Round(tables=tables, sit_outs=tuple(other.get(n, n) for n in round_.sit_outs), absent=round_.absent)
-    rounds = schedule.rounds[: round_number - 1] + (swapped,) + schedule.rounds[round_number:]
-    return schedule.model_copy(update={"rounds": rounds})
 
 
 # ---- what the worker stores --------------------------------------------------------------------
@@ -281,60 +266,89 @@ class Planned:
     result: PlanResult
     base: VersionRow | None  # the version a re-plan started from
     changes: list | None  # a re-plan's players whose seats changed
+    reseat: Reseat | None = None  # a re-plan's choice: the fewest moves, or everyone re-seated
+    moves: dict | None = None  # a re-plan's models.Moves against the plan it replaces
 
 
-def plan_run(store: Store, run: RunRow, on_progress: Callable[[Progress], None]) -> Planned | str:
-    """In the worker process: the library's plan or re-plan for the run, or its refusal in one line."""
+RESEAT_WORDS = {Reseat.FEWEST: "fewest moves", Reseat.ALL: "everyone re-seated"}
+
+
+def plan_run(store: Store, run: RunRow, on_progress: Callable[[Progress], None]) -> list[Planned] | str:
+    """In the worker process: the library's plan, or a re-plan's two proposals, or its refusal in one line."""
     try:
         if run.kind == "plan":
             settings = EventSettings.model_validate(run.request["settings"])
-            return Planned(plan_day(settings, on_progress), None, None)
-        base = load_version(store, run.event_id, run.request["base_version"])
-        request = run.request
+            return [Planned(plan_day(settings, on_progress), None, None)]
+        return _proposals(store, run, on_progress)
+    except (ValueError, FieldErrors) as error:
+        return str(error)
+
+
+def _proposals(store: Store, run: RunRow, on_progress: Callable[[Progress], None]) -> list[Planned]:
+    """The re-plan with the fewest moves, then with everyone re-seated, each with half the time. After
+    Stop the second is not started: the director gets what was found, at once."""
+    base = load_version(store, run.event_id, run.request["base_version"])
+    request, settings = run.request, settings_of(load_event(store, run.event_id))
+    proposals = []
+    for reseat in (Reseat.FEWEST, Reseat.ALL):
         outcome = replan_day(
             base.schedule(),
             request["played"],
             request["drop"],
             request["add"],
-            settings_of(load_event(store, run.event_id)),
-            run.time_limit,
+            settings,
+            reseat,
+            run.time_limit / 2,
             on_progress,
         )
-        return Planned(outcome.result, base, [change.model_dump(mode="json") for change in outcome.changes])
-    except (ValueError, FieldErrors) as error:
-        return desk_words(str(error))
+        changes = [change.model_dump(mode="json") for change in outcome.changes]
+        moves = outcome.moves.model_dump(mode="json") if outcome.moves else None
+        proposals.append(Planned(outcome.result, base, changes, reseat, moves))
+        if outcome.result.interrupted:
+            break
+    return proposals
 
 
-def keep_run(store: Store, run: RunRow, planned: Planned | str | None) -> None:
-    """Store the checked schedule and close the run in one transaction, or close it failed. Nothing is
-    stored for a run the desk already closed (it restarted meanwhile)."""
-    if not isinstance(planned, Planned):
+def keep_run(store: Store, run: RunRow, planned: list[Planned] | str | None) -> None:
+    """Store the checked schedules and close the run in one transaction, or close it failed. A plan's
+    schedule becomes current; a re-plan's are proposals. Nothing is stored for a run the desk already
+    closed (it restarted meanwhile)."""
+    if not isinstance(planned, list):
         store.close_run(run.id, FAILED, planned or "the plan ended without a result")
         return
-    result = planned.result
-    if result.schedule is None:
-        store.close_run(run.id, FAILED, _no_schedule(result, run.time_limit))
+    found = [one for one in planned if one.result.schedule is not None]
+    if not found:
+        store.close_run(run.id, FAILED, _no_schedule(planned[0].result, run.time_limit))
         return
-    figures = {**result_figures(result), "changes": planned.changes}
+    stopped = any(one.result.interrupted for one in planned)
     try:
         with store.change() as db:
-            parent = db.execute("SELECT current_version FROM events WHERE id = ?", (run.event_id,)).fetchone()[0]
-            version_id = store.add_version(
-                db,
-                run.event_id,
-                result.schedule,
-                kind=run.kind,
-                note=_plan_note(run, result, planned.changes),
-                played=0 if planned.base is None else planned.base.played,
-                figures=figures,
-                parent=parent if planned.base is None else planned.base.id,
-            )
-            if not store.end_run(db, run.id, STOPPED if result.interrupted else FINISHED, version_id=version_id):
-                raise _Closed  # rolls the version back: the run was closed while it planned
+            ids = [_keep_one(store, db, run, one) for one in found]
+            if not store.end_run(db, run.id, STOPPED if stopped else FINISHED, version_id=ids[0]):
+                raise _Closed  # rolls the versions back: the run was closed while it planned
     except _Closed:
         return
     except optimizer.InvalidSchedule as error:
         store.close_run(run.id, FAILED, f"the checker refused the schedule: {error}")
+
+
+def _keep_one(store: Store, db, run: RunRow, planned: Planned) -> int:
+    result = planned.result
+    assert result.schedule is not None
+    figures = {**result_figures(result), "changes": planned.changes}
+    if planned.reseat is not None:
+        figures.update(proposal=run.id, reseat=planned.reseat.value, moves=planned.moves)
+    parent = db.execute("SELECT current_version FROM events WHERE id = ?", (run.event_id,)).fetchone()[0]
+    return store.add_version(
+        db,
+        run.event_id,
+        result.schedule,
+        kind=run.kind,
+        note=_plan_note(run, planned),
+        figures=figures,
+        parent=parent if planned.base is None else planned.base.id,
+        current=planned.base is None,
+    )
 
 
 class _Closed(Exception):
@@ -349,16 +363,17 @@ def _no_schedule(result: PlanResult, time_limit: float) -> str:
     return f"no schedule found in {time_limit:g} s; try a longer time limit"
 
 
-def _plan_note(run: RunRow, result: PlanResult, changes: list | None) -> str:
+def _plan_note(run: RunRow, planned: Planned) -> str:
+    result = planned.result
     stopped = " (stopped early: the best found so far)" if result.interrupted else ""
-    if run.kind == "plan":
+    if run.kind == "plan" or planned.reseat is None:
         return f"planned: {result.repeats} repeats, {result.runtime:.1f} s{stopped}"
     who = [f"{name} leaves" for name in run.request["drop"]] + [f"{name} arrives" for name in run.request["add"]]
-    moved = len(changes or [])
+    moved = len(planned.changes or [])
     return (
         f"re-planned from round {run.request['played'] + 1}"
         + (f" ({', '.join(who)})" if who else "")
-        + f": {result.repeats} repeats, {moved} players move{stopped}"
+        + f", {RESEAT_WORDS[planned.reseat]}: {result.repeats} repeats, {moved} players move{stopped}"
     )
 
 
@@ -382,49 +397,78 @@ def fixed_figures(schedule: Schedule) -> dict:
         event = Event(players=schedule.players, rounds=len(schedule.rounds), odd=schedule.odd)
         metrics = optimizer.check(optimizer.fixed_schedule(event))
     except (ValueError, optimizer.InvalidSchedule) as error:
-        return {"skipped": f"the fixed rule cannot seat this room: {desk_words(str(error))}"}
+        return {"skipped": f"the fixed rule cannot seat this room: {error}"}
     return {"metrics": metrics.model_dump(mode="json")}
 
 
 # ---- changes during the day --------------------------------------------------------------------
 
 
+def proposals(store: Store, event: EventRow) -> list[VersionRow]:
+    """The last re-plan's proposals, fewest moves first, while the day is still the one they start from."""
+    runs = store.runs(event.id)
+    if not runs or runs[0].kind != "replan" or runs[0].running:
+        return []
+    found = [version for version in store.versions(event.id) if version.figures.get("proposal") == runs[0].id]
+    return found[::-1] if found and all(version.parent == event.current_version for version in found) else []
+
+
+def accept(store: Store, event_id: int, version_id: int) -> int:
+    """A re-plan's proposal becomes the current schedule; the other stays in the history."""
+    event, _ = _schedule_now(store, event_id)
+    if version_id not in [version.id for version in proposals(store, event)]:
+        load_version(store, event_id, version_id)  # not found, or found and no longer open
+        raise DeskError("this re-plan is no longer open: the day changed since it was made; re-plan again")
+    store.point_at(event_id, version_id)
+    return version_id
+
+
 def mark_played(store: Store, event_id: int, rounds: int) -> int:
-    """Rounds 1 to `rounds` are played: kept exactly as they are from now on."""
+    """Rounds 1 to `rounds` are played: kept exactly as they are from now on (optimizer.mark_played)."""
     _, version = _schedule_now(store, event_id)
-    total = len(version.schedule().rounds)
-    if not version.played < rounds <= total:
-        raise DeskError(f"mark a round from {version.played + 1} to {total} as played", field="played", status=422)
+    played = _fix(lambda: optimizer.mark_played(version.schedule(), rounds), "played")
+    if played.played == version.played:
+        raise DeskError(f"rounds 1 to {rounds} are already recorded as played", field="played", status=422)
     note = f"round {rounds} played" if rounds == version.played + 1 else f"rounds {version.played + 1}-{rounds} played"
-    return _new_version(store, version, version.schedule(), kind="played", note=note, played=rounds)
+    return _new_version(store, version, played, kind="played", note=note)
 
 
 def swap(store: Store, event_id: int, round_number: int, first: str, second: str) -> int:
-    """Two players change places in a round still to play; refused if the checker refuses the day."""
+    """Two players trade places in a round (optimizer.swap): a change to the plan in a round still to
+    play, a record of what happened in a played one."""
     _, version = _schedule_now(store, event_id)
-    schedule = version.schedule()
-    if not version.played < round_number <= len(schedule.rounds):
-        raise DeskError(
-            f"swap in a round still to play: {version.played + 1} to {len(schedule.rounds)}", field="swap", status=422
-        )
-    by_key = {name_key(name): name for name in schedule.players}
-    a, b = (by_key.get(name_key(name), normalise_name(name)) for name in (first, second))
-    if a == b:
-        raise DeskError("choose two different players", field="swap", status=422)
-    swapped = swap_players(schedule, round_number, a, b)
+    swapped = _fix(lambda: optimizer.swap(version.schedule(), round_number, first, second), "swap")
+    correction = swapped.corrections[-1]
+    a, b = correction.players
+    note = f"round {round_number}: {a} and {b} swapped" + (" (as played)" if correction.played else "")
+    return _new_version(store, version, swapped, kind="swap", note=note)
+
+
+def move(store: Store, event_id: int, round_number: int, name: str, table: int) -> int:
+    """In a played round, a player sat in the empty seat of a table of three (optimizer.move)."""
+    _, version = _schedule_now(store, event_id)
+    moved = _fix(lambda: optimizer.move(version.schedule(), round_number, name, table), "move")
+    player = moved.corrections[-1].players[0]
+    note = f"round {round_number}: {player} played at table {table} (as played)"
+    return _new_version(store, version, moved, kind="move", note=note)
+
+
+def _fix(fix: Callable[[], Schedule], field: str) -> Schedule:
+    """The library's fix, or its refusal beside the form it came from."""
     try:
-        optimizer.check(swapped)
-    except optimizer.InvalidSchedule as error:
-        raise DeskError(f"this swap breaks the day: {error}", field="swap", status=422) from None
-    note = f"round {round_number}: {a} and {b} swapped"
-    return _new_version(store, version, swapped, kind="swap", note=note, played=version.played)
+        return fix()
+    except optimizer.FixRefused as error:
+        raise DeskError(str(error), field=field, status=422) from None
 
 
-def _new_version(store: Store, version: VersionRow, schedule: Schedule, *, kind: str, note: str, played: int) -> int:
-    figures = {key: value for key, value in version.figures.items() if key not in ("metrics", "changes")}
+_OF_THAT_SCHEDULE = ("metrics", "changes", "proposal", "reseat", "moves")  # not carried to a fixed copy
+
+
+def _new_version(store: Store, version: VersionRow, schedule: Schedule, *, kind: str, note: str) -> int:
+    figures = {key: value for key, value in version.figures.items() if key not in _OF_THAT_SCHEDULE}
     with store.change() as db:
         return store.add_version(
-            db, version.event_id, schedule, kind=kind, note=note, played=played, figures=figures, parent=version.id
+            db, version.event_id, schedule, kind=kind, note=note, figures=figures, parent=version.id
         )
 
 

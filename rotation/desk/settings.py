@@ -1,6 +1,7 @@
 """An event's settings as the director gives them, and every wrong one's message beside its field.
 
-The form's text boxes (names one per line, a group per line, 'name, table' per line) become an
+The form's text boxes (names one per line or a spreadsheet's table with a club column, read by
+rotation.lists; a group per line, 'name, table' per line) become an
 `EventSettings`; the JSON endpoints take an `EventSettings` directly. Either way `FieldErrors` says
 which field is wrong in the library's own words (models.Event validates the room and the requests).
 """
@@ -9,12 +10,12 @@ from __future__ import annotations
 
 import csv
 import math
-import re
 
 from pydantic import BaseModel, Field, ValidationError
 
 from models import Event, OddPolicy, SitOutScoring
 from models.event import name_key, normalise_name
+from rotation.lists import ListError, NamesTable, read_names_table
 
 MAX_SECONDS = 86_400.0  # as the command line: no tournament waits longer than a day for its seating
 MAX_UPLOAD_BYTES = 1024 * 1024  # a names file of a few thousand names is a few tens of kilobytes
@@ -41,6 +42,9 @@ class EventSettings(BaseModel):
     apart: list[list[str]] = Field(default=[], description="Groups who must never share a table.")
     spread: list[list[str]] = Field(default=[], description="Clubs to spread: kept apart where it costs no repeat.")
     stay: dict[str, int] = Field(default={}, description="Players who keep one table (1-based) all day.")
+    notes: list[str] = Field(
+        default=[], description="What the names list was read as, where that differs from what was written."
+    )
     time_limit: float = Field(default=30.0, description="Seconds to plan, 0.1 to a day.")
     seed: int = Field(default=0, ge=0, le=2**31 - 1)
     workers: int = Field(default=8, ge=1, le=64)
@@ -75,23 +79,11 @@ def _spelled(names: list[str]):
     return lambda name: by_key.get(name_key(name), normalise_name(name))
 
 
-_PLAYED = re.compile(r"--played (\d+)")
-_DROP = re.compile(r"--drop (.+?) now")
-
-
-def desk_words(message: str) -> str:
-    """The few library messages that still name a command-line option (models.event's odd-room
-    message, optimizer.replan's re-plan advice), in the desk's words. Drop this once they carry none."""
-    message = message.replace("use --odd sit-out", "choose sit-out for odd counts")
-    message = _PLAYED.sub(lambda found: f"from round {int(found.group(1)) + 1}", message)
-    return _DROP.sub(r"say \1 leaves now", message).replace("--odd ", "")
-
-
 def _placed(error: ValidationError, settings: EventSettings) -> dict[str, str]:
     """Each of the library's messages beside the field it is about."""
     placed: dict[str, str] = {}
     for item in error.errors():
-        message = desk_words(str(item["msg"]).removeprefix("Value error, "))
+        message = str(item["msg"]).removeprefix("Value error, ")
         where = str(item["loc"][0]) if item["loc"] else _field_of(message, settings)
         field = {"players": "names"}.get(where, where)
         placed.setdefault(field if field in FIELDS else "names", message)
@@ -116,21 +108,12 @@ def _field_of(message: str, settings: EventSettings) -> str:
 # ---- the form's text boxes ----------------------------------------------------------------------
 
 
-def names_from_text(text: str) -> list[str]:
-    """One name per line; blank lines skipped; the same name twice is refused with both line numbers."""
-    names: list[str] = []
-    first: dict[str, tuple[int, str]] = {}
-    for number, line in enumerate(text.splitlines(), start=1):
-        name = normalise_name(line)
-        if not name:
-            continue
-        key = name_key(name)
-        if key in first:
-            line_before, spelling = first[key]
-            raise FieldErrors({"names": f"lines {line_before} and {number}: the name {spelling!r} appears twice"})
-        first[key] = (number, name)
-        names.append(name)
-    return names
+def names_table(text: str) -> NamesTable:
+    """The pasted or uploaded list (rotation.lists: a list, or a spreadsheet's table with a club column)."""
+    try:
+        return read_names_table(text)
+    except ListError as error:
+        raise FieldErrors({"names": str(error)}) from None
 
 
 def _rows(text: str, field: str) -> list[tuple[int, list[str]]]:
@@ -173,8 +156,13 @@ def settings_from_form(form: dict[str, str]) -> EventSettings:
     """The new-event form's fields as settings; every field's problem is collected, not just the first."""
     errors: dict[str, str] = {}
     values: dict = {"title": form.get("title", "").strip()[:200], "date": form.get("date", "").strip()[:100]}
+    table = None
+    try:
+        table = names_table(form.get("names", ""))
+        values.update(names=list(table.names), notes=list(table.notes))
+    except FieldErrors as error:
+        errors.update(error.errors)
     readers = {
-        "names": lambda text: names_from_text(text),
         "apart": lambda text: groups_from_text(text, "apart"),
         "spread": lambda text: groups_from_text(text, "spread"),
         "stay": stay_from_text,
@@ -191,9 +179,11 @@ def settings_from_form(form: dict[str, str]) -> EventSettings:
         except ValueError as error:
             errors[field] = str(error)
     if errors:
-        if "names" not in errors:  # the list can be judged on its own: say so now, not on the next try
+        if table is not None:  # the list can be judged on its own: say so now, not on the next try
             errors.update(_names_alone(values["names"]))
         raise FieldErrors(errors)
+    if table is not None:  # a club column feeds the spread, beside the groups typed there
+        values["spread"] += [list(club) for club in table.club_groups if list(club) not in values["spread"]]
     return EventSettings(**values)
 
 

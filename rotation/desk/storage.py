@@ -4,8 +4,9 @@ WAL journal with synchronous=FULL: a change the director saw saved survives a po
 change cut off mid-write is rolled back whole. Every change is one transaction (`Store.change`).
 A schedule is never edited in place: each change (plan, re-plan, swap, a round marked played) is a new
 row of `versions`, made from the one before (`parent`), and the event points at its current version,
-so looking back and undoing lose nothing. The schema carries its version in PRAGMA user_version;
-`MIGRATIONS[k]` takes a file from version k to k + 1.
+so looking back and undoing lose nothing. A re-plan stores its proposals as versions that are not
+current until the director accepts one. The rounds played are the schedule's own `played` field.
+The schema carries its version in PRAGMA user_version; `MIGRATIONS[k]` takes a file from version k to k + 1.
 """
 
 from __future__ import annotations
@@ -62,6 +63,13 @@ MIGRATIONS = (
     );
     CREATE INDEX runs_of_event ON runs(event_id);
     """,
+    # 1 -> 2: the rounds played live in the schedule itself (Schedule.played, set by optimizer.mark_played
+    # and by a re-plan), not in a column of the desk's beside it.
+    """
+    UPDATE versions SET schedule = json_set(schedule, '$.played', played)
+        WHERE played > coalesce(json_extract(schedule, '$.played'), 0);
+    ALTER TABLE versions DROP COLUMN played;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -89,7 +97,7 @@ class VersionRow(BaseModel):
     parent: int | None
     kind: str
     note: str
-    played: int
+    played: int  # the schedule's own `played`, read by SQLite without parsing the schedule
     figures: dict
     created: str
     schedule_json: str
@@ -205,30 +213,34 @@ class Store:
         *,
         kind: str,
         note: str,
-        played: int,
         figures: dict,
         parent: int | None,
+        current: bool = True,
     ) -> int:
-        """Inside a `change`: check the schedule, store it as the event's current version. Nothing the
-        checker refuses is stored (InvalidSchedule goes up and the transaction rolls back)."""
+        """Inside a `change`: check the schedule, store it as a version of the event (its current one
+        unless `current` is False: a proposal). Nothing the checker refuses is stored (InvalidSchedule
+        goes up and the transaction rolls back)."""
         metrics = optimizer.check(schedule)
         figures = {**figures, "metrics": metrics.model_dump(mode="json")}
         cursor = db.execute(
-            "INSERT INTO versions (event_id, parent, kind, note, played, schedule, figures, created) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (event_id, parent, kind, note, played, schedule.model_dump_json(), json.dumps(figures), now()),
+            "INSERT INTO versions (event_id, parent, kind, note, schedule, figures, created) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (event_id, parent, kind, note, schedule.model_dump_json(), json.dumps(figures), now()),
         )
         assert cursor.lastrowid is not None
-        db.execute("UPDATE events SET current_version = ? WHERE id = ?", (cursor.lastrowid, event_id))
+        if current:
+            db.execute("UPDATE events SET current_version = ? WHERE id = ?", (cursor.lastrowid, event_id))
         return cursor.lastrowid
 
     def version(self, version_id: int) -> VersionRow | None:
-        row = self.db.execute("SELECT * FROM versions WHERE id = ?", (version_id,)).fetchone()
+        row = self.db.execute(f"SELECT {_VERSION_COLUMNS} FROM versions WHERE id = ?", (version_id,)).fetchone()
         return None if row is None else _version(row)
 
     def versions(self, event_id: int) -> list[VersionRow]:
         """Every version of the event, newest first, without their schedules' text parsed."""
-        rows = self.db.execute("SELECT * FROM versions WHERE event_id = ? ORDER BY id DESC", (event_id,))
+        rows = self.db.execute(
+            f"SELECT {_VERSION_COLUMNS} FROM versions WHERE event_id = ? ORDER BY id DESC", (event_id,)
+        )
         return [_version(row) for row in rows]
 
     def point_at(self, event_id: int, version_id: int) -> None:
@@ -284,6 +296,9 @@ class Store:
     def close_run(self, run_id: int, status: str, message: str = "") -> bool:
         with self.change() as db:
             return self.end_run(db, run_id, status, message)
+
+
+_VERSION_COLUMNS = "*, coalesce(json_extract(schedule, '$.played'), 0) AS played"
 
 
 def _event(row: sqlite3.Row) -> EventRow:

@@ -1,11 +1,12 @@
 """What the desk's pages show, worked out here so the templates stay layouts: the rounds, a player's
-day, the figures in a director's words, the variety rotation beside the fixed rule."""
+day, the figures in a director's words, a re-plan's proposals, the variety rotation beside the fixed rule."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from models import SEAT_LETTERS, Metrics, Schedule
+from models import SEAT_LETTERS, Metrics, Moves, Reseat, Schedule
+from rotation.desk.storage import VersionRow
 from rotation.output import NOT_HERE_WORD, SIT_OUT_WORDS, THREE_HANDED_WORD
 
 
@@ -160,3 +161,38 @@ def compared_rows(figures: dict) -> list[tuple[str, str, str]]:
         return str(getattr(metrics, key))
 
     return [(label, value(ours, key), value(fixed, key)) for label, key in COMPARED]
+
+
+@dataclass(frozen=True)
+class ProposalView:
+    version: int
+    reseat: str  # the choice, in the director's words
+    repeats: int
+    moves: str  # what it moves, and what any re-plan must move at least
+    changes: tuple[str, ...]  # "name: rounds 3, 4"
+    note: str
+
+
+PROPOSAL_WORDS = {Reseat.FEWEST.value: "Fewest moves", Reseat.ALL.value: "Everyone re-seated"}
+
+
+def proposals_view(proposals: list[VersionRow]) -> list[ProposalView]:
+    return [
+        ProposalView(
+            version=version.id,
+            reseat=PROPOSAL_WORDS[version.figures["reseat"]],
+            repeats=version.figures["metrics"]["repeats"],
+            moves=_moves_line(Moves.model_validate(version.figures["moves"])),
+            changes=tuple(
+                f"{c['name']}: round{'s' if len(c['rounds']) > 1 else ''} {', '.join(map(str, c['rounds']))}"
+                for c in version.figures["changes"]
+            ),
+            note=version.note,
+        )
+        for version in proposals
+    ]
+
+
+def _moves_line(moves: Moves) -> str:
+    line = f"{moves.moves} moves ({moves.players} players; a move is one player in one round at another seat)"
+    return line + (", proven the fewest possible" if moves.proven else f"; no re-plan moves fewer than {moves.bound}")
