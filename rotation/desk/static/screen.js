@@ -8,7 +8,9 @@
     // Rows of each deck as laid out with everything shown; a page is the rows that fit its height,
     // so every page starts at a row and nothing is ever shrunk to fit.
     pages = [];
-    document.querySelectorAll(".deck").forEach(function (deck) {
+    var decks = document.querySelectorAll(".deck");
+    decks.forEach(function (deck) { deck.hidden = true; });  // each is measured alone, at its full height
+    decks.forEach(function (deck) {
       var items = Array.prototype.slice.call(deck.children);
       deck.hidden = false;
       items.forEach(function (el) { el.hidden = false; });
