@@ -23,8 +23,10 @@ from rotation.desk.settings import EventSettings
 
 playwright = pytest.importorskip("playwright.sync_api")
 uvicorn = pytest.importorskip("uvicorn")
-from test_desk_browser import CHROMIUM, FLAGS  # noqa: E402 (after the skip: Playwright may be missing)
+import test_desk_browser as shared  # noqa: E402 (after the skip: Playwright may be missing)
 
+CHROMIUM = shared.CHROMIUM
+browser = shared.browser  # the same browser fixture, one for each module
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed")
 LONG = "Maximiliana Wolfeschlegelsteinhausenberger-Dorff"
 PLAYERS = [LONG, "Zoë Weiß", HOSTILE, *names(197)]
@@ -58,14 +60,6 @@ def desk(tmp_path_factory):
     yield {"url": url, "event": event_id, "clock": clock, "api": httpx.Client(base_url=url, timeout=10)}
     server.should_exit = True
     thread.join(timeout=10)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with playwright.sync_playwright() as driver:
-        chromium = driver.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield chromium
-        chromium.close()
 
 
 def opened(browser, url: str, width: int, height: int, clock: bool = False):
