@@ -43,3 +43,6 @@ bench-balance: setup
 
 bench-desk: setup
 	$(BIN)/python -m benchmarks.desk
+
+bench-room: setup
+	$(BIN)/python -m benchmarks.room
