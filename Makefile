@@ -11,7 +11,7 @@ $(BIN)/rotation: pyproject.toml
 
 PORT ?= 8765
 
-.PHONY: setup demo serve test bench bench-quick bench-odd bench-replan bench-balance bench-desk
+.PHONY: setup demo serve test bench bench-quick bench-odd bench-replan bench-balance bench-desk bench-room
 setup: $(BIN)/rotation
 
 demo: setup
@@ -43,3 +43,6 @@ bench-balance: setup
 
 bench-desk: setup
 	$(BIN)/python -m benchmarks.desk
+
+bench-room: setup
+	$(BIN)/python -m benchmarks.room

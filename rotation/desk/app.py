@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -51,8 +52,10 @@ class Rendered:
 class Desk:
     """What every request shares: the database file (a connection per thread), the planner, the guard."""
 
-    def __init__(self, db_path: str, guard: Guard):
+    def __init__(self, db_path: str, guard: Guard, public_url: str = ""):
         self.db_path, self.guard = db_path, guard
+        self.public_url = public_url  # where the room's phones reach the desk ("" : the address it was asked on)
+        self.clock: Callable[[], float] = time.time  # the room's timer counts on this clock (a test sets its own)
         self.planner = Planner(db_path)
         self.rendered = Rendered()
         self._local = threading.local()
@@ -65,14 +68,17 @@ class Desk:
         return store
 
 
-def create_app(db_path: str | Path, *, exposed: bool = False, hosts: tuple[str, ...] = LOCAL_HOSTS) -> FastAPI:
-    """The desk over one database file. `exposed`: served beyond this machine, so every request
-    needs the desk's key (printed by `rotation serve`)."""
+def create_app(
+    db_path: str | Path, *, exposed: bool = False, hosts: tuple[str, ...] = LOCAL_HOSTS, public_url: str = ""
+) -> FastAPI:
+    """The desk over one database file. `exposed`: served beyond this machine, so every request but
+    the players' read-only pages needs the desk's key (printed by `rotation serve`). `public_url`: the
+    desk's address as the room's phones reach it, for the QR codes."""
     first = Store(db_path)  # creates or migrates the file before the first request
     guard = Guard(secret=first.secret(), exposed=exposed, hosts=hosts)
     service.interrupt_left_over(first)
     first.close()
-    desk = Desk(str(db_path), guard)
+    desk = Desk(str(db_path), guard, public_url)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -111,10 +117,12 @@ def create_app(db_path: str | Path, *, exposed: bool = False, hosts: tuple[str, 
     async def field_errors(request: Request, error: FieldErrors) -> JSONResponse:
         return JSONResponse({"detail": str(error), "errors": error.errors}, status_code=422)
 
-    from rotation.desk import api, pages
+    from rotation.desk import api, pages, room_pages
 
     app.include_router(api.router)
+    app.include_router(room_pages.api)
     app.include_router(pages.router)
+    app.include_router(room_pages.router)
     return app
 
 

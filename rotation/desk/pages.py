@@ -361,10 +361,10 @@ def print_options(request: Request, event_id: int):
     )
 
 
-def _print_options(settings: EventSettings, parts=(), rounds=None):
+def _print_options(settings: EventSettings, parts=(), rounds=None, players_url: str = ""):
     from rotation.printing import Options
 
-    return Options(title=settings.title, date=settings.date, only=tuple(parts), rounds=rounds)
+    return Options(title=settings.title, date=settings.date, only=tuple(parts), rounds=rounds, players_url=players_url)
 
 
 @router.get("/events/{event_id}/print", response_class=HTMLResponse)
@@ -386,13 +386,17 @@ def print_page(
     low, high = first or 1, last or total
     if unknown or not 1 <= low <= high <= total:
         raise HTTPException(422, f"choose parts from {', '.join(PARTS)} and rounds from 1 to {total}")
-    options = _print_options(settings, parts, (low, high))
+    from rotation.desk.room import room
+    from rotation.desk.room_pages import players_url
+
+    url = players_url(request, room(desk_of(request).store, event_id).public_id)  # its QR code on the sheets
+    options = _print_options(settings, parts, (low, high), url)
 
     def make() -> str:
         metrics = optimizer.check(schedule)  # nothing unchecked reaches the wall
         return render_page(schedule, metrics, compare(schedule), options)
 
-    key = ("print", shown.id, settings.title, settings.date, tuple(parts), low, high)
+    key = ("print", shown.id, settings.title, settings.date, tuple(parts), low, high, url)
     return HTMLResponse(desk_of(request).rendered.get(key, make))
 
 

@@ -7,6 +7,9 @@
 - A form that changes something carries the CSRF token; a JSON endpoint that changes something
   takes only `Content-Type: application/json` (no other site's page can send that without the
   browser asking first, and the desk never says yes) and, when exposed, the key or the token header.
+- The players' pages are the one exception (PUBLIC): read-only GETs of `/e/<public id>/me`, its
+  polling endpoint and their two static files answer without the key, so a phone on the room's
+  network opens them from a QR code. They show released rounds only, and a wrong id is a 404.
 - Request bodies are limited in size; every page carries a content security policy: no script but
   the desk's own file, no connection anywhere else.
 """
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 from dataclasses import dataclass
 
 from starlette.datastructures import URL
@@ -28,6 +32,7 @@ TOKEN_HEADER = "x-csrf-token"
 MAX_BODY_BYTES = 2 * 1024 * 1024  # a names file upload (1 MB at most) and the rest of its form
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
+PUBLIC = re.compile(r"/e/[A-Za-z0-9_-]{1,64}/me(/state\.json)?|/static/(phone\.js|room\.css)")
 POLICY = (
     "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
     "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
@@ -80,6 +85,8 @@ class GuardMiddleware(BaseHTTPMiddleware):
         length = request.headers.get("content-length", "0")
         if not length.isdigit() or int(length) > MAX_BODY_BYTES:
             return PlainTextResponse(f"request larger than {MAX_BODY_BYTES // 2**20} MB", status_code=413)
+        if request.method in ("GET", "HEAD") and PUBLIC.fullmatch(request.url.path):
+            return None  # the players' read-only pages: no key (rotation.desk.room_pages)
         by_header = guard.key_ok(request.headers.get(KEY_HEADER))
         if guard.exposed and not (by_header or guard.key_ok(request.cookies.get(KEY_COOKIE))):
             if guard.key_ok(request.query_params.get("key")):

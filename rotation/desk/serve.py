@@ -28,12 +28,13 @@ def is_local(host: str) -> bool:
 
 
 def address(host: str, port: int, guard) -> str:
-    """The start-up URL; served beyond this machine it carries the key, and an 'every address' host
-    is shown as this machine's name, which the other devices on the network can reach."""
+    """The start-up URL; served beyond this machine it carries the key (without a guard: the address
+    the room's phones open), and an 'every address' host is shown as this machine's name, which the
+    other devices on the network can reach."""
     if host in ("0.0.0.0", "::"):
         host = socket.gethostname()
     shown = f"[{host}]" if ":" in host else host
-    return f"http://{shown}:{port}/" + (f"?key={guard.secret}" if guard.exposed else "")
+    return f"http://{shown}:{port}/" + (f"?key={guard.secret}" if guard and guard.exposed else "")
 
 
 @click.command()
@@ -56,7 +57,8 @@ def serve(db_path, host, port):
     path = Path(db_path) if db_path else default_db()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        app = create_app(path, exposed=not is_local(host))
+        exposed = not is_local(host)
+        app = create_app(path, exposed=exposed, public_url=address(host, port, None) if exposed else "")
     except (OSError, NewerDatabase) as error:
         raise BadInput(f"cannot open the desk's file {str(path)!r}: {error}") from None
     except Exception as error:  # sqlite3.DatabaseError: not a database, or a damaged one

@@ -70,6 +70,25 @@ MIGRATIONS = (
         WHERE played > coalesce(json_extract(schedule, '$.played'), 0);
     ALTER TABLE versions DROP COLUMN played;
     """,
+    # 2 -> 3, the room (rotation.desk.room): each event's public id for the players' pages, its round
+    # timer and paging pace, and the rounds released to the room (each with the seating it had then).
+    """
+    CREATE TABLE rooms (
+        event_id INTEGER PRIMARY KEY REFERENCES events(id),
+        public_id TEXT NOT NULL UNIQUE,
+        minutes REAL NOT NULL DEFAULT 60,
+        pace REAL NOT NULL DEFAULT 12,
+        started REAL,
+        left REAL
+    );
+    CREATE TABLE releases (
+        event_id INTEGER NOT NULL REFERENCES events(id),
+        round INTEGER NOT NULL,
+        seating TEXT NOT NULL,
+        released REAL NOT NULL,
+        PRIMARY KEY (event_id, round)
+    );
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -1,0 +1,191 @@
+"""The room: rounds released one at a time, the round timer, and each event's public id.
+
+A round is released when the director says the room is ready; from then on the players' phones and
+the projector show it, and nothing of a round not released leaves the director's pages. A release
+keeps the round's seating as it was then, so a later change to that round (a swap, a re-plan, an
+undo) shows: the projector names the tables that changed until the director releases the round
+again. Players always see the current schedule's seating of the released rounds.
+
+The timer lives on the server: how many minutes a round lasts, and either when it started running
+with the seconds left then, or (paused) the seconds left. Pages count down from the server's clock.
+The players' pages are addressed by a random public id, not by the event's number, so nobody finds
+another event by counting.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+from dataclasses import dataclass
+
+from models import Round
+from rotation.desk.service import DeskError, current_version, load_event
+from rotation.desk.storage import Store
+
+WARNING_SECONDS = 5 * 60  # the timer warns in the last five minutes
+MINUTES = (1, 600)  # a round's length, in minutes
+PACE = (3, 120)  # seconds a projector page stays up
+EXTEND = (1, 60)  # minutes added at once
+
+
+@dataclass(frozen=True)
+class Timer:
+    minutes: float
+    started: float | None  # server time the clock last started running; None while it stands still
+    left: float  # seconds left at `started` (or now, while it stands still)
+
+    @property
+    def running(self) -> bool:
+        return self.started is not None
+
+    def remaining(self, now: float) -> float:
+        return self.left - (now - self.started) if self.started is not None else self.left
+
+    def state(self, now: float) -> dict:
+        """What a page needs to count down by itself: the server's time and when the round ends."""
+        return {
+            "minutes": self.minutes,
+            "running": self.running,
+            "left": max(0.0, self.remaining(now)),
+            "ends_at": None if self.started is None else self.started + self.left,
+            "now": now,
+            "warning": WARNING_SECONDS,
+        }
+
+
+@dataclass(frozen=True)
+class Room:
+    event_id: int
+    public_id: str
+    pace: float
+    timer: Timer
+    released: dict[int, Round]  # round number: its seating when it was (last) released
+    stamp: str  # changes whenever what the room sees changes (a release, a new current version)
+
+    @property
+    def last(self) -> int:
+        """The latest round released, 0 before the first."""
+        return max(self.released, default=0)
+
+
+def room(store: Store, event_id: int) -> Room:
+    """The event's room, made on first use (a random public id, the default timer and pace)."""
+    event = load_event(store, event_id)
+    row = store.db.execute("SELECT * FROM rooms WHERE event_id = ?", (event_id,)).fetchone()
+    if row is None:
+        with store.change() as db:
+            db.execute(
+                "INSERT OR IGNORE INTO rooms (event_id, public_id) VALUES (?, ?)",
+                (event_id, secrets.token_urlsafe(12)),
+            )
+        row = store.db.execute("SELECT * FROM rooms WHERE event_id = ?", (event_id,)).fetchone()
+    releases = store.db.execute(
+        "SELECT round, seating, released FROM releases WHERE event_id = ? ORDER BY round", (event_id,)
+    ).fetchall()
+    seen = json.dumps([event.current_version, [(r["round"], r["released"]) for r in releases]])
+    minutes = row["minutes"]
+    return Room(
+        event_id=event_id,
+        public_id=row["public_id"],
+        pace=row["pace"],
+        timer=Timer(minutes, row["started"], minutes * 60 if row["left"] is None else row["left"]),
+        released={r["round"]: Round.model_validate_json(r["seating"]) for r in releases},
+        stamp=hashlib.sha256(seen.encode()).hexdigest()[:16],
+    )
+
+
+def event_of(store: Store, public_id: str) -> int | None:
+    row = store.db.execute("SELECT event_id FROM rooms WHERE public_id = ?", (public_id,)).fetchone()
+    return None if row is None else row[0]
+
+
+# ---- releasing rounds --------------------------------------------------------------------------
+
+
+def release(store: Store, event_id: int, round_number: int, now: float) -> Room:
+    """Round `round_number` goes to the room: the next one, or a released one again (which takes its
+    current seating as released, so the projector stops flagging its changes)."""
+    event = load_event(store, event_id)
+    version = current_version(store, event)
+    if version is None:
+        raise DeskError("the event has no schedule yet: plan it first", field="release")
+    rounds = version.schedule().rounds
+    last = room(store, event_id).last
+    if not 1 <= round_number <= min(last + 1, len(rounds)):
+        span = f"round {last + 1}" if last < len(rounds) else "a released round"
+        raise DeskError(f"release {span} (rounds go to the room in order)", field="release", status=422)
+    seating = rounds[round_number - 1].model_dump_json()
+    with store.change() as db:
+        db.execute(
+            "INSERT OR REPLACE INTO releases (event_id, round, seating, released) VALUES (?, ?, ?, ?)",
+            (event_id, round_number, seating, now),
+        )
+    return room(store, event_id)
+
+
+def withdraw(store: Store, event_id: int) -> Room:
+    """Take the latest release back (released too early): the room no longer shows that round."""
+    last = room(store, event_id).last
+    if last == 0:
+        raise DeskError("no round is released", field="release")
+    with store.change() as db:
+        db.execute("DELETE FROM releases WHERE event_id = ? AND round = ?", (event_id, last))
+    return room(store, event_id)
+
+
+def changed_tables(released: Round, current: Round) -> list[str]:
+    """What changed in a released round since its release, as the projector says it: "Table 4"."""
+    before = {table.table: table.players for table in released.tables}
+    now = {table.table: table.players for table in current.tables}
+    changed = [
+        f"Table {number}" for number in sorted(before.keys() | now.keys()) if before.get(number) != now.get(number)
+    ]
+    if set(released.sit_outs) != set(current.sit_outs):
+        changed.append("Sitting out")
+    return changed
+
+
+# ---- the timer and the pace --------------------------------------------------------------------
+
+
+def _in(value: float, limits: tuple[int, int], what: str, field: str) -> float:
+    if not limits[0] <= value <= limits[1]:
+        raise DeskError(f"{what} from {limits[0]} to {limits[1]}", field=field, status=422)
+    return value
+
+
+def set_room(store: Store, event_id: int, minutes: float, pace: float) -> Room:
+    """A round's length and the projector's pace. A timer not yet started takes the new length."""
+    _in(minutes, MINUTES, "a round lasts", "minutes")
+    _in(pace, PACE, "a page stays up for", "pace")
+    room(store, event_id)
+    with store.change() as db:
+        db.execute("UPDATE rooms SET minutes = ?, pace = ? WHERE event_id = ?", (minutes, pace, event_id))
+    return room(store, event_id)
+
+
+def timer(store: Store, event_id: int, action: str, now: float, minutes: float = 5) -> Room:
+    """start, pause, extend (by `minutes`) or reset the round's timer."""
+    seated = room(store, event_id)
+    clock, left = seated.timer, seated.timer.remaining(now)
+    started: float | None
+    if action == "start":
+        if clock.running:
+            return seated  # already counting down
+        started, left = now, (clock.minutes * 60 if left <= 0 else left)
+    elif action == "pause":
+        started, left = None, max(0.0, left)
+    elif action == "extend":
+        add = 60 * _in(minutes, EXTEND, "extend by", "extend")
+        if clock.running and left > 0:
+            started, left = clock.started, clock.left + add
+        else:  # standing still, or running past its end: the minutes count from now
+            started, left = (now if clock.running else None), max(0.0, left) + add
+    elif action == "reset":
+        started, left = None, clock.minutes * 60
+    else:
+        raise DeskError("the timer starts, pauses, extends or resets", field="timer", status=422)
+    with store.change() as db:
+        db.execute("UPDATE rooms SET started = ?, left = ? WHERE event_id = ?", (started, left, event_id))
+    return room(store, event_id)

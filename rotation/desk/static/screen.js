@@ -1,0 +1,95 @@
+// The projector: page through the round's tables and then the find-your-table list, at the director's
+// pace; count the round's timer down from the server's clock; take a new release without a reload.
+(function () {
+  "use strict";
+  var body = document.body, pages = [], at = -1, turn = null, timer = null, offset = 0;
+
+  function paginate() {
+    // Rows of each deck as laid out with everything shown; a page is the rows that fit its height,
+    // so every page starts at a row and nothing is ever shrunk to fit.
+    pages = [];
+    var decks = document.querySelectorAll(".deck");
+    decks.forEach(function (deck) { deck.hidden = true; });  // each is measured alone, at its full height
+    decks.forEach(function (deck) {
+      var items = Array.prototype.slice.call(deck.children);
+      deck.hidden = false;
+      items.forEach(function (el) { el.hidden = false; });
+      var limit = deck.clientHeight, rows = [];
+      items.forEach(function (el, i) {
+        var row = rows[rows.length - 1];
+        if (!row || el.offsetTop !== row.top) rows.push(row = { top: el.offsetTop, bottom: 0, start: i, end: i });
+        row.bottom = Math.max(row.bottom, el.offsetTop + el.offsetHeight);
+        row.end = i + 1;
+      });
+      var page = null;
+      rows.forEach(function (row) {
+        if (page && row.bottom - page.top <= limit) { page.end = row.end; return; }
+        page = { deck: deck, top: row.top, start: row.start, end: row.end };
+        pages.push(page);
+      });
+      deck.hidden = true;
+    });
+    at = -1;
+    next();
+  }
+
+  function next() {
+    clearTimeout(turn);
+    if (!pages.length) return;
+    at = (at + 1) % pages.length;
+    var page = pages[at], ofDeck = pages.filter(function (p) { return p.deck === page.deck; });
+    document.querySelectorAll(".deck").forEach(function (deck) { deck.hidden = deck !== page.deck; });
+    Array.prototype.forEach.call(page.deck.children, function (el, i) { el.hidden = i < page.start || i >= page.end; });
+    text("page-label", page.deck.dataset.label + (ofDeck.length > 1 ? " · page " + (ofDeck.indexOf(page) + 1) + " of " + ofDeck.length : ""));
+    text("page-number", pages.length > 1 ? "(" + (at + 1) + "/" + pages.length + ")" : "");
+    if (pages.length > 1) turn = setTimeout(next, 1000 * parseFloat(body.dataset.pace));
+  }
+
+  function text(id, words) {
+    var element = document.getElementById(id);
+    if (element) element.textContent = words;
+  }
+
+  function showTimer() {
+    var element = document.getElementById("timer");
+    if (!timer || !element) return;
+    var left = timer.running ? timer.ends_at * 1000 - (Date.now() + offset) : timer.left * 1000;
+    var seconds = Math.max(0, Math.ceil(left / 1000));
+    element.className = "timer" + (seconds === 0 ? " time-up" : seconds <= timer.warning ? " warning" : "") + (timer.running ? "" : " paused");
+    var clock = Math.floor(seconds / 60) + ":" + String(seconds % 60).padStart(2, "0");
+    element.textContent = seconds === 0 ? "Time" : (timer.running || seconds === timer.minutes * 60 ? clock : "Paused " + clock);
+  }
+
+  function swap(html) {
+    var fresh = new DOMParser().parseFromString(html, "text/html");
+    ["content", "screen-title"].forEach(function (id) {
+      var now = document.getElementById(id), then = fresh.getElementById(id);
+      if (now && then) now.replaceWith(document.importNode(then, true));
+    });
+    body.dataset.stamp = fresh.body.dataset.stamp;
+    paginate();
+  }
+
+  function poll() {
+    fetch(body.dataset.state, { credentials: "same-origin", cache: "no-store" })
+      .then(function (response) { return response.json(); })
+      .then(function (state) {
+        offset = state.timer.now * 1000 - Date.now();
+        timer = state.timer;
+        body.dataset.pace = String(state.pace);
+        showTimer();
+        if (state.stamp !== body.dataset.stamp) {
+          return fetch(window.location.href, { credentials: "same-origin", cache: "no-store" })
+            .then(function (response) { return response.text(); })
+            .then(swap);
+        }
+      })
+      .catch(function () { /* the next poll tries again */ })
+      .then(function () { setTimeout(poll, 1000); });
+  }
+
+  window.addEventListener("resize", paginate);
+  setInterval(showTimer, 250);
+  paginate();
+  poll();
+})();
