@@ -266,5 +266,5 @@ def test_a_file_of_the_first_schema_takes_the_room_on(db):
     connection.executescript(MIGRATIONS[0] + "; PRAGMA user_version = 1;")
     connection.close()
     store = Store(db)
-    assert store.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION  # the room: 1 -> 2 here
+    assert store.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION  # the room: 2 -> 3 here
     assert {row[0] for row in store.db.execute("SELECT name FROM sqlite_master")} >= {"rooms", "releases"}
