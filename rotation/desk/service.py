@@ -11,6 +11,7 @@ stays in the history, where it can still be looked at or gone back to.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
@@ -324,6 +325,9 @@ def keep_run(store: Store, run: RunRow, planned: list[Planned] | str | None) -> 
     try:
         with store.change() as db:
             ids = [_keep_one(store, db, run, one) for one in found]
+            # The run's figures are those of the schedule kept: the live line may lag the last stage.
+            final = {**run.progress, "repeats": found[0].result.repeats, "bound": found[0].result.bound.repeats}
+            db.execute("UPDATE runs SET progress = ? WHERE id = ?", (json.dumps(final), run.id))
             if not store.end_run(db, run.id, STOPPED if stopped else FINISHED, version_id=ids[0]):
                 raise _Closed  # rolls the versions back: the run was closed while it planned
     except _Closed:
