@@ -19,7 +19,7 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")  # only these end a line: U+2028 inside 
 SEPARATORS = {",": "a comma", ";": "a semicolon", "\t": "a tab"}  # as spreadsheets save a table as text
 _EXAMPLE_HEADER = {",": "name,club", ";": "name;club", "\t": "name<tab>club"}
 NAME_COLUMN, CLUB_COLUMN = "name", "club"
-_EXCEL_SEPARATOR_LINE = re.compile(r"\s*sep=(.)\s*", re.IGNORECASE)  # Excel's "sep=;" first line
+EXCEL_SEPARATOR_LINE = re.compile(r"\s*sep=(.)\s*", re.IGNORECASE)  # Excel's "sep=;" first line
 
 
 class ListError(ValueError):
@@ -62,6 +62,11 @@ class NamesTable(BaseModel):
         return tuple(players for players in self.clubs.values() if len(players) > 1)
 
 
+def filled_lines(text: str) -> list[tuple[int, str]]:
+    """The lines that are not blank, numbered from 1 as a spreadsheet counts them."""
+    return [(number, line) for number, line in enumerate(_LINE_BREAK.split(text), start=1) if line.strip()]
+
+
 def read_names_table(text: str) -> NamesTable:
     """One name per line, or a table whose first line names its columns: 'name' (required) and
     'club' (optional) are read, other columns are ignored with a note. The separator (comma,
@@ -69,11 +74,11 @@ def read_names_table(text: str) -> NamesTable:
     Excel's 'sep=;' first line and byte-order mark are understood. A list whose lines are split by a
     separator but that has no such header is refused, with a hint."""
     text = text.removeprefix("\ufeff")
-    lines = [(number, line) for number, line in enumerate(_LINE_BREAK.split(text), start=1) if line.strip()]
+    lines = filled_lines(text)
     if not lines:
         raise ListError("the list has no names")
     number, first = lines[0]
-    declared = _EXCEL_SEPARATOR_LINE.fullmatch(first)
+    declared = EXCEL_SEPARATOR_LINE.fullmatch(first)
     if declared:
         if len(lines) < 2 or _header_separator(lines[1][1], declared[1]) is None:
             raise ListError(f"after {first.strip()!r}, the next line must name the columns, one of them 'name'", number)

@@ -152,7 +152,7 @@ def spreadsheet_cell(cell: str | int) -> str | int:
     return "'" + cell if isinstance(cell, str) and cell.startswith(FORMULA_STARTS) else cell
 
 
-def _csv_text(rows) -> str:
+def csv_text(rows) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerows([spreadsheet_cell(cell) for cell in row] for row in rows)
@@ -172,7 +172,7 @@ def schedule_csv(schedule: Schedule) -> str:
         [name] + [cell for r, round_ in enumerate(schedule.rounds) for cell in _cells(schedule, name, seats[r], round_)]
         for name in schedule.players
     )
-    return _csv_text([header, *rows])
+    return csv_text([header, *rows])
 
 
 def schedule_csv_long(schedule: Schedule) -> str:
@@ -189,7 +189,7 @@ def schedule_csv_long(schedule: Schedule) -> str:
                 [number, table.table, SEAT_LETTERS[seat], name, three, ""] for seat, name in enumerate(table.players)
             ]
         rows += [[number, "", "", name, "", mark] for name in round_.sit_outs]
-    return _csv_text(rows)
+    return csv_text(rows)
 
 
 def _cells(schedule: Schedule, name: str, seat_of: dict[str, tuple[int, str]], round_) -> list:

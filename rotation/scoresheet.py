@@ -16,8 +16,8 @@ import scoring
 from models import SEAT_LETTERS, Schedule
 from models.event import name_key, normalise_name
 from models.scores import GAMES_PER_ROUND, Card
-from rotation.lists import _EXCEL_SEPARATOR_LINE, _LINE_BREAK, SEPARATORS, ListError
-from rotation.output import FORMULA_STARTS, _csv_text
+from rotation.lists import EXCEL_SEPARATOR_LINE, SEPARATORS, ListError, filled_lines
+from rotation.output import FORMULA_STARTS, csv_text
 
 COLUMNS = ("round", "table", "game", "seat", "player", "points")
 READ = ("round", "table", "game", "player", "points")  # the seat is for the reader; the player decides
@@ -30,7 +30,7 @@ def template_csv(schedule: Schedule) -> str:
         for table in sorted(round_.tables, key=lambda t: t.table):
             for game in range(1, GAMES_PER_ROUND + 1):
                 rows += [[number, table.table, game, SEAT_LETTERS[s], name, ""] for s, name in enumerate(table.players)]
-    return _csv_text(rows)
+    return csv_text(rows)
 
 
 class Scoresheet(NamedTuple):
@@ -102,10 +102,10 @@ def _card(schedule: Schedule, key: tuple[int, int], games: dict[str, dict[int, _
 def _rows(text: str) -> tuple[dict[str, int], list[tuple[int, list[str]]]]:
     """The header (column -> index) and (line, cells) of every line below it that is not blank."""
     text = text.removeprefix("\ufeff")
-    lines = [(number, line) for number, line in enumerate(_LINE_BREAK.split(text), start=1) if line.strip()]
+    lines = filled_lines(text)
     if not lines:
         raise ListError("the sheet is empty")
-    declared = _EXCEL_SEPARATOR_LINE.fullmatch(lines[0][1])
+    declared = EXCEL_SEPARATOR_LINE.fullmatch(lines[0][1])
     header_at, first = lines[1] if declared and len(lines) > 1 else lines[0]
     separator = _separator(first, declared[1] if declared else None, header_at)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=separator, skipinitialspace=True, strict=True)

@@ -9,7 +9,7 @@ import jinja2
 
 from models import RoundMark, RoundScore, StandingRow, Standings
 from models.event import SitOutScoring
-from rotation.output import NOT_HERE_WORD, SIT_OUT_WORDS, THREE_HANDED_WORD, _csv_text
+from rotation.output import NOT_HERE_WORD, SIT_OUT_WORDS, THREE_HANDED_WORD, csv_text
 
 SIT_OUT_SIGN = "*"  # on every sat-out round's points: scored by the event's rule, not earned at a table
 THREE_HANDED_SIGN = "³"
@@ -104,7 +104,7 @@ def standings_csv(standings: Standings) -> str:
         for score in row.rounds:
             cells += [score.points if score.points is not None else "", _csv_note(standings, score)]
         rows.append(cells)
-    return _csv_text(rows)
+    return csv_text(rows)
 
 
 def _csv_note(standings: Standings, score: RoundScore) -> str:

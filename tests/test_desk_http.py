@@ -17,6 +17,7 @@ from models import Event, Schedule
 from rotation.desk.app import create_app
 from rotation.desk.settings import EventSettings
 from rotation.desk.storage import SCHEMA_VERSION, NewerDatabase, Store
+from rotation.output import metrics_lines
 
 FORM = {"title": "Spring open", "date": "12 June", "rounds": "4", "time_limit": "2", "odd": "three-handed"}
 
@@ -122,7 +123,8 @@ def test_a_plan_runs_in_a_worker_and_stores_a_checked_schedule(client, db):
     assert done["repeats"] == metrics.repeats
     page = client.get("/events/1").text
     assert f"Repeats: {metrics.repeats} " in page and "three-handed" in page
-    assert "Best possible: at least" in page and "The fixed rule on the same room" in page
+    assert "Best possible: at least" in page and "the fixed rule on the same room" in page
+    assert all(line in page for line in metrics_lines(metrics, schedule))  # the CLI report's words
 
 
 def test_stop_keeps_the_best_schedule_found_so_far(client):

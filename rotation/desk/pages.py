@@ -137,7 +137,7 @@ def _event_page(request: Request, event_id: int, version_id: int | None = None, 
         looking_back=shown is not None and current is not None and shown.id != current.id,
         schedule=schedule,
         rounds=views.rounds_view(schedule, shown.played) if schedule and shown else [],
-        figures=views.figure_lines(shown.figures, bool(settings.spread)) if shown else [],
+        figures=views.figure_lines(shown.figures, schedule) if shown else [],
         proposals=[] if version_id is not None else views.proposals_view(service.proposals(desk.store, event)),
         errors=errors or {},
     )

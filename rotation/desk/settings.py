@@ -8,14 +8,13 @@ which field is wrong in the library's own words (models.Event validates the room
 
 from __future__ import annotations
 
-import csv
 import math
 
 from pydantic import BaseModel, Field, ValidationError
 
 from models import Event, OddPolicy, SitOutScoring
 from models.event import name_key, normalise_name
-from rotation.lists import ListError, NamesTable, read_names_table
+from rotation.lists import ListError, NamesTable, read_groups, read_names_table, read_stays
 
 MAX_SECONDS = 86_400.0  # as the command line: no tournament waits longer than a day for its seating
 MAX_UPLOAD_BYTES = 1024 * 1024  # a names file of a few thousand names is a few tens of kilobytes
@@ -116,40 +115,20 @@ def names_table(text: str) -> NamesTable:
         raise FieldErrors({"names": str(error)}) from None
 
 
-def _rows(text: str, field: str) -> list[tuple[int, list[str]]]:
-    """Non-blank lines as CSV fields (a name with a comma is written in double quotes)."""
-    rows = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            fields = next(csv.reader([line], skipinitialspace=True, strict=True), [])
-        except csv.Error as error:
-            raise FieldErrors({field: f"line {number}: {error}"}) from None
-        rows.append((number, [normalise_name(value) for value in fields if normalise_name(value)]))
-    return rows
-
-
 def groups_from_text(text: str, field: str) -> list[list[str]]:
-    """One group per line, names separated by commas."""
-    groups = []
-    for number, group in _rows(text, field):
-        if len(group) < 2:
-            raise FieldErrors({field: f"line {number}: a group needs at least two names"})
-        groups.append(group)
-    return groups
+    """One group per line, names separated by commas (rotation.lists, as the CLI reads its files)."""
+    try:
+        return [list(group.names) for group in read_groups(text)]
+    except ListError as error:
+        raise FieldErrors({field: str(error)}) from None
 
 
 def stay_from_text(text: str) -> dict[str, int]:
-    """One player per line: 'name, table'."""
-    stay: dict[str, int] = {}
-    for number, fields in _rows(text, "stay"):
-        if len(fields) != 2 or not fields[1].isdigit() or len(fields[1]) > 6:
-            raise FieldErrors({"stay": f"line {number}: write 'name, table' (quote a name that has a comma)"})
-        if fields[0] in stay:
-            raise FieldErrors({"stay": f"line {number}: {fields[0]!r} already has a table"})
-        stay[fields[0]] = int(fields[1])
-    return stay
+    """One player per line: 'name, table' (rotation.lists, as the CLI reads its files)."""
+    try:
+        return {stay.name: stay.table for stay in read_stays(text)}
+    except ListError as error:
+        raise FieldErrors({"stay": str(error)}) from None
 
 
 def settings_from_form(form: dict[str, str]) -> EventSettings:

@@ -6,8 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from models import SEAT_LETTERS, Metrics, Moves, Reseat, Schedule
+from optimizer.words import counted
 from rotation.desk.storage import VersionRow
-from rotation.output import NOT_HERE_WORD, SIT_OUT_WORDS, THREE_HANDED_WORD
+from rotation.output import NOT_HERE_WORD, SIT_OUT_WORDS, THREE_HANDED_WORD, metrics_lines
 
 
 @dataclass(frozen=True)
@@ -82,54 +83,27 @@ def player_day(schedule: Schedule, name: str) -> list[DayLine]:
     return lines
 
 
-def figure_lines(figures: dict, spread: bool) -> list[str]:
-    """The figures of a version, as a director reads them."""
+def figure_lines(figures: dict, schedule: Schedule | None) -> list[str]:
+    """The figures of a version in the CLI report's words (rotation.output.metrics_lines, the requests
+    confirmed from the schedule), with the fixed rule's repeats, the bound and how it was made."""
     metrics = Metrics.model_validate(figures["metrics"])
-    lines = [_repeats_line(metrics, figures)]
+    lines = metrics_lines(metrics, schedule)
+    fixed = (figures.get("fixed") or {}).get("metrics")
+    if fixed:
+        lines[0] += f"; the fixed rule on the same room: {counted(fixed['repeats'], 'repeat')}"
     bound = figures.get("bound")
     if bound:
         gap = metrics.repeats - bound["repeats"]
-        lines.append(f"Best possible: at least {bound['repeats']} repeats ({bound['proof']}).")
-        lines.append(
-            "Proven optimal: no seating of this day has fewer repeats."
+        lines[1:1] = [
+            f"Best possible: at least {counted(bound['repeats'], 'repeat')} ({bound['proof']})",
+            "Proven optimal: no seating of this day has fewer repeats"
             if gap <= 0
-            else f"Not proven optimal: at most {gap} repeat{'s' if gap != 1 else ''} above the best possible."
-        )
-    lines += [
-        f"Every player meets at least {metrics.opponents_min} different opponents "
-        f"(on average {metrics.opponents_mean:.1f}); no pair meets more than {metrics.max_meetings} times.",
-        f"The worst-off player has {metrics.worst_player_repeats} repeats.",
-        "Seats: every player's seat letters are balanced (at most one apart)."
-        if metrics.seat_spread <= 1
-        else f"Seats: one player sits in one letter up to {metrics.seat_spread} rounds more than in another.",
-        f"Table numbers: {metrics.table_visits_above_even} visits to a table beyond the even share.",
-        f"Trios: three players share a table again {metrics.trios_again} times; "
-        f"back to back: {metrics.back_to_back} pairs meet in two rounds running.",
-    ]
-    three = [p.three_handed_rounds for p in metrics.players]
-    out = [p.sit_out_rounds for p in metrics.players]
-    if any(three):
-        lines.append(f"Three-handed rounds per player: {min(three)} to {max(three)}{_turns(metrics.three_handed_fair)}")
-    if any(out):
-        lines.append(f"Sat-out rounds per player: {min(out)} to {max(out)}{_turns(metrics.sit_outs_fair)}")
-    if spread:
-        lines.append(f"Club-mates share a table {metrics.club_meetings} times.")
+            else f"Not proven optimal: at most {counted(gap, 'repeat')} above the best possible",
+        ]
     if figures.get("method"):
         stopped = " (stopped early: the best found so far)" if figures.get("interrupted") else ""
-        lines.append(f"Made by: {figures['method']}, in {figures.get('runtime', 0):.1f} s{stopped}.")
+        lines.append(f"Made by: {figures['method']}, in {figures.get('runtime', 0):.1f} s{stopped}")
     return lines
-
-
-def _repeats_line(metrics: Metrics, figures: dict) -> str:
-    fixed = figures.get("fixed") or {}
-    line = f"Repeats: {metrics.repeats} (a pair's every meeting after its first counts one)."
-    if "metrics" in fixed:
-        line += f" The fixed rule on the same room: {fixed['metrics']['repeats']}."
-    return line
-
-
-def _turns(fair: bool) -> str:
-    return ", taken in turn." if fair else ", not taken in turn."
 
 
 COMPARED = (
@@ -137,10 +111,10 @@ COMPARED = (
     ("Most meetings of one pair", "max_meetings"),
     ("Fewest different opponents", "opponents_min"),
     ("Worst-off player's repeats", None),
-    ("Seat spread (balanced is 1 or less)", "seat_spread"),
-    ("Table visits beyond the even share", "table_visits_above_even"),
-    ("Trios again", "trios_again"),
-    ("Back-to-back rematches", "back_to_back"),
+    ("Most rounds in one seat letter beyond the fewest (balanced: 1 or less)", "seat_spread"),
+    ("Players at the same table number more often than needed", "table_visits_above_even"),
+    ("Three players at one table again", "trios_again"),
+    ("Pairs at one table two rounds running", "back_to_back"),
     ("Three-handed or sit-outs taken in turn", "turns"),
 )
 
