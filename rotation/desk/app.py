@@ -18,6 +18,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from optimizer.words import counted
 from rotation.desk import service
 from rotation.desk.security import LOCAL_HOSTS, Guard, GuardMiddleware
 from rotation.desk.settings import FieldErrors
@@ -134,6 +135,7 @@ def templates() -> Jinja2Templates:
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    environment.filters["counted"] = counted  # "1 repeat", "2 repeats": the report's singular and plural
     return Jinja2Templates(env=environment)
 
 

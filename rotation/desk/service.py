@@ -19,6 +19,7 @@ from typing import Protocol
 import optimizer
 from models import Event, PlanResult, Progress, Replan, Reseat, Schedule, Status
 from models.event import name_key, normalise_name
+from optimizer.words import counted
 from rotation.desk.settings import EventSettings, FieldErrors, check_time_limit
 from rotation.desk.storage import FAILED, FINISHED, INTERRUPTED, STOPPED, EventRow, RunRow, Store, VersionRow
 
@@ -371,13 +372,14 @@ def _plan_note(run: RunRow, planned: Planned) -> str:
     result = planned.result
     stopped = " (stopped early: the best found so far)" if result.interrupted else ""
     if run.kind == "plan" or planned.reseat is None:
-        return f"planned: {result.repeats} repeats, {result.runtime:.1f} s{stopped}"
+        return f"planned: {counted(result.repeats or 0, 'repeat')}, {result.runtime:.1f} s{stopped}"
     who = [f"{name} leaves" for name in run.request["drop"]] + [f"{name} arrives" for name in run.request["add"]]
     moved = len(planned.changes or [])
     return (
         f"re-planned from round {run.request['played'] + 1}"
         + (f" ({', '.join(who)})" if who else "")
-        + f", {RESEAT_WORDS[planned.reseat]}: {result.repeats} repeats, {moved} players move{stopped}"
+        + f", {RESEAT_WORDS[planned.reseat]}: {counted(result.repeats or 0, 'repeat')}, "
+        + f"{counted(moved, 'player')} move{'s' if moved == 1 else ''}{stopped}"
     )
 
 

@@ -168,5 +168,6 @@ def proposals_view(proposals: list[VersionRow]) -> list[ProposalView]:
 
 
 def _moves_line(moves: Moves) -> str:
-    line = f"{moves.moves} moves ({moves.players} players; a move is one player in one round at another seat)"
+    moved = f"{counted(moves.moves, 'move')} ({counted(moves.players, 'player')}"
+    line = f"{moved}; a move is one player in one round at another seat)"
     return line + (", proven the fewest possible" if moves.proven else f"; no re-plan moves fewer than {moves.bound}")
