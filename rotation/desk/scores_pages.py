@@ -259,3 +259,20 @@ def standings_download(request: Request, event_id: int, what: str, after: int | 
     text = (EXCEL_BOM if excel else "") + standings_csv(table) if what == "standings.csv" else standings_json(table)
     headers = {"Content-Disposition": f'attachment; filename="event-{event_id}-after-{table.after}-{what}"'}
     return Response(text, media_type=STANDINGS_FILES[what], headers=headers)
+
+
+# ---- the projector (rotation.desk.room_pages.screen) -------------------------------------------------
+
+
+def screen_context(request: Request, event_id: int) -> dict:
+    """What the projector needs to show the standings instead of the round's tables (standings None: it
+    shows the tables), and the stamp its poll compares."""
+    store = desk_of(request).store
+    table = scores.screen_standings(store, event_id)
+    return {
+        "standings": table,
+        "standings_heading": heading(table) if table else "",
+        "standings_rows": _rows(table),
+        "standings_notes": footnotes(table) if table else [],
+        "standings_stamp": scores.screen_stamp(store, event_id),
+    }
