@@ -169,7 +169,8 @@ def _beside_boxes(table: int, names: dict[int, str], problems) -> dict[str, str]
     for problem in problems:
         seat = seat_of.get(name_key(problem.player or ""))
         key = f"t{table}" if seat is None else f"t{table}-{seat}" + (f"-{problem.game}" if problem.game else "")
-        errors[key] = f"{errors[key]}; {problem.message}" if key in errors else problem.message
+        message = f"game {problem.game}: {problem.message}" if seat is None and problem.game else problem.message
+        errors[key] = f"{errors[key]}; {message}" if key in errors else message
     return errors
 
 
