@@ -10,11 +10,8 @@ import json
 import re
 import sqlite3
 
-import pytest
-from fastapi.testclient import TestClient
-
-from desk_helpers import LOCAL, names, seeded_event, token_of, wait_run
-from rotation.desk.app import create_app
+import test_desk_http as http
+from desk_helpers import names, seeded_event, token_of, wait_run
 from rotation.desk.settings import EventSettings
 from rotation.desk.storage import MIGRATIONS, SCHEMA_VERSION, Store
 
@@ -27,15 +24,7 @@ CARD_1 = {"Player 01": [10, 0, 0, 0], "Player 02": [0, 20, 0, 0], "Player 03": [
 CARD_2 = {"Player 05": [1, 1, 1, 1], "Player 06": [2, 2, 2, 2], "Player 07": [-1, -1, -1, -1], "Player 08": [0] * 4}
 
 
-@pytest.fixture
-def db(tmp_path):
-    return tmp_path / "desk.sqlite3"
-
-
-@pytest.fixture
-def client(db):
-    with TestClient(create_app(db), base_url=LOCAL) as client:
-        yield client
+db, client = http.db, http.client  # the same fixtures: a desk over a fresh file
 
 
 def sit_out_day(db, rule: str = "average") -> int:
