@@ -302,3 +302,31 @@ def test_a_schema_3_file_takes_the_cards_on_and_keeps_its_rooms(db):
     assert store.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     assert tuple(store.db.execute("SELECT public_id, standings_at FROM rooms").fetchone()) == ("abc", None)
     assert store.db.execute("SELECT count(*) FROM cards").fetchone()[0] == 0
+
+
+def test_a_late_arrivals_rounds_before_arriving_score_as_sat_out_only_when_the_event_says_so(client, db):
+    event_id = seeded_event(db, EventSettings(names=names(8), rounds=3, odd="sit-out", sit_out_scoring="average"))
+    played(client, event_id)
+    enter(client, event_id, 1, 1, CARD_1)
+    enter(client, event_id, 1, 2, CARD_2)
+    run = client.post(f"/api/events/{event_id}/replan", json={"from_round": 2, "arrive": ["Newcomer"], "time_limit": 2})
+    assert wait_run(client, run.json()["id"])["status"] in ("finished", "stopped")
+    proposal = client.get(f"/api/events/{event_id}").json()["proposals"][0]["version"]["id"]
+    assert client.post(f"/api/events/{event_id}/versions/{proposal}/accept", json={}).status_code == 200
+    assert "Newcomer" not in [row["player"] for row in standings(client, event_id)["standings"]["rows"]]
+    settings = client.get(f"/api/events/{event_id}").json()["settings"]
+    assert client.put(f"/api/events/{event_id}", json={**settings, "late_as_sit_out": True}).status_code == 200
+    rows = {row["player"]: row for row in standings(client, event_id)["standings"]["rows"]}
+    # 36 points over the 8 who played round 1 is 4.5: 5, as a sit-out would score.
+    assert rows["Newcomer"]["rounds"] == [{"round": 1, "mark": "not yet arrived", "points": 5, "table": None}]
+    page = client.get(f"/events/{event_id}/standings").text
+    assert "late: not yet arrived; a round before arriving scored as a sit-out." in page
+    assert 'name="late_as_sit_out" value="yes" checked' in client.get(f"/events/{event_id}/edit").text
+
+
+def test_the_settings_form_takes_the_late_arrivals_choice_as_a_checkbox():
+    from rotation.desk.settings import settings_from_form
+
+    fields = {"names": "\n".join(names(8)), "rounds": "3", "time_limit": "2"}
+    assert settings_from_form({**fields, "late_as_sit_out": "yes"}).late_as_sit_out is True
+    assert settings_from_form(fields).late_as_sit_out is False  # an unticked box is not sent

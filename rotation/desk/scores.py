@@ -13,8 +13,9 @@ The rules of scoring (sit-outs, ties, three-handed, leavers) are scoring/'s; the
 - Undo, going back to an earlier schedule or a swap recorded in a played round can change a played
   table after its card is in. The card is kept, but it counts only while it seats the table's players
   (scoring.standings refuses any other): the round page says to enter that table's card again.
-- A late arrival's missed rounds score nothing (scoring's default; the CLI's --late-as-sit-out is not
-  an event setting of the desk).
+- A late arrival's rounds before arriving score nothing, or by the sit-out rule when the event's settings
+  say so (`late_as_sit_out`, the CLI's --late-as-sit-out); unlike the planning settings, the standings
+  take it at once. The sit-out rule itself is the schedule's, as planned.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import scoring
 from models import Schedule
 from models.scores import Card, Standings
 from rotation.desk.room import room
-from rotation.desk.service import DeskError, current_version, load_event
+from rotation.desk.service import DeskError, current_version, load_event, settings_of
 from rotation.desk.storage import Store, now
 from scoring.cards import Entry as Box
 
@@ -83,6 +84,7 @@ class DayScores:
     schedule: Schedule
     played: int
     rounds: tuple[RoundCards, ...]
+    late_as_sit_out: bool = False  # the event's choice for a late arrival's rounds before arriving
 
     @property
     def counted(self) -> list[Card]:
@@ -94,15 +96,17 @@ class DayScores:
         return scoring.complete_rounds(self.schedule, self.counted)
 
 
-def _schedule(store: Store, event_id: int) -> tuple[Schedule, int]:
-    version = current_version(store, load_event(store, event_id))
+def _schedule(store: Store, event_id: int) -> tuple[Schedule, int, bool]:
+    """The current schedule, its rounds played, and the event's choice for late arrivals."""
+    event = load_event(store, event_id)
+    version = current_version(store, event)
     if version is None:
         raise DeskError("the event has no schedule yet: plan it first", status=404)
-    return version.schedule(), version.played
+    return version.schedule(), version.played, settings_of(event).late_as_sit_out
 
 
 def day_scores(store: Store, event_id: int) -> DayScores:
-    schedule, played = _schedule(store, event_id)
+    schedule, played, late_as_sit_out = _schedule(store, event_id)
     entered: dict[tuple[int, int], list[Entered]] = {}
     rows = store.db.execute(
         "SELECT id, round, table_number, card, entered FROM cards WHERE event_id = ? ORDER BY id", (event_id,)
@@ -121,7 +125,7 @@ def day_scores(store: Store, event_id: int) -> DayScores:
         )
         for number, round_ in enumerate(schedule.rounds, start=1)
     )
-    return DayScores(schedule, played, rounds)
+    return DayScores(schedule, played, rounds, late_as_sit_out)
 
 
 def round_cards(scores: DayScores, round_number: int) -> RoundCards:
@@ -143,7 +147,7 @@ def enter_card(
     """Store a table's card (each player's four games, name -> games 1-4) in one transaction: a new
     card, or a correction of the one in. None when it equals the card that counts (nothing stored).
     Raises scoring.CardRefused naming each wrong box, DeskError for a round not yet played."""
-    schedule, played = _schedule(store, event_id)
+    schedule, played, _ = _schedule(store, event_id)
     if 1 <= round_number <= len(schedule.rounds) and round_number > played:
         raise DeskError(
             f"round {round_number} is not marked played yet: mark it played, then enter its cards",
@@ -171,7 +175,9 @@ def standings_of(scores: DayScores, after: int | None = None) -> Standings:
     if scores.complete == 0 and after is None:
         raise DeskError("no round has every table's card in yet", status=404)
     try:
-        return scoring.standings(scores.schedule, scores.counted, after=after)
+        return scoring.standings(
+            scores.schedule, scores.counted, after=after, late_arrivals_as_sit_outs=scores.late_as_sit_out
+        )
     except scoring.ScoresIncomplete as error:
         raise DeskError(str(error), field="after", status=404) from None
 
