@@ -227,6 +227,18 @@ def test_re_plans_swaps_and_undo_never_touch_the_scores(client, db):
     assert client.post(f"/api/events/{event_id}/undo", json={}).status_code == 200
     assert standings(client, event_id) == before  # back as it was: the same cards count again
     assert len(client.get(f"/api/events/{event_id}/cards/1/1/history").json()) == 1
+    # Round 2 as re-planned: Player 03 has left, keeps round 1's -5 and is marked.
+    played(client, event_id, 2)
+    for table in client.get(f"/api/events/{event_id}/schedule").json()["rounds"][1]["tables"]:
+        assert (
+            enter(client, event_id, 2, table["table"], {n: [1, 1, 1, 1] for n in table["players"]}).status_code == 200
+        )
+    left = next(row for row in standings(client, event_id)["standings"]["rows"] if row["player"] == "Player 03")
+    assert left["total"] == -5 and left["left_after"] == 1
+    assert left["rounds"][1] == {"round": 2, "mark": "left", "points": None, "table": None}
+    assert (
+        'Player 03 <span class="quiet">(left after round 1)</span>' in client.get(f"/events/{event_id}/standings").text
+    )
 
 
 def test_forms_need_the_token_and_json_needs_json(client, db):
