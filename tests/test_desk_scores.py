@@ -257,6 +257,9 @@ def test_what_is_not_there_is_not_found(client, db):
     event_id = sit_out_day(db)
     assert client.get(f"/events/{event_id}/scores/9").status_code == 404
     assert client.get(f"/events/{event_id}/scores/1/7/history").status_code == 404
+    token = token_of(client.get(f"/events/{event_id}/scores/1").text)
+    no_table = client.post(f"/events/{event_id}/scores/1/7", data={"csrf": token, **form_of(CARD_1, TABLE_1)})
+    assert no_table.status_code == 404 and "round 1 has no table 7" in no_table.text
     assert client.get(f"/events/{event_id}/standings/download/other.txt").status_code == 404
     assert client.get("/api/events/99/cards").status_code == 404
     played(client, event_id)

@@ -67,7 +67,7 @@ def card_form(table: scores.TableCards, typed: dict[int, tuple[str, ...]] | None
     return CardForm(table.table, tuple(rows), status, entered, max(0, len(table.entries) - 1))
 
 
-def _events_scores(request: Request, event_id: int) -> scores.DayScores:
+def _day_scores(request: Request, event_id: int) -> scores.DayScores:
     return scores.day_scores(desk_of(request).store, event_id)
 
 
@@ -77,7 +77,7 @@ def _events_scores(request: Request, event_id: int) -> scores.DayScores:
 @router.get("/events/{event_id}/scores")
 def scores_start(request: Request, event_id: int):
     """The round to enter now: the first played round with a card missing, else the last played one."""
-    day = _events_scores(request, event_id)
+    day = _day_scores(request, event_id)
     waiting = [r.number for r in day.rounds if r.played and r.missing]
     number = waiting[0] if waiting else max(1, day.played)
     return RedirectResponse(f"/events/{event_id}/scores/{number}", status_code=303)
@@ -99,7 +99,7 @@ def _round_page(
     errors: dict[str, str] | None = None,
     status: int = 200,
 ) -> HTMLResponse:
-    day = _events_scores(request, event_id)
+    day = _day_scores(request, event_id)
     this = scores.round_cards(day, round_number)
     settings = service.settings_of(service.load_event(desk_of(request).store, event_id))
     sit_outs = day.schedule.rounds[round_number - 1].sit_outs
@@ -139,6 +139,7 @@ async def enter_card(request: Request, event_id: int, round_number: int, table_n
     """A table's card from its form: `name-S` (the seat's player, as the page showed them) and
     `points-S-G` for seat S and game G. Refused: every message beside its box, what was typed kept."""
     check_form(request, csrf)
+    scores.table_cards(_day_scores(request, event_id), round_number, table_number)  # a page to show it on
     form = await request.form()
     fields = {key: value for key, value in form.items() if isinstance(value, str)}
     seats = sorted({int(key.split("-")[1]) for key in fields if key.startswith("name-") and key[5:].isdigit()})
@@ -176,7 +177,7 @@ def _beside_boxes(table: int, names: dict[int, str], problems) -> dict[str, str]
 
 @router.get("/events/{event_id}/scores/{round_number}/{table_number}/history", response_class=HTMLResponse)
 def card_history(request: Request, event_id: int, round_number: int, table_number: int):
-    day = _events_scores(request, event_id)
+    day = _day_scores(request, event_id)
     table = scores.table_cards(day, round_number, table_number)
     settings = service.settings_of(service.load_event(desk_of(request).store, event_id))
     return page(
@@ -202,7 +203,7 @@ def _standings_page(
     request: Request, event_id: int, after: int | None = None, errors: dict[str, str] | None = None, status: int = 200
 ) -> HTMLResponse:
     store = desk_of(request).store
-    day = _events_scores(request, event_id)
+    day = _day_scores(request, event_id)
     settings = service.settings_of(service.load_event(store, event_id))
     table = scores.standings_of(day, after) if day.complete else None
     return page(
@@ -243,7 +244,7 @@ def screen_toggle(request: Request, event_id: int, show: Text = "", csrf: Text =
 def standings_print(request: Request, event_id: int, after: int | None = None):
     """The printable page of `rotation scores --html`, with the event's title and date."""
     settings = service.settings_of(service.load_event(desk_of(request).store, event_id))
-    table = scores.standings_of(_events_scores(request, event_id), after)
+    table = scores.standings_of(_day_scores(request, event_id), after)
     return HTMLResponse(standings_html(table, settings.title, settings.date))
 
 
@@ -256,7 +257,7 @@ def standings_download(request: Request, event_id: int, what: str, after: int | 
 
     if what not in STANDINGS_FILES:
         raise service.DeskError(f"downloads are {', '.join(STANDINGS_FILES)}", status=404)
-    table = scores.standings_of(_events_scores(request, event_id), after)
+    table = scores.standings_of(_day_scores(request, event_id), after)
     text = (EXCEL_BOM if excel else "") + standings_csv(table) if what == "standings.csv" else standings_json(table)
     headers = {"Content-Disposition": f'attachment; filename="event-{event_id}-after-{table.after}-{what}"'}
     return Response(text, media_type=STANDINGS_FILES[what], headers=headers)
