@@ -34,7 +34,7 @@ def _seen(request: Request, event_id: int):
     event = service.load_event(desk.store, event_id)
     seated = room.room(desk.store, event_id)
     version = service.current_version(desk.store, event)
-    schedule = version.schedule() if version else None
+    schedule = desk.schedules.get((version.id,), version.schedule) if version else None
     changed = {
         number: room.changed_tables(seating, schedule.rounds[number - 1])
         for number, seating in seated.released.items()
@@ -172,9 +172,13 @@ def phone(request: Request, public_id: str, q: str = "", player: str = ""):
 
 
 @router.get("/e/{public_id}/me/state.json")
-def phone_state(request: Request, public_id: str) -> dict:
-    """What a phone polls: the stamp changes when a round is released or the schedule changes."""
-    return {"stamp": room.room(desk_of(request).store, _public(request, public_id)).stamp}
+async def phone_state(request: Request, public_id: str) -> dict:
+    """What a phone polls: the stamp changes when a round is released or the schedule changes.
+    Answered on the event loop, not in the thread pool: one indexed query costs less than the hand-off."""
+    stamp = room.public_stamp(desk_of(request).store, public_id)
+    if stamp is None:
+        raise HTTPException(404, "no such page")
+    return {"stamp": stamp}
 
 
 # ---- JSON endpoints ----------------------------------------------------------------------------
