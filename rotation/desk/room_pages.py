@@ -108,6 +108,7 @@ def room_settings(
 @router.get("/e/{event_id}/screen", response_class=HTMLResponse)
 def screen(request: Request, event_id: int):
     from rotation.printing import lookup_entries, qr_svg
+    from rotation.typeface import longest_em
 
     event, seated, version, schedule, changed = _seen(request, event_id)
     shown = seated.last if schedule is not None else 0
@@ -125,6 +126,9 @@ def screen(request: Request, event_id: int):
         changed=changed.get(shown, []),
         qr=desk_of(request).rendered.get(("qr", url), lambda: qr_svg(url)),
         players_url=url,
+        # the widest piece of a name, in em: columns are made at least that wide (room.css), so fewer
+        # columns rather than a name broken mid-word
+        word_em=max(map(longest_em, schedule.players), default=0.0) if schedule else 0.0,
     )
 
 
