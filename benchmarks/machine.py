@@ -50,4 +50,5 @@ def describe() -> dict:
         "platform": platform.platform(),
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "commit": _commit(),
+        "load": [round(figure, 2) for figure in os.getloadavg()],  # 1, 5, 15 minutes: other work on the cores
     }

@@ -268,3 +268,29 @@ def test_a_file_of_the_first_schema_takes_the_room_on(db):
     store = Store(db)
     assert store.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION  # the room: 2 -> 3 here
     assert {row[0] for row in store.db.execute("SELECT name FROM sqlite_master")} >= {"rooms", "releases"}
+
+
+def test_the_polled_stamp_is_the_pages_own_and_moves_with_every_release_and_version(client, db):
+    event_id = event(db, rounds=3)
+    pid = public_id(client, event_id)
+    seen: list[str] = []
+
+    def stamps_agree() -> None:
+        polled = client.get(f"/e/{pid}/me/state.json").json()["stamp"]
+        page = re.search(r'data-stamp="([0-9a-f]+)"', client.get(f"/e/{pid}/me").text)
+        assert page is not None and page.group(1) == polled  # else a phone would reload forever, or never
+        assert polled not in seen
+        seen.append(polled)
+
+    stamps_agree()
+    release(client, event_id, 1)
+    stamps_agree()
+    release(client, event_id, 2)
+    stamps_agree()
+    first = client.get(f"/api/events/{event_id}/schedule").json()["rounds"][0]["tables"]
+    swap = {"round": 1, "first": first[0]["players"][0], "second": first[1]["players"][0]}
+    assert client.post(f"/api/events/{event_id}/swap", json=swap).status_code == 200
+    stamps_agree()
+    assert client.post(f"/api/events/{event_id}/release/withdraw", headers=JSON).status_code == 200
+    stamps_agree()
+    assert client.get("/e/not-a-room/me/state.json").status_code == 404

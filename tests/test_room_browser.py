@@ -84,7 +84,7 @@ def until(page, condition: str, clock: bool = False, seconds: float = 15) -> Non
 
 
 # What is on screen: every shown name's size, and every shown box that leaves its parent or the window.
-MEASURE = """(selector) => {
+MEASURE = r"""(selector) => {
   const shown = (el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
   const problems = [], sizes = [];
   if (document.documentElement.scrollWidth > window.innerWidth + 1) problems.push("wider than the window");
@@ -95,7 +95,15 @@ MEASURE = """(selector) => {
     if (r.left < p.left - 1 || r.right > p.right + 1 || r.top < p.top - 1 || r.bottom > p.bottom + 1)
       problems.push(`${what} outside its parent`);
     if (r.right > window.innerWidth + 1 || r.bottom > window.innerHeight + 1) problems.push(`${what} off the screen`);
-    if (el.classList.contains("name")) sizes.push(parseFloat(getComputedStyle(el).fontSize));
+    if (el.classList.contains("name")) {
+      sizes.push(parseFloat(getComputedStyle(el).fontSize));
+      const text = el.firstChild, range = document.createRange();
+      for (const piece of (text && text.nodeType === 3 ? text.data : "").matchAll(/[^\s-]+-?/g)) {
+        range.setStart(text, piece.index);
+        range.setEnd(text, piece.index + piece[0].length);
+        if (range.getClientRects().length > 1) problems.push(`${what} broken mid-word at "${piece[0]}"`);
+      }
+    }
   }
   return {problems: problems.slice(0, 10), smallest: sizes.length ? Math.min(...sizes) : null, names: sizes.length};
 }"""

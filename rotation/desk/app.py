@@ -9,6 +9,7 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Generic, TypeVar
 
 import jinja2
 from fastapi import FastAPI, Request
@@ -18,6 +19,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from models import Schedule
 from optimizer.words import counted
 from rotation.desk import service
 from rotation.desk.security import LOCAL_HOSTS, Guard, GuardMiddleware
@@ -26,18 +28,19 @@ from rotation.desk.storage import Store
 from rotation.desk.worker import Planner
 
 HERE = Path(__file__).parent
+T = TypeVar("T")
 
 
-class Rendered:
-    """Pictures and printable pages already made, newest kept: a stored version never changes, so
-    neither does what is drawn from it (the key names the version and every option)."""
+class Kept(Generic[T]):
+    """What was made from a stored version, newest kept: a version never changes, so neither does
+    what is drawn or parsed from it (the key names the version and every option)."""
 
     def __init__(self, size: int = 16):
         self.size = size
-        self.items: OrderedDict[tuple, bytes | str] = OrderedDict()
+        self.items: OrderedDict[tuple, T] = OrderedDict()
         self.lock = threading.Lock()
 
-    def get(self, key: tuple, make: Callable[[], bytes | str]) -> bytes | str:
+    def get(self, key: tuple, make: Callable[[], T]) -> T:
         with self.lock:
             if key in self.items:
                 self.items.move_to_end(key)
@@ -58,7 +61,8 @@ class Desk:
         self.public_url = public_url  # where the room's phones reach the desk ("" : the address it was asked on)
         self.clock: Callable[[], float] = time.time  # the room's timer counts on this clock (a test sets its own)
         self.planner = Planner(db_path)
-        self.rendered = Rendered()
+        self.rendered: Kept[bytes | str] = Kept()  # pictures and printable pages
+        self.schedules: Kept[Schedule] = Kept(8)  # parsed once, not on every phone's page
         self._local = threading.local()
 
     @property

@@ -34,7 +34,7 @@ def _seen(request: Request, event_id: int):
     event = service.load_event(desk.store, event_id)
     seated = room.room(desk.store, event_id)
     version = service.current_version(desk.store, event)
-    schedule = version.schedule() if version else None
+    schedule = desk.schedules.get((version.id,), version.schedule) if version else None
     changed = {
         number: room.changed_tables(seating, schedule.rounds[number - 1])
         for number, seating in seated.released.items()
@@ -109,6 +109,7 @@ def room_settings(
 def screen(request: Request, event_id: int):
     from rotation.desk.scores_pages import screen_context
     from rotation.printing import lookup_entries, qr_svg
+    from rotation.typeface import longest_em
 
     event, seated, version, schedule, changed = _seen(request, event_id)
     shown = seated.last if schedule is not None else 0
@@ -126,6 +127,9 @@ def screen(request: Request, event_id: int):
         changed=changed.get(shown, []),
         qr=desk_of(request).rendered.get(("qr", url), lambda: qr_svg(url)),
         players_url=url,
+        # the widest piece of a name, in em: columns are made at least that wide (room.css), so fewer
+        # columns rather than a name broken mid-word
+        word_em=max(map(longest_em, schedule.players), default=0.0) if schedule else 0.0,
         **screen_context(request, event_id),  # the standings, when the director shows them
     )
 
@@ -177,9 +181,13 @@ def phone(request: Request, public_id: str, q: str = "", player: str = ""):
 
 
 @router.get("/e/{public_id}/me/state.json")
-def phone_state(request: Request, public_id: str) -> dict:
-    """What a phone polls: the stamp changes when a round is released or the schedule changes."""
-    return {"stamp": room.room(desk_of(request).store, _public(request, public_id)).stamp}
+async def phone_state(request: Request, public_id: str) -> dict:
+    """What a phone polls: the stamp changes when a round is released or the schedule changes.
+    Answered on the event loop, not in the thread pool: one indexed query costs less than the hand-off."""
+    stamp = room.public_stamp(desk_of(request).store, public_id)
+    if stamp is None:
+        raise HTTPException(404, "no such page")
+    return {"stamp": stamp}
 
 
 # ---- JSON endpoints ----------------------------------------------------------------------------
