@@ -33,7 +33,8 @@ def seeded_event(db_path, settings: EventSettings) -> int:
     event_id = service.create_event(store, settings)
     event = settings.event()
     schedule = optimizer.fixed_schedule(Event(players=event.players, rounds=event.rounds, odd=event.odd))
-    schedule = schedule.model_copy(update={"apart": event.apart})  # checked: the fixed rule must keep them apart
+    # checked: the fixed rule must keep the groups apart; a sat-out round scores by the settings' rule
+    schedule = schedule.model_copy(update={"apart": event.apart, "sit_out_scoring": event.sit_out_scoring})
     with store.change() as db:
         store.add_version(
             db,

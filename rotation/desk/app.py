@@ -122,12 +122,14 @@ def create_app(
     async def field_errors(request: Request, error: FieldErrors) -> JSONResponse:
         return JSONResponse({"detail": str(error), "errors": error.errors}, status_code=422)
 
-    from rotation.desk import api, pages, room_pages
+    from rotation.desk import api, pages, room_pages, scores_api, scores_pages
 
     app.include_router(api.router)
     app.include_router(room_pages.api)
+    app.include_router(scores_api.api)
     app.include_router(pages.router)
     app.include_router(room_pages.router)
+    app.include_router(scores_pages.router)
     return app
 
 

@@ -107,6 +107,7 @@ def room_settings(
 
 @router.get("/e/{event_id}/screen", response_class=HTMLResponse)
 def screen(request: Request, event_id: int):
+    from rotation.desk.scores_pages import screen_context
     from rotation.printing import lookup_entries, qr_svg
     from rotation.typeface import longest_em
 
@@ -129,13 +130,17 @@ def screen(request: Request, event_id: int):
         # the widest piece of a name, in em: columns are made at least that wide (room.css), so fewer
         # columns rather than a name broken mid-word
         word_em=max(map(longest_em, schedule.players), default=0.0) if schedule else 0.0,
+        **screen_context(request, event_id),  # the standings, when the director shows them
     )
 
 
 @router.get("/e/{event_id}/screen/state.json")
 def screen_state(request: Request, event_id: int) -> dict:
+    from rotation.desk.scores import screen_stamp
+
     seated = room.room(desk_of(request).store, event_id)
-    return {"stamp": seated.stamp, "pace": seated.pace, "timer": seated.timer.state(desk_of(request).clock())}
+    state = {"stamp": seated.stamp, "pace": seated.pace, "timer": seated.timer.state(desk_of(request).clock())}
+    return {**state, "standings": screen_stamp(desk_of(request).store, event_id)}
 
 
 # ---- the players' phones (public: no key, read only, released rounds only) ---------------------

@@ -18,7 +18,19 @@ from rotation.lists import ListError, NamesTable, read_groups, read_names_table,
 
 MAX_SECONDS = 86_400.0  # as the command line: no tournament waits longer than a day for its seating
 MAX_UPLOAD_BYTES = 1024 * 1024  # a names file of a few thousand names is a few tens of kilobytes
-FIELDS = ("title", "date", "names", "rounds", "odd", "sit_out_scoring", "apart", "spread", "stay", "time_limit")
+FIELDS = (
+    "title",
+    "date",
+    "names",
+    "rounds",
+    "odd",
+    "sit_out_scoring",
+    "late_as_sit_out",
+    "apart",
+    "spread",
+    "stay",
+    "time_limit",
+)
 
 
 class FieldErrors(Exception):
@@ -38,6 +50,11 @@ class EventSettings(BaseModel):
     rounds: int = Field(description="Rounds of four games each.")
     odd: OddPolicy = OddPolicy.THREE_HANDED
     sit_out_scoring: SitOutScoring = SitOutScoring.ZERO
+    late_as_sit_out: bool = Field(
+        default=False,
+        description="A late arrival's rounds before arriving score by the sit-out rule (False: they score nothing); "
+        "read by the standings at once, not by the next plan.",
+    )
     apart: list[list[str]] = Field(default=[], description="Groups who must never share a table.")
     spread: list[list[str]] = Field(default=[], description="Clubs to spread: kept apart where it costs no repeat.")
     stay: dict[str, int] = Field(default={}, description="Players who keep one table (1-based) all day.")
@@ -134,7 +151,11 @@ def stay_from_text(text: str) -> dict[str, int]:
 def settings_from_form(form: dict[str, str]) -> EventSettings:
     """The new-event form's fields as settings; every field's problem is collected, not just the first."""
     errors: dict[str, str] = {}
-    values: dict = {"title": form.get("title", "").strip()[:200], "date": form.get("date", "").strip()[:100]}
+    values: dict = {
+        "title": form.get("title", "").strip()[:200],
+        "date": form.get("date", "").strip()[:100],
+        "late_as_sit_out": form.get("late_as_sit_out") == "yes",  # a checkbox: there when ticked
+    }
     table = None
     try:
         table = names_table(form.get("names", ""))
@@ -198,6 +219,7 @@ def form_from_settings(settings: EventSettings) -> dict[str, str]:
         "rounds": str(settings.rounds),
         "odd": settings.odd.value,
         "sit_out_scoring": settings.sit_out_scoring.value,
+        "late_as_sit_out": "yes" if settings.late_as_sit_out else "",
         "apart": "\n".join(line(group) for group in settings.apart),
         "spread": "\n".join(line(group) for group in settings.spread),
         "stay": "\n".join(f"{line([name])}, {table}" for name, table in settings.stay.items()),

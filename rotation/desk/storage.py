@@ -6,6 +6,8 @@ A schedule is never edited in place: each change (plan, re-plan, swap, a round m
 row of `versions`, made from the one before (`parent`), and the event points at its current version,
 so looking back and undoing lose nothing. A re-plan stores its proposals as versions that are not
 current until the director accepts one. The rounds played are the schedule's own `played` field.
+A table's score card is never edited in place either: a re-entry is a new row of `cards`, and the older
+rows are its history. Cards live beside the versions, so no change of the schedule touches them.
 The schema carries its version in PRAGMA user_version; `MIGRATIONS[k]` takes a file from version k to k + 1.
 """
 
@@ -88,6 +90,21 @@ MIGRATIONS = (
         released REAL NOT NULL,
         PRIMARY KEY (event_id, round)
     );
+    """,
+    # 3 -> 4, scores (rotation.desk.scores): every entry of a table's card is a row, never updated; the
+    # newest of a (round, table) counts and the older ones are its corrections' history. `standings_at`:
+    # the projector shows the standings while the latest round released is this one (None: the tables).
+    """
+    CREATE TABLE cards (
+        id INTEGER PRIMARY KEY,
+        event_id INTEGER NOT NULL REFERENCES events(id),
+        round INTEGER NOT NULL,
+        table_number INTEGER NOT NULL,
+        card TEXT NOT NULL,
+        entered TEXT NOT NULL
+    );
+    CREATE INDEX cards_of_event ON cards(event_id, round, table_number);
+    ALTER TABLE rooms ADD COLUMN standings_at INTEGER;
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)

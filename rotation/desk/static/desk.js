@@ -27,3 +27,23 @@
   setInterval(tick, 250);
   poll();
 })();
+
+// A score card's round totals while the director types; the server adds them up again when it is saved.
+(function () {
+  "use strict";
+  var whole = /^[+-]?[0-9]+$/;
+  function total(row) {
+    var sum = 0, boxes = row.querySelectorAll("input.points"), out = row.querySelector("output.total");
+    for (var i = 0; i < boxes.length; i++) {
+      var text = boxes[i].value.trim().replace("\u2212", "-");
+      if (!whole.test(text)) { out.textContent = ""; return; }
+      sum += parseInt(text, 10);
+    }
+    out.textContent = String(sum);
+  }
+  document.querySelectorAll("form.card-form .seat-row").forEach(function (row) {
+    if (!row.querySelector("output.total")) return;
+    row.addEventListener("input", function () { total(row); });
+    total(row);
+  });
+})();

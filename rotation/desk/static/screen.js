@@ -67,6 +67,7 @@
       if (now && then) now.replaceWith(document.importNode(then, true));
     });
     body.dataset.stamp = fresh.body.dataset.stamp;
+    body.dataset.standings = fresh.body.dataset.standings;
     paginate();
   }
 
@@ -78,7 +79,7 @@
         timer = state.timer;
         body.dataset.pace = String(state.pace);
         showTimer();
-        if (state.stamp !== body.dataset.stamp) {
+        if (state.stamp !== body.dataset.stamp || state.standings !== body.dataset.standings) {
           return fetch(window.location.href, { credentials: "same-origin", cache: "no-store" })
             .then(function (response) { return response.text(); })
             .then(swap);

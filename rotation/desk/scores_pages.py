@@ -1,0 +1,280 @@
+"""The director's score pages: a round's cards as forms, a card's corrections, and the standings
+(a page, printable, CSV and JSON). The rules are rotation.desk.scores' and scoring/'s."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+import scoring
+from models import SEAT_LETTERS
+from models.event import name_key
+from models.scores import GAMES_PER_ROUND, Standings
+from rotation.desk import scores, service
+from rotation.desk.app import desk_of
+from rotation.desk.pages import Text, check_form, page
+from rotation.output import SIT_OUT_WORDS
+from rotation.standings_pages import (
+    cell,
+    footnotes,
+    heading,
+    player_note,
+    standings_csv,
+    standings_html,
+    standings_json,
+)
+
+router = APIRouter(include_in_schema=False)
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    seat: int
+    letter: str
+    name: str
+    boxes: tuple[str, ...]  # games 1-4 as shown in the form
+    total: str  # the stored card's round total, computed by the server
+
+
+@dataclass(frozen=True)
+class CardForm:
+    table: int
+    seats: tuple[SeatRow, ...]
+    status: str  # in, missing, or changed (the seating changed after the card was entered)
+    entered: str  # when the card that is in was entered
+    corrections: int  # earlier entries kept in its history
+
+    @property
+    def three_handed(self) -> bool:
+        return len(self.seats) == 3
+
+
+def card_form(table: scores.TableCards, typed: dict[int, tuple[str, ...]] | None = None) -> CardForm:
+    """A table's card in seat order: what was typed (a refused entry), or the card in, or empty boxes."""
+    latest, counted = table.latest, table.counted
+    rows = []
+    for seat, name in enumerate(table.players):
+        boxes, total = ("",) * GAMES_PER_ROUND, ""  # the page's script totals what is typed
+        if typed is not None:
+            boxes = typed.get(seat, boxes)
+        elif counted is not None:
+            boxes, total = tuple(map(str, counted.points[seat])), str(counted.totals()[name])
+        rows.append(SeatRow(seat, SEAT_LETTERS[seat], name, boxes, total))
+    status = "in" if counted is not None else ("changed" if table.stale else "missing")
+    entered = latest.entered[11:16] if latest is not None else ""
+    return CardForm(table.table, tuple(rows), status, entered, max(0, len(table.entries) - 1))
+
+
+def _day_scores(request: Request, event_id: int) -> scores.DayScores:
+    return scores.day_scores(desk_of(request).store, event_id)
+
+
+# ---- a round's cards -----------------------------------------------------------------------------
+
+
+@router.get("/events/{event_id}/scores")
+def scores_start(request: Request, event_id: int):
+    """The round to enter now: the first played round with a card missing, else the last played one."""
+    day = _day_scores(request, event_id)
+    waiting = [r.number for r in day.rounds if r.played and r.missing]
+    number = waiting[0] if waiting else max(1, day.played)
+    return RedirectResponse(f"/events/{event_id}/scores/{number}", status_code=303)
+
+
+@router.get("/events/{event_id}/scores/{round_number}", response_class=HTMLResponse)
+def round_page(request: Request, event_id: int, round_number: int, saved: int | None = None, unchanged: bool = False):
+    return _round_page(request, event_id, round_number, saved=saved, unchanged=unchanged)
+
+
+def _round_page(
+    request: Request,
+    event_id: int,
+    round_number: int,
+    *,
+    saved: int | None = None,
+    unchanged: bool = False,
+    typed: dict[int, dict[int, tuple[str, ...]]] | None = None,
+    errors: dict[str, str] | None = None,
+    status: int = 200,
+) -> HTMLResponse:
+    day = _day_scores(request, event_id)
+    this = scores.round_cards(day, round_number)
+    settings = service.settings_of(service.load_event(desk_of(request).store, event_id))
+    sit_outs = day.schedule.rounds[round_number - 1].sit_outs
+    return page(
+        request,
+        "scores.html.j2",
+        status,
+        event_id=event_id,
+        settings=settings,
+        day=day,
+        this=this,
+        cards=[card_form(table, (typed or {}).get(table.table)) for table in this.tables],
+        sit_outs=sit_outs,
+        sit_out_word=SIT_OUT_WORDS[day.schedule.sit_out_scoring.value],
+        saved=saved,
+        unchanged=unchanged,
+        games=range(1, GAMES_PER_ROUND + 1),
+        errors=errors or {},
+    )
+
+
+@router.post("/events/{event_id}/scores/{round_number}/played")
+def mark_round_played(request: Request, event_id: int, round_number: int, csrf: Text = ""):
+    """Mark rounds up to this one as played (service.mark_played), from the round's score page."""
+    check_form(request, csrf)
+    try:
+        service.mark_played(desk_of(request).store, event_id, round_number)
+    except service.DeskError as error:
+        if isinstance(error, service.NotFound):
+            raise
+        return _round_page(request, event_id, round_number, errors={"played": str(error)}, status=error.status)
+    return RedirectResponse(f"/events/{event_id}/scores/{round_number}", status_code=303)
+
+
+@router.post("/events/{event_id}/scores/{round_number}/{table_number}")
+async def enter_card(request: Request, event_id: int, round_number: int, table_number: int, csrf: Text = ""):
+    """A table's card from its form: `name-S` (the seat's player, as the page showed them) and
+    `points-S-G` for seat S and game G. Refused: every message beside its box, what was typed kept."""
+    check_form(request, csrf)
+    scores.table_cards(_day_scores(request, event_id), round_number, table_number)  # a page to show it on
+    form = await request.form()
+    fields = {key: value for key, value in form.items() if isinstance(value, str)}
+    seats = sorted({int(key.split("-")[1]) for key in fields if key.startswith("name-") and key[5:].isdigit()})
+    names = {seat: fields[f"name-{seat}"] for seat in seats}
+    typed = {seat: tuple(fields.get(f"points-{seat}-{g}", "") for g in range(1, GAMES_PER_ROUND + 1)) for seat in seats}
+    entries = {names[seat]: list(typed[seat]) for seat in seats}
+    try:
+        stored = scores.enter_card(desk_of(request).store, event_id, round_number, table_number, entries)
+    except scoring.CardRefused as refused:
+        errors = _beside_boxes(table_number, names, refused.problems)
+        kept = {table_number: typed}
+        return _round_page(request, event_id, round_number, typed=kept, errors=errors, status=422)
+    except service.DeskError as error:
+        if isinstance(error, service.NotFound) or error.status == 404:
+            raise
+        errors = {error.field or f"t{table_number}": str(error)}
+        return _round_page(
+            request, event_id, round_number, typed={table_number: typed}, errors=errors, status=error.status
+        )
+    where = f"/events/{event_id}/scores/{round_number}?saved={table_number}"
+    return RedirectResponse(where + ("&unchanged=true" if stored is None else "") + f"#table-{table_number}", 303)
+
+
+def _beside_boxes(table: int, names: dict[int, str], problems) -> dict[str, str]:
+    """Each problem keyed by its box (t3-1-4: table 3, seat B, game 4), its row (t3-1) or the card (t3)."""
+    seat_of = {name_key(name): seat for seat, name in names.items()}
+    errors: dict[str, str] = {}
+    for problem in problems:
+        seat = seat_of.get(name_key(problem.player or ""))
+        key = f"t{table}" if seat is None else f"t{table}-{seat}" + (f"-{problem.game}" if problem.game else "")
+        message = f"game {problem.game}: {problem.message}" if seat is None and problem.game else problem.message
+        errors[key] = f"{errors[key]}; {message}" if key in errors else message
+    return errors
+
+
+@router.get("/events/{event_id}/scores/{round_number}/{table_number}/history", response_class=HTMLResponse)
+def card_history(request: Request, event_id: int, round_number: int, table_number: int):
+    day = _day_scores(request, event_id)
+    table = scores.table_cards(day, round_number, table_number)
+    settings = service.settings_of(service.load_event(desk_of(request).store, event_id))
+    return page(
+        request,
+        "card_history.html.j2",
+        event_id=event_id,
+        settings=settings,
+        round_number=round_number,
+        table=table,
+        entries=list(reversed(table.entries)),
+    )
+
+
+# ---- the standings -------------------------------------------------------------------------------
+
+
+@router.get("/events/{event_id}/standings", response_class=HTMLResponse)
+def standings_page(request: Request, event_id: int, after: int | None = None):
+    return _standings_page(request, event_id, after)
+
+
+def _standings_page(
+    request: Request, event_id: int, after: int | None = None, errors: dict[str, str] | None = None, status: int = 200
+) -> HTMLResponse:
+    store = desk_of(request).store
+    day = _day_scores(request, event_id)
+    settings = service.settings_of(service.load_event(store, event_id))
+    table = scores.standings_of(day, after) if day.complete else None
+    return page(
+        request,
+        "standings.html.j2",
+        status,
+        event_id=event_id,
+        settings=settings,
+        day=day,
+        standings=table,
+        heading=heading(table) if table else "",
+        rows=_rows(table),
+        footnotes=footnotes(table) if table else [],
+        on_screen=scores.screen_standings(store, event_id) is not None,
+        errors=errors or {},
+    )
+
+
+def _rows(table: Standings | None) -> list:
+    if table is None:
+        return []
+    return [(row, player_note(row), [(cell(score), score.mark.value) for score in row.rounds]) for row in table.rows]
+
+
+@router.post("/events/{event_id}/standings/screen")
+def screen_toggle(request: Request, event_id: int, show: Text = "", csrf: Text = ""):
+    check_form(request, csrf)
+    try:
+        scores.show_standings(desk_of(request).store, event_id, show == "yes")
+    except service.DeskError as error:
+        if isinstance(error, service.NotFound):
+            raise
+        return _standings_page(request, event_id, errors={"screen": str(error)}, status=error.status)
+    return RedirectResponse(f"/events/{event_id}/standings", status_code=303)
+
+
+@router.get("/events/{event_id}/standings/print", response_class=HTMLResponse)
+def standings_print(request: Request, event_id: int, after: int | None = None):
+    """The printable page of `rotation scores --html`, with the event's title and date."""
+    settings = service.settings_of(service.load_event(desk_of(request).store, event_id))
+    table = scores.standings_of(_day_scores(request, event_id), after)
+    return HTMLResponse(standings_html(table, settings.title, settings.date))
+
+
+STANDINGS_FILES = {"standings.csv": "text/csv", "standings.json": "application/json"}
+
+
+@router.get("/events/{event_id}/standings/download/{what}")
+def standings_download(request: Request, event_id: int, what: str, after: int | None = None, excel: bool = False):
+    from rotation.output import EXCEL_BOM
+
+    if what not in STANDINGS_FILES:
+        raise service.DeskError(f"downloads are {', '.join(STANDINGS_FILES)}", status=404)
+    table = scores.standings_of(_day_scores(request, event_id), after)
+    text = (EXCEL_BOM if excel else "") + standings_csv(table) if what == "standings.csv" else standings_json(table)
+    headers = {"Content-Disposition": f'attachment; filename="event-{event_id}-after-{table.after}-{what}"'}
+    return Response(text, media_type=STANDINGS_FILES[what], headers=headers)
+
+
+# ---- the projector (rotation.desk.room_pages.screen) -------------------------------------------------
+
+
+def screen_context(request: Request, event_id: int) -> dict:
+    """What the projector needs to show the standings instead of the round's tables (standings None: it
+    shows the tables), and the stamp its poll compares."""
+    store = desk_of(request).store
+    table = scores.screen_standings(store, event_id)
+    return {
+        "standings": table,
+        "standings_heading": heading(table) if table else "",
+        "standings_rows": _rows(table),
+        "standings_notes": footnotes(table) if table else [],
+        "standings_stamp": scores.screen_stamp(store, event_id),
+    }
