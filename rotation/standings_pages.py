@@ -51,16 +51,25 @@ def _sit_out_rule(standings: Standings) -> str:
     )
 
 
+ROUND_SIGNS = {
+    RoundMark.SAT_OUT: SIT_OUT_SIGN,
+    RoundMark.ARRIVING: SIT_OUT_SIGN,
+    RoundMark.THREE_HANDED: THREE_HANDED_SIGN,
+}
+
+
 def cell(score: RoundScore) -> str:
     """A round's points with its sign: '30', '25*', '12³', 'left'."""
     if score.points is None:
         return ROUND_WORDS.get(score.mark, "")
-    sign = {
-        RoundMark.SAT_OUT: SIT_OUT_SIGN,
-        RoundMark.ARRIVING: SIT_OUT_SIGN,
-        RoundMark.THREE_HANDED: THREE_HANDED_SIGN,
-    }
-    return f"{score.points}{sign.get(score.mark, '')}"
+    return f"{score.points}{ROUND_SIGNS.get(score.mark, '')}"
+
+
+def folded_cell(scores: list[RoundScore]) -> str:
+    """Several rounds' points in one sum, with the sign of every kind of round in it: '47*³'."""
+    points = [score.points for score in scores if score.points is not None]
+    signs = dict.fromkeys(ROUND_SIGNS.get(score.mark, "") for score in scores if score.points is not None)
+    return f"{sum(points)}{''.join(signs)}" if points else ""
 
 
 def player_note(row: StandingRow) -> str:

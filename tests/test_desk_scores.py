@@ -345,3 +345,31 @@ def test_the_settings_form_takes_the_late_arrivals_choice_as_a_checkbox():
     fields = {"names": "\n".join(names(8)), "rounds": "3", "time_limit": "2"}
     assert settings_from_form({**fields, "late_as_sit_out": "yes"}).late_as_sit_out is True
     assert settings_from_form(fields).late_as_sit_out is False  # an unticked box is not sent
+
+
+def test_the_projector_sums_the_early_rounds_in_one_column_past_six_rounds(client, db):
+    """Eight rounds do not fit a projector's row beside a name at 40 px: rounds 1-3 are summed in one
+    column with their signs, rounds 4-8 each have their own."""
+    event_id = seeded_event(db, EventSettings(names=names(9), rounds=8, odd="sit-out", sit_out_scoring="average"))
+    played(client, event_id, 8)
+    schedule = client.get(f"/api/events/{event_id}/schedule").json()
+    for number, round_ in enumerate(schedule["rounds"], start=1):
+        for table in round_["tables"]:
+            points = {name: [number, seat - 2, 0, 1] for seat, name in enumerate(table["players"])}
+            assert enter(client, event_id, number, table["table"], points).status_code == 200
+    assert client.put(f"/api/events/{event_id}/screen/standings", json={"show": True}).status_code == 200
+    screen = client.get(f"/e/{event_id}/screen").text
+    heads = re.findall(r'<span class="points">([^<]+)</span>', screen.split('id="standings"')[0])
+    assert heads == ["R1–3", "R4", "R5", "R6", "R7", "R8"]
+    rows = re.findall(
+        r'<div class="standing"><span class="place">[^<]*</span><span class="name">(Player \d\d)[^"]*?'
+        r'<span class="points ([a-z-]+)">([^<]*)</span>',
+        screen,
+    )
+    table = {row["player"]: row for row in standings(client, event_id)["standings"]["rows"]}
+    assert len(rows) == 9
+    for player, mark, text in rows:
+        early = table[player]["rounds"][:3]
+        sat = [score["mark"] == "sat out" for score in early]
+        assert text == f"{sum(score['points'] for score in early)}{'*' if any(sat) else ''}", (player, text)
+        assert mark == ("sat-out" if any(sat) else "played")

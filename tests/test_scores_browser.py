@@ -129,3 +129,35 @@ def test_a_rounds_cards_typed_in_make_the_standings(browser, server):
     if shared.SHOTS is not None:
         screen.screenshot(path=str(shared.SHOTS / "scores-projector-1920.png"))
     context.close()
+
+
+def test_fifteen_rounds_of_standings_fit_the_projector_beside_a_long_name(browser, tmp_path):
+    """Past what fits, the first rounds are summed in one column: at 1920x1080 every box stays inside its
+    row and no word of a name is broken, names at 40 px."""
+    people = [LONG, *names(20)]
+    event_id = seeded_event(
+        tmp_path / "desk.sqlite3",
+        EventSettings(names=people, rounds=15, odd="sit-out", sit_out_scoring="average"),
+    )
+    desk = shared.Server(tmp_path / "desk.sqlite3").start()
+    try:
+        desk.api("POST", f"/api/events/{event_id}/played", json={"rounds": 15})
+        schedule = desk.api("GET", f"/api/events/{event_id}/schedule")
+        for number, round_ in enumerate(schedule["rounds"], start=1):
+            for table in round_["tables"]:
+                points = {name: [-120, 300, number, 1] for name in table["players"]}
+                desk.api(
+                    "POST",
+                    f"/api/events/{event_id}/cards",
+                    json={"round": number, "table": table["table"], "points": points},
+                )
+        desk.api("PUT", f"/api/events/{event_id}/screen/standings", json={"show": True})
+        screen = browser.new_page(viewport={"width": 1920, "height": 1080})
+        screen.goto(f"{desk.url}/e/{event_id}/screen")
+        heads = screen.locator(".standings-head .points").all_inner_texts()
+        assert heads[0].startswith("R1–") and heads[-1] == "R15" and len(heads) < 15
+        measured = screen.evaluate(room.MEASURE, ".standing > *, #standings > *, .standings-head > *, .screen-head > *")
+        assert measured["problems"] == [] and measured["smallest"] >= 39, measured
+        screen.close()
+    finally:
+        desk.stop()

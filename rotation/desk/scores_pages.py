@@ -11,13 +11,14 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 import scoring
 from models import SEAT_LETTERS
 from models.event import name_key
-from models.scores import GAMES_PER_ROUND, Standings
+from models.scores import GAMES_PER_ROUND, RoundMark, Standings
 from rotation.desk import scores, service
 from rotation.desk.app import desk_of
 from rotation.desk.pages import Text, check_form, page
 from rotation.output import SIT_OUT_WORDS
 from rotation.standings_pages import (
     cell,
+    folded_cell,
     footnotes,
     heading,
     player_note,
@@ -25,6 +26,7 @@ from rotation.standings_pages import (
     standings_html,
     standings_json,
 )
+from rotation.typeface import longest_em
 
 router = APIRouter(include_in_schema=False)
 
@@ -228,6 +230,31 @@ def _rows(table: Standings | None) -> list:
     return [(row, player_note(row), [(cell(score), score.mark.value) for score in row.rounds]) for row in table.rows]
 
 
+SCREEN_ROUNDS = 6  # round columns at most on the projector's standings, beside rank, name and total
+SCREEN_EM = 46.8  # a 1920-px projector's row in em of a name's 40 px (room.css: 24-px margins)
+FIXED_EM, ROUND_EM = 3.2 + 3.8 + 2 * 0.4, 4 + 0.4  # rank, total and their gaps; a round column and its gap
+
+
+def _screen_columns(table: Standings | None) -> tuple[list[str], list]:
+    """The projector's round columns: every round while they fit beside the widest word of a name, or
+    else the first rounds summed in one column (with their signs) and the latest each in its own; and
+    each player's row in them."""
+    if table is None:
+        return [], []
+    word = max((longest_em(row.player) for row in table.rows), default=0.0)
+    shown = max(1, min(SCREEN_ROUNDS, int((SCREEN_EM - FIXED_EM - word) // ROUND_EM)))
+    folded = table.after - shown + 1 if table.after > shown else 0
+    heads = ([f"R1–{folded}"] if folded else []) + [f"R{number}" for number in range(folded + 1, table.after + 1)]
+    rows = []
+    for row, note, cells in _rows(table):
+        if folded:
+            early = row.rounds[:folded]
+            sat_out = any(score.mark is RoundMark.SAT_OUT for score in early)
+            cells = [(folded_cell(list(early)), "sat out" if sat_out else "played"), *cells[folded:]]
+        rows.append((row, note, cells))
+    return heads, rows
+
+
 @router.post("/events/{event_id}/standings/screen")
 def screen_toggle(request: Request, event_id: int, show: Text = "", csrf: Text = ""):
     check_form(request, csrf)
@@ -271,10 +298,12 @@ def screen_context(request: Request, event_id: int) -> dict:
     shows the tables), and the stamp its poll compares."""
     store = desk_of(request).store
     table = scores.screen_standings(store, event_id)
+    heads, rows = _screen_columns(table)
     return {
         "standings": table,
         "standings_heading": heading(table) if table else "",
-        "standings_rows": _rows(table),
+        "standings_heads": heads,
+        "standings_rows": rows,
         "standings_notes": footnotes(table) if table else [],
         "standings_stamp": scores.screen_stamp(store, event_id),
     }
