@@ -83,8 +83,23 @@ def until(page, condition: str, clock: bool = False, seconds: float = 15) -> Non
         time.sleep(0.1)
 
 
-# What is on screen: every shown name's size, and every shown box that leaves its parent or the window.
-MEASURE = r"""(selector) => {
+# The pieces of an element's text (words, split after hyphens) that a line break cut in two.
+BROKEN_WORDS = r"""(el) => {
+  const text = el.firstChild, range = document.createRange(), broken = [];
+  for (const piece of (text && text.nodeType === 3 ? text.data : "").matchAll(/[^\s-]+-?/g)) {
+    range.setStart(text, piece.index);
+    range.setEnd(text, piece.index + piece[0].length);
+    if (range.getClientRects().length > 1) broken.push(piece[0]);
+  }
+  return broken;
+}"""
+# What is on screen: every shown name's size, and every shown box that leaves its parent or the window,
+# and every name broken mid-word.
+MEASURE = (
+    r"""(selector) => {
+  const brokenWords = """
+    + BROKEN_WORDS
+    + r""";
   const shown = (el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
   const problems = [], sizes = [];
   if (document.documentElement.scrollWidth > window.innerWidth + 1) problems.push("wider than the window");
@@ -97,16 +112,12 @@ MEASURE = r"""(selector) => {
     if (r.right > window.innerWidth + 1 || r.bottom > window.innerHeight + 1) problems.push(`${what} off the screen`);
     if (el.classList.contains("name")) {
       sizes.push(parseFloat(getComputedStyle(el).fontSize));
-      const text = el.firstChild, range = document.createRange();
-      for (const piece of (text && text.nodeType === 3 ? text.data : "").matchAll(/[^\s-]+-?/g)) {
-        range.setStart(text, piece.index);
-        range.setEnd(text, piece.index + piece[0].length);
-        if (range.getClientRects().length > 1) problems.push(`${what} broken mid-word at "${piece[0]}"`);
-      }
+      for (const piece of brokenWords(el)) problems.push(`${what} broken mid-word at "${piece}"`);
     }
   }
   return {problems: problems.slice(0, 10), smallest: sizes.length ? Math.min(...sizes) : null, names: sizes.length};
 }"""
+)
 SCREEN_BOXES = (
     ".deck > *, .card > *, .names li, .names li > *, .entry > *, .screen-head > *, .screen-foot > *, #changed"
 )

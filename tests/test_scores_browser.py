@@ -20,6 +20,7 @@ browser = shared.browser  # the same browser fixture, one for each module
 pytestmark = pytest.mark.skipif(not os.path.exists(shared.CHROMIUM), reason="Debian's chromium is not installed")
 LONG = "Maximiliana Wolfeschlegelsteinhausenberger-Dorff"
 PLAYERS = [LONG, *names(8)]  # nine: one sits out each round
+NEXT_FRAME = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
 SIBLINGS = ".cards > form, .seat-row > *, .card-title > *, .round-picker > *, .event-nav > *, header.top > *"
 
 
@@ -37,6 +38,7 @@ def server(tmp_path_factory):
 def check_layout(page, step: str) -> None:
     for width in shared.WIDTHS:
         page.set_viewport_size({"width": width, "height": 900})
+        page.evaluate(NEXT_FRAME)  # the page's own resize handlers have run
         problems = page.evaluate(shared.LAYOUT, SIBLINGS)
         assert not problems, f"{step} at {width} px: {problems}"
         if shared.SHOTS is not None:
@@ -110,6 +112,8 @@ def test_a_rounds_cards_typed_in_make_the_standings(browser, server):
     assert sat.locator("td.round-cell").inner_text() == "5*" and sat.locator("td.place").inner_text() == "4"
     assert "round 1 5" in page.inner_text("#footnotes")
     check_layout(page, "standings")
+    page.evaluate(NEXT_FRAME)
+    assert "as-cards" not in (page.get_attribute("#standings", "class") or "")  # three rounds fit as a table
 
     # On the projector, when the director says so: it takes them without a reload.
     screen = context.new_page()
@@ -159,5 +163,18 @@ def test_fifteen_rounds_of_standings_fit_the_projector_beside_a_long_name(browse
         measured = screen.evaluate(room.MEASURE, ".standing > *, #standings > *, .standings-head > *, .screen-head > *")
         assert measured["problems"] == [] and measured["smallest"] >= 39, measured
         screen.close()
+        # The desk's standings: a table while it fits, else a card a player; a name never cut in two.
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(f"{desk.url}/events/{event_id}/standings")
+        for width, as_cards in ((1920, True), (1280, True), (390, True)):  # 15 rounds and this name: 1200 px is short
+            page.set_viewport_size({"width": width, "height": 900})
+            page.evaluate(NEXT_FRAME)
+            assert ("as-cards" in (page.get_attribute("#standings", "class") or "")) is as_cards, width
+            assert page.evaluate(shared.LAYOUT, "#standings tr > *") == [], width
+            broken = [
+                page.evaluate(room.BROKEN_WORDS, cell) for cell in page.query_selector_all("#standings td.player")
+            ]
+            assert not any(broken), (width, broken)
+        page.close()
     finally:
         desk.stop()

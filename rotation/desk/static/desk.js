@@ -47,3 +47,16 @@
     total(row);
   });
 })();
+
+// The standings as a table while it fits the page, else a card a player (names never broken mid-word).
+(function () {
+  "use strict";
+  var table = document.querySelector("table.standings");
+  if (!table) return;
+  function fit() {
+    table.classList.remove("as-cards");
+    if (table.offsetWidth > table.parentElement.clientWidth + 1) table.classList.add("as-cards");
+  }
+  window.addEventListener("resize", fit);
+  fit();
+})();
