@@ -10,7 +10,10 @@ from collections import Counter
 from itertools import combinations, pairwise
 from typing import NamedTuple
 
+import numpy as np
+
 from models import Layout, Metrics, PlayerMetrics, Schedule
+from optimizer.indirect import fewest_in_common
 from optimizer.words import counted
 
 
@@ -18,8 +21,9 @@ class InvalidSchedule(ValueError):
     """The schedule breaks a rule of the event; the message says which, in one line."""
 
 
-def check(schedule: Schedule) -> Metrics:
-    """Raise InvalidSchedule if the schedule is not valid; otherwise return its metrics.
+def check(schedule: Schedule, *, indirect: bool = True) -> Metrics:
+    """Raise InvalidSchedule if the schedule is not valid; otherwise return its metrics (without the
+    indirect-meetings figure when `indirect` is False: candidates are compared without it).
 
     Rounds recorded as played (`schedule.played`) are what happened: a request broken there, or a
     table of three among the tables of four (a player who sat in an empty seat), is measured and
@@ -33,7 +37,7 @@ def check(schedule: Schedule) -> Metrics:
         broken = _requests_broken(schedule, round_, number, groups_of) if number > schedule.played else []
         if broken:
             raise InvalidSchedule(f"broken request in {broken[0]}")
-    return measure(schedule)
+    return measure(schedule, indirect=indirect)
 
 
 def _apart_groups(schedule: Schedule) -> dict[str, list[int]]:
@@ -126,9 +130,9 @@ def _describe(sizes: Counter) -> str:
     return ", ".join(f"{count} of {size}" for size, count in sorted(sizes.items(), reverse=True)) or "none"
 
 
-def measure(schedule: Schedule) -> Metrics:
+def measure(schedule: Schedule, *, indirect: bool = True) -> Metrics:
     """Repeats, spread of opponents, shares of three-handed and sat-out rounds, and the balance figures
-    (seat letters, table numbers, trios, back-to-back rematches, indirect meetings)."""
+    (seat letters, table numbers, trios, back-to-back rematches, and with `indirect` indirect meetings)."""
     met: Counter[frozenset[str]] = Counter()
     repeats_by_round = []
     for round_ in schedule.rounds:
@@ -169,7 +173,7 @@ def measure(schedule: Schedule) -> Metrics:
         back_to_back=_back_to_back(schedule),
         apart_meetings=sum(met[pair] for group in schedule.apart for pair in map(frozenset, combinations(group, 2))),
         stay_moves=_stay_moves(schedule),
-        indirect_meetings=_indirect_meetings(schedule, met),
+        indirect_meetings=indirect_meetings(schedule) if indirect else None,
         broken_requests=_broken_in_played(schedule),
         players=players,
     )
@@ -239,32 +243,18 @@ def _back_to_back(schedule: Schedule) -> int:
     return sum(len(now & after) for now, after in pairwise(rounds))
 
 
-def _indirect_meetings(schedule: Schedule, met: Counter[frozenset[str]]) -> int | None:
-    """Among pairs who never share a table, the fewest opponents they have in common; None if every pair met.
-
-    Linear in seats times rounds: each player's opponents number at most three a round, so listing the
-    pairs of every player's opponents costs sum of squared opponent counts, not players squared. Before
-    listing, counting settles the common case: if fewer pairs (with multiplicity) have a common opponent
-    than pairs never met, some pair never met has none and the answer is 0.
-    """
-    players = len(schedule.players)
-    never = players * (players - 1) // 2 - len(met)
-    if never == 0:
-        return None
-    opponents: dict[str, list[str]] = {}
-    for pair in met:
-        for name, other in (tuple(pair), tuple(pair)[::-1]):
-            opponents.setdefault(name, []).append(other)
-    with_common = sum(len(them) * (len(them) - 1) // 2 for them in opponents.values())
-    if with_common < never:
-        return 0
-    common: Counter[frozenset[str]] = Counter()
-    for them in opponents.values():
-        common.update(frozenset(pair) for pair in combinations(them, 2))
-    unmet = {pair: count for pair, count in common.items() if pair not in met}
-    if len(unmet) < never:
-        return 0  # some pair never met has no opponent in common
-    return min(unmet.values())
+def indirect_meetings(schedule: Schedule) -> int | None:
+    """Among pairs who never share a table, the fewest opponents they have in common; None if every pair met
+    (optimizer.indirect: near-linear in seats but in rooms of a few thousand players)."""
+    index = {name: i for i, name in enumerate(schedule.players)}
+    codes = {
+        a * len(index) + b
+        for round_ in schedule.rounds
+        for table in round_.tables
+        for a, b in combinations(sorted(index[name] for name in table.players), 2)
+    }
+    pairs = np.fromiter(codes, dtype=np.int64, count=len(codes))
+    return fewest_in_common(len(index), np.stack(np.divmod(pairs, len(index)), axis=1))
 
 
 def _broken_in_played(schedule: Schedule) -> tuple[str, ...]:

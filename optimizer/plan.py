@@ -157,7 +157,7 @@ def plan(
     proven, interrupted = _stages(run, seed, workers, warm_start, starts)
     _balance(run, np.random.default_rng(seed), polish_first=not interrupted)
     try:
-        fixed_repeats = None if fixed is None else check(fixed_schedule(event)).repeats
+        fixed_repeats = None if fixed is None else check(fixed_schedule(event), indirect=False).repeats
     except KeyboardInterrupt:  # stopped while the fixed rule is measured: the best so far still stands
         fixed_repeats, interrupted = None, True
     return _result(run, fixed_repeats, proven, interrupted)

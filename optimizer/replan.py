@@ -63,13 +63,13 @@ def replan(
     naming the problem) when the request does not fit the schedule. `odd` and `sit_out_scoring` change
     how the rounds still to play seat an odd count; the day keeps one policy, so the rounds played must
     fit the new one too."""
-    repeats_before = check(schedule).repeats
+    repeats_before = check(schedule, indirect=False).repeats
     drop = tuple(normalise_name(name) for name in drop)  # as Event and the schedule file spell names
     add = tuple(normalise_name(name) for name in add)
     schedule = _under_policy(schedule, played, odd, sit_out_scoring)
     event = _remaining_event(schedule, played, drop, add)
     kept = schedule.model_copy(update={"rounds": schedule.rounds[:played]}) if played else None
-    repeats_played = check(kept).repeats if kept else 0
+    repeats_played = check(kept, indirect=False).repeats if kept else 0
     _played_rounds_hold(schedule, played, kept)
     history = _history(schedule, played, event, drop, add, repeats_played)
     old = OldPlan.of(schedule, played, event.players)
@@ -146,7 +146,7 @@ def _under_policy(schedule: Schedule, played: int, odd, sit_out_scoring) -> Sche
     changed = schedule.model_copy(update=changes)
     if played:
         try:
-            check(changed.model_copy(update={"rounds": changed.rounds[:played]}))
+            check(changed.model_copy(update={"rounds": changed.rounds[:played]}), indirect=False)
         except InvalidSchedule as error:
             policy = changed.odd.value
             raise ValueError(

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from models import Bound, Event, Metrics, PlanResult, Schedule, Status
-from optimizer.checker import InvalidSchedule, check
+from optimizer.checker import InvalidSchedule, check, indirect_meetings
 from optimizer.seats import Seats, to_schedule
 
 # A seeded one-worker run counts tabu steps instead of watching the clock, so it repeats exactly.
@@ -130,7 +130,7 @@ class Incumbent:
         and it beats the best."""
         schedule = self.history.whole_day(self.event, seats)
         try:
-            metrics = check(schedule)
+            metrics = check(schedule, indirect=False)  # not in the rank: measured for the best alone
         except InvalidSchedule:
             return
         if not metrics.turns_fair:
@@ -170,5 +170,5 @@ class Incumbent:
             time_to_best=best.found_at,
             interrupted=interrupted,
             schedule=best.schedule,
-            metrics=best.metrics,
+            metrics=best.metrics.model_copy(update={"indirect_meetings": indirect_meetings(best.schedule)}),
         )
