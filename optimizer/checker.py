@@ -138,9 +138,7 @@ def measure(schedule: Schedule, *, indirect: bool = True) -> Metrics:
     day = meetings.seated(schedule)
     met, n = meetings.pairs(day), day.player_count
     opponents, repeats = meetings.per_player(met, n)
-    played = np.bincount(
-        np.concatenate([p.ravel() for p in day.players.values()] or [[]]).astype(np.int64), minlength=n
-    )
+    played = np.bincount(meetings.seat_players(day), minlength=n)
     three, out = _three_handed(schedule), _sat_out(schedule)
     players = tuple(
         PlayerMetrics(

@@ -44,6 +44,11 @@ def seated(schedule: Schedule) -> Seated:
     )
 
 
+def seat_players(day: Seated) -> np.ndarray:
+    """The player in every seat of the day, table by table of each size."""
+    return np.concatenate([p.ravel() for p in day.players.values()] or [np.zeros(0, np.int64)])
+
+
 class Pairs(NamedTuple):
     """Each pair that met: its code and meetings; and each meeting's pair code and round."""
 
@@ -132,7 +137,7 @@ def table_visits_above_even(day: Seated, staying: np.ndarray) -> int:
     """Visits to one table number beyond ceil(rounds played / tables), summed over players (those who
     stay exempt) and tables; a player's tables are the most of any round they play."""
     n = day.player_count
-    who = np.concatenate([p.ravel() for p in day.players.values()] or [np.zeros(0, np.int64)])
+    who = seat_players(day)
     size_of = {size: p.shape[1] for size, p in day.players.items()}
     number = np.concatenate([np.repeat(day.number[s], size_of[s]) for s in day.players] or [np.zeros(0, np.int64)])
     tables = np.concatenate([np.repeat(day.tables_in_round[s], size_of[s]) for s in day.players] or [number])
