@@ -158,12 +158,12 @@ def plan(
     run = Run(event, history or History(), Budget(time_limit, repeatable=workers == 1), on_progress)
     fixed = fixed_seating(event) if history is None else None
     starts = [] if fixed is None else [(fixed, "fixed rule")]
+    try:  # first, within the time limit (seconds at the room limits)
+        fixed_repeats = None if fixed is None else check(fixed_schedule(event), indirect=False).repeats
+    except KeyboardInterrupt:
+        return _result(run, None, False, True)
     proven, interrupted = _stages(run, seed, workers, warm_start, starts)
     _balance(run, np.random.default_rng(seed), polish_first=not interrupted)
-    try:
-        fixed_repeats = None if fixed is None else check(fixed_schedule(event), indirect=False).repeats
-    except KeyboardInterrupt:  # stopped while the fixed rule is measured: the best so far still stands
-        fixed_repeats, interrupted = None, True
     return _result(run, fixed_repeats, proven, interrupted)
 
 
