@@ -32,10 +32,10 @@ def check(schedule: Schedule, *, indirect: bool = True) -> Metrics:
     _check_names(schedule.players)
     known = set(schedule.players)
     _check_requests_name_players(schedule, known)
-    groups_of = _apart_groups(schedule)
+    groups_of, requests = _apart_groups(schedule), schedule.apart or schedule.stay
     for number, round_ in enumerate(schedule.rounds, start=1):
         _check_round(schedule, round_, number, known)
-        broken = _requests_broken(schedule, round_, number, groups_of) if number > schedule.played else []
+        broken = _requests_broken(schedule, round_, number, groups_of) if requests and number > schedule.played else []
         if broken:
             raise InvalidSchedule(f"broken request in {broken[0]}")
     return measure(schedule, indirect=indirect)

@@ -28,19 +28,19 @@ class Seated(NamedTuple):
 
 def seated(schedule: Schedule) -> Seated:
     index = {name: i for i, name in enumerate(schedule.players)}
-    rows: dict[int, list[list[int]]] = {}
-    where: dict[int, list[tuple[int, int, int]]] = {}
-    for r, round_ in enumerate(schedule.rounds):
-        for table in round_.tables:
-            rows.setdefault(len(table.players), []).append([index[name] for name in table.players])
-            where.setdefault(len(table.players), []).append((r, table.table, len(round_.tables)))
-    at = {size: np.array(where[size], dtype=np.int64).reshape(-1, 3) for size in rows}
+    tables = [(r, table, len(round_.tables)) for r, round_ in enumerate(schedule.rounds) for table in round_.tables]
+    names = [name for _, table, _ in tables for name in table.players]
+    who = np.fromiter(map(index.__getitem__, names), np.int64, len(names))
+    sizes = np.fromiter((len(table.players) for _, table, _ in tables), np.int64, len(tables))
+    at = np.array([(r, table.table, count) for r, table, count in tables], dtype=np.int64).reshape(-1, 3)
+    first = np.cumsum(sizes) - sizes  # each table's first seat in `who`
+    of_size = {int(size): np.flatnonzero(sizes == size) for size in np.unique(sizes)}
     return Seated(
         player_count=len(index),
-        players={size: np.array(rows[size], dtype=np.int64).reshape(-1, size) for size in rows},
-        round={size: at[size][:, 0] for size in at},
-        number={size: at[size][:, 1] for size in at},
-        tables_in_round={size: at[size][:, 2] for size in at},
+        players={size: who[first[rows, None] + np.arange(size)] for size, rows in of_size.items()},
+        round={size: at[rows, 0] for size, rows in of_size.items()},
+        number={size: at[rows, 1] for size, rows in of_size.items()},
+        tables_in_round={size: at[rows, 2] for size, rows in of_size.items()},
     )
 
 

@@ -69,15 +69,18 @@ def table_of(seats: Seats, player_count: int) -> np.ndarray:
 
 
 def to_schedule(event: Event, seats: Seats, rule: str) -> Schedule:
+    """The seating as a schedule. Tables and rounds are built without pydantic's validation (seconds at
+    the room limits): their fields are ints and names by construction, and the checker judges the rest."""
     names = event.players
     rounds = []
-    for round_seats in seats:
-        seated = set(int(p) for p in round_seats.ravel() if p >= 0)
+    for round_seats in seats.tolist():
+        seated = {p for table in round_seats for p in table if p >= 0}
         tables = tuple(
-            Table(table=t + 1, players=tuple(names[p] for p in table if p >= 0)) for t, table in enumerate(round_seats)
+            Table.model_construct(table=t + 1, players=tuple(names[p] for p in table if p >= 0))
+            for t, table in enumerate(round_seats)
         )
         sit_outs = tuple(names[p] for p in range(len(names)) if p not in seated)
-        rounds.append(Round(tables=tables, sit_outs=sit_outs))
+        rounds.append(Round.model_construct(tables=tables, sit_outs=sit_outs, absent=()))
     return Schedule(
         players=names,
         rounds=tuple(rounds),
