@@ -156,24 +156,30 @@ def plan(
     neither a start nor a comparison. `warm_start=False` skips the starts, so a benchmark can show
     what they buy. `workers=1` with a seed repeats a run exactly."""
     run = Run(event, history or History(), Budget(time_limit, repeatable=workers == 1), on_progress)
-    fixed = fixed_seating(event) if history is None else None
-    starts = [] if fixed is None else [(fixed, "fixed rule")]
     try:  # first, within the time limit (seconds at the room limits)
-        fixed_repeats = None if fixed is None else check(fixed_schedule(event), indirect=False).repeats
+        fixed_repeats = None if history is not None else _fixed_rule(run, warm_start)
     except KeyboardInterrupt:
         return _result(run, None, False, True)
-    proven, interrupted = _stages(run, seed, workers, warm_start, starts)
+    proven, interrupted = _stages(run, seed, workers, warm_start)
     _balance(run, np.random.default_rng(seed), polish_first=not interrupted)
     return _result(run, fixed_repeats, proven, interrupted)
 
 
-def _stages(run: Run, seed: int, workers: int, warm_start: bool, starts) -> tuple[bool, bool]:
+def _fixed_rule(run: Run, warm_start: bool) -> int:
+    """The fixed rule's repeats, the checker's count; with `warm_start` the fixed rule is offered as the
+    first start, and in a day without stays its check is the fixed rule's own (one check, not two)."""
+    if warm_start:
+        run.offer(place_stayers(fixed_seating(run.event), run.event), "fixed rule")
+        if run.best is not None and not run.event.stay:
+            return run.best.metrics.repeats
+    return check(fixed_schedule(run.event), indirect=False).repeats
+
+
+def _stages(run: Run, seed: int, workers: int, warm_start: bool) -> tuple[bool, bool]:
     """Offer the starts, then search. Returns (proven, interrupted); Ctrl-C keeps the best so far."""
     rng = np.random.default_rng(seed)
     try:
         if warm_start:
-            for seats, method in starts:
-                run.offer(place_stayers(seats, run.event), method)
             _offer_constructions(run, rng, seed, workers)
         if not run.done:
             return _search(run, seed, workers, rng, warm_start)
@@ -422,6 +428,8 @@ def _balance(run: Run, rng: np.random.Generator, polish_first: bool) -> None:
         if regroup:
             seats = polish(seats, rng, **_polish_time(run), **room)
         seats = number(order(seats))
+        if not run.incumbent.has_time_to_check():
+            return  # the seat letters would not be checked in time (at the room limits)
         run.offer(balance_letters(seats, history.letters_before, player_count), f"{best.method}, balanced")
         # A repeatable run regroups only after a search that stopped early (at the bound), when the time
         # left seldom runs out before the step count; otherwise the clock would decide where it stops.

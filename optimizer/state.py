@@ -153,10 +153,14 @@ class Incumbent:
             if self.on_better:
                 self.on_better(candidate)
 
+    def has_time_to_check(self) -> bool:
+        """A run on the clock has at least the last check's time left (always, in a repeatable run)."""
+        return self.budget.repeatable or self.budget.finish_left() >= self.check_seconds
+
     def _cannot_win(self, seats: Seats) -> bool:
         if self.best is None:
             return False
-        if not self.budget.repeatable and self.budget.finish_left() < self.check_seconds:
+        if not self.has_time_to_check():
             return True
         fresh = self.history.join is None and self.moves_of is None  # the seats are the whole day
         return fresh and repeats(seats, len(self.event.players)) > self.best.metrics.repeats

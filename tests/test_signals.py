@@ -156,15 +156,15 @@ def test_a_stop_after_the_search_waits_until_the_schedule_is_checked_and_written
 
 
 def test_a_stop_while_the_fixed_rule_is_measured_ends_the_run_before_any_search(monkeypatch):
-    """The first step of a plan (measured within the time limit): Ctrl-C there ends the run, honestly
-    without a schedule."""
+    """The first step of a plan (measured within the time limit; without the starts the fixed rule is
+    measured on its own): Ctrl-C there ends the run, honestly without a schedule."""
     stage = sys.modules["optimizer.plan"]
 
     def stopped(event):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(stage, "fixed_schedule", stopped)
-    result = optimizer.plan(Event.with_count(16, 5), time_limit=5, workers=1)
+    result = optimizer.plan(Event.with_count(16, 5), time_limit=5, workers=1, warm_start=False)
     assert result.interrupted and result.fixed_repeats is None
     assert result.schedule is None and result.status is Status.UNKNOWN
 
