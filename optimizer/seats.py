@@ -24,14 +24,15 @@ Seats: TypeAlias = np.ndarray
 
 def meetings(seats: Seats, player_count: int) -> np.ndarray:
     """player_count x player_count matrix: how many rounds each pair shares a table (diagonal zero)."""
-    rounds, tables, _ = seats.shape
-    incidence = np.zeros((player_count, rounds * tables), dtype=np.float32)  # BLAS; exact for small counts
-    flat = seats.reshape(rounds * tables, 4)
-    rows, cols = np.nonzero(flat >= 0)
-    incidence[flat[rows, cols], rows] = 1
-    met = (incidence @ incidence.T).astype(np.int64)
-    np.fill_diagonal(met, 0)
-    return met
+    # Counted pair by pair (linear in seats, beside the matrix itself), not as a product of the
+    # players x tables incidence (players^2 x tables: seconds at 4000 players).
+    a, b = np.triu_indices(4, 1)
+    first, second = seats[..., a].ravel().astype(np.int64), seats[..., b].ravel().astype(np.int64)
+    seated = (first >= 0) & (second >= 0)
+    codes = np.concatenate(
+        [first[seated] * player_count + second[seated], second[seated] * player_count + first[seated]]
+    )
+    return np.bincount(codes, minlength=player_count * player_count).reshape(player_count, player_count)
 
 
 def repeats_in(met: np.ndarray) -> int:

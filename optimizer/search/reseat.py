@@ -120,6 +120,8 @@ def improve(seats: Seats, costs: Costs, deadline: float, rng: np.random.Generato
     """Reseat one round at a time against all the others' meetings until the deadline or three
     passes that find nothing better."""
     seats = seats.copy()
+    if time.monotonic() >= deadline:
+        return seats
     met = meetings(seats, costs.player_count)
     best = costs.repeats(met)
     stale = 0
