@@ -267,12 +267,17 @@ def _pairs_so_far(schedule: Schedule, played: int) -> Counter[frozenset[str]]:
 
 def _meetings_among(so_far: Counter[frozenset[str]], players: tuple[str, ...]) -> np.ndarray:
     index = {name: p for p, name in enumerate(players)}
+    among = [
+        (index[a], index[b], count) for (a, b), count in map(_pair_items, so_far.items()) if a in index and b in index
+    ]
+    p, q, counts = np.array(among, np.int64).reshape(-1, 3).T
     met = np.zeros((len(players), len(players)), np.int64)
-    for pair, count in so_far.items():
-        if pair <= index.keys():
-            p, q = (index[name] for name in pair)
-            met[p, q] = met[q, p] = count
+    met[p, q] = met[q, p] = counts
     return met
+
+
+def _pair_items(item: tuple[frozenset[str], int]) -> tuple[tuple[str, ...], int]:
+    return tuple(item[0]), item[1]
 
 
 def _places_so_far(schedule: Schedule, played: int, event: Event) -> tuple[np.ndarray, np.ndarray, Seats | None]:
@@ -306,9 +311,9 @@ def _burdens_so_far(schedule: Schedule, played: int, players: tuple[str, ...]) -
         for name in burdened:
             if name in counts:
                 counts[name] += 1
-    known = [counts[n] for n in players if n in schedule.players]
-    least = min(known, default=0)
-    return np.array([counts[n] if n in schedule.players else least for n in players], np.int64)
+    listed = set(schedule.players)  # a set: a look-up in the tuple for every player is players^2
+    least = min((counts[n] for n in players if n in listed), default=0)
+    return np.array([counts[n] if n in listed else least for n in players], np.int64)
 
 
 def _repeats_of_leavers(so_far: Counter[frozenset[str]], staying: set[str]) -> int:
