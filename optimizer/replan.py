@@ -271,7 +271,9 @@ def _meetings_among(so_far: Counter[frozenset[str]], players: tuple[str, ...]) -
         (index[a], index[b], count) for (a, b), count in map(_pair_items, so_far.items()) if a in index and b in index
     ]
     p, q, counts = np.array(among, np.int64).reshape(-1, 3).T
-    met = np.zeros((len(players), len(players)), np.int64)
+    # One byte a pair: a pair meets at most MAX_ROUNDS (100) times, and every use adds it to int64 counts
+    # or reads it with int(); eight bytes would be 3.2 GB at 20 000 players.
+    met = np.zeros((len(players), len(players)), np.int8)
     met[p, q] = met[q, p] = counts
     return met
 
@@ -286,7 +288,7 @@ def _places_so_far(schedule: Schedule, played: int, event: Event) -> tuple[np.nd
     index = {name: p for p, name in enumerate(event.players)}
     tables = event.layout.tables
     letters = np.zeros((len(index), 4), np.int64)
-    visits = np.zeros((len(index), tables), np.int64)
+    visits = np.zeros((len(index), tables), np.int8)  # at most MAX_ROUNDS (100) visits; 8 bytes: 800 MB at size
     for round_ in schedule.rounds[:played]:
         for table in round_.tables:
             for seat, name in enumerate(table.players):
