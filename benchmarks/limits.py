@@ -1,6 +1,6 @@
 """Every command at the room limits: wall time and peak memory beside its time limit.
 
-`python -m benchmarks.limits [--out DIR] [--only NAME,...]` runs each command as the director would
+`python -m benchmarks.limits [--out DIR] [--only "NAME;..."] [--python PATH]` runs each command as the director would
 (`rotation ...` in a fresh process, one at a time) and writes limits.md and limits.json: the wall time
 (start-up, search, check and writing), the run's own clock where the command reports one ("Planned in"),
 the peak resident memory of the process (from wait4), and the exit status. The input files a command
@@ -123,12 +123,12 @@ def run_one(case: Case, folder: Path, timeout: float) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default="benchmarks/results")
-    parser.add_argument("--only", default="", help="comma-separated case names (default: all)")
+    parser.add_argument("--only", default="", help="case names separated by ; (default: all)")
     parser.add_argument("--timeout", type=float, default=900.0, help="seconds before a command is stopped")
     parser.add_argument("--python", default=sys.executable, help="the interpreter whose rotation is measured")
     args = parser.parse_args()
     ROTATION[0] = args.python
-    chosen = [c for c in CASES if not args.only or c.name in args.only.split(",")]
+    chosen = [c for c in CASES if not args.only or c.name in args.only.split(";")]
     load_before = os.getloadavg()
     rows = []
     with tempfile.TemporaryDirectory(prefix="rotation-limits-") as tmp:
