@@ -1,7 +1,8 @@
 """Every command at the room limits: wall time and peak memory beside its time limit.
 
-`python -m benchmarks.limits [--out DIR] [--only "NAME;..."] [--python PATH]` runs each command as the director would
-(`rotation ...` in a fresh process, one at a time) and writes limits.md and limits.json: the wall time
+`python -m benchmarks.limits [--out DIR] [--only "NAME;..."] [--python PATH] [--timeout S]` runs each command
+as the director would (`rotation ...` in a fresh process, one at a time; `--python` another checkout's
+interpreter, for a before/after) and writes limits.md and limits.json: the wall time
 (start-up, search, check and writing), the run's own clock where the command reports one ("Planned in"),
 the peak resident memory of the process (from wait4), and the exit status. The input files a command
 reads are made first and not timed. The machine's load average is recorded before and after.
