@@ -11,7 +11,7 @@ $(BIN)/rotation: pyproject.toml
 
 PORT ?= 8765
 
-.PHONY: setup demo serve test bench bench-quick bench-odd bench-replan bench-balance bench-desk bench-room
+.PHONY: setup demo serve test bench bench-quick bench-odd bench-replan bench-balance bench-desk bench-room bench-limits
 setup: $(BIN)/rotation
 
 demo: setup
@@ -46,3 +46,6 @@ bench-desk: setup
 
 bench-room: setup
 	$(BIN)/python -m benchmarks.room
+
+bench-limits: setup
+	$(BIN)/python -m benchmarks.limits

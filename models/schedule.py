@@ -147,6 +147,8 @@ class Schedule(BaseModel):
         """The players at the event in a round (0-based), in list order."""
         number = round_index + 1
         away = set(self.rounds[round_index].absent)
+        if not (away or self.arrivals or self.departures):
+            return self.players  # the whole list, without a look-up per name per round
         return tuple(
             name
             for name in self.players

@@ -42,11 +42,8 @@ def degree_bound(event: Event) -> Bound:
     opponents = _opponents(event)
     n, meetings = len(opponents), int(opponents.sum()) // 2
     ends = np.concatenate([np.cumsum(opponents[::-1])[::-1], [0]])  # ends[i]: opponents of players i..n-1
-    most, fewest = np.arange(n + 1)[:, None], np.arange(n + 1)[None, :]
-    twice = ends[most] + ends[n - fewest] + most * (n - fewest - 1)  # d(B) + d(C) = ends[a], d(B) = ends[n - b]
-    twice = np.where(most + fewest <= n, twice, np.iinfo(np.int64).max)
-    a, b = (int(i) for i in np.unravel_index(np.argmin(twice), twice.shape))
-    pairs = int(twice[a, b]) // 2
+    a, b, twice = _least_split(opponents, ends)
+    pairs = twice // 2
     if b == 0:
         reason = f"per player: the {_players(a)} who meet most meet {opponents[0]} opponents each among {n - 1} others"
     else:
@@ -60,6 +57,23 @@ def degree_bound(event: Event) -> Bound:
         proof=f"{reason}; so at most {pairs} different pairs meet in the day's {meetings} meetings, "
         "however turns are shared",
     )
+
+
+def _least_split(opponents: np.ndarray, ends: np.ndarray) -> tuple[int, int, int]:
+    """(a, b, 2P): the least of ends[a] + ends[n - b] + a(n - b - 1) over a + b <= n, the first in
+    (a, b) order among equals. For each b the sum is convex in a (a step adds n - b - 1 - opponents[a],
+    and opponents fall), so its first least is at the first a whose step is not negative: O(n log n),
+    not the (n + 1)^2 grid (gigabytes at the room limits)."""
+    n = len(opponents)
+    fewest = np.arange(n + 1)
+    # the first a with opponents[a] <= n - b - 1 (opponents fall), at most n - b
+    rising = np.searchsorted(-opponents, -(n - fewest - 1), side="left")
+    most = np.minimum(rising, n - fewest)
+    twice = ends[most] + ends[n - fewest] + most * (n - fewest - 1)
+    least = twice.min()
+    ties = np.flatnonzero(twice == least)
+    first = ties[np.argmin(most[ties])]  # the least a among the least sums, then the least b
+    return int(most[first]), int(first), int(least)
 
 
 def _opponents(event: Event) -> np.ndarray:

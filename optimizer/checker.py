@@ -7,10 +7,14 @@ code that built the schedule, so a bug in a builder cannot vouch for itself.
 from __future__ import annotations
 
 from collections import Counter
-from itertools import combinations, pairwise
+from itertools import combinations
 from typing import NamedTuple
 
+import numpy as np
+
 from models import Layout, Metrics, PlayerMetrics, Schedule
+from optimizer import meetings
+from optimizer.indirect import fewest_in_common
 from optimizer.words import counted
 
 
@@ -18,8 +22,9 @@ class InvalidSchedule(ValueError):
     """The schedule breaks a rule of the event; the message says which, in one line."""
 
 
-def check(schedule: Schedule) -> Metrics:
-    """Raise InvalidSchedule if the schedule is not valid; otherwise return its metrics.
+def check(schedule: Schedule, *, indirect: bool = True) -> Metrics:
+    """Raise InvalidSchedule if the schedule is not valid; otherwise return its metrics (without the
+    indirect-meetings figure when `indirect` is False: candidates are compared without it).
 
     Rounds recorded as played (`schedule.played`) are what happened: a request broken there, or a
     table of three among the tables of four (a player who sat in an empty seat), is measured and
@@ -27,13 +32,13 @@ def check(schedule: Schedule) -> Metrics:
     _check_names(schedule.players)
     known = set(schedule.players)
     _check_requests_name_players(schedule, known)
-    groups_of = _apart_groups(schedule)
+    groups_of, requests = _apart_groups(schedule), schedule.apart or schedule.stay
     for number, round_ in enumerate(schedule.rounds, start=1):
         _check_round(schedule, round_, number, known)
-        broken = _requests_broken(schedule, round_, number, groups_of) if number > schedule.played else []
+        broken = _requests_broken(schedule, round_, number, groups_of) if requests and number > schedule.played else []
         if broken:
             raise InvalidSchedule(f"broken request in {broken[0]}")
-    return measure(schedule)
+    return measure(schedule, indirect=indirect)
 
 
 def _apart_groups(schedule: Schedule) -> dict[str, list[int]]:
@@ -126,90 +131,59 @@ def _describe(sizes: Counter) -> str:
     return ", ".join(f"{count} of {size}" for size, count in sorted(sizes.items(), reverse=True)) or "none"
 
 
-def measure(schedule: Schedule) -> Metrics:
+def measure(schedule: Schedule, *, indirect: bool = True) -> Metrics:
     """Repeats, spread of opponents, shares of three-handed and sat-out rounds, and the balance figures
-    (seat letters, table numbers, trios, back-to-back rematches, indirect meetings)."""
-    met: Counter[frozenset[str]] = Counter()
-    repeats_by_round = []
-    for round_ in schedule.rounds:
-        pairs = [frozenset(pair) for t in round_.tables for pair in combinations(t.players, 2)]
-        repeats_by_round.append(sum(1 for pair in pairs if met[pair] > 0))
-        met.update(pairs)
-    opponents = {name: 0 for name in schedule.players}
-    repeats = dict(opponents)
-    for pair, count in met.items():
-        for name in pair:
-            opponents[name] += 1
-            repeats[name] += count - 1
-    played = Counter(name for round_ in schedule.rounds for t in round_.tables for name in t.players)
+    (seat letters, table numbers, trios, back-to-back rematches, and with `indirect` indirect meetings),
+    counted as arrays (optimizer.meetings)."""
+    day = meetings.seated(schedule)
+    met, n = meetings.pairs(day), day.player_count
+    opponents, repeats = meetings.per_player(met, n)
+    played = np.bincount(meetings.seat_players(day), minlength=n)
     three, out = _three_handed(schedule), _sat_out(schedule)
     players = tuple(
         PlayerMetrics(
             name=name,
-            opponents=opponents[name],
-            repeats=repeats[name],
+            opponents=int(opponents[i]),
+            repeats=int(repeats[i]),
             three_handed_rounds=three.final[name],
             sit_out_rounds=out.final[name],
-            rounds_played=played[name],
+            rounds_played=int(played[i]),
         )
-        for name in schedule.players
+        for i, name in enumerate(schedule.players)
     )
+    staying = np.array([name in schedule.stay for name in schedule.players], dtype=bool)
     return Metrics(
-        repeats=sum(count - 1 for count in met.values()),
-        max_meetings=max(met.values(), default=0),
-        opponents_min=min(opponents.values()),
-        opponents_mean=round(sum(opponents.values()) / len(opponents), 3),
-        repeats_by_round=tuple(repeats_by_round),
+        repeats=int((met.counts - 1).sum()),
+        max_meetings=int(met.counts.max(initial=0)),
+        opponents_min=int(opponents.min()),
+        opponents_mean=round(float(opponents.mean()), 3),
+        repeats_by_round=tuple(int(k) for k in meetings.repeats_by_round(met, len(schedule.rounds))),
         three_handed_fair=three.fair,
-        club_meetings=sum(count for pair, count in met.items() if any(pair <= set(g) for g in schedule.spread)),
+        club_meetings=int(meetings.meetings_of(met, _codes_within(schedule, schedule.spread, once=True)).sum()),
         sit_outs_fair=out.fair,
-        seat_spread=_seat_spread(schedule),
-        table_visits_above_even=_table_visits_above_even(schedule),
-        trios_again=_trios_again(schedule),
-        back_to_back=_back_to_back(schedule),
-        apart_meetings=sum(met[pair] for group in schedule.apart for pair in map(frozenset, combinations(group, 2))),
+        seat_spread=meetings.seat_spread(day),
+        table_visits_above_even=meetings.table_visits_above_even(day, staying),
+        trios_again=meetings.trios_again(day),
+        back_to_back=meetings.back_to_back(met),
+        apart_meetings=int(meetings.meetings_of(met, _codes_within(schedule, schedule.apart, once=False)).sum()),
         stay_moves=_stay_moves(schedule),
-        indirect_meetings=_indirect_meetings(schedule, met),
+        indirect_meetings=_indirect_meetings(met, n) if indirect else None,
         broken_requests=_broken_in_played(schedule),
         players=players,
     )
 
 
-def _seat_spread(schedule: Schedule) -> int:
-    """The worst player's (most - fewest) rounds in one seat letter. A player who sat at any table of
-    four counts all of A-D (an unused letter counts as zero); one only ever three-handed counts A-C."""
-    letters: dict[str, Counter[int]] = {}
-    at_four: set[str] = set()
-    for round_ in schedule.rounds:
-        for table in round_.tables:
-            for seat, name in enumerate(table.players):
-                letters.setdefault(name, Counter())[seat] += 1
-                if len(table.players) == 4:
-                    at_four.add(name)
-    spreads = (
-        max(counts.values()) - min(counts[seat] for seat in range(4 if name in at_four else 3))
-        for name, counts in letters.items()
-    )
-    return max(spreads, default=0)
-
-
-def _table_visits_above_even(schedule: Schedule) -> int:
-    """Visits to one table number beyond ceil(rounds played / tables), summed over players and tables.
-    Tables are the most of any round the player plays (the room may shrink after departures)."""
-    visits: dict[str, Counter[int]] = {}
-    tables: Counter[str] = Counter()
-    for round_ in schedule.rounds:
-        for table in round_.tables:
-            for name in table.players:
-                visits.setdefault(name, Counter())[table.table] += 1
-                tables[name] = max(tables[name], len(round_.tables))
-    above = 0
-    for name, counts in visits.items():
-        if name in schedule.stay:
-            continue  # keeping one table all day is the request, not an imbalance
-        even = -(-sum(counts.values()) // tables[name])
-        above += sum(max(0, count - even) for count in counts.values())
-    return above
+def _codes_within(schedule: Schedule, groups, once: bool) -> np.ndarray:
+    """Pair codes (optimizer.meetings) of two names of one group: each pair `once`, or once per group."""
+    index = {name: i for i, name in enumerate(schedule.players)}
+    n = len(index)
+    codes = [
+        min(index[a], index[b]) * n + max(index[a], index[b])
+        for group in groups
+        for a, b in combinations(group, 2)
+        if a != b
+    ]
+    return np.array(sorted(set(codes)) if once else codes, dtype=np.int64)
 
 
 def _stay_moves(schedule: Schedule) -> int:
@@ -223,48 +197,15 @@ def _stay_moves(schedule: Schedule) -> int:
     )
 
 
-def _trios_again(schedule: Schedule) -> int:
-    """Sum over every three players of max(0, rounds all three share a table - 1)."""
-    trios = Counter(
-        frozenset(trio) for round_ in schedule.rounds for t in round_.tables for trio in combinations(t.players, 3)
-    )
-    return sum(count - 1 for count in trios.values())
+def indirect_meetings(schedule: Schedule) -> int | None:
+    """Among pairs who never share a table, the fewest opponents they have in common; None if every pair met
+    (optimizer.indirect: near-linear in seats but in rooms of a few thousand players)."""
+    day = meetings.seated(schedule)
+    return _indirect_meetings(meetings.pairs(day), day.player_count)
 
 
-def _back_to_back(schedule: Schedule) -> int:
-    """Pairs who share a table in a round and again in the next one, counted once per such round."""
-    rounds = [
-        {frozenset(pair) for t in round_.tables for pair in combinations(t.players, 2)} for round_ in schedule.rounds
-    ]
-    return sum(len(now & after) for now, after in pairwise(rounds))
-
-
-def _indirect_meetings(schedule: Schedule, met: Counter[frozenset[str]]) -> int | None:
-    """Among pairs who never share a table, the fewest opponents they have in common; None if every pair met.
-
-    Linear in seats times rounds: each player's opponents number at most three a round, so listing the
-    pairs of every player's opponents costs sum of squared opponent counts, not players squared. Before
-    listing, counting settles the common case: if fewer pairs (with multiplicity) have a common opponent
-    than pairs never met, some pair never met has none and the answer is 0.
-    """
-    players = len(schedule.players)
-    never = players * (players - 1) // 2 - len(met)
-    if never == 0:
-        return None
-    opponents: dict[str, list[str]] = {}
-    for pair in met:
-        for name, other in (tuple(pair), tuple(pair)[::-1]):
-            opponents.setdefault(name, []).append(other)
-    with_common = sum(len(them) * (len(them) - 1) // 2 for them in opponents.values())
-    if with_common < never:
-        return 0
-    common: Counter[frozenset[str]] = Counter()
-    for them in opponents.values():
-        common.update(frozenset(pair) for pair in combinations(them, 2))
-    unmet = {pair: count for pair, count in common.items() if pair not in met}
-    if len(unmet) < never:
-        return 0  # some pair never met has no opponent in common
-    return min(unmet.values())
+def _indirect_meetings(met: meetings.Pairs, n: int) -> int | None:
+    return fewest_in_common(n, np.stack(np.divmod(met.codes, n), axis=1))
 
 
 def _broken_in_played(schedule: Schedule) -> tuple[str, ...]:

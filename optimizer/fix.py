@@ -115,7 +115,7 @@ def _fixed(schedule: Schedule, changed: Round, correction: Correction, what: str
         _keeps_requests(after, r, correction.players, what)
         _keeps_turns(schedule, after, what)
     try:
-        check(after)
+        check(after, indirect=False)
     except InvalidSchedule as error:
         raise FixRefused(f"cannot {what}: {error}") from None
     return after

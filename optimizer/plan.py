@@ -71,6 +71,10 @@ POLISH_STEPS_PER_SECOND = 1_000
 # The table numbering may end this long after the run's end: its first descent takes milliseconds in
 # the rooms that are regrouped, and without one the numbers are as built.
 NUMBERING_SECONDS = 0.05
+# The table numbering weighs players x tables arrays, several of them (8 bytes a cell): past this many
+# cells (about 4000 players) it would take more time and memory than a run has, and the tables keep
+# the numbers they were built with.
+NUMBERING_MAX_CELLS = 4_000_000
 # The share of the time left that numbering the day as built may take, beside its chosen rounds.
 AS_BUILT_SHARE = 0.3
 # A repeatable run that regroups in the finish window alone counts the steps of this share of it, so that
@@ -152,24 +156,30 @@ def plan(
     neither a start nor a comparison. `warm_start=False` skips the starts, so a benchmark can show
     what they buy. `workers=1` with a seed repeats a run exactly."""
     run = Run(event, history or History(), Budget(time_limit, repeatable=workers == 1), on_progress)
-    fixed = fixed_seating(event) if history is None else None
-    starts = [] if fixed is None else [(fixed, "fixed rule")]
-    proven, interrupted = _stages(run, seed, workers, warm_start, starts)
+    try:  # first, within the time limit (seconds at the room limits)
+        fixed_repeats = None if history is not None else _fixed_rule(run, warm_start)
+    except KeyboardInterrupt:
+        return _result(run, None, False, True)
+    proven, interrupted = _stages(run, seed, workers, warm_start)
     _balance(run, np.random.default_rng(seed), polish_first=not interrupted)
-    try:
-        fixed_repeats = None if fixed is None else check(fixed_schedule(event)).repeats
-    except KeyboardInterrupt:  # stopped while the fixed rule is measured: the best so far still stands
-        fixed_repeats, interrupted = None, True
     return _result(run, fixed_repeats, proven, interrupted)
 
 
-def _stages(run: Run, seed: int, workers: int, warm_start: bool, starts) -> tuple[bool, bool]:
+def _fixed_rule(run: Run, warm_start: bool) -> int:
+    """The fixed rule's repeats, the checker's count; with `warm_start` the fixed rule is offered as the
+    first start, and in a day without stays its check is the fixed rule's own (one check, not two)."""
+    if warm_start:
+        run.offer(place_stayers(fixed_seating(run.event), run.event), "fixed rule")
+        if run.best is not None and not run.event.stay:
+            return run.best.metrics.repeats
+    return check(fixed_schedule(run.event), indirect=False).repeats
+
+
+def _stages(run: Run, seed: int, workers: int, warm_start: bool) -> tuple[bool, bool]:
     """Offer the starts, then search. Returns (proven, interrupted); Ctrl-C keeps the best so far."""
     rng = np.random.default_rng(seed)
     try:
         if warm_start:
-            for seats, method in starts:
-                run.offer(place_stayers(seats, run.event), method)
             _offer_constructions(run, rng, seed, workers)
         if not run.done:
             return _search(run, seed, workers, rng, warm_start)
@@ -206,6 +216,8 @@ def _rounds_for_tables(run: Run, found: tuple[Seats, str], rng: np.random.Genera
     allow (optimizer.balance.rounds_for_tables), within a tenth of the time left; a generator of its own
     leaves the run's draws as they were."""
     player_count, rounds = len(run.event.players), run.event.rounds
+    if not _numbered(found[0], player_count):
+        return found
     longest = instant_seating(player_count, frontier_rounds(player_count))
     if longest is None or len(longest[0]) <= rounds:
         return found
@@ -374,10 +386,11 @@ def _balance(run: Run, rng: np.random.Generator, polish_first: bool) -> None:
         return
     player_count = len(event.players)
     regroup = polish_first and run.costs is not None and player_count <= POLISH_MAX_PLAYERS
+    # players x players matrices of the requests, for the regrouping alone (gigabytes at the room limits)
     room: dict[str, Any] = dict(
         met_before=history.met_before,
-        apart=apart_pairs(event) > 0,
-        clubs=club_mates(event) > 0,
+        apart=apart_pairs(event) > 0 if regroup else None,
+        clubs=club_mates(event) > 0 if regroup else None,
         pinned=pinned(event),
         previous=history.previous,
         player_count=player_count,
@@ -390,6 +403,7 @@ def _balance(run: Run, rng: np.random.Generator, polish_first: bool) -> None:
         player_count=player_count,
         exempt=turn_exempt(event),
         burdens_so_far=history.burdens_before,
+        deadline=run.budget.end,
     )
     try:
         # A repeatable run numbers by the descent alone (no restarts), so that the clock does not decide
@@ -399,6 +413,8 @@ def _balance(run: Run, rng: np.random.Generator, polish_first: bool) -> None:
         def number(seats: Seats, kicks: int = kicks, share: float = 1.0) -> Seats:
             # `share` of the time left; one descent at least, even when the regrouping took the run's end
             # (milliseconds at this size).
+            if not _numbered(seats, player_count):
+                return seats
             now = time.monotonic()
             deadline = max(now + share * (run.budget.end - now), now + NUMBERING_SECONDS)
             return balance_table_numbers(
@@ -412,6 +428,8 @@ def _balance(run: Run, rng: np.random.Generator, polish_first: bool) -> None:
         if regroup:
             seats = polish(seats, rng, **_polish_time(run), **room)
         seats = number(order(seats))
+        if not run.incumbent.has_time_to_check():
+            return  # the seat letters would not be checked in time (at the room limits)
         run.offer(balance_letters(seats, history.letters_before, player_count), f"{best.method}, balanced")
         # A repeatable run regroups only after a search that stopped early (at the bound), when the time
         # left seldom runs out before the step count; otherwise the clock would decide where it stops.
@@ -424,6 +442,11 @@ def _balance(run: Run, rng: np.random.Generator, polish_first: bool) -> None:
             run.offer(balance_letters(seats, history.letters_before, player_count), f"{best.method}, balanced")
     except KeyboardInterrupt:
         return
+
+
+def _numbered(seats: Seats, player_count: int) -> bool:
+    """Whether the table numbering fits the room: its players x tables arrays within NUMBERING_MAX_CELLS."""
+    return player_count * seats.shape[1] <= NUMBERING_MAX_CELLS
 
 
 def _polish_time(run: Run, window: bool = False) -> dict[str, Any]:

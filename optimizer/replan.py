@@ -63,13 +63,13 @@ def replan(
     naming the problem) when the request does not fit the schedule. `odd` and `sit_out_scoring` change
     how the rounds still to play seat an odd count; the day keeps one policy, so the rounds played must
     fit the new one too."""
-    repeats_before = check(schedule).repeats
+    repeats_before = check(schedule, indirect=False).repeats
     drop = tuple(normalise_name(name) for name in drop)  # as Event and the schedule file spell names
     add = tuple(normalise_name(name) for name in add)
     schedule = _under_policy(schedule, played, odd, sit_out_scoring)
     event = _remaining_event(schedule, played, drop, add)
     kept = schedule.model_copy(update={"rounds": schedule.rounds[:played]}) if played else None
-    repeats_played = check(kept).repeats if kept else 0
+    repeats_played = check(kept, indirect=False).repeats if kept else 0
     _played_rounds_hold(schedule, played, kept)
     history = _history(schedule, played, event, drop, add, repeats_played)
     old = OldPlan.of(schedule, played, event.players)
@@ -146,7 +146,7 @@ def _under_policy(schedule: Schedule, played: int, odd, sit_out_scoring) -> Sche
     changed = schedule.model_copy(update=changes)
     if played:
         try:
-            check(changed.model_copy(update={"rounds": changed.rounds[:played]}))
+            check(changed.model_copy(update={"rounds": changed.rounds[:played]}), indirect=False)
         except InvalidSchedule as error:
             policy = changed.odd.value
             raise ValueError(
@@ -267,12 +267,19 @@ def _pairs_so_far(schedule: Schedule, played: int) -> Counter[frozenset[str]]:
 
 def _meetings_among(so_far: Counter[frozenset[str]], players: tuple[str, ...]) -> np.ndarray:
     index = {name: p for p, name in enumerate(players)}
-    met = np.zeros((len(players), len(players)), np.int64)
-    for pair, count in so_far.items():
-        if pair <= index.keys():
-            p, q = (index[name] for name in pair)
-            met[p, q] = met[q, p] = count
+    among = [
+        (index[a], index[b], count) for (a, b), count in map(_pair_items, so_far.items()) if a in index and b in index
+    ]
+    p, q, counts = np.array(among, np.int64).reshape(-1, 3).T
+    # One byte a pair: a pair meets at most MAX_ROUNDS (100) times, and every use adds it to int64 counts
+    # or reads it with int(); eight bytes would be 3.2 GB at 20 000 players.
+    met = np.zeros((len(players), len(players)), np.int8)
+    met[p, q] = met[q, p] = counts
     return met
+
+
+def _pair_items(item: tuple[frozenset[str], int]) -> tuple[tuple[str, ...], int]:
+    return tuple(item[0]), item[1]
 
 
 def _places_so_far(schedule: Schedule, played: int, event: Event) -> tuple[np.ndarray, np.ndarray, Seats | None]:
@@ -281,7 +288,7 @@ def _places_so_far(schedule: Schedule, played: int, event: Event) -> tuple[np.nd
     index = {name: p for p, name in enumerate(event.players)}
     tables = event.layout.tables
     letters = np.zeros((len(index), 4), np.int64)
-    visits = np.zeros((len(index), tables), np.int64)
+    visits = np.zeros((len(index), tables), np.int8)  # at most MAX_ROUNDS (100) visits; 8 bytes: 800 MB at size
     for round_ in schedule.rounds[:played]:
         for table in round_.tables:
             for seat, name in enumerate(table.players):
@@ -306,9 +313,9 @@ def _burdens_so_far(schedule: Schedule, played: int, players: tuple[str, ...]) -
         for name in burdened:
             if name in counts:
                 counts[name] += 1
-    known = [counts[n] for n in players if n in schedule.players]
-    least = min(known, default=0)
-    return np.array([counts[n] if n in schedule.players else least for n in players], np.int64)
+    listed = set(schedule.players)  # a set: a look-up in the tuple for every player is players^2
+    least = min((counts[n] for n in players if n in listed), default=0)
+    return np.array([counts[n] if n in listed else least for n in players], np.int64)
 
 
 def _repeats_of_leavers(so_far: Counter[frozenset[str]], staying: set[str]) -> int:

@@ -24,14 +24,15 @@ Seats: TypeAlias = np.ndarray
 
 def meetings(seats: Seats, player_count: int) -> np.ndarray:
     """player_count x player_count matrix: how many rounds each pair shares a table (diagonal zero)."""
-    rounds, tables, _ = seats.shape
-    incidence = np.zeros((player_count, rounds * tables), dtype=np.float32)  # BLAS; exact for small counts
-    flat = seats.reshape(rounds * tables, 4)
-    rows, cols = np.nonzero(flat >= 0)
-    incidence[flat[rows, cols], rows] = 1
-    met = (incidence @ incidence.T).astype(np.int64)
-    np.fill_diagonal(met, 0)
-    return met
+    # Counted pair by pair (linear in seats, beside the matrix itself), not as a product of the
+    # players x tables incidence (players^2 x tables: seconds at 4000 players).
+    a, b = np.triu_indices(4, 1)
+    first, second = seats[..., a].ravel().astype(np.int64), seats[..., b].ravel().astype(np.int64)
+    seated = (first >= 0) & (second >= 0)
+    codes = np.concatenate(
+        [first[seated] * player_count + second[seated], second[seated] * player_count + first[seated]]
+    )
+    return np.bincount(codes, minlength=player_count * player_count).reshape(player_count, player_count)
 
 
 def repeats_in(met: np.ndarray) -> int:
@@ -69,15 +70,18 @@ def table_of(seats: Seats, player_count: int) -> np.ndarray:
 
 
 def to_schedule(event: Event, seats: Seats, rule: str) -> Schedule:
+    """The seating as a schedule. Tables and rounds are built without pydantic's validation (seconds at
+    the room limits): their fields are ints and names by construction, and the checker judges the rest."""
     names = event.players
     rounds = []
-    for round_seats in seats:
-        seated = set(int(p) for p in round_seats.ravel() if p >= 0)
+    for round_seats in seats.tolist():
+        seated = {p for table in round_seats for p in table if p >= 0}
         tables = tuple(
-            Table(table=t + 1, players=tuple(names[p] for p in table if p >= 0)) for t, table in enumerate(round_seats)
+            Table.model_construct(table=t + 1, players=tuple(names[p] for p in table if p >= 0))
+            for t, table in enumerate(round_seats)
         )
         sit_outs = tuple(names[p] for p in range(len(names)) if p not in seated)
-        rounds.append(Round(tables=tables, sit_outs=sit_outs))
+        rounds.append(Round.model_construct(tables=tables, sit_outs=sit_outs, absent=()))
     return Schedule(
         players=names,
         rounds=tuple(rounds),

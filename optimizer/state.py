@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from models import Bound, Event, Metrics, PlanResult, Schedule, Status
-from optimizer.checker import InvalidSchedule, check
-from optimizer.seats import Seats, to_schedule
+from optimizer.checker import InvalidSchedule, check, indirect_meetings
+from optimizer.seats import Seats, repeats, to_schedule
 
 # A seeded one-worker run counts tabu steps instead of watching the clock, so it repeats exactly.
 TABU_STEPS_PER_SECOND = 300
@@ -124,15 +124,23 @@ class Incumbent:
     moves_of: Callable[[Seats], int] | None = None  # moves come before everything in `rank` when given
     best: Candidate | None = None
     time_to_first: float | None = None
+    check_seconds: float = 0.0  # how long the last check took, seating to schedule included
 
     def offer(self, seats: Seats, method: str, found_at: float | None = None) -> None:
         """Keep the seating if the checker passes it (requests included), its shares are fair,
-        and it beats the best."""
+        and it beats the best. Unchecked, since it cannot be kept: a fresh day with more repeats than
+        the best (counted on the seats), and in a run on the clock one offered when the time left is
+        shorter than the last check took (seconds at the room limits)."""
+        if self._cannot_win(seats):
+            return
+        started = time.monotonic()
         schedule = self.history.whole_day(self.event, seats)
         try:
-            metrics = check(schedule)
+            metrics = check(schedule, indirect=False)  # not in the rank: measured for the best alone
         except InvalidSchedule:
             return
+        finally:
+            self.check_seconds = time.monotonic() - started
         if not metrics.turns_fair:
             return
         if self.time_to_first is None:
@@ -144,6 +152,18 @@ class Incumbent:
             self.best = candidate
             if self.on_better:
                 self.on_better(candidate)
+
+    def has_time_to_check(self) -> bool:
+        """A run on the clock has at least the last check's time left (always, in a repeatable run)."""
+        return self.budget.repeatable or self.budget.finish_left() >= self.check_seconds
+
+    def _cannot_win(self, seats: Seats) -> bool:
+        if self.best is None:
+            return False
+        if not self.has_time_to_check():
+            return True
+        fresh = self.history.join is None and self.moves_of is None  # the seats are the whole day
+        return fresh and repeats(seats, len(self.event.players)) > self.best.metrics.repeats
 
     def result(self, bound: Bound, *, fixed_repeats: int | None, infeasible: bool, interrupted: bool) -> PlanResult:
         """The run's result: the best schedule, optimal when its repeats meet `bound`; without one,
@@ -170,5 +190,5 @@ class Incumbent:
             time_to_best=best.found_at,
             interrupted=interrupted,
             schedule=best.schedule,
-            metrics=best.metrics,
+            metrics=best.metrics.model_copy(update={"indirect_meetings": indirect_meetings(best.schedule)}),
         )

@@ -25,7 +25,7 @@ def zero_repeat_verdict(event: Event, *, time_limit: float = 30.0, seed: int = 0
         schedule = None
         if seats is not None:
             schedule = to_schedule(event, seats, rule="variety")
-            metrics = check(schedule)  # the certificate must stand on the checker's word
+            metrics = check(schedule, indirect=False)  # the certificate must stand on the checker's word
             if metrics.repeats != 0 or not metrics.turns_fair:
                 raise AssertionError("a zero-repeat certificate failed the checker")
         return Verdict(
@@ -75,7 +75,7 @@ def fewest_repeats(event: Event, forced: int) -> str:
     if not (layout.threes or layout.sit_outs):
         return claim
     rules = " with three-handed tables taken in turn" if layout.threes else " with sit-outs taken in turn"
-    fixed = check(fixed_schedule(event))
+    fixed = check(fixed_schedule(event), indirect=False)
     unfair = not fixed.turns_fair
     note = (
         f"; the fixed rule, which does not take turns, has E = {fixed.repeats}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import codecs
+import functools
 import json
 import os
 import stat
@@ -180,10 +181,9 @@ def _normalise_schedule_names(data):
     """The names in a schedule file, spelled as every other input spells them (see normalise_name)."""
     if not isinstance(data, dict):
         return data
-    names = lambda value: (
-        [normalise_name(n) if isinstance(n, str) else n for n in value] if isinstance(value, list) else value
-    )
-    keyed = lambda value: {normalise_name(k): v for k, v in value.items()} if isinstance(value, dict) else value
+    spelled = functools.cache(normalise_name)  # each name is seated every round: spelled once
+    names = lambda value: [spelled(n) if isinstance(n, str) else n for n in value] if isinstance(value, list) else value
+    keyed = lambda value: {spelled(k): v for k, v in value.items()} if isinstance(value, dict) else value
     groups = lambda value: [names(g) for g in value] if isinstance(value, list) else value
     data = dict(data)
     for key in ("players",):

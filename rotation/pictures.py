@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import io
 import math
-from itertools import combinations
 
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -16,22 +15,32 @@ from matplotlib.colors import BoundaryNorm, ListedColormap
 from matplotlib.figure import Figure
 
 from models import Metrics, Schedule
+from optimizer import meetings as tallies
 
 # Never met, met once, met twice, three times or more: white is "never", red draws the eye to repeats.
 _MEETING_COLOURS = ["#ffffff", "#9ecae1", "#fd8d3c", "#a50f15"]
 NAMED_UP_TO = 32  # players labelled by name on the matrix; bigger rooms get list numbers instead
+MATRIX_PLAYERS = 2000  # squares a side at most: in bigger rooms a square stands for several players
 
 
-def meetings(schedule: Schedule) -> np.ndarray:
-    """How many rounds each pair of players shares a table, indexed in the schedule's player order."""
-    index = {name: i for i, name in enumerate(schedule.players)}
-    counts = np.zeros((len(index), len(index)), dtype=int)
-    for round_ in schedule.rounds:
-        for table in round_.tables:
-            for a, b in combinations(table.players, 2):
-                counts[index[a], index[b]] += 1
-                counts[index[b], index[a]] += 1
+def meetings(schedule: Schedule, per_square: int = 1) -> np.ndarray:
+    """How many rounds each pair of players shares a table, indexed in the schedule's player order; with
+    `per_square` players to a square (big rooms), the most meetings of any pair of the two squares.
+    Counted from the pairs that met (optimizer.meetings), never a players x players array of the room."""
+    day = tallies.seated(schedule)
+    met, n = tallies.pairs(day), day.player_count
+    first, second = np.divmod(met.codes, n)
+    squares = -(-n // per_square)
+    counts = np.zeros((squares, squares), dtype=np.int64)
+    for a, b in ((first, second), (second, first)):
+        np.maximum.at(counts, (a // per_square, b // per_square), met.counts)
     return counts
+
+
+def players_per_square(players: int) -> int:
+    """Players drawn as one square of the matrix: one each up to MATRIX_PLAYERS, then as many as keep
+    the picture at most MATRIX_PLAYERS squares a side (what a page can show)."""
+    return max(1, -(-players // MATRIX_PLAYERS))
 
 
 def summary_png(schedule: Schedule, metrics: Metrics) -> bytes:
@@ -58,14 +67,19 @@ def repeats_png(metrics: Metrics) -> bytes:
 
 
 def _draw_meetings(axes, schedule: Schedule) -> None:
-    counts = meetings(schedule)
+    players = len(schedule.players)
+    per_square = players_per_square(players)
+    counts = meetings(schedule, per_square)
     top = len(_MEETING_COLOURS) - 1
     colours = ListedColormap(_MEETING_COLOURS)
     norm = BoundaryNorm(np.arange(-0.5, top + 1), colours.N)
-    image = axes.imshow(np.minimum(counts, top), cmap=colours, norm=norm, interpolation="nearest")
+    # In player units whatever the squares: the ticks below name players, not squares.
+    edge = counts.shape[0] * per_square - 0.5
+    image = axes.imshow(
+        np.minimum(counts, top), cmap=colours, norm=norm, interpolation="nearest", extent=(-0.5, edge, edge, -0.5)
+    )
     bar = axes.figure.colorbar(image, ax=axes, ticks=range(top + 1), shrink=0.8)
     bar.ax.set_yticklabels(["never", "once", "twice", f"{top}+"])
-    players = len(schedule.players)
     if players <= NAMED_UP_TO:
         labels = list(schedule.players)  # in full: a cut name can be two players
         ticks = range(players)
@@ -77,11 +91,14 @@ def _draw_meetings(axes, schedule: Schedule) -> None:
         # Names this small cannot be read: number the players in list order, every few.
         step = next((s for s in (5, 10, 20, 25, 50, 100) if players / s <= 20), 100 * math.ceil(players / 2000))
         every = [t - 1 for t in range(step, players + 1, step)]
-        axes.set_xticks([0] + every, [1] + [t + 1 for t in every], fontsize=8)
+        upright = 90 if players >= 1000 else 0  # four digits and more touch their neighbours lying down
+        axes.set_xticks([0] + every, [1] + [t + 1 for t in every], fontsize=8, rotation=upright)
         axes.set_yticks([0] + every, [1] + [t + 1 for t in every], fontsize=8)
         axes.set_xlabel("player, numbered in list order")
         axes.set_ylabel("player, numbered in list order")
-    axes.set_title("Who meets whom")
+    axes.set_title(
+        "Who meets whom" if per_square == 1 else f"Who meets whom ({per_square} players a square: the most of any pair)"
+    )
 
 
 def _draw_repeats(axes, metrics: Metrics) -> None:

@@ -134,14 +134,14 @@ def print_command(file, html_path, png_path, title, date, only, rounds_text, sor
     options = Options(title=title, date=date, only=parts, rounds=rounds, sort_by=sort_by, players_url=players_url)
     comparison = compare(schedule) if "summary" in (parts or ("summary",)) else compare_skipped()
     try:
-        page = render_page(schedule, metrics, comparison, options)
+        pages = sheets(schedule, options)
+        page = render_page(schedule, metrics, comparison, options, pages)
     except ValueError as error:  # a name too long to print: said before anything is written
         raise BadInput(f"{file}: {error}") from None
     files: list[tuple[str, str | bytes]] = [(outputs["--html"], page)]
     if "--png" in outputs:
         files.append((outputs["--png"], summary_png(schedule, metrics)))
     write_outputs(files)  # both or neither
-    pages = sheets(schedule, options)
     kinds = {
         "wall": ("wall chart", "wall charts"),
         "lookup": ("find-your-table page", "find-your-table pages"),

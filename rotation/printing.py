@@ -11,9 +11,9 @@ from __future__ import annotations
 import base64
 import html
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import jinja2
 import pyuca
@@ -234,26 +234,26 @@ class WallLayout:
     pt: float
     widest_number: str = "99"
 
-    @property
+    @cached_property
     def card_mm(self) -> float:
         return (page_size(self.landscape)[0] - _GAP_MM * (self.columns - 1)) / self.columns
 
-    @property
+    @cached_property
     def name_mm(self) -> float:
         return self.pt * PT_MM
 
-    @property
+    @cached_property
     def room_em(self) -> float:
         """The name column of a card in ems: 0.6 mm border and 3 mm padding each side, the letter 1.6 em."""
         return SAFETY * (self.card_mm - 7.2 - 1.6 * self.name_mm) / self.name_mm
 
-    @property
+    @cached_property
     def number_mm(self) -> float:
         """ "Table 12" as big as twice the names, within the card's width."""
         head_em = 0.3 * width_em("Table ") + width_em(self.widest_number, bold=True)
         return round(min(2.2 * self.name_mm, 24.0, SAFETY * (self.card_mm - 7.2) / head_em), 2)
 
-    @property
+    @cached_property
     def tag_mm(self) -> float:
         """The "three-handed" tag under the number, within the card's width (0.3 em padding each side)."""
         tag_em = width_em("three-handed", bold=True) + 0.6
@@ -296,14 +296,19 @@ def _split(heights: Sequence[float], columns: int, area_mm: float) -> list[int] 
 
 
 def _capped(heights: Sequence[float], columns: int, area_mm: float, cap: int) -> list[int]:
-    """A greedy fill of consecutive tables, at most `cap` to a sheet."""
+    """A greedy fill of consecutive tables, at most `cap` to a sheet; the sheet's height kept as it
+    grows (its full rows with their gaps, and the row being filled), so linear in tables."""
     sizes, start = [], 0
     while start < len(heights):
-        stop = start + 1
-        while (
-            stop - start < cap and stop < len(heights) and _sheet_height(heights[start : stop + 1], columns) <= area_mm
-        ):
-            stop += 1
+        stop, full, row = start + 1, 0.0, heights[start]
+        while stop - start < cap and stop < len(heights):
+            if (stop - start) % columns:
+                grown_full, grown_row = full, max(row, heights[stop])
+            else:
+                grown_full, grown_row = full + row + _GAP_MM, heights[stop]
+            if grown_full + grown_row > area_mm:
+                break
+            full, row, stop = grown_full, grown_row, stop + 1
         sizes.append(stop - start)
         start = stop
     return sizes
@@ -366,21 +371,22 @@ def day_wall_charts(schedule: Schedule, indexes: Sequence[int]) -> dict[int, lis
     longest = lines.longest(s.name for i in indexes for c in cards[i] for s in c.seats)
     layouts = wall_layouts(schedule, indexes)
     whole = [layout for layout in layouts if layout.room_em >= longest] or layouts
-    best: tuple[tuple, dict[int, list[WallChart]]] | None = None
+    best: tuple[tuple, dict[int, Callable[[], list[WallChart]]]] | None = None
     for layout in whole:
-        charts = {i: _lay_out_round(schedule, i, cards[i], layout, lines) for i in indexes}
-        if any(c is None for c in charts.values()):
+        laid = {i: _lay_out_round(schedule, i, cards[i], layout, lines) for i in indexes}
+        counts = {i: one for i, one in laid.items() if one is not None}
+        if len(counts) < len(laid):
             continue
-        key = (sum(len(c or ()) for c in charts.values()), -layout.pt, layout.landscape, layout.columns)
+        key = (sum(count for count, _ in counts.values()), -layout.pt, layout.landscape, layout.columns)
         if best is None or key < best[0]:
-            best = (key, {i: c or [] for i, c in charts.items()})
+            best = (key, {i: charts for i, (_, charts) in counts.items()})
     if best is None:
         name = max((s.name for i in indexes for c in cards[i] for s in c.seats), key=len)
         raise ValueError(
             f"the name {name[:40]!r}... ({len(name)} characters) is too long for a wall chart: its table does "
             f"not fit a sheet even at {MIN_WALL_PT:g} pt; shorten it in the names file"
         )
-    return best[1]
+    return {i: charts() for i, charts in best[1].items()}
 
 
 def wall_charts(schedule: Schedule, index: int) -> list[WallChart]:
@@ -407,8 +413,9 @@ def _note_sheets(notes, rule: str, free: float, fresh: float, width: float, unde
 
 def _lay_out_round(
     schedule: Schedule, index: int, cards: list[TableCard], layout: WallLayout, lines: NameLines
-) -> list[WallChart] | None:
-    """The round's sheets in one layout, or None when a card cannot fit a sheet."""
+) -> tuple[int, Callable[[], list[WallChart]]] | None:
+    """The round's sheets in one layout: how many, and how to make them (for the layout chosen alone);
+    None when a card cannot fit a sheet."""
     width, height = page_size(layout.landscape)
     notes, rule = _notes(schedule, index), SIT_OUT_RULE[schedule.sit_out_scoring]
     three = _note_height(THREE_HANDED_RULE, _RULE_MM, width, False) + 2.0 if any(c.three_handed for c in cards) else 0
@@ -423,7 +430,6 @@ def _lay_out_round(
     last = heights[len(heights) - split[-1] :]
     free = height - _head_mm(parted) - three - (_sheet_height(last, layout.columns) + 4.0 if cards else 0.0)
     note_sheets = _note_sheets(notes, rule, free, height - _head_mm(True) - 4.0, width, bool(cards))
-    out, first = [], 0
 
     def chart(part, tables, notes_):
         three_ = any(c.three_handed for c in tables)
@@ -443,14 +449,18 @@ def _lay_out_round(
             layout.tag_mm,
         )
 
-    for i, size in enumerate(split):
-        tables = tuple(cards[first : first + size])
-        part = f"tables {first + 1}-{first + size} of {len(cards)}" if parted else ""
-        first += size
-        out.append(chart(part, tables, tuple(note_sheets[0]) if i == len(split) - 1 else ()))
-    for more in note_sheets[1:]:
-        out.append(chart("notes", (), tuple(more)))
-    return out
+    def charts() -> list[WallChart]:
+        out, first = [], 0
+        for i, size in enumerate(split):
+            tables = tuple(cards[first : first + size])
+            part = f"tables {first + 1}-{first + size} of {len(cards)}" if parted else ""
+            first += size
+            out.append(chart(part, tables, tuple(note_sheets[0]) if i == len(split) - 1 else ()))
+        for more in note_sheets[1:]:
+            out.append(chart("notes", (), tuple(more)))
+        return out
+
+    return len(split) + len(note_sheets) - 1, charts
 
 
 # ---- find your table -------------------------------------------------------------------------
@@ -504,7 +514,7 @@ class _LookupLayout:
     def size_mm(self) -> float:
         return self.pt * PT_MM
 
-    @property
+    @cached_property
     def room_em(self) -> float:
         """The name column: the column less the table and seat columns and 2 mm before them."""
         column = (page_size(self.landscape)[0] - _GAP_MM * (self.columns - 1)) / self.columns
@@ -776,11 +786,18 @@ def qr_svg(url: str) -> str:
     return segno.make(url, micro=False).svg_inline(omitsize=True, border=0) if url else ""
 
 
-def render_page(schedule: Schedule, metrics: Metrics, comparison: Comparison, options: Options = Options()) -> str:
-    """The whole printable page as one self-contained HTML document, its font inside it."""
+def render_page(
+    schedule: Schedule,
+    metrics: Metrics,
+    comparison: Comparison,
+    options: Options = Options(),
+    pages: list[Sheet] | None = None,
+) -> str:
+    """The whole printable page as one self-contained HTML document, its font inside it; `pages` are
+    `sheets(schedule, options)` when the caller has them already."""
     from rotation.pictures import meetings_png, repeats_png  # matplotlib's pyplot-free figures
 
-    pages = sheets(schedule, options)
+    pages = sheets(schedule, options) if pages is None else pages
     summary = any(p.kind == "summary" for p in pages)
     matrix = len(schedule.players) <= MATRIX_UP_TO
     heading = options.title or f"Seating: {len(schedule.players)} players, {counted(len(schedule.rounds), 'round')}"

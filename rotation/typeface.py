@@ -99,6 +99,7 @@ class NameLines:
         self.space = width_em(" ", bold)
         self._pieces: dict[str, tuple[tuple[float, bool], ...]] = {}
         self._lines: dict[tuple[str, float], int] = {}
+        self._widths: dict[str, float] = {}
 
     def pieces(self, name: str) -> tuple[tuple[float, bool], ...]:
         if name not in self._pieces:
@@ -108,7 +109,18 @@ class NameLines:
     def longest(self, names) -> float:
         return max((w for name in names for w, _ in self.pieces(name)), default=0.0)
 
+    def width(self, name: str) -> float:
+        """The name on one line, summed as `_fill` sums it: a line this wide holds it whole."""
+        if name not in self._widths:
+            used = 0.0
+            for w, spaced in self.pieces(name):
+                used += (self.space if used and spaced else 0.0) + w
+            self._widths[name] = used
+        return self._widths[name]
+
     def __call__(self, name: str, room_em: float) -> int:
+        if self.width(name) <= room_em:
+            return 1  # most names, in most layouts tried: no fill to count, nothing to remember
         key = (name, room_em)
         if key not in self._lines:
             self._lines[key] = _fill(self.pieces(name), room_em, self.space)

@@ -4,12 +4,23 @@ them in turn. The degree bound sees what counting misses, the turn bound what fa
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
 import optimizer.cpsat as cpsat
 from models import Event, OddPolicy
-from optimizer.bounds import counting_bound, degree_bound, first_round_bound, lower_bound, stay_bound, turn_bound
+from optimizer.bounds import (
+    _least_split,
+    _opponents,
+    counting_bound,
+    degree_bound,
+    first_round_bound,
+    lower_bound,
+    stay_bound,
+    turn_bound,
+)
 from optimizer.checker import check
 from tests.test_checker_properties import schedules
 
@@ -113,3 +124,34 @@ def test_players_who_sat_out_round_one_spare_only_the_tables_they_join():
     assert bound.repeats == 2 * 3 and "sat out round 1" in bound.proof
     assert lower_bound(Event.with_count(13, 4, odd=OddPolicy.SIT_OUT)).repeats == 6
     assert first_round_bound(Event.with_count(15, 4, odd=OddPolicy.SIT_OUT)).repeats == 0  # 3 sitters, 3 tables
+
+
+def grid_least_split(opponents: np.ndarray) -> tuple[int, int, int]:
+    """The degree bound's least over every (a, b), as first written: the whole (n + 1)^2 grid."""
+    n = len(opponents)
+    ends = np.concatenate([np.cumsum(opponents[::-1])[::-1], [0]])
+    most, fewest = np.arange(n + 1)[:, None], np.arange(n + 1)[None, :]
+    twice = ends[most] + ends[n - fewest] + most * (n - fewest - 1)
+    twice = np.where(most + fewest <= n, twice, np.iinfo(np.int64).max)
+    a, b = (int(i) for i in np.unravel_index(np.argmin(twice), twice.shape))
+    return a, b, int(twice[a, b])
+
+
+@given(st.lists(st.integers(0, 60), min_size=1, max_size=40))
+def test_the_least_split_is_the_whole_grid_s_least_on_any_falling_opponent_counts(counts):
+    opponents = np.array(sorted(counts, reverse=True), dtype=np.int64)
+    ends = np.concatenate([np.cumsum(opponents[::-1])[::-1], [0]])
+    assert _least_split(opponents, ends) == grid_least_split(opponents)
+
+
+@pytest.mark.parametrize("odd", list(OddPolicy))
+def test_the_degree_bound_is_the_whole_grid_s_in_small_rooms(odd):
+    for players in range(4, 41):
+        for rounds in (1, 2, 5, 9, 14, 20):
+            try:
+                event = Event.with_count(players, rounds, odd=odd)
+            except ValueError:
+                continue
+            opponents = _opponents(event)
+            twice = grid_least_split(opponents)[2]
+            assert degree_bound(event).repeats == max(0, int(opponents.sum()) // 2 - twice // 2)

@@ -11,7 +11,7 @@ import threading
 import pytest
 
 import optimizer
-from models import Event, Schedule
+from models import Event, Schedule, Status
 from test_faults import invoke
 from test_plan import read_until
 
@@ -155,17 +155,18 @@ def test_a_stop_after_the_search_waits_until_the_schedule_is_checked_and_written
     written_and_checked(tmp_path, "day.json", "day.csv")
 
 
-def test_a_stop_while_the_fixed_rule_is_measured_keeps_the_best(monkeypatch):
-    """The last step of a plan, after the search and the balancing: Ctrl-C there still returns the best."""
+def test_a_stop_while_the_fixed_rule_is_measured_ends_the_run_before_any_search(monkeypatch):
+    """The first step of a plan (measured within the time limit; without the starts the fixed rule is
+    measured on its own): Ctrl-C there ends the run, honestly without a schedule."""
     stage = sys.modules["optimizer.plan"]
 
     def stopped(event):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(stage, "fixed_schedule", stopped)
-    result = optimizer.plan(Event.with_count(16, 5), time_limit=5, workers=1)
+    result = optimizer.plan(Event.with_count(16, 5), time_limit=5, workers=1, warm_start=False)
     assert result.interrupted and result.fixed_repeats is None
-    assert optimizer.check(result.schedule).repeats == result.repeats == 0
+    assert result.schedule is None and result.status is Status.UNKNOWN
 
 
 def test_a_stop_ends_compare_at_the_room_it_is_in(tmp_path, monkeypatch):

@@ -23,6 +23,9 @@ stretches that cannot be completed, so it visits each set of rounds at most once
 
 from __future__ import annotations
 
+import math
+import time
+
 import numpy as np
 
 from optimizer.balance._day import players_in
@@ -48,10 +51,12 @@ def order_rounds(
     player_count: int | None = None,
     exempt: np.ndarray | None = None,
     burdens_so_far: np.ndarray | None = None,
+    deadline: float = math.inf,
 ) -> np.ndarray:
     """The same rounds in the order with the fewest back-to-back rematches (after `previous`, a
     (tables, 4) round already played), keeping three-handed seats and sit-outs shared in turn when the
-    given order shares them. `burdens_so_far` counts each player's burdens in rounds already played."""
+    given order shares them. `burdens_so_far` counts each player's burdens in rounds already played;
+    the local search (long days) stops improving at `deadline`."""
     n = _players(seats, previous, player_count)
     weights, start = _rematches(seats, previous, n)
     so_far = np.zeros(n, np.int64) if burdens_so_far is None else np.asarray(burdens_so_far, np.int64)
@@ -60,7 +65,11 @@ def order_rounds(
     if in_turns is not None and not in_turns(np.arange(len(seats))):
         burden = in_turns = None  # the given order does not take turns, so there is nothing to keep
     identity = np.arange(len(seats))
-    best = _exact(weights, start, burden, so_far) if _small(seats, n) else _local(weights, start, identity, in_turns)
+    best = (
+        _exact(weights, start, burden, so_far)
+        if _small(seats, n)
+        else _local(weights, start, identity, in_turns, deadline)
+    )
     if best is None or _length(weights, start, best) >= _length(weights, start, identity):
         return seats.copy()
     return seats[best]
@@ -121,7 +130,7 @@ def _rematches(seats: np.ndarray, previous: np.ndarray | None, n: int) -> tuple[
 def _pairs_in_both(first: np.ndarray, second: np.ndarray, tables: int) -> int:
     """Pairs at one table in `first` and one table in `second` (tables per player, -1 sitting out)."""
     both = (first >= 0) & (second >= 0)
-    groups = np.bincount(first[both] * tables + second[both])
+    _, groups = np.unique(first[both] * tables + second[both], return_counts=True)  # not tables^2 counters
     return int((groups * (groups - 1) // 2).sum())
 
 
@@ -205,12 +214,12 @@ def _trace(best: np.ndarray, weights: np.ndarray, full: int) -> np.ndarray:
     return np.array(order[::-1])
 
 
-def _local(weights: np.ndarray, start: np.ndarray, order: np.ndarray, in_turns) -> np.ndarray:
-    """Or-opt, swap and 2-opt moves from the given order, first improvement, until none helps."""
+def _local(weights: np.ndarray, start: np.ndarray, order: np.ndarray, in_turns, deadline: float) -> np.ndarray:
+    """Or-opt, swap and 2-opt moves from the given order, first improvement, until none helps or `deadline`."""
     order = order.copy()
     length = _length(weights, start, order)
     improved = True
-    while improved:
+    while improved and time.monotonic() < deadline:
         improved = False
         for candidate in _neighbours(order):
             if length and _length(weights, start, candidate) < length and (in_turns is None or in_turns(candidate)):

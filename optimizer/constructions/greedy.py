@@ -7,6 +7,7 @@ construction; every round is then improved by the one-round local search (optimi
 from __future__ import annotations
 
 import math
+import time
 
 import numpy as np
 
@@ -14,7 +15,7 @@ from models import Event
 from optimizer.constructions.stayers import place_stayers
 from optimizer.requests import turn_exempt
 from optimizer.search import Costs, reseat
-from optimizer.seats import EMPTY, Seats, meetings
+from optimizer.seats import EMPTY, Seats
 
 
 def take_turns(event: Event, so_far: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -46,17 +47,47 @@ def greedy_seating(
     so_far = np.zeros(n, np.int64) if burdens_so_far is None else burdens_so_far
     burden = take_turns(event, so_far, rng) if (layout.threes or layout.sit_outs) else np.zeros((event.rounds, n), bool)
     met = np.zeros((n, n), dtype=np.int64) if costs is not None else None
+    group = _apart_group(event)
     rounds = []
     for r in range(event.rounds):
-        light = rng.permutation(np.flatnonzero(~burden[r]))
-        heavy = rng.permutation(np.flatnonzero(burden[r])) if layout.threes else np.empty(0, np.int64)
+        light = _dealt(np.flatnonzero(~burden[r]), group, rng)
+        heavy = _dealt(np.flatnonzero(burden[r]), group, rng) if layout.threes else np.empty(0, np.int64)
         tables = np.full((layout.tables, 4), EMPTY, dtype=np.int64)
-        tables[: layout.fours] = light.reshape(layout.fours, 4)
-        tables[layout.fours :, :3] = heavy.reshape(layout.threes, 3)
+        tables[: layout.fours] = light.reshape(4, layout.fours).T  # the i-th dealt to table i mod tables
+        tables[layout.fours :, :3] = heavy.reshape(3, layout.threes).T
         tables = place_stayers(tables[None], event)[0]
-        if costs is not None:
+        if costs is not None and time.monotonic() < deadline:
             assert met is not None  # set above whenever there is a cost model
             tables = reseat(tables, met, costs, rng, deadline)
-            met = met + meetings(tables[None], n)
+            _add_meetings(met, tables)
         rounds.append(tables)
     return np.stack(rounds)
+
+
+def _add_meetings(met: np.ndarray, tables: np.ndarray) -> None:
+    """Count one round's meetings into `met` (players x players), pair by pair: linear in seats."""
+    a, b = np.triu_indices(4, 1)
+    first, second = tables[:, a].ravel(), tables[:, b].ravel()
+    seated = (first >= 0) & (second >= 0)
+    np.add.at(met, (first[seated], second[seated]), 1)
+    np.add.at(met, (second[seated], first[seated]), 1)
+
+
+def _apart_group(event: Event) -> np.ndarray:
+    """Per player, the keep-apart group it is dealt with (its first), or -1."""
+    index = {name: p for p, name in enumerate(event.players)}
+    group = np.full(len(index), -1, np.int64)
+    for g, names in reversed(list(enumerate(event.apart))):
+        group[[index[name] for name in names]] = g
+    return group
+
+
+def _dealt(players: np.ndarray, group: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The players in random order, each keep-apart group's members next to one another (groups in
+    random order), so that dealing them round the tables puts a group no bigger than the tables at
+    different tables: a start that keeps the requests even where the search has no time to (but for
+    members of one group together among the few players of the tables of three)."""
+    shuffled = rng.permutation(players)
+    groups = group[shuffled]
+    rank = rng.permutation(int(groups.max(initial=-1)) + 2)[groups + 1]  # -1 (no group) is a group too
+    return shuffled[np.argsort(rank, kind="stable")]

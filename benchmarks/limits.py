@@ -1,0 +1,180 @@
+"""Every command at the room limits: wall time and peak memory beside its time limit.
+
+`python -m benchmarks.limits [--out DIR] [--only "NAME;..."] [--python PATH] [--timeout S]` runs each command
+as the director would (`rotation ...` in a fresh process, one at a time; `--python` another checkout's
+interpreter, for a before/after) and writes limits.md and limits.json: the wall time
+(start-up, search, check and writing), the run's own clock where the command reports one ("Planned in"),
+the peak resident memory of the process (from wait4), and the exit status. The input files a command
+reads are made first and not timed. The machine's load average is recorded before and after.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from benchmarks.machine import describe
+
+ROTATION = [sys.executable, "-m", "rotation"]  # --python: another checkout's interpreter, for a before/after
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    args: tuple[str, ...]
+    time_limit: float | None  # None: the command has no time limit
+    setup: tuple[tuple[str, ...], ...] = ()  # commands that make its input files, untimed
+
+
+def _apart_files(folder: Path) -> None:
+    names = [f"P{i}" for i in range(1, 4001)]
+    (folder / "names4k.txt").write_text("\n".join(names) + "\n")
+    (folder / "apart300.txt").write_text("\n".join(", ".join(names[g * 10 : g * 10 + 10]) for g in range(300)) + "\n")
+
+
+CASES = (
+    Case("plan 300 x 100", ("plan", "--players", "300", "--rounds", "100", "--time-limit", "1", "-q"), 1),
+    Case("plan 1000 x 100", ("plan", "--players", "1000", "--rounds", "100", "--time-limit", "5", "-q"), 5),
+    Case("plan 5000 x 30", ("plan", "--players", "5000", "--rounds", "30", "--time-limit", "5", "-q"), 5),
+    Case("plan 20000 x 10", ("plan", "--players", "20000", "--rounds", "10", "--time-limit", "5", "-q"), 5),
+    Case(
+        "plan 20000 x 50 --json",
+        ("plan", "--players", "20000", "--rounds", "50", "--time-limit", "5", "--json", "p.json", "-q"),
+        5,
+    ),
+    Case(
+        "plan 20000 x 50, default limit",
+        ("plan", "--players", "20000", "--rounds", "50", "--json", "p.json", "-q"),
+        30,
+    ),
+    Case(
+        "plan 4000 x 10 --apart (300 groups of 10)",
+        ("plan", "--names", "names4k.txt", "--rounds", "10", "--apart", "apart300.txt", "-q"),
+        30,
+    ),
+    Case("exists 20000 x 2", ("exists", "--players", "20000", "--rounds", "2", "--time-limit", "1"), 1),
+    Case("compare 20000 x 2", ("compare", "--players", "20000", "--rounds", "2", "--time-limit", "1"), 1),
+    Case(
+        "check 8000 x 30",
+        ("check", "f.json"),
+        None,
+        (("fixed", "--players", "8000", "--rounds", "30", "--json", "f.json", "-q"),),
+    ),
+    Case(
+        "replan 20000 x 10 (round 3 played, one leaves)",
+        ("replan", "r.json", "--played", "3", "--drop", "P00007", "--time-limit", "5", "--json", "rp.json", "-q"),
+        5,
+        (("plan", "--players", "20000", "--rounds", "10", "--time-limit", "5", "--json", "r.json", "-q"),),
+    ),
+    Case(
+        "print 17000 x 10, one round of walls",
+        ("print", "w.json", "--html", "w.html", "--rounds", "1", "--only", "walls"),
+        None,
+        (("fixed", "--players", "17000", "--rounds", "10", "--json", "w.json", "-q"),),
+    ),
+    Case(
+        "print 17000 x 10, every part, --png",
+        ("print", "w.json", "--html", "w.html", "--png", "w.png"),
+        None,
+        (("fixed", "--players", "17000", "--rounds", "10", "--json", "w.json", "-q"),),
+    ),
+)
+
+
+def run_one(case: Case, folder: Path, timeout: float) -> dict:
+    for setup in case.setup:
+        subprocess.run([*ROTATION, *setup], cwd=folder, check=True, capture_output=True)
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        started = time.monotonic()
+        child = subprocess.Popen([*ROTATION, *case.args], cwd=folder, stdout=out, stderr=err)
+        stop = threading.Timer(timeout, child.kill)  # a run far past its limit is cut short, and says so
+        stop.start()
+        _, status, usage = os.wait4(child.pid, 0)  # this child's own peak memory, not the largest so far
+        wall = time.monotonic() - started
+        stop.cancel()
+        child.returncode = code = os.waitstatus_to_exitcode(status)
+        out.seek(0), err.seek(0)
+        said, complaint = out.read().decode(errors="replace"), err.read().decode(errors="replace").strip()
+    planned = re.search(r"Planned in ([0-9.]+) s", said)
+    return {
+        "name": case.name,
+        "command": "rotation " + " ".join(case.args),
+        "time_limit": case.time_limit,
+        "wall_seconds": round(wall, 2),
+        "run_seconds": float(planned.group(1)) if planned else None,
+        "peak_mib": round(usage.ru_maxrss / 1024, 1),
+        "exit": code,
+        "error": f"stopped after {timeout:g} s"
+        if code == -9
+        else complaint.splitlines()[-1]
+        if code and complaint
+        else "",
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default="benchmarks/results")
+    parser.add_argument("--only", default="", help="case names separated by ; (default: all)")
+    parser.add_argument("--timeout", type=float, default=900.0, help="seconds before a command is stopped")
+    parser.add_argument("--python", default=sys.executable, help="the interpreter whose rotation is measured")
+    args = parser.parse_args()
+    ROTATION[0] = args.python
+    chosen = [c for c in CASES if not args.only or c.name in args.only.split(";")]
+    load_before = os.getloadavg()
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="rotation-limits-") as tmp:
+        folder = Path(tmp)
+        _apart_files(folder)
+        for case in chosen:
+            row = run_one(case, folder, args.timeout)
+            print(json.dumps(row), flush=True)
+            rows.append(row)
+    record = {
+        "machine": describe(),
+        "python": args.python,
+        "load_before": load_before,
+        "load_after": os.getloadavg(),
+        "rows": rows,
+    }
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "limits.json").write_text(json.dumps(record, indent=2) + "\n")
+    (out / "limits.md").write_text(report(record))
+
+
+def report(record: dict) -> str:
+    m = record["machine"]
+    load = ", ".join(f"{x:.2f}" for x in record["load_before"]) + " before; "
+    load += ", ".join(f"{x:.2f}" for x in record["load_after"]) + " after"
+    lines = [
+        "# Every command at the room limits: time and memory beside the limit",
+        "",
+        f"Machine: {m.get('cpu')}, {m.get('cores_usable', m.get('cores'))} cores usable; load average (1, 5, 15 min): "
+        f"{load}. Commit {m.get('commit')}, {m.get('date')}; measured: {record['python']}.",
+        "",
+        "Wall: the whole command in a fresh process (start-up, search, the checker, writing). Run: the planner's own",
+        "clock ('Planned in'), from the start of the search to the schedule kept. Peak: the process's resident memory.",
+        "",
+        "| command | limit (s) | wall (s) | run (s) | peak (MiB) | exit |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for r in record["rows"]:
+        limit = "-" if r["time_limit"] is None else f"{r['time_limit']:g}"
+        run = "-" if r["run_seconds"] is None else f"{r['run_seconds']:g}"
+        exit_ = str(r["exit"]) + (f" ({r['error']})" if r["error"] else "")
+        lines.append(f"| `{r['command']}` | {limit} | {r['wall_seconds']:g} | {run} | {r['peak_mib']:g} | {exit_} |")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    main()
