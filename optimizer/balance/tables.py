@@ -178,7 +178,7 @@ def rounds_for_tables(
     so_far = np.zeros((n, design.shape[1]), np.int64)
     pool: list[tuple[int, int, np.ndarray]] = []  # (figure, candidate, numbered), the first choice first
     for k, chosen in enumerate(candidates):
-        if k and time.monotonic() > deadline:
+        if k and (time.monotonic() > deadline or any(figure == 0 for figure, *_ in pool)):
             break
         numbered = _descend(design[chosen].copy(), so_far, fixed, n, deadline)
         pool.append((table_visits_above_even(numbered), k, numbered))
