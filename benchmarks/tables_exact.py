@@ -91,6 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=20.0, help="CP-SAT's seconds per question (default 20)")
     parser.add_argument("--out", type=Path, default=run.RESULTS)
     args = parser.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
     data = {"machine": machine.describe(), "time_limit": args.time_limit, "seconds": args.seconds, "rooms": {}}
     for players, rounds in args.rooms:
         data["rooms"][f"{players}x{rounds}"] = row = measure_room(players, rounds, args)
