@@ -57,7 +57,7 @@ def measure_room(players: int, rounds: int, args) -> dict:
         "fewest": least.figure,
         "bound": max(least.bound, reach.bound),
         "proven": least.proven,
-        "load": os.getloadavg()[0],
+        "load": os.getloadavg()[0],  # the 1-minute load as the room's questions end
     }
 
 
@@ -69,7 +69,8 @@ def markdown(data: dict) -> str:
         f"jobs); OR-Tools {m['ortools']}. Each room planned as bench-balance does ({data['time_limit']:g} s, "
         f"2 CP-SAT workers, seed 0), then its day numbered by CP-SAT over all rounds (2 workers, "
         f"{data['seconds']:g} s for each question). Regenerate with `python -m benchmarks.tables_exact`.\n",
-        "| room | E | planned | published | groups reach published? | fewest found | bound for the groups | load |",
+        "| room | E | planned | published | groups reach published? | fewest found | bound for the groups "
+        "| load after |",
         "| --- | ---: | ---: | ---: | --- | ---: | ---: | ---: |",
     ]
     for key, row in data["rooms"].items():
