@@ -9,6 +9,7 @@ Pure functions on the array form of `optimizer.seats`; numpy and OR-Tools only.
     fair_order(seats, player_count)                 -> order: rounds that take three-handed seats and sit-outs in turn
     polish(seats, rng, played, apart, clubs, ...)   -> seats: fewer trios again and rematches, never more repeats
     regroup_for_tables(seats, rng, number, ...)     -> seats: fewer table visits above even, nothing else worse
+    exact_numbers.fewest_table_visits(seats)        -> what a day's groups allow the table numbers (CP-SAT)
 
 Each one keeps what the others decide: letters never move a player to another table, table numbers and
 the order of rounds never change who meets whom, and polish only regroups (so letters and numbers are

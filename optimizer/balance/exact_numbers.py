@@ -8,9 +8,10 @@ of x; a[p, j] >= v[p, j] - ceil(rounds p plays / tables), a >= 0, and the sum of
 its numbers. A fresh day only: nobody stays, no round played before (those break the renaming).
 
 What it is for. The descent of `optimizer.balance.tables` is a local search; this model proves what the
-groups allow. Measured (benchmarks/README.md, "Table numbers"): it proves the descent's 6 optimal for the
-16 x 6 day and 1 for the 20 x 8 day, and that no numbering of the 20 x 9 or 20 x 10 day reaches 0 (in
-under a second), but in a run's few seconds it seldom beats the descent, so plans do not run it.
+groups allow. Measured (benchmarks/README.md, issue 29's second part; `benchmarks.tables_exact`): it
+proves the descent's 6 optimal for the 16 x 6 day and 1 for a 20 x 8 day, and that no numbering of the
+20 x 9 or 20 x 10 day reaches 0 (in under a second), but in a run's few seconds it seldom beats the
+descent, so plans do not run it.
 """
 
 from __future__ import annotations
