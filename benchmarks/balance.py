@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import statistics
 import sys
@@ -185,6 +186,7 @@ def main(argv: list[str] | None = None) -> int:
                 "key": f"{players}x{rounds}",
                 "players": players,
                 "rounds": rounds,
+                "load": os.getloadavg()[0],  # the machine is shared: its 1-minute load as the room starts
                 "new": plan_side(players, rounds, args, None),
                 "old": plan_side(players, rounds, args, str(old_folder)),
             }
@@ -298,6 +300,31 @@ def totals(rows: list[dict], side: str) -> dict:
     }
 
 
+def room_by_room(rows: list[dict]) -> list[str]:
+    """Per figure (E first, then the balance figures): in how many rooms the new code is lower, equal,
+    higher than the old, the higher rooms named (old -> new)."""
+    both = [row for row in rows if _ok(row["new"]) and _ok(row["old"])]
+    lines = []
+    for name in ("repeats", *PRIORITY):
+        lower = sum(1 for row in both if row["new"][name] < row["old"][name])
+        higher = [row for row in both if row["new"][name] > row["old"][name]]
+        named = ", ".join(f"{row['key']} ({row['old'][name]} -> {row['new'][name]})" for row in higher)
+        label = "repeats E" if name == "repeats" else name.replace("_", " ")
+        lines.append(
+            f"{label}: lower in {lower}, the same in {len(both) - lower - len(higher)}, **higher in {len(higher)}**"
+            + (f": {named}" if named else "")
+        )
+    return lines
+
+
+def _load(rows: list[dict]) -> str:
+    """The machine's 1-minute load average as the rooms started (other jobs share its cores)."""
+    loads = sorted(row["load"] for row in rows if "load" in row)
+    if not loads:
+        return ""
+    return f", load average {loads[0]:.1f} to {loads[-1]:.1f} (median {statistics.median(loads):.1f}) as rooms started"
+
+
 def markdown(data: dict) -> str:
     m, st, rows = data["machine"], data["settings"], data["rooms"]
     pub = data.get("published_sweep", PUBLISHED_SWEEP)
@@ -310,7 +337,7 @@ def markdown(data: dict) -> str:
         f"Python {m['python']}, OR-Tools {m['ortools']}. Time limit {st['time_limit_per_room']:g} s per room and "
         f"version, {st['workers']} CP-SAT "
         f"workers, seed {st['seed']}; each plan in a fresh process, both schedules measured by the current checker. "
-        f"Whole run: {data.get('wall_seconds', 0) / 60:.0f} min. Regenerate with `make bench-balance`.\n"
+        f"Whole run: {data.get('wall_seconds', 0) / 60:.0f} min{_load(rows)}. Regenerate with `make bench-balance`.\n"
     )
     if not data.get("complete"):
         add("**This run did not finish: the tables hold the rooms measured so far.**\n")
@@ -367,6 +394,12 @@ def markdown(data: dict) -> str:
         + (": " + "; ".join(errors) if errors else "")
         + "."
     )
+    add("")
+
+    add("## Room by room against the old code\n")
+    add("Per figure, over the rooms both versions planned: the rooms where the new code is lower, the same, higher.\n")
+    for line in room_by_room(rows):
+        add(f"- {line}")
     add("")
 
     add("## The target rooms beside the published tables\n")

@@ -16,6 +16,7 @@ The search stops early once repeats meet the lower bound; balancing still runs.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -34,7 +35,7 @@ from optimizer.balance import (
     regroup_for_tables,
     rounds_for_tables,
 )
-from optimizer.balance.tables import KICKS
+from optimizer.balance.tables import ENUMERATED_CHOICES, KICKS
 from optimizer.bounds import lower_bound
 from optimizer.checker import check
 from optimizer.constructions import frontier_rounds, instant_seating, zero_repeat_seating
@@ -49,8 +50,12 @@ from optimizer.seats import Seats
 from optimizer.state import FINISH_SECONDS, Budget, Candidate, History, Incumbent
 from optimizer.verdict import fewest_repeats
 
-# Share of the time left that choosing a day's rounds from a longer repeat-free design may take.
+# Share of the time left that choosing a day's rounds from a longer repeat-free design may take; most
+# of it when every choice is raced and a repeat-free day meets the bound. A repeatable run counts
+# descents in the race instead (400: about 2 s at 32 players on this project's loaded 2-core machine).
 ROUND_CHOICE_SHARE = 0.1
+ROUND_CHOICE_SHARE_AT_BOUND = 0.8
+ROUND_CHOICE_DESCENTS = 400
 # The rotational search (a small CP-SAT model) for a repeat-free start: at most this long, a third of
 # what is left, on at most this many workers.
 ROTATIONAL_SECONDS = 10.0
@@ -213,20 +218,25 @@ def _offer_constructions(run: Run, rng: np.random.Generator, seed: int, workers:
 
 def _rounds_for_tables(run: Run, found: tuple[Seats, str], rng: np.random.Generator) -> tuple[Seats, str]:
     """The day's rounds chosen from the longest repeat-free design at hand for the table numbers they
-    allow (optimizer.balance.rounds_for_tables), within a tenth of the time left; a generator of its own
-    leaves the run's draws as they were."""
+    allow (optimizer.balance.rounds_for_tables), numbered; a generator of its own leaves the run's draws
+    as they were. A tenth of the time left, or most of it when the choices are raced and no day can have
+    fewer repeats (the search then stops at once); a repeatable run counts descents, its clock a guard."""
     player_count, rounds = len(run.event.players), run.event.rounds
     if not _numbered(found[0], player_count):
         return found
     longest = instant_seating(player_count, frontier_rounds(player_count))
     if longest is None or len(longest[0]) <= rounds:
         return found
-    deadline = time.monotonic() + ROUND_CHOICE_SHARE * run.budget.left()  # a repeatable run counts the tries
-    chosen = rounds_for_tables(longest[0], rounds, rng.spawn(1)[0], deadline=deadline)
-    if (chosen == longest[0][:rounds]).all():
+    raced = math.comb(len(longest[0]), rounds) <= ENUMERATED_CHOICES  # else one descent each, drawn choices
+    share = ROUND_CHOICE_SHARE_AT_BOUND if raced and run.bound.repeats == 0 else ROUND_CHOICE_SHARE
+    repeatable = run.budget.repeatable
+    deadline = run.budget.deadline if repeatable else time.monotonic() + share * run.budget.left()
+    descents = ROUND_CHOICE_DESCENTS if repeatable else None
+    chosen, seats = rounds_for_tables(longest[0], rounds, rng.spawn(1)[0], deadline=deadline, descents=descents)
+    if chosen == list(range(rounds)):
         return found
     run.as_built = place_stayers(found[0], run.event), found[1]
-    return chosen, f"{longest[1]}, {rounds} of its {len(longest[0])} rounds chosen for the table numbers"
+    return seats, f"{longest[1]}, {rounds} of its {len(longest[0])} rounds chosen for the table numbers"
 
 
 def _offer_odd_room_designs(run: Run) -> None:

@@ -62,6 +62,14 @@ def test_seeded_single_worker_runs_repeat_exactly(players, rounds, seconds):
     assert first.schedule == second.schedule
 
 
+def test_seeded_single_worker_runs_repeat_exactly_through_the_race_of_round_choices():
+    event = Event.with_count(32, 8)  # 8 of the 10 rounds of a repeat-free design, all 45 choices raced
+    first = optimizer.plan(event, time_limit=10, seed=7, workers=1)
+    second = optimizer.plan(event, time_limit=10, seed=7, workers=1)
+    assert "rounds chosen for the table numbers" in first.method
+    assert first.schedule == second.schedule
+
+
 def test_seeded_single_worker_runs_repeat_exactly_when_the_proof_is_split():
     event = Event.with_count(13, 4, odd=OddPolicy.SIT_OUT)  # split by round 2, and not proven in 3 s
     first = optimizer.plan(event, time_limit=3, seed=7, workers=1)

@@ -4,11 +4,12 @@ Pure functions on the array form of `optimizer.seats`; numpy and OR-Tools only.
 
     balance_letters(seats, letters_so_far)        -> seats: who sits in A-D at each table
     balance_table_numbers(seats, pinned, visits)   -> seats: which table number each table gets
-    rounds_for_tables(design, rounds, rng)          -> seats: the rounds of a design that number best
+    rounds_for_tables(design, rounds, rng)          -> rounds, seats: the rounds of a design that number best
     order_rounds(seats, previous, ...)              -> seats: the rounds in the order with fewest back-to-back rematches
     fair_order(seats, player_count)                 -> order: rounds that take three-handed seats and sit-outs in turn
     polish(seats, rng, played, apart, clubs, ...)   -> seats: fewer trios again and rematches, never more repeats
     regroup_for_tables(seats, rng, number, ...)     -> seats: fewer table visits above even, nothing else worse
+    exact_numbers.fewest_table_visits(seats)        -> what a day's groups allow the table numbers (CP-SAT)
 
 Each one keeps what the others decide: letters never move a player to another table, table numbers and
 the order of rounds never change who meets whom, and polish only regroups (so letters and numbers are

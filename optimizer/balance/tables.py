@@ -26,10 +26,10 @@ What numbering cannot do. The figure is bounded below by the grouping itself (`f
 64 players seated by five directions of one plane of AG(3, 4) have at least 16 whatever the numbers,
 and this descent finds those 16; CP-SAT proves in 0.4 s there that no numbering reaches 0). A small
 exact model over all rounds (CP-SAT on x[round, table, number], 2 workers, hinted with this descent's
-numbering) matched or trailed the descent in 15 s on the target rooms (20 x 9, 20 x 10, 32 x 5-8,
-40 x 6, 64 x 11), the polished 24 x 9 day aside (0 against 1, in 4 s: longer than a run's finish),
-so it is not run. Below such a bound only regrouping helps: `optimizer.balance.polish.
-regroup_for_tables` regroups with the numbers as they stand and calls this numbering again.
+numbering, `optimizer.balance.exact_numbers`) matched or trailed the descent in a run's seconds on the
+target rooms, so plans do not run it; it proves what a day's groups allow instead. Below such a bound
+only regrouping helps: `optimizer.balance.polish.regroup_for_tables` regroups with the numbers as they
+stand and calls this numbering again.
 """
 
 from __future__ import annotations
@@ -47,8 +47,14 @@ from optimizer.seats import table_of
 MAX_PASSES = 20
 # Restarts from the best numbering with a few rounds shuffled; each costs one descent (milliseconds).
 KICKS = 200
-# Choices of rounds from a longer repeat-free design that rounds_for_tables numbers (one descent each).
+# Choices of rounds from a longer repeat-free design that rounds_for_tables races.
 ROUND_CHOICES = 60
+# Up to this many choices rounds_for_tables tries them all and races them (C(10, 5): 32 players), beyond
+# it draws ROUND_CHOICES and keeps the best after one descent (racing draws left the regrouping too little
+# time: 64 x 15 at 5 s, 62 -> 74 table visits above even).
+ENUMERATED_CHOICES = 252
+# The restarts each survivor of the race gets in its first heat (twice as many after).
+SURVIVOR_KICKS = 4
 
 
 def balance_table_numbers(
@@ -139,36 +145,56 @@ def rounds_for_tables(
     rng: np.random.Generator,
     tries: int = ROUND_CHOICES,
     deadline: float = math.inf,
-) -> np.ndarray:
-    """`rounds` of the design's rounds (in the design's order) whose numbering by one descent has the
-    fewest table visits above even: the first `rounds` unless another choice is strictly better.
+    descents: int | None = None,
+) -> tuple[list[int], np.ndarray]:
+    """`rounds` of the design's rounds (in the design's order) and their numbering with the fewest table
+    visits above even found: the first `rounds` unless another choice is strictly better.
 
     Any rounds of a repeat-free design are a repeat-free day, and which ones are taken decides what the
     numbering can reach: 64 players over 11 of the 21 rounds of AG(3, 4) have 39 visits above even after
     one descent on the first 11 and 19 on the best of 60 other choices. All choices are tried when there
-    are at most `tries`, else `tries` drawn by `rng` (and none after `deadline`)."""
+    are at most ENUMERATED_CHOICES (the designs of 24 to 32 players), else the first and `tries` drawn by
+    `rng`, each numbered by one descent (and none after `deadline`).
+
+    Where every choice is tried, one descent ranks them poorly: of the 45 ways to take 8 of the 10
+    rounds of 32 players, the best after one descent has 34 and stays there, while choices with 40
+    after one descent reach 30. So those choices are raced by successive halving (Jamieson and
+    Talwalkar, "Non-stochastic best arm identification and hyperparameter optimization", AISTATS 2016):
+    after the descents, each survivor gets SURVIVOR_KICKS restarts of its numbering
+    (balance_table_numbers), the better half goes on with twice the restarts, until one is left, the
+    budget of `descents` (None: no budget) is spent or `deadline` passes. The budget counts descents, so
+    that a seeded run whose deadline is only a guard repeats exactly."""
     choices = math.comb(len(design), rounds)
     if choices <= 1:
-        return design[:rounds].copy()
-    if choices <= tries:
-        candidates = [list(c) for c in combinations(range(len(design)), rounds)][1:]
+        return list(range(rounds)), design[:rounds].copy()
+    enumerated = choices <= ENUMERATED_CHOICES
+    if enumerated:
+        candidates = [list(c) for c in combinations(range(len(design)), rounds)]
     else:
-        candidates = [sorted(rng.choice(len(design), rounds, replace=False).tolist()) for _ in range(tries)]
+        drawn = [sorted(rng.choice(len(design), rounds, replace=False).tolist()) for _ in range(tries)]
+        candidates = [list(range(rounds)), *drawn]
     n = players_in(design)
     fixed = np.zeros(n, bool)
     so_far = np.zeros((n, design.shape[1]), np.int64)
-
-    def figure(chosen: list[int]) -> int:
-        return table_visits_above_even(_descend(design[chosen].copy(), so_far, fixed, n, deadline))
-
-    best, best_figure = list(range(rounds)), figure(list(range(rounds)))
-    for chosen in candidates:
-        if best_figure == 0 or time.monotonic() > deadline:
+    pool: list[tuple[int, int, np.ndarray]] = []  # (figure, candidate, numbered), the first choice first
+    for k, chosen in enumerate(candidates):
+        if k and (time.monotonic() > deadline or any(figure == 0 for figure, *_ in pool)):
             break
-        tried = figure(chosen)
-        if tried < best_figure:
-            best, best_figure = chosen, tried
-    return design[best].copy()
+        numbered = _descend(design[chosen].copy(), so_far, fixed, n, deadline)
+        pool.append((table_visits_above_even(numbered), k, numbered))
+    spent, kicks = len(pool), SURVIVOR_KICKS
+    pool.sort(key=lambda entry: entry[:2])
+    budget = (math.inf if descents is None else descents) if enumerated else 0  # drawn choices are not raced
+    while len(pool) > 1 and pool[0][0] and spent + len(pool) * kicks <= budget and time.monotonic() < deadline:
+        raced = []
+        for _, k, numbered in pool:
+            numbered = balance_table_numbers(numbered, rng=rng, kicks=kicks, deadline=deadline)
+            raced.append((table_visits_above_even(numbered), k, numbered))
+        spent += len(pool) * kicks
+        raced.sort(key=lambda entry: entry[:2])
+        pool, kicks = raced[: -(-len(raced) // 2)], 2 * kicks
+    _, k, numbered = pool[0]
+    return candidates[k], numbered
 
 
 def forced_table_visits(seats: np.ndarray, player_count: int | None = None) -> int:
