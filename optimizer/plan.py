@@ -46,7 +46,7 @@ from optimizer.constructions.stayers import place_stayers
 from optimizer.cpsat.split import split_probe, splits_by_round_two
 from optimizer.requests import apart_pairs, club_mates, pinned, turn_exempt
 from optimizer.search import Costs, extend, improve, tabu_search
-from optimizer.seats import Seats
+from optimizer.seats import EMPTY, Seats
 from optimizer.state import FINISH_SECONDS, Budget, Candidate, History, Incumbent
 from optimizer.verdict import fewest_repeats
 
@@ -76,6 +76,12 @@ POLISH_STEPS_PER_SECOND = 1_000
 # The table numbering may end this long after the run's end: its first descent takes milliseconds in
 # the rooms that are regrouped, and without one the numbers are as built.
 NUMBERING_SECONDS = 0.05
+# CP-SAT's deterministic seconds for the exact seat letters of a day with tables of three, when the
+# local search leaves them above what the seating allows (optimizer.balance.exact_letters).
+LETTERS_WORK = 1.0
+# The table numbering leaves the letters this many checks' time, and this share of the time left for the
+# exact letters in a day with tables of three (else the numbering's restarts take the run's end).
+LETTERS_CHECKS, LETTERS_SHARE = 3, 0.3
 # The table numbering weighs players x tables arrays, several of them (8 bytes a cell): past this many
 # cells (about 4000 players) it would take more time and memory than a run has, and the tables keep
 # the numbers they were built with.
@@ -419,6 +425,7 @@ def _balance(run: Run, rng: np.random.Generator, polish_first: bool) -> None:
         # A repeatable run numbers by the descent alone (no restarts), so that the clock does not decide
         # where it stops.
         kicks = 0 if run.budget.repeatable else KICKS
+        three_handed = bool((best.seats == EMPTY).any())
 
         def number(seats: Seats, kicks: int = kicks, share: float = 1.0) -> Seats:
             # `share` of the time left; one descent at least, even when the regrouping took the run's end
@@ -426,21 +433,30 @@ def _balance(run: Run, rng: np.random.Generator, polish_first: bool) -> None:
             if not _numbered(seats, player_count):
                 return seats
             now = time.monotonic()
-            deadline = max(now + share * (run.budget.end - now), now + NUMBERING_SECONDS)
+            # leave the seat letters their time: their check, and the exact letters where tables of three
+            reserve = LETTERS_CHECKS * run.incumbent.check_seconds + three_handed * LETTERS_SHARE * (
+                run.budget.end - now
+            )
+            deadline = max(now + share * (run.budget.end - now - reserve), now + NUMBERING_SECONDS)
             return balance_table_numbers(
                 seats, room["pinned"], history.visits_before, player_count, rng=rng, kicks=kicks, deadline=deadline
             )
 
+        # seat letters; where tables of three leave them uneven, exactly, on deterministic work (repeatable)
+        letters = partial(
+            balance_letters, letters_so_far=history.letters_before, player_count=player_count,
+            work=LETTERS_WORK, deadline=run.budget.end,
+        )  # fmt: skip
         if run.as_built is not None:  # first, so that it draws as it did before the rounds were chosen
             plain = number(order(run.as_built[0]), share=AS_BUILT_SHARE)
-            run.offer(balance_letters(plain, history.letters_before, player_count), f"{run.as_built[1]}, balanced")
+            run.offer(letters(plain), f"{run.as_built[1]}, balanced")
         seats = best.seats
         if regroup:
             seats = polish(seats, rng, **_polish_time(run), **room)
         seats = number(order(seats))
         if not run.incumbent.has_time_to_check():
             return  # the seat letters would not be checked in time (at the room limits)
-        run.offer(balance_letters(seats, history.letters_before, player_count), f"{best.method}, balanced")
+        run.offer(letters(seats), f"{best.method}, balanced")
         # A repeatable run regroups only after a search that stopped early (at the bound), when the time
         # left seldom runs out before the step count; otherwise the clock would decide where it stops.
         if regroup and (run.done or not run.budget.repeatable):
@@ -449,7 +465,7 @@ def _balance(run: Run, rng: np.random.Generator, polish_first: bool) -> None:
                 seats, regroup_rng, renumber, visits_so_far=history.visits_before,
                 **_polish_time(run, window=True), **room,
             )  # fmt: skip
-            run.offer(balance_letters(seats, history.letters_before, player_count), f"{best.method}, balanced")
+            run.offer(letters(seats), f"{best.method}, balanced")
     except KeyboardInterrupt:
         return
 

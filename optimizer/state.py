@@ -19,6 +19,7 @@ from optimizer.seats import Seats, repeats, to_schedule
 
 # A seeded one-worker run counts tabu steps instead of watching the clock, so it repeats exactly.
 TABU_STEPS_PER_SECOND = 300
+QUICK_CHECK_SECONDS = 0.1  # a check this quick may end a run up to that much past its limit
 # The end of a run is kept for balancing (optimizer.balance): this share of the limit, at most FINISH_SECONDS.
 FINISH_SHARE = 0.05
 FINISH_SECONDS = 1.0
@@ -154,8 +155,10 @@ class Incumbent:
                 self.on_better(candidate)
 
     def has_time_to_check(self) -> bool:
-        """A run on the clock has at least the last check's time left (always, in a repeatable run)."""
-        return self.budget.repeatable or self.budget.finish_left() >= self.check_seconds
+        """A run on the clock has at least the last check's time left, or its checks take milliseconds
+        (always, in a repeatable run): only checks of seconds, at the room limits, are skipped."""
+        quick = self.check_seconds < QUICK_CHECK_SECONDS  # ms: made even at the end (a room's seat letters)
+        return self.budget.repeatable or quick or self.budget.finish_left() >= self.check_seconds
 
     def _cannot_win(self, seats: Seats) -> bool:
         if self.best is None:

@@ -28,20 +28,28 @@ counts, never pushing a player whose spread is at most 1 past 1. The same search
 Guaranteed: with no letters so far (or all zero), every player who sits only at tables of four ends with
 spread <= 1, and no player whose spread is at most 1 after the construction ends above 1. Players at
 tables of three (counting A-C if they never sat at a four, A-D otherwise) and re-plans get the local
-search's best, which is not proven optimal. Time: linear in seats (two walks over the edges, then a few
-vectorised passes), under 0.1 s at 1000 players x 10 rounds.
+search's best, or, given the time, the exact model's where that is lower (optimizer.balance.exact_letters,
+up to EXACT_MAX_SEATS seats). Time: linear in seats (two walks over the edges, then a few vectorised
+passes), under 0.1 s at 1000 players x 10 rounds; the exact model takes the work it is given.
 """
 
 from __future__ import annotations
 
+import math
+import time
+
 import numpy as np
 
 from optimizer.balance._day import players_in
+from optimizer.balance.exact_letters import exact_letters
 from optimizer.seats import EMPTY
 
 # Weight of one unit of spread beyond 1 against the sum of squares: spread first, evenness second.
 SPREAD_WEIGHT = 1000
 MAX_PASSES = 20
+# The exact lettering: seats at most (about 60 players over 15 rounds), and the clock it needs at least.
+EXACT_MAX_SEATS = 4 * 1000
+EXACT_MIN_SECONDS = 0.05
 _ORDERS = {
     4: np.array([p for p in np.ndindex(4, 4, 4, 4) if len(set(p)) == 4]),
     3: np.array([p for p in np.ndindex(3, 3, 3) if len(set(p)) == 3]),
@@ -53,16 +61,33 @@ def balance_letters(
     letters_so_far: np.ndarray | None = None,
     player_count: int | None = None,
     max_passes: int = MAX_PASSES,
+    work: float = 0.0,
+    deadline: float = math.inf,
 ) -> np.ndarray:
     """The same seating with players permuted within each table so that every player's seat letters are
     as even as possible (spread <= 1 for players only at tables of four, see the module docstring).
-    Nobody changes table. `letters_so_far` is players x 4: letters from rounds already played."""
+    Nobody changes table. `letters_so_far` is players x 4: letters from rounds already played. With
+    `work` (seconds of CP-SAT's deterministic time), a day with tables of three that the local search
+    leaves above a spread of 1 (or the 2 `forced_seat_spread` proves) is lettered exactly
+    (optimizer.balance.exact_letters) when that finds a lower spread before `deadline` (the clock)."""
     n = players_in(seats, player_count)
     so_far = np.zeros((n, 4), np.int64) if letters_so_far is None else np.asarray(letters_so_far, np.int64)
     out = _colour_tables_of_four(seats, n)
     at_four = (letter_counts(out, n)[:, 3] > 0) | (so_far[:, 3] > 0)
     out = _seat_tables_of_three(out, so_far, at_four, n)
-    return _improve(out, so_far, at_four, n, max_passes)
+    out = _improve(out, so_far, at_four, n, max_passes)
+    spread = seat_spread(out, n, so_far)  # the checker's count: A-D for anyone who sat at a table of four
+    wall = deadline - time.monotonic()
+    if (
+        work > 0
+        and wall > EXACT_MIN_SECONDS
+        and spread > max(1, forced_seat_spread(seats, n))
+        and seats.size <= EXACT_MAX_SEATS
+    ):
+        found = exact_letters(out, n, so_far, _sat_at_four(seats, n) | (so_far[:, 3] > 0), work=work, wall=wall)
+        if found is not None and found[1] < spread:
+            return found[0]
+    return out
 
 
 def letter_counts(seats: np.ndarray, player_count: int | None = None) -> np.ndarray:
