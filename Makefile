@@ -11,7 +11,7 @@ $(BIN)/rotation: pyproject.toml
 
 PORT ?= 8765
 
-.PHONY: setup demo serve test bench bench-quick bench-odd bench-replan bench-balance bench-desk bench-room bench-limits
+.PHONY: setup demo serve test bench bench-quick bench-odd bench-replan bench-balance bench-desk bench-room bench-odd-seats bench-limits
 setup: $(BIN)/rotation
 
 demo: setup
@@ -34,6 +34,9 @@ bench-quick: setup
 
 bench-odd: setup
 	$(BIN)/python -m benchmarks.odd_counts --open-time-limit 30
+
+bench-odd-seats: setup
+	$(BIN)/python -m benchmarks.odd_seats --time-limit 1
 
 bench-replan: setup
 	$(BIN)/python -m benchmarks.replan

@@ -14,3 +14,11 @@ def test_benchmark_runner_writes_results(tmp_path):
         summary[name] is not None for name in ("seat_spread", "table_visits_above_even", "trios_again", "back_to_back")
     )
     assert (tmp_path / "results.md").exists()
+
+
+def test_odd_seats_measures_a_room_against_its_seatings_bound():
+    from benchmarks import odd_seats
+
+    row = odd_seats.measure(45, 3, time_limit=1.0)
+    assert row["allowed"] in (1, 2) and row["seat_spread"] >= 0
+    assert row["proven"] is None or row["proven"] <= row["seat_spread"]  # asked only above the bound
