@@ -358,8 +358,8 @@ def _three_handed_fixed_seats(players: int, rounds: int) -> np.ndarray:
     return seats
 
 
-@pytest.mark.parametrize("players, rounds, fewest", [(13, 4, 2), (21, 7, 1)])
-def test_exact_letters_reach_the_fewest_spread_the_tables_of_three_allow(players, rounds, fewest):
+@pytest.mark.parametrize("players, rounds, fewest, local_above", [(13, 4, 2, False), (21, 7, 1, True)])
+def test_exact_letters_reach_the_fewest_spread_the_tables_of_three_allow(players, rounds, fewest, local_above):
     from optimizer.balance.exact_letters import exact_letters
     from optimizer.balance.seats import _sat_at_four
 
@@ -374,4 +374,5 @@ def test_exact_letters_reach_the_fewest_spread_the_tables_of_three_allow(players
     assert all(same_tables) and ((lettered >= 0).sum(axis=2) == (seats >= 0).sum(axis=2)).all()
     assert not ((lettered[..., 3] >= 0) & (seats[..., 3] < 0)).any()  # nobody in the empty seat D
     # the local search alone stops above it on 21 x 7; given the work, balance_letters takes the exact one
+    assert (seat_spread(balance_letters(seats, None, players), players) > fewest) is local_above
     assert seat_spread(balance_letters(seats, None, players, work=5.0), players) == fewest

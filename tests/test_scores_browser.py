@@ -78,6 +78,7 @@ def test_a_rounds_cards_typed_in_make_the_standings(browser, server):
     assert page.locator("#table-1 output.total").all_inner_texts() == ["10", "20", "-5", "3"]
     page.fill("#table-1 input[name=points-1-3]", "1O")
     assert page.locator("#table-1 output.total").all_inner_texts() == ["10", "", "-5", "3"]
+    page.fill("#table-2 input[name=points-0-1]", "7")  # table 2 begun, not sent
     page.click("#table-1 button[type=submit]")
     message = page.locator("#error-t1-1-3")
     assert "'1O' is not a whole number of points" in message.inner_text()
@@ -89,6 +90,7 @@ def test_a_rounds_cards_typed_in_make_the_standings(browser, server):
     assert wrong["y"] < placed["y"]  # right under the row of its box, above the next player's row
     assert page.input_value("#table-1 input[name=points-1-3]") == "1O"  # what was typed stays
     assert page.input_value("#table-1 input[name=points-0-1]") == "10"
+    assert page.input_value("#table-2 input[name=points-0-1]") == "7"  # another card's typing survives the reload
     check_layout(page, "refused")
     page.fill("#table-1 input[name=points-1-3]", "0")
     assert page.locator("#table-1 output.total").all_inner_texts() == ["10", "20", "-5", "3"]

@@ -73,7 +73,7 @@ def balance_letters(
     n = players_in(seats, player_count)
     so_far = np.zeros((n, 4), np.int64) if letters_so_far is None else np.asarray(letters_so_far, np.int64)
     out = _colour_tables_of_four(seats, n)
-    at_four = (letter_counts(out, n)[:, 3] > 0) | (so_far[:, 3] > 0)
+    at_four = _sat_at_four(seats, n) | (so_far[:, 3] > 0)  # A-D counted, as the checker counts them
     out = _seat_tables_of_three(out, so_far, at_four, n)
     out = _improve(out, so_far, at_four, n, max_passes)
     spread = seat_spread(out, n, so_far)  # the checker's count: A-D for anyone who sat at a table of four
@@ -84,7 +84,7 @@ def balance_letters(
         and spread > max(1, forced_seat_spread(seats, n))
         and seats.size <= EXACT_MAX_SEATS
     ):
-        found = exact_letters(out, n, so_far, _sat_at_four(seats, n) | (so_far[:, 3] > 0), work=work, wall=wall)
+        found = exact_letters(out, n, so_far, at_four, work=work, wall=wall)
         if found is not None and found[1] < spread:
             return found[0]
     return out
