@@ -35,6 +35,7 @@ from optimizer.balance import (
     regroup_for_tables,
     rounds_for_tables,
 )
+from optimizer.balance.rotational_day import ROTATIONAL_DAY_MAX_PLAYERS, rotational_day
 from optimizer.balance.tables import ENUMERATED_CHOICES, KICKS
 from optimizer.bounds import lower_bound
 from optimizer.checker import check
@@ -96,6 +97,16 @@ REPEATABLE_WINDOW_SHARE = 0.5
 KICKS_BETWEEN_REGROUPING = 20
 # Share of the time left after local search that may go to proving a forced repeat (_raise_bound).
 PROBE_SHARE = 0.2
+# The rotational day for the table numbers: at most these seconds, in attempts of at most
+# ROTATIONAL_DAY_ATTEMPT seconds (of deterministic work, in a repeatable run, which makes
+# ROTATIONAL_DAY_REPEATABLE_ATTEMPTS of them). Measured on 2 workers: the 20 x 10 day in 1.3 s for 3
+# seeds of 4 (the fourth none in 6 s); the 16 x 6 day within 1.5 s for 2 seeds of 5.
+ROTATIONAL_DAY_SECONDS, ROTATIONAL_DAY_ATTEMPT, ROTATIONAL_DAY_REPEATABLE_ATTEMPTS = 8.0, 2.0, 2
+# Attempts take these in turn (most visits above even for one player at one table, no back-to-back in
+# orbit order): nobody above even with the rematches ruled out (20 x 10), then at most one above (16 x 6).
+ROTATIONAL_DAY_TRIES = ((0, True), (1, False))
+# Kept for ordering, numbering and lettering the day found (milliseconds at 20 players), with a margin.
+ROTATIONAL_DAY_RESERVE = 0.2
 # In the smallest rooms (split by round 2) the search has settled and the proof is what is left.
 SPLIT_SHARE = 0.8
 
@@ -172,7 +183,7 @@ def plan(
     except KeyboardInterrupt:
         return _result(run, None, False, True)
     proven, interrupted = _stages(run, seed, workers, warm_start)
-    _balance(run, np.random.default_rng(seed), polish_first=not interrupted)
+    _balance(run, np.random.default_rng(seed), polish_first=not interrupted, workers=workers)
     return _result(run, fixed_repeats, proven, interrupted)
 
 
@@ -393,7 +404,7 @@ def _local_search(run: Run, rng, share: float) -> None:
         offer(improve(run.best.seats, run.costs, deadline, rng, offer))
 
 
-def _balance(run: Run, rng: np.random.Generator, polish_first: bool) -> None:
+def _balance(run: Run, rng: np.random.Generator, polish_first: bool, workers: int) -> None:
     """What players notice beyond repeats (optimizer.balance), never at the cost of one: regroup for
     fewer trios again and back-to-back rematches at the same repeats, then order the rounds, number
     the tables and seat the letters, none of which changes who meets whom. Ctrl-C keeps the best."""
@@ -457,17 +468,57 @@ def _balance(run: Run, rng: np.random.Generator, polish_first: bool) -> None:
         if not run.incumbent.has_time_to_check():
             return  # the seat letters would not be checked in time (at the room limits)
         run.offer(letters(seats), f"{best.method}, balanced")
+        window = _regroup_share(run) if regroup else 0.0
+        won = _offer_rotational_day(run, workers, lambda day: letters(number(order(day))), window)
+        seats = seats if won is None else won
         # A repeatable run regroups only after a search that stopped early (at the bound), when the time
         # left seldom runs out before the step count; otherwise the clock would decide where it stops.
-        if regroup and (run.done or not run.budget.repeatable):
+        if regroup and (run.done or not run.budget.repeatable) and run.best is not None:  # (a day was offered)
             renumber = partial(number, kicks=min(kicks, KICKS_BETWEEN_REGROUPING))
             seats = regroup_for_tables(
                 seats, regroup_rng, renumber, visits_so_far=history.visits_before,
                 **_polish_time(run, window=True), **room,
             )  # fmt: skip
-            run.offer(letters(seats), f"{best.method}, balanced")
+            run.offer(letters(seats), run.best.method)
     except KeyboardInterrupt:
         return
+
+
+def _offer_rotational_day(
+    run: Run, workers: int, balanced: Callable[[Seats], Seats], regroup_window: float
+) -> Seats | None:
+    """Where the best day still has table visits above even, other groups at its repeats: a rotational
+    day (optimizer.balance.rotational_day) with fewer visits and no trio again if it has none, in the time
+    left before `regroup_window` and the seat letters' checks (a repeatable run: one worker, deterministic
+    time). Returns the day if it became the best."""
+    event, repeatable = run.event, run.budget.repeatable
+    won = None
+    requests = event.stay or event.apart or event.spread or not run.history.fresh
+    odd = event.layout.threes or event.layout.sit_outs
+    if requests or odd or len(event.players) > ROTATIONAL_DAY_MAX_PLAYERS:
+        return None
+    # the regrouping's window after it (_polish_time), the seat letters' checks and a margin
+    reserve = regroup_window + LETTERS_CHECKS * run.incumbent.check_seconds + ROTATIONAL_DAY_RESERVE
+    end = time.monotonic() + min(ROTATIONAL_DAY_SECONDS, run.budget.finish_left() - reserve)
+    # Short attempts, the kinds in turn, each kind's seeds in turn: a seed may take many times another's.
+    attempts = ROTATIONAL_DAY_REPEATABLE_ATTEMPTS if repeatable else ROTATIONAL_DAY_SECONDS // ROTATIONAL_DAY_ATTEMPT
+    for attempt in range(int(attempts)):
+        best, left = run.best, end - time.monotonic()
+        if best is None or best.metrics.table_visits_above_even == 0 or left < NUMBERING_SECONDS:
+            break
+        most_above, no_back_to_back = ROTATIONAL_DAY_TRIES[attempt % len(ROTATIONAL_DAY_TRIES)]
+        day = rotational_day(
+            len(event.players), event.rounds, repeats=best.metrics.repeats, below=best.metrics.table_visits_above_even,
+            no_trios=best.metrics.trios_again == 0, no_back_to_back=no_back_to_back and best.metrics.back_to_back == 0,
+            most_above=most_above, deadline=time.monotonic() + min(left, ROTATIONAL_DAY_ATTEMPT),
+            work=ROTATIONAL_DAY_ATTEMPT if repeatable else None, workers=1 if repeatable else min(workers, 2),
+            seed=attempt // len(ROTATIONAL_DAY_TRIES),
+        )  # fmt: skip
+        if day is not None and run.incumbent.has_time_to_check():
+            day = balanced(day)
+            run.offer(day, "rotational day for the table numbers, balanced")
+            won = day if run.best is not None and run.best.seats is day else won
+    return won
 
 
 def _numbered(seats: Seats, player_count: int) -> bool:
@@ -481,12 +532,16 @@ def _polish_time(run: Run, window: bool = False) -> dict[str, Any]:
     the share's after a search that stopped early (at the bound), else (or with `window`) the finish
     window's alone (the part of the run always kept for balancing), so that the clock seldom decides
     where it stops."""
-    share = max(FINISH_SECONDS, POLISH_SHARE * run.budget.time_limit)
+    share = _regroup_share(run)
     end = run.budget.end
     if not run.budget.repeatable:
         return dict(deadline=min(end, time.monotonic() + share), max_steps=None)
     counted = share if run.done and not window else REPEATABLE_WINDOW_SHARE * (run.budget.end - run.budget.deadline)
     return dict(deadline=end, max_steps=int(counted * POLISH_STEPS_PER_SECOND))
+
+
+def _regroup_share(run: Run) -> float:
+    return max(FINISH_SECONDS, POLISH_SHARE * run.budget.time_limit)
 
 
 def _result(run: Run, fixed_repeats: int | None, proven: bool, interrupted: bool) -> PlanResult:
