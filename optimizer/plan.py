@@ -97,7 +97,7 @@ REPEATABLE_WINDOW_SHARE = 0.5
 KICKS_BETWEEN_REGROUPING = 20
 # Share of the time left after local search that may go to proving a forced repeat (_raise_bound).
 PROBE_SHARE = 0.2
-# The rotational day for the table numbers: at most these seconds, in attempts of at most
+# The rotational day for the table numbers: these seconds, when the run has them to spare, in attempts of at most
 # ROTATIONAL_DAY_ATTEMPT seconds (of deterministic work, in a repeatable run, which makes
 # ROTATIONAL_DAY_REPEATABLE_ATTEMPTS of them). Measured on 2 workers: the 20 x 10 day in 1.3 s for 3
 # seeds of 4 (the fourth none in 6 s); the 16 x 6 day within 1.5 s for 2 seeds of 5.
@@ -488,9 +488,10 @@ def _offer_rotational_day(
     run: Run, workers: int, balanced: Callable[[Seats], Seats], regroup_window: float
 ) -> Seats | None:
     """Where the best day still has table visits above even, other groups at its repeats: a rotational
-    day (optimizer.balance.rotational_day) with fewer visits and no trio again if it has none, in the time
-    left before `regroup_window` and the seat letters' checks (a repeatable run: one worker, deterministic
-    time). Returns the day if it became the best."""
+    day (optimizer.balance.rotational_day) with fewer visits and no trio again if it has none, when
+    ROTATIONAL_DAY_SECONDS are left beside `regroup_window` and the seat letters' checks (measured at a
+    5 s limit, taking less cost the regrouping after it more than the day gained); a repeatable run on
+    one worker and deterministic time. Returns the day if it became the best."""
     event, repeatable = run.event, run.budget.repeatable
     won = None
     requests = event.stay or event.apart or event.spread or not run.history.fresh
@@ -499,7 +500,9 @@ def _offer_rotational_day(
         return None
     # the regrouping's window after it (_polish_time), the seat letters' checks and a margin
     reserve = regroup_window + LETTERS_CHECKS * run.incumbent.check_seconds + ROTATIONAL_DAY_RESERVE
-    end = time.monotonic() + min(ROTATIONAL_DAY_SECONDS, run.budget.finish_left() - reserve)
+    if run.budget.finish_left() - reserve < ROTATIONAL_DAY_SECONDS:
+        return None  # only with its whole time to spare: the stages before it keep theirs (5 s runs do not try)
+    end = time.monotonic() + ROTATIONAL_DAY_SECONDS
     # Short attempts, the kinds in turn, each kind's seeds in turn: a seed may take many times another's.
     attempts = ROTATIONAL_DAY_REPEATABLE_ATTEMPTS if repeatable else ROTATIONAL_DAY_SECONDS // ROTATIONAL_DAY_ATTEMPT
     for attempt in range(int(attempts)):
