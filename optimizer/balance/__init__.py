@@ -10,6 +10,7 @@ Pure functions on the array form of `optimizer.seats`; numpy and OR-Tools only.
     polish(seats, rng, played, apart, clubs, ...)   -> seats: fewer trios again and rematches, never more repeats
     regroup_for_tables(seats, rng, number, ...)     -> seats: fewer table visits above even, nothing else worse
     exact_numbers.fewest_table_visits(seats)        -> what a day's groups allow the table numbers (CP-SAT)
+    rotational_day.rotational_day(players, rounds)  -> seats: other groups at the same repeats, fewer visits (CP-SAT)
 
 Each one keeps what the others decide: letters never move a player to another table, table numbers and
 the order of rounds never change who meets whom, and polish only regroups (so letters and numbers are

@@ -27,12 +27,13 @@ Only the B = ceil(R / T) base rounds are searched; the last orbit is cut to R - 
 Player 0 sits at table 0 of base round 0 (renaming the tables alike in all rounds changes nothing).
 The rounds come in orbit order; `optimizer.balance.order` may reorder them for back-to-back rematches.
 
-Measured (benchmarks/README.md, issue 29): the 16 x 6 day at E = 24 with 4 table visits above even
-(the published table has 5, our regrouped days 6) in 2 s, and the 20 x 10 day at E = 110 with none
-(published none, ours 16) in 1.2 s, neither with trios again; on 20 x 7, 20 x 8, 20 x 9 and 24 x 9
-it found nothing in 30 s. Back-to-back rematches: the 16 x 6 day has none once reordered, but the days
-found for 16 x 8, 16 x 12 and 20 x 13 keep 18 to 24 in any order, and the 20 x 10 day needs the clauses
-(then, with `most_above` = 0, 1.1 s; 20 x 15 at 0 in 5 s, ours 11).
+Measured (benchmarks/README.md, issue 29's third part), 2 workers: the 16 x 6 day at E = 24 with 4 table
+visits above even (the published table has 5, our regrouped days 6, proven the fewest their groups
+allow) in 2 s, and the 20 x 10 day at E = 110 with none (ours 15 to 16) in 1.3 s for 3 seeds of 4,
+neither with trios again; nothing for 20 x 7, 20 x 8, 20 x 9 or 24 x 9 in 30 s, nor past 20 players
+in 10 s. Back-to-back rematches: the 16 x 6 day has none once reordered, but the days found for
+16 x 8, 16 x 12 and 20 x 13 keep 18 to 24 in any order, and the 20 x 10 day needs the clauses (then,
+with `most_above` = 0).
 """
 
 from __future__ import annotations
