@@ -489,9 +489,9 @@ def _offer_rotational_day(
 ) -> Seats | None:
     """Where the best day still has table visits above even, other groups at its repeats: a rotational
     day (optimizer.balance.rotational_day) with fewer visits and no trio again if it has none, when
-    ROTATIONAL_DAY_SECONDS are left beside `regroup_window` and the seat letters' checks (measured at a
-    5 s limit, taking less cost the regrouping after it more than the day gained); a repeatable run on
-    one worker and deterministic time. Returns the day if it became the best."""
+    ROTATIONAL_DAY_SECONDS are left beside `regroup_window` and the seat letters' checks (at a 5 s limit,
+    run in less time, it cost the regrouping after it more than the day gained); a repeatable run on one
+    worker and deterministic time. Returns the day if it became the best."""
     event, repeatable = run.event, run.budget.repeatable
     won = None
     requests = event.stay or event.apart or event.spread or not run.history.fresh
