@@ -21,6 +21,7 @@ pytestmark = pytest.mark.skipif(not os.path.exists(shared.CHROMIUM), reason="Deb
 LONG = "Maximiliana Wolfeschlegelsteinhausenberger-Dorff"
 PLAYERS = [LONG, *names(8)]  # nine: one sits out each round
 NEXT_FRAME = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+NAMES = ".seat-row .player, table.standings .player"  # a name whole on every width
 SIBLINGS = ".cards > form, .seat-row > *, .card-title > *, .round-picker > *, .event-nav > *, header.top > *"
 
 
@@ -41,6 +42,8 @@ def check_layout(page, step: str) -> None:
         page.evaluate(NEXT_FRAME)  # the page's own resize handlers have run
         problems = page.evaluate(shared.LAYOUT, SIBLINGS)
         assert not problems, f"{step} at {width} px: {problems}"
+        broken = page.evaluate(f"(names) => [...document.querySelectorAll(names)].flatMap({room.BROKEN_WORDS})", NAMES)
+        assert not broken, f"{step} at {width} px: names broken mid-word at {broken}"
         if shared.SHOTS is not None:
             shared.SHOTS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(shared.SHOTS / f"scores-{step}-{width}.png"), full_page=True)

@@ -120,6 +120,8 @@ def _round_page(
         unchanged=unchanged,
         games=range(1, GAMES_PER_ROUND + 1),
         errors=errors or {},
+        # the widest piece of a name, in em: a card is made at least wide enough for it (desk.css)
+        word_em=max(map(longest_em, day.schedule.players), default=0.0),
     )
 
 
