@@ -72,9 +72,10 @@ def rotational_day(
     tables = player_count // 4
     if player_count % 4 or not 4 <= player_count <= ROTATIONAL_DAY_MAX_PLAYERS or below <= 0:
         return None
-    orbits = [(b, s) for b in range(-(-rounds // tables)) for s in range(min(tables, rounds - b * tables))]
+    bases = even = -(-rounds // tables)  # ceil(R / T): the base rounds, and each player's even share of a table
+    orbits = [(b, s) for b in range(bases) for s in range(min(tables, rounds - b * tables))]
     model = cp_model.CpModel()
-    x, meet = _base_rounds(model, player_count, len({b for b, _ in orbits}))
+    x, meet = _base_rounds(model, player_count, bases)
 
     def shifted(p: int, s: int) -> int:  # (x, c) -> (x - s, c)
         return p // tables * tables + (p - s) % tables
@@ -86,10 +87,7 @@ def rotational_day(
     if no_trios:
         _no_trio_again(model, player_count, orbits, together)
     if no_back_to_back:
-        for p, q in combinations(range(player_count), 2):
-            for (b, s), (c, u) in zip(orbits, orbits[1:]):
-                model.add_bool_or([together(p, q, b, s).Not(), together(p, q, c, u).Not()])
-    even = -(-rounds // tables)
+        _no_back_to_back(model, player_count, orbits, together)
     above = []
     for p in range(player_count):
         for t in range(tables):
@@ -152,6 +150,13 @@ def _no_trio_again(model: cp_model.CpModel, n: int, orbits, together) -> None:
             model.add_bool_or([together(p, q, b, s).Not(), together(p, r, b, s).Not(), z])
             trio.append(z)
         model.add(sum(trio) <= 1)
+
+
+def _no_back_to_back(model: cp_model.CpModel, n: int, orbits, together) -> None:
+    """No pair shares a table in two rounds running, in orbit order."""
+    for p, q in combinations(range(n), 2):
+        for (b, s), (c, u) in zip(orbits, orbits[1:]):
+            model.add_bool_or([together(p, q, b, s).Not(), together(p, q, c, u).Not()])
 
 
 def _developed(solver: cp_model.CpSolver, x, orbits, n: int) -> np.ndarray:
