@@ -35,6 +35,7 @@ from optimizer.balance import (
     regroup_for_tables,
     rounds_for_tables,
 )
+from optimizer.balance.exact_numbers import fewest_table_visits
 from optimizer.balance.rotational_day import ROTATIONAL_DAY_MAX_PLAYERS, rotational_day
 from optimizer.balance.tables import ENUMERATED_CHOICES, KICKS
 from optimizer.bounds import lower_bound
@@ -107,6 +108,11 @@ ROTATIONAL_DAY_SECONDS, ROTATIONAL_DAY_ATTEMPT, ROTATIONAL_DAY_REPEATABLE_ATTEMP
 ROTATIONAL_DAY_TRIES = ((0, True), (1, False))
 # Kept for ordering, numbering and lettering the day found (milliseconds at 20 players), with a margin.
 ROTATIONAL_DAY_RESERVE = 0.2
+# The exact numbering of the best day's groups at the end of a run: at most these seconds of the time left
+# (these deterministic seconds in a repeatable run), only with at least EXACT_NUMBERING_MIN_SECONDS left,
+# in rooms of at most EXACT_NUMBERING_MAX_TABLES tables.
+EXACT_NUMBERING_SECONDS, EXACT_NUMBERING_WORK, EXACT_NUMBERING_MIN_SECONDS = 10.0, 4.0, 1.0
+EXACT_NUMBERING_MAX_TABLES = 16
 # In the smallest rooms (split by round 2) the search has settled and the proof is what is left.
 SPLIT_SHARE = 0.8
 
@@ -480,6 +486,7 @@ def _balance(run: Run, rng: np.random.Generator, polish_first: bool, workers: in
                 **_polish_time(run, window=True), **room,
             )  # fmt: skip
             run.offer(letters(seats), run.best.method)
+        _offer_exact_numbering(run, workers, seed=int(rng.integers(2**31)))
     except KeyboardInterrupt:
         return
 
@@ -522,6 +529,26 @@ def _offer_rotational_day(
             run.offer(day, "rotational day for the table numbers, balanced")
             won = day if run.best is not None and run.best.seats is day else won
     return won
+
+
+def _offer_exact_numbering(run: Run, workers: int, seed: int) -> None:
+    """Where the best day still has table visits above even, the exact numbering of its groups
+    (optimizer.balance.exact_numbers, CP-SAT over all rounds at once) in the time left: fewer visits, or
+    a proof that these groups allow no fewer, which stops it (often within a second). The groups, the
+    order and the seat letters stay; only the numbers change. Not with stayers or rounds played before
+    (the model renames numbers alike in all rounds), nor past EXACT_NUMBERING_MAX_TABLES."""
+    best, event, repeatable = run.best, run.event, run.budget.repeatable
+    if best is None or best.metrics.table_visits_above_even == 0 or event.stay or not run.history.fresh:
+        return
+    seconds = run.budget.finish_left() - LETTERS_CHECKS * run.incumbent.check_seconds - ROTATIONAL_DAY_RESERVE
+    if best.seats.shape[1] > EXACT_NUMBERING_MAX_TABLES or seconds < EXACT_NUMBERING_MIN_SECONDS:
+        return
+    found = fewest_table_visits(
+        best.seats, at_most=best.metrics.table_visits_above_even - 1, time_limit=min(seconds, EXACT_NUMBERING_SECONDS),
+        workers=1 if repeatable else min(workers, 2), seed=seed, work=EXACT_NUMBERING_WORK if repeatable else None,
+    )  # fmt: skip
+    if found.seats is not None and run.incumbent.has_time_to_check():
+        run.offer(found.seats, f"{best.method}, tables numbered exactly")
 
 
 def _numbered(seats: Seats, player_count: int) -> bool:

@@ -1,7 +1,11 @@
 """The exact table numbering (CP-SAT over all rounds): what a day's groups allow."""
 
+import importlib
+
 import numpy as np
 
+from models import Event
+from optimizer import check, plan
 from optimizer.balance import balance_table_numbers, forced_table_visits, table_visits_above_even
 from optimizer.balance.exact_numbers import fewest_table_visits
 from optimizer.constructions.affine import affine_seating
@@ -32,3 +36,15 @@ def test_the_model_renumbers_a_scrambled_day_to_the_descents_figure_or_better():
     assert found.seats is not None and found.figure == table_visits_above_even(found.seats) <= descent
     assert all(_tables(a) == _tables(b) for a, b in zip(found.seats, scrambled))
     assert (found.seats[0] == scrambled[0]).all()  # the first round keeps its numbers
+
+
+def test_a_repeatable_plan_numbers_its_day_exactly_in_the_time_left_and_repeats_it(monkeypatch):
+    # 24 x 9 on one worker: the descent alone leaves visits above even that the day's groups do not force
+    event = Event(players=tuple(f"P{k + 1:02d}" for k in range(24)), rounds=9)
+    first, second = (plan(event, time_limit=10, seed=0, workers=1) for _ in range(2))
+    assert first.schedule == second.schedule and "tables numbered exactly" in first.method
+    monkeypatch.setattr(importlib.import_module("optimizer.plan"), "EXACT_NUMBERING_MIN_SECONDS", float("inf"))
+    without = check(plan(event, time_limit=10, seed=0, workers=1).schedule)
+    metrics = check(first.schedule)
+    assert metrics.table_visits_above_even < without.table_visits_above_even  # measured: 3 against 4
+    assert (metrics.repeats, metrics.trios_again, metrics.back_to_back) == (48, 0, 0)

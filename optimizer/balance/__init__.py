@@ -9,7 +9,7 @@ Pure functions on the array form of `optimizer.seats`; numpy and OR-Tools only.
     fair_order(seats, player_count)                 -> order: rounds that take three-handed seats and sit-outs in turn
     polish(seats, rng, played, apart, clubs, ...)   -> seats: fewer trios again and rematches, never more repeats
     regroup_for_tables(seats, rng, number, ...)     -> seats: fewer table visits above even, nothing else worse
-    exact_numbers.fewest_table_visits(seats)        -> what a day's groups allow the table numbers (CP-SAT)
+    exact_numbers.fewest_table_visits(seats)        -> seats: the fewest visits the groups allow, or a proof (CP-SAT)
     rotational_day.rotational_day(players, rounds)  -> seats: other groups at the same repeats, fewer visits (CP-SAT)
 
 Each one keeps what the others decide: letters never move a player to another table, table numbers and

@@ -10,8 +10,9 @@ its numbers. A fresh day only: nobody stays, no round played before (those break
 What it is for. The descent of `optimizer.balance.tables` is a local search; this model proves what the
 groups allow. Measured (benchmarks/README.md, issue 29's second part; `benchmarks.tables_exact`): it
 proves the descent's 6 optimal for the 16 x 6 day and 1 for a 20 x 8 day, and that no numbering of the
-20 x 9 or 20 x 10 day reaches 0 (in under a second), but in a run's few seconds it seldom beats the
-descent, so plans do not run it.
+20 x 9 or 20 x 10 day reaches 0 (in under a second). In a run's first seconds it seldom beats the
+descent, so plans run it last, in the time left (`optimizer.plan`, at most 10 s): at the default 30 s
+limit the 24 x 9 day's last visit above even goes (1 -> 0, published 0; issue 29's fourth part).
 """
 
 from __future__ import annotations
@@ -41,10 +42,13 @@ def fewest_table_visits(
     time_limit: float = 10.0,
     workers: int = 2,
     seed: int = 0,
+    work: float | None = None,
 ) -> ExactNumbering:
     """Number the day's tables over all rounds at once, hinted with the numbering as given; with
     `at_most`, only numberings with at most that many visits above even count (a decision: 'can these
-    groups reach the target?', which CP-SAT often settles far faster than the minimum)."""
+    groups reach the target?', which CP-SAT often settles far faster than the minimum). Within
+    `time_limit` seconds, and `work` seconds of deterministic time if given (one worker then repeats a
+    run exactly)."""
     n = players_in(seats)
     rounds, tables = seats.shape[:2]
     where = table_of(seats, n)
@@ -73,6 +77,8 @@ def fewest_table_visits(
     model.minimize(total)
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = time_limit
+    if work is not None:
+        solver.parameters.max_deterministic_time = work
     solver.parameters.num_workers = workers
     solver.parameters.random_seed = seed
     status = solver.solve(model)

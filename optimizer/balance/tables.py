@@ -27,7 +27,7 @@ What numbering cannot do. The figure is bounded below by the grouping itself (`f
 and this descent finds those 16; CP-SAT proves in 0.4 s there that no numbering reaches 0). A small
 exact model over all rounds (CP-SAT on x[round, table, number], 2 workers, hinted with this descent's
 numbering, `optimizer.balance.exact_numbers`) matched or trailed the descent in a run's seconds on the
-target rooms, so plans do not run it; it proves what a day's groups allow instead. Below such a bound
+target rooms, so plans run it last, in the time left; it also proves what a day's groups allow. Below such a bound
 only regrouping helps: `optimizer.balance.polish.regroup_for_tables` regroups with the numbers as they
 stand and calls this numbering again.
 """
