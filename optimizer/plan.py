@@ -111,7 +111,7 @@ ROTATIONAL_DAY_RESERVE = 0.2
 # The exact numbering of the best day's groups at the end of a run: at most these seconds of the time left
 # (these deterministic seconds in a repeatable run), only with at least EXACT_NUMBERING_MIN_SECONDS left,
 # in rooms of at most EXACT_NUMBERING_MAX_TABLES tables.
-EXACT_NUMBERING_SECONDS, EXACT_NUMBERING_WORK, EXACT_NUMBERING_MIN_SECONDS = 10.0, 4.0, 1.0
+EXACT_NUMBERING_SECONDS, EXACT_NUMBERING_WORK, EXACT_NUMBERING_MIN_SECONDS = 4.0, 4.0, 1.0
 EXACT_NUMBERING_MAX_TABLES = 16
 # In the smallest rooms (split by round 2) the search has settled and the proof is what is left.
 SPLIT_SHARE = 0.8
