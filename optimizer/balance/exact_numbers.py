@@ -11,7 +11,7 @@ What it is for. The descent of `optimizer.balance.tables` is a local search; thi
 groups allow. Measured (benchmarks/README.md, issue 29's second part; `benchmarks.tables_exact`): it
 proves the descent's 6 optimal for the 16 x 6 day and 1 for a 20 x 8 day, and that no numbering of the
 20 x 9 or 20 x 10 day reaches 0 (in under a second). In a run's first seconds it seldom beats the
-descent, so plans run it last, in the time left (`optimizer.plan`, at most 10 s): at the default 30 s
+descent, so plans run it last, in the time left (`optimizer.plan`, at most 4 s): at the default 30 s
 limit the 24 x 9 day's last visit above even goes (1 -> 0, published 0; issue 29's fourth part).
 """
 
