@@ -106,8 +106,9 @@ ROTATIONAL_DAY_SECONDS, ROTATIONAL_DAY_ATTEMPT, ROTATIONAL_DAY_REPEATABLE_ATTEMP
 # Attempts take these in turn (most visits above even for one player at one table, no back-to-back in
 # orbit order): nobody above even with the rematches ruled out (20 x 10), then at most one above (16 x 6).
 ROTATIONAL_DAY_TRIES = ((0, True), (1, False))
-# Kept for ordering, numbering and lettering the day found (milliseconds at 20 players), with a margin.
-ROTATIONAL_DAY_RESERVE = 0.2
+# Kept after the CP-SAT steps of balancing (the rotational day, the exact numbering) for what follows a day
+# found: ordering, numbering and lettering it (milliseconds at 20 players), with a margin.
+BALANCE_MARGIN = 0.2
 # The exact numbering of the best day's groups at the end of a run: at most these seconds of the time left
 # (these deterministic seconds in a repeatable run), only with at least EXACT_NUMBERING_MIN_SECONDS left,
 # in rooms of at most EXACT_NUMBERING_MAX_TABLES tables.
@@ -506,7 +507,7 @@ def _offer_rotational_day(
     if requests or odd or len(event.players) > ROTATIONAL_DAY_MAX_PLAYERS:
         return None
     # the regrouping's window after it (_polish_time), the seat letters' checks and a margin
-    reserve = regroup_window + LETTERS_CHECKS * run.incumbent.check_seconds + ROTATIONAL_DAY_RESERVE
+    reserve = regroup_window + LETTERS_CHECKS * run.incumbent.check_seconds + BALANCE_MARGIN
     if run.budget.finish_left() - reserve < ROTATIONAL_DAY_SECONDS:
         return None  # only with its whole time to spare: the stages before it keep theirs (5 s runs do not try)
     end = time.monotonic() + ROTATIONAL_DAY_SECONDS
@@ -540,7 +541,7 @@ def _offer_exact_numbering(run: Run, workers: int, seed: int) -> None:
     best, event, repeatable = run.best, run.event, run.budget.repeatable
     if best is None or best.metrics.table_visits_above_even == 0 or event.stay or not run.history.fresh:
         return
-    seconds = run.budget.finish_left() - LETTERS_CHECKS * run.incumbent.check_seconds - ROTATIONAL_DAY_RESERVE
+    seconds = run.budget.finish_left() - LETTERS_CHECKS * run.incumbent.check_seconds - BALANCE_MARGIN
     if best.seats.shape[1] > EXACT_NUMBERING_MAX_TABLES or seconds < EXACT_NUMBERING_MIN_SECONDS:
         return
     found = fewest_table_visits(
