@@ -1,6 +1,7 @@
 """Scores in a real browser (Playwright driving Debian's Chromium) against `rotation serve`: a round's
 cards typed in, a wrong box refused beside it, the live totals, the standings, and the standings on
-the projector; at 1280 and 390 px every box inside its parent, no card or box over another."""
+the projector; at 1280, 700, 600 and 390 px every box inside its parent, no card or box over another,
+no name broken mid-word."""
 
 from __future__ import annotations
 
@@ -21,6 +22,8 @@ pytestmark = pytest.mark.skipif(not os.path.exists(shared.CHROMIUM), reason="Deb
 LONG = "Maximiliana Wolfeschlegelsteinhausenberger-Dorff"
 PLAYERS = [LONG, *names(8)]  # nine: one sits out each round
 NEXT_FRAME = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+# the desk at 1280 and a phone at 390, and between them where a card or the standings once broke (700, 600)
+WIDTHS = (1280, 700, 600, 390)
 NAMES = ".seat-row .player, table.standings .player"  # a name whole on every width
 SIBLINGS = ".cards > form, .seat-row > *, .card-title > *, .round-picker > *, .event-nav > *, header.top > *"
 
@@ -37,7 +40,7 @@ def server(tmp_path_factory):
 
 
 def check_layout(page, step: str) -> None:
-    for width in shared.WIDTHS:
+    for width in WIDTHS:
         page.set_viewport_size({"width": width, "height": 900})
         page.evaluate(NEXT_FRAME)  # the page's own resize handlers have run
         problems = page.evaluate(shared.LAYOUT, SIBLINGS)

@@ -68,8 +68,11 @@
   var table = document.querySelector("table.standings");
   if (!table) return;
   function fit() {
+    // the parent's content box: clientWidth counts its padding, which the table cannot use
+    var parent = table.parentElement, style = getComputedStyle(parent);
+    var room = parent.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
     table.classList.remove("as-cards");
-    if (table.offsetWidth > table.parentElement.clientWidth + 1) table.classList.add("as-cards");
+    if (table.offsetWidth > room + 1) table.classList.add("as-cards");
   }
   window.addEventListener("resize", fit);
   fit();
