@@ -190,7 +190,7 @@ def plan(
     except KeyboardInterrupt:
         return _result(run, None, False, True)
     proven, interrupted = _stages(run, seed, workers, warm_start)
-    _balance(run, np.random.default_rng(seed), polish_first=not interrupted, workers=workers)
+    _balance(run, np.random.default_rng(seed), interrupted=interrupted, workers=workers)
     return _result(run, fixed_repeats, proven, interrupted)
 
 
@@ -411,7 +411,7 @@ def _local_search(run: Run, rng, share: float) -> None:
         offer(improve(run.best.seats, run.costs, deadline, rng, offer))
 
 
-def _balance(run: Run, rng: np.random.Generator, polish_first: bool, workers: int) -> None:
+def _balance(run: Run, rng: np.random.Generator, interrupted: bool, workers: int) -> None:
     """What players notice beyond repeats (optimizer.balance), never at the cost of one: regroup for
     fewer trios again and back-to-back rematches at the same repeats, then order the rounds, number
     the tables and seat the letters, none of which changes who meets whom. Ctrl-C keeps the best."""
@@ -419,7 +419,8 @@ def _balance(run: Run, rng: np.random.Generator, polish_first: bool, workers: in
     if best is None:
         return
     player_count = len(event.players)
-    regroup = polish_first and run.costs is not None and player_count <= POLISH_MAX_PLAYERS
+    # after a Ctrl-C only the quick steps (ordering, numbering, letters): no regrouping, no CP-SAT
+    regroup = not interrupted and run.costs is not None and player_count <= POLISH_MAX_PLAYERS
     # players x players matrices of the requests, for the regrouping alone (gigabytes at the room limits)
     room: dict[str, Any] = dict(
         met_before=history.met_before,
@@ -476,7 +477,9 @@ def _balance(run: Run, rng: np.random.Generator, polish_first: bool, workers: in
             return  # the seat letters would not be checked in time (at the room limits)
         run.offer(letters(seats), f"{best.method}, balanced")
         window = _regroup_share(run) if regroup else 0.0
-        won = _offer_rotational_day(run, workers, lambda day: letters(number(order(day))), window)
+        won = None
+        if not interrupted:
+            won = _offer_rotational_day(run, workers, lambda day: letters(number(order(day))), window)
         seats = seats if won is None else won
         # A repeatable run regroups only after a search that stopped early (at the bound), when the time
         # left seldom runs out before the step count; otherwise the clock would decide where it stops.
@@ -487,7 +490,8 @@ def _balance(run: Run, rng: np.random.Generator, polish_first: bool, workers: in
                 **_polish_time(run, window=True), **room,
             )  # fmt: skip
             run.offer(letters(seats), run.best.method)
-        _offer_exact_numbering(run, workers, seed=int(rng.integers(2**31)))
+        if not interrupted:
+            _offer_exact_numbering(run, workers, seed=int(rng.integers(2**31)))
     except KeyboardInterrupt:
         return
 

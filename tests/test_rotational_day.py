@@ -1,5 +1,6 @@
 """The rotational day for the table numbers (optimizer.balance.rotational_day), checked by the checker."""
 
+import importlib
 import time
 
 import pytest
@@ -51,3 +52,19 @@ def test_a_repeatable_plan_takes_the_rotational_day_where_it_numbers_better():
     assert metrics.repeats == 24 and metrics.trios_again == 0 and metrics.back_to_back == 0
     assert metrics.table_visits_above_even <= 4  # the regrouped days before it: 6, proven the fewest theirs allow
     assert "rotational day" in result.method
+
+
+def test_after_a_stop_the_plan_runs_no_cp_sat_balancing(monkeypatch):
+    # Ctrl-C in the search: the best so far is ordered, numbered and lettered at once, not searched on
+    # (16 x 12: the fixed rule's day keeps table visits above even, which both steps would take on).
+    planning = importlib.import_module("optimizer.plan")
+
+    def not_now(*args, **kwargs):
+        raise AssertionError("a CP-SAT balancing step ran after the stop")
+
+    monkeypatch.setattr(planning, "_stages", lambda *args: (False, True))  # stopped before any search
+    monkeypatch.setattr(planning, "rotational_day", not_now)
+    monkeypatch.setattr(planning, "fewest_table_visits", not_now)
+    event = Event(players=tuple(f"P{k + 1:02d}" for k in range(16)), rounds=12)
+    result = plan(event, time_limit=30, seed=0, workers=2)
+    assert result.interrupted and check(result.schedule).repeats == result.repeats
