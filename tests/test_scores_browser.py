@@ -22,8 +22,6 @@ pytestmark = pytest.mark.skipif(not os.path.exists(shared.CHROMIUM), reason="Deb
 LONG = "Maximiliana Wolfeschlegelsteinhausenberger-Dorff"
 PLAYERS = [LONG, *names(8)]  # nine: one sits out each round
 NEXT_FRAME = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
-# the desk at 1280 and a phone at 390, and between them where a card or the standings once broke (700, 600)
-WIDTHS = (1280, 700, 600, 390)
 NAMES = ".seat-row .player, table.standings .player"  # a name whole on every width
 SIBLINGS = ".cards > form, .seat-row > *, .card-title > *, .round-picker > *, .event-nav > *, header.top > *"
 
@@ -40,7 +38,7 @@ def server(tmp_path_factory):
 
 
 def check_layout(page, step: str) -> None:
-    for width in WIDTHS:
+    for width in shared.WIDTHS:
         page.set_viewport_size({"width": width, "height": 900})
         page.evaluate(NEXT_FRAME)  # the page's own resize handlers have run
         problems = page.evaluate(shared.LAYOUT, SIBLINGS)
