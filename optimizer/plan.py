@@ -510,9 +510,7 @@ def _offer_rotational_day(
     odd = event.layout.threes or event.layout.sit_outs
     if requests or odd or len(event.players) > ROTATIONAL_DAY_MAX_PLAYERS:
         return None
-    # the regrouping's window after it (_polish_time), the seat letters' checks and a margin
-    reserve = regroup_window + LETTERS_CHECKS * run.incumbent.check_seconds + BALANCE_MARGIN
-    if run.budget.finish_left() - reserve < ROTATIONAL_DAY_SECONDS:
+    if _to_spare(run) - regroup_window < ROTATIONAL_DAY_SECONDS:  # the regrouping's window after it
         return None  # only with its whole time to spare: the stages before it keep theirs (5 s runs do not try)
     end = time.monotonic() + ROTATIONAL_DAY_SECONDS
     # Short attempts, the kinds in turn, each kind's seeds in turn: a seed may take many times another's.
@@ -545,7 +543,7 @@ def _offer_exact_numbering(run: Run, workers: int, seed: int) -> None:
     best, event, repeatable = run.best, run.event, run.budget.repeatable
     if best is None or best.metrics.table_visits_above_even == 0 or event.stay or not run.history.fresh:
         return
-    seconds = run.budget.finish_left() - LETTERS_CHECKS * run.incumbent.check_seconds - BALANCE_MARGIN
+    seconds = _to_spare(run)
     if best.seats.shape[1] > EXACT_NUMBERING_MAX_TABLES or seconds < EXACT_NUMBERING_MIN_SECONDS:
         return
     found = fewest_table_visits(
@@ -554,6 +552,12 @@ def _offer_exact_numbering(run: Run, workers: int, seed: int) -> None:
     )  # fmt: skip
     if found.seats is not None and run.incumbent.has_time_to_check():
         run.offer(found.seats, f"{best.method}, tables numbered exactly")
+
+
+def _to_spare(run: Run) -> float:
+    """The seconds a CP-SAT step of balancing may take: the time left but the seat letters' checks and
+    BALANCE_MARGIN."""
+    return run.budget.finish_left() - LETTERS_CHECKS * run.incumbent.check_seconds - BALANCE_MARGIN
 
 
 def _numbered(seats: Seats, player_count: int) -> bool:

@@ -18,7 +18,7 @@ import base64
 import io
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from importlib import resources
 
@@ -68,6 +68,11 @@ def pieces(text: str, bold: bool = False) -> tuple[tuple[float, bool], ...]:
 def longest_em(text: str, bold: bool = False) -> float:
     """The widest piece: a line narrower than this breaks a word in the middle."""
     return max((w for w, _ in pieces(text, bold)), default=0.0)
+
+
+def widest_word_em(names: Iterable[str]) -> float:
+    """The widest piece of any of the names (0 for none): a column narrower breaks one mid-word."""
+    return max(map(longest_em, names), default=0.0)
 
 
 def _fill(parts: Sequence[tuple[float, bool]], room_em: float, space_em: float) -> int:

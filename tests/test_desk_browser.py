@@ -1,7 +1,7 @@
 """The desk in a real browser (Playwright driving Debian's Chromium) against a real `rotation serve`.
 
-One browser for the module, one server per scenario that needs its own; short time limits. At 1280, 700,
-600 and 390 px wide the layout is checked in the browser (element boxes inside their parents, no two cards
+One browser for the module, one server per scenario that needs its own; short time limits. At 1920, 1280,
+700, 600 and 390 px wide the layout is checked in the browser (element boxes inside their parents, no two cards
 or forms overlapping), and screenshots go to $DESK_SCREENSHOTS when it is set, for a person to look at.
 """
 
@@ -33,9 +33,9 @@ FLAGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-# a laptop, a tablet, a small tablet and a phone: between the first and the last a score card once broke a
-# name mid-word (700) and the standings ran past the window (600)
-WIDTHS = (1280, 700, 600, 390)
+# a desktop screen, a laptop, a tablet, a small tablet and a phone: between the laptop and the phone a score
+# card once broke a name mid-word (700) and the standings ran past the window (600)
+WIDTHS = (1920, 1280, 700, 600, 390)
 
 
 class Server:

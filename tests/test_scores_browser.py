@@ -1,6 +1,6 @@
 """Scores in a real browser (Playwright driving Debian's Chromium) against `rotation serve`: a round's
 cards typed in, a wrong box refused beside it, the live totals, the standings, and the standings on
-the projector; at 1280, 700, 600 and 390 px every box inside its parent, no card or box over another,
+the projector; at 1920, 1280, 700, 600 and 390 px every box inside its parent, no card or box over another,
 no name broken mid-word."""
 
 from __future__ import annotations

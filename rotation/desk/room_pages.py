@@ -109,7 +109,7 @@ def room_settings(
 def screen(request: Request, event_id: int):
     from rotation.desk.scores_pages import screen_context
     from rotation.printing import lookup_entries, qr_svg
-    from rotation.typeface import longest_em
+    from rotation.typeface import widest_word_em
 
     event, seated, version, schedule, changed = _seen(request, event_id)
     shown = seated.last if schedule is not None else 0
@@ -129,7 +129,7 @@ def screen(request: Request, event_id: int):
         players_url=url,
         # the widest piece of a name, in em: columns are made at least that wide (room.css), so fewer
         # columns rather than a name broken mid-word
-        word_em=max(map(longest_em, schedule.players), default=0.0) if schedule else 0.0,
+        word_em=widest_word_em(schedule.players) if schedule else 0.0,
         **screen_context(request, event_id),  # the standings, when the director shows them
     )
 

@@ -26,7 +26,7 @@ from rotation.standings_pages import (
     standings_html,
     standings_json,
 )
-from rotation.typeface import longest_em
+from rotation.typeface import widest_word_em
 
 router = APIRouter(include_in_schema=False)
 
@@ -120,8 +120,8 @@ def _round_page(
         unchanged=unchanged,
         games=range(1, GAMES_PER_ROUND + 1),
         errors=errors or {},
-        # the widest piece of a name, in em: a card is made at least wide enough for it (desk.css)
-        word_em=max(map(longest_em, day.schedule.players), default=0.0),
+        # a seat row as wide as its widest name: cards at least that wide, and narrower ones stacked
+        row_em=widest_word_em(day.schedule.players) + SEAT_ROW_EM,
     )
 
 
@@ -233,6 +233,9 @@ def _rows(table: Standings | None) -> list:
 
 
 SCREEN_ROUNDS = 6  # round columns at most on the projector's standings, beside rank, name and total
+# A score card's seat row beside its name, in rem (desk.css .seat-row): the letter 1.1 and its gap 0.4, four
+# boxes of 4.2, the round's total 4, the grid's five gaps of 0.3.
+SEAT_ROW_EM = 1.1 + 0.4 + 4 * 4.2 + 4 + 5 * 0.3
 SCREEN_EM = 46.8  # a 1920-px projector's row in em of a name's 40 px (room.css: 24-px margins)
 FIXED_EM, ROUND_EM = 3.2 + 3.8 + 2 * 0.4, 4 + 0.4  # rank, total and their gaps; a round column and its gap
 
@@ -243,7 +246,7 @@ def _screen_columns(table: Standings | None) -> tuple[list[str], list]:
     each player's row in them."""
     if table is None:
         return [], []
-    word = max((longest_em(row.player) for row in table.rows), default=0.0)
+    word = widest_word_em(row.player for row in table.rows)
     shown = max(1, min(SCREEN_ROUNDS, int((SCREEN_EM - FIXED_EM - word) // ROUND_EM)))
     folded = table.after - shown + 1 if table.after > shown else 0
     heads = ([f"R1–{folded}"] if folded else []) + [f"R{number}" for number in range(folded + 1, table.after + 1)]
