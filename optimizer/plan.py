@@ -28,6 +28,7 @@ import numpy as np
 import optimizer.cpsat as cpsat
 from models import Bound, Event, PlanResult, Progress
 from optimizer.balance import (
+    ahead,
     balance_letters,
     balance_table_numbers,
     order_rounds,
@@ -36,6 +37,7 @@ from optimizer.balance import (
     rounds_for_tables,
 )
 from optimizer.balance.exact_numbers import fewest_table_visits
+from optimizer.balance.orbit_day import ORBIT_DAY_MAX_PLAYERS, orbit_day
 from optimizer.balance.rotational_day import ROTATIONAL_DAY_MAX_PLAYERS, rotational_day
 from optimizer.balance.tables import ENUMERATED_CHOICES, KICKS
 from optimizer.bounds import lower_bound
@@ -106,6 +108,10 @@ ROTATIONAL_DAY_SECONDS, ROTATIONAL_DAY_ATTEMPT, ROTATIONAL_DAY_REPEATABLE_ATTEMP
 # Attempts take these in turn (most visits above even for one player at one table, no back-to-back in
 # orbit order): nobody above even with the rematches ruled out (20 x 10), then at most one above (16 x 6).
 ROTATIONAL_DAY_TRIES = ((0, True), (1, False))
+# The orbit day for the table numbers (optimizer.balance.orbit_day), before the rotational day: at most these
+# seconds, when the run has them to spare beside the rotational day's (this deterministic work in a repeatable
+# run). Measured on 2 workers: the 20 x 9 day with no visits above even in 7.5 s.
+ORBIT_DAY_SECONDS, ORBIT_DAY_WORK = 10.0, 10.0
 # Kept after the CP-SAT steps of balancing (the rotational day, the exact numbering) for what follows a day
 # found: ordering, numbering and lettering it (milliseconds at 20 players), with a margin.
 BALANCE_MARGIN = 0.2
@@ -479,7 +485,14 @@ def _balance(run: Run, rng: np.random.Generator, interrupted: bool, workers: int
         window = _regroup_share(run) if regroup else 0.0
         won = None
         if not interrupted:
-            won = _offer_rotational_day(run, workers, lambda day: letters(number(order(day))), window)
+            balanced = lambda day: letters(number(order(day)))  # noqa: E731
+            for other_day in (  # each only while the best is above even: stored, then searched, quickest first
+                partial(_offer_stored_day, run, balanced),
+                partial(_offer_orbit_day, run, workers, balanced, window + ROTATIONAL_DAY_SECONDS),
+                partial(_offer_rotational_day, run, workers, balanced, window),
+            ):
+                day = other_day()
+                won = won if day is None else day
         seats = seats if won is None else won
         # A repeatable run regroups only after a search that stopped early (at the bound), when the time
         # left seldom runs out before the step count; otherwise the clock would decide where it stops.
@@ -496,6 +509,56 @@ def _balance(run: Run, rng: np.random.Generator, interrupted: bool, workers: int
         return
 
 
+def _offer_orbit_day(run: Run, workers: int, balanced: Callable[[Seats], Seats], after: float) -> Seats | None:
+    """Where the best day still has table visits above even, a day of one orbit and invariant rounds
+    (optimizer.balance.orbit_day) at its repeats with none, no trio again if it has none and no back-to-back
+    (so it never ranks below the best), when ORBIT_DAY_SECONDS are to spare beside `after` (the steps after
+    it); a repeatable run on one worker and deterministic time. Returns the day if it became the best.
+    It asks for no visits above even, not for fewer than the best's: a bound of zero on every player's
+    visits prunes far more (the 20 x 9 day in 7.5 s so; none in 30 s asked for fewer than 7)."""
+    best, repeatable = run.best, run.budget.repeatable
+    if best is None or not _regroupable(run, ORBIT_DAY_MAX_PLAYERS) or _to_spare(run) < ORBIT_DAY_SECONDS + after:
+        return None
+    day = orbit_day(
+        len(run.event.players), run.event.rounds, repeats=best.metrics.repeats,
+        below=1, no_trios=best.metrics.trios_again == 0,
+        no_back_to_back=True, deadline=time.monotonic() + ORBIT_DAY_SECONDS,
+        work=ORBIT_DAY_WORK if repeatable else None, workers=1 if repeatable else min(workers, 2),
+    )  # fmt: skip
+    if day is None or not run.incumbent.has_time_to_check():
+        return None
+    day = balanced(day)
+    run.offer(day, "orbit day for the table numbers, balanced")
+    return day if run.best is not None and run.best.seats is day else None
+
+
+def _offer_stored_day(run: Run, balanced: Callable[[Seats], Seats]) -> Seats | None:
+    """The day computed ahead for this room (optimizer.balance.ahead: an orbit or rotational day that takes
+    seconds of CP-SAT), where the best day is still above even; it needs no time but its check. Returns the
+    day if it became the best."""
+    event = run.event
+    if not _regroupable(run, len(event.players)) or not run.incumbent.has_time_to_check():
+        return None
+    entry = ahead.load(len(event.players), event.rounds)
+    if entry is None:
+        return None
+    day = balanced(entry.seats)
+    run.offer(day, f"{entry.method}, computed ahead, balanced")
+    return day if run.best is not None and run.best.seats is day else None
+
+
+def _regroupable(run: Run, max_players: int) -> bool:
+    """Whether a whole other day may be offered for the table numbers: a fresh day without requests, all
+    tables of four, at most `max_players`, and its best day still above even. (A search for one runs only
+    with its whole time to spare: the stages before it keep theirs, so 5 s runs do not search.)"""
+    event, best = run.event, run.best
+    requests = event.stay or event.apart or event.spread or not run.history.fresh
+    odd = event.layout.threes or event.layout.sit_outs
+    if requests or odd or len(event.players) > max_players:
+        return False
+    return best is not None and best.metrics.table_visits_above_even > 0
+
+
 def _offer_rotational_day(
     run: Run, workers: int, balanced: Callable[[Seats], Seats], regroup_window: float
 ) -> Seats | None:
@@ -506,12 +569,8 @@ def _offer_rotational_day(
     worker and deterministic time. Returns the day if it became the best."""
     event, repeatable = run.event, run.budget.repeatable
     won = None
-    requests = event.stay or event.apart or event.spread or not run.history.fresh
-    odd = event.layout.threes or event.layout.sit_outs
-    if requests or odd or len(event.players) > ROTATIONAL_DAY_MAX_PLAYERS:
-        return None
-    if _to_spare(run) - regroup_window < ROTATIONAL_DAY_SECONDS:  # the regrouping's window after it
-        return None  # only with its whole time to spare: the stages before it keep theirs (5 s runs do not try)
+    if not _regroupable(run, ROTATIONAL_DAY_MAX_PLAYERS) or _to_spare(run) < ROTATIONAL_DAY_SECONDS + regroup_window:
+        return None  # (the regrouping's window after it)
     end = time.monotonic() + ROTATIONAL_DAY_SECONDS
     # Short attempts, the kinds in turn, each kind's seeds in turn: a seed may take many times another's.
     attempts = ROTATIONAL_DAY_REPEATABLE_ATTEMPTS if repeatable else ROTATIONAL_DAY_SECONDS // ROTATIONAL_DAY_ATTEMPT

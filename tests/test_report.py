@@ -113,7 +113,7 @@ def test_check_names_a_broken_request_as_one(capsys, tmp_path):
 
 def test_the_method_is_in_the_provenance_and_a_verbose_line_not_in_the_report_or_the_live_line(capsys, tmp_path):
     day = tmp_path / "day.json"
-    room = ["plan", "--players", 16, "--rounds", 6, "--time-limit", 2, "--json", day]
+    room = ["plan", "--players", 16, "--rounds", 7, "--time-limit", 2, "--json", day]
     status, out, _ = run(capsys, *room)
     method = json.loads(day.read_text())["provenance"]["method"]
     assert status == 0 and "AG(2,4)" in method and method not in out and "Made by" not in out

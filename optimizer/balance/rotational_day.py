@@ -75,7 +75,7 @@ def rotational_day(
     bases = even = -(-rounds // tables)  # ceil(R / T): the base rounds, and each player's even share of a table
     orbits = [(b, s) for b in range(bases) for s in range(min(tables, rounds - b * tables))]
     model = cp_model.CpModel()
-    x, meet = _base_rounds(model, player_count, bases)
+    x, meet = base_rounds(model, player_count, bases)
 
     def shifted(p: int, s: int) -> int:  # (x, c) -> (x - s, c)
         return p // tables * tables + (p - s) % tables
@@ -107,7 +107,7 @@ def rotational_day(
     return _developed(solver, x, orbits, player_count)
 
 
-def _base_rounds(model: cp_model.CpModel, n: int, bases: int):
+def base_rounds(model: cp_model.CpModel, n: int, bases: int):
     """x[b][p, t] (player p at table t of base round b) and y[b][p, q] (p and q share a table there)."""
     tables = n // 4
     x, y = [], []

@@ -1,0 +1,63 @@
+"""The orbit day for the table numbers (optimizer.balance.orbit_day), checked by the checker."""
+
+import time
+
+import pytest
+
+from models import Event
+from optimizer import plan
+from optimizer.balance import ahead
+from optimizer.balance.orbit_day import orbit_day
+from optimizer.checker import check
+from optimizer.seats import to_schedule
+
+
+def _measured(seats, players: int):
+    event = Event(players=tuple(f"P{k + 1:02d}" for k in range(players)), rounds=len(seats))
+    return check(to_schedule(event, seats, rule="variety"))
+
+
+def _day(players: int, rounds: int, **asked):
+    # one worker on deterministic work: the same day on any machine; the clock only a guard
+    asked = dict(no_trios=True, no_back_to_back=True, below=1) | asked
+    return orbit_day(players, rounds, deadline=time.monotonic() + 120, work=10.0, workers=1, seed=0, **asked)
+
+
+def test_20_players_over_9_rounds_at_the_fewest_repeats_with_nobody_at_a_table_more_than_twice():
+    day = _day(20, 9, repeats=80)
+    assert day is not None
+    metrics = _measured(day, 20)
+    assert metrics.repeats == 80  # the counting bound: 270 meetings among 190 pairs
+    # the published table's 0 visits above even; our regrouped and rotational days kept 7
+    assert (metrics.table_visits_above_even, metrics.trios_again, metrics.back_to_back) == (0, 0, 0)
+
+
+def test_16_players_over_11_rounds_with_no_visit_above_even_and_no_rematch_running():
+    day = _day(16, 11, repeats=144)
+    assert day is not None
+    metrics = _measured(day, 16)
+    assert metrics.repeats == 144  # our regrouped days: 2 visits above even
+    assert (metrics.table_visits_above_even, metrics.trios_again, metrics.back_to_back) == (0, 0, 0)
+
+
+def test_a_room_the_shape_cannot_seat_so_is_answered_none():
+    # 16 x 6: CP-SAT proves within a second that no day of this shape has E = 24 and no visit above even
+    assert _day(16, 6, repeats=24) is None
+
+
+@pytest.mark.parametrize(
+    "players, rounds, orbits", [(28, 9, None), (18, 6, None), (20, 9, (6,)), (20, 9, (5, 5)), (20, 9, ())]
+)
+def test_no_day_outside_its_rooms(players, rounds, orbits):
+    # past 24 players, not tables of four, an orbit longer than the tables, orbits longer than the day, none
+    assert _day(players, rounds, repeats=10**6, orbits=orbits) is None
+
+
+def test_a_repeatable_plan_searches_the_orbit_day_where_it_numbers_better(monkeypatch):
+    monkeypatch.setattr(ahead, "load", lambda players, rounds: None)  # the search, not the day stored for 20 x 9
+    event = Event(players=tuple(f"P{k + 1:02d}" for k in range(20)), rounds=9)
+    result = plan(event, time_limit=30, seed=0, workers=1)
+    metrics = check(result.schedule)
+    assert metrics.repeats == 80 and metrics.trios_again == 0 and metrics.back_to_back == 0
+    assert metrics.table_visits_above_even == 0  # the regrouped days before it: 7
+    assert "orbit day for the table numbers" in result.method
