@@ -42,13 +42,13 @@ invariant rounds; the published table's 0, our days before 7), 16 x 11 and 16 x 
 
 from __future__ import annotations
 
-import time
 from itertools import combinations
 from typing import Any
 
 import numpy as np
 from ortools.sat.python import cp_model
 
+from optimizer.balance._day import cp_solver
 from optimizer.balance.rotational_day import base_rounds
 
 # Rooms past this many players build models too big to help in a run (and none of the rooms it was measured
@@ -89,12 +89,7 @@ def orbit_day(
     if no_back_to_back:
         day.no_back_to_back()
     day.fewer_visits_above_even(below)
-    solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = max(0.01, deadline - time.monotonic())
-    if work is not None:
-        solver.parameters.max_deterministic_time = work
-    solver.parameters.num_workers = workers
-    solver.parameters.random_seed = seed
+    solver = cp_solver(deadline, work, workers, seed)
     if solver.solve(day.model) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None
     return day.seats(solver)

@@ -38,11 +38,12 @@ with `most_above` = 0).
 
 from __future__ import annotations
 
-import time
 from itertools import combinations
 
 import numpy as np
 from ortools.sat.python import cp_model
+
+from optimizer.balance._day import cp_solver
 
 # Measured at 10 s a room on 2 workers (a sweep of the grid's rooms with visits above even, 16 to 32
 # players): nothing found past 20 players.
@@ -96,12 +97,7 @@ def rotational_day(
             above.append(a)
     model.add(sum(above) <= below - 1)
     model.minimize(sum(above))
-    solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = max(0.01, deadline - time.monotonic())
-    if work is not None:
-        solver.parameters.max_deterministic_time = work
-    solver.parameters.num_workers = workers
-    solver.parameters.random_seed = seed
+    solver = cp_solver(deadline, work, workers, seed)
     if solver.solve(model) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None
     return _developed(solver, x, orbits, player_count)
