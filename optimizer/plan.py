@@ -37,7 +37,6 @@ from optimizer.balance import (
     rounds_for_tables,
 )
 from optimizer.balance.exact_numbers import fewest_table_visits
-from optimizer.balance.orbit_day import ORBIT_DAY_MAX_PLAYERS, orbit_day
 from optimizer.balance.rotational_day import ROTATIONAL_DAY_MAX_PLAYERS, rotational_day
 from optimizer.balance.tables import ENUMERATED_CHOICES, KICKS
 from optimizer.bounds import lower_bound
@@ -108,10 +107,6 @@ ROTATIONAL_DAY_SECONDS, ROTATIONAL_DAY_ATTEMPT, ROTATIONAL_DAY_REPEATABLE_ATTEMP
 # Attempts take these in turn (most visits above even for one player at one table, no back-to-back in
 # orbit order): nobody above even with the rematches ruled out (20 x 10), then at most one above (16 x 6).
 ROTATIONAL_DAY_TRIES = ((0, True), (1, False))
-# The orbit day for the table numbers (optimizer.balance.orbit_day), before the rotational day: at most these
-# seconds, when the run has them to spare beside the rotational day's (this deterministic work in a repeatable
-# run). Measured on 2 workers: the 20 x 9 day with no visits above even in 7.5 s.
-ORBIT_DAY_SECONDS, ORBIT_DAY_WORK = 10.0, 10.0
 # Kept after the CP-SAT steps of balancing (the rotational day, the exact numbering) for what follows a day
 # found: ordering, numbering and lettering it (milliseconds at 20 players), with a margin.
 BALANCE_MARGIN = 0.2
@@ -486,9 +481,8 @@ def _balance(run: Run, rng: np.random.Generator, interrupted: bool, workers: int
         won = None
         if not interrupted:
             balanced = lambda day: letters(number(order(day)))  # noqa: E731
-            for other_day in (  # each only while the best is above even: stored, then searched, quickest first
+            for other_day in (  # each only while the best is above even: stored, then searched
                 partial(_offer_stored_day, run, balanced),
-                partial(_offer_orbit_day, run, workers, balanced, window + ROTATIONAL_DAY_SECONDS),
                 partial(_offer_rotational_day, run, workers, balanced, window),
             ):
                 day = other_day()
@@ -509,33 +503,12 @@ def _balance(run: Run, rng: np.random.Generator, interrupted: bool, workers: int
         return
 
 
-def _offer_orbit_day(run: Run, workers: int, balanced: Callable[[Seats], Seats], after: float) -> Seats | None:
-    """Where the best day still has table visits above even, a day of one orbit and invariant rounds
-    (optimizer.balance.orbit_day) at its repeats with none, no trio again if it has none and no back-to-back
-    (so it never ranks below the best), when ORBIT_DAY_SECONDS are to spare beside `after` (the steps after
-    it); a repeatable run on one worker and deterministic time. Returns the day if it became the best.
-    It asks for no visits above even, not for fewer than the best's: a bound of zero on every player's
-    visits prunes far more (the 20 x 9 day in 7.5 s so; none in 30 s asked for fewer than 7)."""
-    best, repeatable = run.best, run.budget.repeatable
-    if best is None or not _regroupable(run, ORBIT_DAY_MAX_PLAYERS) or _to_spare(run) < ORBIT_DAY_SECONDS + after:
-        return None
-    day = orbit_day(
-        len(run.event.players), run.event.rounds, repeats=best.metrics.repeats,
-        below=1, no_trios=best.metrics.trios_again == 0,
-        no_back_to_back=True, deadline=time.monotonic() + ORBIT_DAY_SECONDS,
-        work=ORBIT_DAY_WORK if repeatable else None, workers=1 if repeatable else min(workers, 2),
-    )  # fmt: skip
-    if day is None or not run.incumbent.has_time_to_check():
-        return None
-    day = balanced(day)
-    run.offer(day, "orbit day for the table numbers, balanced")
-    return day if run.best is not None and run.best.seats is day else None
-
-
 def _offer_stored_day(run: Run, balanced: Callable[[Seats], Seats]) -> Seats | None:
     """The day computed ahead for this room (optimizer.balance.ahead: an orbit or rotational day that takes
-    seconds of CP-SAT), where the best day is still above even; it needs no time but its check. Returns the
-    day if it became the best."""
+    seconds of CP-SAT), where the best day is still above even; it needs no time but its check. (Plans do
+    not search orbit days themselves: over the grid's rooms of 16 to 28 players it found days only where
+    they are stored, and cost 10 s a run elsewhere; benchmarks/README.md.) Returns the day if it became the
+    best."""
     event = run.event
     if not _regroupable(run, len(event.players)) or not run.incumbent.has_time_to_check():
         return None

@@ -5,8 +5,6 @@ import time
 import pytest
 
 from models import Event
-from optimizer import plan
-from optimizer.balance import ahead
 from optimizer.balance.orbit_day import orbit_day
 from optimizer.checker import check
 from optimizer.seats import to_schedule
@@ -51,13 +49,3 @@ def test_a_room_the_shape_cannot_seat_so_is_answered_none():
 def test_no_day_outside_its_rooms(players, rounds, orbits):
     # past 24 players, not tables of four, an orbit longer than the tables, orbits longer than the day, none
     assert _day(players, rounds, repeats=10**6, orbits=orbits) is None
-
-
-def test_a_repeatable_plan_searches_the_orbit_day_where_it_numbers_better(monkeypatch):
-    monkeypatch.setattr(ahead, "load", lambda players, rounds: None)  # the search, not the day stored for 20 x 9
-    event = Event(players=tuple(f"P{k + 1:02d}" for k in range(20)), rounds=9)
-    result = plan(event, time_limit=30, seed=0, workers=1)
-    metrics = check(result.schedule)
-    assert metrics.repeats == 80 and metrics.trios_again == 0 and metrics.back_to_back == 0
-    assert metrics.table_visits_above_even == 0  # the regrouped days before it: 7
-    assert "orbit day for the table numbers" in result.method

@@ -64,7 +64,6 @@ def test_after_a_stop_the_plan_runs_no_cp_sat_balancing(monkeypatch):
 
     monkeypatch.setattr(planning, "_stages", lambda *args: (False, True))  # stopped before any search
     monkeypatch.setattr(planning, "rotational_day", not_now)
-    monkeypatch.setattr(planning, "orbit_day", not_now)
     monkeypatch.setattr(planning, "fewest_table_visits", not_now)
     event = Event(players=tuple(f"P{k + 1:02d}" for k in range(16)), rounds=12)
     result = plan(event, time_limit=30, seed=0, workers=2)

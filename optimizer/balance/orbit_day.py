@@ -37,7 +37,8 @@ rounds, as {(x, c), (x + T/2, c)}, counts right):
 
 Measured (benchmarks/README.md, issue 29's fifth part), 2 workers, asked for no visits above even, no
 trio again and no back-to-back at the counting bound's E: 20 x 9 in 5 to 8 s (one orbit and four
-invariant rounds; the published table's 0, our days before 7), 16 x 11 and 16 x 15 (0 against 2).
+invariant rounds; the published table's 0, our days before 7), 16 x 11 and 16 x 15 (0 against 2). Plans
+do not search it (10 s a run for nothing elsewhere): the days it reached are stored (`ahead`).
 """
 
 from __future__ import annotations
@@ -51,8 +52,8 @@ from ortools.sat.python import cp_model
 from optimizer.balance._day import cp_solver
 from optimizer.balance.rotational_day import base_rounds
 
-# Rooms past this many players build models too big to help in a run (and none of the rooms it was measured
-# on past 24 players gave a day).
+# Not tried past this many players: over the grid's rooms of 16 to 28 players it gave days only in rooms of
+# 16 and 20 (benchmarks/README.md, issue 29's fifth part).
 ORBIT_DAY_MAX_PLAYERS = 24
 
 
