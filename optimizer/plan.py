@@ -481,12 +481,9 @@ def _balance(run: Run, rng: np.random.Generator, interrupted: bool, workers: int
         won = None
         if not interrupted:
             balanced = lambda day: letters(number(order(day)))  # noqa: E731
-            for other_day in (  # each only while the best is above even: stored, then searched
-                partial(_offer_stored_day, run, balanced),
-                partial(_offer_rotational_day, run, workers, balanced, window),
-            ):
-                day = other_day()
-                won = won if day is None else day
+            won = _offer_stored_day(run, balanced)
+            searched = _offer_rotational_day(run, workers, balanced, window)  # only if still above even
+            won = won if searched is None else searched
         seats = seats if won is None else won
         # A repeatable run regroups only after a search that stopped early (at the bound), when the time
         # left seldom runs out before the step count; otherwise the clock would decide where it stops.
@@ -510,7 +507,7 @@ def _offer_stored_day(run: Run, balanced: Callable[[Seats], Seats]) -> Seats | N
     they are stored, and cost 10 s a run elsewhere; benchmarks/README.md.) Returns the day if it became the
     best."""
     event = run.event
-    if not _regroupable(run, len(event.players)) or not run.incumbent.has_time_to_check():
+    if not _another_day_wanted(run) or not run.incumbent.has_time_to_check():
         return None
     entry = ahead.load(len(event.players), event.rounds)
     if entry is None:
@@ -520,16 +517,13 @@ def _offer_stored_day(run: Run, balanced: Callable[[Seats], Seats]) -> Seats | N
     return day if run.best is not None and run.best.seats is day else None
 
 
-def _regroupable(run: Run, max_players: int) -> bool:
+def _another_day_wanted(run: Run) -> bool:
     """Whether a whole other day may be offered for the table numbers: a fresh day without requests, all
-    tables of four, at most `max_players`, and its best day still above even. (A search for one runs only
-    with its whole time to spare: the stages before it keep theirs, so 5 s runs do not search.)"""
+    tables of four, whose best day is still above even."""
     event, best = run.event, run.best
     requests = event.stay or event.apart or event.spread or not run.history.fresh
     odd = event.layout.threes or event.layout.sit_outs
-    if requests or odd or len(event.players) > max_players:
-        return False
-    return best is not None and best.metrics.table_visits_above_even > 0
+    return not (requests or odd) and best is not None and best.metrics.table_visits_above_even > 0
 
 
 def _offer_rotational_day(
@@ -542,8 +536,10 @@ def _offer_rotational_day(
     worker and deterministic time. Returns the day if it became the best."""
     event, repeatable = run.event, run.budget.repeatable
     won = None
-    if not _regroupable(run, ROTATIONAL_DAY_MAX_PLAYERS) or _to_spare(run) < ROTATIONAL_DAY_SECONDS + regroup_window:
-        return None  # (the regrouping's window after it)
+    if not _another_day_wanted(run) or len(event.players) > ROTATIONAL_DAY_MAX_PLAYERS:
+        return None
+    if _to_spare(run) < ROTATIONAL_DAY_SECONDS + regroup_window:  # the regrouping's window after it
+        return None  # only with its whole time to spare: the stages before it keep theirs (5 s runs do not try)
     end = time.monotonic() + ROTATIONAL_DAY_SECONDS
     # Short attempts, the kinds in turn, each kind's seeds in turn: a seed may take many times another's.
     attempts = ROTATIONAL_DAY_REPEATABLE_ATTEMPTS if repeatable else ROTATIONAL_DAY_SECONDS // ROTATIONAL_DAY_ATTEMPT

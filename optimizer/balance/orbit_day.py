@@ -207,6 +207,7 @@ class _Day:
         T = self.tables
         seats = np.zeros((self.rounds, T, 4), np.int64)
         base = [[[p for p in range(self.n) if solver.value(at[p, t])] for t in range(T)] for at in self.base]
+        offsets = [[next(v for v in range(T) if solver.value(a[c, v])) for c in range(4)] for a in self.offset]
         for i, (kind, k) in enumerate(self.order):
             number = self.tau[k] if kind == "orbit" else self.pi[k]
             for j in range(T):
@@ -215,8 +216,7 @@ class _Day:
                     b, s = k
                     seats[i, t] = sorted(p // T * T + (p + s) % T for p in base[b][j])
                 else:
-                    a = [next(v for v in range(T) if solver.value(self.offset[k][c, v])) for c in range(4)]
-                    seats[i, t] = [c * T + (j + a[c]) % T for c in range(4)]
+                    seats[i, t] = [c * T + (j + offsets[k][c]) % T for c in range(4)]
         return seats
 
 
