@@ -20,30 +20,20 @@ import numpy as np
 import optimizer
 from benchmarks.machine import describe
 from benchmarks.odd_counts import COUNTS, ROUNDS
-from models import Event, OddPolicy, Schedule
+from models import Event, OddPolicy
 from optimizer.balance import forced_seat_spread
 from optimizer.balance.exact_letters import exact_letters
 from optimizer.balance.seats import _sat_at_four
+from optimizer.seats import from_schedule
 
 PROOF_WORK = 20.0  # CP-SAT's deterministic seconds to prove a room's fewest spread for its tables
-
-
-def seats_of(schedule: Schedule) -> np.ndarray:
-    """rounds x tables x 4 player indices, -1 for the empty seat D of a table of three."""
-    index = {name: i for i, name in enumerate(schedule.players)}
-    tables = max(len(round_.tables) for round_ in schedule.rounds)
-    seats = np.full((len(schedule.rounds), tables, 4), -1, np.int64)
-    for r, round_ in enumerate(schedule.rounds):
-        for t, table in enumerate(round_.tables):
-            seats[r, t, : len(table.players)] = [index[name] for name in table.players]
-    return seats
 
 
 def measure(players: int, rounds: int, time_limit: float) -> dict:
     result = optimizer.plan(Event.with_count(players, rounds, odd=OddPolicy.THREE_HANDED), time_limit=time_limit)
     assert result.schedule is not None, f"{players} x {rounds}: no schedule"
     spread = optimizer.check(result.schedule).seat_spread
-    seats = seats_of(result.schedule)
+    seats = from_schedule(result.schedule)
     allowed = max(1, forced_seat_spread(seats, players))
     row = {"players": players, "rounds": rounds, "seat_spread": spread, "allowed": allowed, "proven": None}
     if spread > allowed:  # is the spread the fewest these tables allow? CP-SAT decides, given the time

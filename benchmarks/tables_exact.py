@@ -17,22 +17,10 @@ import os
 import sys
 from pathlib import Path
 
-import numpy as np
-
 from benchmarks import balance, machine, measure, run
+from optimizer.seats import from_schedule
 
 ROOMS = "16x6,20x8,20x9,20x10,24x9,32x8"
-
-
-def seats_of(schedule) -> np.ndarray:
-    """The schedule's array form (optimizer.seats): players by their place in the list, tables by number."""
-    index = {name: k for k, name in enumerate(schedule.players)}
-    tables = max(len(round_.tables) for round_ in schedule.rounds)
-    seats = np.full((len(schedule.rounds), tables, 4), -1, np.int64)
-    for r, round_ in enumerate(schedule.rounds):
-        for table in round_.tables:
-            seats[r, table.table - 1, : len(table.players)] = [index[name] for name in table.players]
-    return seats
 
 
 def measure_room(players: int, rounds: int, args) -> dict:
@@ -44,7 +32,7 @@ def measure_room(players: int, rounds: int, args) -> dict:
     raw = measure.in_fresh_process(measure.plan_schedule, kwargs, run._guard(args.time_limit))
     if "error" in raw or raw.get("schedule") is None:
         return {"error": raw.get("error", "no schedule")}
-    seats = seats_of(Schedule.model_validate_json(raw["schedule"]))
+    seats = from_schedule(Schedule.model_validate_json(raw["schedule"]))
     published = balance.PUBLISHED_TARGETS[(players, rounds)]["table_visits_above_even"]
     reach = fewest_table_visits(seats, at_most=published, time_limit=args.seconds)
     least = fewest_table_visits(seats, time_limit=args.seconds)

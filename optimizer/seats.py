@@ -69,6 +69,19 @@ def table_of(seats: Seats, player_count: int) -> np.ndarray:
     return where
 
 
+def from_schedule(schedule: Schedule) -> Seats:
+    """The schedule's array form: players by their place in its list, tables in their order (by number in
+    the files this tool writes), EMPTY for the empty seat D of a table of three. A day's rounds only: all
+    rounds must have their tables (absent players and sit-outs simply do not appear)."""
+    index = {name: i for i, name in enumerate(schedule.players)}
+    tables = max(len(round_.tables) for round_ in schedule.rounds)
+    seats = np.full((len(schedule.rounds), tables, 4), EMPTY, np.int64)
+    for r, round_ in enumerate(schedule.rounds):
+        for t, table in enumerate(round_.tables):
+            seats[r, t, : len(table.players)] = [index[name] for name in table.players]
+    return seats
+
+
 def to_schedule(event: Event, seats: Seats, rule: str) -> Schedule:
     """The seating as a schedule. Tables and rounds are built without pydantic's validation (seconds at
     the room limits): their fields are ints and names by construction, and the checker judges the rest."""
