@@ -128,6 +128,7 @@ class Run:
     history: History
     budget: Budget
     on_progress: Callable[[Progress], None] | None = None
+    computed_ahead: bool = True  # may offer the day stored for this room (optimizer.balance.ahead)
     bound: Bound = field(init=False)
     incumbent: Incumbent = field(init=False)
     # A repeat-free day as built, when the rounds offered instead were chosen for the table numbers:
@@ -179,13 +180,17 @@ def plan(
     on_progress: Callable[[Progress], None] | None = None,
     warm_start: bool = True,
     history: History | None = None,
+    computed_ahead: bool = True,
 ) -> PlanResult:
     """The variety rotation with the fewest repeats found within the time limit, checked.
 
     With `history` (a re-plan) only the rounds still to play are planned and the fixed rule is
     neither a start nor a comparison. `warm_start=False` skips the starts, so a benchmark can show
-    what they buy. `workers=1` with a seed repeats a run exactly."""
-    run = Run(event, history or History(), Budget(time_limit, repeatable=workers == 1), on_progress)
+    what they buy; `computed_ahead=False` the days stored for the table numbers, so that the run is the
+    search's own (`optimizer.balance.ahead` regenerates them so). `workers=1` with a seed repeats a run
+    exactly."""
+    budget = Budget(time_limit, repeatable=workers == 1)
+    run = Run(event, history or History(), budget, on_progress, computed_ahead)
     try:  # first, within the time limit (seconds at the room limits)
         fixed_repeats = None if history is not None else _fixed_rule(run, warm_start)
     except KeyboardInterrupt:
@@ -501,13 +506,13 @@ def _balance(run: Run, rng: np.random.Generator, interrupted: bool, workers: int
 
 
 def _offer_stored_day(run: Run, balanced: Callable[[Seats], Seats]) -> Seats | None:
-    """The day computed ahead for this room (optimizer.balance.ahead: an orbit or rotational day that takes
-    seconds of CP-SAT), where the best day is still above even; it needs no time but its check. (Plans do
+    """The day computed ahead for this room (optimizer.balance.ahead: an orbit or rotational day, or a short
+    run's day numbered exactly, that takes seconds of CP-SAT), where the best day is still above even; it needs no time but its check. (Plans do
     not search orbit days themselves: over the grid's rooms of 16 to 28 players it found days only where
     they are stored, and cost 10 s a run elsewhere; benchmarks/README.md.) Returns the day if it became the
     best."""
     event = run.event
-    if not _another_day_wanted(run) or not run.incumbent.has_time_to_check():
+    if not (run.computed_ahead and _another_day_wanted(run) and run.incumbent.has_time_to_check()):
         return None
     entry = ahead.load(len(event.players), event.rounds)
     if entry is None:

@@ -8,7 +8,7 @@ import pytest
 from models import Event
 from optimizer import plan
 from optimizer.balance import ahead
-from optimizer.balance.ahead.__main__ import ROOMS
+from optimizer.balance.ahead.__main__ import ROOMS, planned_day
 from optimizer.bounds import lower_bound
 from optimizer.checker import check
 from optimizer.seats import to_schedule
@@ -73,3 +73,11 @@ def test_a_room_with_a_request_or_played_rounds_is_not_offered_the_stored_day(mo
     assert looked_up == []
     plan(Event(players=names, rounds=9), time_limit=2, seed=0, workers=2)
     assert looked_up == [(20, 9)]  # and a fresh room without requests is
+
+
+def test_a_stored_plan_day_is_what_its_generator_reaches():
+    # 20 x 8: a 5 s run on one worker with seed 5, its groups numbered exactly (the entry's method says so)
+    entry = ahead.load(20, 8)
+    assert entry is not None and "seed 5" in entry.method
+    day = planned_day(20, 8, repeats=50, below=ROOMS[20, 8][1], seed=5)
+    assert day is not None and (day == entry.seats).all()
