@@ -31,7 +31,7 @@ WORK = 20.0  # deterministic seconds a seed
 # (24 x 9 at 0 visits: none in 8 seeds of 20 s, in the fourth seed of 60 s).
 PLAN_SECONDS, PLAN_WORK = 5.0, 60.0
 # (players, rounds) -> (the model, fewer table visits above even than this): the rooms where the model
-# reached fewer visits than plans do at 5 s (benchmarks/README.md, issue 29's fifth part).
+# reached fewer visits than plans do at 5 s (benchmarks/README.md, issue 29's fifth and sixth parts).
 ROOMS = {
     (20, 9): ("orbit", 1),
     (16, 11): ("orbit", 1),
