@@ -69,10 +69,18 @@ def main(argv: list[str] | None = None) -> int:
     status = solver.solve(m)
     print(f"20 x 7, every pair meets (E = 20), no trio again: {solver.status_name(status)} in {solver.wall_time:.0f} s")
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        for r in range(ROUNDS):
-            tables = [[p + 1 for p in range(PLAYERS) if solver.value(x[p, r, t])] for t in range(TABLES)]
-            print(f"round {r + 1}: {tables}")
+        print_day(
+            [
+                [[p + 1 for p in range(PLAYERS) if solver.value(x[p, r, t])] for t in range(TABLES)]
+                for r in range(ROUNDS)
+            ]
+        )
     return 0
+
+
+def print_day(day: list[list[list[int]]]) -> None:
+    for r, tables in enumerate(day):
+        print(f"round {r + 1}: {tables}")
 
 
 if __name__ == "__main__":
