@@ -507,10 +507,10 @@ def _balance(run: Run, rng: np.random.Generator, interrupted: bool, workers: int
 
 def _offer_stored_day(run: Run, balanced: Callable[[Seats], Seats]) -> Seats | None:
     """The day computed ahead for this room (optimizer.balance.ahead: an orbit or rotational day, or a short
-    run's day numbered exactly, that takes seconds of CP-SAT), where the best day is still above even; it needs no time but its check. (Plans do
-    not search orbit days themselves: over the grid's rooms of 16 to 28 players it found days only where
-    they are stored, and cost 10 s a run elsewhere; benchmarks/README.md.) Returns the day if it became the
-    best."""
+    run's day numbered exactly, that takes seconds of CP-SAT), where the best day is still above even; it
+    needs no time but its check. (Plans do not search orbit days themselves: over the grid's rooms of 16 to
+    28 players it found days only where they are stored, and cost 10 s a run elsewhere;
+    benchmarks/README.md.) Returns the day if it became the best."""
     event = run.event
     if not (run.computed_ahead and _another_day_wanted(run) and run.incumbent.has_time_to_check()):
         return None

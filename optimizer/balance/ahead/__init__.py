@@ -1,11 +1,11 @@
 """Days for the table numbers computed ahead by this package's own searches, so a run of any length has them.
 
 The orbit day (`optimizer.balance.orbit_day`) and the rotational day (`optimizer.balance.rotational_day`)
-find, in some small rooms, days at the fewest repeats with fewer table visits above even than the
-regrouping reaches; but they take 2 to 10 s of CP-SAT after the search, which a 5 s run does not have.
-Elsewhere (20 x 8, 24 x 9, 24 x 11) a short run's own groups allow fewer visits than it has time to find,
-and the exact numbering (`optimizer.balance.exact_numbers`) takes up to a minute to find them, for some
-seeds of the run only. Each such day is stored here once: one JSON file per room, n{players:04d}-r{rounds:02d}.json, holding
+find, in some small rooms, days at the fewest repeats with fewer table visits above even than the regrouping
+reaches; but they take 2 to 10 s of CP-SAT after the search, which a 5 s run does not have.
+Elsewhere (20 x 8, 24 x 9, 24 x 11) a short run's own groups allow fewer visits than it has time to find, and the exact
+numbering (`optimizer.balance.exact_numbers`) takes up to a minute to find them, for some seeds of the run
+only. Each such day is stored here once: one JSON file per room, n{players:04d}-r{rounds:02d}.json, holding
 {"players", "rounds", "method", "seats"}. A stored day is checked when loaded and refused otherwise: the
 checker must pass it and count the room's fewest repeats (`optimizer.bounds.lower_bound`), so a stored day
 never costs a repeat. Plans offer it like any other day (the checker and the rank decide).
