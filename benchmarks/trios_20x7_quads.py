@@ -95,19 +95,16 @@ def _seat_and_meet(model, chosen, meetings: Callable[[tuple[int, ...]], tuple[in
 
     A boolean standing for several tables is counted once per table; it must be false where it would seat
     a player twice in one round or hold a trio twice."""
-    seats: Counter = Counter()
+    at_seat: dict[tuple[int, int], Counter] = {}
     pairs: dict[tuple[int, ...], Counter] = {}
     trios: dict[tuple[int, ...], Counter] = {}
     for (r, quad), var in chosen.items():
         for p in quad:
-            seats[(r, p), var] += 1
+            at_seat.setdefault((r, p), Counter())[var] += 1
         for pair in combinations(quad, 2):
             pairs.setdefault(pair, Counter())[var] += 1
         for trio in combinations(quad, 3):
             trios.setdefault(trio, Counter())[var] += 1
-    at_seat: dict[tuple[int, int], Counter] = {}
-    for (seat, var), n in seats.items():
-        at_seat.setdefault(seat, Counter())[var] = n
     for counted in [*at_seat.values(), *trios.values()]:
         for var, n in counted.items():
             if n > 1:

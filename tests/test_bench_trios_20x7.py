@@ -1,7 +1,5 @@
 """The 20 x 7 shapes of `benchmarks.trios_20x7_quads`: the model is built on orbits and refuses what it must."""
 
-from ortools.sat.python import cp_model
-
 from benchmarks.trios_20x7_quads import SHAPES, main, symmetric_day
 
 
@@ -14,9 +12,5 @@ def test_a_shape_keeps_one_boolean_per_orbit_of_round_and_table():
 
 
 def test_two_fixed_players_in_fixed_rounds_never_meet_so_the_shape_is_impossible(capsys):
-    model, _ = symmetric_day(*SHAPES["z3-fixed"])
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    assert solver.solve(model) == cp_model.INFEASIBLE
     assert main(["z3-fixed", "--seconds", "10"]) == 0
-    assert "INFEASIBLE" in capsys.readouterr().out
+    assert "shape z3-fixed, E = 20, no trio again: INFEASIBLE" in capsys.readouterr().out
