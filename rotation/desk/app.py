@@ -24,7 +24,7 @@ from optimizer.words import counted
 from rotation.desk import service
 from rotation.desk.security import LOCAL_HOSTS, Guard, GuardMiddleware
 from rotation.desk.settings import FieldErrors
-from rotation.desk.storage import Store
+from rotation.desk.storage import RunStatus, Store
 from rotation.desk.worker import Planner
 
 HERE = Path(__file__).parent
@@ -89,7 +89,9 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
         for run_id in desk.planner.shutdown():
-            desk.store.close_run(run_id, "interrupted", "the desk was stopped while this plan ran; nothing was kept")
+            desk.store.close_run(
+                run_id, RunStatus.INTERRUPTED, "the desk was stopped while this plan ran; nothing was kept"
+            )
 
     app = FastAPI(
         title="rotation desk",

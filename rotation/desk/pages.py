@@ -11,7 +11,7 @@ import optimizer
 from rotation.desk import service, views
 from rotation.desk.app import desk_of, templates
 from rotation.desk.settings import MAX_UPLOAD_BYTES, EventSettings, FieldErrors, form_from_settings, settings_from_form
-from rotation.desk.storage import RUNNING, VersionRow
+from rotation.desk.storage import RunStatus, VersionRow
 from rotation.output import SIT_OUT_WORDS
 
 router = APIRouter(include_in_schema=False)
@@ -130,7 +130,7 @@ def _event_page(request: Request, event_id: int, version_id: int | None = None, 
         sit_out_word=SIT_OUT_WORDS[settings.sit_out_scoring.value],
         settings=settings,
         run=run,
-        running=run is not None and run.status == RUNNING,
+        running=run is not None and run.status is RunStatus.RUNNING,
         run_repeats=_run_repeats(desk.store, run),
         version=shown,
         current=current,

@@ -14,8 +14,6 @@ another event by counting.
 
 from __future__ import annotations
 
-import hashlib
-import secrets
 from dataclasses import dataclass
 
 from models import Round
@@ -71,53 +69,19 @@ class Room:
 def room(store: Store, event_id: int) -> Room:
     """The event's room, made on first use (a random public id, the default timer and pace)."""
     load_event(store, event_id)  # a 404 for an event that does not exist
-    row = store.db.execute("SELECT * FROM rooms WHERE event_id = ?", (event_id,)).fetchone()
+    row = store.room_row(event_id)
     if row is None:
-        with store.change() as db:
-            db.execute(
-                "INSERT OR IGNORE INTO rooms (event_id, public_id) VALUES (?, ?)",
-                (event_id, secrets.token_urlsafe(12)),
-            )
-        row = store.db.execute("SELECT * FROM rooms WHERE event_id = ?", (event_id,)).fetchone()
-    releases = store.db.execute(
-        "SELECT round, seating, released FROM releases WHERE event_id = ? ORDER BY round", (event_id,)
-    ).fetchall()
-    minutes = row["minutes"]
+        store.add_room(event_id)
+        row = store.room_row(event_id)
+        assert row is not None
     return Room(
         event_id=event_id,
-        public_id=row["public_id"],
-        pace=row["pace"],
-        timer=Timer(minutes, row["started"], minutes * 60 if row["left"] is None else row["left"]),
-        released={r["round"]: Round.model_validate_json(r["seating"]) for r in releases},
-        stamp=_stamp(store, "rooms.event_id", event_id) or "",  # never "": the room's row is made above
+        public_id=row.public_id,
+        pace=row.pace,
+        timer=Timer(row.minutes, row.started, row.minutes * 60 if row.left is None else row.left),
+        released={release.round: release.seating for release in store.releases(event_id)},
+        stamp=store.room_stamp(event_id) or "",  # never "": the room's row is made above
     )
-
-
-STAMP_QUERY = """
-    SELECT coalesce(events.current_version, '') || '|' || coalesce((
-        SELECT group_concat(round || ':' || released, ',')
-        FROM (SELECT round, released FROM releases WHERE releases.event_id = rooms.event_id ORDER BY round)
-    ), '')
-    FROM rooms JOIN events ON events.id = rooms.event_id
-"""
-
-
-def _stamp(store: Store, where: str, key: int | str) -> str | None:
-    """The stamp of the room picked by `where`: a hash of the current version and every release with
-    its time, read by one query that touches no seating."""
-    row = store.db.execute(f"{STAMP_QUERY} WHERE {where} = ?", (key,)).fetchone()
-    return None if row is None else hashlib.sha256(row[0].encode()).hexdigest()[:16]
-
-
-def public_stamp(store: Store, public_id: str) -> str | None:
-    """What a phone polls (300 phones every few seconds): the room's stamp, as `Room.stamp`, or None
-    for an unknown public id."""
-    return _stamp(store, "rooms.public_id", public_id)
-
-
-def event_of(store: Store, public_id: str) -> int | None:
-    row = store.db.execute("SELECT event_id FROM rooms WHERE public_id = ?", (public_id,)).fetchone()
-    return None if row is None else row[0]
 
 
 # ---- releasing rounds --------------------------------------------------------------------------
@@ -135,12 +99,7 @@ def release(store: Store, event_id: int, round_number: int, now: float) -> Room:
     if not 1 <= round_number <= min(last + 1, len(rounds)):
         span = f"round {last + 1}" if last < len(rounds) else "a released round"
         raise DeskError(f"release {span} (rounds go to the room in order)", field="release", status=422)
-    seating = rounds[round_number - 1].model_dump_json()
-    with store.change() as db:
-        db.execute(
-            "INSERT OR REPLACE INTO releases (event_id, round, seating, released) VALUES (?, ?, ?, ?)",
-            (event_id, round_number, seating, now),
-        )
+    store.set_release(event_id, round_number, rounds[round_number - 1], now)
     return room(store, event_id)
 
 
@@ -149,8 +108,7 @@ def withdraw(store: Store, event_id: int) -> Room:
     last = room(store, event_id).last
     if last == 0:
         raise DeskError("no round is released", field="release")
-    with store.change() as db:
-        db.execute("DELETE FROM releases WHERE event_id = ? AND round = ?", (event_id, last))
+    store.delete_release(event_id, last)
     return room(store, event_id)
 
 
@@ -180,8 +138,7 @@ def set_room(store: Store, event_id: int, minutes: float, pace: float) -> Room:
     _in(minutes, MINUTES, "a round lasts", "minutes")
     _in(pace, PACE, "a page stays up for", "pace")
     room(store, event_id)
-    with store.change() as db:
-        db.execute("UPDATE rooms SET minutes = ?, pace = ? WHERE event_id = ?", (minutes, pace, event_id))
+    store.set_pace(event_id, minutes, pace)
     return room(store, event_id)
 
 
@@ -206,6 +163,5 @@ def timer(store: Store, event_id: int, action: str, now: float, minutes: float =
         started, left = None, clock.minutes * 60
     else:
         raise DeskError("the timer starts, pauses, extends or resets", field="timer", status=422)
-    with store.change() as db:
-        db.execute("UPDATE rooms SET started = ?, left = ? WHERE event_id = ?", (started, left, event_id))
+    store.set_clock(event_id, started, left)
     return room(store, event_id)

@@ -147,7 +147,7 @@ def screen_state(request: Request, event_id: int) -> dict:
 
 
 def _public(request: Request, public_id: str) -> int:
-    event_id = room.event_of(desk_of(request).store, public_id)
+    event_id = desk_of(request).store.event_of(public_id)
     if event_id is None:
         raise HTTPException(404, "no such page")
     return event_id
@@ -184,7 +184,7 @@ def phone(request: Request, public_id: str, q: str = "", player: str = ""):
 async def phone_state(request: Request, public_id: str) -> dict:
     """What a phone polls: the stamp changes when a round is released or the schedule changes.
     Answered on the event loop, not in the thread pool: one indexed query costs less than the hand-off."""
-    stamp = room.public_stamp(desk_of(request).store, public_id)
+    stamp = desk_of(request).store.public_stamp(public_id)
     if stamp is None:
         raise HTTPException(404, "no such page")
     return {"stamp": stamp}

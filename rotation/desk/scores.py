@@ -20,7 +20,6 @@ The rules of scoring (sit-outs, ties, three-handed, leavers) are scoring/'s; the
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -29,7 +28,7 @@ from models import Schedule
 from models.scores import Card, Standings
 from rotation.desk.room import room
 from rotation.desk.service import DeskError, current_version, load_event, settings_of
-from rotation.desk.storage import Store, now
+from rotation.desk.storage import Store
 from scoring.cards import Entry as Box
 
 
@@ -108,12 +107,8 @@ def _schedule(store: Store, event_id: int) -> tuple[Schedule, int, bool]:
 def day_scores(store: Store, event_id: int) -> DayScores:
     schedule, played, late_as_sit_out = _schedule(store, event_id)
     entered: dict[tuple[int, int], list[Entered]] = {}
-    rows = store.db.execute(
-        "SELECT id, round, table_number, card, entered FROM cards WHERE event_id = ? ORDER BY id", (event_id,)
-    )
-    for row in rows:
-        entry = Entered(row["id"], Card.model_validate_json(row["card"]), row["entered"])
-        entered.setdefault((row["round"], row["table_number"]), []).append(entry)
+    for row in store.cards(event_id):
+        entered.setdefault((row.round, row.table_number), []).append(Entered(row.id, row.card, row.entered))
     rounds = tuple(
         RoundCards(
             number,
@@ -154,20 +149,8 @@ def enter_card(
             field="played",
         )
     card = scoring.card(schedule, round_number, table_number, points)
-    with store.change() as db:
-        latest = db.execute(
-            "SELECT card FROM cards WHERE event_id = ? AND round = ? AND table_number = ? ORDER BY id DESC LIMIT 1",
-            (event_id, round_number, table_number),
-        ).fetchone()
-        if latest is not None and Card.model_validate_json(latest["card"]) == card:
-            return None
-        entered = now()
-        cursor = db.execute(
-            "INSERT INTO cards (event_id, round, table_number, card, entered) VALUES (?, ?, ?, ?, ?)",
-            (event_id, round_number, table_number, card.model_dump_json(), entered),
-        )
-        assert cursor.lastrowid is not None
-        return Entered(cursor.lastrowid, card, entered)
+    stored = store.add_card(event_id, round_number, table_number, card)
+    return None if stored is None else Entered(stored.id, stored.card, stored.entered)
 
 
 def standings_of(scores: DayScores, after: int | None = None) -> Standings:
@@ -190,15 +173,14 @@ def show_standings(store: Store, event_id: int, show: bool) -> None:
     seated = room(store, event_id)
     if show and day_scores(store, event_id).complete == 0:
         raise DeskError("no round has every table's card in yet: nothing to show", field="screen")
-    with store.change() as db:
-        db.execute("UPDATE rooms SET standings_at = ? WHERE event_id = ?", (seated.last if show else None, event_id))
+    store.set_standings_at(event_id, seated.last if show else None)
 
 
 def screen_standings(store: Store, event_id: int) -> Standings | None:
     """The standings the projector shows now, or None: it shows the round's tables."""
     last = room(store, event_id).last
-    row = store.db.execute("SELECT standings_at FROM rooms WHERE event_id = ?", (event_id,)).fetchone()
-    if row is None or row["standings_at"] is None or row["standings_at"] != last:
+    row = store.room_row(event_id)
+    if row is None or row.standings_at is None or row.standings_at != last:
         return None
     scores = day_scores(store, event_id)
     return standings_of(scores) if scores.complete else None
@@ -206,7 +188,4 @@ def screen_standings(store: Store, event_id: int) -> Standings | None:
 
 def screen_stamp(store: Store, event_id: int) -> str:
     """Changes whenever the projector's standings would: shown or not, or a card entered."""
-    row = store.db.execute("SELECT standings_at FROM rooms WHERE event_id = ?", (event_id,)).fetchone()
-    cards = store.db.execute("SELECT max(id), count(*) FROM cards WHERE event_id = ?", (event_id,)).fetchone()
-    seen = repr((row["standings_at"] if row else None, tuple(cards)))
-    return hashlib.sha256(seen.encode()).hexdigest()[:16]
+    return store.cards_stamp(event_id)

@@ -11,7 +11,6 @@ stays in the history, where it can still be looked at or gone back to.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
@@ -21,7 +20,7 @@ from models import Event, PlanResult, Progress, Replan, Reseat, Schedule, Status
 from models.event import name_key, normalise_name
 from optimizer.words import counted
 from rotation.desk.settings import EventSettings, FieldErrors, check_time_limit
-from rotation.desk.storage import FAILED, FINISHED, INTERRUPTED, STOPPED, EventRow, RunRow, Store, VersionRow
+from rotation.desk.storage import EventRow, RunRow, RunStatus, Store, VersionRow
 
 
 class DeskError(Exception):
@@ -181,7 +180,7 @@ def load_run(store: Store, planner: Planner, run_id: int, event_id: int | None =
     if run is None or (event_id is not None and run.event_id != event_id):
         raise NotFound(f"plan run {run_id}")
     if run.running and planner.exited(run_id):
-        store.close_run(run_id, FAILED, "the planning process ended without a result")
+        store.close_run(run_id, RunStatus.FAILED, "the planning process ended without a result")
         run = store.run(run_id)
         assert run is not None
     return run
@@ -194,14 +193,14 @@ def stop_run(store: Store, planner: Planner, run_id: int) -> RunRow:
         raise DeskError(f"this plan is not running (it is {run.status})")
     store.ask_stop(run_id)
     if not planner.interrupt(run_id):
-        store.close_run(run_id, INTERRUPTED, "the planning process was not found")
+        store.close_run(run_id, RunStatus.INTERRUPTED, "the planning process was not found")
     return load_run(store, planner, run_id)
 
 
 def run_again(store: Store, planner: Planner, run_id: int) -> int:
     """An interrupted or failed run, started again with the same request."""
     run = load_run(store, planner, run_id)
-    if run.status not in (INTERRUPTED, FAILED):
+    if run.status not in (RunStatus.INTERRUPTED, RunStatus.FAILED):
         raise DeskError(f"only an interrupted or failed plan runs again; this one is {run.status}")
     if any(other.running for other in store.runs(run.event_id)):
         raise DeskError("a plan is already running for this event")
@@ -215,7 +214,7 @@ def interrupt_left_over(store: Store) -> int:
     theirs was stored; each can be run again."""
     left = store.running()
     for run in left:
-        store.close_run(run.id, INTERRUPTED, "the desk was stopped while this plan ran; nothing was kept")
+        store.close_run(run.id, RunStatus.INTERRUPTED, "the desk was stopped while this plan ran; nothing was kept")
     return len(left)
 
 
@@ -316,11 +315,11 @@ def keep_run(store: Store, run: RunRow, planned: list[Planned] | str | None) -> 
     schedule becomes current; a re-plan's are proposals. Nothing is stored for a run the desk already
     closed (it restarted meanwhile)."""
     if not isinstance(planned, list):
-        store.close_run(run.id, FAILED, planned or "the plan ended without a result")
+        store.close_run(run.id, RunStatus.FAILED, planned or "the plan ended without a result")
         return
     found = [one for one in planned if one.result.schedule is not None]
     if not found:
-        store.close_run(run.id, FAILED, _no_schedule(planned[0].result, run.time_limit))
+        store.close_run(run.id, RunStatus.FAILED, _no_schedule(planned[0].result, run.time_limit))
         return
     stopped = any(one.result.interrupted for one in planned)
     try:
@@ -328,13 +327,13 @@ def keep_run(store: Store, run: RunRow, planned: list[Planned] | str | None) -> 
             ids = [_keep_one(store, db, run, one) for one in found]
             # The run's figures are those of the schedule kept: the live line may lag the last stage.
             final = {**run.progress, "repeats": found[0].result.repeats, "bound": found[0].result.bound.repeats}
-            db.execute("UPDATE runs SET progress = ? WHERE id = ?", (json.dumps(final), run.id))
-            if not store.end_run(db, run.id, STOPPED if stopped else FINISHED, version_id=ids[0]):
+            status = RunStatus.STOPPED if stopped else RunStatus.FINISHED
+            if not store.end_run(db, run.id, status, version_id=ids[0], progress=final):
                 raise _Closed  # rolls the versions back: the run was closed while it planned
     except _Closed:
         return
     except optimizer.InvalidSchedule as error:
-        store.close_run(run.id, FAILED, f"the checker refused the schedule: {error}")
+        store.close_run(run.id, RunStatus.FAILED, f"the checker refused the schedule: {error}")
 
 
 def _keep_one(store: Store, db, run: RunRow, planned: Planned) -> int:
@@ -343,7 +342,7 @@ def _keep_one(store: Store, db, run: RunRow, planned: Planned) -> int:
     figures = {**result_figures(result), "changes": planned.changes}
     if planned.reseat is not None:
         figures.update(proposal=run.id, reseat=planned.reseat.value, moves=planned.moves)
-    parent = db.execute("SELECT current_version FROM events WHERE id = ?", (run.event_id,)).fetchone()[0]
+    parent = load_event(store, run.event_id).current_version
     return store.add_version(
         db,
         run.event_id,

@@ -1,0 +1,36 @@
+"""The events: each one's settings and the version of its schedule that is current."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+from rotation.desk.storage.base import Connection
+from rotation.desk.storage.records import EventRow, now
+
+
+class Events(Connection):
+    def add_event(self, settings: dict) -> int:
+        with self.change() as db:
+            cursor = db.execute("INSERT INTO events (settings, created) VALUES (?, ?)", (json.dumps(settings), now()))
+            assert cursor.lastrowid is not None
+            return cursor.lastrowid
+
+    def set_settings(self, event_id: int, settings: dict) -> None:
+        with self.change() as db:
+            db.execute("UPDATE events SET settings = ? WHERE id = ?", (json.dumps(settings), event_id))
+
+    def event(self, event_id: int) -> EventRow | None:
+        row = self.db.execute("SELECT * FROM events WHERE id = ?", (event_id,)).fetchone()
+        return None if row is None else _event(row)
+
+    def events(self) -> list[EventRow]:
+        return [_event(row) for row in self.db.execute("SELECT * FROM events ORDER BY id DESC")]
+
+    def point_at(self, event_id: int, version_id: int) -> None:
+        with self.change() as db:
+            db.execute("UPDATE events SET current_version = ? WHERE id = ?", (version_id, event_id))
+
+
+def _event(row: sqlite3.Row) -> EventRow:
+    return EventRow(**{**dict(row), "settings": json.loads(row["settings"])})
