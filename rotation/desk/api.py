@@ -7,7 +7,7 @@ from pydantic import BaseModel, Field
 
 from models import Metrics, Moves, PlayerChange, Reseat, Schedule
 from rotation.desk import service
-from rotation.desk.app import desk_of
+from rotation.desk.deps import desk_of
 from rotation.desk.settings import EventSettings
 from rotation.desk.storage import RunRow, VersionRow
 

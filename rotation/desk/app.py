@@ -3,87 +3,41 @@
 
 from __future__ import annotations
 
-import threading
-import time
-from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Generic, TypeVar
 
-import jinja2
 from fastapi import FastAPI, Request
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from models import Schedule
-from optimizer.words import counted
-from rotation.desk import service
+from rotation.desk import api, pages, room_pages, scores_api, scores_pages, service
+from rotation.desk.deps import HERE, TEMPLATES, Desk
 from rotation.desk.security import LOCAL_HOSTS, Guard, GuardMiddleware
 from rotation.desk.settings import FieldErrors
 from rotation.desk.storage import RunStatus, Store
-from rotation.desk.worker import Planner
-
-HERE = Path(__file__).parent
-T = TypeVar("T")
-
-
-class Kept(Generic[T]):
-    """What was made from a stored version, newest kept: a version never changes, so neither does
-    what is drawn or parsed from it (the key names the version and every option)."""
-
-    def __init__(self, size: int = 16):
-        self.size = size
-        self.items: OrderedDict[tuple, T] = OrderedDict()
-        self.lock = threading.Lock()
-
-    def get(self, key: tuple, make: Callable[[], T]) -> T:
-        with self.lock:
-            if key in self.items:
-                self.items.move_to_end(key)
-                return self.items[key]
-        made = make()
-        with self.lock:
-            self.items[key] = made
-            while len(self.items) > self.size:
-                self.items.popitem(last=False)
-        return made
-
-
-class Desk:
-    """What every request shares: the database file (a connection per thread), the planner, the guard."""
-
-    def __init__(self, db_path: str, guard: Guard, public_url: str = ""):
-        self.db_path, self.guard = db_path, guard
-        self.public_url = public_url  # where the room's phones reach the desk ("" : the address it was asked on)
-        self.clock: Callable[[], float] = time.time  # the room's timer counts on this clock (a test sets its own)
-        self.planner = Planner(db_path)
-        self.rendered: Kept[bytes | str] = Kept()  # pictures and printable pages
-        self.schedules: Kept[Schedule] = Kept(8)  # parsed once, not on every phone's page
-        self._local = threading.local()
-
-    @property
-    def store(self) -> Store:
-        store = getattr(self._local, "store", None)
-        if store is None:
-            store = self._local.store = Store(self.db_path)
-        return store
+from rotation.desk.worker import Planner as WorkerPlanner
 
 
 def create_app(
-    db_path: str | Path, *, exposed: bool = False, hosts: tuple[str, ...] = LOCAL_HOSTS, public_url: str = ""
+    db_path: str | Path,
+    *,
+    exposed: bool = False,
+    hosts: tuple[str, ...] = LOCAL_HOSTS,
+    public_url: str = "",
+    planner: service.Planner | None = None,
 ) -> FastAPI:
     """The desk over one database file. `exposed`: served beyond this machine, so every request but
     the players' read-only pages needs the desk's key (printed by `rotation serve`). `public_url`: the
-    desk's address as the room's phones reach it, for the QR codes."""
+    desk's address as the room's phones reach it, for the QR codes. `planner`: what starts and stops
+    the planning (default: a worker process per run, rotation.desk.worker; a test may give its own)."""
     first = Store(db_path)  # creates or migrates the file before the first request
     guard = Guard(secret=first.secret(), exposed=exposed, hosts=hosts)
     service.interrupt_left_over(first)
     first.close()
-    desk = Desk(str(db_path), guard, public_url)
+    desk = Desk(str(db_path), guard, planner or WorkerPlanner(str(db_path)), public_url)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -115,16 +69,12 @@ def create_app(
         """A page's refusal as a page; the JSON endpoints keep FastAPI's JSON answer."""
         if request.url.path.startswith("/api/"):
             return await http_exception_handler(request, error)
-        from rotation.desk.pages import TEMPLATES
-
         context = {"status": error.status_code, "message": str(error.detail)}
         return TEMPLATES.TemplateResponse(request, "error.html.j2", context, status_code=error.status_code)
 
     @app.exception_handler(FieldErrors)
     async def field_errors(request: Request, error: FieldErrors) -> JSONResponse:
         return JSONResponse({"detail": str(error), "errors": error.errors}, status_code=422)
-
-    from rotation.desk import api, pages, room_pages, scores_api, scores_pages
 
     app.include_router(api.router)
     app.include_router(room_pages.api)
@@ -133,19 +83,3 @@ def create_app(
     app.include_router(room_pages.router)
     app.include_router(scores_pages.router)
     return app
-
-
-def templates() -> Jinja2Templates:
-    environment = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(HERE / "templates"),
-        autoescape=True,  # every name, title and message is text, never markup
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
-    environment.filters["counted"] = counted  # "1 repeat", "2 repeats": the report's singular and plural
-    return Jinja2Templates(env=environment)
-
-
-def desk_of(request: Request) -> Desk:
-    return request.app.state.desk

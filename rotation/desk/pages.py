@@ -4,31 +4,18 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, File, Form, HTTPException, Query, Request, UploadFile
+from fastapi import File, Form, HTTPException, Query, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 import optimizer
 from rotation.desk import service, views
-from rotation.desk.app import desk_of, templates
+from rotation.desk.deps import Text, desk_of, page, pages_router, players_url
+from rotation.desk.room import room
 from rotation.desk.settings import MAX_UPLOAD_BYTES, EventSettings, FieldErrors, form_from_settings, settings_from_form
 from rotation.desk.storage import RunStatus, VersionRow
 from rotation.output import SIT_OUT_WORDS
 
-router = APIRouter(include_in_schema=False)
-TEMPLATES = templates()
-Text = Annotated[str, Form()]
-
-
-def page(request: Request, template: str, status: int = 200, **context) -> HTMLResponse:
-    context.setdefault("errors", {})
-    return TEMPLATES.TemplateResponse(
-        request, template, {"csrf": desk_of(request).guard.token, **context}, status_code=status
-    )
-
-
-def check_form(request: Request, csrf: str) -> None:
-    if not desk_of(request).guard.token_ok(csrf):
-        raise HTTPException(403, "this form is out of date or not the desk's own: reload the page and try again")
+router = pages_router()
 
 
 def back_to(event_id: int, anchor: str = "") -> RedirectResponse:
@@ -67,8 +54,7 @@ async def _form_fields(request: Request, names_file: UploadFile | None) -> dict[
 
 
 @router.post("/events", response_class=HTMLResponse)
-async def create_event(request: Request, csrf: Text = "", names_file: Annotated[UploadFile | None, File()] = None):
-    check_form(request, csrf)
+async def create_event(request: Request, names_file: Annotated[UploadFile | None, File()] = None):
     return await _save_event(request, None, names_file)
 
 
@@ -79,10 +65,7 @@ def edit_event(request: Request, event_id: int):
 
 
 @router.post("/events/{event_id}/edit", response_class=HTMLResponse)
-async def save_event(
-    request: Request, event_id: int, csrf: Text = "", names_file: Annotated[UploadFile | None, File()] = None
-):
-    check_form(request, csrf)
+async def save_event(request: Request, event_id: int, names_file: Annotated[UploadFile | None, File()] = None):
     return await _save_event(request, event_id, names_file)
 
 
@@ -164,8 +147,7 @@ def _day_action(request: Request, event_id: int, field: str, action) -> Response
 
 
 @router.post("/events/{event_id}/plan")
-def plan(request: Request, event_id: int, csrf: Text = ""):
-    check_form(request, csrf)
+def plan(request: Request, event_id: int):
     desk = desk_of(request)
 
     def start() -> None:
@@ -178,26 +160,24 @@ def plan(request: Request, event_id: int, csrf: Text = ""):
 
 
 @router.post("/events/{event_id}/runs/{run_id}/stop")
-def stop(request: Request, event_id: int, run_id: int, csrf: Text = ""):
-    return _run_action(request, event_id, run_id, csrf, service.stop_run)
+def stop(request: Request, event_id: int, run_id: int):
+    return _run_action(request, event_id, run_id, service.stop_run)
 
 
 @router.post("/events/{event_id}/runs/{run_id}/again")
-def again(request: Request, event_id: int, run_id: int, csrf: Text = ""):
-    return _run_action(request, event_id, run_id, csrf, service.run_again)
+def again(request: Request, event_id: int, run_id: int):
+    return _run_action(request, event_id, run_id, service.run_again)
 
 
-def _run_action(request: Request, event_id: int, run_id: int, csrf: str, action) -> Response:
+def _run_action(request: Request, event_id: int, run_id: int, action) -> Response:
     """Stop a run, or run it again: only a run of this event."""
-    check_form(request, csrf)
     desk = desk_of(request)
     service.load_run(desk.store, desk.planner, run_id, event_id)
     return _day_action(request, event_id, "plan", lambda: action(desk.store, desk.planner, run_id))
 
 
 @router.post("/events/{event_id}/played")
-def played(request: Request, event_id: int, rounds: Annotated[int, Form()], csrf: Text = ""):
-    check_form(request, csrf)
+def played(request: Request, event_id: int, rounds: Annotated[int, Form()]):
     return _day_action(
         request, event_id, "played", lambda: service.mark_played(desk_of(request).store, event_id, rounds)
     )
@@ -211,9 +191,7 @@ def replan(
     leave: Text = "",
     arrive: Text = "",
     time_limit: Annotated[float, Form()] = 10.0,
-    csrf: Text = "",
 ):
-    check_form(request, csrf)
     desk = desk_of(request)
     return _day_action(
         request,
@@ -226,19 +204,13 @@ def replan(
 
 
 @router.post("/events/{event_id}/swap")
-def swap(
-    request: Request, event_id: int, round: Annotated[int, Form()], first: Text = "", second: Text = "", csrf: Text = ""
-):
-    check_form(request, csrf)
+def swap(request: Request, event_id: int, round: Annotated[int, Form()], first: Text = "", second: Text = ""):
     store = desk_of(request).store
     return _day_action(request, event_id, "swap", lambda: service.swap(store, event_id, round, first, second))
 
 
 @router.post("/events/{event_id}/move")
-def move(
-    request: Request, event_id: int, round: Annotated[int, Form()], player: Text = "", table: Text = "", csrf: Text = ""
-):
-    check_form(request, csrf)
+def move(request: Request, event_id: int, round: Annotated[int, Form()], player: Text = "", table: Text = ""):
     store = desk_of(request).store
 
     def record() -> None:
@@ -250,21 +222,18 @@ def move(
 
 
 @router.post("/events/{event_id}/versions/{version_id}/accept")
-def accept(request: Request, event_id: int, version_id: int, csrf: Text = ""):
-    check_form(request, csrf)
+def accept(request: Request, event_id: int, version_id: int):
     store = desk_of(request).store
     return _day_action(request, event_id, "accept", lambda: service.accept(store, event_id, version_id))
 
 
 @router.post("/events/{event_id}/undo")
-def undo(request: Request, event_id: int, csrf: Text = ""):
-    check_form(request, csrf)
+def undo(request: Request, event_id: int):
     return _day_action(request, event_id, "undo", lambda: service.undo(desk_of(request).store, event_id))
 
 
 @router.post("/events/{event_id}/versions/{version_id}/restore")
-def restore(request: Request, event_id: int, version_id: int, csrf: Text = ""):
-    check_form(request, csrf)
+def restore(request: Request, event_id: int, version_id: int):
     store = desk_of(request).store
     return _day_action(request, event_id, "undo", lambda: service.restore(store, event_id, version_id))
 
@@ -386,9 +355,6 @@ def print_page(
     low, high = first or 1, last or total
     if unknown or not 1 <= low <= high <= total:
         raise HTTPException(422, f"choose parts from {', '.join(PARTS)} and rounds from 1 to {total}")
-    from rotation.desk.room import room
-    from rotation.desk.room_pages import players_url
-
     url = players_url(request, room(desk_of(request).store, event_id).public_id)  # its QR code on the sheets
     options = _print_options(settings, parts, (low, high), url)
 

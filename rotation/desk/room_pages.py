@@ -14,18 +14,14 @@ from pydantic import BaseModel, Field
 
 from models.event import loose_key, name_key
 from rotation.desk import room, service, views
-from rotation.desk.app import desk_of
-from rotation.desk.pages import TEMPLATES, Text, check_form, page
+from rotation.desk.deps import TEMPLATES, Text, desk_of, page, pages_router, players_url
+from rotation.desk.scores import screen_stamp
+from rotation.desk.scores_pages import screen_context
 from rotation.output import SIT_OUT_WORDS
 
-router = APIRouter(include_in_schema=False)
+router = pages_router()
 api = APIRouter(prefix="/api", tags=["room"])
 MATCHES = 12  # names listed at most for the letters typed
-
-
-def players_url(request: Request, public_id: str) -> str:
-    base = desk_of(request).public_url or str(request.base_url)
-    return base.rstrip("/") + f"/e/{public_id}/me"
 
 
 def _seen(request: Request, event_id: int):
@@ -65,8 +61,7 @@ def room_page(request: Request, event_id: int, errors=None, status: int = 200):
     )
 
 
-def _room_action(request: Request, event_id: int, csrf: str, action) -> Response:
-    check_form(request, csrf)
+def _room_action(request: Request, event_id: int, action) -> Response:
     try:
         action(desk_of(request))
     except service.DeskError as error:
@@ -77,18 +72,18 @@ def _room_action(request: Request, event_id: int, csrf: str, action) -> Response
 
 
 @router.post("/events/{event_id}/release")
-def release(request: Request, event_id: int, round: Annotated[int, Form()], csrf: Text = ""):
-    return _room_action(request, event_id, csrf, lambda d: room.release(d.store, event_id, round, d.clock()))
+def release(request: Request, event_id: int, round: Annotated[int, Form()]):
+    return _room_action(request, event_id, lambda d: room.release(d.store, event_id, round, d.clock()))
 
 
 @router.post("/events/{event_id}/release/withdraw")
-def withdraw(request: Request, event_id: int, csrf: Text = ""):
-    return _room_action(request, event_id, csrf, lambda d: room.withdraw(d.store, event_id))
+def withdraw(request: Request, event_id: int):
+    return _room_action(request, event_id, lambda d: room.withdraw(d.store, event_id))
 
 
 @router.post("/events/{event_id}/timer")
-def timer(request: Request, event_id: int, action: Text = "", minutes: Annotated[float, Form()] = 5, csrf: Text = ""):
-    return _room_action(request, event_id, csrf, lambda d: room.timer(d.store, event_id, action, d.clock(), minutes))
+def timer(request: Request, event_id: int, action: Text = "", minutes: Annotated[float, Form()] = 5):
+    return _room_action(request, event_id, lambda d: room.timer(d.store, event_id, action, d.clock(), minutes))
 
 
 @router.post("/events/{event_id}/room")
@@ -97,9 +92,8 @@ def room_settings(
     event_id: int,
     minutes: Annotated[float, Form()],
     pace: Annotated[float, Form()],
-    csrf: Text = "",
 ):
-    return _room_action(request, event_id, csrf, lambda d: room.set_room(d.store, event_id, minutes, pace))
+    return _room_action(request, event_id, lambda d: room.set_room(d.store, event_id, minutes, pace))
 
 
 # ---- the projector (a director's page, on the laptop driving it) -------------------------------
@@ -107,7 +101,6 @@ def room_settings(
 
 @router.get("/e/{event_id}/screen", response_class=HTMLResponse)
 def screen(request: Request, event_id: int):
-    from rotation.desk.scores_pages import screen_context
     from rotation.printing import lookup_entries, qr_svg
     from rotation.typeface import widest_word_em
 
@@ -136,7 +129,6 @@ def screen(request: Request, event_id: int):
 
 @router.get("/e/{event_id}/screen/state.json")
 def screen_state(request: Request, event_id: int) -> dict:
-    from rotation.desk.scores import screen_stamp
 
     seated = room.room(desk_of(request).store, event_id)
     state = {"stamp": seated.stamp, "pace": seated.pace, "timer": seated.timer.state(desk_of(request).clock())}

@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field, StrictInt
 import scoring
 from models.scores import Card, Standings
 from rotation.desk import scores
-from rotation.desk.app import desk_of
+from rotation.desk.deps import desk_of
 from rotation.standings_pages import footnotes
 
 api = APIRouter(prefix="/api", tags=["scores"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from fastapi import APIRouter, Request
+from fastapi import Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 import scoring
@@ -13,8 +13,7 @@ from models import SEAT_LETTERS
 from models.event import name_key
 from models.scores import GAMES_PER_ROUND, RoundMark, Standings
 from rotation.desk import scores, service
-from rotation.desk.app import desk_of
-from rotation.desk.pages import Text, check_form, page
+from rotation.desk.deps import Text, desk_of, page, pages_router
 from rotation.output import SIT_OUT_WORDS
 from rotation.standings_pages import (
     cell,
@@ -28,7 +27,7 @@ from rotation.standings_pages import (
 )
 from rotation.typeface import widest_word_em
 
-router = APIRouter(include_in_schema=False)
+router = pages_router()
 
 
 @dataclass(frozen=True)
@@ -126,9 +125,8 @@ def _round_page(
 
 
 @router.post("/events/{event_id}/scores/{round_number}/played")
-def mark_round_played(request: Request, event_id: int, round_number: int, csrf: Text = ""):
+def mark_round_played(request: Request, event_id: int, round_number: int):
     """Mark rounds up to this one as played (service.mark_played), from the round's score page."""
-    check_form(request, csrf)
     try:
         service.mark_played(desk_of(request).store, event_id, round_number)
     except service.DeskError as error:
@@ -139,10 +137,9 @@ def mark_round_played(request: Request, event_id: int, round_number: int, csrf: 
 
 
 @router.post("/events/{event_id}/scores/{round_number}/{table_number}")
-async def enter_card(request: Request, event_id: int, round_number: int, table_number: int, csrf: Text = ""):
+async def enter_card(request: Request, event_id: int, round_number: int, table_number: int):
     """A table's card from its form: `name-S` (the seat's player, as the page showed them) and
     `points-S-G` for seat S and game G. Refused: every message beside its box, what was typed kept."""
-    check_form(request, csrf)
     scores.table_cards(_day_scores(request, event_id), round_number, table_number)  # a page to show it on
     form = await request.form()
     fields = {key: value for key, value in form.items() if isinstance(value, str)}
@@ -261,8 +258,7 @@ def _screen_columns(table: Standings | None) -> tuple[list[str], list]:
 
 
 @router.post("/events/{event_id}/standings/screen")
-def screen_toggle(request: Request, event_id: int, show: Text = "", csrf: Text = ""):
-    check_form(request, csrf)
+def screen_toggle(request: Request, event_id: int, show: Text = ""):
     try:
         scores.show_standings(desk_of(request).store, event_id, show == "yes")
     except service.DeskError as error:

@@ -108,7 +108,7 @@ class GuardMiddleware:
                 "this desk needs its key: open the address it printed when it started", status_code=401
             )
         if request.method in SAFE_METHODS or not request.url.path.startswith("/api/"):
-            return None  # forms check their own token (rotation.desk.app.check_form)
+            return None  # forms: every page router checks the token (rotation.desk.deps.checked_form)
         if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
             return PlainTextResponse("a change through the JSON endpoints is sent as application/json", 415)
         if guard.exposed and not (by_header or guard.token_ok(request.headers.get(TOKEN_HEADER))):
