@@ -55,27 +55,43 @@ class EventOut(BaseModel):
     proposals: list[ProposalOut] = Field(description="The last re-plan's schedules, until one is accepted.")
 
 
+BASE_VERSION = Field(
+    default=None,
+    description="The version this change was made from (the current version's id when you read it). If the "
+    "day has changed since, nothing is stored and the answer is 409 with the current version's id. Left out: "
+    "the change is made to whatever version is current when it arrives.",
+)
+
+
+class BaseIn(BaseModel):
+    base_version: int | None = BASE_VERSION
+
+
 class ReplanIn(BaseModel):
     from_round: int = Field(description="The first round planned again; rounds before it stay as they are.")
     leave: list[str] = Field(default=[], description="Players who leave before this round.")
     arrive: list[str] = Field(default=[], description="Players who arrive for this round.")
     time_limit: float = 10.0
+    base_version: int | None = BASE_VERSION
 
 
 class SwapIn(BaseModel):
     round: int
     first: str
     second: str
+    base_version: int | None = BASE_VERSION
 
 
 class MoveIn(BaseModel):
     round: int = Field(description="A played round.")
     player: str
     table: int = Field(description="The table of three whose empty seat the player took.")
+    base_version: int | None = BASE_VERSION
 
 
 class PlayedIn(BaseModel):
     rounds: int = Field(description="Rounds 1 to this one are played.")
+    base_version: int | None = BASE_VERSION
 
 
 def version_out(version: VersionRow, current: int | None) -> VersionOut:
@@ -153,9 +169,10 @@ def update_event(request: Request, event_id: int, settings: EventSettings) -> Ev
 
 
 @router.post("/events/{event_id}/plan", status_code=202)
-def plan(request: Request, event_id: int) -> RunOut:
+def plan(request: Request, event_id: int, body: BaseIn | None = None) -> RunOut:
+    """Plan the whole day (base_version 0: the event had no schedule yet)."""
     desk = desk_of(request)
-    run_id = service.start_plan(desk.store, desk.planner, event_id)
+    run_id = service.start_plan(desk.store, desk.planner, event_id, body.base_version if body else None)
     return run_out(service.load_run(desk.store, desk.planner, run_id))
 
 
@@ -163,7 +180,7 @@ def plan(request: Request, event_id: int) -> RunOut:
 def replan(request: Request, event_id: int, body: ReplanIn) -> RunOut:
     desk = desk_of(request)
     run_id = service.start_replan(
-        desk.store, desk.planner, event_id, body.from_round, body.leave, body.arrive, body.time_limit
+        desk.store, desk.planner, event_id, body.from_round, body.leave, body.arrive, body.time_limit, body.base_version
     )
     return run_out(service.load_run(desk.store, desk.planner, run_id))
 
@@ -190,30 +207,36 @@ def again(request: Request, run_id: int) -> RunOut:
 @router.post("/events/{event_id}/played")
 def played(request: Request, event_id: int, body: PlayedIn) -> VersionOut:
     store = desk_of(request).store
-    return _version(request, event_id, service.mark_played(store, event_id, body.rounds))
+    return _version(request, event_id, service.mark_played(store, event_id, body.rounds, body.base_version))
 
 
 @router.post("/events/{event_id}/swap")
 def swap(request: Request, event_id: int, body: SwapIn) -> VersionOut:
     store = desk_of(request).store
-    return _version(request, event_id, service.swap(store, event_id, body.round, body.first, body.second))
+    return _version(
+        request, event_id, service.swap(store, event_id, body.round, body.first, body.second, body.base_version)
+    )
 
 
 @router.post("/events/{event_id}/move")
 def move(request: Request, event_id: int, body: MoveIn) -> VersionOut:
     store = desk_of(request).store
-    return _version(request, event_id, service.move(store, event_id, body.round, body.player, body.table))
+    return _version(
+        request, event_id, service.move(store, event_id, body.round, body.player, body.table, body.base_version)
+    )
 
 
 @router.post("/events/{event_id}/versions/{version_id}/accept")
-def accept(request: Request, event_id: int, version_id: int) -> VersionOut:
+def accept(request: Request, event_id: int, version_id: int, body: BaseIn | None = None) -> VersionOut:
     """Make one of the last re-plan's proposals the current schedule."""
-    return _version(request, event_id, service.accept(desk_of(request).store, event_id, version_id))
+    base = body.base_version if body else None
+    return _version(request, event_id, service.accept(desk_of(request).store, event_id, version_id, base))
 
 
 @router.post("/events/{event_id}/undo")
-def undo(request: Request, event_id: int) -> VersionOut:
-    return _version(request, event_id, service.undo(desk_of(request).store, event_id))
+def undo(request: Request, event_id: int, body: BaseIn | None = None) -> VersionOut:
+    base = body.base_version if body else None
+    return _version(request, event_id, service.undo(desk_of(request).store, event_id, base))
 
 
 @router.get("/events/{event_id}/versions")
@@ -224,8 +247,9 @@ def versions(request: Request, event_id: int) -> list[VersionOut]:
 
 
 @router.post("/events/{event_id}/versions/{version_id}/restore")
-def restore(request: Request, event_id: int, version_id: int) -> VersionOut:
-    return _version(request, event_id, service.restore(desk_of(request).store, event_id, version_id))
+def restore(request: Request, event_id: int, version_id: int, body: BaseIn | None = None) -> VersionOut:
+    base = body.base_version if body else None
+    return _version(request, event_id, service.restore(desk_of(request).store, event_id, version_id, base))
 
 
 @router.get("/events/{event_id}/schedule")

@@ -62,7 +62,10 @@ def create_app(
     async def desk_error(request: Request, error: service.DeskError) -> Response:
         if not request.url.path.startswith("/api/"):
             return await refused(request, StarletteHTTPException(error.status, str(error)))
-        return JSONResponse({"detail": str(error), "field": error.field}, status_code=error.status)
+        body: dict[str, str | int | None] = {"detail": str(error), "field": error.field}
+        if isinstance(error, service.DayMoved):
+            body["current_version"] = error.current
+        return JSONResponse(body, status_code=error.status)
 
     @app.exception_handler(StarletteHTTPException)
     async def refused(request: Request, error: StarletteHTTPException) -> Response:

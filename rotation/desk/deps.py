@@ -87,6 +87,18 @@ PlannerDep = Annotated[Planner, Depends(_planner)]
 Text = Annotated[str, Form()]
 
 
+def _base(base: Annotated[str, Form()] = "") -> int | None:
+    """The version a form's change was made from (its hidden field `base`, service.DayMoved): None when
+    the form names none, -1 (no version's id) when it names one that is not a number."""
+    text = base.strip()
+    if not text:
+        return None
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else -1
+
+
+BaseDep = Annotated[int | None, Depends(_base)]
+
+
 async def checked_form(request: Request) -> None:
     """A change sent by a form carries the desk's CSRF token (field `csrf`)."""
     if request.method in SAFE_METHODS:

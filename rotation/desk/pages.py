@@ -9,7 +9,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 import optimizer
 from rotation.desk import service, views
-from rotation.desk.deps import Text, desk_of, page, pages_router, players_url
+from rotation.desk.deps import BaseDep, Text, desk_of, page, pages_router, players_url
 from rotation.desk.room import room
 from rotation.desk.settings import MAX_UPLOAD_BYTES, EventSettings, FieldErrors, form_from_settings, settings_from_form
 from rotation.desk.storage import RunStatus, VersionRow
@@ -95,7 +95,9 @@ def event_page(request: Request, event_id: int, version: int | None = None):
     return _event_page(request, event_id, version)
 
 
-def _event_page(request: Request, event_id: int, version_id: int | None = None, errors=None, status: int = 200):
+def _event_page(
+    request: Request, event_id: int, version_id: int | None = None, errors=None, status: int = 200, kept=None
+):
     desk = desk_of(request)
     event = service.load_event(desk.store, event_id)
     settings = service.settings_of(event)
@@ -123,6 +125,7 @@ def _event_page(request: Request, event_id: int, version_id: int | None = None, 
         figures=views.figure_lines(shown.figures, schedule) if shown else [],
         proposals=[] if version_id is not None else views.proposals_view(service.proposals(desk.store, event)),
         errors=errors or {},
+        kept=kept or {"form": ""},  # what a refused form had typed, shown in it again
     )
 
 
@@ -135,24 +138,26 @@ def _run_repeats(store, run) -> int | None:
     return stored.figures["metrics"]["repeats"] if stored else run.progress.get("repeats")
 
 
-def _day_action(request: Request, event_id: int, field: str, action) -> Response:
-    """Run a change of the day; its refusal is shown beside the form it came from."""
+def _day_action(request: Request, event_id: int, field: str, action, typed: dict | None = None) -> Response:
+    """Run a change of the day; its refusal is shown beside the form it came from, with what was typed
+    in it (a change made from a day that has changed since: the day as it is now, service.DayMoved)."""
     try:
         action()
     except service.DeskError as error:
         if isinstance(error, service.NotFound):
             raise
-        return _event_page(request, event_id, errors={error.field or field: str(error)}, status=error.status)
+        kept = {"form": field, **(typed or {})}
+        return _event_page(request, event_id, errors={error.field or field: str(error)}, status=error.status, kept=kept)
     return back_to(event_id)
 
 
 @router.post("/events/{event_id}/plan")
-def plan(request: Request, event_id: int):
+def plan(request: Request, event_id: int, base: BaseDep):
     desk = desk_of(request)
 
     def start() -> None:
         try:
-            service.start_plan(desk.store, desk.planner, event_id)
+            service.start_plan(desk.store, desk.planner, event_id, base)
         except FieldErrors as error:
             raise service.DeskError(f"the settings need a change first: {error}", field="plan") from None
 
@@ -177,10 +182,10 @@ def _run_action(request: Request, event_id: int, run_id: int, action) -> Respons
 
 
 @router.post("/events/{event_id}/played")
-def played(request: Request, event_id: int, rounds: Annotated[int, Form()]):
-    return _day_action(
-        request, event_id, "played", lambda: service.mark_played(desk_of(request).store, event_id, rounds)
-    )
+def played(request: Request, event_id: int, rounds: Annotated[int, Form()], base: BaseDep):
+    store = desk_of(request).store
+    typed = {"rounds": rounds}
+    return _day_action(request, event_id, "played", lambda: service.mark_played(store, event_id, rounds, base), typed)
 
 
 @router.post("/events/{event_id}/replan")
@@ -191,51 +196,62 @@ def replan(
     leave: Text = "",
     arrive: Text = "",
     time_limit: Annotated[float, Form()] = 10.0,
+    base: BaseDep = None,
 ):
     desk = desk_of(request)
+    typed = {"from_round": from_round, "leave": leave, "arrive": arrive, "time_limit": f"{time_limit:g}"}
     return _day_action(
         request,
         event_id,
         "replan",
         lambda: service.start_replan(
-            desk.store, desk.planner, event_id, from_round, leave.splitlines(), arrive.splitlines(), time_limit
+            desk.store, desk.planner, event_id, from_round, leave.splitlines(), arrive.splitlines(), time_limit, base
         ),
+        typed,
     )
 
 
 @router.post("/events/{event_id}/swap")
-def swap(request: Request, event_id: int, round: Annotated[int, Form()], first: Text = "", second: Text = ""):
+def swap(
+    request: Request, event_id: int, round: Annotated[int, Form()], base: BaseDep, first: Text = "", second: Text = ""
+):
     store = desk_of(request).store
-    return _day_action(request, event_id, "swap", lambda: service.swap(store, event_id, round, first, second))
+    typed = {"round": round, "first": first, "second": second}
+    return _day_action(
+        request, event_id, "swap", lambda: service.swap(store, event_id, round, first, second, base), typed
+    )
 
 
 @router.post("/events/{event_id}/move")
-def move(request: Request, event_id: int, round: Annotated[int, Form()], player: Text = "", table: Text = ""):
+def move(
+    request: Request, event_id: int, round: Annotated[int, Form()], base: BaseDep, player: Text = "", table: Text = ""
+):
     store = desk_of(request).store
 
     def record() -> None:
-        if not table.strip().isdigit():
-            raise service.DeskError(f"{table.strip()!r} is not a table number", field="move", status=422)
-        service.move(store, event_id, round, player, int(table))
+        number = table.strip()
+        if not (number.isascii() and number.isdigit() and len(number) <= 4):
+            raise service.DeskError(f"{number!r} is not a table number", field="move", status=422)
+        service.move(store, event_id, round, player, int(number), base)
 
-    return _day_action(request, event_id, "move", record)
+    return _day_action(request, event_id, "move", record, {"round": round, "player": player, "table": table})
 
 
 @router.post("/events/{event_id}/versions/{version_id}/accept")
-def accept(request: Request, event_id: int, version_id: int):
+def accept(request: Request, event_id: int, version_id: int, base: BaseDep):
     store = desk_of(request).store
-    return _day_action(request, event_id, "accept", lambda: service.accept(store, event_id, version_id))
+    return _day_action(request, event_id, "accept", lambda: service.accept(store, event_id, version_id, base))
 
 
 @router.post("/events/{event_id}/undo")
-def undo(request: Request, event_id: int):
-    return _day_action(request, event_id, "undo", lambda: service.undo(desk_of(request).store, event_id))
+def undo(request: Request, event_id: int, base: BaseDep):
+    return _day_action(request, event_id, "undo", lambda: service.undo(desk_of(request).store, event_id, base))
 
 
 @router.post("/events/{event_id}/versions/{version_id}/restore")
-def restore(request: Request, event_id: int, version_id: int):
+def restore(request: Request, event_id: int, version_id: int, base: BaseDep):
     store = desk_of(request).store
-    return _day_action(request, event_id, "undo", lambda: service.restore(store, event_id, version_id))
+    return _day_action(request, event_id, "undo", lambda: service.restore(store, event_id, version_id, base))
 
 
 # ---- looking at a schedule ----------------------------------------------------------------------

@@ -84,6 +84,7 @@ class DayScores:
     played: int
     rounds: tuple[RoundCards, ...]
     late_as_sit_out: bool = False  # the event's choice for a late arrival's rounds before arriving
+    version: int = 0  # the current version's id: the version a change made on a score page is made from
 
     @property
     def counted(self) -> list[Card]:
@@ -95,17 +96,17 @@ class DayScores:
         return scoring.complete_rounds(self.schedule, self.counted)
 
 
-def _schedule(store: Store, event_id: int) -> tuple[Schedule, int, bool]:
-    """The current schedule, its rounds played, and the event's choice for late arrivals."""
+def _schedule(store: Store, event_id: int) -> tuple[Schedule, int, bool, int]:
+    """The current schedule, its rounds played, the event's choice for late arrivals, its version's id."""
     event = load_event(store, event_id)
     version = current_version(store, event)
     if version is None:
         raise DeskError("the event has no schedule yet: plan it first", status=404)
-    return version.schedule(), version.played, settings_of(event).late_as_sit_out
+    return version.schedule(), version.played, settings_of(event).late_as_sit_out, version.id
 
 
 def day_scores(store: Store, event_id: int) -> DayScores:
-    schedule, played, late_as_sit_out = _schedule(store, event_id)
+    schedule, played, late_as_sit_out, version = _schedule(store, event_id)
     entered: dict[tuple[int, int], list[Entered]] = {}
     for row in store.cards(event_id):
         entered.setdefault((row.round, row.table_number), []).append(Entered(row.id, row.card, row.entered))
@@ -120,7 +121,7 @@ def day_scores(store: Store, event_id: int) -> DayScores:
         )
         for number, round_ in enumerate(schedule.rounds, start=1)
     )
-    return DayScores(schedule, played, rounds, late_as_sit_out)
+    return DayScores(schedule, played, rounds, late_as_sit_out, version)
 
 
 def round_cards(scores: DayScores, round_number: int) -> RoundCards:
@@ -142,7 +143,7 @@ def enter_card(
     """Store a table's card (each player's four games, name -> games 1-4) in one transaction: a new
     card, or a correction of the one in. None when it equals the card that counts (nothing stored).
     Raises scoring.CardRefused naming each wrong box, DeskError for a round not yet played."""
-    schedule, played, _ = _schedule(store, event_id)
+    schedule, played, _, _ = _schedule(store, event_id)
     if 1 <= round_number <= len(schedule.rounds) and round_number > played:
         raise DeskError(
             f"round {round_number} is not marked played yet: mark it played, then enter its cards",

@@ -13,7 +13,7 @@ from models.event import name_key
 from models.scores import GAMES_PER_ROUND, RoundMark, Standings
 from rotation import scoring
 from rotation.desk import scores, service
-from rotation.desk.deps import Text, desk_of, page, pages_router
+from rotation.desk.deps import BaseDep, Text, desk_of, page, pages_router
 from rotation.output import SIT_OUT_WORDS
 from rotation.standings_pages import (
     cell,
@@ -125,10 +125,10 @@ def _round_page(
 
 
 @router.post("/events/{event_id}/scores/{round_number}/played")
-def mark_round_played(request: Request, event_id: int, round_number: int):
+def mark_round_played(request: Request, event_id: int, round_number: int, base: BaseDep):
     """Mark rounds up to this one as played (service.mark_played), from the round's score page."""
     try:
-        service.mark_played(desk_of(request).store, event_id, round_number)
+        service.mark_played(desk_of(request).store, event_id, round_number, base)
     except service.DeskError as error:
         if isinstance(error, service.NotFound):
             raise

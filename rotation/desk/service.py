@@ -11,7 +11,8 @@ stays in the history, where it can still be looked at or gone back to.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -34,6 +35,18 @@ class DeskError(Exception):
 class NotFound(DeskError):
     def __init__(self, what: str):
         super().__init__(f"{what} does not exist", status=404)
+
+
+class DayMoved(DeskError):
+    """The change was made from a version of the day that is no longer the current one (someone else,
+    or another tab, changed the day meanwhile): nothing is stored, and the director sees the day as it
+    is now. `current` is the current version's id."""
+
+    MESSAGE = "the day changed while you were editing; here it is now: check it, then make your change again"
+
+    def __init__(self, current: int | None):
+        super().__init__(self.MESSAGE, status=409)
+        self.current = current
 
 
 class Planner(Protocol):
@@ -82,6 +95,19 @@ def load_version(store: Store, event_id: int, version_id: int) -> VersionRow:
     return version
 
 
+@contextmanager
+def _day(store: Store, event_id: int, base: int | None) -> Iterator[tuple[EventRow, VersionRow]]:
+    """One immediate transaction around a change of the day: the current version is read, compared
+    with `base` (the version the change was made from; None: whatever is current) and the change
+    written, all while this desk holds the file's write lock. So two changes made from one version
+    never both store a version (the second is DayMoved), and none is lost."""
+    with store.change():
+        event, version = _schedule_now(store, event_id)
+        if base is not None and base != version.id:
+            raise DayMoved(version.id)
+        yield event, version
+
+
 def _schedule_now(store: Store, event_id: int) -> tuple[EventRow, VersionRow]:
     """The event and its current version, for a change that needs a schedule and no plan running."""
     event = load_event(store, event_id)
@@ -97,19 +123,23 @@ def _schedule_now(store: Store, event_id: int) -> tuple[EventRow, VersionRow]:
 # ---- planning runs -----------------------------------------------------------------------------
 
 
-def start_plan(store: Store, planner: Planner, event_id: int) -> int:
-    """A plan of the whole day from the event's settings, in a worker process. Returns the run."""
-    event = load_event(store, event_id)
-    if any(run.running for run in store.runs(event_id)):
-        raise DeskError("a plan is already running for this event")
-    version = current_version(store, event)
-    if version is not None and version.played:
-        raise DeskError(f"{version.played} rounds are played: re-plan the rounds still to play instead")
-    settings = settings_of(event)
-    settings.event()
-    return _launch(
-        store, planner, event_id, "plan", {"settings": settings.model_dump(mode="json")}, settings.time_limit
-    )
+def start_plan(store: Store, planner: Planner, event_id: int, base: int | None = None) -> int:
+    """A plan of the whole day from the event's settings, in a worker process. Returns the run.
+    `base`: the version the director saw (None: whatever is current); 0 for an event not planned yet."""
+    with store.change():
+        event = load_event(store, event_id)
+        if any(run.running for run in store.runs(event_id)):
+            raise DeskError("a plan is already running for this event")
+        if base is not None and base != (event.current_version or 0):
+            raise DayMoved(event.current_version)
+        version = current_version(store, event)
+        if version is not None and version.played:
+            raise DeskError(f"{version.played} rounds are played: re-plan the rounds still to play instead")
+        settings = settings_of(event)
+        settings.event()
+        request = {"settings": settings.model_dump(mode="json")}
+        run_id = store.add_run(event_id, "plan", request, settings.time_limit)
+    return _launch(store, planner, run_id)
 
 
 def start_replan(
@@ -120,9 +150,17 @@ def start_replan(
     leave: list[str],
     arrive: list[str],
     time_limit: float,
+    base: int | None = None,
 ) -> int:
     """Re-plan the rounds from `from_round` on, with who leaves and who arrives then. Returns the run."""
-    _, version = _schedule_now(store, event_id)
+    with _day(store, event_id, base) as (_, version):
+        run_id = store.add_run(
+            event_id, "replan", _replan_request(version, from_round, leave, arrive, time_limit), time_limit
+        )
+    return _launch(store, planner, run_id)
+
+
+def _replan_request(version: VersionRow, from_round: int, leave: list[str], arrive: list[str], time_limit: float):
     schedule = version.schedule()
     total = len(schedule.rounds)
     if not version.played + 1 <= from_round <= total:
@@ -139,7 +177,7 @@ def start_replan(
         check_time_limit(time_limit)
     except FieldErrors as error:
         raise DeskError(error.errors["time_limit"], field="time_limit", status=422) from None
-    return _launch(store, planner, event_id, "replan", request, time_limit)
+    return request
 
 
 def _leavers(schedule: Schedule, from_round: int, leave: list[str]) -> list[str]:
@@ -169,8 +207,8 @@ def _arrivals(schedule: Schedule, arrive: list[str]) -> list[str]:
     return list(names.values())
 
 
-def _launch(store: Store, planner: Planner, event_id: int, kind: str, request: dict, time_limit: float) -> int:
-    run_id = store.add_run(event_id, kind, request, time_limit)
+def _launch(store: Store, planner: Planner, run_id: int) -> int:
+    """The run's worker, started once the run is stored (it reads its request from the file)."""
     store.set_pid(run_id, planner.start(run_id))
     return run_id
 
@@ -203,11 +241,13 @@ def run_again(store: Store, planner: Planner, run_id: int) -> int:
     run = load_run(store, planner, run_id)
     if run.status not in (RunStatus.INTERRUPTED, RunStatus.FAILED):
         raise DeskError(f"only an interrupted or failed plan runs again; this one is {run.status}")
-    if any(other.running for other in store.runs(run.event_id)):
-        raise DeskError("a plan is already running for this event")
     if run.kind == "plan":
         return start_plan(store, planner, run.event_id)
-    return _launch(store, planner, run.event_id, run.kind, run.request, run.time_limit)
+    with store.change():
+        if any(other.running for other in store.runs(run.event_id)):
+            raise DeskError("a plan is already running for this event")
+        again = store.add_run(run.event_id, run.kind, run.request, run.time_limit)
+    return _launch(store, planner, again)
 
 
 def interrupt_left_over(store: Store) -> int:
@@ -419,44 +459,45 @@ def proposals(store: Store, event: EventRow) -> list[VersionRow]:
     return found[::-1] if found and all(version.parent == event.current_version for version in found) else []
 
 
-def accept(store: Store, event_id: int, version_id: int) -> int:
+def accept(store: Store, event_id: int, version_id: int, base: int | None = None) -> int:
     """A re-plan's proposal becomes the current schedule; the other stays in the history."""
-    event, _ = _schedule_now(store, event_id)
-    if version_id not in [version.id for version in proposals(store, event)]:
-        load_version(store, event_id, version_id)  # not found, or found and no longer open
-        raise DeskError("this re-plan is no longer open: the day changed since it was made; re-plan again")
-    store.point_at(event_id, version_id)
+    with _day(store, event_id, base) as (event, _):
+        if version_id not in [version.id for version in proposals(store, event)]:
+            load_version(store, event_id, version_id)  # not found, or found and no longer open
+            raise DeskError("this re-plan is no longer open: the day changed since it was made; re-plan again")
+        store.point_at(event_id, version_id)
     return version_id
 
 
-def mark_played(store: Store, event_id: int, rounds: int) -> int:
+def mark_played(store: Store, event_id: int, rounds: int, base: int | None = None) -> int:
     """Rounds 1 to `rounds` are played: kept exactly as they are from now on (optimizer.mark_played)."""
-    _, version = _schedule_now(store, event_id)
-    played = _fix(lambda: optimizer.mark_played(version.schedule(), rounds), "played")
-    if played.played == version.played:
-        raise DeskError(f"rounds 1 to {rounds} are already recorded as played", field="played", status=422)
-    note = f"round {rounds} played" if rounds == version.played + 1 else f"rounds {version.played + 1}-{rounds} played"
-    return _new_version(store, version, played, kind="played", note=note)
+    with _day(store, event_id, base) as (_, version):
+        played = _fix(lambda: optimizer.mark_played(version.schedule(), rounds), "played")
+        if played.played == version.played:
+            raise DeskError(f"rounds 1 to {rounds} are already recorded as played", field="played", status=422)
+        first = version.played + 1
+        note = f"round {rounds} played" if rounds == first else f"rounds {first}-{rounds} played"
+        return _new_version(store, version, played, kind="played", note=note)
 
 
-def swap(store: Store, event_id: int, round_number: int, first: str, second: str) -> int:
+def swap(store: Store, event_id: int, round_number: int, first: str, second: str, base: int | None = None) -> int:
     """Two players trade places in a round (optimizer.swap): a change to the plan in a round still to
     play, a record of what happened in a played one."""
-    _, version = _schedule_now(store, event_id)
-    swapped = _fix(lambda: optimizer.swap(version.schedule(), round_number, first, second), "swap")
-    correction = swapped.corrections[-1]
-    a, b = correction.players
-    note = f"round {round_number}: {a} and {b} swapped" + (" (as played)" if correction.played else "")
-    return _new_version(store, version, swapped, kind="swap", note=note)
+    with _day(store, event_id, base) as (_, version):
+        swapped = _fix(lambda: optimizer.swap(version.schedule(), round_number, first, second), "swap")
+        correction = swapped.corrections[-1]
+        a, b = correction.players
+        note = f"round {round_number}: {a} and {b} swapped" + (" (as played)" if correction.played else "")
+        return _new_version(store, version, swapped, kind="swap", note=note)
 
 
-def move(store: Store, event_id: int, round_number: int, name: str, table: int) -> int:
+def move(store: Store, event_id: int, round_number: int, name: str, table: int, base: int | None = None) -> int:
     """In a played round, a player sat in the empty seat of a table of three (optimizer.move)."""
-    _, version = _schedule_now(store, event_id)
-    moved = _fix(lambda: optimizer.move(version.schedule(), round_number, name, table), "move")
-    player = moved.corrections[-1].players[0]
-    note = f"round {round_number}: {player} played at table {table} (as played)"
-    return _new_version(store, version, moved, kind="move", note=note)
+    with _day(store, event_id, base) as (_, version):
+        moved = _fix(lambda: optimizer.move(version.schedule(), round_number, name, table), "move")
+        player = moved.corrections[-1].players[0]
+        note = f"round {round_number}: {player} played at table {table} (as played)"
+        return _new_version(store, version, moved, kind="move", note=note)
 
 
 def _fix(fix: Callable[[], Schedule], field: str) -> Schedule:
@@ -478,17 +519,17 @@ def _new_version(store: Store, version: VersionRow, schedule: Schedule, *, kind:
         )
 
 
-def undo(store: Store, event_id: int) -> int:
+def undo(store: Store, event_id: int, base: int | None = None) -> int:
     """Back to the version the current one was made from; the current one stays in the history."""
-    _, version = _schedule_now(store, event_id)
-    if version.parent is None:
-        raise DeskError("nothing to undo: this is the first schedule of the event")
-    store.point_at(event_id, version.parent)
-    return version.parent
+    with _day(store, event_id, base) as (_, version):
+        if version.parent is None:
+            raise DeskError("nothing to undo: this is the first schedule of the event")
+        store.point_at(event_id, version.parent)
+        return version.parent
 
 
-def restore(store: Store, event_id: int, version_id: int) -> int:
+def restore(store: Store, event_id: int, version_id: int, base: int | None = None) -> int:
     """Make an earlier version current again (the history keeps every version)."""
-    _schedule_now(store, event_id)
-    store.point_at(event_id, load_version(store, event_id, version_id).id)
+    with _day(store, event_id, base):
+        store.point_at(event_id, load_version(store, event_id, version_id).id)
     return version_id
