@@ -137,7 +137,7 @@ def event_out(request: Request, event_id: int) -> EventOut:
     desk = desk_of(request)
     event = service.load_event(desk.store, event_id)
     version = service.current_version(desk.store, event)
-    runs = [service.load_run(desk.store, desk.planner, run.id) for run in desk.store.runs(event_id)]
+    runs = desk.store.runs(event_id)
     return EventOut(
         id=event.id,
         settings=service.settings_of(event),
@@ -173,7 +173,7 @@ def plan(request: Request, event_id: int, body: BaseIn | None = None) -> RunOut:
     """Plan the whole day (base_version 0: the event had no schedule yet)."""
     desk = desk_of(request)
     run_id = service.start_plan(desk.store, desk.planner, event_id, body.base_version if body else None)
-    return run_out(service.load_run(desk.store, desk.planner, run_id))
+    return run_out(service.load_run(desk.store, run_id))
 
 
 @router.post("/events/{event_id}/replan", status_code=202)
@@ -182,13 +182,13 @@ def replan(request: Request, event_id: int, body: ReplanIn) -> RunOut:
     run_id = service.start_replan(
         desk.store, desk.planner, event_id, body.from_round, body.leave, body.arrive, body.time_limit, body.base_version
     )
-    return run_out(service.load_run(desk.store, desk.planner, run_id))
+    return run_out(service.load_run(desk.store, run_id))
 
 
 @router.get("/runs/{run_id}")
 def get_run(request: Request, run_id: int) -> RunOut:
     desk = desk_of(request)
-    return run_out(service.load_run(desk.store, desk.planner, run_id))
+    return run_out(service.load_run(desk.store, run_id))
 
 
 @router.post("/runs/{run_id}/stop")
@@ -201,7 +201,7 @@ def stop(request: Request, run_id: int) -> RunOut:
 def again(request: Request, run_id: int) -> RunOut:
     desk = desk_of(request)
     new_run = service.run_again(desk.store, desk.planner, run_id)
-    return run_out(service.load_run(desk.store, desk.planner, new_run))
+    return run_out(service.load_run(desk.store, new_run))
 
 
 @router.post("/events/{event_id}/played")

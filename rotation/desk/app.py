@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -18,6 +19,7 @@ from rotation.desk.deps import HERE, TEMPLATES, Desk
 from rotation.desk.security import LOCAL_HOSTS, Guard, GuardMiddleware
 from rotation.desk.settings import FieldErrors
 from rotation.desk.storage import RunStatus, Store
+from rotation.desk.storage.lock import DeskLock
 from rotation.desk.worker import Planner as WorkerPlanner
 
 
@@ -33,19 +35,28 @@ def create_app(
     the players' read-only pages needs the desk's key (printed by `rotation serve`). `public_url`: the
     desk's address as the room's phones reach it, for the QR codes. `planner`: what starts and stops
     the planning (default: a worker process per run, rotation.desk.worker; a test may give its own)."""
-    first = Store(db_path)  # creates or migrates the file before the first request
-    guard = Guard(secret=first.secret(), exposed=exposed, hosts=hosts)
-    service.interrupt_left_over(first)
-    first.close()
-    desk = Desk(str(db_path), guard, planner or WorkerPlanner(str(db_path)), public_url)
+    lock = DeskLock(db_path)
+    lock.acquire()  # DeskBusy: another desk serves this file
+    try:
+        first = Store(db_path)  # creates or migrates the file before the first request
+        guard = Guard(secret=first.secret(), exposed=exposed, hosts=hosts)
+        planner = planner or WorkerPlanner(str(db_path), desk=secrets.token_hex(8))
+        service.interrupt_left_over(first, planner.desk)
+        first.close()
+    except BaseException:
+        lock.release()
+        raise
+    desk = Desk(str(db_path), guard, planner, public_url)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        yield
-        for run_id in desk.planner.shutdown():
-            desk.store.close_run(
-                run_id, RunStatus.INTERRUPTED, "the desk was stopped while this plan ran; nothing was kept"
-            )
+        try:
+            yield
+            for run_id in desk.planner.shutdown():
+                message = "the desk was stopped while this plan ran; nothing was kept"
+                desk.store.close_run(run_id, RunStatus.INTERRUPTED, message)
+        finally:
+            lock.release()
 
     app = FastAPI(
         title="rotation desk",

@@ -102,7 +102,7 @@ def _event_page(
     event = service.load_event(desk.store, event_id)
     settings = service.settings_of(event)
     runs = desk.store.runs(event_id)
-    run = service.load_run(desk.store, desk.planner, runs[0].id) if runs else None
+    run = runs[0] if runs else None
     current = service.current_version(desk.store, event)
     shown = current if version_id is None else service.load_version(desk.store, event_id, version_id)
     schedule = shown.schedule() if shown else None
@@ -177,7 +177,7 @@ def again(request: Request, event_id: int, run_id: int):
 def _run_action(request: Request, event_id: int, run_id: int, action) -> Response:
     """Stop a run, or run it again: only a run of this event."""
     desk = desk_of(request)
-    service.load_run(desk.store, desk.planner, run_id, event_id)
+    service.load_run(desk.store, run_id, event_id)
     return _day_action(request, event_id, "plan", lambda: action(desk.store, desk.planner, run_id))
 
 

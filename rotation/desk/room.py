@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from models import Round
-from rotation.desk.service import DeskError, current_version, load_event
+from rotation.desk.service import DeskError, NotFound, current_version, load_event
 from rotation.desk.storage import Store
 
 WARNING_SECONDS = 5 * 60  # the timer warns in the last five minutes
@@ -67,20 +67,17 @@ class Room:
 
 
 def room(store: Store, event_id: int) -> Room:
-    """The event's room, made on first use (a random public id, the default timer and pace)."""
-    load_event(store, event_id)  # a 404 for an event that does not exist
+    """The event's room (made with the event: Store.add_event; reading it never writes)."""
     row = store.room_row(event_id)
     if row is None:
-        store.add_room(event_id)
-        row = store.room_row(event_id)
-        assert row is not None
+        raise NotFound(f"event {event_id}")
     return Room(
         event_id=event_id,
         public_id=row.public_id,
         pace=row.pace,
         timer=Timer(row.minutes, row.started, row.minutes * 60 if row.left is None else row.left),
         released={release.round: release.seating for release in store.releases(event_id)},
-        stamp=store.room_stamp(event_id) or "",  # never "": the room's row is made above
+        stamp=store.room_stamp(event_id) or "",  # never "": the room's row is there
     )
 
 

@@ -52,6 +52,7 @@ def serve(db_path, host, port):
 
     from rotation.desk.app import create_app
     from rotation.desk.storage import NewerDatabase
+    from rotation.desk.storage.lock import DeskBusy
     from rotation.inputs import BadInput
 
     path = Path(db_path) if db_path else default_db()
@@ -59,6 +60,8 @@ def serve(db_path, host, port):
         path.parent.mkdir(parents=True, exist_ok=True)
         exposed = not is_local(host)
         app = create_app(path, exposed=exposed, public_url=address(host, port, None) if exposed else "")
+    except DeskBusy as error:
+        raise BadInput(str(error)) from None
     except (OSError, NewerDatabase) as error:
         raise BadInput(f"cannot open the desk's file {str(path)!r}: {error}") from None
     except Exception as error:  # sqlite3.DatabaseError: not a database, or a damaged one

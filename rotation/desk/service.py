@@ -50,11 +50,13 @@ class DayMoved(DeskError):
 
 
 class Planner(Protocol):
-    """Starts and stops planning processes (rotation.desk.worker.Planner)."""
+    """Starts planning processes and ends them at shutdown (rotation.desk.worker.Planner); `desk` is the
+    id of the desk it belongs to, stamped on the runs it starts."""
+
+    desk: str
 
     def start(self, run_id: int) -> int: ...
-    def interrupt(self, run_id: int) -> bool: ...
-    def exited(self, run_id: int) -> bool: ...
+    def running(self, run_id: int) -> bool: ...
     def shutdown(self) -> list[int]: ...
 
 
@@ -138,7 +140,7 @@ def start_plan(store: Store, planner: Planner, event_id: int, base: int | None =
         settings = settings_of(event)
         settings.event()
         request = {"settings": settings.model_dump(mode="json")}
-        run_id = store.add_run(event_id, "plan", request, settings.time_limit)
+        run_id = store.add_run(event_id, "plan", request, settings.time_limit, planner.desk)
     return _launch(store, planner, run_id)
 
 
@@ -154,9 +156,8 @@ def start_replan(
 ) -> int:
     """Re-plan the rounds from `from_round` on, with who leaves and who arrives then. Returns the run."""
     with _day(store, event_id, base) as (_, version):
-        run_id = store.add_run(
-            event_id, "replan", _replan_request(version, from_round, leave, arrive, time_limit), time_limit
-        )
+        request = _replan_request(version, from_round, leave, arrive, time_limit)
+        run_id = store.add_run(event_id, "replan", request, time_limit, planner.desk)
     return _launch(store, planner, run_id)
 
 
@@ -213,32 +214,30 @@ def _launch(store: Store, planner: Planner, run_id: int) -> int:
     return run_id
 
 
-def load_run(store: Store, planner: Planner, run_id: int, event_id: int | None = None) -> RunRow:
-    """The run as it stands; a worker that ended without a word is closed as failed here."""
+def load_run(store: Store, run_id: int, event_id: int | None = None) -> RunRow:
+    """The run as it stands (a worker that ends without a word has its run closed by the desk's
+    planner, never by a page that reads it)."""
     run = store.run(run_id)
     if run is None or (event_id is not None and run.event_id != event_id):
         raise NotFound(f"plan run {run_id}")
-    if run.running and planner.exited(run_id):
-        store.close_run(run_id, RunStatus.FAILED, "the planning process ended without a result")
-        run = store.run(run_id)
-        assert run is not None
     return run
 
 
 def stop_run(store: Store, planner: Planner, run_id: int) -> RunRow:
-    """Ask a running plan to stop and keep the best schedule found so far (SIGINT to its worker)."""
-    run = load_run(store, planner, run_id)
+    """Ask a running plan to stop and keep the best schedule found so far: a request in the run's row,
+    which its worker reads (rotation.desk.worker)."""
+    run = load_run(store, run_id)
     if not run.running:
         raise DeskError(f"this plan is not running (it is {run.status})")
     store.ask_stop(run_id)
-    if not planner.interrupt(run_id):
+    if not planner.running(run_id):
         store.close_run(run_id, RunStatus.INTERRUPTED, "the planning process was not found")
-    return load_run(store, planner, run_id)
+    return load_run(store, run_id)
 
 
 def run_again(store: Store, planner: Planner, run_id: int) -> int:
     """An interrupted or failed run, started again with the same request."""
-    run = load_run(store, planner, run_id)
+    run = load_run(store, run_id)
     if run.status not in (RunStatus.INTERRUPTED, RunStatus.FAILED):
         raise DeskError(f"only an interrupted or failed plan runs again; this one is {run.status}")
     if run.kind == "plan":
@@ -246,14 +245,15 @@ def run_again(store: Store, planner: Planner, run_id: int) -> int:
     with store.change():
         if any(other.running for other in store.runs(run.event_id)):
             raise DeskError("a plan is already running for this event")
-        again = store.add_run(run.event_id, run.kind, run.request, run.time_limit)
+        again = store.add_run(run.event_id, run.kind, run.request, run.time_limit, planner.desk)
     return _launch(store, planner, again)
 
 
-def interrupt_left_over(store: Store) -> int:
-    """At start-up: runs the desk left running when it stopped. Their workers are gone, nothing of
-    theirs was stored; each can be run again."""
-    left = store.running()
+def interrupt_left_over(store: Store, desk: str) -> int:
+    """At start-up, holding the file's lock (so no other desk is serving it): runs that another desk
+    left running when it stopped. Their workers are gone, nothing of theirs was stored; each can be run
+    again."""
+    left = [run for run in store.running() if run.desk != desk]
     for run in left:
         store.close_run(run.id, RunStatus.INTERRUPTED, "the desk was stopped while this plan ran; nothing was kept")
     return len(left)

@@ -31,6 +31,10 @@ class Connection:
         self.db.close()
 
     def _migrate(self) -> None:
+        """Bring the file's schema up to date; a file already up to date is only read (every thread of
+        the desk opens its own connection, and a page that reads must not write)."""
+        if self.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
+            return
         with self.change():
             version = self.db.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:

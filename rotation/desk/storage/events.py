@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import secrets
 import sqlite3
 
 from rotation.desk.storage.base import Connection
@@ -11,9 +12,13 @@ from rotation.desk.storage.records import EventRow, now
 
 class Events(Connection):
     def add_event(self, settings: dict) -> int:
+        """The event, and its room with a random public id (rotation.desk.room)."""
         with self.change() as db:
             cursor = db.execute("INSERT INTO events (settings, created) VALUES (?, ?)", (json.dumps(settings), now()))
             assert cursor.lastrowid is not None
+            db.execute(
+                "INSERT INTO rooms (event_id, public_id) VALUES (?, ?)", (cursor.lastrowid, secrets.token_urlsafe(12))
+            )
             return cursor.lastrowid
 
     def set_settings(self, event_id: int, settings: dict) -> None:

@@ -61,6 +61,7 @@ class RunRow(BaseModel):
     progress: dict
     message: str
     version_id: int | None
+    desk: str  # the desk that started it (rotation.desk.worker.Planner.desk)
 
     @property
     def running(self) -> bool:

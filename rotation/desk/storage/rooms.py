@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import secrets
 
 from models import Round
 from rotation.desk.storage.base import Connection
@@ -22,14 +21,6 @@ class Rooms(Connection):
     def room_row(self, event_id: int) -> RoomRow | None:
         row = self.db.execute("SELECT * FROM rooms WHERE event_id = ?", (event_id,)).fetchone()
         return None if row is None else RoomRow(**dict(row))
-
-    def add_room(self, event_id: int) -> None:
-        """The event's room with a random public id, the default timer and pace (kept if it is there)."""
-        with self.change() as db:
-            db.execute(
-                "INSERT OR IGNORE INTO rooms (event_id, public_id) VALUES (?, ?)",
-                (event_id, secrets.token_urlsafe(12)),
-            )
 
     def releases(self, event_id: int) -> list[ReleaseRow]:
         rows = self.db.execute(

@@ -11,11 +11,13 @@ from rotation.desk.storage.records import RunRow, RunStatus
 
 
 class Runs(Connection):
-    def add_run(self, event_id: int, kind: str, request: dict, time_limit: float) -> int:
+    def add_run(self, event_id: int, kind: str, request: dict, time_limit: float, desk: str = "") -> int:
+        """A run started by `desk` (the desk's id: only it, or a restart once it is gone, closes it)."""
         with self.change() as db:
             cursor = db.execute(
-                "INSERT INTO runs (event_id, kind, request, status, time_limit, started) VALUES (?, ?, ?, ?, ?, ?)",
-                (event_id, kind, json.dumps(request), RunStatus.RUNNING.value, time_limit, time.time()),
+                "INSERT INTO runs (event_id, kind, request, status, time_limit, started, desk) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (event_id, kind, json.dumps(request), RunStatus.RUNNING.value, time_limit, time.time(), desk),
             )
             assert cursor.lastrowid is not None
             return cursor.lastrowid
