@@ -8,16 +8,12 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from fastapi import FastAPI, Request
-from fastapi.exception_handlers import http_exception_handler
-from fastapi.responses import JSONResponse, Response
+from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
-from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from rotation.desk import api, pages, room_pages, scores_api, scores_pages, service
-from rotation.desk.deps import HERE, TEMPLATES, Desk
+from rotation.desk import api, errors, pages, room_pages, scores_api, scores_pages, service
+from rotation.desk.deps import HERE, Desk
 from rotation.desk.security import LOCAL_HOSTS, Guard, GuardMiddleware
-from rotation.desk.settings import FieldErrors
 from rotation.desk.storage import RunStatus, Store
 from rotation.desk.storage.lock import DeskLock
 from rotation.desk.worker import Planner as WorkerPlanner
@@ -69,27 +65,7 @@ def create_app(
     app.add_middleware(GuardMiddleware, guard=guard)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
 
-    @app.exception_handler(service.DeskError)
-    async def desk_error(request: Request, error: service.DeskError) -> Response:
-        if not request.url.path.startswith("/api/"):
-            return await refused(request, StarletteHTTPException(error.status, str(error)))
-        body: dict[str, str | int | None] = {"detail": str(error), "field": error.field}
-        if isinstance(error, service.DayMoved):
-            body["current_version"] = error.current
-        return JSONResponse(body, status_code=error.status)
-
-    @app.exception_handler(StarletteHTTPException)
-    async def refused(request: Request, error: StarletteHTTPException) -> Response:
-        """A page's refusal as a page; the JSON endpoints keep FastAPI's JSON answer."""
-        if request.url.path.startswith("/api/"):
-            return await http_exception_handler(request, error)
-        context = {"status": error.status_code, "message": str(error.detail)}
-        return TEMPLATES.TemplateResponse(request, "error.html.j2", context, status_code=error.status_code)
-
-    @app.exception_handler(FieldErrors)
-    async def field_errors(request: Request, error: FieldErrors) -> JSONResponse:
-        return JSONResponse({"detail": str(error), "errors": error.errors}, status_code=422)
-
+    errors.install(app)
     app.include_router(api.router)
     app.include_router(room_pages.api)
     app.include_router(scores_api.api)

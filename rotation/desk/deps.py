@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Annotated, Generic, TypeVar
 
 import jinja2
-from fastapi import APIRouter, Depends, Form, HTTPException, Request
+from fastapi import APIRouter, Depends, Form, HTTPException, Query, Request
+from fastapi import Path as InPath
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
@@ -85,6 +86,10 @@ def _planner(request: Request) -> Planner:
 StoreDep = Annotated[Store, Depends(_store)]
 PlannerDep = Annotated[Planner, Depends(_planner)]
 Text = Annotated[str, Form()]
+MAX_ID = 2**53  # ids and numbers in addresses: within SQLite's 64-bit integers and JSON's exact ones
+Id = Annotated[int, InPath(ge=0, le=MAX_ID)]
+QueryId = Annotated[int | None, Query(ge=0, le=MAX_ID)]
+FormNumber = Annotated[int, Form(ge=0, le=MAX_ID)]
 
 
 def _base(base: Annotated[str, Form()] = "") -> int | None:
@@ -104,6 +109,7 @@ async def checked_form(request: Request) -> None:
     if request.method in SAFE_METHODS:
         return
     form = await request.form()  # Starlette keeps it: the route's own Form fields read the same
+    request.state.form = form  # and so can a page that must show what was typed (rotation.desk.errors)
     token = form.get("csrf")
     if not desk_of(request).guard.token_ok(token if isinstance(token, str) else None):
         raise HTTPException(403, "this form is out of date or not the desk's own: reload the page and try again")

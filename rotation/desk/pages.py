@@ -9,7 +9,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 import optimizer
 from rotation.desk import service, views
-from rotation.desk.deps import BaseDep, Text, desk_of, page, pages_router, players_url
+from rotation.desk.deps import BaseDep, FormNumber, Id, QueryId, Text, desk_of, page, pages_router, players_url
 from rotation.desk.room import room
 from rotation.desk.settings import MAX_UPLOAD_BYTES, EventSettings, FieldErrors, form_from_settings, settings_from_form
 from rotation.desk.storage import RunStatus, VersionRow
@@ -18,7 +18,7 @@ from rotation.output import SIT_OUT_WORDS
 router = pages_router()
 
 
-def back_to(event_id: int, anchor: str = "") -> RedirectResponse:
+def back_to(event_id: Id, anchor: str = "") -> RedirectResponse:
     return RedirectResponse(f"/events/{event_id}{anchor}", status_code=303)
 
 
@@ -59,13 +59,13 @@ async def create_event(request: Request, names_file: Annotated[UploadFile | None
 
 
 @router.get("/events/{event_id}/edit", response_class=HTMLResponse)
-def edit_event(request: Request, event_id: int):
+def edit_event(request: Request, event_id: Id):
     event = service.load_event(desk_of(request).store, event_id)
     return page(request, "event_form.html.j2", form=form_from_settings(service.settings_of(event)), event_id=event_id)
 
 
 @router.post("/events/{event_id}/edit", response_class=HTMLResponse)
-async def save_event(request: Request, event_id: int, names_file: Annotated[UploadFile | None, File()] = None):
+async def save_event(request: Request, event_id: Id, names_file: Annotated[UploadFile | None, File()] = None):
     return await _save_event(request, event_id, names_file)
 
 
@@ -91,12 +91,12 @@ async def _save_event(request: Request, event_id: int | None, names_file: Upload
 
 
 @router.get("/events/{event_id}", response_class=HTMLResponse)
-def event_page(request: Request, event_id: int, version: int | None = None):
+def event_page(request: Request, event_id: Id, version: QueryId = None):
     return _event_page(request, event_id, version)
 
 
 def _event_page(
-    request: Request, event_id: int, version_id: int | None = None, errors=None, status: int = 200, kept=None
+    request: Request, event_id: Id, version_id: int | None = None, errors=None, status: int = 200, kept=None
 ):
     desk = desk_of(request)
     event = service.load_event(desk.store, event_id)
@@ -138,7 +138,7 @@ def _run_repeats(store, run) -> int | None:
     return stored.figures["metrics"]["repeats"] if stored else run.progress.get("repeats")
 
 
-def _day_action(request: Request, event_id: int, field: str, action, typed: dict | None = None) -> Response:
+def _day_action(request: Request, event_id: Id, field: str, action, typed: dict | None = None) -> Response:
     """Run a change of the day; its refusal is shown beside the form it came from, with what was typed
     in it (a change made from a day that has changed since: the day as it is now, service.DayMoved)."""
     try:
@@ -152,7 +152,7 @@ def _day_action(request: Request, event_id: int, field: str, action, typed: dict
 
 
 @router.post("/events/{event_id}/plan")
-def plan(request: Request, event_id: int, base: BaseDep):
+def plan(request: Request, event_id: Id, base: BaseDep):
     desk = desk_of(request)
 
     def start() -> None:
@@ -165,16 +165,16 @@ def plan(request: Request, event_id: int, base: BaseDep):
 
 
 @router.post("/events/{event_id}/runs/{run_id}/stop")
-def stop(request: Request, event_id: int, run_id: int):
+def stop(request: Request, event_id: Id, run_id: Id):
     return _run_action(request, event_id, run_id, service.stop_run)
 
 
 @router.post("/events/{event_id}/runs/{run_id}/again")
-def again(request: Request, event_id: int, run_id: int):
+def again(request: Request, event_id: Id, run_id: Id):
     return _run_action(request, event_id, run_id, service.run_again)
 
 
-def _run_action(request: Request, event_id: int, run_id: int, action) -> Response:
+def _run_action(request: Request, event_id: Id, run_id: Id, action) -> Response:
     """Stop a run, or run it again: only a run of this event."""
     desk = desk_of(request)
     service.load_run(desk.store, run_id, event_id)
@@ -182,7 +182,7 @@ def _run_action(request: Request, event_id: int, run_id: int, action) -> Respons
 
 
 @router.post("/events/{event_id}/played")
-def played(request: Request, event_id: int, rounds: Annotated[int, Form()], base: BaseDep):
+def played(request: Request, event_id: Id, rounds: FormNumber, base: BaseDep):
     store = desk_of(request).store
     typed = {"rounds": rounds}
     return _day_action(request, event_id, "played", lambda: service.mark_played(store, event_id, rounds, base), typed)
@@ -191,8 +191,8 @@ def played(request: Request, event_id: int, rounds: Annotated[int, Form()], base
 @router.post("/events/{event_id}/replan")
 def replan(
     request: Request,
-    event_id: int,
-    from_round: Annotated[int, Form()],
+    event_id: Id,
+    from_round: FormNumber,
     leave: Text = "",
     arrive: Text = "",
     time_limit: Annotated[float, Form()] = 10.0,
@@ -212,9 +212,7 @@ def replan(
 
 
 @router.post("/events/{event_id}/swap")
-def swap(
-    request: Request, event_id: int, round: Annotated[int, Form()], base: BaseDep, first: Text = "", second: Text = ""
-):
+def swap(request: Request, event_id: Id, round: FormNumber, base: BaseDep, first: Text = "", second: Text = ""):
     store = desk_of(request).store
     typed = {"round": round, "first": first, "second": second}
     return _day_action(
@@ -223,9 +221,7 @@ def swap(
 
 
 @router.post("/events/{event_id}/move")
-def move(
-    request: Request, event_id: int, round: Annotated[int, Form()], base: BaseDep, player: Text = "", table: Text = ""
-):
+def move(request: Request, event_id: Id, round: FormNumber, base: BaseDep, player: Text = "", table: Text = ""):
     store = desk_of(request).store
 
     def record() -> None:
@@ -238,18 +234,18 @@ def move(
 
 
 @router.post("/events/{event_id}/versions/{version_id}/accept")
-def accept(request: Request, event_id: int, version_id: int, base: BaseDep):
+def accept(request: Request, event_id: Id, version_id: Id, base: BaseDep):
     store = desk_of(request).store
     return _day_action(request, event_id, "accept", lambda: service.accept(store, event_id, version_id, base))
 
 
 @router.post("/events/{event_id}/undo")
-def undo(request: Request, event_id: int, base: BaseDep):
+def undo(request: Request, event_id: Id, base: BaseDep):
     return _day_action(request, event_id, "undo", lambda: service.undo(desk_of(request).store, event_id, base))
 
 
 @router.post("/events/{event_id}/versions/{version_id}/restore")
-def restore(request: Request, event_id: int, version_id: int, base: BaseDep):
+def restore(request: Request, event_id: Id, version_id: Id, base: BaseDep):
     store = desk_of(request).store
     return _day_action(request, event_id, "undo", lambda: service.restore(store, event_id, version_id, base))
 
@@ -257,7 +253,7 @@ def restore(request: Request, event_id: int, version_id: int, base: BaseDep):
 # ---- looking at a schedule ----------------------------------------------------------------------
 
 
-def _shown(request: Request, event_id: int, version_id: int | None = None) -> tuple[EventSettings, VersionRow]:
+def _shown(request: Request, event_id: Id, version_id: int | None = None) -> tuple[EventSettings, VersionRow]:
     store = desk_of(request).store
     event = service.load_event(store, event_id)
     chosen = version_id if version_id is not None else event.current_version
@@ -267,7 +263,7 @@ def _shown(request: Request, event_id: int, version_id: int | None = None) -> tu
 
 
 @router.get("/events/{event_id}/players/{player}", response_class=HTMLResponse)
-def player_page(request: Request, event_id: int, player: int, version: int | None = None):
+def player_page(request: Request, event_id: Id, player: Id, version: QueryId = None):
     settings, shown = _shown(request, event_id, version)
     schedule = shown.schedule()
     if not 0 <= player < len(schedule.players):
@@ -287,7 +283,7 @@ def player_page(request: Request, event_id: int, player: int, version: int | Non
 
 
 @router.get("/events/{event_id}/compare", response_class=HTMLResponse)
-def compare_page(request: Request, event_id: int):
+def compare_page(request: Request, event_id: Id):
     settings, shown = _shown(request, event_id)
     fixed = shown.figures.get("fixed") or {}
     return page(
@@ -302,7 +298,7 @@ def compare_page(request: Request, event_id: int):
 
 
 @router.get("/events/{event_id}/meetings.png")
-def meetings_picture(request: Request, event_id: int, version: int | None = None):
+def meetings_picture(request: Request, event_id: Id, version: QueryId = None):
     from rotation.pictures import meetings_png  # matplotlib: only when the picture is asked for
 
     _, shown = _shown(request, event_id, version)
@@ -311,7 +307,7 @@ def meetings_picture(request: Request, event_id: int, version: int | None = None
 
 
 @router.get("/events/{event_id}/history", response_class=HTMLResponse)
-def history_page(request: Request, event_id: int):
+def history_page(request: Request, event_id: Id):
     store = desk_of(request).store
     event = service.load_event(store, event_id)
     return page(
@@ -329,7 +325,7 @@ def history_page(request: Request, event_id: int):
 
 
 @router.get("/events/{event_id}/print-options", response_class=HTMLResponse)
-def print_options(request: Request, event_id: int):
+def print_options(request: Request, event_id: Id):
     from rotation.printing import PARTS, parts_for
 
     settings, shown = _shown(request, event_id)
@@ -355,10 +351,10 @@ def _print_options(settings: EventSettings, parts=(), rounds=None, players_url: 
 @router.get("/events/{event_id}/print", response_class=HTMLResponse)
 def print_page(
     request: Request,
-    event_id: int,
+    event_id: Id,
     parts: Annotated[list[str], Query()] = [],  # noqa: B006 (FastAPI copies query defaults)
-    first: int | None = None,
-    last: int | None = None,
+    first: QueryId = None,
+    last: QueryId = None,
 ):
     """The printable page of `rotation print`, with the event's title and date."""
     from rotation.print_command import compare
@@ -379,14 +375,17 @@ def print_page(
         return render_page(schedule, metrics, compare(schedule), options)
 
     key = ("print", shown.id, settings.title, settings.date, tuple(parts), low, high, url)
-    return HTMLResponse(desk_of(request).rendered.get(key, make))
+    try:
+        return HTMLResponse(desk_of(request).rendered.get(key, make))
+    except ValueError as error:  # a name too long for a wall chart: the library says which
+        raise HTTPException(422, str(error)) from None
 
 
 DOWNLOADS = {"schedule.json": "application/json", "schedule.csv": "text/csv", "schedule-long.csv": "text/csv"}
 
 
 @router.get("/events/{event_id}/download/{what}")
-def download(request: Request, event_id: int, what: str, excel: bool = False):
+def download(request: Request, event_id: Id, what: str, excel: bool = False):
     from rotation.output import EXCEL_BOM, schedule_csv, schedule_csv_long, schedule_json, with_provenance
 
     if what not in DOWNLOADS:

@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field
 
 from models.event import loose_key, name_key
 from rotation.desk import room, service, views
-from rotation.desk.deps import TEMPLATES, Text, desk_of, page, pages_router, players_url
+from rotation.desk.deps import TEMPLATES, FormNumber, Id, Text, desk_of, page, pages_router, players_url
 from rotation.desk.scores import screen_stamp
 from rotation.desk.scores_pages import screen_context
 from rotation.output import SIT_OUT_WORDS
@@ -24,7 +24,7 @@ api = APIRouter(prefix="/api", tags=["room"])
 MATCHES = 12  # names listed at most for the letters typed
 
 
-def _seen(request: Request, event_id: int):
+def _seen(request: Request, event_id: Id):
     """The event's room, its current schedule (if any) and the changes to its released rounds."""
     desk = desk_of(request)
     event = service.load_event(desk.store, event_id)
@@ -43,7 +43,7 @@ def _seen(request: Request, event_id: int):
 
 
 @router.get("/events/{event_id}/room", response_class=HTMLResponse)
-def room_page(request: Request, event_id: int, errors=None, status: int = 200):
+def room_page(request: Request, event_id: Id, errors=None, status: int = 200):
     event, seated, version, schedule, changed = _seen(request, event_id)
     return page(
         request,
@@ -61,7 +61,7 @@ def room_page(request: Request, event_id: int, errors=None, status: int = 200):
     )
 
 
-def _room_action(request: Request, event_id: int, action) -> Response:
+def _room_action(request: Request, event_id: Id, action) -> Response:
     try:
         action(desk_of(request))
     except service.DeskError as error:
@@ -72,24 +72,24 @@ def _room_action(request: Request, event_id: int, action) -> Response:
 
 
 @router.post("/events/{event_id}/release")
-def release(request: Request, event_id: int, round: Annotated[int, Form()]):
+def release(request: Request, event_id: Id, round: FormNumber):
     return _room_action(request, event_id, lambda d: room.release(d.store, event_id, round, d.clock()))
 
 
 @router.post("/events/{event_id}/release/withdraw")
-def withdraw(request: Request, event_id: int):
+def withdraw(request: Request, event_id: Id):
     return _room_action(request, event_id, lambda d: room.withdraw(d.store, event_id))
 
 
 @router.post("/events/{event_id}/timer")
-def timer(request: Request, event_id: int, action: Text = "", minutes: Annotated[float, Form()] = 5):
+def timer(request: Request, event_id: Id, action: Text = "", minutes: Annotated[float, Form()] = 5):
     return _room_action(request, event_id, lambda d: room.timer(d.store, event_id, action, d.clock(), minutes))
 
 
 @router.post("/events/{event_id}/room")
 def room_settings(
     request: Request,
-    event_id: int,
+    event_id: Id,
     minutes: Annotated[float, Form()],
     pace: Annotated[float, Form()],
 ):
@@ -100,12 +100,13 @@ def room_settings(
 
 
 @router.get("/e/{event_id}/screen", response_class=HTMLResponse)
-def screen(request: Request, event_id: int):
+def screen(request: Request, event_id: Id):
     from rotation.printing import lookup_entries, qr_svg
     from rotation.typeface import widest_word_em
 
     event, seated, version, schedule, changed = _seen(request, event_id)
-    shown = seated.last if schedule is not None else 0
+    # the latest round released, while the day still has it (a re-plan may have made the day shorter)
+    shown = min(seated.last, len(schedule.rounds)) if schedule is not None else 0
     url = players_url(request, seated.public_id)
     return page(
         request,
@@ -128,7 +129,7 @@ def screen(request: Request, event_id: int):
 
 
 @router.get("/e/{event_id}/screen/state.json")
-def screen_state(request: Request, event_id: int) -> dict:
+def screen_state(request: Request, event_id: Id) -> dict:
 
     seated = room.room(desk_of(request).store, event_id)
     state = {"stamp": seated.stamp, "pace": seated.pace, "timer": seated.timer.state(desk_of(request).clock())}
@@ -207,7 +208,7 @@ class RoomIn(BaseModel):
     pace: float = Field(description="Seconds a projector page stays up.")
 
 
-def room_out(request: Request, event_id: int) -> RoomOut:
+def room_out(request: Request, event_id: Id) -> RoomOut:
     _, seated, _, _, changed = _seen(request, event_id)
     timer_state = seated.timer.state(desk_of(request).clock())
     return RoomOut(
@@ -220,31 +221,31 @@ def room_out(request: Request, event_id: int) -> RoomOut:
 
 
 @api.get("/events/{event_id}/room")
-def get_room(request: Request, event_id: int) -> RoomOut:
+def get_room(request: Request, event_id: Id) -> RoomOut:
     return room_out(request, event_id)
 
 
 @api.put("/events/{event_id}/room")
-def put_room(request: Request, event_id: int, body: RoomIn) -> RoomOut:
+def put_room(request: Request, event_id: Id, body: RoomIn) -> RoomOut:
     room.set_room(desk_of(request).store, event_id, body.minutes, body.pace)
     return room_out(request, event_id)
 
 
 @api.post("/events/{event_id}/release")
-def post_release(request: Request, event_id: int, body: ReleaseIn) -> RoomOut:
+def post_release(request: Request, event_id: Id, body: ReleaseIn) -> RoomOut:
     desk = desk_of(request)
     room.release(desk.store, event_id, body.round, desk.clock())
     return room_out(request, event_id)
 
 
 @api.post("/events/{event_id}/release/withdraw")
-def post_withdraw(request: Request, event_id: int) -> RoomOut:
+def post_withdraw(request: Request, event_id: Id) -> RoomOut:
     room.withdraw(desk_of(request).store, event_id)
     return room_out(request, event_id)
 
 
 @api.post("/events/{event_id}/timer")
-def post_timer(request: Request, event_id: int, body: TimerIn) -> RoomOut:
+def post_timer(request: Request, event_id: Id, body: TimerIn) -> RoomOut:
     desk = desk_of(request)
     room.timer(desk.store, event_id, body.action, desk.clock(), body.minutes)
     return room_out(request, event_id)

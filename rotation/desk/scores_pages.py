@@ -13,7 +13,7 @@ from models.event import name_key
 from models.scores import GAMES_PER_ROUND, RoundMark, Standings
 from rotation import scoring
 from rotation.desk import scores, service
-from rotation.desk.deps import BaseDep, Text, desk_of, page, pages_router
+from rotation.desk.deps import BaseDep, Id, QueryId, Text, desk_of, page, pages_router
 from rotation.output import SIT_OUT_WORDS
 from rotation.standings_pages import (
     cell,
@@ -68,7 +68,7 @@ def card_form(table: scores.TableCards, typed: dict[int, tuple[str, ...]] | None
     return CardForm(table.table, tuple(rows), status, entered, max(0, len(table.entries) - 1))
 
 
-def _day_scores(request: Request, event_id: int) -> scores.DayScores:
+def _day_scores(request: Request, event_id: Id) -> scores.DayScores:
     return scores.day_scores(desk_of(request).store, event_id)
 
 
@@ -76,7 +76,7 @@ def _day_scores(request: Request, event_id: int) -> scores.DayScores:
 
 
 @router.get("/events/{event_id}/scores")
-def scores_start(request: Request, event_id: int):
+def scores_start(request: Request, event_id: Id):
     """The round to enter now: the first played round with a card missing, else the last played one."""
     day = _day_scores(request, event_id)
     waiting = [r.number for r in day.rounds if r.played and r.missing]
@@ -85,16 +85,16 @@ def scores_start(request: Request, event_id: int):
 
 
 @router.get("/events/{event_id}/scores/{round_number}", response_class=HTMLResponse)
-def round_page(request: Request, event_id: int, round_number: int, saved: int | None = None, unchanged: bool = False):
+def round_page(request: Request, event_id: Id, round_number: Id, saved: QueryId = None, unchanged: bool = False):
     return _round_page(request, event_id, round_number, saved=saved, unchanged=unchanged)
 
 
 def _round_page(
     request: Request,
-    event_id: int,
-    round_number: int,
+    event_id: Id,
+    round_number: Id,
     *,
-    saved: int | None = None,
+    saved: QueryId = None,
     unchanged: bool = False,
     typed: dict[int, dict[int, tuple[str, ...]]] | None = None,
     errors: dict[str, str] | None = None,
@@ -125,7 +125,7 @@ def _round_page(
 
 
 @router.post("/events/{event_id}/scores/{round_number}/played")
-def mark_round_played(request: Request, event_id: int, round_number: int, base: BaseDep):
+def mark_round_played(request: Request, event_id: Id, round_number: Id, base: BaseDep):
     """Mark rounds up to this one as played (service.mark_played), from the round's score page."""
     try:
         service.mark_played(desk_of(request).store, event_id, round_number, base)
@@ -137,7 +137,7 @@ def mark_round_played(request: Request, event_id: int, round_number: int, base: 
 
 
 @router.post("/events/{event_id}/scores/{round_number}/{table_number}")
-async def enter_card(request: Request, event_id: int, round_number: int, table_number: int):
+async def enter_card(request: Request, event_id: Id, round_number: Id, table_number: Id):
     """A table's card from its form: `name-S` (the seat's player, as the page showed them) and
     `points-S-G` for seat S and game G. Refused: every message beside its box, what was typed kept."""
     scores.table_cards(_day_scores(request, event_id), round_number, table_number)  # a page to show it on
@@ -177,7 +177,7 @@ def _beside_boxes(table: int, names: dict[int, str], problems) -> dict[str, str]
 
 
 @router.get("/events/{event_id}/scores/{round_number}/{table_number}/history", response_class=HTMLResponse)
-def card_history(request: Request, event_id: int, round_number: int, table_number: int):
+def card_history(request: Request, event_id: Id, round_number: Id, table_number: Id):
     day = _day_scores(request, event_id)
     table = scores.table_cards(day, round_number, table_number)
     settings = service.settings_of(service.load_event(desk_of(request).store, event_id))
@@ -196,12 +196,12 @@ def card_history(request: Request, event_id: int, round_number: int, table_numbe
 
 
 @router.get("/events/{event_id}/standings", response_class=HTMLResponse)
-def standings_page(request: Request, event_id: int, after: int | None = None):
+def standings_page(request: Request, event_id: Id, after: QueryId = None):
     return _standings_page(request, event_id, after)
 
 
 def _standings_page(
-    request: Request, event_id: int, after: int | None = None, errors: dict[str, str] | None = None, status: int = 200
+    request: Request, event_id: Id, after: QueryId = None, errors: dict[str, str] | None = None, status: int = 200
 ) -> HTMLResponse:
     store = desk_of(request).store
     day = _day_scores(request, event_id)
@@ -258,7 +258,7 @@ def _screen_columns(table: Standings | None) -> tuple[list[str], list]:
 
 
 @router.post("/events/{event_id}/standings/screen")
-def screen_toggle(request: Request, event_id: int, show: Text = ""):
+def screen_toggle(request: Request, event_id: Id, show: Text = ""):
     try:
         scores.show_standings(desk_of(request).store, event_id, show == "yes")
     except service.DeskError as error:
@@ -269,7 +269,7 @@ def screen_toggle(request: Request, event_id: int, show: Text = ""):
 
 
 @router.get("/events/{event_id}/standings/print", response_class=HTMLResponse)
-def standings_print(request: Request, event_id: int, after: int | None = None):
+def standings_print(request: Request, event_id: Id, after: QueryId = None):
     """The printable page of `rotation scores --html`, with the event's title and date."""
     settings = service.settings_of(service.load_event(desk_of(request).store, event_id))
     table = scores.standings_of(_day_scores(request, event_id), after)
@@ -280,7 +280,7 @@ STANDINGS_FILES = {"standings.csv": "text/csv", "standings.json": "application/j
 
 
 @router.get("/events/{event_id}/standings/download/{what}")
-def standings_download(request: Request, event_id: int, what: str, after: int | None = None, excel: bool = False):
+def standings_download(request: Request, event_id: Id, what: str, after: QueryId = None, excel: bool = False):
     from rotation.output import EXCEL_BOM
 
     if what not in STANDINGS_FILES:
@@ -294,7 +294,7 @@ def standings_download(request: Request, event_id: int, what: str, after: int | 
 # ---- the projector (rotation.desk.room_pages.screen) -------------------------------------------------
 
 
-def screen_context(request: Request, event_id: int) -> dict:
+def screen_context(request: Request, event_id: Id) -> dict:
     """What the projector needs to show the standings instead of the round's tables (standings None: it
     shows the tables), and the stamp its poll compares."""
     store = desk_of(request).store

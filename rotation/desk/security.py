@@ -10,8 +10,8 @@
 - The players' pages are the one exception (PUBLIC): read-only GETs of `/e/<public id>/me`, its
   polling endpoint and their two static files answer without the key, so a phone on the room's
   network opens them from a QR code. They show released rounds only, and a wrong id is a 404.
-- Request bodies are limited in size; every page carries a content security policy: no script but
-  the desk's own file, no connection anywhere else.
+- Request bodies are limited in size, counted as they are read (a chunked body too); every page
+  carries a content security policy: no script but the desk's own file, no connection anywhere else.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass
 
 from starlette.datastructures import URL
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -30,6 +31,7 @@ KEY_COOKIE = "desk_key"
 KEY_HEADER = "x-desk-key"
 TOKEN_HEADER = "x-csrf-token"
 MAX_BODY_BYTES = 2 * 1024 * 1024  # a names file upload (1 MB at most) and the rest of its form
+TOO_LARGE = f"request larger than {MAX_BODY_BYTES // 2**20} MB"
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 PUBLIC = re.compile(r"/e/[A-Za-z0-9_-]{1,64}/me(/state\.json)?|/static/(phone\.js|room\.css)")
@@ -64,6 +66,23 @@ HEADERS = [
 ]
 
 
+def counted(receive: Receive) -> Receive:
+    """The request's body counted as it is read, whatever its Content-Length says (or a chunked body,
+    which has none): past MAX_BODY_BYTES the read is refused with 413 before another byte is kept."""
+    read = 0
+
+    async def receive_counted() -> Message:
+        nonlocal read
+        message = await receive()
+        if message["type"] == "http.request":
+            read += len(message.get("body", b""))
+            if read > MAX_BODY_BYTES:
+                raise HTTPException(413, TOO_LARGE)
+        return message
+
+    return receive_counted
+
+
 class GuardMiddleware:
     """A plain ASGI middleware (Starlette's BaseHTTPMiddleware runs every request through an extra
     task and stream, which a room of phones polling at once pays for)."""
@@ -88,7 +107,7 @@ class GuardMiddleware:
                 message["headers"] = [*message.get("headers", []), *HEADERS]
             await send(message)
 
-        await self.app(scope, receive, with_headers)
+        await self.app(scope, counted(receive), with_headers)
 
     def refusal(self, request: Request) -> Response | None:
         guard = self.guard
@@ -96,8 +115,8 @@ class GuardMiddleware:
         if not guard.exposed and host not in guard.hosts:
             return PlainTextResponse(f"this desk answers only on {', '.join(guard.hosts)}", status_code=421)
         length = request.headers.get("content-length", "0")
-        if not length.isdigit() or int(length) > MAX_BODY_BYTES:
-            return PlainTextResponse(f"request larger than {MAX_BODY_BYTES // 2**20} MB", status_code=413)
+        if not (length.isascii() and length.isdigit()) or int(length) > MAX_BODY_BYTES:
+            return PlainTextResponse(TOO_LARGE, status_code=413)
         if request.method in ("GET", "HEAD") and PUBLIC.fullmatch(request.url.path):
             return None  # the players' read-only pages: no key (rotation.desk.room_pages)
         by_header = guard.key_ok(request.headers.get(KEY_HEADER))

@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from models import Event, OddPolicy, SitOutScoring
 from models.event import name_key, normalise_name
+from models.text import Line, Name, Title
 from rotation.lists import ListError, NamesTable, read_groups, read_names_table, read_stays
 
 MAX_SECONDS = 86_400.0  # as the command line: no tournament waits longer than a day for its seating
@@ -44,9 +45,9 @@ class FieldErrors(Exception):
 class EventSettings(BaseModel):
     """Everything the director decides about the day before it is planned."""
 
-    title: str = Field(default="", max_length=200)
-    date: str = Field(default="", max_length=100)
-    names: list[str] = Field(description="Player names, in the order they are numbered.")
+    title: Title = ""
+    date: Line = ""
+    names: list[Name] = Field(description="Player names, in the order they are numbered.")
     rounds: int = Field(description="Rounds of four games each.")
     odd: OddPolicy = OddPolicy.THREE_HANDED
     sit_out_scoring: SitOutScoring = SitOutScoring.ZERO
@@ -55,9 +56,9 @@ class EventSettings(BaseModel):
         description="A late arrival's rounds before arriving score by the sit-out rule (False: they score nothing); "
         "read by the standings at once, not by the next plan.",
     )
-    apart: list[list[str]] = Field(default=[], description="Groups who must never share a table.")
-    spread: list[list[str]] = Field(default=[], description="Clubs to spread: kept apart where it costs no repeat.")
-    stay: dict[str, int] = Field(default={}, description="Players who keep one table (1-based) all day.")
+    apart: list[list[Name]] = Field(default=[], description="Groups who must never share a table.")
+    spread: list[list[Name]] = Field(default=[], description="Clubs to spread: kept apart where it costs no repeat.")
+    stay: dict[Name, int] = Field(default={}, description="Players who keep one table (1-based) all day.")
     notes: list[str] = Field(
         default=[], description="What the names list was read as, where that differs from what was written."
     )
@@ -95,7 +96,7 @@ def _spelled(names: list[str]):
     return lambda name: by_key.get(name_key(name), normalise_name(name))
 
 
-def _placed(error: ValidationError, settings: EventSettings) -> dict[str, str]:
+def _placed(error: ValidationError, settings: EventSettings | None) -> dict[str, str]:
     """Each of the library's messages beside the field it is about."""
     placed: dict[str, str] = {}
     for item in error.errors():
@@ -106,14 +107,14 @@ def _placed(error: ValidationError, settings: EventSettings) -> dict[str, str]:
     return placed
 
 
-def _field_of(message: str, settings: EventSettings) -> str:
+def _field_of(message: str, settings: EventSettings | None) -> str:
     """The field a whole-event message is about, from the request it names first."""
     for field in ("apart", "spread", "stay"):
         if message.startswith(field + " "):
             return field
     if message.startswith("group "):
         group = message.removeprefix("group ").split(":")[0]
-        return "spread" if any(", ".join(g) == group for g in settings.spread) else "apart"
+        return "spread" if settings and any(", ".join(g) == group for g in settings.spread) else "apart"
     if message.startswith("a day seats"):
         return "rounds"
     if "cannot be seated" in message:
@@ -184,7 +185,10 @@ def settings_from_form(form: dict[str, str]) -> EventSettings:
         raise FieldErrors(errors)
     if table is not None:  # a club column feeds the spread, beside the groups typed there
         values["spread"] += [list(club) for club in table.club_groups if list(club) not in values["spread"]]
-    return EventSettings(**values)
+    try:
+        return EventSettings(**values)
+    except ValidationError as error:  # a name too long in a group, a title with nothing but controls...
+        raise FieldErrors(_placed(error, None)) from None
 
 
 def _names_alone(names: list[str]) -> dict[str, str]:

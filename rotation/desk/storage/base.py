@@ -18,9 +18,11 @@ class NewerDatabase(Exception):
 class Connection:
     """One connection to the desk's file; open one per thread or process (sqlite3 objects are not shared)."""
 
+    busy_seconds = 30.0  # how long a change waits for another one's write lock before it says the file is busy
+
     def __init__(self, path: str | Path):
         self.path = str(path)
-        self.db = sqlite3.connect(self.path, isolation_level=None, timeout=30, check_same_thread=False)
+        self.db = sqlite3.connect(self.path, isolation_level=None, timeout=self.busy_seconds, check_same_thread=False)
         self.db.row_factory = sqlite3.Row
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
@@ -58,6 +60,7 @@ class Connection:
         try:
             yield self.db
         except BaseException:
-            self.db.execute("ROLLBACK")
+            if self.db.in_transaction:  # SQLite has already rolled back after some errors (a full disk)
+                self.db.execute("ROLLBACK")
             raise
         self.db.execute("COMMIT")
