@@ -19,6 +19,7 @@ No exception reports an outcome: a stopped stage returns what it has, and `done(
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections.abc import Callable
@@ -26,6 +27,9 @@ from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
 
+# Work is summed in floats: a budget this close to its end is spent (so that N steps charged 1/N each
+# make exactly one second, whatever the rounding).
+EPSILON = 1e-9
 # How often the CP-SAT runner looks at the stop token while the solver works in its thread (seconds).
 POLL_SECONDS = 0.05
 
@@ -87,12 +91,16 @@ class Budget:
     """An end on a clock (seconds from the clock's start) and a stop token. Sub-budgets (`share`, `within`,
     `before`) share the clock and the token: work charged to one counts for all.
 
+    An `allowance` is a work clock of its own within a parent budget: a step count that holds alike on
+    the wall clock and the work clock (its work is charged to the parent too).
+
     `started` and `elapsed()` are for reports (progress, runtime) only: nothing is decided by them."""
 
     clock: Clock
     end: float
     stop: Stop = field(default_factory=lambda: Stop(STOP))
     started: float = field(default_factory=time.monotonic)
+    parent: Budget | None = None
 
     @classmethod
     def of(cls, seconds: float, *, repeatable: bool = False, stop: Stop | None = None) -> Budget:
@@ -102,7 +110,7 @@ class Budget:
 
     @property
     def repeatable(self) -> bool:
-        return isinstance(self.clock, WorkClock)
+        return self.parent.repeatable if self.parent is not None else isinstance(self.clock, WorkClock)
 
     @property
     def stopped(self) -> bool:
@@ -110,31 +118,57 @@ class Budget:
 
     def left(self) -> float:
         """Seconds (of work, in a repeatable run) until the end; 0 once stopped."""
-        return 0.0 if self.stopped else max(0.0, self.end - self.clock.now())
+        if self.stopped or (self.parent is not None and self.parent.done()):
+            return 0.0
+        return max(0.0, self.end - self.clock.now())
 
     def done(self) -> bool:
-        return self.left() <= 0.0
+        return self.left() <= EPSILON
 
     def afford(self, cost: float) -> bool:
         """Whether a step of `cost` seconds fits in what is left (and the run was not stopped)."""
-        return not self.stopped and self.left() >= cost
+        return not self.stopped and self.left() >= cost - EPSILON
 
     def charge(self, work: float) -> None:
         """Count `work` seconds done (a repeatable run's clock moves only so)."""
         self.clock.charge(work)
+        if self.parent is not None:
+            self.parent.charge(work)
 
     def share(self, part: float, at_least: float = 0.0) -> Budget:
         """A sub-stage's budget: `part` of what is left (at least `at_least` seconds), within this end."""
         now = self.clock.now()
         return self.within(max(at_least, part * max(0.0, self.end - now)))
 
-    def within(self, seconds: float) -> Budget:
-        """A sub-stage's budget: at most `seconds` from now, within this end."""
-        return Budget(self.clock, min(self.end, self.clock.now() + seconds), self.stop, self.started)
+    def within(self, seconds: float, at_least: float = 0.0) -> Budget:
+        """A sub-stage's budget: at most `seconds` from now, within this end; but `at_least` seconds from
+        now even past it (a step that must not be cut to nothing)."""
+        now = self.clock.now()
+        end = max(min(self.end, now + seconds), now + at_least)
+        return Budget(self.clock, end, self.stop, self.started, self.parent)
 
     def before(self, seconds: float) -> Budget:
         """This budget ending `seconds` earlier (what is kept after it for the stages that follow)."""
-        return Budget(self.clock, self.end - seconds, self.stop, self.started)
+        return Budget(self.clock, self.end - seconds, self.stop, self.started, self.parent)
+
+    def allowance(self, work: float) -> Budget:
+        """At most `work` seconds of work, as the steps below charge them, within this budget: a step
+        count on either clock."""
+        return Budget(WorkClock(), work, self.stop, self.started, self)
+
+    def stoppable(self) -> Budget:
+        """This budget with a stop token of its own below this one's: setting it stops what runs under it alone."""
+        return Budget(self.clock, self.end, Stop(self.stop), self.started, self.parent)
+
+    def unstopped(self) -> Budget:
+        """This budget without its stop token: for finishing what a stopped run keeps (its checks, its
+        quick balancing), within the same end."""
+        return Budget(self.clock, self.end, Stop(), self.started, self.parent and self.parent.unstopped())
+
+    @classmethod
+    def unlimited(cls, stop: Stop | None = None) -> Budget:
+        """No end (counted in work, so the wall clock is never read); only the stop token ends it."""
+        return cls(WorkClock(), math.inf, stop if stop is not None else Stop(STOP))
 
     def elapsed(self) -> float:
         """Wall seconds since the run began, for reports only."""
@@ -178,7 +212,7 @@ def solve(
     solver = cp_model.CpSolver()
     params = solver.parameters
     params.num_workers, params.random_seed, params.catch_sigint_signal = workers, seed, False
-    left = max(0.01, budget.left())
+    left = budget.left()
     if budget.repeatable:
         params.max_deterministic_time = left if work is None else min(left, work)
     else:

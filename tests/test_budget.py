@@ -112,3 +112,18 @@ def test_the_runner_does_not_search_once_stopped():
     budget.stop.set()
     solved = solve(_slow_to_prove(), budget, workers=1, seed=0)
     assert solved.stopped and not solved.closed
+
+
+def test_an_allowance_counts_steps_alike_on_either_clock():
+    for budget in (Budget.of(1000), Budget.of(1000, repeatable=True)):
+        allowance = budget.allowance(0.3)
+        assert allowance.repeatable == budget.repeatable
+        steps = 0
+        while not allowance.done():
+            allowance.charge(1 / 1000)
+            steps += 1
+        assert steps == 300  # float sums counted exactly
+    parent = Budget.of(1, repeatable=True)
+    allowance = parent.allowance(5)
+    allowance.charge(1)  # charged to the parent too, which ends it
+    assert parent.done() and allowance.done()
