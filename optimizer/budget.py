@@ -8,11 +8,12 @@ Stop       the stop token: Ctrl-C, SIGTERM or the desk's "Stop and keep the best
 solve      the one CP-SAT runner: time or work limit, workers, seed, the stop token and a callback
 
 A repeatable run (a seed, one worker) counts on the work clock. Its seconds are seconds of *work*:
-CP-SAT's deterministic time (on one worker a pure function of the model, the seed and the limit), and a
-local search's steps at a fixed rate (e.g. 300 tabu steps a work second). The stages charge what they
-did; the wall clock is never read to decide what runs, so the same input gives the same schedule on a
-quiet machine and on a busy one. The cost: its length is the work, not the time limit. On this project's
-2-core machine a work second takes about a wall second when the machine is quiet, more when it is busy.
+CP-SAT's deterministic time at CPSAT_WORK_PER_SECOND (on one worker a pure function of the model, the
+seed and the limit), and a local search's steps at a fixed rate (e.g. 300 tabu steps a work second).
+The stages charge what they did; the wall clock is never read to decide what runs, so the same input
+gives the same schedule on a quiet machine and on a busy one. The cost: its length is the work, not the
+time limit: about the time limit when the machine is quiet (the rates are this project's 2-core
+machine's), longer when it is busy.
 
 No exception reports an outcome: a stopped stage returns what it has, and `done()` tells the next stage.
 """
@@ -30,6 +31,10 @@ from ortools.sat.python import cp_model
 # Work is summed in floats: a budget this close to its end is spent (so that N steps charged 1/N each
 # make exactly one second, whatever the rounding).
 EPSILON = 1e-9
+# A second of work is this many seconds of CP-SAT's deterministic time: measured on the day models (20 x 6,
+# 16 x 12, 24 x 9, one worker), 2 deterministic seconds took 5 to 11 seconds of CPU time. A power of two,
+# so that seconds turned into deterministic time and back are exact.
+CPSAT_WORK_PER_SECOND = 0.25
 # How often the CP-SAT runner looks at the stop token while the solver works in its thread (seconds).
 POLL_SECONDS = 0.05
 
@@ -204,17 +209,18 @@ def solve(
     tune: Callable[[cp_model.CpSolver], None] | None = None,
 ) -> Solved:
     """Solve `model` within `budget`: on the wall clock, its seconds left (and at most `work` seconds of
-    deterministic time, if given); on the work clock, its seconds left as deterministic time (at most
-    `work`), then charged with the deterministic time CP-SAT spent. The solver works in a thread so that
-    the stop token (and a library caller's own Ctrl-C, which sets it) stops it at once, the best found
-    kept; CP-SAT's own SIGINT catching is off (left on, the process no longer answers Ctrl-C after it).
-    `tune` sets further parameters."""
+    deterministic time, if given); on the work clock, its seconds left as deterministic time at
+    CPSAT_WORK_PER_SECOND (at most `work`), then charged with the deterministic time CP-SAT spent. The
+    solver works in a thread so that the stop token (and a library caller's own Ctrl-C, which sets it)
+    stops it at once, the best found kept; CP-SAT's own SIGINT catching is off (left on, the process no
+    longer answers Ctrl-C after it). `tune` sets further parameters."""
     solver = cp_model.CpSolver()
     params = solver.parameters
     params.num_workers, params.random_seed, params.catch_sigint_signal = workers, seed, False
     left = budget.left()
     if budget.repeatable:
-        params.max_deterministic_time = left if work is None else min(left, work)
+        deterministic = left * CPSAT_WORK_PER_SECOND
+        params.max_deterministic_time = deterministic if work is None else min(deterministic, work)
     else:
         params.max_time_in_seconds = left
         if work is not None:
@@ -240,5 +246,6 @@ def solve(
         if not stopped and budget.stopped:
             stopped = True
             solver.stop_search()
-    budget.charge(solver.deterministic_time)
+    if budget.repeatable:
+        budget.charge(solver.deterministic_time / CPSAT_WORK_PER_SECOND)
     return Solved(status[0], solver, stopped)

@@ -213,7 +213,9 @@ def solver_options(command, seconds: float = 30.0, what: str = "Seconds to searc
             type=click.IntRange(min=1, max=MAX_WORKERS),
             default=8,
             show_default=True,
-            help=f"CP-SAT workers, 1 to {MAX_WORKERS}; one worker with a seed repeats a run exactly.",
+            help=f"CP-SAT workers, 1 to {MAX_WORKERS}. One worker repeats a run exactly (same seed and input, same "
+            "file, however busy the machine): its --time-limit is then seconds of work (CP-SAT's deterministic "
+            "time, search steps at a fixed rate), never the clock's, so a busy machine takes longer.",
         ),
     ]
     return functools.reduce(lambda cmd, option: option(cmd), reversed(options), with_solver)

@@ -6,7 +6,7 @@ import threading
 
 from ortools.sat.python import cp_model
 
-from optimizer.budget import STOP, Budget, Stop, WallClock, WorkClock, solve
+from optimizer.budget import CPSAT_WORK_PER_SECOND, STOP, Budget, Stop, WallClock, WorkClock, solve
 
 
 def test_a_repeatable_budget_counts_work_alone():
@@ -73,8 +73,8 @@ def test_the_runner_charges_a_repeatable_run_with_the_work_done():
     budget = Budget.of(5, repeatable=True)
     solved = solve(_queens(12), budget, workers=1, seed=0)
     assert solved.found and not solved.stopped
-    assert budget.left() == 5 - solved.solver.deterministic_time
-    assert solved.solver.parameters.max_deterministic_time == 5
+    assert budget.left() == 5 - solved.solver.deterministic_time / CPSAT_WORK_PER_SECOND
+    assert solved.solver.parameters.max_deterministic_time == 5 * CPSAT_WORK_PER_SECOND
     assert solved.solver.parameters.num_workers == 1 and not solved.solver.parameters.catch_sigint_signal
 
 

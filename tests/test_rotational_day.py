@@ -8,7 +8,7 @@ from models import Event
 from optimizer import plan
 from optimizer.balance import order_rounds
 from optimizer.balance.rotational_day import rotational_day
-from optimizer.budget import Budget
+from optimizer.budget import CPSAT_WORK_PER_SECOND, Budget
 from optimizer.checker import check
 from optimizer.seats import to_schedule
 
@@ -19,8 +19,9 @@ def _measured(seats, players: int):
 
 
 def _day(players: int, rounds: int, **asked):
-    # one worker on deterministic work: the same day on any machine; the clock only a guard
-    return rotational_day(players, rounds, budget=Budget.of(2.0, repeatable=True), workers=1, seed=0, **asked)
+    # one worker on deterministic work (2 deterministic seconds): the same day on any machine
+    work = Budget.of(2.0 / CPSAT_WORK_PER_SECOND, repeatable=True)
+    return rotational_day(players, rounds, budget=work, workers=1, seed=0, **asked)
 
 
 def test_20_players_over_10_rounds_at_the_fewest_repeats_with_nobody_at_a_table_more_than_twice():

@@ -23,7 +23,7 @@ from optimizer.balance.exact_numbers import fewest_table_visits
 from optimizer.balance.orbit_day import orbit_day
 from optimizer.balance.rotational_day import rotational_day
 from optimizer.bounds import lower_bound
-from optimizer.budget import Budget
+from optimizer.budget import CPSAT_WORK_PER_SECOND, Budget
 from optimizer.plan import plan
 from optimizer.seats import from_schedule
 
@@ -54,7 +54,7 @@ def search(player_count: int, rounds: int, seed: int) -> np.ndarray | None:
     no_back_to_back = model == "orbit" or below == 1
     return find(
         player_count, rounds, repeats=repeats, below=below, no_trios=True, no_back_to_back=no_back_to_back,
-        budget=Budget.of(WORK, repeatable=True), workers=1, seed=seed,
+        budget=Budget.of(WORK / CPSAT_WORK_PER_SECOND, repeatable=True), workers=1, seed=seed,
     )  # fmt: skip
 
 
@@ -76,9 +76,8 @@ def planned_day(player_count: int, rounds: int, *, repeats: int, below: int, see
     seats = from_schedule(result.schedule)
     seats = np.stack([round_[np.argsort(round_.min(axis=1))] for round_ in seats])
     seats = balance_table_numbers(seats, rng=np.random.default_rng(seed))
-    return fewest_table_visits(
-        seats, budget=Budget.of(PLAN_WORK, repeatable=True), at_most=below - 1, workers=1, seed=seed
-    ).seats
+    work = Budget.of(PLAN_WORK / CPSAT_WORK_PER_SECOND, repeatable=True)  # PLAN_WORK deterministic seconds
+    return fewest_table_visits(seats, budget=work, at_most=below - 1, workers=1, seed=seed).seats
 
 
 def how_found(model: str, seed: int) -> str:
