@@ -106,7 +106,10 @@ def create_app(
     async def desk_error(request: Request, error: service.DeskError) -> Response:
         if not request.url.path.startswith("/api/"):
             return await refused(request, StarletteHTTPException(error.status, str(error)))
-        return JSONResponse({"detail": str(error), "field": error.field}, status_code=error.status)
+        body: dict = {"detail": str(error), "field": error.field}
+        if isinstance(error, service.Unconfirmed):
+            body["preview"] = error.preview  # what the change would do, to show before confirming
+        return JSONResponse(body, status_code=error.status)
 
     @app.exception_handler(StarletteHTTPException)
     async def refused(request: Request, error: StarletteHTTPException) -> Response:

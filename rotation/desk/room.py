@@ -154,18 +154,6 @@ def withdraw(store: Store, event_id: int) -> Room:
     return room(store, event_id)
 
 
-def changed_tables(released: Round, current: Round) -> list[str]:
-    """What changed in a released round since its release, as the projector says it: "Table 4"."""
-    before = {table.table: table.players for table in released.tables}
-    now = {table.table: table.players for table in current.tables}
-    changed = [
-        f"Table {number}" for number in sorted(before.keys() | now.keys()) if before.get(number) != now.get(number)
-    ]
-    if set(released.sit_outs) != set(current.sit_outs):
-        changed.append("Sitting out")
-    return changed
-
-
 # ---- the timer and the pace --------------------------------------------------------------------
 
 

@@ -13,7 +13,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field
 
 from models.event import loose_key, name_key
-from rotation.desk import room, service, views
+from rotation.desk import guards, room, service, views
 from rotation.desk.app import desk_of
 from rotation.desk.pages import TEMPLATES, Text, check_form, page
 from rotation.output import SIT_OUT_WORDS
@@ -36,7 +36,7 @@ def _seen(request: Request, event_id: int):
     version = service.current_version(desk.store, event)
     schedule = desk.schedules.get((version.id,), version.schedule) if version else None
     changed = {
-        number: room.changed_tables(seating, schedule.rounds[number - 1])
+        number: guards.changed_tables(seating, schedule.rounds[number - 1])
         for number, seating in seated.released.items()
         if schedule is not None and number <= len(schedule.rounds)
     }

@@ -333,6 +333,22 @@ class Store:
         with self.change() as db:
             return self.end_run(db, run_id, status, message)
 
+    # ---- what the room has: releases and cards, for the guards of a change ---------------------
+
+    def released_rounds(self, event_id: int) -> list[int]:
+        """The rounds released to the room, in order."""
+        rows = self.db.execute("SELECT round FROM releases WHERE event_id = ? ORDER BY round", (event_id,))
+        return [row[0] for row in rows]
+
+    def latest_cards(self, event_id: int) -> dict[tuple[int, int], str]:
+        """Each (round, table)'s latest card, as its JSON: the one that counts while it seats the table."""
+        rows = self.db.execute(
+            "SELECT round, table_number, card FROM cards WHERE id IN "
+            "(SELECT max(id) FROM cards WHERE event_id = ? GROUP BY round, table_number)",
+            (event_id,),
+        )
+        return {(row[0], row[1]): row[2] for row in rows}
+
 
 _VERSION_COLUMNS = "*, coalesce(json_extract(schedule, '$.played'), 0) AS played"
 
