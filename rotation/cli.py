@@ -466,6 +466,29 @@ def _fix(schedule_file, json_path, round_number: int, as_played: bool, change) -
         say("Nothing written: give --json FILE to keep this fix.")
 
 
+@cli.command("rename")
+@click.argument("schedule_file", metavar="DAY.json")
+@click.argument("old", metavar="OLD")
+@click.argument("new", metavar="NEW")
+@click.option("--json", "json_path", metavar="FILE", help="Write the renamed schedule here (default: DAY.json itself).")
+def rename_command(schedule_file, old, new, json_path):
+    """Correct a player's spelling everywhere in the schedule (seats, requests, arrivals, corrections): the
+    same player, nobody moves. Without --json the file is replaced whole, never half-written."""
+    files = (
+        check_outputs({"--json": json_path}, {"schedule file": schedule_file})
+        if json_path
+        else check_outputs({"--json": schedule_file}, {})
+    )
+    before = read_checked(schedule_file)
+    try:
+        was, now = optimizer.respelling(before.players, old, new)
+        after = optimizer.rename(before, was, now)
+    except optimizer.FixRefused as error:
+        raise BadInput(str(error)) from None
+    emit(after, files, figures=False)
+    say(f"{was} is now {now} in every round, request and record of the schedule.")
+
+
 @cli.command("played")
 @click.argument("schedule_file", metavar="DAY.json")
 @click.option(

@@ -90,6 +90,16 @@ class GoBackIn(BaseModel):
     )
 
 
+class RenameIn(BaseModel):
+    old: str = Field(description="The player's name as it is now (any case).")
+    new: str = Field(description="The new spelling; not another player's name.")
+
+
+class RenamedOut(BaseModel):
+    name: str = Field(description="The new spelling, as stored.")
+    current_version: VersionOut | None = Field(description="The schedule's new version, once there is a schedule.")
+
+
 class PlayedIn(BaseModel):
     rounds: int = Field(description="Rounds 1 to this one are played.")
 
@@ -227,6 +237,16 @@ def swap(request: Request, event_id: int, body: SwapIn) -> VersionOut:
 def move(request: Request, event_id: int, body: MoveIn) -> VersionOut:
     store = desk_of(request).store
     return _version(request, event_id, service.move(store, event_id, body.round, body.player, body.table, body.confirm))
+
+
+@router.post("/events/{event_id}/rename")
+def rename(request: Request, event_id: int, body: RenameIn) -> RenamedOut:
+    """Correct a player's spelling everywhere: settings, a new version of the schedule, cards, the room."""
+    store = desk_of(request).store
+    name = service.rename(store, event_id, body.old, body.new)
+    event = service.load_event(store, event_id)
+    version = service.current_version(store, event)
+    return RenamedOut(name=name, current_version=None if version is None else version_out(version, version.id))
 
 
 @router.post("/events/{event_id}/versions/{version_id}/accept")

@@ -8,6 +8,7 @@ from fastapi import APIRouter, File, Form, HTTPException, Query, Request, Upload
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 import optimizer
+from models.event import name_key, normalise_name
 from rotation.desk import guards, service, views
 from rotation.desk.app import desk_of, templates
 from rotation.desk.settings import MAX_UPLOAD_BYTES, EventSettings, FieldErrors, form_from_settings, settings_from_form
@@ -74,8 +75,43 @@ async def create_event(request: Request, csrf: Text = "", names_file: Annotated[
 
 @router.get("/events/{event_id}/edit", response_class=HTMLResponse)
 def edit_event(request: Request, event_id: int):
-    event = service.load_event(desk_of(request).store, event_id)
-    return page(request, "event_form.html.j2", form=form_from_settings(service.settings_of(event)), event_id=event_id)
+    return _settings_page(request, event_id)
+
+
+def _settings_page(request: Request, event_id: int, status: int = 200, **context) -> HTMLResponse:
+    """The event's settings, its names as the players are now (once a schedule has them), a rename box."""
+    store = desk_of(request).store
+    event = service.load_event(store, event_id)
+    form = form_from_settings(service.settings_of(event))
+    now = _players_now(service.current_version(store, event))
+    if now:
+        form["names"] = "\n".join(now)
+    context.setdefault("errors", {})
+    return page(
+        request,
+        "event_form.html.j2",
+        status,
+        form=form,
+        event_id=event_id,
+        players_now=now,
+        rename_names=now or service.settings_of(event).names,
+        saved_note=context.pop("saved_note", ""),
+        **context,
+    )
+
+
+@router.post("/events/{event_id}/rename", response_class=HTMLResponse)
+def rename(request: Request, event_id: int, old: Text = "", new: Text = "", csrf: Text = ""):
+    """A player's spelling corrected everywhere (service.rename); back to the page the form was on."""
+    check_form(request, csrf)
+    store = desk_of(request).store
+    try:
+        now = service.rename(store, event_id, old, new)
+    except service.DeskError as error:
+        if isinstance(error, service.NotFound):
+            raise
+        return _settings_page(request, event_id, error.status, errors={"rename": str(error)})
+    return _settings_page(request, event_id, saved_note=f"{normalise_name(old)} is now {now}, everywhere.")
 
 
 @router.post("/events/{event_id}/edit", response_class=HTMLResponse)
@@ -99,6 +135,14 @@ async def _save_event(request: Request, event_id: int | None, names_file: Upload
             service.update_event(
                 store, event_id, settings.model_copy(update={"seed": old.seed, "workers": old.workers})
             )
+            now = _players_now(service.current_version(store, service.load_event(store, event_id)))
+            if now and {name_key(n) for n in now} != {name_key(n) for n in settings.names}:
+                note = (
+                    "Saved for the next plan of the whole day. The current schedule keeps its players: to "
+                    "correct a spelling use Rename a player below; for someone who leaves or arrives, re-plan on "
+                    "the Day page."
+                )
+                return _settings_page(request, event_id, saved_note=note)
     except FieldErrors as error:
         return page(request, "event_form.html.j2", 422, form=fields, event_id=event_id, errors=error.errors)
     return back_to(event_id)
@@ -134,6 +178,7 @@ def _event_page(request: Request, event_id: int, version_id: int | None = None, 
         running=run is not None and run.status == RUNNING,
         run_repeats=_run_repeats(desk.store, run, current),
         released=desk.store.released_rounds(event_id),
+        players_now=len(_players_now(current) or settings.names),
         released_changes=_released_changes(desk.store, event_id, current, proposals),
         version=shown,
         current=current,
@@ -144,6 +189,14 @@ def _event_page(request: Request, event_id: int, version_id: int | None = None, 
         proposals=views.proposals_view(proposals),
         errors=errors or {},
     )
+
+
+def _players_now(current: VersionRow | None) -> list[str]:
+    """The players as they are now: the current schedule's, without who left (with who arrived)."""
+    if current is None:
+        return []
+    schedule = current.schedule()
+    return [name for name in schedule.players if name in guards.staying(schedule)]
 
 
 def _run_repeats(store, run, current: VersionRow | None) -> int | None:

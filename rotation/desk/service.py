@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 import optimizer
 from models import Event, PlanResult, Progress, Replan, Reseat, Schedule, Status
@@ -23,6 +23,8 @@ from optimizer.words import counted
 from rotation.desk import guards
 from rotation.desk.settings import EventSettings, FieldErrors, check_time_limit
 from rotation.desk.storage import FAILED, FINISHED, INTERRUPTED, STOPPED, EventRow, RunRow, Store, VersionRow
+
+T = TypeVar("T")
 
 
 class DeskError(Exception):
@@ -544,7 +546,7 @@ def _place_words(place) -> str:
     return "sits out" if place is None else f"table {place[0]} seat {place[1]}"
 
 
-def _fix(fix: Callable[[], Schedule], field: str) -> Schedule:
+def _fix(fix: Callable[[], T], field: str) -> T:
     """The library's fix, or its refusal beside the form it came from."""
     try:
         return fix()
@@ -561,6 +563,43 @@ def _new_version(store: Store, version: VersionRow, schedule: Schedule, *, kind:
         return store.add_version(
             db, version.event_id, schedule, kind=kind, note=note, figures=figures, parent=version.id
         )
+
+
+def rename(store: Store, event_id: int, old: str, new: str) -> str:
+    """Correct a player's spelling at any time, in one transaction: the settings (names and requests),
+    a new version of the current schedule (optimizer.rename) and, for what the room has, every card and
+    released round; the player's history stays one player's. Returns the new spelling."""
+    event = load_event(store, event_id)
+    if any(run.running for run in store.runs(event_id)):
+        raise DeskError("a plan is running for this event; wait for it or stop it first", field="rename")
+    settings = settings_of(event)
+    version = current_version(store, event)
+    names = version.schedule().players if version else tuple(settings.names)
+    was, now = _fix(lambda: optimizer.respelling(names, old, new), "rename")
+    schedule = _fix(lambda: optimizer.rename(version.schedule(), was, now), "rename") if version else None
+    renamed = _renamed_settings(settings, was, now)
+    with store.change() as db:
+        db.execute("UPDATE events SET settings = ? WHERE id = ?", (json.dumps(renamed), event_id))
+        if version is not None and schedule is not None:  # a new version: the older ones keep their spelling
+            figures = {key: value for key, value in version.figures.items() if key not in _OF_THAT_SCHEDULE}
+            store.add_version(
+                db, event_id, schedule, kind="rename", note=f"{was} renamed {now}", figures=figures, parent=version.id
+            )
+        store.rename_in_room(db, event_id, was, now)
+    return now
+
+
+def _renamed_settings(settings: EventSettings, old: str, new: str) -> dict:
+    def one(name: str) -> str:
+        return new if name_key(name) == name_key(old) else name
+
+    return {
+        **settings.model_dump(mode="json"),
+        "names": [one(n) for n in settings.names],
+        "apart": [[one(n) for n in group] for group in settings.apart],
+        "spread": [[one(n) for n in group] for group in settings.spread],
+        "stay": {one(n): table for n, table in settings.stay.items()},
+    }
 
 
 def undo(store: Store, event_id: int, confirm: bool = False) -> int:

@@ -349,6 +349,29 @@ class Store:
         )
         return {(row[0], row[1]): row[2] for row in rows}
 
+    def rename_in_room(self, db: sqlite3.Connection, event_id: int, old: str, new: str) -> None:
+        """Inside a `change`: a player's new spelling in every card (its history included) and every
+        released seating of the event, so scores, standings and the room go on under one player."""
+
+        def renamed(names: list[str]) -> list[str]:
+            return [new if name == old else name for name in names]
+
+        for row in db.execute("SELECT id, card FROM cards WHERE event_id = ?", (event_id,)).fetchall():
+            card = json.loads(row["card"])
+            if old in card["players"]:
+                card["players"] = renamed(card["players"])
+                db.execute("UPDATE cards SET card = ? WHERE id = ?", (json.dumps(card), row["id"]))
+        for row in db.execute("SELECT round, seating FROM releases WHERE event_id = ?", (event_id,)).fetchall():
+            seating = json.loads(row["seating"])
+            for table in seating["tables"]:
+                table["players"] = renamed(table["players"])
+            for key in ("sit_outs", "absent"):
+                seating[key] = renamed(seating.get(key, []))
+            db.execute(
+                "UPDATE releases SET seating = ? WHERE event_id = ? AND round = ?",
+                (json.dumps(seating), event_id, row["round"]),
+            )
+
 
 _VERSION_COLUMNS = "*, coalesce(json_extract(schedule, '$.played'), 0) AS played"
 
