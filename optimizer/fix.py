@@ -17,10 +17,8 @@ reports a broken request or turn instead of refusing it. Every refusal is FixRef
 
 from __future__ import annotations
 
-import difflib
-
 from models import Correction, Round, Schedule, Table
-from models.event import name_key, normalise_name
+from models.event import did_you_mean, name_key, normalise_name
 from optimizer.checker import InvalidSchedule, TurnBreak, check, turn_breaks
 
 Place = tuple[int, str] | None  # (table number, seat letter), or None for sitting out
@@ -220,14 +218,6 @@ def _player(schedule: Schedule, name: str) -> str:
     if found is None:
         raise FixRefused(f"{name!r} is not on the schedule{did_you_mean(name, schedule.players)}")
     return found
-
-
-def did_you_mean(name: str, names: tuple[str, ...] | list[str]) -> str:
-    """'; did you mean 'Ann Lee'?' for the nearest spellings of a name not found (difflib's ratio over
-    the names' keys), or nothing when none is close."""
-    by_key = {name_key(n): n for n in names}
-    near = difflib.get_close_matches(name_key(name), list(by_key), n=2, cutoff=0.75)
-    return f"; did you mean {' or '.join(repr(by_key[key]) for key in near)}?" if near else ""
 
 
 def _place(schedule: Schedule, r: int, name: str) -> Place:

@@ -19,6 +19,7 @@ from models.event import MAX_ROUNDS, did_you_mean, name_key, normalise_name
 from optimizer.fix import turns_broken_by
 from optimizer.words import counted
 from rotation import stopping
+from rotation.desk.data_commands import backup_command, export_command, import_command, restore_command
 from rotation.desk.serve import serve
 from rotation.inputs import BadInput, check_outputs, make_event, one_line_error, parse_sizes, read_schedule
 from rotation.output import (
@@ -601,6 +602,8 @@ def schema():
 cli.add_command(print_command)
 cli.add_command(scores_command)
 cli.add_command(serve)
+for command in (backup_command, restore_command, export_command, import_command):
+    cli.add_command(command)
 
 
 def main(argv: list[str] | None = None) -> int:

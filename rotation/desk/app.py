@@ -21,7 +21,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from models import Schedule
 from optimizer.words import counted
-from rotation.desk import service
+from rotation.desk import backup, service
 from rotation.desk.security import LOCAL_HOSTS, Guard, GuardMiddleware
 from rotation.desk.settings import FieldErrors
 from rotation.desk.storage import Store
@@ -87,7 +87,10 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        keeper = backup.Keeper(db_path)  # a backup every 15 minutes while something changed
+        keeper.start()
         yield
+        keeper.stop()
         for run_id in desk.planner.shutdown():
             desk.store.close_run(run_id, "interrupted", "the desk was stopped while this plan ran; nothing was kept")
 
@@ -125,14 +128,16 @@ def create_app(
     async def field_errors(request: Request, error: FieldErrors) -> JSONResponse:
         return JSONResponse({"detail": str(error), "errors": error.errors}, status_code=422)
 
-    from rotation.desk import api, pages, room_pages, scores_api, scores_pages
+    from rotation.desk import api, data_pages, pages, room_pages, scores_api, scores_pages
 
     app.include_router(api.router)
     app.include_router(room_pages.api)
     app.include_router(scores_api.api)
+    app.include_router(data_pages.api)
     app.include_router(pages.router)
     app.include_router(room_pages.router)
     app.include_router(scores_pages.router)
+    app.include_router(data_pages.router)
     return app
 
 

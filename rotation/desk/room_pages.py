@@ -155,6 +155,10 @@ def _public(request: Request, public_id: str) -> int:
 
 @router.get("/e/{public_id}/me", response_class=HTMLResponse)
 def phone(request: Request, public_id: str, q: str = "", player: str = ""):
+    stored = room.stored_id(desk_of(request).store, public_id)
+    if stored is not None and stored != public_id:  # typed in capitals, or with an O for a 0
+        query = f"?{request.url.query}" if request.url.query else ""
+        return RedirectResponse(f"/e/{stored}/me{query}", status_code=307)
     event, seated, _, schedule, _ = _seen(request, _public(request, public_id))
     players = schedule.players if schedule else ()
     typed = loose_key(q)
