@@ -297,3 +297,29 @@ def test_public_ids_have_no_look_alikes_and_read_in_any_case(client, db):
     typed = pid.upper().replace("0", "O").replace("1", "I")
     moved = client.get(f"/e/{typed}/me", follow_redirects=False)
     assert moved.status_code == 307 and moved.headers["location"] == f"/e/{pid}/me"
+
+
+def test_the_room_page_says_plainly_when_phones_cannot_reach_the_desk(client, db, tmp_path):
+    event_id = seeded_event(db, EventSettings(names=names(8), rounds=3))
+    local = client.get(f"/events/{event_id}/room").text
+    assert 'id="local-only"' in local and "rotation serve --host 0.0.0.0" in local
+    assert 'id="local-only"' in client.get(f"/events/{event_id}/print-options").text
+    app = create_app(db, exposed=True, public_url="http://192.168.1.20:8765/")
+    key = app.state.desk.guard.secret
+    with TestClient(app, base_url="http://192.168.1.20:8765") as room_client:
+        page = room_client.get(f"/events/{event_id}/room", headers={"x-desk-key": key}).text
+        assert 'id="local-only"' not in page and "http://192.168.1.20:8765/e/" in page
+        screen = room_client.get(f"/e/{event_id}/screen", headers={"x-desk-key": key}).text
+        assert "Your table on your phone: http://192.168.1.20:8765/e/" in screen
+
+
+def test_serve_finds_the_machines_address_on_the_room_network(monkeypatch):
+    from rotation.desk import serve
+
+    monkeypatch.setattr(serve, "room_address", lambda: "10.0.0.7")
+    assert serve.players_base("0.0.0.0", 8765) == "http://10.0.0.7:8765/"
+    assert serve.players_base("192.168.1.5", 80) == "http://192.168.1.5:80/"
+    assert serve.players_base("127.0.0.1", 8765) == ""  # local only: no address for phones
+    assert serve.players_base("0.0.0.0", 8765, "https://desk.club.org") == "https://desk.club.org/"
+    guard = type("G", (), {"exposed": True, "secret": "k"})()
+    assert serve.address("0.0.0.0", 8765, guard) == "http://10.0.0.7:8765/?key=k"

@@ -483,6 +483,7 @@ def print_options(request: Request, event_id: int):
         chosen=parts_for(schedule, _print_options(settings)),
         rounds=len(schedule.rounds),
         first=shown.played + 1 if shown.played < len(schedule.rounds) else 1,
+        local_only=desk_of(request).local_only,
     )
 
 

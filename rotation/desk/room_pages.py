@@ -60,6 +60,7 @@ def room_page(request: Request, event_id: int, errors=None, status: int = 200):
         played=version.played if version else 0,
         changed=changed,
         players_url=players_url(request, seated.public_id),
+        local_only=desk_of(request).local_only,
         timer=seated.timer.state(desk_of(request).clock()),
         errors=errors or {},
     )
