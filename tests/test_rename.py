@@ -110,7 +110,7 @@ def test_settings_show_the_players_as_they_are_and_a_rename_form(client, db):
     done = client.post(
         f"/events/{event_id}/rename", data={"csrf": token_of(page), "old": "Player 08", "new": "Player Eight"}
     )
-    assert done.status_code == 200 and "Player 08 is now Player Eight, everywhere." in done.text
+    assert done.status_code == 200 and "Player 08 is now Player Eight, everywhere." in done.text  # after a redirect
     assert "Player Eight" in client.get(f"/events/{event_id}").text
     unknown = client.post(f"/events/{event_id}/rename", data={"csrf": token_of(page), "old": "Player 8", "new": "X"})
     assert unknown.status_code == 422 and "did you mean" in unknown.text and 'id="error-rename"' in unknown.text

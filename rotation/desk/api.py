@@ -243,7 +243,7 @@ def move(request: Request, event_id: int, body: MoveIn) -> VersionOut:
 def rename(request: Request, event_id: int, body: RenameIn) -> RenamedOut:
     """Correct a player's spelling everywhere: settings, a new version of the schedule, cards, the room."""
     store = desk_of(request).store
-    name = service.rename(store, event_id, body.old, body.new)
+    _, name = service.rename(store, event_id, body.old, body.new)
     event = service.load_event(store, event_id)
     version = service.current_version(store, event)
     return RenamedOut(name=name, current_version=None if version is None else version_out(version, version.id))

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from typing import Annotated
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, File, Form, HTTPException, Query, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 import optimizer
-from models.event import name_key, normalise_name
+from models.event import name_key
 from rotation.desk import guards, service, views
 from rotation.desk.app import desk_of, templates
 from rotation.desk.settings import MAX_UPLOAD_BYTES, EventSettings, FieldErrors, form_from_settings, settings_from_form
@@ -74,8 +75,9 @@ async def create_event(request: Request, csrf: Text = "", names_file: Annotated[
 
 
 @router.get("/events/{event_id}/edit", response_class=HTMLResponse)
-def edit_event(request: Request, event_id: int):
-    return _settings_page(request, event_id)
+def edit_event(request: Request, event_id: int, renamed: str = "", to: str = ""):
+    note = f"{renamed} is now {to}, everywhere." if renamed and to else ""
+    return _settings_page(request, event_id, saved_note=note)
 
 
 def _settings_page(request: Request, event_id: int, status: int = 200, **context) -> HTMLResponse:
@@ -106,12 +108,12 @@ def rename(request: Request, event_id: int, old: Text = "", new: Text = "", csrf
     check_form(request, csrf)
     store = desk_of(request).store
     try:
-        now = service.rename(store, event_id, old, new)
+        was, now = service.rename(store, event_id, old, new)
     except service.DeskError as error:
         if isinstance(error, service.NotFound):
             raise
         return _settings_page(request, event_id, error.status, errors={"rename": str(error)})
-    return _settings_page(request, event_id, saved_note=f"{normalise_name(old)} is now {now}, everywhere.")
+    return RedirectResponse(f"/events/{event_id}/edit?{urlencode({'renamed': was, 'to': now})}", status_code=303)
 
 
 @router.post("/events/{event_id}/edit", response_class=HTMLResponse)

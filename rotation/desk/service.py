@@ -565,10 +565,10 @@ def _new_version(store: Store, version: VersionRow, schedule: Schedule, *, kind:
         )
 
 
-def rename(store: Store, event_id: int, old: str, new: str) -> str:
+def rename(store: Store, event_id: int, old: str, new: str) -> tuple[str, str]:
     """Correct a player's spelling at any time, in one transaction: the settings (names and requests),
     a new version of the current schedule (optimizer.rename) and, for what the room has, every card and
-    released round; the player's history stays one player's. Returns the new spelling."""
+    released round; the player's history stays one player's. Returns (the name as it was, as it is)."""
     event = load_event(store, event_id)
     if any(run.running for run in store.runs(event_id)):
         raise DeskError("a plan is running for this event; wait for it or stop it first", field="rename")
@@ -586,7 +586,7 @@ def rename(store: Store, event_id: int, old: str, new: str) -> str:
                 db, event_id, schedule, kind="rename", note=f"{was} renamed {now}", figures=figures, parent=version.id
             )
         store.rename_in_room(db, event_id, was, now)
-    return now
+    return was, now
 
 
 def _renamed_settings(settings: EventSettings, old: str, new: str) -> dict:
