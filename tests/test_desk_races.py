@@ -59,7 +59,9 @@ def children(db, event_id: int, parent: int) -> list[int]:
 def fresh_day(client, db) -> tuple[int, dict]:
     """A new event with a schedule, and one swap made on it (so its current version has a parent)."""
     event_id = seeded_event(db, SETTINGS)
-    first = client.post(f"/api/events/{event_id}/swap", json={"round": 3, "first": "Player 01", "second": "Player 16"})
+    first = client.post(
+        f"/api/events/{event_id}/swap", json={"round": 3, "first": "Player 01", "second": "Player 16", "confirm": True}
+    )
     assert first.status_code == 200, first.text
     return event_id, current(client, event_id)
 
@@ -84,8 +86,8 @@ def test_two_swaps_for_one_round_from_the_same_version(desk):
         path = f"/api/events/{event_id}/swap"
         responses = at_once(
             client,
-            (path, {"json": {"round": 5, "first": a, "second": b, "base_version": base["id"]}}),
-            (path, {"json": {"round": 5, "first": c, "second": d, "base_version": base["id"]}}),
+            (path, {"json": {"round": 5, "first": a, "second": b, "base_version": base["id"], "confirm": True}}),
+            (path, {"json": {"round": 5, "first": c, "second": d, "base_version": base["id"], "confirm": True}}),
         )
         winner = one_stored_one_refused(responses, 200)
         refused = responses[1 - winner].json()
@@ -100,7 +102,7 @@ def test_the_same_swap_form_posted_from_two_tabs(desk):
         event_id, base = fresh_day(client, db)
         page = client.get(f"/events/{event_id}").text
         (a, b), _ = pairs_apart(client, event_id, 4)
-        form = {"csrf": token_of(page), "base": str(base["id"]), "round": "4", "first": a, "second": b}
+        form = {"csrf": token_of(page), "base": str(base["id"]), "round": "4", "first": a, "second": b, "confirm": "1"}
         post = (f"/events/{event_id}/swap", {"data": form})
         responses = at_once(client, post, post)
         refused = responses[1 - one_stored_one_refused(responses, 303)]
@@ -157,9 +159,12 @@ def test_a_swap_against_accepting_a_replan(desk):
             client,
             (
                 f"/api/events/{event_id}/swap",
-                {"json": {"round": 2, "first": a, "second": b, "base_version": base["id"]}},
+                {"json": {"round": 2, "first": a, "second": b, "base_version": base["id"], "confirm": True}},
             ),
-            (f"/api/events/{event_id}/versions/{proposal}/accept", {"json": {"base_version": base["id"]}}),
+            (
+                f"/api/events/{event_id}/versions/{proposal}/accept",
+                {"json": {"base_version": base["id"], "confirm": True}},
+            ),
         )
         winner = one_stored_one_refused(responses, 200)
         assert responses[winner].json()["id"] == current(client, event_id)["id"]
@@ -175,8 +180,8 @@ def test_undo_against_marking_a_round_played(desk):
         event_id, base = fresh_day(client, db)
         responses = at_once(
             client,
-            (f"/api/events/{event_id}/undo", {"json": {"base_version": base["id"]}}),
-            (f"/api/events/{event_id}/played", {"json": {"rounds": 1, "base_version": base["id"]}}),
+            (f"/api/events/{event_id}/undo", {"json": {"base_version": base["id"], "confirm": True}}),
+            (f"/api/events/{event_id}/played", {"json": {"rounds": 1, "base_version": base["id"], "confirm": True}}),
         )
         winner = one_stored_one_refused(responses, 200)
         now = current(client, event_id)
@@ -195,8 +200,8 @@ def test_a_change_without_a_base_applies_to_the_day_as_it_is(desk):
     (a, b), (c, d) = pairs_apart(client, event_id, 5)
     responses = at_once(
         client,
-        (f"/api/events/{event_id}/swap", {"json": {"round": 5, "first": a, "second": b}}),
-        (f"/api/events/{event_id}/swap", {"json": {"round": 5, "first": c, "second": d}}),
+        (f"/api/events/{event_id}/swap", {"json": {"round": 5, "first": a, "second": b, "confirm": True}}),
+        (f"/api/events/{event_id}/swap", {"json": {"round": 5, "first": c, "second": d, "confirm": True}}),
     )
     assert [response.status_code for response in responses] == [200, 200]
     now = current(client, event_id)

@@ -74,12 +74,19 @@ class ReplanIn(BaseModel):
     arrive: list[Name] = Field(default=[], description="Players who arrive for this round.")
     time_limit: float = 10.0
     base_version: int | None = BASE_VERSION
+    include_released: bool = Field(
+        default=False, description="Re-plan rounds already released to the room too (refused otherwise)."
+    )
+
+
+CONFIRM = "Apply it. Without it nothing changes: a 409 carries the preview (who moves, figures before and after)."
 
 
 class SwapIn(BaseModel):
     round: int
     first: Name
     second: Name
+    confirm: bool = Field(default=False, description=CONFIRM)
     base_version: int | None = BASE_VERSION
 
 
@@ -87,7 +94,27 @@ class MoveIn(BaseModel):
     round: int = Field(description="A played round.")
     player: Name
     table: int = Field(description="The table of three whose empty seat the player took.")
+    confirm: bool = Field(default=False, description=CONFIRM)
     base_version: int | None = BASE_VERSION
+
+
+class GoBackIn(BaseModel):
+    confirm: bool = Field(
+        default=False,
+        description="Go back even if that un-plays rounds, detaches score cards, brings players back or "
+        "removes them, or re-seats released rounds (a 409 lists which).",
+    )
+    base_version: int | None = BASE_VERSION
+
+
+class RenameIn(BaseModel):
+    old: Name = Field(description="The player's name as it is now (any case).")
+    new: Name = Field(description="The new spelling; not another player's name.")
+
+
+class RenamedOut(BaseModel):
+    name: str = Field(description="The new spelling, as stored.")
+    current_version: VersionOut | None = Field(description="The schedule's new version, once there is a schedule.")
 
 
 class PlayedIn(BaseModel):
@@ -170,10 +197,12 @@ def update_event(request: Request, event_id: Id, settings: EventSettings) -> Eve
 
 
 @router.post("/events/{event_id}/plan", status_code=202)
-def plan(request: Request, event_id: Id, body: BaseIn | None = None) -> RunOut:
-    """Plan the whole day (base_version 0: the event had no schedule yet)."""
+def plan(request: Request, event_id: Id, include_released: bool = False, body: BaseIn | None = None) -> RunOut:
+    """Plan the whole day; once a round is released, only with `include_released` (409 otherwise).
+    base_version 0: the event had no schedule yet."""
     desk = desk_of(request)
-    run_id = service.start_plan(desk.store, desk.planner, event_id, body.base_version if body else None)
+    base = body.base_version if body else None
+    run_id = service.start_plan(desk.store, desk.planner, event_id, include_released, base)
     return run_out(service.load_run(desk.store, run_id))
 
 
@@ -181,7 +210,15 @@ def plan(request: Request, event_id: Id, body: BaseIn | None = None) -> RunOut:
 def replan(request: Request, event_id: Id, body: ReplanIn) -> RunOut:
     desk = desk_of(request)
     run_id = service.start_replan(
-        desk.store, desk.planner, event_id, body.from_round, body.leave, body.arrive, body.time_limit, body.base_version
+        desk.store,
+        desk.planner,
+        event_id,
+        body.from_round,
+        body.leave,
+        body.arrive,
+        body.time_limit,
+        body.include_released,
+        body.base_version,
     )
     return run_out(service.load_run(desk.store, run_id))
 
@@ -214,17 +251,25 @@ def played(request: Request, event_id: Id, body: PlayedIn) -> VersionOut:
 @router.post("/events/{event_id}/swap")
 def swap(request: Request, event_id: Id, body: SwapIn) -> VersionOut:
     store = desk_of(request).store
-    return _version(
-        request, event_id, service.swap(store, event_id, body.round, body.first, body.second, body.base_version)
-    )
+    swapped = service.swap(store, event_id, body.round, body.first, body.second, body.confirm, body.base_version)
+    return _version(request, event_id, swapped)
 
 
 @router.post("/events/{event_id}/move")
 def move(request: Request, event_id: Id, body: MoveIn) -> VersionOut:
     store = desk_of(request).store
-    return _version(
-        request, event_id, service.move(store, event_id, body.round, body.player, body.table, body.base_version)
-    )
+    moved = service.move(store, event_id, body.round, body.player, body.table, body.confirm, body.base_version)
+    return _version(request, event_id, moved)
+
+
+@router.post("/events/{event_id}/rename")
+def rename(request: Request, event_id: Id, body: RenameIn) -> RenamedOut:
+    """Correct a player's spelling everywhere: settings, a new version of the schedule, cards, the room."""
+    store = desk_of(request).store
+    _, name = service.rename(store, event_id, body.old, body.new)
+    event = service.load_event(store, event_id)
+    version = service.current_version(store, event)
+    return RenamedOut(name=name, current_version=None if version is None else version_out(version, version.id))
 
 
 @router.post("/events/{event_id}/versions/{version_id}/accept")
@@ -235,9 +280,9 @@ def accept(request: Request, event_id: Id, version_id: Id, body: BaseIn | None =
 
 
 @router.post("/events/{event_id}/undo")
-def undo(request: Request, event_id: Id, body: BaseIn | None = None) -> VersionOut:
-    base = body.base_version if body else None
-    return _version(request, event_id, service.undo(desk_of(request).store, event_id, base))
+def undo(request: Request, event_id: Id, body: GoBackIn | None = None) -> VersionOut:
+    body = body or GoBackIn()
+    return _version(request, event_id, service.undo(desk_of(request).store, event_id, body.confirm, body.base_version))
 
 
 @router.get("/events/{event_id}/versions")
@@ -248,9 +293,10 @@ def versions(request: Request, event_id: Id) -> list[VersionOut]:
 
 
 @router.post("/events/{event_id}/versions/{version_id}/restore")
-def restore(request: Request, event_id: Id, version_id: Id, body: BaseIn | None = None) -> VersionOut:
-    base = body.base_version if body else None
-    return _version(request, event_id, service.restore(desk_of(request).store, event_id, version_id, base))
+def restore(request: Request, event_id: Id, version_id: Id, body: GoBackIn | None = None) -> VersionOut:
+    body = body or GoBackIn()
+    store = desk_of(request).store
+    return _version(request, event_id, service.restore(store, event_id, version_id, body.confirm, body.base_version))
 
 
 @router.get("/events/{event_id}/schedule")

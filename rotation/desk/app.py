@@ -11,7 +11,7 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from rotation.desk import api, errors, pages, room_pages, scores_api, scores_pages, service
+from rotation.desk import api, backup, data_pages, errors, pages, room_pages, scores_api, scores_pages, service
 from rotation.desk.deps import HERE, Desk
 from rotation.desk.security import LOCAL_HOSTS, Guard, GuardMiddleware
 from rotation.desk.storage import RunStatus, Store
@@ -46,8 +46,11 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        keeper = backup.Keeper(db_path)  # a backup every 15 minutes while something changed
+        keeper.start()
         try:
             yield
+            keeper.stop()
             for run_id in desk.planner.shutdown():
                 message = "the desk was stopped while this plan ran; nothing was kept"
                 desk.store.close_run(run_id, RunStatus.INTERRUPTED, message)
@@ -69,7 +72,9 @@ def create_app(
     app.include_router(api.router)
     app.include_router(room_pages.api)
     app.include_router(scores_api.api)
+    app.include_router(data_pages.api)
     app.include_router(pages.router)
     app.include_router(room_pages.router)
     app.include_router(scores_pages.router)
+    app.include_router(data_pages.router)
     return app

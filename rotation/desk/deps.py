@@ -64,6 +64,11 @@ class Desk:
         self._local = threading.local()
 
     @property
+    def local_only(self) -> bool:
+        """Served on this machine only, with no address for phones: the players' page is out of their reach."""
+        return not self.guard.exposed and not self.public_url
+
+    @property
     def store(self) -> Store:
         store = getattr(self._local, "store", None)
         if store is None:

@@ -61,9 +61,11 @@ def install(app: FastAPI) -> None:
     async def desk_error(request: Request, error: service.DeskError) -> Response:
         if not is_api(request):
             return await refused(request, HTTPException(error.status, str(error)))
-        body: dict[str, str | int | None] = {"detail": str(error), "field": error.field}
+        body: dict = {"detail": str(error), "field": error.field}
         if isinstance(error, service.DayMoved):
             body["current_version"] = error.current
+        if isinstance(error, service.Unconfirmed):
+            body["preview"] = error.preview  # what the change would do, to show before confirming
         return JSONResponse(body, status_code=error.status)
 
     @app.exception_handler(HTTPException)

@@ -9,7 +9,8 @@ again. Players always see the current schedule's seating of the released rounds.
 The timer lives on the server: how many minutes a round lasts, and either when it started running
 with the seconds left then, or (paused) the seconds left. Pages count down from the server's clock.
 The players' pages are addressed by a random public id, not by the event's number, so nobody finds
-another event by counting.
+another event by counting; its letters are Crockford's base 32 in lower case, so it reads aloud and types
+from a wall without look-alikes.
 """
 
 from __future__ import annotations
@@ -19,6 +20,9 @@ from dataclasses import dataclass
 from models import Round
 from rotation.desk.service import DeskError, NotFound, current_version, load_event
 from rotation.desk.storage import Store
+from rotation.desk.storage.rooms import PUBLIC_ALPHABET, PUBLIC_LENGTH, new_public_id
+
+__all__ = ["PUBLIC_ALPHABET", "PUBLIC_LENGTH", "new_public_id"]  # made with the event (storage), and by a transfer
 
 WARNING_SECONDS = 5 * 60  # the timer warns in the last five minutes
 MINUTES = (1, 600)  # a round's length, in minutes
@@ -81,6 +85,13 @@ def room(store: Store, event_id: int) -> Room:
     )
 
 
+def stored_id(store: Store, typed: str) -> str | None:
+    """The public id as stored, for one typed from a wall or read aloud: any case, and O, I, L read as
+    Crockford's base 32 reads them (0, 1, 1). None when no event has it."""
+    read = typed.lower().translate(str.maketrans("oil", "011"))
+    return next((candidate for candidate in (typed, read) if store.event_of(candidate) is not None), None)
+
+
 # ---- releasing rounds --------------------------------------------------------------------------
 
 
@@ -107,18 +118,6 @@ def withdraw(store: Store, event_id: int) -> Room:
         raise DeskError("no round is released", field="release")
     store.delete_release(event_id, last)
     return room(store, event_id)
-
-
-def changed_tables(released: Round, current: Round) -> list[str]:
-    """What changed in a released round since its release, as the projector says it: "Table 4"."""
-    before = {table.table: table.players for table in released.tables}
-    now = {table.table: table.players for table in current.tables}
-    changed = [
-        f"Table {number}" for number in sorted(before.keys() | now.keys()) if before.get(number) != now.get(number)
-    ]
-    if set(released.sit_outs) != set(current.sit_outs):
-        changed.append("Sitting out")
-    return changed
 
 
 # ---- the timer and the pace --------------------------------------------------------------------

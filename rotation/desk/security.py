@@ -31,7 +31,8 @@ KEY_COOKIE = "desk_key"
 KEY_HEADER = "x-desk-key"
 TOKEN_HEADER = "x-csrf-token"
 MAX_BODY_BYTES = 2 * 1024 * 1024  # a names file upload (1 MB at most) and the rest of its form
-TOO_LARGE = f"request larger than {MAX_BODY_BYTES // 2**20} MB"
+MAX_IMPORT_BYTES = 256 * 1024 * 1024  # an exported event: every version of a long day of a big room
+IMPORTS = ("/api/events/import", "/events/import")  # the requests that carry an exported event
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 PUBLIC = re.compile(r"/e/[A-Za-z0-9_-]{1,64}/me(/state\.json)?|/static/(phone\.js|room\.css)")
@@ -66,9 +67,17 @@ HEADERS = [
 ]
 
 
-def counted(receive: Receive) -> Receive:
+def body_limit(path: str) -> int:
+    return MAX_IMPORT_BYTES if path in IMPORTS else MAX_BODY_BYTES
+
+
+def too_large(limit: int) -> str:
+    return f"request larger than {limit // 2**20} MB"
+
+
+def counted(receive: Receive, limit: int = MAX_BODY_BYTES) -> Receive:
     """The request's body counted as it is read, whatever its Content-Length says (or a chunked body,
-    which has none): past MAX_BODY_BYTES the read is refused with 413 before another byte is kept."""
+    which has none): past `limit` the read is refused with 413 before another byte is kept."""
     read = 0
 
     async def receive_counted() -> Message:
@@ -76,8 +85,8 @@ def counted(receive: Receive) -> Receive:
         message = await receive()
         if message["type"] == "http.request":
             read += len(message.get("body", b""))
-            if read > MAX_BODY_BYTES:
-                raise HTTPException(413, TOO_LARGE)
+            if read > limit:
+                raise HTTPException(413, too_large(limit))
         return message
 
     return receive_counted
@@ -107,7 +116,7 @@ class GuardMiddleware:
                 message["headers"] = [*message.get("headers", []), *HEADERS]
             await send(message)
 
-        await self.app(scope, counted(receive), with_headers)
+        await self.app(scope, counted(receive, body_limit(scope["path"])), with_headers)
 
     def refusal(self, request: Request) -> Response | None:
         guard = self.guard
@@ -115,8 +124,9 @@ class GuardMiddleware:
         if not guard.exposed and host not in guard.hosts:
             return PlainTextResponse(f"this desk answers only on {', '.join(guard.hosts)}", status_code=421)
         length = request.headers.get("content-length", "0")
-        if not (length.isascii() and length.isdigit()) or int(length) > MAX_BODY_BYTES:
-            return PlainTextResponse(TOO_LARGE, status_code=413)
+        limit = body_limit(request.url.path)
+        if not (length.isascii() and length.isdigit()) or int(length) > limit:
+            return PlainTextResponse(too_large(limit), status_code=413)
         if request.method in ("GET", "HEAD") and PUBLIC.fullmatch(request.url.path):
             return None  # the players' read-only pages: no key (rotation.desk.room_pages)
         by_header = guard.key_ok(request.headers.get(KEY_HEADER))

@@ -5,52 +5,25 @@
 One process per run. It writes its progress to the run's row (at most a few times a second) and,
 at the end, the checked schedule and the run's close in one transaction (service.keep_run).
 Stop is a request written to the run's row (`stop_asked`, service.stop_run), not a signal: the
-worker's watcher thread reads it with the progress and, while the library plans, turns it into the
-KeyboardInterrupt on which optimizer.plan returns the best schedule so far (the same on Windows, and
-from the first millisecond: a stop asked before planning began stops it at its first schedule).
-If the desk that started it goes away (killed, or stopped), the worker ends without storing anything;
-the desk marks the run interrupted on restart.
+worker's watcher thread reads it with the progress and sets the optimizer's stop token
+(optimizer.budget.STOP), on which optimizer.plan returns the best schedule so far. It works from the
+first millisecond (a token set before planning begins stops the library at its first schedule, the
+quick start) and on Windows alike. If the desk that started it goes away (killed, or stopped), the
+worker ends without storing anything; the desk marks the run interrupted on restart.
 """
 
 from __future__ import annotations
 
-import _thread
 import os
-import signal
 import subprocess
 import sys
 import threading
 import time
 
-
-class _Stop:
-    """The stop request raises KeyboardInterrupt only inside the library's planning once it has a
-    schedule, where it means 'keep the best'; anywhere else (starting up, before the first schedule,
-    storing the result) it is noted, and the first schedule found is kept."""
-
-    planning = False  # the library has reported a schedule and is still planning
-    asked = False
-    delivered = False  # the library was interrupted once: it is now keeping the best, let it finish
-
-    @classmethod
-    def deliver(cls) -> None:
-        cls.delivered = True
-        raise KeyboardInterrupt
-
-
-def _on_stop(signum, frame) -> None:
-    """In the main thread, between two steps of Python: the watcher's stop request arrives here
-    (_thread.interrupt_main), and it interrupts only the library's planning."""
-    _Stop.asked = True
-    if _Stop.planning and not _Stop.delivered:
-        _Stop.deliver()
-
-
 PROGRESS_EVERY = 0.25  # seconds between progress writes: live enough, and cheap for SQLite
 
 
 def main(argv: list[str]) -> int:
-    signal.signal(signal.SIGINT, _on_stop)  # before the watcher starts: its stop request arrives here
     from rotation.desk import service
     from rotation.desk.storage import Store
 
@@ -62,23 +35,7 @@ def main(argv: list[str]) -> int:
         return 1
     progress = _ProgressWriter(db_path, run_id)
     threading.Thread(target=_watch, args=(parent, progress), daemon=True).start()
-
-    def on_progress(update) -> None:
-        progress.note(update)
-        if update.repeats is None:
-            return
-        _Stop.planning = True
-        if _Stop.asked and not _Stop.delivered:  # asked before the first schedule: stop at it
-            _Stop.deliver()
-
-    outcome = None
-    try:
-        outcome = service.plan_run(store, run, on_progress)
-    except KeyboardInterrupt:  # the library's own stages did not catch it: nothing to keep
-        outcome = "stopped before a first schedule was found"
-    finally:
-        _Stop.planning = False
-    service.keep_run(store, run, outcome)
+    service.keep_run(store, run, service.plan_run(store, run, progress.note))
     return 0
 
 
@@ -121,6 +78,7 @@ class _ProgressWriter:
 
 def _watch(parent: int, progress: _ProgressWriter) -> None:
     """Write progress and read the stop request; end the process at once if the desk that started it is gone."""
+    from optimizer.budget import STOP
     from rotation.desk.storage import Store
 
     store = Store(progress.db_path)
@@ -129,7 +87,7 @@ def _watch(parent: int, progress: _ProgressWriter) -> None:
             os._exit(3)
         progress.flush(store)
         if progress.stop_requested(store):
-            _thread.interrupt_main(signal.SIGINT)  # runs _on_stop in the main thread: no signal is sent
+            STOP.set()  # the library keeps the best so far
         time.sleep(PROGRESS_EVERY)
 
 

@@ -20,6 +20,8 @@ versions  the schedule versions (checked before they are stored)
 runs      planning runs, their progress and their end
 rooms     each event's room: public id, timer, pace, released rounds
 cards     score cards and their corrections
+whole     an event across all its tables: export, import, delete, a rename in what the room has
+lock      one desk per file
 """
 
 from __future__ import annotations
@@ -42,14 +44,16 @@ from rotation.desk.storage.rooms import Rooms
 from rotation.desk.storage.runs import Runs
 from rotation.desk.storage.schema import MIGRATIONS, SCHEMA_VERSION
 from rotation.desk.storage.versions import Versions
+from rotation.desk.storage.whole import EVENT_TABLES, Whole
 
 
-class Store(Meta, Events, Versions, Runs, Rooms, Cards):
+class Store(Meta, Events, Versions, Runs, Rooms, Cards, Whole):
     """One connection to the desk's file, with every table group's reads and writes; open one per
     thread or process (sqlite3 objects are not shared)."""
 
 
 __all__ = [
+    "EVENT_TABLES",
     "MIGRATIONS",
     "SCHEMA_VERSION",
     "CardRow",

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from rotation.desk import backup
 from rotation.desk.storage.schema import MIGRATIONS, SCHEMA_VERSION
 
 
@@ -35,8 +36,11 @@ class Connection:
     def _migrate(self) -> None:
         """Bring the file's schema up to date; a file already up to date is only read (every thread of
         the desk opens its own connection, and a page that reads must not write)."""
-        if self.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
+        found = self.db.execute("PRAGMA user_version").fetchone()[0]
+        if found == SCHEMA_VERSION:
             return
+        if 0 < found < SCHEMA_VERSION:  # a file of an older desk: kept as it was before it is changed
+            backup.automatic(self.path, f"before-schema-{SCHEMA_VERSION}")
         with self.change():
             version = self.db.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:

@@ -19,6 +19,15 @@ class Cards(Connection):
         )
         return [_card(row) for row in rows]
 
+    def latest_cards(self, event_id: int) -> dict[tuple[int, int], str]:
+        """Each (round, table)'s latest card, as its JSON: the one that counts while it seats the table."""
+        rows = self.db.execute(
+            "SELECT round, table_number, card FROM cards WHERE id IN "
+            "(SELECT max(id) FROM cards WHERE event_id = ? GROUP BY round, table_number)",
+            (event_id,),
+        )
+        return {(row[0], row[1]): row[2] for row in rows}
+
     def add_card(self, event_id: int, round_number: int, table_number: int, card: Card) -> CardRow | None:
         """In one transaction: the card as the table's newest entry, or None when it equals the newest
         (nothing stored)."""

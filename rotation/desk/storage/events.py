@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-import secrets
 import sqlite3
 
 from rotation.desk.storage.base import Connection
 from rotation.desk.storage.records import EventRow, now
+from rotation.desk.storage.rooms import new_public_id
 
 
 class Events(Connection):
@@ -16,14 +16,16 @@ class Events(Connection):
         with self.change() as db:
             cursor = db.execute("INSERT INTO events (settings, created) VALUES (?, ?)", (json.dumps(settings), now()))
             assert cursor.lastrowid is not None
-            db.execute(
-                "INSERT INTO rooms (event_id, public_id) VALUES (?, ?)", (cursor.lastrowid, secrets.token_urlsafe(12))
-            )
+            db.execute("INSERT INTO rooms (event_id, public_id) VALUES (?, ?)", (cursor.lastrowid, new_public_id()))
             return cursor.lastrowid
 
     def set_settings(self, event_id: int, settings: dict) -> None:
         with self.change() as db:
             db.execute("UPDATE events SET settings = ? WHERE id = ?", (json.dumps(settings), event_id))
+
+    def set_archived(self, event_id: int, archived: bool) -> None:
+        with self.change() as db:
+            db.execute("UPDATE events SET archived = ? WHERE id = ?", (int(archived), event_id))
 
     def event(self, event_id: int) -> EventRow | None:
         row = self.db.execute("SELECT * FROM events WHERE id = ?", (event_id,)).fetchone()

@@ -30,6 +30,7 @@ class EventRow(BaseModel):
     settings: dict
     current_version: int | None
     created: str
+    archived: bool = False
 
 
 class VersionRow(BaseModel):

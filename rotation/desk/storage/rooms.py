@@ -3,10 +3,21 @@
 from __future__ import annotations
 
 import hashlib
+import secrets
 
 from models import Round
 from rotation.desk.storage.base import Connection
 from rotation.desk.storage.records import ReleaseRow, RoomRow
+
+PUBLIC_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"  # Crockford's base 32, lower case: no i, l, o, u
+PUBLIC_LENGTH = 16  # 80 random bits
+
+
+def new_public_id() -> str:
+    """A random public id without look-alike letters (no i, l, o, u: none read as 1, 0 or v), safe to
+    read aloud or type from a wall chart."""
+    return "".join(secrets.choice(PUBLIC_ALPHABET) for _ in range(PUBLIC_LENGTH))
+
 
 STAMP_QUERY = """
     SELECT coalesce(events.current_version, '') || '|' || coalesce((
@@ -21,6 +32,11 @@ class Rooms(Connection):
     def room_row(self, event_id: int) -> RoomRow | None:
         row = self.db.execute("SELECT * FROM rooms WHERE event_id = ?", (event_id,)).fetchone()
         return None if row is None else RoomRow(**dict(row))
+
+    def released_rounds(self, event_id: int) -> list[int]:
+        """The rounds released to the room, in order."""
+        rows = self.db.execute("SELECT round FROM releases WHERE event_id = ? ORDER BY round", (event_id,))
+        return [row[0] for row in rows]
 
     def releases(self, event_id: int) -> list[ReleaseRow]:
         rows = self.db.execute(

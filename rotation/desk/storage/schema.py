@@ -82,13 +82,17 @@ MIGRATIONS = (
     CREATE INDEX cards_of_event ON cards(event_id, round, table_number);
     ALTER TABLE rooms ADD COLUMN standings_at INTEGER;
     """,
-    # 4 -> 5, issue 41: each run names the desk that started it (a desk closes only its own runs, and a
+    # 4 -> 5 (issue 42): an event put away (archived) is kept whole but listed apart on the desk's first page.
+    """
+    ALTER TABLE events ADD COLUMN archived INTEGER NOT NULL DEFAULT 0;
+    """,
+    # 5 -> 6, issue 41: each run names the desk that started it (a desk closes only its own runs, and a
     # restart those of a desk that is gone); every event has its room from the start, so no page that
     # only reads has to make one.
     """
     ALTER TABLE runs ADD COLUMN desk TEXT NOT NULL DEFAULT '';
     INSERT INTO rooms (event_id, public_id)
-        SELECT id, lower(hex(randomblob(9))) FROM events WHERE id NOT IN (SELECT event_id FROM rooms);
+        SELECT id, lower(hex(randomblob(8))) FROM events WHERE id NOT IN (SELECT event_id FROM rooms);
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
