@@ -11,7 +11,7 @@ $(BIN)/rotation: pyproject.toml
 
 PORT ?= 8765
 
-.PHONY: setup demo serve test test-quick test-busy bench bench-quick bench-odd bench-replan bench-balance bench-desk bench-room bench-odd-seats bench-limits
+.PHONY: setup demo serve test test-quick test-busy bench bench-quick bench-odd bench-replan bench-balance bench-desk bench-room bench-odd-seats bench-limits fuzz-desk
 setup: $(BIN)/rotation
 
 demo: setup
@@ -63,3 +63,7 @@ bench-room: setup
 
 bench-limits: setup
 	$(BIN)/python -m benchmarks.limits
+
+# the desk's JSON routes fuzzed from their OpenAPI schema, 200 examples a route (the suite runs 4)
+fuzz-desk: setup
+	ROTATION_FUZZ=200 $(BIN)/pytest tests/test_desk_fuzz.py

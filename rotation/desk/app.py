@@ -63,6 +63,7 @@ def create_app(
         lifespan=lifespan,
         docs_url=None,  # FastAPI's docs pages load their scripts from a CDN; the desk works offline
         redoc_url=None,
+        responses=errors.REFUSALS,  # every refusal's shape, in the schema (and checked by the fuzzing)
     )
     app.state.desk = desk
     app.add_middleware(GuardMiddleware, guard=guard)

@@ -12,16 +12,40 @@ from __future__ import annotations
 
 import errno
 import sqlite3
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, ConfigDict
 from starlette.exceptions import HTTPException
 
 from models.text import normalise_name
 from rotation.desk import service
 from rotation.desk.deps import TEMPLATES, desk_of
 from rotation.desk.settings import FieldErrors
+
+
+class Refusal(BaseModel):
+    """Every refusal of the JSON endpoints: `detail` in words (or, for fields that did not validate, one
+    entry per field), and where it applies the field, each field's message, the current version."""
+
+    model_config = ConfigDict(extra="allow")
+
+    detail: str | list[dict[str, Any]]
+    field: str | None = None
+    errors: dict[str, str] | None = None
+
+
+REFUSALS: dict[int | str, dict[str, Any]] = {
+    status: {"model": Refusal, "description": words}
+    for status, words in (
+        (404, "Not found."),
+        (409, "Refused as things stand (the day changed: current_version; not confirmed: preview)."),
+        (422, "A field that does not validate, named."),
+        (503, "The file could not take the change; nothing was saved."),
+    )
+}
 
 FULL = "the disk is full: nothing was saved. Free some space on this computer, then send it again"
 BUSY = "the desk's file is busy (another program holds it): nothing was saved; send it again in a moment"
