@@ -49,7 +49,7 @@ def read_scoresheet(schedule: Schedule, text: str) -> Scoresheet:
     """The cards of a filled-in sheet. A table whose points are all blank is not entered yet; a later
     line with points for the same round, table, game and player is a correction: it replaces the
     earlier one (a note says so), it is never added to it."""
-    header, rows = _rows(text)
+    header, rows = sheet_rows(text, READ)
     boxes: dict[tuple[int, int], dict[str, dict[int, _Box]]] = {}
     spelling: dict[str, str] = {}
     notes: list[str] = []
@@ -99,15 +99,25 @@ def _card(schedule: Schedule, key: tuple[int, int], games: dict[str, dict[int, _
         raise ListError(str(refused), *lines) from None
 
 
-def _rows(text: str) -> tuple[dict[str, int], list[tuple[int, list[str]]]]:
-    """The header (column -> index) and (line, cells) of every line below it that is not blank."""
+def sheet_kind(text: str) -> str:
+    """'games' for a games file (its header names `how`), 'points' for a score sheet, read as `sheet_rows` does."""
+    try:
+        header, _ = sheet_rows(text, ("how",))
+    except ListError:
+        return "points"
+    return "games" if "how" in header else "points"
+
+
+def sheet_rows(text: str, required: tuple[str, ...]) -> tuple[dict[str, int], list[tuple[int, list[str]]]]:
+    """The header (column -> index) and (line, cells) of every line below it that is not blank; the header
+    is the first line (after Excel's `sep=` line) and must name the `required` columns."""
     text = text.removeprefix("\ufeff")
     lines = filled_lines(text)
     if not lines:
         raise ListError("the sheet is empty")
     declared = EXCEL_SEPARATOR_LINE.fullmatch(lines[0][1])
     header_at, first = lines[1] if declared and len(lines) > 1 else lines[0]
-    separator = _separator(first, declared[1] if declared else None, header_at)
+    separator = _separator(first, declared[1] if declared else None, header_at, required)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=separator, skipinitialspace=True, strict=True)
     start, header, rows = 1, dict[str, int](), list[tuple[int, list[str]]]()
     try:
@@ -124,13 +134,13 @@ def _rows(text: str) -> tuple[dict[str, int], list[tuple[int, list[str]]]]:
     return header, rows
 
 
-def _separator(line: str, only: str | None, number: int) -> str:
+def _separator(line: str, only: str | None, number: int, required: tuple[str, ...]) -> str:
     """The separator that makes the sheet's columns of its first line."""
     for separator in [only] if only else SEPARATORS:
         cells = next(csv.reader([line], delimiter=separator, skipinitialspace=True), [])
-        if set(READ) <= {normalise_name(cell).casefold() for cell in cells}:
+        if set(required) <= {normalise_name(cell).casefold() for cell in cells}:
             return separator
-    columns = ", ".join(READ)
+    columns = ", ".join(required)
     raise ListError(f"the first line must name the columns {columns} (as the template writes them)", number)
 
 
