@@ -9,7 +9,7 @@ import jinja2
 
 from models import RoundMark, RoundScore, StandingRow, Standings
 from models.event import SitOutScoring
-from models.rules import Ties
+from models.rules import Rules, Ties
 from models.scores import HighScore
 from rotation.output import NOT_HERE_WORD, SIT_OUT_WORDS, THREE_HANDED_WORD, csv_text
 
@@ -59,15 +59,15 @@ def high_lines(standings: Standings, rounds: range | None = None) -> list[str]:
     for number in rounds or range(1, standings.after + 1):
         highs = [high for high in standings.highs if high.round == number]
         room = [high for high in highs if high.table is None]
-        tables = "; ".join(f"{high.table} {_who(high)}" for high in highs if high.table is not None)
+        tables = ", ".join(f"table {high.table} {_who(high)}" for high in highs if high.table is not None)
         best = f"best round {_who(room[0])}" if room else ""
-        lines.append(f"Round {number}: {best}" + (f"; table highs: {tables}" if tables else "") + ".")
+        lines.append(f"Round {number}: {best}" + (f". Table highs: {tables}" if tables else "") + ".")
     return lines
 
 
 def _who(high: HighScore) -> str:
     names = ", ".join(high.players[:-1]) + (" and " if len(high.players) > 1 else "") + high.players[-1]
-    return f"{names} {high.points}"
+    return f"{names} ({high.points})"
 
 
 def _sit_out_rule(standings: Standings) -> str:
@@ -170,8 +170,9 @@ def standings_json(standings: Standings) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
-def standings_html(standings: Standings, title: str = "", date: str = "") -> str:
-    """A self-contained printable page (no network needed), in the printout's font."""
+def standings_html(standings: Standings, title: str = "", date: str = "", rules: Rules | None = None) -> str:
+    """A self-contained printable page (no network needed), in the printout's font; the event's rule
+    sheet under the standings when `rules` are given."""
     # Its own environment: rotation.printing's would import matplotlib (half a second) for a table.
     environment = jinja2.Environment(
         loader=jinja2.PackageLoader("rotation", "templates"), autoescape=True, undefined=jinja2.StrictUndefined
@@ -185,4 +186,5 @@ def standings_html(standings: Standings, title: str = "", date: str = "") -> str
         rows=[(row, player_note(row), [cell(score) for score in row.rounds]) for row in standings.rows],
         footnotes=footnotes(standings),
         highs=high_lines(standings),
+        rules=rules.sheet() if rules is not None else (),
     )
