@@ -22,6 +22,8 @@ from enum import Enum
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, model_validator
 
+from models.event import SitOutScoring
+
 MAX_GAMES_PER_ROUND = 8
 MAX_RULE_POINTS = 1000  # any bonus or penalty; a hand's value is bounded by the rules' own highest value
 MAX_RULE_TEXT = 2000
@@ -31,6 +33,14 @@ THREE_HANDED_RULE = (
     "Three-handed table: seats A, B and C only, no D. No Charleston; for the fourth game all three "
     "roll the dice again to decide East."
 )
+
+SIT_OUT_RULE = {
+    SitOutScoring.ZERO: "A player who sits out a round scores zero for that round.",
+    SitOutScoring.AVERAGE: (
+        "A player who sits out a round scores the round's average: the total of all scores at the tables "
+        "that round divided by the number of players who played it, rounded as the event rounds scores."
+    ),
+}
 
 
 class Ties(str, Enum):

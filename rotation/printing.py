@@ -20,6 +20,7 @@ import pyuca
 import segno
 
 from models import SEAT_LETTERS, Bound, Metrics, Schedule, SitOutScoring
+from models.rules import SIT_OUT_RULE, THREE_HANDED_RULE
 from optimizer.words import counted
 from rotation.output import NOT_HERE_WORD, SIT_OUT_WORDS, THREE_HANDED_WORD, metrics_lines
 from rotation.typeface import SAFETY, NameLines, font_face_css, lines_needed, width_em
@@ -51,18 +52,6 @@ SEAT_WINDS = {"A": "East", "B": "North", "C": "West", "D": "South"}
 SEAT_LEGEND = "Seats: A East (starting dealer) · B North · C West · D South"
 
 SIT_OUT_MARK = {scoring: SIT_OUT_WORDS[scoring.value] for scoring in SitOutScoring}
-SIT_OUT_RULE = {
-    SitOutScoring.ZERO: "A player who sits out a round scores zero for that round.",
-    SitOutScoring.AVERAGE: (
-        "A player who sits out a round scores the round's average: the total of all scores at the tables "
-        "that round divided by the number of players who played it, rounded as the event rounds scores."
-    ),
-}
-# The guide's rule for a table of three (MJMP items 3.1 and 5.3).
-THREE_HANDED_RULE = (
-    "Three-handed table: seats A, B and C only, no D. No Charleston; for the fourth game all three "
-    "roll the dice again to decide East."
-)
 THREE_MARK = "*"  # after the table number in the find-your-table list
 
 

@@ -8,6 +8,8 @@ from fastapi import APIRouter, File, Form, HTTPException, Query, Request, Upload
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 import optimizer
+from models.rules import Rules
+from rotation.desk import rules_form as rule_boxes
 from rotation.desk import service, views
 from rotation.desk.app import desk_of, templates
 from rotation.desk.settings import MAX_UPLOAD_BYTES, EventSettings, FieldErrors, form_from_settings, settings_from_form
@@ -16,6 +18,7 @@ from rotation.output import SIT_OUT_WORDS
 
 router = APIRouter(include_in_schema=False)
 TEMPLATES = templates()
+TEMPLATES.env.globals["rule_numbers"] = rule_boxes.NUMBERS  # the settings form's box per figure of the rule sheet
 Text = Annotated[str, Form()]
 
 
@@ -47,7 +50,13 @@ def index(request: Request):
 
 @router.get("/events/new", response_class=HTMLResponse)
 def new_event(request: Request):
-    blank = {"rounds": "7", "time_limit": "30", "odd": "three-handed", "sit_out_scoring": "zero"}
+    blank = {
+        "rounds": "7",
+        "time_limit": "30",
+        "odd": "three-handed",
+        "sit_out_scoring": "zero",
+        **rule_boxes.form_from_rules(Rules()),
+    }
     return page(request, "event_form.html.j2", form=blank, event_id=None)
 
 

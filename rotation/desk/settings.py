@@ -9,11 +9,14 @@ which field is wrong in the library's own words (models.Event validates the room
 from __future__ import annotations
 
 import math
+from typing import Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
 from models import Event, OddPolicy, SitOutScoring
 from models.event import name_key, normalise_name
+from models.rules import Rules
+from rotation.desk.rules_form import form_from_rules, rules_from_form
 from rotation.lists import ListError, NamesTable, read_groups, read_names_table, read_stays
 
 MAX_SECONDS = 86_400.0  # as the command line: no tournament waits longer than a day for its seating
@@ -54,6 +57,14 @@ class EventSettings(BaseModel):
         default=False,
         description="A late arrival's rounds before arriving score by the sit-out rule (False: they score nothing); "
         "read by the standings at once, not by the next plan.",
+    )
+    rules: Rules = Field(
+        default_factory=Rules, description="The event's scoring rules; read by the score pages and standings at once."
+    )
+    score_entry: Literal["games", "points"] = Field(
+        default="points",
+        description="The score page takes game results (scored by the rules; the new-event form's choice) or each "
+        "player's points (the default of events made before game results were taken, so none changes mid-day).",
     )
     apart: list[list[str]] = Field(default=[], description="Groups who must never share a table.")
     spread: list[list[str]] = Field(default=[], description="Clubs to spread: kept apart where it costs no repeat.")
@@ -155,7 +166,12 @@ def settings_from_form(form: dict[str, str]) -> EventSettings:
         "title": form.get("title", "").strip()[:200],
         "date": form.get("date", "").strip()[:100],
         "late_as_sit_out": form.get("late_as_sit_out") == "yes",  # a checkbox: there when ticked
+        "score_entry": "games" if form.get("score_entry", "games") == "games" else "points",
     }
+    rules, rule_errors = rules_from_form(form)
+    errors.update(rule_errors)
+    if rules is not None:
+        values["rules"] = rules
     table = None
     try:
         table = names_table(form.get("names", ""))
@@ -224,4 +240,6 @@ def form_from_settings(settings: EventSettings) -> dict[str, str]:
         "spread": "\n".join(line(group) for group in settings.spread),
         "stay": "\n".join(f"{line([name])}, {table}" for name, table in settings.stay.items()),
         "time_limit": f"{settings.time_limit:g}",
+        "score_entry": settings.score_entry,
+        **form_from_rules(settings.rules),
     }
