@@ -111,6 +111,9 @@ class Event(BaseModel):
         default=(), description="Club-mates: kept apart where that costs no extra repeat (a soft request)."
     )
     stay: dict[str, int] = Field(default_factory=dict, description="Players who keep one table (1-based) all day.")
+    ids: dict[str, str] = Field(
+        default_factory=dict, description="Member numbers by player, for sanctioning and records (not for seating)."
+    )
 
     @field_validator("players")
     @classmethod

@@ -90,7 +90,9 @@ class StandingRow(BaseModel):
     )
     shared: bool = Field(description="True when another player has the same rank.")
     player: str
+    id: str = Field(default="", description="The player's member number, from the names file's id column.")
     total: int
+    games_played: int = Field(default=0, description="Games played at a table (sat-out rounds play none).")
     games_won: int = Field(
         description="Games the player won: as entered in game results, else games in which the player scored "
         "strictly the most at the table."

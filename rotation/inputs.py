@@ -295,6 +295,7 @@ def make_event(
             apart=tuple(tuple(spelled[n] for n in g.names) for g in apart_lines),
             spread=tuple(tuple(spelled[n] for n in g.names) for g in spread_lines) or clubs,
             stay={spelled[s.name]: s.table for s in stay_lines},
+            ids=table.ids if table is not None else {},
         )
     except ValueError as error:
         files = {"apart": (apart, apart_lines), "spread": (spread, spread_lines), "stay": (stay, stay_lines)}

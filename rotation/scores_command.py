@@ -15,7 +15,7 @@ from rotation.output import EXCEL_BOM, say, write_outputs
 from rotation.print_command import parse_text
 from rotation.scoresheet import Scoresheet, read_scoresheet, sheet_kind, template_csv
 from rotation.scoring.games import second_looks
-from rotation.standings_pages import standings_csv, standings_html, standings_json, standings_text
+from rotation.standings_pages import results_csv, standings_csv, standings_html, standings_json, standings_text
 
 
 @click.command(name="scores")
@@ -47,6 +47,12 @@ from rotation.standings_pages import standings_csv, standings_html, standings_js
 @click.option("--json", "json_path", metavar="FILE", help="Also write the standings as JSON.")
 @click.option("--html", "html_path", metavar="FILE", help="Also write the standings as a printable page.")
 @click.option("--games-csv", "games_path", metavar="FILE", help="Also write every game as entered, with its points.")
+@click.option(
+    "--results",
+    "results_path",
+    metavar="FILE",
+    help="Also write the results: place, id, name, total, games played, won.",
+)
 @click.option("--excel", is_flag=True, help="Start the CSV files with a byte-order mark, for Excel.")
 @click.option("--title", default="", metavar="TEXT", help="The event's name, on the printable page.")
 @click.option("--date", default="", metavar="TEXT", help="The day, on the printable page.")
@@ -62,6 +68,7 @@ def scores_command(
     json_path,
     html_path,
     games_path,
+    results_path,
     excel,
     title,
     date,
@@ -73,7 +80,7 @@ def scores_command(
     title, date = parse_text("--title", title), parse_text("--date", date)
     rules = read_rules(rules_path) if rules_path is not None else Rules()
     if template_path is not None:
-        if scores_file is not None or csv_path or json_path or html_path or games_path:
+        if scores_file is not None or csv_path or json_path or html_path or games_path or results_path:
             raise BadInput("--template writes the empty sheet only: give DAY.json and --template FILE")
         files = check_outputs({"--template": template_path}, {"schedule file": schedule_file})
         schedule = _checked(schedule_file)
@@ -86,7 +93,13 @@ def scores_command(
         return
     if scores_file is None:
         raise BadInput("give the games file GAMES.csv, or --template FILE to write an empty one")
-    outputs = {"--csv": csv_path, "--json": json_path, "--html": html_path, "--games-csv": games_path}
+    outputs = {
+        "--csv": csv_path,
+        "--json": json_path,
+        "--html": html_path,
+        "--games-csv": games_path,
+        "--results": results_path,
+    }
     files = check_outputs(outputs, {"schedule file": schedule_file, "scores file": scores_file})
     schedule = _checked(schedule_file)
     sheet, looks = _read(schedule, scores_file, rules)
@@ -103,6 +116,7 @@ def scores_command(
         "--json": lambda: standings_json(table),
         "--html": lambda: standings_html(table, title, date, rules),
         "--games-csv": lambda: bom + games_csv(list(sheet.cards)),
+        "--results": lambda: bom + results_csv(table),
     }
     write_outputs([(path, render[what]()) for what, path in files])
     for note in [*sheet.notes, *looks, *_later_cards(schedule, sheet.cards, table.after)]:

@@ -132,18 +132,32 @@ def standings_csv(standings: Standings) -> str:
     """A header row, one row per player: rank (a number, so it sorts as one), 'shared' (yes when another
     player has the rank: '=3' would be a formula to a spreadsheet), totals, then per round the points (a
     number; empty when none) and a note (the sit-out mark starts with *)."""
-    header: list[str | int] = ["rank", "shared", "player", "total", "games won", "best game", "note", "circle"]
+    ids = any(row.id for row in standings.rows)  # an id column when the names file had one
+    header: list[str | int] = ["rank", "shared", "player", *(["id"] if ids else [])]
+    header += ["total", "games won", "best game", "note", "circle"]
     for r in range(1, standings.after + 1):
         header += [f"round {r} points", f"round {r} note"]
     rows: list[list[str | int]] = [header]
     for row in standings.rows:
-        cells: list[str | int] = [row.rank, "yes" if row.shared else "", row.player, row.total, row.games_won]
+        cells: list[str | int] = [row.rank, "yes" if row.shared else "", row.player, *([row.id] if ids else [])]
+        cells += [row.total, row.games_won]
         cells += [row.best_game if row.best_game is not None else "", player_note(row)]
         cells += ["yes" if row.rank <= standings.circle else ""]
         for score in row.rounds:
             note = "; ".join(filter(None, [_csv_note(standings, score), *_high_notes(standings, row.player, score)]))
             cells += [score.points if score.points is not None else "", note]
         rows.append(cells)
+    return csv_text(rows)
+
+
+def results_csv(standings: Standings) -> str:
+    """The results for sanctioning and records: place (a number; `shared` says yes when another player has
+    it), id (the member number), name, total, games played, games won; one row a player in place order."""
+    rows: list[list[str | int]] = [["place", "id", "name", "total", "games played", "games won", "shared"]]
+    for row in standings.rows:
+        rows.append(
+            [row.rank, row.id, row.player, row.total, row.games_played, row.games_won, "yes" if row.shared else ""]
+        )
     return csv_text(rows)
 
 

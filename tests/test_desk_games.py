@@ -141,3 +141,35 @@ def test_the_rules_page_prints_the_events_rule_sheet(client, db):
     assert page.status_code == 200
     assert "-10 when the winner has 0-1 exposures, -20 with 2, -30 with 3 or more" in page.text
     assert "Tables of three: no Charleston." in page.text
+
+
+def test_member_numbers_reach_the_results_and_survive_the_settings_form(client, db):
+    listed = [("Player 01", "M-1"), ("Player 02", ""), *((name, f"M-{i}") for i, name in enumerate(names(9)[2:], 3))]
+    settings = EventSettings(
+        names=names(9), rounds=3, odd="sit-out", score_entry="games", ids={n: i for n, i in listed if i}
+    )
+    event_id = seeded_event(db, settings)
+    form = client.get(f"/events/{event_id}/edit").text
+    assert "name,id\nPlayer 01,M-1\nPlayer 02,\nPlayer 03,M-3" in form  # the names box keeps the id column
+    played(client, event_id)
+    for table, games in ((1, TABLE_1_GAMES), (2, TABLE_2_GAMES)):
+        body = {"round": 1, "table": table, "games": [{"game": g, **cells} for g, cells in games.items()]}
+        assert client.post(f"/api/events/{event_id}/games", json=body).status_code == 200
+    results = client.get(f"/events/{event_id}/standings/download/results.csv").text.splitlines()
+    assert results[0] == "place,id,name,total,games played,games won,shared"
+    assert results[1] == "1,M-1,Player 01,70,4,1,"
+    # Table 2 level on 40; Player 02 (no number) 35; Player 03 (dead in game 3) level on 0 with Player 09, who
+    # sat out (zero rule) and played no game.
+    assert results[2:] == [
+        *(f"2,M-{i},Player 0{i},40,4,0,yes" for i in range(5, 9)),
+        "6,,Player 02,35,4,1,",
+        "7,M-3,Player 03,0,4,0,yes",
+        "7,M-9,Player 09,0,0,0,yes",
+        "9,M-4,Player 04,-15,4,0,",
+    ]
+    games = client.get(f"/events/{event_id}/standings/download/games.csv").text.splitlines()
+    assert games[0].startswith("round,table,game,winner,value,how,discarder,exposures,jokerless,dead,error,player A")
+    assert games[1] == "1,1,1,A,30,self,,0,yes,,,Player 01,60,Player 02,0,Player 03,0,Player 04,0"
+    assert len(games) == 1 + 8
+    standings_csv = client.get(f"/events/{event_id}/standings/download/standings.csv").text.splitlines()
+    assert standings_csv[0].startswith("rank,shared,player,id,total") and ",Player 01,M-1,70," in standings_csv[1]

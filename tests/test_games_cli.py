@@ -163,3 +163,44 @@ def test_the_readme_examples_score_as_it_says(tmp_path, capsys):
     )
     assert status == 0, err
     assert [row["total"] for row in json.loads(out.read_text(encoding="utf-8"))["standings"]["rows"]][-1] == -20
+
+
+def test_member_numbers_from_the_names_file_reach_every_export(tmp_path, capsys):
+    names = tmp_path / "names.csv"
+    rows = [("Ann", "M-001", "Red"), ("Bo", "M-002", ""), ("Cy", "", "Red"), ("Di", "M-004", "")]
+    names.write_text("name;id;club\n" + "".join(f"{n};{i};{c}\n" for n, i, c in rows), encoding="utf-8")
+    day, wide, long = tmp_path / "day.json", tmp_path / "wide.csv", tmp_path / "long.csv"
+    status, _, err = run(
+        capsys, "fixed", "--names", names, "--rounds", 1, "--json", day, "--csv", wide, "--csv-long", long
+    )
+    assert status == 0, err
+    assert json.loads(day.read_text(encoding="utf-8"))["ids"] == {"Ann": "M-001", "Bo": "M-002", "Di": "M-004"}
+    assert wide.read_text(encoding="utf-8").splitlines()[:2] == [
+        "player,id,round 1 table,round 1 seat,round 1 note",
+        "Ann,M-001,1,A,",
+    ]
+    assert long.read_text(encoding="utf-8").splitlines()[3] == "1,1,C,Cy,,,"
+    games = tmp_path / "games.csv"
+    games.write_text(
+        "round,table,game,winner,value,how,discarder,exposures,jokerless,dead,error\n"
+        "1,1,1,C,25,discard,A,0,,,\n1,1,2,,,wall,,,,,\n1,1,3,,,wall,,,,,\n1,1,4,C,40,self,,,,,\n",
+        encoding="utf-8",
+    )
+    results, standings = tmp_path / "results.csv", tmp_path / "standings.csv"
+    status, _, err = run(capsys, "scores", day, games, "--results", results, "--csv", standings)
+    assert status == 0, err
+    assert results.read_text(encoding="utf-8").splitlines() == [
+        "place,id,name,total,games played,games won,shared",
+        "1,,Cy,95,4,2,",  # 25 + 10 + 10 + 50
+        "2,M-002,Bo,20,4,0,yes",
+        "2,M-004,Di,20,4,0,yes",
+        "4,M-001,Ann,10,4,0,",  # -10 + 10 + 10
+    ]
+    assert standings.read_text(encoding="utf-8").splitlines()[1].startswith("1,,Cy,,95,")
+
+
+def test_a_member_number_given_twice_is_refused(tmp_path, capsys):
+    names = tmp_path / "names.csv"
+    names.write_text("name,id\nAnn,7\nBo,8\nCy,7\nDi,9\n", encoding="utf-8")
+    status, _, err = run(capsys, "fixed", "--names", names, "--rounds", 1)
+    assert status == 2 and "the id '7' is given to 'Ann' and 'Cy'" in err, err

@@ -109,7 +109,10 @@ def _schedule(store: Store, event_id: int) -> tuple[Schedule, int, bool, Rules]:
     if version is None:
         raise DeskError("the event has no schedule yet: plan it first", status=404)
     settings = settings_of(event)
-    return version.schedule(), version.played, settings.late_as_sit_out, settings.rules
+    schedule = version.schedule()
+    if settings.ids:  # member numbers given after the plan still reach the results
+        schedule = schedule.model_copy(update={"ids": {**schedule.ids, **settings.ids}})
+    return schedule, version.played, settings.late_as_sit_out, settings.rules
 
 
 def day_scores(store: Store, event_id: int) -> DayScores:

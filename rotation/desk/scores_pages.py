@@ -16,7 +16,7 @@ from rotation import scoring
 from rotation.desk import scores, service
 from rotation.desk.app import desk_of
 from rotation.desk.pages import Text, check_form, page
-from rotation.gamesheet import RESULT_COLUMNS, game_cells
+from rotation.gamesheet import RESULT_COLUMNS, game_cells, games_csv
 from rotation.output import SIT_OUT_WORDS
 from rotation.scoring.games import second_looks
 from rotation.standings_pages import (
@@ -24,7 +24,9 @@ from rotation.standings_pages import (
     folded_cell,
     footnotes,
     heading,
+    high_lines,
     player_note,
+    results_csv,
     standings_csv,
     standings_html,
     standings_json,
@@ -309,6 +311,7 @@ def _standings_page(
         heading=heading(table) if table else "",
         rows=_rows(table),
         footnotes=footnotes(table) if table else [],
+        highs=high_lines(table) if table else [],
         on_screen=scores.screen_standings(store, event_id) is not None,
         errors=errors or {},
     )
@@ -365,10 +368,15 @@ def standings_print(request: Request, event_id: int, after: int | None = None):
     """The printable page of `rotation scores --html`, with the event's title and date."""
     settings = service.settings_of(service.load_event(desk_of(request).store, event_id))
     table = scores.standings_of(_day_scores(request, event_id), after)
-    return HTMLResponse(standings_html(table, settings.title, settings.date))
+    return HTMLResponse(standings_html(table, settings.title, settings.date, settings.rules))
 
 
-STANDINGS_FILES = {"standings.csv": "text/csv", "standings.json": "application/json"}
+STANDINGS_FILES = {
+    "standings.csv": "text/csv",
+    "standings.json": "application/json",
+    "results.csv": "text/csv",
+    "games.csv": "text/csv",
+}
 
 
 @router.get("/events/{event_id}/standings/download/{what}")
@@ -377,8 +385,16 @@ def standings_download(request: Request, event_id: int, what: str, after: int | 
 
     if what not in STANDINGS_FILES:
         raise service.DeskError(f"downloads are {', '.join(STANDINGS_FILES)}", status=404)
-    table = scores.standings_of(_day_scores(request, event_id), after)
-    text = (EXCEL_BOM if excel else "") + standings_csv(table) if what == "standings.csv" else standings_json(table)
+    day = _day_scores(request, event_id)
+    table = scores.standings_of(day, after)
+    counted = [card for card in day.counted if card.round <= table.after]
+    render = {
+        "standings.csv": lambda: standings_csv(table),
+        "standings.json": lambda: standings_json(table),
+        "results.csv": lambda: results_csv(table),
+        "games.csv": lambda: games_csv(counted),
+    }
+    text = (EXCEL_BOM if excel and what.endswith(".csv") else "") + render[what]()
     headers = {"Content-Disposition": f'attachment; filename="event-{event_id}-after-{table.after}-{what}"'}
     return Response(text, media_type=STANDINGS_FILES[what], headers=headers)
 
@@ -397,6 +413,8 @@ def screen_context(request: Request, event_id: int) -> dict:
         "standings_heading": heading(table) if table else "",
         "standings_heads": heads,
         "standings_rows": rows,
-        "standings_notes": footnotes(table) if table else [],
+        "standings_notes": [*footnotes(table), *high_lines(table, range(table.after, table.after + 1))]
+        if table
+        else [],
         "standings_stamp": scores.screen_stamp(store, event_id),
     }

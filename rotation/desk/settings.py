@@ -8,6 +8,8 @@ which field is wrong in the library's own words (models.Event validates the room
 
 from __future__ import annotations
 
+import csv
+import io
 import math
 from typing import Literal
 
@@ -72,6 +74,7 @@ class EventSettings(BaseModel):
     notes: list[str] = Field(
         default=[], description="What the names list was read as, where that differs from what was written."
     )
+    ids: dict[str, str] = Field(default={}, description="Member numbers by player, from the names' id column.")
     time_limit: float = Field(default=30.0, description="Seconds to plan, 0.1 to a day.")
     seed: int = Field(default=0, ge=0, le=2**31 - 1)
     workers: int = Field(default=8, ge=1, le=64)
@@ -89,6 +92,7 @@ class EventSettings(BaseModel):
                 apart=tuple(tuple(spelled(n) for n in group) for group in self.apart),
                 spread=tuple(tuple(spelled(n) for n in group) for group in self.spread),
                 stay={spelled(name): table for name, table in self.stay.items()},
+                ids={spelled(name): member for name, member in self.ids.items()},
             )
         except ValidationError as error:
             raise FieldErrors(_placed(error, self)) from None
@@ -175,7 +179,7 @@ def settings_from_form(form: dict[str, str]) -> EventSettings:
     table = None
     try:
         table = names_table(form.get("names", ""))
-        values.update(names=list(table.names), notes=list(table.notes))
+        values.update(names=list(table.names), notes=list(table.notes), ids=dict(table.ids))
     except FieldErrors as error:
         errors.update(error.errors)
     readers = {
@@ -225,13 +229,24 @@ def _choice(text: str, kind):
         raise ValueError(f"choose one of {', '.join(choice.value for choice in kind)}") from None
 
 
+def _names_text(settings: EventSettings) -> str:
+    """The names one a line, or as a table with their id column when they have member numbers."""
+    if not settings.ids:
+        return "\n".join(settings.names)
+    buffer = io.StringIO()  # plain CSV, as rotation.lists reads it back: no spreadsheet formula guard
+    csv.writer(buffer, lineterminator="\n").writerows(
+        [["name", "id"], *([n, settings.ids.get(n, "")] for n in settings.names)]
+    )
+    return buffer.getvalue().rstrip("\n")
+
+
 def form_from_settings(settings: EventSettings) -> dict[str, str]:
     """The settings back in the form's text boxes, for editing."""
     line = lambda names: ", ".join(f'"{n}"' if "," in n else n for n in names)  # noqa: E731
     return {
         "title": settings.title,
         "date": settings.date,
-        "names": "\n".join(settings.names),
+        "names": _names_text(settings),
         "rounds": str(settings.rounds),
         "odd": settings.odd.value,
         "sit_out_scoring": settings.sit_out_scoring.value,

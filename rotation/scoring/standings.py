@@ -85,18 +85,21 @@ def standings(
     highs: list[HighScore] = []
     per_player: dict[str, list[RoundScore]] = {name: [] for name in schedule.players}
     won = dict.fromkeys(schedule.players, 0)
+    games = dict.fromkeys(schedule.players, 0)
     best: dict[str, int | None] = dict.fromkeys(schedule.players, None)
     for number in range(1, after + 1):
         played = [latest[number, t.table] for t in schedule.rounds[number - 1].tables]
         for card in played:
             _games_won_and_best(card, won, best)
+            for name in card.players:
+                games[name] += len(card.points[0])
         average, scores = _round(schedule, number, played, late_arrivals_as_sit_outs)
         averages.append(average)
         highs += round_highs(number, played)
         for name in schedule.players:
             per_player[name].append(scores[name])
     rows = [
-        _row(schedule, name, tuple(scores), won[name], best[name], after)
+        _row(schedule, name, tuple(scores), (games[name], won[name]), best[name], after)
         for name, scores in per_player.items()
         if any(score.points is not None for score in scores)
     ]
@@ -234,13 +237,18 @@ def _round_score(
     return RoundScore(round=number, mark=RoundMark.ABSENT, points=None)
 
 
-def _row(schedule: Schedule, name: str, rounds: tuple[RoundScore, ...], won: int, best: int | None, after: int) -> dict:
+def _row(
+    schedule: Schedule, name: str, rounds: tuple[RoundScore, ...], games: tuple[int, int], best: int | None, after: int
+) -> dict:
+    """A player's row before ranking; `games` is (played, won)."""
     left = schedule.departures.get(name)
     arrived = schedule.arrivals.get(name)
     return {
         "player": name,
+        "id": schedule.ids.get(name, ""),
         "total": sum(score.points or 0 for score in rounds),
-        "games_won": won,
+        "games_played": games[0],
+        "games_won": games[1],
         "best_game": best,
         "rounds": rounds,
         "left_after": left - 1 if left is not None and left <= after else None,
