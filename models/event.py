@@ -17,6 +17,17 @@ class OddPolicy(str, Enum):
     SIT_OUT = "sit-out"
 
 
+class FixedRule(str, Enum):
+    """The fixed rotations events print on their slips; MJMP item 23 is the default and the baseline."""
+
+    MJMP = "mjmp"  # A (East) up 1 table, B (North) down 1, C (West) up 2, D (South) down 2
+    EAST_STAYS = "east-stays"  # East stays, North up 1, South down 1, West up 2
+    A_STAYS = "a-stays"  # A stays, B down 1, C down 2, D up 1
+
+
+DEFAULT_WINDS = ("East", "North", "West", "South")  # seat letters A-D, as the guide names them
+
+
 class SitOutScoring(str, Enum):
     """What a sat-out round scores; printed beside every sit-out so nobody thinks it was earned."""
 

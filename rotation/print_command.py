@@ -15,6 +15,14 @@ from rotation.output import say, write_outputs
 PART_NAMES = ("walls", "lookup", "slips", "sheets", "summary")
 
 
+def parse_winds(text: str) -> tuple[str, ...]:
+    """Four wind names, for seats A to D, each a word or two: 'East,South,West,North'."""
+    winds = tuple(word.strip() for word in text.split(","))
+    if len(winds) != 4 or not all(0 < len(wind) <= 12 for wind in winds):
+        raise BadInput(f"--winds: give four names for seats A, B, C and D separated by commas, not {text!r}")
+    return winds
+
+
 def compare(schedule: Schedule):
     """Repeats of the fixed rule on the same room, and the lower bound, for the summary page.
 
@@ -114,7 +122,14 @@ def parse_text(option: str, text: str) -> str:
     metavar="URL",
     help="The players' page of the desk (http:// or https://): a QR code of it on wall charts and lookup lists.",
 )
-def print_command(file, html_path, png_path, title, date, only, rounds_text, sort_by, players_url):
+@click.option(
+    "--winds",
+    default="East,North,West,South",
+    show_default=True,
+    metavar="A,B,C,D",
+    help="The wind names of seats A, B, C and D on the prints, as the event calls them.",
+)
+def print_command(file, html_path, png_path, title, date, only, rounds_text, sort_by, players_url, winds):
     """Wall charts, find-your-table lists, score cards and sheets, and a summary page, ready to print."""
     # Imported here: matplotlib takes half a second, which no other command should pay.
     from rotation.pictures import summary_png
@@ -131,7 +146,15 @@ def print_command(file, html_path, png_path, title, date, only, rounds_text, sor
     except optimizer.InvalidSchedule as error:
         raise BadInput(f"{file}: invalid schedule: {error}") from None
     rounds = parse_rounds(rounds_text, schedule)
-    options = Options(title=title, date=date, only=parts, rounds=rounds, sort_by=sort_by, players_url=players_url)
+    options = Options(
+        title=title,
+        date=date,
+        only=parts,
+        rounds=rounds,
+        sort_by=sort_by,
+        players_url=players_url,
+        winds=parse_winds(winds),
+    )
     comparison = compare(schedule) if "summary" in (parts or ("summary",)) else compare_skipped()
     try:
         pages = sheets(schedule, options)

@@ -20,7 +20,9 @@ import pyuca
 import segno
 
 from models import SEAT_LETTERS, Bound, Metrics, Schedule, SitOutScoring
+from models.event import DEFAULT_WINDS
 from models.rules import SIT_OUT_RULE, THREE_HANDED_RULE
+from optimizer.constructions.fixed import fixed_rule_of, rule_words
 from optimizer.words import counted
 from rotation.output import NOT_HERE_WORD, SIT_OUT_WORDS, THREE_HANDED_WORD, metrics_lines
 from rotation.typeface import SAFETY, NameLines, font_face_css, lines_needed, width_em
@@ -48,8 +50,14 @@ SORTS = ("first", "surname")
 LOOKUP_FROM = 25  # players in the room from which the find-your-table pages are on by default
 MATRIX_UP_TO = 2000  # players: beyond, the who-meets-whom picture would be millions of squares too small to see
 
-SEAT_WINDS = {"A": "East", "B": "North", "C": "West", "D": "South"}
-SEAT_LEGEND = "Seats: A East (starting dealer) · B North · C West · D South"
+
+def seat_legend(winds: Sequence[str] = DEFAULT_WINDS) -> str:
+    """'Seats: A East (starting dealer) · B North · C West · D South', with the event's wind names."""
+    named = [f"{letter} {wind}" for letter, wind in zip(SEAT_LETTERS, winds)]
+    return "Seats: " + " · ".join([named[0] + " (starting dealer)", *named[1:]])
+
+
+SEAT_LEGEND = seat_legend()
 
 SIT_OUT_MARK = {scoring: SIT_OUT_WORDS[scoring.value] for scoring in SitOutScoring}
 THREE_MARK = "*"  # after the table number in the find-your-table list
@@ -183,6 +191,7 @@ class Options:
     rounds: tuple[int, int] | None = None  # first and last round to print, 1-based, inclusive
     sort_by: str = "first"  # lookup lists and slips: "first" name or "surname"
     players_url: str = ""  # the desk's page for players: a QR code of it on wall charts and lookup lists
+    winds: tuple[str, ...] = DEFAULT_WINDS  # the wind names of seats A-D, as the event calls them
 
 
 def parts_for(schedule: Schedule, options: Options) -> tuple[str, ...]:
@@ -629,10 +638,10 @@ def _slip_widths(rounds: Sequence[int]) -> tuple[float, ...]:
     return tuple(round(w, 2) for w in (*labels, game, game, game, game, total))
 
 
-def _slip_fixed_mm(slip: Slip) -> float:
+def _slip_fixed_mm(slip: Slip, legend: str = SEAT_LEGEND) -> float:
     """A slip's height less its rows: padding, title line, name, the two heading rows, the rules."""
     name = lines_needed(slip.name, _SLIP_WIDTH, 4.2, bold=True) * 1.2 * 4.2 + 1.3
-    rules = lines_needed(" ".join((SEAT_LEGEND + ".", *slip.rules)), _SLIP_WIDTH, 2.5) * 1.25 * 2.5 + 1.0
+    rules = lines_needed(" ".join((legend + ".", *slip.rules)), _SLIP_WIDTH, 2.5) * 1.25 * 2.5 + 1.0
     return 8.0 + 3.2 + name + 2 * 3.6 + rules + 2.0
 
 
@@ -645,8 +654,13 @@ def slip_layout(rounds: int, fixed_mm: float = 42.0, most: int = 5) -> tuple[int
     return 1, round(max(3.5, (PAGE_HEIGHT_MM - fixed_mm) / (rounds + 1)), 2)
 
 
-def slip_sheets(schedule: Schedule, indexes: range, sort_by: str = "first") -> list[SlipSheet]:
-    """One slip per player who plays a printed round, in the find-your-table order."""
+def slip_sheets(
+    schedule: Schedule, indexes: range, sort_by: str = "first", winds: Sequence[str] = DEFAULT_WINDS
+) -> list[SlipSheet]:
+    """One slip per player who plays a printed round, in the find-your-table order; a fixed rotation's
+    slips say its rule, with the event's wind names."""
+    fixed = fixed_rule_of(schedule)
+    moves = (rule_words(fixed, tuple(winds)),) if fixed is not None else ()
     slips = []
     seats = {r: schedule.seat_of(r) for r in indexes}
     three = {r: {t.table for t in schedule.rounds[r].tables if len(t.players) == 3} for r in indexes}
@@ -654,7 +668,7 @@ def slip_sheets(schedule: Schedule, indexes: range, sort_by: str = "first") -> l
         lines = tuple(line for r in indexes if (line := _slip_line(schedule, r, name, seats[r], three[r])) is not None)
         if not lines:
             continue
-        rules: tuple[str, ...] = ()
+        rules: tuple[str, ...] = moves
         if any(line.three_handed for line in lines):
             rules += ("Shaded: three-handed table. " + THREE_HANDED_RULE,)
         if any(line.note.startswith("sits out") for line in lines):
@@ -666,7 +680,7 @@ def slip_sheets(schedule: Schedule, indexes: range, sort_by: str = "first") -> l
     words = [line.note for s in slips for line in s.lines if line.table is None]
     room = sum(widths[1:7]) - 1.0
     note_mm = round(min([0.8 * _SLIP_PT, *(SAFETY * room / width_em(w, bold=True) for w in words)]), 2)
-    fixed = [_slip_fixed_mm(s) for s in slips]
+    heights = [_slip_fixed_mm(s, seat_legend(winds)) for s in slips]
     # Each sheet takes as many slips as their own content leaves room for: a sheet of short names and
     # no rules holds more than one of long names and both rules.
     out: list[SlipSheet] = []
@@ -676,7 +690,7 @@ def slip_sheets(schedule: Schedule, indexes: range, sort_by: str = "first") -> l
         while True:
             stop = start + _SLIP_COLUMNS * down
             group = slips[start:stop]
-            fits, row_mm = slip_layout(max(len(s.lines) for s in group), max(fixed[start:stop]), down)
+            fits, row_mm = slip_layout(max(len(s.lines) for s in group), max(heights[start:stop]), down)
             if fits == down:
                 break
             down = fits
@@ -734,7 +748,7 @@ def sheets(schedule: Schedule, options: Options = Options()) -> list[Sheet]:
         if "lookup" in parts:
             out += [Sheet("lookup", page) for page in lookup_pages(schedule, r, options.sort_by)]
     if "slips" in parts:
-        out += [Sheet("slips", sheet) for sheet in slip_sheets(schedule, indexes, options.sort_by)]
+        out += [Sheet("slips", sheet) for sheet in slip_sheets(schedule, indexes, options.sort_by, options.winds)]
     if "sheets" in parts:
         out += [Sheet("scores", group) for group in score_sheets(schedule, indexes)]
     if "summary" in parts:
@@ -800,8 +814,8 @@ def render_page(
             pages=pages,
             page_count=len(pages),
             round_count=len(schedule.rounds),
-            legend=SEAT_LEGEND,
-            winds=SEAT_WINDS,
+            legend=seat_legend(options.winds),
+            winds=dict(zip(SEAT_LETTERS, options.winds)),
             three_handed_rule=THREE_HANDED_RULE,
             sit_out_rule=SIT_OUT_RULE[schedule.sit_out_scoring],
             metrics=metrics,

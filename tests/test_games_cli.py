@@ -204,3 +204,20 @@ def test_a_member_number_given_twice_is_refused(tmp_path, capsys):
     names.write_text("name,id\nAnn,7\nBo,8\nCy,7\nDi,9\n", encoding="utf-8")
     status, _, err = run(capsys, "fixed", "--names", names, "--rounds", 1)
     assert status == 2 and "the id '7' is given to 'Ann' and 'Cy'" in err, err
+
+
+def test_a_fixed_rule_chosen_is_printed_on_the_slips_with_the_events_winds(tmp_path, capsys):
+    day, page = tmp_path / "day.json", tmp_path / "slips.html"
+    status, out, err = run(capsys, "fixed", "--players", 16, "--rounds", 4, "--rule", "east-stays", "--json", day)
+    assert status == 0, err
+    assert json.loads(day.read_text(encoding="utf-8"))["rule"] == "fixed east-stays"
+    assert "The MJMP rule (item 23) on the same room: 20 repeats." in out  # the baseline beside it
+    status, _, err = run(capsys, "print", day, "--html", page, "--only", "slips", "--winds", "East,South,West,North")
+    assert status == 0, err
+    html = page.read_text(encoding="utf-8")
+    assert html.count("After each round: A (East) stays, B (South) up 1 table, C (West) up 2, D (North) down 1") == 16
+    assert "Seats: A East (starting dealer) · B South · C West · D North" in html
+    status, _, err = run(capsys, "print", day, "--html", page, "--winds", "East,South")
+    assert status == 2 and "--winds: give four names for seats A, B, C and D" in err
+    status, _, err = run(capsys, "fixed", "--players", 16, "--rounds", 4, "--rule", "west-stays")
+    assert status == 2 and "west-stays" in err
