@@ -173,3 +173,8 @@ def test_member_numbers_reach_the_results_and_survive_the_settings_form(client, 
     assert len(games) == 1 + 8
     standings_csv = client.get(f"/events/{event_id}/standings/download/standings.csv").text.splitlines()
     assert standings_csv[0].startswith("rank,shared,player,id,total") and ",Player 01,M-1,70," in standings_csv[1]
+    # A respelled player keeps the member number, in the settings and in the results.
+    assert client.post(f"/api/events/{event_id}/rename", json={"old": "Player 01", "new": "Ann Lee"}).status_code == 200
+    assert client.get(f"/api/events/{event_id}").json()["settings"]["ids"]["Ann Lee"] == "M-1"
+    results = client.get(f"/events/{event_id}/standings/download/results.csv").text.splitlines()
+    assert results[1] == "1,M-1,Ann Lee,70,4,1,"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+from collections.abc import Mapping, Sequence
 from typing import Literal
 
 from pydantic import BaseModel, Field, ValidationError
@@ -229,14 +230,12 @@ def _choice(text: str, kind):
         raise ValueError(f"choose one of {', '.join(choice.value for choice in kind)}") from None
 
 
-def _names_text(settings: EventSettings) -> str:
+def names_text(names: Sequence[str], ids: Mapping[str, str]) -> str:
     """The names one a line, or as a table with their id column when they have member numbers."""
-    if not settings.ids:
-        return "\n".join(settings.names)
+    if not ids:
+        return "\n".join(names)
     buffer = io.StringIO()  # plain CSV, as rotation.lists reads it back: no spreadsheet formula guard
-    csv.writer(buffer, lineterminator="\n").writerows(
-        [["name", "id"], *([n, settings.ids.get(n, "")] for n in settings.names)]
-    )
+    csv.writer(buffer, lineterminator="\n").writerows([["name", "id"], *([n, ids.get(n, "")] for n in names)])
     return buffer.getvalue().rstrip("\n")
 
 
@@ -246,7 +245,7 @@ def form_from_settings(settings: EventSettings) -> dict[str, str]:
     return {
         "title": settings.title,
         "date": settings.date,
-        "names": _names_text(settings),
+        "names": names_text(settings.names, settings.ids),
         "rounds": str(settings.rounds),
         "odd": settings.odd.value,
         "sit_out_scoring": settings.sit_out_scoring.value,
