@@ -335,3 +335,11 @@ def refused_lines(
         if position < len(listed[kind]):
             lines.setdefault(kind, []).append(listed[kind][position].line)
     return {kind: tuple(numbers) for kind, numbers in lines.items()}
+
+
+def read_winds(text: str) -> tuple[str, ...]:
+    """'East, North, West, South': the wind names of seats A to D as the event calls them."""
+    winds = tuple(word.strip() for word in text.split(","))
+    if len(winds) != 4 or not all(0 < len(wind) <= 12 for wind in winds):
+        raise ListError(f"give four names for seats A, B, C and D separated by commas, not {text.strip()!r}")
+    return winds

@@ -10,17 +10,18 @@ import optimizer
 from models import Event, Schedule
 from optimizer.words import counted
 from rotation.inputs import BadInput, check_outputs, read_schedule
+from rotation.lists import ListError, read_winds
 from rotation.output import say, write_outputs
 
 PART_NAMES = ("walls", "lookup", "slips", "sheets", "summary")
 
 
 def parse_winds(text: str) -> tuple[str, ...]:
-    """Four wind names, for seats A to D, each a word or two: 'East,South,West,North'."""
-    winds = tuple(word.strip() for word in text.split(","))
-    if len(winds) != 4 or not all(0 < len(wind) <= 12 for wind in winds):
-        raise BadInput(f"--winds: give four names for seats A, B, C and D separated by commas, not {text!r}")
-    return winds
+    """Four wind names, for seats A to D: 'East,South,West,North' (rotation.lists.read_winds)."""
+    try:
+        return read_winds(text)
+    except ListError as error:
+        raise BadInput(f"--winds: {error.reason}") from None
 
 
 def compare(schedule: Schedule):

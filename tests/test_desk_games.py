@@ -178,3 +178,20 @@ def test_member_numbers_reach_the_results_and_survive_the_settings_form(client, 
     assert client.get(f"/api/events/{event_id}").json()["settings"]["ids"]["Ann Lee"] == "M-1"
     results = client.get(f"/events/{event_id}/standings/download/results.csv").text.splitlines()
     assert results[1] == "1,M-1,Ann Lee,70,4,1,"
+
+
+def test_the_events_fixed_rule_is_compared_and_its_winds_printed(client, db):
+    event_id = seeded_event(
+        db, EventSettings(names=names(16), rounds=4, fixed_rule="east-stays", winds=("East", "South", "West", "North"))
+    )
+    page = client.get(f"/events/{event_id}/compare").text
+    assert "the event's own fixed rule: After each round: A (East) stays, B (South) up 1 table, C (West)" in page
+    rows = re.findall(r'<tr><th scope="row">Repeats</th><td>(\d+)</td><td>(\d+)</td><td>(\d+)</td></tr>', page)
+    assert rows == [("20", "20", "16")]  # this day is the MJMP rule's (20); East stays has 16 on 16 x 4
+    form = client.get(f"/events/{event_id}/edit").text
+    assert 'value="East, South, West, North"' in form and '<option value="east-stays" selected>' in form
+    fields = dict(re.findall(r'<(?:input|textarea)[^>]*name="([a-z_0-9]+)"[^>]*value="([^"]*)"', form))
+    fields.update(names="\n".join(names(16)), rounds="4", fixed_rule="east-stays", csrf=token_of(form))
+    refused = client.post(f"/events/{event_id}/edit", data={**fields, "winds": "East, South"})
+    assert refused.status_code == 422
+    assert "give four names for seats A, B, C and D" in errors_of(refused.text)["winds"]

@@ -9,8 +9,9 @@ from fastapi import APIRouter, File, Form, HTTPException, Query, Request, Upload
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 import optimizer
-from models.event import name_key
+from models.event import FixedRule, name_key
 from models.rules import Rules
+from optimizer.constructions.fixed import rule_words
 from rotation.desk import guards, service, views
 from rotation.desk import rules_form as rule_boxes
 from rotation.desk.app import desk_of, templates
@@ -449,13 +450,18 @@ def player_page(request: Request, event_id: int, player: int, version: int | Non
 def compare_page(request: Request, event_id: int):
     settings, shown = _shown(request, event_id)
     fixed = shown.figures.get("fixed") or {}
+    variant = None
+    if settings.fixed_rule is not FixedRule.MJMP:  # the event's own fixed rule, beside the baseline
+        variant = service.fixed_figures(shown.schedule(), settings.fixed_rule)
     return page(
         request,
         "compare.html.j2",
         event_id=event_id,
         settings=settings,
-        rows=views.compared_rows(shown.figures),
+        rows=views.compared_rows(shown.figures, variant),
         skipped=fixed.get("skipped", ""),
+        variant=rule_words(settings.fixed_rule, tuple(settings.winds)) if variant is not None else "",
+        variant_skipped=(variant or {}).get("skipped", ""),
         version=shown,
     )
 
@@ -509,7 +515,14 @@ def print_options(request: Request, event_id: int):
 def _print_options(settings: EventSettings, parts=(), rounds=None, players_url: str = ""):
     from rotation.printing import Options
 
-    return Options(title=settings.title, date=settings.date, only=tuple(parts), rounds=rounds, players_url=players_url)
+    return Options(
+        title=settings.title,
+        date=settings.date,
+        only=tuple(parts),
+        rounds=rounds,
+        players_url=players_url,
+        winds=tuple(settings.winds),
+    )
 
 
 @router.get("/events/{event_id}/print", response_class=HTMLResponse)

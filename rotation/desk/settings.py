@@ -17,10 +17,10 @@ from typing import Literal
 from pydantic import BaseModel, Field, ValidationError
 
 from models import Event, OddPolicy, SitOutScoring
-from models.event import name_key, normalise_name
+from models.event import DEFAULT_WINDS, FixedRule, name_key, normalise_name
 from models.rules import Rules
 from rotation.desk.rules_form import form_from_rules, rules_from_form
-from rotation.lists import ListError, NamesTable, read_groups, read_names_table, read_stays
+from rotation.lists import ListError, NamesTable, read_groups, read_names_table, read_stays, read_winds
 
 MAX_SECONDS = 86_400.0  # as the command line: no tournament waits longer than a day for its seating
 MAX_UPLOAD_BYTES = 1024 * 1024  # a names file of a few thousand names is a few tens of kilobytes
@@ -36,6 +36,8 @@ FIELDS = (
     "spread",
     "stay",
     "time_limit",
+    "fixed_rule",
+    "winds",
 )
 
 
@@ -68,6 +70,12 @@ class EventSettings(BaseModel):
         default="points",
         description="The score page takes game results (scored by the rules; the new-event form's choice) or each "
         "player's points (the default of events made before game results were taken, so none changes mid-day).",
+    )
+    fixed_rule: FixedRule = Field(
+        default=FixedRule.MJMP, description="The fixed rotation the event prints, compared beside MJMP item 23."
+    )
+    winds: tuple[str, str, str, str] = Field(
+        default=DEFAULT_WINDS, description="The wind names of seats A, B, C and D on the prints."
     )
     apart: list[list[str]] = Field(default=[], description="Groups who must never share a table.")
     spread: list[list[str]] = Field(default=[], description="Clubs to spread: kept apart where it costs no repeat.")
@@ -190,6 +198,8 @@ def settings_from_form(form: dict[str, str]) -> EventSettings:
         "rounds": lambda text: _number(text, int, "a whole number of rounds"),
         "time_limit": lambda text: _number(text, float, "a number of seconds"),
         "odd": lambda text: _choice(text or OddPolicy.THREE_HANDED.value, OddPolicy),
+        "fixed_rule": lambda text: _choice(text or FixedRule.MJMP.value, FixedRule),
+        "winds": _winds,
         "sit_out_scoring": lambda text: _choice(text or SitOutScoring.ZERO.value, SitOutScoring),
     }
     for field, read in readers.items():
@@ -206,6 +216,14 @@ def settings_from_form(form: dict[str, str]) -> EventSettings:
     if table is not None:  # a club column feeds the spread, beside the groups typed there
         values["spread"] += [list(club) for club in table.club_groups if list(club) not in values["spread"]]
     return EventSettings(**values)
+
+
+def _winds(text: str) -> tuple[str, ...]:
+    """The wind names of seats A to D (rotation.lists.read_winds); empty: the guide's."""
+    try:
+        return read_winds(text) if text.strip() else DEFAULT_WINDS
+    except ListError as error:
+        raise ValueError(str(error)) from None
 
 
 def _names_alone(names: list[str]) -> dict[str, str]:
@@ -255,5 +273,7 @@ def form_from_settings(settings: EventSettings) -> dict[str, str]:
         "stay": "\n".join(f"{line([name])}, {table}" for name, table in settings.stay.items()),
         "time_limit": f"{settings.time_limit:g}",
         "score_entry": settings.score_entry,
+        "fixed_rule": settings.fixed_rule.value,
+        "winds": ", ".join(settings.winds),
         **form_from_rules(settings.rules),
     }
