@@ -129,6 +129,16 @@ class Rules(BaseModel):
     def is_hand_value(self, value: int) -> bool:
         return self.lowest_value <= value <= self.highest_value and value % self.value_step == 0
 
+    def line(self) -> str:
+        """The rule sheet in one line, for the foot of a score sheet."""
+        return (
+            f"Scoring: the winner scores the hand's value (self-picked +{self.self_pick}, jokerless "
+            f"+{self.jokerless}); the discarder loses {self.discarder_0_1_exposures} (winner 0-1 exposures), "
+            f"{self.discarder_2_exposures} (2), {self.discarder_3_exposures} (3+); wall game +{self.wall_game} "
+            f"to each live hand; dead hand {self.dead_hand}; Mah Jongg in error {self.mah_jongg_in_error}; "
+            f"unfinished {self.unfinished}."
+        )
+
     def sheet(self) -> tuple[str, ...]:
         """The rule sheet in a director's words, one line an item, as printed on score sheets and the rules page."""
         return (

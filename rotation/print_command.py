@@ -9,7 +9,7 @@ import click
 import optimizer
 from models import Event, Schedule
 from optimizer.words import counted
-from rotation.inputs import BadInput, check_outputs, read_schedule
+from rotation.inputs import BadInput, check_outputs, read_rules, read_schedule
 from rotation.lists import ListError, read_winds
 from rotation.output import say, write_outputs
 
@@ -130,11 +130,18 @@ def parse_text(option: str, text: str) -> str:
     metavar="A,B,C,D",
     help="The wind names of seats A, B, C and D on the prints, as the event calls them.",
 )
-def print_command(file, html_path, png_path, title, date, only, rounds_text, sort_by, players_url, winds):
+@click.option(
+    "--rules",
+    "rules_path",
+    metavar="FILE",
+    help="The event's scoring rules (JSON or TOML, as `rotation scores --rules`): a rules page before the score "
+    "sheets and a line at the foot of each.",
+)
+def print_command(file, html_path, png_path, title, date, only, rounds_text, sort_by, players_url, winds, rules_path):
     """Wall charts, find-your-table lists, score cards and sheets, and a summary page, ready to print."""
     # Imported here: matplotlib takes half a second, which no other command should pay.
     from rotation.pictures import summary_png
-    from rotation.printing import Options, render_page, sheets
+    from rotation.printing import Options, render_page, rule_options, sheets
 
     outputs = dict(check_outputs({"--html": html_path, "--png": png_path}, {"schedule file": file}))
     title, date = parse_text("--title", title), parse_text("--date", date)
@@ -155,6 +162,7 @@ def print_command(file, html_path, png_path, title, date, only, rounds_text, sor
         sort_by=sort_by,
         players_url=players_url,
         winds=parse_winds(winds),
+        **(rule_options(read_rules(rules_path), schedule.sit_out_scoring) if rules_path else {}),
     )
     comparison = compare(schedule) if "summary" in (parts or ("summary",)) else compare_skipped()
     try:

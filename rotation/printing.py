@@ -21,7 +21,7 @@ import segno
 
 from models import SEAT_LETTERS, Bound, Metrics, Schedule, SitOutScoring
 from models.event import DEFAULT_WINDS
-from models.rules import SIT_OUT_RULE, THREE_HANDED_RULE
+from models.rules import SIT_OUT_RULE, THREE_HANDED_RULE, Rules
 from optimizer.constructions.fixed import fixed_rule_of, rule_words
 from optimizer.words import counted
 from rotation.output import NOT_HERE_WORD, SIT_OUT_WORDS, THREE_HANDED_WORD, metrics_lines
@@ -160,6 +160,7 @@ class ScoreSheet:
     seats: tuple[Seat, ...]
     rule: str
     row_mm: float = 12.0
+    scoring: str = ""  # the event's rule sheet in one line, when the print has it
 
 
 @dataclass(frozen=True)
@@ -192,6 +193,15 @@ class Options:
     sort_by: str = "first"  # lookup lists and slips: "first" name or "surname"
     players_url: str = ""  # the desk's page for players: a QR code of it on wall charts and lookup lists
     winds: tuple[str, ...] = DEFAULT_WINDS  # the wind names of seats A-D, as the event calls them
+    scoring: str = ""  # the event's scoring rules in one line, at the foot of every score sheet
+    rules: tuple[str, ...] = ()  # the event's rule sheet: a page of its own before the score sheets
+
+
+def rule_options(rules: Rules, sit_out_scoring: SitOutScoring) -> dict:
+    """Options for the event's rules: the rules page (the scoring lines, the three-handed and sit-out
+    rules in the event's words) and the line at the foot of each score sheet."""
+    sit_out = rules.sit_out or SIT_OUT_RULE[sit_out_scoring]
+    return {"scoring": rules.line(), "rules": (*rules.sheet(), rules.three_handed, sit_out)}
 
 
 def parts_for(schedule: Schedule, options: Options) -> tuple[str, ...]:
@@ -706,11 +716,13 @@ _SCORE_NAME_WIDTH = 0.46 * PAGE_WIDTH_MM - 2.0
 def _score_height(sheet: ScoreSheet) -> float:
     """Padding, the heading and legend lines, the table's heading row and rows, the rule, the signature."""
     rule = _note_height(sheet.rule, 3.6, bold=False) + 1.0 if sheet.rule else 0.0
-    return 5.0 + 8.2 + 5.5 + 5.0 + len(sheet.seats) * sheet.row_mm + rule + 7.5
+    scoring = _note_height(sheet.scoring, 3.0, bold=False) + 1.0 if sheet.scoring else 0.0
+    return 5.0 + 8.2 + 5.5 + 5.0 + len(sheet.seats) * sheet.row_mm + rule + scoring + 7.5
 
 
-def score_sheets(schedule: Schedule, indexes: range) -> list[tuple[ScoreSheet, ...]]:
-    """One score sheet per table per round, as many to a printed sheet as fit (rows tall enough to write)."""
+def score_sheets(schedule: Schedule, indexes: range, scoring: str = "") -> list[tuple[ScoreSheet, ...]]:
+    """One score sheet per table per round, as many to a printed sheet as fit (rows tall enough to write);
+    `scoring`, the event's rules in a line, at the foot of each."""
     sheets = []
     for r in indexes:
         for t in sorted(schedule.rounds[r].tables, key=lambda t: t.table):
@@ -722,6 +734,7 @@ def score_sheets(schedule: Schedule, indexes: range) -> list[tuple[ScoreSheet, .
                     tuple(Seat(SEAT_LETTERS[s], n) for s, n in enumerate(t.players)),
                     THREE_HANDED_RULE if len(t.players) == 3 else "",
                     round(max(12.0, names * 1.2 * _SCORE_NAME_MM + 1.5), 2),
+                    scoring,
                 )
             )
     pages: list[list[ScoreSheet]] = []
@@ -750,7 +763,8 @@ def sheets(schedule: Schedule, options: Options = Options()) -> list[Sheet]:
     if "slips" in parts:
         out += [Sheet("slips", sheet) for sheet in slip_sheets(schedule, indexes, options.sort_by, options.winds)]
     if "sheets" in parts:
-        out += [Sheet("scores", group) for group in score_sheets(schedule, indexes)]
+        out += [Sheet("rules", options.rules)] if options.rules else []
+        out += [Sheet("scores", group) for group in score_sheets(schedule, indexes, options.scoring)]
     if "summary" in parts:
         out.append(Sheet("summary"))
     return out

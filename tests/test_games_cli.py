@@ -221,3 +221,19 @@ def test_a_fixed_rule_chosen_is_printed_on_the_slips_with_the_events_winds(tmp_p
     assert status == 2 and "--winds: give four names for seats A, B, C and D" in err
     status, _, err = run(capsys, "fixed", "--players", 16, "--rounds", 4, "--rule", "west-stays")
     assert status == 2 and "west-stays" in err
+
+
+def test_the_printed_score_sheets_carry_the_events_rules(tmp_path, capsys):
+    day, page, rules = tmp_path / "day.json", tmp_path / "sheets.html", tmp_path / "rules.toml"
+    assert run(capsys, "fixed", "--players", 9, "--rounds", 2, "--json", day)[0] == 0
+    rules.write_text('discarder_3_exposures = 30\nthree_handed = "Tables of three: no Charleston."\n', encoding="utf-8")
+    status, out, err = run(capsys, "print", day, "--html", page, "--only", "sheets", "--rules", rules)
+    assert status == 0, err
+    html = page.read_text(encoding="utf-8")
+    assert "4 pages to print" in out  # the rules page and three pages of score sheets
+    assert html.count('<section class="page rule-sheet">') == 1 and "<p>Tables of three: no Charleston.</p>" in html
+    assert "-10 when the winner has 0-1 exposures, -20 with 2, -30 with 3 or more" in html
+    assert html.count("the discarder loses 10 (winner 0-1 exposures), 20 (2), 30 (3+)") == 6  # every table's sheet
+    status, out, _ = run(capsys, "print", day, "--html", page, "--only", "sheets")
+    # Without the rules: no rules page, and sheets without the line fit two pages (two tables a page more).
+    assert "2 pages to print" in out and 'class="page rule-sheet"' not in page.read_text(encoding="utf-8")

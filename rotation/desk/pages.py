@@ -513,7 +513,7 @@ def print_options(request: Request, event_id: int):
 
 
 def _print_options(settings: EventSettings, parts=(), rounds=None, players_url: str = ""):
-    from rotation.printing import Options
+    from rotation.printing import Options, rule_options
 
     return Options(
         title=settings.title,
@@ -522,6 +522,7 @@ def _print_options(settings: EventSettings, parts=(), rounds=None, players_url: 
         rounds=rounds,
         players_url=players_url,
         winds=tuple(settings.winds),
+        **(rule_options(settings.rules, settings.sit_out_scoring) if settings.score_entry == "games" else {}),
     )
 
 
