@@ -185,6 +185,20 @@ class Sheet:
 
 
 @dataclass(frozen=True)
+class RuleTexts:
+    """The three-handed and sit-out rules as the prints say them: the guide's, or the event's own words."""
+
+    three_handed: str = THREE_HANDED_RULE
+    sit_out: str = ""  # empty: the words of the schedule's sit-out scoring
+
+    def sit_out_for(self, schedule: Schedule) -> str:
+        return self.sit_out or SIT_OUT_RULE[schedule.sit_out_scoring]
+
+
+GUIDE_TEXTS = RuleTexts()
+
+
+@dataclass(frozen=True)
 class Options:
     title: str = ""
     date: str = ""
@@ -195,13 +209,15 @@ class Options:
     winds: tuple[str, ...] = DEFAULT_WINDS  # the wind names of seats A-D, as the event calls them
     scoring: str = ""  # the event's scoring rules in one line, at the foot of every score sheet
     rules: tuple[str, ...] = ()  # the event's rule sheet: a page of its own before the score sheets
+    texts: RuleTexts = GUIDE_TEXTS  # the three-handed and sit-out rules on every part
 
 
 def rule_options(rules: Rules, sit_out_scoring: SitOutScoring) -> dict:
     """Options for the event's rules: the rules page (the scoring lines, the three-handed and sit-out
     rules in the event's words) and the line at the foot of each score sheet."""
     sit_out = rules.sit_out or SIT_OUT_RULE[sit_out_scoring]
-    return {"scoring": rules.line(), "rules": (*rules.sheet(), rules.three_handed, sit_out)}
+    texts = RuleTexts(rules.three_handed, rules.sit_out)
+    return {"scoring": rules.line(), "rules": (*rules.sheet(), rules.three_handed, sit_out), "texts": texts}
 
 
 def parts_for(schedule: Schedule, options: Options) -> tuple[str, ...]:
@@ -367,7 +383,9 @@ def wall_layouts(schedule: Schedule, indexes: Sequence[int]) -> list[WallLayout]
     ]
 
 
-def day_wall_charts(schedule: Schedule, indexes: Sequence[int]) -> dict[int, list[WallChart]]:
+def day_wall_charts(
+    schedule: Schedule, indexes: Sequence[int], texts: RuleTexts = GUIDE_TEXTS
+) -> dict[int, list[WallChart]]:
     """Every printed round's sheets in one layout: the fewest sheets, then the biggest names.
 
     Only layouts where the longest word of every name fits its card are tried while there is one, so a
@@ -381,7 +399,7 @@ def day_wall_charts(schedule: Schedule, indexes: Sequence[int]) -> dict[int, lis
     whole = [layout for layout in layouts if layout.room_em >= longest] or layouts
     best: tuple[tuple, dict[int, Callable[[], list[WallChart]]]] | None = None
     for layout in whole:
-        laid = {i: _lay_out_round(schedule, i, cards[i], layout, lines) for i in indexes}
+        laid = {i: _lay_out_round(schedule, i, cards[i], layout, lines, texts) for i in indexes}
         counts = {i: one for i, one in laid.items() if one is not None}
         if len(counts) < len(laid):
             continue
@@ -420,13 +438,13 @@ def _note_sheets(notes, rule: str, free: float, fresh: float, width: float, unde
 
 
 def _lay_out_round(
-    schedule: Schedule, index: int, cards: list[TableCard], layout: WallLayout, lines: NameLines
+    schedule: Schedule, index: int, cards: list[TableCard], layout: WallLayout, lines: NameLines, texts: RuleTexts
 ) -> tuple[int, Callable[[], list[WallChart]]] | None:
     """The round's sheets in one layout: how many, and how to make them (for the layout chosen alone);
     None when a card cannot fit a sheet."""
     width, height = page_size(layout.landscape)
-    notes, rule = _notes(schedule, index), SIT_OUT_RULE[schedule.sit_out_scoring]
-    three = _note_height(THREE_HANDED_RULE, _RULE_MM, width, False) + 2.0 if any(c.three_handed for c in cards) else 0
+    notes, rule = _notes(schedule, index), texts.sit_out_for(schedule)
+    three = _note_height(texts.three_handed, _RULE_MM, width, False) + 2.0 if any(c.three_handed for c in cards) else 0
     heights = [_card_height(card, layout, lines) for card in cards]
     split = _split(heights, layout.columns, height - _head_mm(False) - three)
     if split is not None and len(split) > 1:  # the sheets need their "tables 1-12 of 24" line
@@ -577,12 +595,14 @@ def _lookup_layout(entries, table_em: float, seat_em: float, rules_mm: float) ->
     return best[1], best[2]
 
 
-def lookup_pages(schedule: Schedule, index: int, sort_by: str = "first") -> list[LookupPage]:
+def lookup_pages(
+    schedule: Schedule, index: int, sort_by: str = "first", texts: RuleTexts = GUIDE_TEXTS
+) -> list[LookupPage]:
     """A round's players in alphabetical order with table and seat, in columns: the fewest pages, then
     the biggest type, with no name broken mid-word where a layout allows it."""
     entries = lookup_entries(schedule, index, sort_by)
-    rule = SIT_OUT_RULE[schedule.sit_out_scoring] if schedule.rounds[index].sit_outs else ""
-    three = f"{THREE_MARK} {THREE_HANDED_RULE}" if any(e.three_handed for e in entries) else ""
+    rule = texts.sit_out_for(schedule) if schedule.rounds[index].sit_outs else ""
+    three = f"{THREE_MARK} {texts.three_handed}" if any(e.three_handed for e in entries) else ""
     # Measured on the narrower sheet, so the rules fit either way up; 2 mm above each.
     rules = (_note_height("out = sits out this round. " + rule, _RULE_MM, bold=False) + 2.0 if rule else 0.0) + (
         _note_height(three, _RULE_MM, bold=False) + 2.0 if three else 0.0
@@ -665,7 +685,11 @@ def slip_layout(rounds: int, fixed_mm: float = 42.0, most: int = 5) -> tuple[int
 
 
 def slip_sheets(
-    schedule: Schedule, indexes: range, sort_by: str = "first", winds: Sequence[str] = DEFAULT_WINDS
+    schedule: Schedule,
+    indexes: range,
+    sort_by: str = "first",
+    winds: Sequence[str] = DEFAULT_WINDS,
+    texts: RuleTexts = GUIDE_TEXTS,
 ) -> list[SlipSheet]:
     """One slip per player who plays a printed round, in the find-your-table order; a fixed rotation's
     slips say its rule, with the event's wind names."""
@@ -680,9 +704,9 @@ def slip_sheets(
             continue
         rules: tuple[str, ...] = moves
         if any(line.three_handed for line in lines):
-            rules += ("Shaded: three-handed table. " + THREE_HANDED_RULE,)
+            rules += ("Shaded: three-handed table. " + texts.three_handed,)
         if any(line.note.startswith("sits out") for line in lines):
-            rules += (SIT_OUT_RULE[schedule.sit_out_scoring],)
+            rules += (texts.sit_out_for(schedule),)
         slips.append(Slip(name, lines, rules))
     if not slips:
         return []
@@ -720,7 +744,9 @@ def _score_height(sheet: ScoreSheet) -> float:
     return 5.0 + 8.2 + 5.5 + 5.0 + len(sheet.seats) * sheet.row_mm + rule + scoring + 7.5
 
 
-def score_sheets(schedule: Schedule, indexes: range, scoring: str = "") -> list[tuple[ScoreSheet, ...]]:
+def score_sheets(
+    schedule: Schedule, indexes: range, scoring: str = "", texts: RuleTexts = GUIDE_TEXTS
+) -> list[tuple[ScoreSheet, ...]]:
     """One score sheet per table per round, as many to a printed sheet as fit (rows tall enough to write);
     `scoring`, the event's rules in a line, at the foot of each."""
     sheets = []
@@ -732,7 +758,7 @@ def score_sheets(schedule: Schedule, indexes: range, scoring: str = "") -> list[
                     r + 1,
                     t.table,
                     tuple(Seat(SEAT_LETTERS[s], n) for s, n in enumerate(t.players)),
-                    THREE_HANDED_RULE if len(t.players) == 3 else "",
+                    texts.three_handed if len(t.players) == 3 else "",
                     round(max(12.0, names * 1.2 * _SCORE_NAME_MM + 1.5), 2),
                     scoring,
                 )
@@ -754,17 +780,18 @@ def score_sheets(schedule: Schedule, indexes: range, scoring: str = "") -> list[
 
 def sheets(schedule: Schedule, options: Options = Options()) -> list[Sheet]:
     parts, indexes = parts_for(schedule, options), round_indexes(schedule, options)
-    walls = day_wall_charts(schedule, indexes) if "walls" in parts else {}
+    walls = day_wall_charts(schedule, indexes, options.texts) if "walls" in parts else {}
     out: list[Sheet] = []
     for r in indexes:
         out += [Sheet("wall", chart) for chart in walls.get(r, ())]
         if "lookup" in parts:
-            out += [Sheet("lookup", page) for page in lookup_pages(schedule, r, options.sort_by)]
+            out += [Sheet("lookup", page) for page in lookup_pages(schedule, r, options.sort_by, options.texts)]
     if "slips" in parts:
-        out += [Sheet("slips", sheet) for sheet in slip_sheets(schedule, indexes, options.sort_by, options.winds)]
+        slips = slip_sheets(schedule, indexes, options.sort_by, options.winds, options.texts)
+        out += [Sheet("slips", sheet) for sheet in slips]
     if "sheets" in parts:
         out += [Sheet("rules", options.rules)] if options.rules else []
-        out += [Sheet("scores", group) for group in score_sheets(schedule, indexes, options.scoring)]
+        out += [Sheet("scores", group) for group in score_sheets(schedule, indexes, options.scoring, options.texts)]
     if "summary" in parts:
         out.append(Sheet("summary"))
     return out
@@ -830,8 +857,8 @@ def render_page(
             round_count=len(schedule.rounds),
             legend=seat_legend(options.winds),
             winds=dict(zip(SEAT_LETTERS, options.winds)),
-            three_handed_rule=THREE_HANDED_RULE,
-            sit_out_rule=SIT_OUT_RULE[schedule.sit_out_scoring],
+            three_handed_rule=options.texts.three_handed,
+            sit_out_rule=options.texts.sit_out_for(schedule),
             metrics=metrics,
             metrics_lines=_lines(metrics),
             comparison=comparison,

@@ -237,3 +237,18 @@ def test_the_printed_score_sheets_carry_the_events_rules(tmp_path, capsys):
     status, out, _ = run(capsys, "print", day, "--html", page, "--only", "sheets")
     # Without the rules: no rules page, and sheets without the line fit two pages (two tables a page more).
     assert "2 pages to print" in out and 'class="page rule-sheet"' not in page.read_text(encoding="utf-8")
+
+
+def test_the_events_three_handed_and_sit_out_words_reach_every_part(tmp_path, capsys):
+    from models.rules import THREE_HANDED_RULE
+
+    day, page, rules = tmp_path / "day.json", tmp_path / "all.html", tmp_path / "rules.json"
+    assert run(capsys, "fixed", "--players", 9, "--rounds", 2, "--json", day)[0] == 0  # two tables of three a round
+    rules.write_text(json.dumps({"three_handed": "Tables of three: no Charleston.", "sit_out": "Out: 0."}), "utf-8")
+    parts = "walls,lookup,slips,sheets"
+    status, _, err = run(capsys, "print", day, "--html", page, "--only", parts, "--rules", rules)
+    assert status == 0, err
+    html = page.read_text(encoding="utf-8")
+    assert THREE_HANDED_RULE not in html
+    assert "Tables of three: no Charleston." in html.split('class="page rule-sheet"')[0]  # walls, lookup, slips
+    assert html.count("Tables of three: no Charleston.") > 9
