@@ -87,3 +87,21 @@ def test_guards_rename_backup_and_moving_an_event(page, server, tmp_path):
     imported = int(re.search(r"/events/(\d+)", page.url).group(1))  # type: ignore[union-attr]
     assert imported != event_id and "Łukasz Nowak-Kowalski" in page.inner_text("#rounds")
     check_layout(page, "imported")
+
+
+LONG = "Aleksandra Wiśniewska-Kowalczyk"
+
+
+def test_the_day_page_keeps_every_name_whole(page, server):
+    from desk_helpers import seeded_event
+    from rotation.desk.settings import EventSettings
+    from test_room_browser import BROKEN_WORDS
+
+    players = [LONG, "Maximiliana Wolfeschlegelstein", *names(11)]
+    event_id = seeded_event(server.db, EventSettings(names=players, rounds=3, title="Long names"))
+    page.goto(f"{server.url}/events/{event_id}")
+    for width in (1920, 1280, 700, 600, 390, 360):
+        page.set_viewport_size({"width": width, "height": 900})
+        broken = page.evaluate(f"(sel) => [...document.querySelectorAll(sel)].flatMap({BROKEN_WORDS})", ".seats a")
+        assert not broken, f"at {width} px names broken mid-word: {broken}"
+    check_layout(page, "long-names-day")
