@@ -214,7 +214,9 @@ def solver_options(command, seconds: float = 30.0, what: str = "Seconds to searc
             type=click.IntRange(min=1, max=MAX_WORKERS),
             default=8,
             show_default=True,
-            help=f"CP-SAT workers, 1 to {MAX_WORKERS}; one worker with a seed repeats a run exactly.",
+            help=f"CP-SAT workers, 1 to {MAX_WORKERS}. One worker repeats a run exactly (same seed and input, same "
+            "file, however busy the machine): its --time-limit is then seconds of work (CP-SAT's deterministic "
+            "time, search steps at a fixed rate), never the clock's, so a busy machine takes longer.",
         ),
     ]
     return functools.reduce(lambda cmd, option: option(cmd), reversed(options), with_solver)
@@ -245,7 +247,7 @@ def plan(
     """A variety rotation: all rounds planned at once for the fewest repeat opponents."""
     files = output.checked({"names file": names, "apart file": apart, "stay file": stay, "spread file": spread})
     event = make_event(players, names, rounds, odd, scoring, apart, stay, spread)
-    with progress_display(solver.time_limit) as show:
+    with stopping.polled(), progress_display(solver.time_limit) as show:
         result = optimizer.plan(
             event, time_limit=solver.time_limit, seed=solver.seed, workers=solver.workers, on_progress=show
         )
@@ -309,7 +311,7 @@ def replan(
     drop, add = _who_leaves(schedule, drop), _who_arrives(schedule, add)
     policy = _policy_change(schedule, odd, scoring)
     try:
-        with progress_display(solver.time_limit) as show:
+        with stopping.polled(), progress_display(solver.time_limit) as show:
             outcome = optimizer.replan(
                 schedule,
                 played,
@@ -518,9 +520,10 @@ def exists(players, names, rounds, odd, scoring, solver: SolverSettings, json_pa
     Exit status: 0 exists, 1 impossible, 3 unknown (2 is bad input), so scripts can branch on it."""
     files = check_outputs({"--json": json_path}, {"names file": names})
     event = make_event(players, names, rounds, odd, scoring)
-    verdict = optimizer.zero_repeat_verdict(
-        event, time_limit=solver.time_limit, seed=solver.seed, workers=solver.workers
-    )
+    with stopping.polled():
+        verdict = optimizer.zero_repeat_verdict(
+            event, time_limit=solver.time_limit, seed=solver.seed, workers=solver.workers
+        )
     rounds = counted(verdict.rounds, "round")
     if verdict.schedule is not None and files:
         emit(verdict.schedule, files, figures=False)
@@ -554,9 +557,12 @@ def compare(sizes, rounds_list, odd, solver: SolverSettings, csv_path, json_path
             say(f"{n:>7} {r:>6}  {error.format_message()}")
             skipped += 1
             continue
-        with progress_display(
-            solver.time_limit, f"room {k} of {len(rows)} ({n} players, {counted(r, 'round')})"
-        ) as show:
+        with (
+            stopping.polled(),
+            progress_display(
+                solver.time_limit, f"room {k} of {len(rows)} ({n} players, {counted(r, 'round')})"
+            ) as show,
+        ):
             result = optimizer.plan(
                 event, time_limit=solver.time_limit, seed=solver.seed, workers=solver.workers, on_progress=show
             )
