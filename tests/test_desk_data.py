@@ -216,7 +216,7 @@ def _without_ids(value):
         return {
             k: _without_ids(v)
             for k, v in value.items()
-            if k not in ("id", "event_id", "parent", "version_id", "current", "proposal", "now")
+            if k not in ("id", "event_id", "parent", "version_id", "current", "proposal", "now", "left")
         }
     if isinstance(value, list):
         return [_without_ids(v) for v in value]
