@@ -318,3 +318,14 @@ def test_a_one_minute_round_is_one_minute(client, db):
     event_id = event(db)
     assert client.put(f"/api/events/{event_id}/room", json={"minutes": 1, "pace": 12}).status_code == 200
     assert "left of 1 minute." in client.get(f"/events/{event_id}/room").text
+
+
+def test_the_find_your_table_list_marks_a_three_handed_table(client, db):
+    event_id = event(db, count=13)
+    release(client, event_id, 1)
+    tables = client.get(f"/api/events/{event_id}/schedule").json()["rounds"][0]["tables"]
+    three = [name for table in tables if len(table["players"]) == 3 for name in table["players"]]
+    screen = client.get(f"/e/{event_id}/screen").text
+    marked = re.findall(r'<div class="entry three"><span class="name">([^<]+)</span>', screen)
+    assert three and sorted(marked) == sorted(three)
+    assert screen.count('title="three-handed">3</span>') == len(three)
