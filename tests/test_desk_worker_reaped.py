@@ -21,6 +21,7 @@ def state(pid: int) -> str:
 
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
+@pytest.mark.subprocess
 def test_a_worker_that_ended_is_not_left_defunct(tmp_path):
     db = tmp_path / "desk.sqlite3"
     Store(db).close()
