@@ -143,8 +143,9 @@ def event_of(store: Store, public_id: str) -> int | None:
 
 
 def release(store: Store, event_id: int, round_number: int, now: float) -> Room:
-    """Round `round_number` goes to the room: the next one, or a released one again (which takes its
-    current seating as released, so the projector stops flagging its changes)."""
+    """Round `round_number` goes to the room: the next one, whose timer then starts from the round's full
+    length, or a released one again (which takes its current seating as released, so the projector stops
+    flagging its changes; its timer runs on)."""
     event = load_event(store, event_id)
     version = current_version(store, event)
     if version is None:
@@ -160,6 +161,8 @@ def release(store: Store, event_id: int, round_number: int, now: float) -> Room:
             "INSERT OR REPLACE INTO releases (event_id, round, seating, released) VALUES (?, ?, ?, ?)",
             (event_id, round_number, seating, now),
         )
+        if round_number == last + 1:  # a new round: its clock starts from the full length
+            db.execute("UPDATE rooms SET started = ?, left = minutes * 60 WHERE event_id = ?", (now, event_id))
     return room(store, event_id)
 
 

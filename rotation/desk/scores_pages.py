@@ -14,7 +14,7 @@ from models.rules import SIT_OUT_RULE, Rules
 from models.scores import Card, RoundMark, Standings
 from rotation import scoring
 from rotation.desk import scores, service
-from rotation.desk.app import desk_of
+from rotation.desk.app import desk_of, local_time
 from rotation.desk.pages import Text, check_form, page
 from rotation.gamesheet import RESULT_COLUMNS, game_cells, games_csv
 from rotation.output import SIT_OUT_WORDS
@@ -94,7 +94,7 @@ def card_form(
             boxes, total = tuple(map(str, counted.points[seat])), str(counted.totals()[name])
         rows.append(SeatRow(seat, SEAT_LETTERS[seat], name, boxes, total))
     status = "in" if counted is not None else ("changed" if table.stale else "missing")
-    entered = latest.entered[11:16] if latest is not None else ""
+    entered = local_time(latest.entered) if latest is not None else ""
     games = _game_rows(counted, rules, typed) if entry == "games" else ()
     looks = tuple(look.message for look in second_looks(counted, rules)) if counted and not counted.games else ()
     corrections = max(0, len(table.entries) - 1)
