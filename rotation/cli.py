@@ -19,6 +19,7 @@ from models.event import MAX_ROUNDS, did_you_mean, name_key, normalise_name
 from optimizer.fix import turns_broken_by
 from optimizer.words import counted
 from rotation import stopping
+from rotation.desk.data_commands import backup_command, export_command, import_command, restore_command
 from rotation.desk.serve import serve
 from rotation.inputs import BadInput, check_outputs, make_event, one_line_error, parse_sizes, read_schedule
 from rotation.output import (
@@ -468,6 +469,29 @@ def _fix(schedule_file, json_path, round_number: int, as_played: bool, change) -
         say("Nothing written: give --json FILE to keep this fix.")
 
 
+@cli.command("rename")
+@click.argument("schedule_file", metavar="DAY.json")
+@click.argument("old", metavar="OLD")
+@click.argument("new", metavar="NEW")
+@click.option("--json", "json_path", metavar="FILE", help="Write the renamed schedule here (default: DAY.json itself).")
+def rename_command(schedule_file, old, new, json_path):
+    """Correct a player's spelling everywhere in the schedule (seats, requests, arrivals, corrections): the
+    same player, nobody moves. Without --json the file is replaced whole, never half-written."""
+    files = (
+        check_outputs({"--json": json_path}, {"schedule file": schedule_file})
+        if json_path
+        else check_outputs({"--json": schedule_file}, {})
+    )
+    before = read_checked(schedule_file)
+    try:
+        was, now = optimizer.respelling(before.players, old, new)
+        after = optimizer.rename(before, was, now)
+    except optimizer.FixRefused as error:
+        raise BadInput(str(error)) from None
+    emit(after, files, figures=False)
+    say(f"{was} is now {now} in every round, request and record of the schedule.")
+
+
 @cli.command("played")
 @click.argument("schedule_file", metavar="DAY.json")
 @click.option(
@@ -584,6 +608,8 @@ def schema():
 cli.add_command(print_command)
 cli.add_command(scores_command)
 cli.add_command(serve)
+for command in (backup_command, restore_command, export_command, import_command):
+    cli.add_command(command)
 
 
 def main(argv: list[str] | None = None) -> int:
