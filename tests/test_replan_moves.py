@@ -200,3 +200,48 @@ def test_a_one_worker_run_with_a_seed_repeats_exactly():
         for _ in range(2)
     ]
     assert runs[0].result.schedule == runs[1].result.schedule and runs[0].moves == runs[1].moves
+
+
+@cache
+def requested_day() -> Schedule:
+    """40 players, 6 rounds, sit-outs, a keep-apart pair and a player staying at table 1 (issue 40's room,
+    smaller)."""
+    players = tuple(f"P{i:02d}" for i in range(1, 41))
+    event = Event(players=players, rounds=6, odd=OddPolicy.SIT_OUT, apart=(("P01", "P02"),), stay={"P03": 1})
+    result = optimizer.plan(event, time_limit=2, workers=1, seed=0)
+    assert result.schedule is not None
+    return result.schedule
+
+
+def test_the_repair_start_keeps_stays_and_keep_apart_pairs_and_takes_turns_fairly():
+    day, add = requested_day(), ("Zoe",)  # 41 players: one sits out each round, the arrival among them
+    event = _remaining_event(day, 0, (), add)
+    history = _history(day, 0, event, (), add, 0)
+    old = OldPlan.of(day, 0, event.players)
+    start = old.keep_letters(repaired(old, event, history.burdens_before), None)
+    metrics = optimizer.check(history.whole_day(event, start))  # refuses a broken stay or keep-apart pair
+    assert metrics.turns_fair
+    # the arrival takes a sit-out seat in each round but the first; the player who sits out instead moves
+    assert int(old.moved(start).sum()) == 2 * (event.rounds - 1)
+
+
+@pytest.mark.parametrize("time_limit", [0.01, 0.3])
+def test_a_replan_with_almost_no_time_moves_no_more_players_than_its_repair_start(time_limit):
+    day, add = requested_day(), ("Zoe",)
+    event = _remaining_event(day, 0, (), add)
+    history = _history(day, 0, event, (), add, 0)
+    old = OldPlan.of(day, 0, event.players)
+    repair_moves = int(old.moved(old.keep_letters(repaired(old, event, history.burdens_before), None)).sum())
+    replanned = optimizer.replan(day, 0, add=add, time_limit=time_limit, workers=1, seed=0, other_way=False)
+    assert replanned.moves is not None and replanned.moves.moves <= repair_moves
+
+
+def test_the_cli_and_the_desk_say_in_one_wording_when_a_longer_run_might_move_fewer():
+    from models import Moves
+    from optimizer.words import moves_proof
+    from rotation.desk.views import _moves_line
+
+    unproven, proven = Moves(moves=14, players=8, bound=0), Moves(moves=5, players=1, bound=5)
+    assert moves_proof(unproven) == "a longer run might move fewer; no re-plan moves fewer than 0"
+    assert moves_proof(proven) == "proven fewest"
+    assert _moves_line(unproven).endswith(moves_proof(unproven)) and _moves_line(proven).endswith("proven fewest")
