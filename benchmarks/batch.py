@@ -88,6 +88,12 @@ def _missed(row: dict, side: str) -> bool:
     return row["known_repeat_free"] and (row[side].get("repeats") or 0) != 0 or "error" in row[side]
 
 
+def _reached(row: dict) -> bool:
+    """Whether the new side's day came from data the old side lacks: difference rows, or a library day."""
+    new, old = (row[side].get("method") or "" for side in SIDES)
+    return any(word in new and word not in old for word in ("difference rows", "library"))
+
+
 def write_report(data: dict, out: Path) -> int:
     rows = data["rooms"]
     (out / "repeats.md").write_text(markdown(data))
@@ -131,8 +137,18 @@ def markdown(data: dict) -> str:
     for side in SIDES:
         missed = [f"{row['key']} ({row[side].get('repeats', 'error')})" for row in known if _missed(row, side)]
         lines.append(f"\n{side} code, known repeat-free rooms with repeats: {', '.join(missed) or 'none'}")
+    reached = [row for row in rows if _reached(row)]
     lines.append("\n## Room by room, new against old (E, then the balance figures)\n")
-    lines += [f"- {line}" for line in balance.room_by_room(rows)]
+    lines.append(
+        f"Rooms the new stored data reaches ({len(reached)}: the new side's day came from stored difference rows "
+        "or a library day the old side's did not):\n"
+    )
+    lines += [f"- {line}" for line in balance.room_by_room(reached)]
+    lines.append(
+        f"\nThe other {len(rows) - len(reached)} rooms (the same code path in both versions, so what differs is "
+        "where the clock stopped each stage on a busy machine):\n"
+    )
+    lines += [f"- {line}" for line in balance.room_by_room([row for row in rows if not _reached(row)])]
     t = {side: balance.totals(rows, side) for side in SIDES}
     lines.append(
         "\nTotals new (old): table visits above even "

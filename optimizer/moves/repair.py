@@ -67,22 +67,47 @@ def repaired(old: OldPlan, event: Event, burdens_before: np.ndarray | None) -> S
 
 def kept_and_filled(old: OldPlan, capacity: list[int], requests: Requests | None = None) -> Seats:
     """Kept seats, then the empty seats filled in turn, each waiting player at the first free seat the
-    requests allow (else the first free seat), until none is free."""
+    requests allow (else the first free seat), until none is free. A waiting player who stays takes a
+    seat at their table first, or sits out while others do, or else takes the seat of someone there who
+    then waits in their place."""
     keep = old.keepable(capacity)
     requests = requests or Requests.none(keep.shape[1])
     seats = np.full((keep.shape[0], len(capacity), 4), EMPTY, np.int64)
     for r, row in enumerate(keep):
         filled = [0] * len(capacity)
-        for p in np.flatnonzero(row >= 0):
-            t = row[p]
-            seats[r, t, filled[t]], filled[t] = p, filled[t] + 1
+        for kept in np.flatnonzero(row >= 0):
+            t = row[kept]
+            seats[r, t, filled[t]], filled[t] = kept, filled[t] + 1
         waiting = sorted(np.flatnonzero(row < 0).tolist(), key=lambda p: bool(row[p] == EMPTY))
+        waiting = _stayers_placed(seats[r], filled, capacity, waiting, requests)
         free = sum(capacity) - sum(filled)
         for p in waiting[:free]:
             open_ = [t for t, size in enumerate(capacity) if filled[t] < size]
             t = next((t for t in open_ if requests.allow(p, t, seats[r, t])), open_[0])
             seats[r, t, filled[t]], filled[t] = p, filled[t] + 1
     return seats
+
+
+def _stayers_placed(
+    round_: np.ndarray, filled: list[int], capacity: list[int], waiting: list[int], requests: Requests
+) -> list[int]:
+    """Seat each waiting stayer at their table (a free seat there, else sitting out while the seats left
+    are fewer than the players waiting, else trading with a player there who does not stay); returns
+    who still waits, a player displaced first (they move anyway)."""
+    waiting = list(waiting)
+    for p in [int(p) for p in waiting if requests.stay_at[p] != NOWHERE]:
+        t, free = int(requests.stay_at[p]), sum(capacity) - sum(filled)
+        waiting.remove(p)
+        if filled[t] < capacity[t]:
+            round_[t, filled[t]], filled[t] = p, filled[t] + 1
+            continue
+        k = next((k for k in range(filled[t]) if requests.stay_at[round_[t, k]] == NOWHERE), None)
+        if len(waiting) >= free or k is None:
+            waiting.append(p)  # among the last: sits out, as before (or the checker has the last word)
+        else:
+            waiting.insert(0, int(round_[t, k]))
+            round_[t, k] = p
+    return waiting
 
 
 def fair_turns(
