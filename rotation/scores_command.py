@@ -103,7 +103,8 @@ def scores_command(
     files = check_outputs(outputs, {"schedule file": schedule_file, "scores file": scores_file})
     schedule = _checked(schedule_file)
     sheet, looks = _read(schedule, scores_file, rules)
-    if games_path and not any(card.games for card in sheet.cards):
+    games_in = any(card.games for card in sheet.cards)  # scored by the rules: the printable page says them
+    if games_path and not games_in:
         raise BadInput("--games-csv writes game results: the scores file holds points, not games")
     try:
         table = scoring.standings(
@@ -114,7 +115,7 @@ def scores_command(
     render = {
         "--csv": lambda: bom + standings_csv(table),
         "--json": lambda: standings_json(table),
-        "--html": lambda: standings_html(table, title, date, rules),
+        "--html": lambda: standings_html(table, title, date, rules if rules_path or games_in else None),
         "--games-csv": lambda: bom + games_csv(list(sheet.cards)),
         "--results": lambda: bom + results_csv(table),
     }

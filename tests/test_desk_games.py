@@ -195,3 +195,15 @@ def test_the_events_fixed_rule_is_compared_and_its_winds_printed(client, db):
     refused = client.post(f"/events/{event_id}/edit", data={**fields, "winds": "East, South"})
     assert refused.status_code == 422
     assert "give four names for seats A, B, C and D" in errors_of(refused.text)["winds"]
+
+
+def test_a_plain_card_with_two_winners_points_is_saved_and_flagged_for_a_second_look(client, db):
+    event_id = seeded_event(db, EventSettings(names=names(8), rounds=2))  # points entry: the house's own rules
+    played(client, event_id)
+    slipped = {name: [0, 0, 0, 0] for name in TABLE_1}
+    slipped["Player 01"], slipped["Player 02"] = [25, 0, 0, 0], [250, 0, 0, 0]  # a slipped zero
+    entered = client.post(f"/api/events/{event_id}/cards", json={"round": 1, "table": 1, "points": slipped})
+    assert entered.status_code == 200 and entered.json()["stored"] is True
+    page = client.get(f"/events/{event_id}/scores/1").text
+    assert page.count('class="note look"') == 1
+    assert "Worth a second look: Player 01 and Player 02 each have a winner&#39;s points (25 or more)" in page

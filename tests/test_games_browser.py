@@ -122,3 +122,28 @@ def test_a_round_of_game_results_typed_in(browser, server, width):
     totals = page.locator("#standings tbody td.total").all_inner_texts()
     assert sorted(map(int, totals), reverse=True) == [80, 70, 35, 30, 30, 10, 0, -15]
     context.close()
+
+
+def test_the_rules_in_the_settings_and_the_rules_page_fit_the_page(browser, server):
+    event_id = server.events[390]
+    context = browser.new_context(viewport={"width": 390, "height": 900})
+    page = context.new_page()
+    page.goto(f"{server.url}/events/{event_id}/edit")
+    page.click("#rules summary")
+    assert page.input_value("[name=rules_discarder_3_exposures]") == "25"
+    for width in (390, 1920):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.evaluate(NEXT_FRAME)
+        siblings = ".rule-grid > *, form.settings .row > *, #rules > *, .event-nav > *"
+        problems = page.evaluate(shared.LAYOUT, siblings)
+        assert not problems, f"settings at {width} px: {problems}"
+        if shared.SHOTS is not None:
+            page.screenshot(path=str(shared.SHOTS / f"games-settings-{width}.png"), full_page=True)
+    page.goto(f"{server.url}/events/{event_id}/rules")
+    for width in (390, 1920):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.evaluate(NEXT_FRAME)
+        problems = page.evaluate(shared.LAYOUT, "#rule-sheet > *, .event-nav > *")
+        assert not problems, f"rules page at {width} px: {problems}"
+    assert "-10 when the winner has 0-1 exposures" in page.inner_text("#rule-sheet")
+    context.close()

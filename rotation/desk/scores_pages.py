@@ -368,7 +368,8 @@ def standings_print(request: Request, event_id: int, after: int | None = None):
     """The printable page of `rotation scores --html`, with the event's title and date."""
     settings = service.settings_of(service.load_event(desk_of(request).store, event_id))
     table = scores.standings_of(_day_scores(request, event_id), after)
-    return HTMLResponse(standings_html(table, settings.title, settings.date, settings.rules))
+    rules = settings.rules if settings.score_entry == "games" else None  # house rules are the director's
+    return HTMLResponse(standings_html(table, settings.title, settings.date, rules))
 
 
 STANDINGS_FILES = {
