@@ -47,7 +47,7 @@ from optimizer.balance.tables import ENUMERATED_CHOICES, KICKS
 from optimizer.bounds import lower_bound
 from optimizer.budget import CPSAT_WORK_PER_SECOND, Budget, Stop
 from optimizer.checker import check
-from optimizer.constructions import frontier_rounds, instant_seating, zero_repeat_seating
+from optimizer.constructions import frontier_rounds, instant_seating, longest_design, zero_repeat_seating
 from optimizer.constructions.fixed import fixed_schedule, fixed_seating
 from optimizer.constructions.greedy import greedy_seating
 from optimizer.constructions.odd_rooms import odd_room_seating
@@ -275,7 +275,7 @@ def _rounds_for_tables(run: Run, found: tuple[Seats, str], rng: np.random.Genera
     player_count, rounds = len(run.event.players), run.event.rounds
     if not _numbered(found[0], player_count):
         return found
-    longest = instant_seating(player_count, frontier_rounds(player_count))
+    longest = longest_design(player_count, rounds)
     if longest is None or len(longest[0]) <= rounds:
         return found
     raced = math.comb(len(longest[0]), rounds) <= ENUMERATED_CHOICES  # else one descent each, drawn choices

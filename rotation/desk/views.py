@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from models import SEAT_LETTERS, Metrics, Moves, Reseat, Schedule
-from optimizer.words import counted
+from optimizer.words import counted, moves_proof
 from rotation.desk.storage import VersionRow
 from rotation.output import NOT_HERE_WORD, SIT_OUT_WORDS, THREE_HANDED_WORD, metrics_lines
 
@@ -170,4 +170,4 @@ def proposals_view(proposals: list[VersionRow]) -> list[ProposalView]:
 def _moves_line(moves: Moves) -> str:
     moved = f"{counted(moves.moves, 'move')} ({counted(moves.players, 'player')}"
     line = f"{moved}; a move is one player in one round at another seat)"
-    return line + (", proven the fewest possible" if moves.proven else f"; no re-plan moves fewer than {moves.bound}")
+    return f"{line}; {moves_proof(moves)}"
