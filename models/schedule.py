@@ -103,6 +103,11 @@ class Schedule(BaseModel):
         "takes them as what happened (a request broken there is reported, not refused).",
     )
     corrections: tuple[Correction, ...] = Field(default=(), description="Fixes by hand, in the order they were made.")
+    ids: dict[str, str] = Field(
+        default_factory=dict,
+        description="Member ids (the names list's id column): a later night of a season matches a member by id, "
+        "whatever the spelling of the name.",
+    )
     provenance: Provenance | None = Field(default=None, description="How the file was made (optional).")
 
     @model_validator(mode="after")
@@ -138,6 +143,12 @@ class Schedule(BaseModel):
         for correction in self.corrections:
             if correction.round > len(self.rounds):
                 raise ValueError(f"corrections: round {correction.round} does not exist")
+        listed = set(self.players)
+        for name in self.ids:
+            if name not in listed:
+                raise ValueError(f"ids: {name!r} is not a player of the schedule")
+        if len(set(self.ids.values())) < len(self.ids):
+            raise ValueError("ids: two players have one id")
         for number, round_ in enumerate(self.rounds, start=1):
             if not round_.tables:
                 raise ValueError(f"round {number}: no table is played (is everyone absent?)")

@@ -18,7 +18,7 @@ from models.event import RequestRefused, name_key, normalise_name
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")  # only these end a line: U+2028 inside a name is white space
 SEPARATORS = {",": "a comma", ";": "a semicolon", "\t": "a tab"}  # as spreadsheets save a table as text
 _EXAMPLE_HEADER = {",": "name,club", ";": "name;club", "\t": "name<tab>club"}
-NAME_COLUMN, CLUB_COLUMN = "name", "club"
+NAME_COLUMN, CLUB_COLUMN, ID_COLUMN = "name", "club", "id"
 EXCEL_SEPARATOR_LINE = re.compile(r"\s*sep=(.)\s*", re.IGNORECASE)  # Excel's "sep=;" first line
 
 
@@ -54,6 +54,10 @@ class NamesTable(BaseModel):
     clubs: dict[str, tuple[str, ...]] = Field(
         default_factory=dict, description="Club (as first spelled) -> its players, in the order listed."
     )
+    ids: dict[str, str] = Field(
+        default_factory=dict,
+        description="Name -> member id, when the list has an id column (a season's nights match by it).",
+    )
     notes: tuple[str, ...] = Field(default=(), description="What was read differently from what was written.")
 
     @property
@@ -68,11 +72,11 @@ def filled_lines(text: str) -> list[tuple[int, str]]:
 
 
 def read_names_table(text: str) -> NamesTable:
-    """One name per line, or a table whose first line names its columns: 'name' (required) and
-    'club' (optional) are read, other columns are ignored with a note. The separator (comma,
-    semicolon or tab) is the one that makes a 'name' column of the header; fields may be quoted, and
-    Excel's 'sep=;' first line and byte-order mark are understood. A list whose lines are split by a
-    separator but that has no such header is refused, with a hint."""
+    """One name per line, or a table whose first line names its columns: 'name' (required), 'club'
+    and 'id' (optional; a member's id matches a season's nights) are read, other columns are ignored
+    with a note. The separator (comma, semicolon or tab) is the one that makes a 'name' column of the
+    header; fields may be quoted, and Excel's 'sep=;' first line and byte-order mark are understood. A
+    list whose lines are split by a separator but that has no such header is refused, with a hint."""
     text = text.removeprefix("\ufeff")
     lines = filled_lines(text)
     if not lines:
@@ -147,17 +151,20 @@ class _Header(NamedTuple):
     width: int
     name: int
     club: int | None
+    id: int | None
     ignored: dict[int, str]  # column index -> header, as written
 
 
 def _header(cells: list[str], number: int) -> _Header:
     columns = [_column(cell) for cell in cells]
-    for column in (NAME_COLUMN, CLUB_COLUMN):
+    read = (NAME_COLUMN, CLUB_COLUMN, ID_COLUMN)
+    for column in read:
         if columns.count(column) > 1:
             raise ListError(f"the header has two {column!r} columns", number)
     club = columns.index(CLUB_COLUMN) if CLUB_COLUMN in columns else None
-    ignored = {i: normalise_name(cell) for i, cell in enumerate(cells) if columns[i] not in (NAME_COLUMN, CLUB_COLUMN)}
-    return _Header(len(cells), columns.index(NAME_COLUMN), club, ignored)
+    id_ = columns.index(ID_COLUMN) if ID_COLUMN in columns else None
+    ignored = {i: normalise_name(cell) for i, cell in enumerate(cells) if columns[i] not in read}
+    return _Header(len(cells), columns.index(NAME_COLUMN), club, id_, ignored)
 
 
 def _table(text: str, header_line: int, separator: str) -> NamesTable:
@@ -166,6 +173,8 @@ def _table(text: str, header_line: int, separator: str) -> NamesTable:
     names: list[str] = []
     first_line: dict[str, tuple[int, str]] = {}
     clubs: dict[str, tuple[str, list[str]]] = {}  # club key -> (spelling, players)
+    ids: dict[str, str] = {}
+    id_line: dict[str, int] = {}  # id -> the line that gave it
     filled: set[int] = set()  # ignored columns with something in them
     start = 1
     for cells in _rows(reader):
@@ -185,12 +194,18 @@ def _table(text: str, header_line: int, separator: str) -> NamesTable:
         club = cells[header.club] if header.club is not None and header.club < len(cells) else ""
         if club:
             clubs.setdefault(name_key(club), (club, []))[1].append(name)
+        member = cells[header.id] if header.id is not None and header.id < len(cells) else ""
+        if member:
+            if member in id_line:
+                raise ListError(f"the id {member!r} appears twice", id_line[member], number)
+            ids[name], id_line[member] = member, number
     if not names:
         raise ListError("the table has no names below its header", header_line)
     assert header is not None  # a name was read below it
     return NamesTable(
         names=tuple(names),
         clubs={spelling: tuple(players) for spelling, players in clubs.values()},
+        ids=ids,
         notes=_ignored_note(header, filled),
     )
 

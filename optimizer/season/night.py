@@ -1,0 +1,117 @@
+"""Tonight planned against the earlier nights: the plan with their history, then the season's descent."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+
+import numpy as np
+
+from models import Event, NightPlan, PlanResult, Progress, Schedule, Status
+from optimizer.balance.seats import balance_letters
+from optimizer.checker import InvalidSchedule, check, indirect_meetings
+from optimizer.plan import plan
+from optimizer.requests import apart_pairs, pinned
+from optimizer.season.descent import season_cost, spread_out
+from optimizer.season.earlier import HALF_LIFE, LEVEL_SHARE, Season
+from optimizer.seats import from_schedule, meetings, to_schedule
+
+# The plan of tonight alone, for comparison, takes this share of the time limit; of the rest, the descent
+# that spreads meetings over the season (optimizer.season.descent) takes this share.
+ALONE_SHARE = 0.2
+DESCENT_SHARE = 0.8
+DESCENT_STEPS_PER_SECOND = 1500  # a repeatable run counts steps (about 1400 a second at 34 players, loaded)
+
+
+def plan_night(
+    event: Event,
+    earlier: Sequence[Schedule],
+    *,
+    ids: Mapping[str, str] | None = None,
+    half_life: float = HALF_LIFE,
+    level_share: float = LEVEL_SHARE,
+    time_limit: float = 30.0,
+    seed: int = 0,
+    workers: int = 8,
+    on_progress: Callable[[Progress], None] | None = None,
+    alone: bool = True,
+) -> NightPlan:
+    """Tonight planned against the earlier nights (oldest first): optimizer.plan with their history (the
+    pairs above the season's level kept apart, turns and seat letters over the season), then the descent
+    that spreads meetings (the rest of the season's pairs by their weighted meetings), checked again.
+    With `alone`, a short run (ALONE_SHARE of the time) plans tonight as if nothing had been played, to
+    say what the season gains. Raise ValueError on a half-life that is not positive."""
+    started = time.monotonic()
+    season = Season(event, earlier, ids, half_life, level_share)
+    own = time_limit * (1 - ALONE_SHARE) if alone else time_limit
+    history = season.history()
+    result = plan(
+        event,
+        time_limit=own * (1 - DESCENT_SHARE),
+        seed=seed,
+        workers=workers,
+        history=history,
+        on_progress=on_progress,
+    )
+    if result.schedule is not None and not result.interrupted:
+        result = _spread(result, season, seconds=started + own - time.monotonic(), seed=seed, repeatable=workers == 1)
+    result = result.model_copy(update={"runtime": time.monotonic() - started})
+    other, other_runtime = None, 0.0
+    if alone and not result.interrupted:
+        begun = time.monotonic()
+        other = plan(event, time_limit=max(0.1, started + time_limit - begun), seed=seed, workers=workers)
+        other_runtime = time.monotonic() - begun
+    return NightPlan(
+        nights=season.nights,
+        half_life=half_life,
+        members=int(season.seen.sum()),
+        result=_with_ids(result, ids),
+        season=season.figures(result.schedule) if result.schedule else None,
+        alone=season.figures(other.schedule) if other is not None and other.schedule else None,
+        alone_runtime=other_runtime,
+    )
+
+
+def _spread(result: PlanResult, season: Season, *, seconds: float, seed: int, repeatable: bool) -> PlanResult:
+    """The plan's seating after the season's descent and its seat letters balanced again over the season,
+    when the checker passes it with fair turns and its season cost is lower; else the plan as it was."""
+    assert result.schedule is not None
+    event = season.event
+    seats = from_schedule(result.schedule)
+    steps = int(max(seconds, 0.0) * DESCENT_STEPS_PER_SECOND)
+    spread = spread_out(
+        seats,
+        season.weighted,
+        apart=apart_pairs(event) > 0,
+        pinned=pinned(event),
+        rng=np.random.default_rng(seed),
+        steps=steps,
+        deadline=float("inf") if repeatable else time.monotonic() + seconds,
+    )
+    if season_cost(spread, season.weighted) >= season_cost(seats, season.weighted):
+        return result
+    lettered = balance_letters(spread, letters_so_far=season.letters, player_count=len(event.players))
+    schedule = to_schedule(event, lettered, rule="variety")
+    try:
+        metrics = check(schedule)
+    except InvalidSchedule:
+        return result
+    if not metrics.turns_fair:
+        return result
+    repeats = season.repeats(meetings(lettered, len(event.players)))
+    return result.model_copy(
+        update={
+            "schedule": schedule,
+            "metrics": metrics.model_copy(update={"indirect_meetings": indirect_meetings(schedule)}),
+            "repeats": repeats,
+            "status": Status.OPTIMAL if repeats <= result.bound.repeats else Status.FEASIBLE,
+            "method": f"{result.method}, spread over the season",
+        }
+    )
+
+
+def _with_ids(result: PlanResult, ids: Mapping[str, str] | None) -> PlanResult:
+    """The schedule carries tonight's ids, so that the next night matches by them."""
+    if not ids or result.schedule is None:
+        return result
+    return result.model_copy(update={"schedule": result.schedule.model_copy(update={"ids": dict(ids)})})
