@@ -6,7 +6,7 @@ from models.progress import Progress
 from models.result import Answer, Bound, Moves, OtherWay, PlanResult, PlayerChange, Replan, Reseat, Status, Verdict
 from models.schedule import SEAT_LETTERS, Correction, Provenance, Round, Schedule, Table
 from models.scores import Card, RoundMark, RoundScore, StandingRow, Standings
-from models.season import NightPlan, SeasonFigures
+from models.season import NightPlan, SeasonFigures, SeasonRow, SeasonRule, SeasonStandings
 
 __all__ = [
     "SEAT_LETTERS",
@@ -33,6 +33,9 @@ __all__ = [
     "RoundScore",
     "Schedule",
     "SeasonFigures",
+    "SeasonRow",
+    "SeasonRule",
+    "SeasonStandings",
     "SitOutScoring",
     "StandingRow",
     "Standings",

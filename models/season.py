@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from enum import Enum
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from models.result import PlanResult
@@ -42,3 +44,39 @@ class NightPlan(BaseModel):
     season: SeasonFigures | None = Field(default=None, description="Tonight's plan over the season.")
     alone: SeasonFigures | None = Field(default=None, description="A plan of tonight alone, over the season.")
     alone_runtime: float = Field(default=0.0, description="Seconds the plan of tonight alone took.")
+
+
+class SeasonRule(str, Enum):
+    """How a season's standings rank its members."""
+
+    CUMULATIVE = "cumulative"  # every night's total added up
+    AVERAGE = "average"  # points per game played at a table, for members with the minimum of games
+    BEST = "best"  # the best N nights' totals added up
+
+
+class SeasonRow(BaseModel):
+    """One member's season."""
+
+    model_config = ConfigDict(frozen=True)
+
+    rank: int | None = Field(ge=1, description="Competition ranking; None below the minimum of games (average).")
+    shared: bool = Field(description="True when another member has the same rank.")
+    player: str
+    nights: tuple[int | None, ...] = Field(description="Each night's total; None for a night missed.")
+    counted: tuple[bool, ...] = Field(description="Per night: does its total count (best N: the best nights only).")
+    games: int = Field(ge=0, description="Games played at a table over the season (four a round).")
+    games_won: int = Field(ge=0)
+    total: int = Field(description="The nights' totals added up (all nights).")
+    score: float = Field(description="What the rule ranks by: the total, the average per game, or the best nights.")
+
+
+class SeasonStandings(BaseModel):
+    """A season's standings after the nights given, by one rule."""
+
+    model_config = ConfigDict(frozen=True)
+
+    rule: SeasonRule
+    min_games: int = Field(ge=0, description="Average: members with fewer games are listed, unranked.")
+    best_nights: int | None = Field(default=None, ge=1, description="Best: the nights counted per member.")
+    labels: tuple[str, ...] = Field(description="The nights, in order.")
+    rows: tuple[SeasonRow, ...]

@@ -61,6 +61,7 @@ from rotation.report import (
     zero_repeat_answer,
 )
 from rotation.scores_command import scores_command
+from rotation.season_command import season_command
 from rotation.season_report import season_text
 
 
@@ -646,6 +647,7 @@ def schema():
 
 cli.add_command(print_command)
 cli.add_command(scores_command)
+cli.add_command(season_command)
 cli.add_command(serve)
 
 
