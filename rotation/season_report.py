@@ -28,7 +28,8 @@ def season_text(night: NightPlan, verbose: bool = False) -> str:
             f"Tonight's pairs who met on an earlier night: {_met(ours)}" + _beside(alone, _met),
             f"Most times one of tonight's pairs has met, tonight included: {ours.most_meetings}"
             + _beside(alone, lambda f: str(f.most_meetings)),
-            f"Seat letters over the season: {_letters(ours)}" + _beside(alone, _letters),
+            f"Seat letters over the season: at most {counted(ours.seat_spread, 'round')} more in one letter than "
+            "in another" + _beside(alone, lambda f: str(f.seat_spread)),
             f"Three-handed rounds and sit-outs out of turn over the season: {ours.turns_out_of_order}"
             + _beside(alone, lambda f: str(f.turns_out_of_order)),
         ]
@@ -54,10 +55,6 @@ def season_text(night: NightPlan, verbose: bool = False) -> str:
 
 def _met(figures: SeasonFigures) -> str:
     return f"{figures.met_before} of {figures.pairs}"
-
-
-def _letters(figures: SeasonFigures) -> str:
-    return f"no player in one letter more than {counted(figures.seat_spread, 'round')} more often than in another"
 
 
 def _beside(alone: SeasonFigures | None, shown) -> str:
