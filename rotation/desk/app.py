@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Generic, TypeVar
+from urllib.parse import quote
 
 import jinja2
 from fastapi import FastAPI, Request
@@ -122,14 +123,16 @@ def create_app(
     async def field_errors(request: Request, error: FieldErrors) -> JSONResponse:
         return JSONResponse({"detail": str(error), "errors": error.errors}, status_code=422)
 
-    from rotation.desk import api, pages, room_pages, scores_api, scores_pages
+    from rotation.desk import api, pages, room_pages, scores_api, scores_pages, series_pages
 
     app.include_router(api.router)
     app.include_router(room_pages.api)
     app.include_router(scores_api.api)
+    app.include_router(series_pages.api)
     app.include_router(pages.router)
     app.include_router(room_pages.router)
     app.include_router(scores_pages.router)
+    app.include_router(series_pages.router)
     return app
 
 
@@ -142,6 +145,7 @@ def templates() -> Jinja2Templates:
         lstrip_blocks=True,
     )
     environment.filters["counted"] = counted  # "1 repeat", "2 repeats": the report's singular and plural
+    environment.filters["path"] = lambda text: quote(text, safe="")  # a name as one segment of a path
     return Jinja2Templates(env=environment)
 
 

@@ -21,6 +21,7 @@ MAX_UPLOAD_BYTES = 1024 * 1024  # a names file of a few thousand names is a few 
 FIELDS = (
     "title",
     "date",
+    "series",
     "names",
     "rounds",
     "odd",
@@ -46,6 +47,12 @@ class EventSettings(BaseModel):
 
     title: str = Field(default="", max_length=200)
     date: str = Field(default="", max_length=100)
+    series: str = Field(
+        default="",
+        max_length=200,
+        description="The series (a league's season, an event's sessions) this event is a night of; '' for none. "
+        "A night of a series is planned against its earlier nights (optimizer.season).",
+    )
     names: list[str] = Field(description="Player names, in the order they are numbered.")
     rounds: int = Field(description="Rounds of four games each.")
     odd: OddPolicy = OddPolicy.THREE_HANDED
@@ -154,6 +161,7 @@ def settings_from_form(form: dict[str, str]) -> EventSettings:
     values: dict = {
         "title": form.get("title", "").strip()[:200],
         "date": form.get("date", "").strip()[:100],
+        "series": " ".join(form.get("series", "").split())[:200],
         "late_as_sit_out": form.get("late_as_sit_out") == "yes",  # a checkbox: there when ticked
     }
     table = None
@@ -215,6 +223,7 @@ def form_from_settings(settings: EventSettings) -> dict[str, str]:
     return {
         "title": settings.title,
         "date": settings.date,
+        "series": settings.series,
         "names": "\n".join(settings.names),
         "rounds": str(settings.rounds),
         "odd": settings.odd.value,
