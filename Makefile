@@ -11,7 +11,7 @@ $(BIN)/rotation: pyproject.toml
 
 PORT ?= 8765
 
-.PHONY: setup demo serve test bench bench-quick bench-odd bench-replan bench-balance bench-desk bench-room bench-odd-seats bench-limits bench-season
+.PHONY: setup demo serve test test-quick test-busy bench bench-quick bench-odd bench-replan bench-balance bench-desk bench-room bench-odd-seats bench-limits bench-season
 setup: $(BIN)/rotation
 
 demo: setup
@@ -25,6 +25,17 @@ test: setup
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/pytest
+
+# A developer's lane: every test but the slow, browser and subprocess ones (under two minutes, quiet machine).
+test-quick: setup
+	$(BIN)/pytest -m "not slow and not browser and not subprocess"
+
+# `make test` beside two CPU-bound processes (a director's busy laptop, a shared CI machine): no test may
+# depend on the load. The two end with the tests, whatever their outcome; the status is the tests'.
+test-busy: setup
+	@$(PYTHON) -c 'while True: pass' & one=$$!; $(PYTHON) -c 'while True: pass' & two=$$!; \
+	trap 'kill $$one $$two 2>/dev/null' EXIT INT TERM; \
+	$(MAKE) --no-print-directory test
 
 bench: setup
 	$(BIN)/python -m benchmarks.run --full

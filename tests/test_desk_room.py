@@ -165,13 +165,18 @@ def test_a_change_to_a_released_round_is_flagged_and_an_unreleased_one_is_not_se
     phone = f"/e/{pid}/me?player=Player%2001"
     seen, stamp = day_of(client.get(phone).text), client.get(f"/e/{pid}/me/state.json").json()["stamp"]
     second = schedule["rounds"][1]["tables"]
-    swap = {"round": 2, "first": second[0]["players"][0], "second": second[1]["players"][0]}
+    swap = {"round": 2, "first": second[0]["players"][0], "second": second[1]["players"][0], "confirm": True}
     assert client.post(f"/api/events/{event_id}/swap", json=swap).status_code == 200
     assert day_of(client.get(phone).text) == seen  # a change to round 2, not released: nothing new to see
     assert client.get(f"/api/events/{event_id}/room").json()["changed"] == {}
     first = schedule["rounds"][0]["tables"]
     swap = {"round": 1, "first": first[0]["players"][0], "second": first[3]["players"][1]}
-    assert client.post(f"/api/events/{event_id}/swap", json=swap).status_code == 200
+    asked = client.post(f"/api/events/{event_id}/swap", json=swap)  # a released round: the preview says so
+    assert asked.status_code == 409
+    tables = [f"Table {first[0]['table']}", f"Table {first[3]['table']}"]
+    assert asked.json()["preview"]["effects"]["released"] == [{"round": 1, "tables": tables}]
+    assert client.get(f"/api/events/{event_id}/room").json()["changed"] == {}
+    assert client.post(f"/api/events/{event_id}/swap", json={**swap, "confirm": True}).status_code == 200
     changed = client.get(f"/api/events/{event_id}/room").json()["changed"]
     assert changed == {"1": [f"Table {first[0]['table']}", f"Table {first[3]['table']}"]}
     screen = client.get(f"/e/{event_id}/screen").text
@@ -288,7 +293,7 @@ def test_the_polled_stamp_is_the_pages_own_and_moves_with_every_release_and_vers
     release(client, event_id, 2)
     stamps_agree()
     first = client.get(f"/api/events/{event_id}/schedule").json()["rounds"][0]["tables"]
-    swap = {"round": 1, "first": first[0]["players"][0], "second": first[1]["players"][0]}
+    swap = {"round": 1, "first": first[0]["players"][0], "second": first[1]["players"][0], "confirm": True}
     assert client.post(f"/api/events/{event_id}/swap", json=swap).status_code == 200
     stamps_agree()
     assert client.post(f"/api/events/{event_id}/release/withdraw", headers=JSON).status_code == 200

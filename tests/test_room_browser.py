@@ -174,7 +174,10 @@ def test_a_release_reaches_the_projector_and_a_phone_without_a_reload_and_200_pl
     # A change to the released round is flagged on the projector, still without a reload.
     first, second = round_one[0]["players"][0], round_one[1]["players"][0]
     assert (
-        api.post(f"/api/events/{event_id}/swap", json={"round": 1, "first": first, "second": second}).status_code == 200
+        api.post(
+            f"/api/events/{event_id}/swap", json={"round": 1, "first": first, "second": second, "confirm": True}
+        ).status_code
+        == 200
     )
     until(screen, "document.getElementById('changed') !== null", clock=True)
     assert screen.inner_text("#changed") == f"Table {round_one[0]['table']}, Table {round_one[1]['table']} changed"

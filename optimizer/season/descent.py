@@ -19,6 +19,7 @@ the best seating is always allowed), and the best seating is kept.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 import numpy as np
 
@@ -43,8 +44,10 @@ def spread_out(
     rng: np.random.Generator,
     steps: int,
     deadline: float = float("inf"),
+    stopped: Callable[[], bool] = lambda: False,
 ) -> Seats:
-    """The seating after at most `steps` steps (or at `deadline`) of the search: the least Q seen."""
+    """The seating after at most `steps` steps (or at `deadline`, or once `stopped`) of the search: the
+    least Q seen."""
     n = len(weighted)
     base = weighted + APART_COST * apart
     met = meetings(seats, n).astype(float)
@@ -53,7 +56,7 @@ def spread_out(
     cost = best_cost
     until = np.zeros((len(current), n), np.int64)  # step until which a player may not move in a round
     for step in range(steps):
-        if time.monotonic() > deadline:
+        if time.monotonic() > deadline or stopped():
             break
         r = int(rng.integers(len(current)))
         move = _best_swap(current[r], met, base, pinned, until[r] > step, best_cost - cost)

@@ -9,6 +9,7 @@ import numpy as np
 
 from models import Event, NightPlan, PlanResult, Progress, Schedule, Status
 from optimizer.balance.seats import balance_letters
+from optimizer.budget import STOP, Stop
 from optimizer.checker import InvalidSchedule, check, indirect_meetings
 from optimizer.plan import plan
 from optimizer.requests import apart_pairs, pinned
@@ -37,31 +38,35 @@ def plan_night(
     workers: int = 8,
     on_progress: Callable[[Progress], None] | None = None,
     alone: bool = True,
+    stop: Stop | None = None,
 ) -> NightPlan:
     """Tonight planned against the earlier nights (oldest first): optimizer.plan with their history (the
     pairs above the season's level kept apart, turns and seat letters over the season), then the descent
     that spreads meetings (the rest of the season's pairs by their weighted meetings), checked again.
     With `alone`, a short run (ALONE_SHARE of the time) plans tonight as if nothing had been played, to
-    say what the season gains. Raise ValueError on a half-life that is not positive."""
+    say what the season gains. `workers=1` with a seed repeats the plan (optimizer.plan) and counts the
+    descent's steps. Setting `stop` (or optimizer.budget.STOP, as the stop signals do) ends the night with
+    the best so far. Raise ValueError on a half-life that is not positive."""
     started = time.monotonic()
+    stop = stop if stop is not None else Stop(STOP)
     season = Season(event, earlier, ids, half_life, level_share)
     own = time_limit * (1 - ALONE_SHARE) if alone else time_limit
-    history = season.history()
     result = plan(
         event,
         time_limit=own * (1 - DESCENT_SHARE),
         seed=seed,
         workers=workers,
-        history=history,
+        history=season.history(),
         on_progress=on_progress,
+        stop=stop,
     )
-    if result.schedule is not None and not result.interrupted:
-        result = _spread(result, season, seconds=started + own - time.monotonic(), seed=seed)
+    if result.schedule is not None and not (result.interrupted or stop.is_set()):
+        result = _spread(result, season, seconds=own * DESCENT_SHARE, seed=seed, stop=stop)
     result = result.model_copy(update={"runtime": time.monotonic() - started})
     other, other_runtime = None, 0.0
-    if alone and not result.interrupted:
+    if alone and not (result.interrupted or stop.is_set()):
         begun = time.monotonic()
-        other = plan(event, time_limit=max(0.1, started + time_limit - begun), seed=seed, workers=workers)
+        other = plan(event, time_limit=time_limit * ALONE_SHARE, seed=seed, workers=workers, stop=stop)
         other_runtime = time.monotonic() - begun
     return NightPlan(
         nights=season.nights,
@@ -74,7 +79,7 @@ def plan_night(
     )
 
 
-def _spread(result: PlanResult, season: Season, *, seconds: float, seed: int) -> PlanResult:
+def _spread(result: PlanResult, season: Season, *, seconds: float, seed: int, stop: Stop) -> PlanResult:
     """The plan's seating after the season's descent and its seat letters balanced again over the season,
     when the checker passes it with fair turns and its season cost is lower; else the plan as it was."""
     assert result.schedule is not None
@@ -89,6 +94,7 @@ def _spread(result: PlanResult, season: Season, *, seconds: float, seed: int) ->
         rng=np.random.default_rng(seed),
         steps=steps,
         deadline=time.monotonic() + seconds,
+        stopped=stop.is_set,
     )
     if season_cost(spread, season.weighted) >= season_cost(seats, season.weighted):
         return result

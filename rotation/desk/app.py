@@ -22,7 +22,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from models import Schedule
 from optimizer.words import counted
-from rotation.desk import service
+from rotation.desk import backup, service
 from rotation.desk.security import LOCAL_HOSTS, Guard, GuardMiddleware
 from rotation.desk.settings import FieldErrors
 from rotation.desk.storage import Store
@@ -67,6 +67,11 @@ class Desk:
         self._local = threading.local()
 
     @property
+    def local_only(self) -> bool:
+        """Served on this machine only, with no address for phones: the players' page is out of their reach."""
+        return not self.guard.exposed and not self.public_url
+
+    @property
     def store(self) -> Store:
         store = getattr(self._local, "store", None)
         if store is None:
@@ -88,7 +93,10 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        keeper = backup.Keeper(db_path)  # a backup every 15 minutes while something changed
+        keeper.start()
         yield
+        keeper.stop()
         for run_id in desk.planner.shutdown():
             desk.store.close_run(run_id, "interrupted", "the desk was stopped while this plan ran; nothing was kept")
 
@@ -107,7 +115,10 @@ def create_app(
     async def desk_error(request: Request, error: service.DeskError) -> Response:
         if not request.url.path.startswith("/api/"):
             return await refused(request, StarletteHTTPException(error.status, str(error)))
-        return JSONResponse({"detail": str(error), "field": error.field}, status_code=error.status)
+        body: dict = {"detail": str(error), "field": error.field}
+        if isinstance(error, service.Unconfirmed):
+            body["preview"] = error.preview  # what the change would do, to show before confirming
+        return JSONResponse(body, status_code=error.status)
 
     @app.exception_handler(StarletteHTTPException)
     async def refused(request: Request, error: StarletteHTTPException) -> Response:
@@ -123,15 +134,17 @@ def create_app(
     async def field_errors(request: Request, error: FieldErrors) -> JSONResponse:
         return JSONResponse({"detail": str(error), "errors": error.errors}, status_code=422)
 
-    from rotation.desk import api, pages, room_pages, scores_api, scores_pages, series_pages
+    from rotation.desk import api, data_pages, pages, room_pages, scores_api, scores_pages, series_pages
 
     app.include_router(api.router)
     app.include_router(room_pages.api)
     app.include_router(scores_api.api)
+    app.include_router(data_pages.api)
     app.include_router(series_pages.api)
     app.include_router(pages.router)
     app.include_router(room_pages.router)
     app.include_router(scores_pages.router)
+    app.include_router(data_pages.router)
     app.include_router(series_pages.router)
     return app
 
