@@ -6,7 +6,7 @@ import math
 
 from models import NightPlan, SeasonFigures
 from optimizer.words import counted
-from rotation.stopping import stopped_by
+from rotation.report import planned_lines
 
 
 def season_text(night: NightPlan, verbose: bool = False) -> str:
@@ -42,14 +42,8 @@ def season_text(night: NightPlan, verbose: bool = False) -> str:
         if result.optimal
         else f"Not proven optimal: at most {counted(result.gap or 0, 'repeat')} above the best possible.",
     ]
-    how = f"Planned in {result.runtime:.1f} s"
-    if alone is not None:
-        how += f", and tonight alone in {night.alone_runtime:.1f} s"
-    if result.interrupted:
-        how += f" (stopped early by {stopped_by()}: this is the best schedule found so far)"
-    lines.append(how + ".")
-    if verbose:
-        lines.append(f"Made by: {result.method}")
+    beside = "" if alone is None else f", and tonight alone in {night.alone_runtime:.1f} s"
+    lines += planned_lines(result, verbose, beside)
     return "\n".join(lines)
 
 
