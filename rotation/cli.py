@@ -309,17 +309,20 @@ def plan_season_night(event, names, earlier, half_life: float, solver: SolverSet
     """`plan --history`: tonight planned against the earlier nights, and what the season gains by it."""
     nights = [read_checked(path) for path in earlier]
     ids = read_names(names).ids if names is not None else {}
-    with stopping.polled(), progress_display(solver.time_limit) as show:
-        night = optimizer.plan_night(
-            event,
-            nights,
-            ids=ids,
-            half_life=half_life,
-            time_limit=solver.time_limit,
-            seed=solver.seed,
-            workers=solver.workers,
-            on_progress=show,
-        )
+    try:
+        with stopping.polled(), progress_display(solver.time_limit) as show:
+            night = optimizer.plan_night(
+                event,
+                nights,
+                ids=ids,
+                half_life=half_life,
+                time_limit=solver.time_limit,
+                seed=solver.seed,
+                workers=solver.workers,
+                on_progress=show,
+            )
+    except ValueError as error:
+        raise BadInput(one_line_error(error)) from None
     result = night.result
     if result.schedule is None:
         raise no_schedule(result, solver.time_limit, requests=bool(event.apart or event.stay))

@@ -215,3 +215,11 @@ def test_weighted_counts_stay_within_a_byte():
     many = [night([list(SIXTEEN[:4]), list(SIXTEEN[4:8])])] * 120
     season = Season(event, many, half_life=float("inf"))
     assert season.counted.dtype == np.int8 and int(season.counted.max()) <= 100
+
+
+def test_cli_refuses_a_night_too_big_for_a_season(tmp_path):
+    runner = CliRunner()
+    (tmp_path / "week1.json").write_text(night(BY_FOURS).model_dump_json())
+    args = ["plan", "--players", "2001", "--rounds", "1", "--history", str(tmp_path / "week1.json")]
+    result = runner.invoke(cli, args)
+    assert result.exit_code == 2 and "at most 2000 players" in result.output and "Traceback" not in result.output

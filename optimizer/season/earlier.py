@@ -36,6 +36,7 @@ from optimizer.seats import Seats, from_schedule, meetings, repeats_in
 from optimizer.state import History
 
 HALF_LIFE = 4.0  # nights after which an earlier meeting counts half (see the module docstring)
+MAX_PLAYERS = 2_000  # the pair matrices, float and int, stay within some tens of megabytes
 MOST_MEETINGS = 100  # a pair's count is kept in one byte, as in a re-plan (optimizer.replan)
 # A pair counts as met by as many weighted meetings as it has above the level that at least this share of
 # tonight's pairs have not passed: the pairs that met most are kept apart first.
@@ -56,6 +57,11 @@ class Season:
     ):
         if not half_life > 0:
             raise ValueError(f"the half-life must be a positive number of nights, got {half_life}")
+        if len(event.players) > MAX_PLAYERS:
+            raise ValueError(
+                f"a night of a season seats at most {MAX_PLAYERS} players (its pair counts are players x players), "
+                f"got {len(event.players)}"
+            )
         self.event, self.half_life = event, half_life
         n = len(event.players)
         self.weighted = np.zeros((n, n))

@@ -24,6 +24,8 @@ DESCENT_SHARE = 0.8
 # A repeatable run counts steps (about 1400 a second at 34 players on this project's loaded 2-core machine),
 # and stops at its time limit all the same (then, on a machine loaded beyond that, it is cut short).
 DESCENT_STEPS_PER_SECOND = 500
+# A step weighs every swap of a round (players x players): past this many players the plan's seating stays.
+DESCENT_MAX_PLAYERS = 400
 
 
 def plan_night(
@@ -46,7 +48,8 @@ def plan_night(
     With `alone`, a short run (ALONE_SHARE of the time) plans tonight as if nothing had been played, to
     say what the season gains. `workers=1` with a seed repeats the plan (optimizer.plan) and counts the
     descent's steps. Setting `stop` (or optimizer.budget.STOP, as the stop signals do) ends the night with
-    the best so far. Raise ValueError on a half-life that is not positive."""
+    the best so far. Raise ValueError on a half-life that is not positive, or a room larger than
+    optimizer.season.earlier.MAX_PLAYERS."""
     started = time.monotonic()
     stop = stop if stop is not None else Stop(STOP)
     season = Season(event, earlier, ids, half_life, level_share)
@@ -60,7 +63,8 @@ def plan_night(
         on_progress=on_progress,
         stop=stop,
     )
-    if result.schedule is not None and not (result.interrupted or stop.is_set()):
+    small = len(event.players) <= DESCENT_MAX_PLAYERS
+    if result.schedule is not None and small and not (result.interrupted or stop.is_set()):
         result = _spread(result, season, seconds=own * DESCENT_SHARE, seed=seed, stop=stop)
     result = result.model_copy(update={"runtime": time.monotonic() - started})
     other, other_runtime = None, 0.0
