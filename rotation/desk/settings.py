@@ -24,6 +24,7 @@ FIELDS = (
     "series",
     "names",
     "rounds",
+    "session_rounds",
     "odd",
     "sit_out_scoring",
     "late_as_sit_out",
@@ -55,6 +56,13 @@ class EventSettings(BaseModel):
     )
     names: list[str] = Field(description="Player names, in the order they are numbered.")
     rounds: int = Field(description="Rounds of four games each.")
+    session_rounds: int = Field(
+        default=0,
+        ge=0,
+        le=100,
+        description="Rounds a session (a multi-session event: e.g. 3 for 4 sessions of 3 rounds): each session is "
+        "released to the room and printed as a unit; 0: round by round.",
+    )
     odd: OddPolicy = OddPolicy.THREE_HANDED
     sit_out_scoring: SitOutScoring = SitOutScoring.ZERO
     late_as_sit_out: bool = Field(
@@ -175,6 +183,7 @@ def settings_from_form(form: dict[str, str]) -> EventSettings:
         "spread": lambda text: groups_from_text(text, "spread"),
         "stay": stay_from_text,
         "rounds": lambda text: _number(text, int, "a whole number of rounds"),
+        "session_rounds": _session_rounds,
         "time_limit": lambda text: _number(text, float, "a number of seconds"),
         "odd": lambda text: _choice(text or OddPolicy.THREE_HANDED.value, OddPolicy),
         "sit_out_scoring": lambda text: _choice(text or SitOutScoring.ZERO.value, SitOutScoring),
@@ -203,6 +212,16 @@ def _names_alone(names: list[str]) -> dict[str, str]:
     return {}
 
 
+def _session_rounds(text: str) -> int:
+    """Rounds a session: empty for none (round by round), else a whole number from 1 to 100."""
+    if not text.strip():
+        return 0
+    rounds = _number(text, int, "a whole number of rounds")
+    if not 0 <= rounds <= 100:
+        raise ValueError(f"{rounds} is not from 1 to 100 rounds (leave it empty for round by round)")
+    return rounds
+
+
 def _number(text: str, kind, what: str):
     try:
         return kind(text.strip())
@@ -226,6 +245,7 @@ def form_from_settings(settings: EventSettings) -> dict[str, str]:
         "series": settings.series,
         "names": "\n".join(settings.names),
         "rounds": str(settings.rounds),
+        "session_rounds": str(settings.session_rounds or ""),
         "odd": settings.odd.value,
         "sit_out_scoring": settings.sit_out_scoring.value,
         "late_as_sit_out": "yes" if settings.late_as_sit_out else "",
