@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from datetime import datetime
 from pathlib import Path
 from typing import Generic, TypeVar
 from urllib.parse import quote
@@ -127,7 +129,7 @@ def create_app(
             return await http_exception_handler(request, error)
         from rotation.desk.pages import TEMPLATES
 
-        context = {"status": error.status_code, "message": str(error.detail)}
+        context = {"status": error.status_code, "message": str(error.detail), **_event_menu(request)}
         return TEMPLATES.TemplateResponse(request, "error.html.j2", context, status_code=error.status_code)
 
     @app.exception_handler(FieldErrors)
@@ -159,7 +161,23 @@ def templates() -> Jinja2Templates:
     )
     environment.filters["counted"] = counted  # "1 repeat", "2 repeats": the report's singular and plural
     environment.filters["path"] = lambda text: quote(text, safe="")  # a name as one segment of a path
+    environment.filters["local_time"] = local_time
     return Jinja2Templates(env=environment)
+
+
+def _event_menu(request: Request) -> dict:
+    """On a refusal of an event's page (one not there before planning, say), the event's menu stays."""
+    found = re.match(r"/events/(\d+)(/|$)", request.url.path)
+    event = desk_of(request).store.event(int(found.group(1))) if found else None
+    if event is None:
+        return {}
+    return {"event_id": event.id, "settings": service.settings_of(event)}
+
+
+def local_time(stamp: str, with_date: bool = False) -> str:
+    """A stored UTC time (ISO 8601) as the desk's computer shows the time: the director's clock, not UTC."""
+    moment = datetime.fromisoformat(stamp).astimezone()
+    return moment.strftime("%Y-%m-%d %H:%M:%S" if with_date else "%H:%M")
 
 
 def desk_of(request: Request) -> Desk:

@@ -16,6 +16,7 @@ from rotation.desk.app import desk_of, templates
 from rotation.desk.settings import MAX_UPLOAD_BYTES, EventSettings, FieldErrors, form_from_settings, settings_from_form
 from rotation.desk.storage import RUNNING, VersionRow
 from rotation.output import SIT_OUT_WORDS
+from rotation.typeface import widest_word_em
 
 router = APIRouter(include_in_schema=False)
 TEMPLATES = templates()
@@ -189,6 +190,7 @@ def _event_page(request: Request, event_id: int, version_id: int | None = None, 
         looking_back=shown is not None and current is not None and shown.id != current.id,
         schedule=schedule,
         rounds=views.rounds_view(schedule, shown.played) if schedule and shown else [],
+        word_em=widest_word_em(schedule.players) if schedule else 0.0,
         figures=views.figure_lines(shown.figures, schedule) if shown else [],
         proposals=views.proposals_view(proposals),
         errors=errors or {},

@@ -143,8 +143,9 @@ def event_of(store: Store, public_id: str) -> int | None:
 
 
 def release(store: Store, event_id: int, round_number: int, now: float) -> Room:
-    """Round `round_number` goes to the room: the next one, or a released one again (which takes its
-    current seating as released, so the projector stops flagging its changes)."""
+    """Round `round_number` goes to the room: the next one, whose timer then starts from the round's full
+    length, or a released one again (which takes its current seating as released, so the projector stops
+    flagging its changes; its timer runs on)."""
     event = load_event(store, event_id)
     version = current_version(store, event)
     if version is None:
@@ -156,6 +157,8 @@ def release(store: Store, event_id: int, round_number: int, now: float) -> Room:
         raise DeskError(f"release {span} (rounds go to the room in order)", field="release", status=422)
     with store.change() as db:
         _release(db, event_id, round_number, rounds[round_number - 1], now)
+        if round_number == last + 1:  # a new round: its clock starts from the full length
+            _restart_clock(db, event_id, now)
     return room(store, event_id)
 
 
@@ -165,6 +168,10 @@ def _release(db, event_id: int, round_number: int, round_: Round, now: float) ->
         "INSERT OR REPLACE INTO releases (event_id, round, seating, released) VALUES (?, ?, ?, ?)",
         (event_id, round_number, round_.model_dump_json(), now),
     )
+
+
+def _restart_clock(db, event_id: int, now: float) -> None:
+    db.execute("UPDATE rooms SET started = ?, left = minutes * 60 WHERE event_id = ?", (now, event_id))
 
 
 def session_of(round_number: int, session_rounds: int, total: int) -> tuple[int, int, int]:
@@ -191,6 +198,7 @@ def release_session(store: Store, event_id: int, now: float) -> Room:
     with store.change() as db:
         for number in range(last + 1, until + 1):
             _release(db, event_id, number, rounds[number - 1], now)
+        _restart_clock(db, event_id, now)  # the session's first round begins
     return room(store, event_id)
 
 

@@ -129,6 +129,8 @@ class Planner:
         # A session of its own: Ctrl-C on the desk's terminal stops the desk, and the desk ends its
         # workers itself (their runs are then interrupted, never half-stored).
         process = subprocess.Popen(command, start_new_session=True, stdin=subprocess.DEVNULL)
+        # Reaped as soon as it ends (no defunct process left per plan); poll() still reads its status.
+        threading.Thread(target=process.wait, name=f"reap-{process.pid}", daemon=True).start()
         with self.lock:
             self.processes[run_id] = process
         return process.pid
