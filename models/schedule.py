@@ -90,6 +90,11 @@ class Schedule(BaseModel):
     apart: tuple[tuple[str, ...], ...] = Field(default=(), description="Groups who never share a table.")
     spread: tuple[tuple[str, ...], ...] = Field(default=(), description="Club-mates kept apart where possible.")
     stay: dict[str, StrictInt] = Field(default_factory=dict, description="Players who keep one table all day.")
+    ids: dict[str, str] = Field(
+        default_factory=dict,
+        description="Member numbers by player (the names file's id column), for every export; a later night of a "
+        "season matches a member by it, whatever the spelling of the name.",
+    )
     arrivals: dict[str, StrictInt] = Field(
         default_factory=dict, description="Late arrivals: the first round they play."
     )
@@ -103,11 +108,6 @@ class Schedule(BaseModel):
         "takes them as what happened (a request broken there is reported, not refused).",
     )
     corrections: tuple[Correction, ...] = Field(default=(), description="Fixes by hand, in the order they were made.")
-    ids: dict[str, str] = Field(
-        default_factory=dict,
-        description="Member ids (the names list's id column): a later night of a season matches a member by id, "
-        "whatever the spelling of the name.",
-    )
     provenance: Provenance | None = Field(default=None, description="How the file was made (optional).")
 
     @model_validator(mode="after")

@@ -15,7 +15,7 @@ import click
 
 import optimizer
 from models import Answer, OddPolicy, Reseat, Schedule, SitOutScoring, Status
-from models.event import MAX_ROUNDS, did_you_mean, name_key, normalise_name
+from models.event import MAX_ROUNDS, FixedRule, did_you_mean, name_key, normalise_name
 from optimizer.fix import turns_broken_by
 from optimizer.season import HALF_LIFE
 from optimizer.words import counted
@@ -28,7 +28,6 @@ from rotation.inputs import (
     make_event,
     one_line_error,
     parse_sizes,
-    read_names,
     read_schedule,
 )
 from rotation.output import (
@@ -163,11 +162,25 @@ def cli():
 @cli.command()
 @room_options
 @output_options
-def fixed(players, names, rounds, odd, scoring, output: ScheduleOutputs):
-    """The fixed MJMP rotation: A up 1 table, B down 1, C up 2, D down 2."""
+@click.option(
+    "--rule",
+    "rule",
+    type=click.Choice([r.value for r in FixedRule]),
+    default=FixedRule.MJMP.value,
+    show_default=True,
+    help="mjmp: A up 1 table, B down 1, C up 2, D down 2 (MJMP item 23); east-stays: East stays, North up 1, "
+    "West up 2, South down 1; a-stays: A stays, B down 1, C down 2, D up 1.",
+)
+def fixed(players, names, rounds, odd, scoring, output: ScheduleOutputs, rule):
+    """A fixed rotation: by default MJMP item 23, A up 1 table, B down 1, C up 2, D down 2."""
     files = output.checked({"names file": names})
     event = make_event(players, names, rounds, odd, scoring)
-    emit(optimizer.fixed_schedule(event), files, output, provenance={"method": "fixed"})
+    chosen = FixedRule(rule)
+    schedule = optimizer.fixed_schedule(event, chosen)
+    emit(schedule, files, output, provenance={"method": schedule.rule})
+    if chosen is not FixedRule.MJMP:
+        baseline = optimizer.check(optimizer.fixed_schedule(event), indirect=False)
+        say(f"The MJMP rule (item 23) on the same room: {baseline.repeats} repeats.")
 
 
 MAX_SECONDS = 86_400.0  # a day: no tournament waits longer for its seating
@@ -292,7 +305,7 @@ def plan(
     files = output.checked({**inputs, **{f"history file (night {i})": path for i, path in enumerate(earlier, 1)}})
     event = make_event(players, names, rounds, odd, scoring, apart, stay, spread)
     if earlier:
-        return plan_season_night(event, names, earlier, half_life, solver, files, output, verbose)
+        return plan_season_night(event, earlier, half_life, solver, files, output, verbose)
     with stopping.polled(), progress_display(solver.time_limit) as show:
         result = optimizer.plan(
             event, time_limit=solver.time_limit, seed=solver.seed, workers=solver.workers, on_progress=show
@@ -305,16 +318,14 @@ def plan(
         say(result_text(result, verbose))
 
 
-def plan_season_night(event, names, earlier, half_life: float, solver: SolverSettings, files, output, verbose):
+def plan_season_night(event, earlier, half_life: float, solver: SolverSettings, files, output, verbose):
     """`plan --history`: tonight planned against the earlier nights, and what the season gains by it."""
     nights = [read_checked(path) for path in earlier]
-    ids = read_names(names).ids if names is not None else {}
     try:
         with stopping.polled(), progress_display(solver.time_limit) as show:
             night = optimizer.plan_night(
                 event,
                 nights,
-                ids=ids,
                 half_life=half_life,
                 time_limit=solver.time_limit,
                 seed=solver.seed,

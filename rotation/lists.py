@@ -19,6 +19,8 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")  # only these end a line: U+2028 inside 
 SEPARATORS = {",": "a comma", ";": "a semicolon", "\t": "a tab"}  # as spreadsheets save a table as text
 _EXAMPLE_HEADER = {",": "name,club", ";": "name;club", "\t": "name<tab>club"}
 NAME_COLUMN, CLUB_COLUMN, ID_COLUMN = "name", "club", "id"
+READ_COLUMNS = (NAME_COLUMN, CLUB_COLUMN, ID_COLUMN)
+MAX_ID = 40  # a member number, however an association writes it
 EXCEL_SEPARATOR_LINE = re.compile(r"\s*sep=(.)\s*", re.IGNORECASE)  # Excel's "sep=;" first line
 
 
@@ -54,11 +56,10 @@ class NamesTable(BaseModel):
     clubs: dict[str, tuple[str, ...]] = Field(
         default_factory=dict, description="Club (as first spelled) -> its players, in the order listed."
     )
-    ids: dict[str, str] = Field(
-        default_factory=dict,
-        description="Name -> member id, when the list has an id column (a season's nights match by it).",
-    )
     notes: tuple[str, ...] = Field(default=(), description="What was read differently from what was written.")
+    ids: dict[str, str] = Field(
+        default_factory=dict, description="Name -> member number, from an 'id' column (for sanctioning and records)."
+    )
 
     @property
     def club_groups(self) -> tuple[tuple[str, ...], ...]:
@@ -72,11 +73,11 @@ def filled_lines(text: str) -> list[tuple[int, str]]:
 
 
 def read_names_table(text: str) -> NamesTable:
-    """One name per line, or a table whose first line names its columns: 'name' (required), 'club'
-    and 'id' (optional; a member's id matches a season's nights) are read, other columns are ignored
-    with a note. The separator (comma, semicolon or tab) is the one that makes a 'name' column of the
-    header; fields may be quoted, and Excel's 'sep=;' first line and byte-order mark are understood. A
-    list whose lines are split by a separator but that has no such header is refused, with a hint."""
+    """One name per line, or a table whose first line names its columns: 'name' (required) and
+    'club' (optional) are read, other columns are ignored with a note. The separator (comma,
+    semicolon or tab) is the one that makes a 'name' column of the header; fields may be quoted, and
+    Excel's 'sep=;' first line and byte-order mark are understood. A list whose lines are split by a
+    separator but that has no such header is refused, with a hint."""
     text = text.removeprefix("\ufeff")
     lines = filled_lines(text)
     if not lines:
@@ -157,14 +158,13 @@ class _Header(NamedTuple):
 
 def _header(cells: list[str], number: int) -> _Header:
     columns = [_column(cell) for cell in cells]
-    read = (NAME_COLUMN, CLUB_COLUMN, ID_COLUMN)
-    for column in read:
+    for column in READ_COLUMNS:
         if columns.count(column) > 1:
             raise ListError(f"the header has two {column!r} columns", number)
     club = columns.index(CLUB_COLUMN) if CLUB_COLUMN in columns else None
-    id_ = columns.index(ID_COLUMN) if ID_COLUMN in columns else None
-    ignored = {i: normalise_name(cell) for i, cell in enumerate(cells) if columns[i] not in read}
-    return _Header(len(cells), columns.index(NAME_COLUMN), club, id_, ignored)
+    member = columns.index(ID_COLUMN) if ID_COLUMN in columns else None
+    ignored = {i: normalise_name(cell) for i, cell in enumerate(cells) if columns[i] not in READ_COLUMNS}
+    return _Header(len(cells), columns.index(NAME_COLUMN), club, member, ignored)
 
 
 def _table(text: str, header_line: int, separator: str) -> NamesTable:
@@ -174,7 +174,7 @@ def _table(text: str, header_line: int, separator: str) -> NamesTable:
     first_line: dict[str, tuple[int, str]] = {}
     clubs: dict[str, tuple[str, list[str]]] = {}  # club key -> (spelling, players)
     ids: dict[str, str] = {}
-    id_line: dict[str, int] = {}  # id -> the line that gave it
+    id_lines: dict[str, tuple[int, str]] = {}  # member number -> (line, name): each number once
     filled: set[int] = set()  # ignored columns with something in them
     start = 1
     for cells in _rows(reader):
@@ -196,18 +196,27 @@ def _table(text: str, header_line: int, separator: str) -> NamesTable:
             clubs.setdefault(name_key(club), (club, []))[1].append(name)
         member = cells[header.id] if header.id is not None and header.id < len(cells) else ""
         if member:
-            if member in id_line:
-                raise ListError(f"the id {member!r} appears twice", id_line[member], number)
-            ids[name], id_line[member] = member, number
+            _new_id(member, name, number, id_lines)
+            ids[name] = member
     if not names:
         raise ListError("the table has no names below its header", header_line)
     assert header is not None  # a name was read below it
     return NamesTable(
         names=tuple(names),
         clubs={spelling: tuple(players) for spelling, players in clubs.values()},
-        ids=ids,
         notes=_ignored_note(header, filled),
+        ids=ids,
     )
+
+
+def _new_id(member: str, name: str, number: int, seen: dict[str, tuple[int, str]]) -> None:
+    """A member number belongs to one player and is short enough to be one."""
+    if len(member) > MAX_ID:
+        raise ListError(f"{name}'s id {member[:MAX_ID]!r}... is longer than {MAX_ID} characters", number)
+    if member in seen:
+        line, other = seen[member]
+        raise ListError(f"the id {member!r} is given to {other!r} and {name!r}", line, number)
+    seen[member] = (number, name)
 
 
 def _rows(reader):
@@ -242,7 +251,7 @@ def _ignored_note(header: _Header, filled: set[int]) -> tuple[str, ...]:
     if not shown:
         return ()
     columns = "column" if len(shown) == 1 else "columns"
-    return (f"ignored {columns} {', '.join(shown)}: only '{NAME_COLUMN}' and '{CLUB_COLUMN}' are read",)
+    return (f"ignored {columns} {', '.join(shown)}: only '{NAME_COLUMN}', '{CLUB_COLUMN}' and '{ID_COLUMN}' are read",)
 
 
 class GroupLine(NamedTuple):
@@ -326,3 +335,11 @@ def refused_lines(
         if position < len(listed[kind]):
             lines.setdefault(kind, []).append(listed[kind][position].line)
     return {kind: tuple(numbers) for kind, numbers in lines.items()}
+
+
+def read_winds(text: str) -> tuple[str, ...]:
+    """'East, North, West, South': the wind names of seats A to D as the event calls them."""
+    winds = tuple(word.strip() for word in text.split(","))
+    if len(winds) != 4 or not all(0 < len(wind) <= 12 for wind in winds):
+        raise ListError(f"give four names for seats A, B, C and D separated by commas, not {text.strip()!r}")
+    return winds

@@ -96,6 +96,18 @@ def test_attendance_refusals_stay_beside_their_fields(client):
     assert client.get("/series/nothing-here").status_code == 404
 
 
+def test_member_numbers_follow_the_members(client):
+    members = names(8)
+    token = token_of(client.get("/events/new").text)
+    listed = "name,id\n" + "".join(f"{name},{number}\n" for number, name in enumerate(members, start=101))
+    data = {"csrf": token, **FORM, "title": "Night 1", "names": listed}
+    assert client.post("/events", data=data, follow_redirects=False).status_code == 303
+    made = client.post(f"{API}/next", json={"present": members[2:], "guests": ["Guest"], "rounds": 1})
+    assert made.status_code == 201, made.text
+    ids = client.get(f"/api/events/{made.json()['event']}").json()["settings"]["ids"]
+    assert ids == {name: str(number) for number, name in enumerate(members, start=101) if name in members[2:]}
+
+
 def test_json_next_night_and_a_hostile_name(client):
     members = names(8, hostile=True)
     first_night(client, members)

@@ -201,15 +201,6 @@ def test_schedule_ids_name_players_of_the_schedule():
         night(BY_FOURS, ids={"P01": "1", "P02": "1"})
 
 
-def test_the_ids_column_is_read():
-    from rotation.lists import ListError, read_names_table
-
-    table = read_names_table("name,id,club\nAnn,17,East\nBo,,East\n")
-    assert table.ids == {"Ann": "17"} and table.names == ("Ann", "Bo")
-    with pytest.raises(ListError, match="id '7' appears twice"):
-        read_names_table("name,id\nAnn,7\nBo,7\n")
-
-
 def test_weighted_counts_stay_within_a_byte():
     event = Event(players=SIXTEEN[:8], rounds=1)
     many = [night([list(SIXTEEN[:4]), list(SIXTEEN[4:8])])] * 120

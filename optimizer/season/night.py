@@ -42,7 +42,8 @@ def plan_night(
     alone: bool = True,
     stop: Stop | None = None,
 ) -> NightPlan:
-    """Tonight planned against the earlier nights (oldest first): optimizer.plan with their history (the
+    """Tonight planned against the earlier nights (oldest first), players matched by `ids` (name -> member
+    id; the event's own by default) where both nights have one, else by name: optimizer.plan with their history (the
     pairs above the season's level kept apart, turns and seat letters over the season), then the descent
     that spreads meetings (the rest of the season's pairs by their weighted meetings), checked again.
     With `alone`, a short run (ALONE_SHARE of the time) plans tonight as if nothing had been played, to
@@ -52,7 +53,7 @@ def plan_night(
     optimizer.season.earlier.MAX_PLAYERS."""
     started = time.monotonic()
     stop = stop if stop is not None else Stop(STOP)
-    season = Season(event, earlier, ids, half_life, level_share)
+    season = Season(event, earlier, event.ids if ids is None else ids, half_life, level_share)
     own = time_limit * (1 - ALONE_SHARE) if alone else time_limit
     result = plan(
         event,
@@ -76,7 +77,7 @@ def plan_night(
         nights=season.nights,
         half_life=half_life,
         members=int(season.seen.sum()),
-        result=_with_ids(result, ids),
+        result=result,
         season=season.figures(result.schedule) if result.schedule else None,
         alone=season.figures(other.schedule) if other is not None and other.schedule else None,
         alone_runtime=other_runtime,
@@ -120,10 +121,3 @@ def _spread(result: PlanResult, season: Season, *, seconds: float, seed: int, st
             "method": f"{result.method}, spread over the season",
         }
     )
-
-
-def _with_ids(result: PlanResult, ids: Mapping[str, str] | None) -> PlanResult:
-    """The schedule carries tonight's ids, so that the next night matches by them."""
-    if not ids or result.schedule is None:
-        return result
-    return result.model_copy(update={"schedule": result.schedule.model_copy(update={"ids": dict(ids)})})

@@ -99,6 +99,7 @@ def next_night(
     settings = last.model_copy(
         update={
             "names": tonight,
+            "ids": _ids_tonight(view, tonight),
             "rounds": rounds if rounds is not None else last.rounds,
             "title": f"{name}, night {len(view.nights) + 1}",
             "date": "",
@@ -112,6 +113,12 @@ def next_night(
     event_id = service.create_event(store, settings)
     service.start_plan(store, planner, event_id)
     return event_id
+
+
+def _ids_tonight(view: SeriesView, tonight: list[str]) -> dict[str, str]:
+    """Tonight's members' numbers, each from the latest night that gave one (a guest has none)."""
+    known = {name_key(n): i for night in view.nights for n, i in night.settings.ids.items()}
+    return {name: known[name_key(name)] for name in tonight if name_key(name) in known}
 
 
 def _placed_for_attendance(settings: EventSettings) -> None:
