@@ -11,7 +11,7 @@ $(BIN)/rotation: pyproject.toml
 
 PORT ?= 8765
 
-.PHONY: setup demo serve test test-quick test-busy bench bench-quick bench-odd bench-replan bench-balance bench-desk bench-room bench-odd-seats bench-limits
+.PHONY: setup demo serve test test-quick test-busy bench bench-quick bench-odd bench-replan bench-balance bench-desk bench-room bench-odd-seats bench-limits bench-season
 setup: $(BIN)/rotation
 
 demo: setup
@@ -63,3 +63,6 @@ bench-room: setup
 
 bench-limits: setup
 	$(BIN)/python -m benchmarks.limits
+
+bench-season: setup
+	$(BIN)/python -m benchmarks.season --half-life 4 inf

@@ -17,11 +17,19 @@ import optimizer
 from models import Answer, OddPolicy, Reseat, Schedule, SitOutScoring, Status
 from models.event import MAX_ROUNDS, FixedRule, did_you_mean, name_key, normalise_name
 from optimizer.fix import turns_broken_by
+from optimizer.season import HALF_LIFE
 from optimizer.words import counted
 from rotation import stopping
 from rotation.desk.data_commands import backup_command, export_command, import_command, restore_command
 from rotation.desk.serve import serve
-from rotation.inputs import BadInput, check_outputs, make_event, one_line_error, parse_sizes, read_schedule
+from rotation.inputs import (
+    BadInput,
+    check_outputs,
+    make_event,
+    one_line_error,
+    parse_sizes,
+    read_schedule,
+)
 from rotation.output import (
     EXCEL_BOM,
     StdoutLost,
@@ -53,6 +61,8 @@ from rotation.report import (
     zero_repeat_answer,
 )
 from rotation.scores_command import scores_command
+from rotation.season_command import season_command
+from rotation.season_report import season_text
 
 
 def room_options(command):
@@ -252,15 +262,50 @@ VERBOSE = click.option(
     metavar="FILE",
     help="Club-mates kept apart where it costs no repeat: one club per line, names separated by commas.",
 )
+@click.option(
+    "--history",
+    "earlier",
+    multiple=True,
+    metavar="EARLIER.json",
+    help="A schedule file of an earlier night of the season (repeatable, oldest first): pairs who met count as "
+    "met, earlier three-handed rounds and sit-outs count toward taking turns, seat letters balance over the "
+    "season. Players are matched by the names file's id column where both nights have one, else by name.",
+)
+@click.option(
+    "--half-life",
+    type=click.FloatRange(min=0.1, min_open=False),
+    default=HALF_LIFE,
+    show_default=True,
+    metavar="NIGHTS",
+    help="With --history: an earlier meeting counts half after this many further nights, a quarter after twice "
+    "as many (a pair that met last week matters more than one that met ten weeks ago); 'inf' counts every "
+    "meeting alike.",
+)
 @solver_options
 @output_options
 @VERBOSE
 def plan(
-    players, names, rounds, odd, scoring, apart, stay, spread, solver: SolverSettings, output: ScheduleOutputs, verbose
+    players,
+    names,
+    rounds,
+    odd,
+    scoring,
+    apart,
+    stay,
+    spread,
+    earlier,
+    half_life,
+    solver: SolverSettings,
+    output: ScheduleOutputs,
+    verbose,
 ):
-    """A variety rotation: all rounds planned at once for the fewest repeat opponents."""
-    files = output.checked({"names file": names, "apart file": apart, "stay file": stay, "spread file": spread})
+    """A variety rotation: all rounds planned at once for the fewest repeat opponents; with --history, the
+    fewest over the season."""
+    inputs = {"names file": names, "apart file": apart, "stay file": stay, "spread file": spread}
+    files = output.checked({**inputs, **{f"history file (night {i})": path for i, path in enumerate(earlier, 1)}})
     event = make_event(players, names, rounds, odd, scoring, apart, stay, spread)
+    if earlier:
+        return plan_season_night(event, earlier, half_life, solver, files, output, verbose)
     with stopping.polled(), progress_display(solver.time_limit) as show:
         result = optimizer.plan(
             event, time_limit=solver.time_limit, seed=solver.seed, workers=solver.workers, on_progress=show
@@ -271,6 +316,31 @@ def plan(
     with stopping.held():  # the search is over: a stop signal now waits until the best is written
         emit(result.schedule, files, output, provenance=made)
         say(result_text(result, verbose))
+
+
+def plan_season_night(event, earlier, half_life: float, solver: SolverSettings, files, output, verbose):
+    """`plan --history`: tonight planned against the earlier nights, and what the season gains by it."""
+    nights = [read_checked(path) for path in earlier]
+    try:
+        with stopping.polled(), progress_display(solver.time_limit) as show:
+            night = optimizer.plan_night(
+                event,
+                nights,
+                half_life=half_life,
+                time_limit=solver.time_limit,
+                seed=solver.seed,
+                workers=solver.workers,
+                on_progress=show,
+            )
+    except ValueError as error:
+        raise BadInput(one_line_error(error)) from None
+    result = night.result
+    if result.schedule is None:
+        raise no_schedule(result, solver.time_limit, requests=bool(event.apart or event.stay))
+    made = {"method": "variety, planned against the season", "seed": solver.seed, "time_limit": solver.time_limit}
+    with stopping.held():
+        emit(result.schedule, files, output, provenance={**made, "result": result})
+        say(season_text(night, verbose))
 
 
 def no_schedule(result, time_limit: float, requests: bool) -> click.ClickException:
@@ -621,6 +691,7 @@ def schema():
 
 cli.add_command(print_command)
 cli.add_command(scores_command)
+cli.add_command(season_command)
 cli.add_command(serve)
 for command in (backup_command, restore_command, export_command, import_command):
     cli.add_command(command)

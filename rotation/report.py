@@ -42,13 +42,16 @@ def result_text(result: PlanResult, verbose: bool = False) -> str:
         lines.append(f"Proven optimal: no schedule of this room{_rules_assumed(result)} has fewer repeats.")
     else:
         lines.append(f"Not proven optimal: at most {counted(result.gap or 0, 'repeat')} above the best possible.")
-    how = f"Planned in {result.runtime:.1f} s"
+    return "\n".join(lines + planned_lines(result, verbose))
+
+
+def planned_lines(result: PlanResult, verbose: bool = False, beside: str = "") -> list[str]:
+    """'Planned in 2.5 s' (with `beside`, e.g. another run's time), how it was stopped if it was, and with
+    `verbose` the methods that made it."""
+    how = f"Planned in {result.runtime:.1f} s{beside}"
     if result.interrupted:
         how += f" (stopped early by {stopped_by()}: this is the best schedule found so far)"
-    lines.append(how + ".")
-    if verbose:
-        lines.append(f"Made by: {result.method}")
-    return "\n".join(lines)
+    return [how + "."] + ([f"Made by: {result.method}"] if verbose else [])
 
 
 def _rules_assumed(result: PlanResult) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Annotated
 from urllib.parse import urlencode
 
@@ -56,7 +57,8 @@ def back_to(event_id: int, anchor: str = "") -> RedirectResponse:
 def index(request: Request):
     store = desk_of(request).store
     events = [(event, service.settings_of(event)) for event in store.events()]
-    return page(request, "index.html.j2", events=events)
+    series = Counter(settings.series for _, settings in events if settings.series)
+    return page(request, "index.html.j2", events=events, series=sorted(series.items(), key=lambda s: s[0].casefold()))
 
 
 @router.get("/events/new", response_class=HTMLResponse)

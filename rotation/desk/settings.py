@@ -27,8 +27,10 @@ MAX_UPLOAD_BYTES = 1024 * 1024  # a names file of a few thousand names is a few 
 FIELDS = (
     "title",
     "date",
+    "series",
     "names",
     "rounds",
+    "session_rounds",
     "odd",
     "sit_out_scoring",
     "late_as_sit_out",
@@ -54,8 +56,21 @@ class EventSettings(BaseModel):
 
     title: str = Field(default="", max_length=200)
     date: str = Field(default="", max_length=100)
+    series: str = Field(
+        default="",
+        max_length=200,
+        description="The series (a league's season, an event's sessions) this event is a night of; '' for none. "
+        "A night of a series is planned against its earlier nights (optimizer.season).",
+    )
     names: list[str] = Field(description="Player names, in the order they are numbered.")
     rounds: int = Field(description="Rounds of four games each.")
+    session_rounds: int = Field(
+        default=0,
+        ge=0,
+        le=100,
+        description="Rounds a session (a multi-session event: e.g. 3 for 4 sessions of 3 rounds): each session is "
+        "released to the room and printed as a unit; 0: round by round.",
+    )
     odd: OddPolicy = OddPolicy.THREE_HANDED
     sit_out_scoring: SitOutScoring = SitOutScoring.ZERO
     late_as_sit_out: bool = Field(
@@ -178,6 +193,7 @@ def settings_from_form(form: dict[str, str]) -> EventSettings:
     values: dict = {
         "title": form.get("title", "").strip()[:200],
         "date": form.get("date", "").strip()[:100],
+        "series": " ".join(form.get("series", "").split())[:200],
         "late_as_sit_out": form.get("late_as_sit_out") == "yes",  # a checkbox: there when ticked
         "score_entry": "games" if form.get("score_entry", "games") == "games" else "points",
     }
@@ -196,6 +212,7 @@ def settings_from_form(form: dict[str, str]) -> EventSettings:
         "spread": lambda text: groups_from_text(text, "spread"),
         "stay": stay_from_text,
         "rounds": lambda text: _number(text, int, "a whole number of rounds"),
+        "session_rounds": _session_rounds,
         "time_limit": lambda text: _number(text, float, "a number of seconds"),
         "odd": lambda text: _choice(text or OddPolicy.THREE_HANDED.value, OddPolicy),
         "fixed_rule": lambda text: _choice(text or FixedRule.MJMP.value, FixedRule),
@@ -234,6 +251,16 @@ def _names_alone(names: list[str]) -> dict[str, str]:
     return {}
 
 
+def _session_rounds(text: str) -> int:
+    """Rounds a session: empty for none (round by round), else a whole number from 1 to 100."""
+    if not text.strip():
+        return 0
+    rounds = _number(text, int, "a whole number of rounds")
+    if not 0 <= rounds <= 100:
+        raise ValueError(f"{rounds} is not from 1 to 100 rounds (leave it empty for round by round)")
+    return rounds
+
+
 def _number(text: str, kind, what: str):
     try:
         return kind(text.strip())
@@ -263,8 +290,10 @@ def form_from_settings(settings: EventSettings) -> dict[str, str]:
     return {
         "title": settings.title,
         "date": settings.date,
+        "series": settings.series,
         "names": names_text(settings.names, settings.ids),
         "rounds": str(settings.rounds),
+        "session_rounds": str(settings.session_rounds or ""),
         "odd": settings.odd.value,
         "sit_out_scoring": settings.sit_out_scoring.value,
         "late_as_sit_out": "yes" if settings.late_as_sit_out else "",
