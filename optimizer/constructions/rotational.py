@@ -175,9 +175,9 @@ def _solve_once(shape: Shape, rounds: int, time_limit: float, seed: int, workers
     if interrupted:  # the director asked to stop: the caller keeps its best so far
         raise KeyboardInterrupt
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return status, None, solver.deterministic_time
+        return status, None, solver.response_proto.deterministic_time
     base = [[p for p in range(shape.player_count) if solver.boolean_value(seat[p, j])] for j in range(shape.tables)]
-    return status, np.array(base, dtype=np.int64), solver.deterministic_time
+    return status, np.array(base, dtype=np.int64), solver.response_proto.deterministic_time
 
 
 def _base_model(shape: Shape, rounds: int):

@@ -161,7 +161,7 @@ class _Cases:
             with self._lock:
                 self._running.discard(solver)
                 if self.work_limit is not None:
-                    self.work_limit -= solver.deterministic_time
+                    self.work_limit -= solver.response_proto.deterministic_time
             if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
                 return model.seating(solver.boolean_value), []
             if status != cp_model.INFEASIBLE:
