@@ -37,14 +37,16 @@ test: setup
 
 # The lowest version pyproject.toml allows of every direct dependency (uv's lowest-direct resolution;
 # what they pull in comes at its newest), in a venv of its own made afresh, then the quick tests.
-# The oldest Python the project supports is the fairest: `make test-lowest PYTHON=python3.10`.
+# The oldest Python the project supports is the fairest: `make test-lowest PYTHON=python3.10`;
+# LOWEST_TESTS chooses other tests (`make test-lowest LOWEST_TESTS=tests/test_plan.py`).
+LOWEST_TESTS ?= -m "not slow and not browser"
 test-lowest:
 	rm -rf $(LOWEST)
 	$(PYTHON) -m venv $(LOWEST)
 	$(LOWEST)/bin/python -m pip install --quiet uv
 	$(LOWEST)/bin/python -m uv pip install --quiet --python $(LOWEST)/bin/python --resolution lowest-direct -e '.[test]'
 	$(LOWEST)/bin/python -m pip list --format=freeze | grep -i -E '^(ortools|protobuf|numpy|pydantic|fastapi|starlette|uvicorn)='
-	$(LOWEST)/bin/pytest -m "not slow and not browser" -p no:cacheprovider
+	$(LOWEST)/bin/pytest -p no:cacheprovider $(LOWEST_TESTS)
 
 bench: setup
 	$(BIN)/python -m benchmarks.run --full
