@@ -145,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     if args.report_only:
-        return _write_report(json.loads(args.report_only.read_text()), args.out)
+        return _write_report(json.loads(args.report_only.read_text(encoding="utf-8")), args.out)
 
     rooms = args.rooms or (quick() if args.quick else sweep())
     out: Path = args.out
@@ -212,7 +212,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _write_report(data: dict, out: Path) -> int:
     out.mkdir(parents=True, exist_ok=True)
-    (out / "balance.md").write_text(markdown(data))
+    (out / "balance.md").write_text(markdown(data), encoding="utf-8")
     _say(f"wrote {out / 'balance.md'}; the whole run took {data.get('wall_seconds', 0):.0f} s")
     errors = failures(data)
     for error in errors:

@@ -212,8 +212,8 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     change_list = {"players": 20_000, "rounds": 10, "played": 2, "listed": listed, "seconds": round(seconds, 2)}
     results = {"machine": machine, "target": target, "grid": rows, "change_list": change_list}
-    (args.out / "replan.json").write_text(json.dumps(results, indent=1))
-    (args.out / "replan.md").write_text("\n".join(lines))
+    (args.out / "replan.json").write_text(json.dumps(results, indent=1), encoding="utf-8")
+    (args.out / "replan.md").write_text("\n".join(lines), encoding="utf-8")
     print("\n".join(lines))
     return 0
 

@@ -18,7 +18,7 @@ from models import Answer, OddPolicy, Reseat, Schedule, SitOutScoring, Status
 from models.event import MAX_ROUNDS, did_you_mean, name_key, normalise_name
 from optimizer.fix import turns_broken_by
 from optimizer.words import counted
-from rotation import stopping
+from rotation import stopping, tool_version
 from rotation.desk.serve import serve
 from rotation.inputs import BadInput, check_outputs, make_event, one_line_error, parse_sizes, read_schedule
 from rotation.output import (
@@ -144,6 +144,7 @@ def emit(
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(tool_version(), "--version", "-V", prog_name="rotation", message="%(prog)s %(version)s")
 def cli():
     """Seat a mahjong tournament: the fixed MJMP rotation or a variety rotation."""
 

@@ -9,6 +9,7 @@ import jinja2
 
 from models import RoundMark, RoundScore, StandingRow, Standings
 from models.event import SitOutScoring
+from rotation import tool_version
 from rotation.output import NOT_HERE_WORD, SIT_OUT_WORDS, THREE_HANDED_WORD, csv_text
 
 SIT_OUT_SIGN = "*"  # on every sat-out round's points: scored by the event's rule, not earned at a table
@@ -125,7 +126,11 @@ def _csv_note(standings: Standings, score: RoundScore) -> str:
 
 
 def standings_json(standings: Standings) -> str:
-    data = {"standings": standings.model_dump(mode="json"), "footnotes": footnotes(standings)}
+    data = {
+        "standings": standings.model_dump(mode="json"),
+        "footnotes": footnotes(standings),
+        "tool_version": tool_version(),
+    }
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
@@ -135,6 +140,7 @@ def standings_html(standings: Standings, title: str = "", date: str = "") -> str
     environment = jinja2.Environment(
         loader=jinja2.PackageLoader("rotation", "templates"), autoescape=True, undefined=jinja2.StrictUndefined
     )
+    environment.globals["tool_version"] = tool_version()
     return environment.get_template("standings.html.j2").render(
         title=title or heading(standings),
         event=title,

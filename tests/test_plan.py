@@ -173,7 +173,7 @@ def test_ctrl_c_returns_checks_and_writes_the_best_schedule(tmp_path, players, r
         os.close(master)
     assert process.returncode == 0, seen.decode(errors="replace")
     assert "stopped early by Ctrl-C" in stdout
-    optimizer.check(Schedule.model_validate_json(out.read_text()))
+    optimizer.check(Schedule.model_validate_json(out.read_text(encoding="utf-8")))
 
 
 def test_twenty_players_over_seven_rounds_reach_the_counting_bound():
@@ -206,6 +206,6 @@ def test_a_seeded_single_worker_run_writes_the_same_file_twice(tmp_path, players
     for file in files:
         argv = ["plan", "--players", str(players), "--rounds", str(rounds), "--time-limit", "3"]
         assert main([*argv, "--seed", "5", "--workers", "1", "--json", str(file), "--quiet"]) == 0
-    first, second = (json.loads(file.read_text()) for file in files)
+    first, second = (json.loads(file.read_text(encoding="utf-8")) for file in files)
     assert first["provenance"].pop("created") and second["provenance"].pop("created")  # when each was written
     assert first == second

@@ -21,6 +21,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from models import Schedule
 from optimizer.words import counted
+from rotation import tool_version
 from rotation.desk import service
 from rotation.desk.security import LOCAL_HOSTS, Guard, GuardMiddleware
 from rotation.desk.settings import FieldErrors
@@ -142,6 +143,7 @@ def templates() -> Jinja2Templates:
         lstrip_blocks=True,
     )
     environment.filters["counted"] = counted  # "1 repeat", "2 repeats": the report's singular and plural
+    environment.globals["tool_version"] = tool_version()  # on every page: which version the desk runs
     return Jinja2Templates(env=environment)
 
 
