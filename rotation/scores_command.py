@@ -5,8 +5,8 @@ from __future__ import annotations
 import click
 
 import optimizer
-import scoring
 from models.event import MAX_ROUNDS
+from rotation import scoring
 from rotation.inputs import MAX_SCHEDULE_BYTES, BadInput, check_outputs, read_schedule, read_text
 from rotation.lists import ListError
 from rotation.output import EXCEL_BOM, say, write_outputs

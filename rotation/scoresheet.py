@@ -12,10 +12,10 @@ import csv
 import io
 from typing import NamedTuple
 
-import scoring
 from models import SEAT_LETTERS, Schedule
 from models.event import name_key, normalise_name
 from models.scores import GAMES_PER_ROUND, Card
+from rotation import scoring
 from rotation.lists import EXCEL_SEPARATOR_LINE, SEPARATORS, ListError, filled_lines
 from rotation.output import FORMULA_STARTS, csv_text
 

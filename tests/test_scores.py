@@ -5,8 +5,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import optimizer
-import scoring
 from models import RoundMark, Schedule, SitOutScoring
+from rotation import scoring
 
 
 def day(rounds, players="ABCDE", **fields) -> Schedule:

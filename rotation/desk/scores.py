@@ -1,6 +1,6 @@
 """Scores in the desk: each table's card of a played round, its corrections, and the standings.
 
-The rules of scoring (sit-outs, ties, three-handed, leavers) are scoring/'s; the desk decides only these:
+The rules of scoring (sit-outs, ties, three-handed, leavers) are rotation.scoring's; the desk decides only these:
 
 - A card is taken only for a round marked played in the current schedule. A card says the round was
   played, and a played round is kept exactly as it is by every re-plan, so no re-plan can change a table
@@ -24,13 +24,13 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-import scoring
 from models import Schedule
 from models.scores import Card, Standings
+from rotation import scoring
 from rotation.desk.room import room
 from rotation.desk.service import DeskError, current_version, load_event, settings_of
 from rotation.desk.storage import Store, now
-from scoring.cards import Entry as Box
+from rotation.scoring.cards import Entry as Box
 
 
 @dataclass(frozen=True)

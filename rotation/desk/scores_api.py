@@ -7,8 +7,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field, StrictInt
 
-import scoring
 from models.scores import Card, Standings
+from rotation import scoring
 from rotation.desk import scores
 from rotation.desk.app import desk_of
 from rotation.standings_pages import footnotes

@@ -1,5 +1,5 @@
 """The director's score pages: a round's cards as forms, a card's corrections, and the standings
-(a page, printable, CSV and JSON). The rules are rotation.desk.scores' and scoring/'s."""
+(a page, printable, CSV and JSON). The rules are rotation.desk.scores' and rotation.scoring's."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-import scoring
 from models import SEAT_LETTERS
 from models.event import name_key
 from models.scores import GAMES_PER_ROUND, RoundMark, Standings
+from rotation import scoring
 from rotation.desk import scores, service
 from rotation.desk.app import desk_of
 from rotation.desk.pages import Text, check_form, page

@@ -24,7 +24,7 @@ from collections.abc import Iterable
 
 from models import Schedule, SitOutScoring
 from models.scores import Card, RoundMark, RoundScore, StandingRow, Standings
-from scoring.cards import CardProblem, CardRefused
+from rotation.scoring.cards import CardProblem, CardRefused
 
 
 class ScoresIncomplete(ValueError):

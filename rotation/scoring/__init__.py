@@ -4,11 +4,11 @@
     standings(schedule, cards, after=None)      -> Standings: ranks, totals, sat-out rounds marked
     complete_rounds(schedule, cards)            -> the last round whose every table's card is in
 
-The rules (sit-out scoring, ties, corrections) are in scoring/standings.py's docstring.
+The rules (sit-out scoring, ties, corrections) are in rotation/scoring/standings.py's docstring.
 """
 
-from scoring.cards import CardProblem, CardRefused, card
-from scoring.standings import (
+from rotation.scoring.cards import CardProblem, CardRefused, card
+from rotation.scoring.standings import (
     ScoresIncomplete,
     complete_rounds,
     latest_cards,
