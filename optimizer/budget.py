@@ -206,5 +206,5 @@ def solve(
         if not stopped and budget.stopped:
             stopped = True
             solver.stop_search()
-    budget.charge(solver.deterministic_time)
+    budget.charge(solver.response_proto.deterministic_time)  # CpSolver.deterministic_time is only 9.15's
     return Solved(status[0], solver, stopped)
