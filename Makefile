@@ -18,7 +18,7 @@ $(VENV)/.test-tools: $(VENV)/.app
 
 PORT ?= 8765
 
-.PHONY: app setup demo serve test test-lowest bench bench-quick bench-odd bench-replan bench-balance bench-desk bench-room bench-odd-seats bench-limits
+.PHONY: app setup demo serve test test-quick test-busy test-lowest bench bench-quick bench-odd bench-replan bench-balance bench-desk bench-room bench-odd-seats bench-limits
 app: $(VENV)/.app
 
 setup: $(VENV)/.test-tools
@@ -34,6 +34,17 @@ test: setup
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/pytest
+
+# A developer's lane: every test but the slow, browser and subprocess ones (under two minutes, quiet machine).
+test-quick: setup
+	$(BIN)/pytest -m "not slow and not browser and not subprocess"
+
+# `make test` beside two CPU-bound processes (a director's busy laptop, a shared CI machine): no test may
+# depend on the load. The two end with the tests, whatever their outcome; the status is the tests'.
+test-busy: setup
+	@$(PYTHON) -c 'while True: pass' & one=$$!; $(PYTHON) -c 'while True: pass' & two=$$!; \
+	trap 'kill $$one $$two 2>/dev/null' EXIT INT TERM; \
+	$(MAKE) --no-print-directory test
 
 # The lowest version pyproject.toml allows of every direct dependency (uv's lowest-direct resolution;
 # what they pull in comes at its newest), in a venv of its own made afresh, then the quick tests.

@@ -24,6 +24,7 @@ from models import Event, OddPolicy
 from optimizer.balance import forced_seat_spread
 from optimizer.balance.exact_letters import exact_letters
 from optimizer.balance.seats import _sat_at_four
+from optimizer.budget import Budget
 from optimizer.seats import from_schedule
 
 PROOF_WORK = 20.0  # CP-SAT's deterministic seconds to prove a room's fewest spread for its tables
@@ -38,7 +39,9 @@ def measure(players: int, rounds: int, time_limit: float) -> dict:
     row = {"players": players, "rounds": rounds, "seat_spread": spread, "allowed": allowed, "proven": None}
     if spread > allowed:  # is the spread the fewest these tables allow? CP-SAT decides, given the time
         at_four = _sat_at_four(seats, players)
-        found = exact_letters(seats, players, np.zeros((players, 4), np.int64), at_four, PROOF_WORK, 4 * PROOF_WORK)
+        found = exact_letters(
+            seats, players, np.zeros((players, 4), np.int64), at_four, Budget.of(4 * PROOF_WORK), PROOF_WORK
+        )
         row["proven"] = found[1] if found is not None and found[2] else None
     return row
 

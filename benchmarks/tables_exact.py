@@ -27,6 +27,7 @@ def measure_room(players: int, rounds: int, args) -> dict:
     from models import Schedule
     from optimizer.balance import table_visits_above_even
     from optimizer.balance.exact_numbers import fewest_table_visits
+    from optimizer.budget import Budget
 
     kwargs = dict(players=players, rounds=rounds, odd="three-handed", time_limit=args.time_limit, seed=0, workers=2)
     raw = measure.in_fresh_process(measure.plan_schedule, kwargs, run._guard(args.time_limit))
@@ -34,8 +35,8 @@ def measure_room(players: int, rounds: int, args) -> dict:
         return {"error": raw.get("error", "no schedule")}
     seats = from_schedule(Schedule.model_validate_json(raw["schedule"]))
     published = balance.PUBLISHED_TARGETS[(players, rounds)]["table_visits_above_even"]
-    reach = fewest_table_visits(seats, at_most=published, time_limit=args.seconds)
-    least = fewest_table_visits(seats, time_limit=args.seconds)
+    reach = fewest_table_visits(seats, at_most=published, budget=Budget.of(args.seconds))
+    least = fewest_table_visits(seats, budget=Budget.of(args.seconds))
     return {
         "repeats": raw["repeats"],
         "planned": table_visits_above_even(seats),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import re
 import unicodedata
 from collections import Counter
@@ -303,10 +304,15 @@ def loose_key(name: str) -> str:
 
 def did_you_mean(name: str, names) -> str:
     """The end of a message refusing an unknown name: "; did you mean 'Zoë Weiß'?" when exactly one
-    of `names` matches `name` ignoring case and accents, else nothing."""
+    of `names` matches `name` ignoring case and accents; else the one or two nearest spellings (difflib's
+    ratio of the loose keys at least 0.75: a letter missing, doubled or swapped); else nothing."""
     key = loose_key(name)
     matches = [other for other in names if loose_key(other) == key]
-    return f"; did you mean {matches[0]!r}?" if len(matches) == 1 else ""
+    if len(matches) == 1:
+        return f"; did you mean {matches[0]!r}?"
+    by_key = {loose_key(other): other for other in names}
+    near = difflib.get_close_matches(key, list(by_key), n=2, cutoff=0.75)
+    return f"; did you mean {' or '.join(repr(by_key[k]) for k in near)}?" if near and not matches else ""
 
 
 def not_a_player(name: str, players) -> str:

@@ -4,7 +4,7 @@
     fixed_schedule(event)                  -> Schedule: the fixed MJMP rotation
     zero_repeat_verdict(event, time_limit) -> Verdict: exists / impossible / unknown
     replan(schedule, played, drop=..., add=...) -> Replan: the rounds still to play, again
-    swap / move / mark_played (optimizer/fix.py) -> Schedule: fixes by hand, checked
+    swap / move / mark_played / rename (optimizer/fix.py) -> Schedule: fixes by hand, checked
     check(schedule)                        -> Metrics, or InvalidSchedule
     lower_bound(event)                     -> Bound
 
@@ -15,7 +15,7 @@ The pipeline behind `plan` (optimizer/plan.py): constructions/ (starts) -> searc
 from optimizer.bounds import lower_bound
 from optimizer.checker import InvalidSchedule, check, measure
 from optimizer.constructions.fixed import fixed_schedule
-from optimizer.fix import FixRefused, mark_played, move, moved, swap
+from optimizer.fix import FixRefused, mark_played, move, moved, rename, respelling, swap
 from optimizer.plan import plan
 from optimizer.replan import replan
 from optimizer.verdict import zero_repeat_verdict
@@ -30,6 +30,8 @@ __all__ = [
     "measure",
     "move",
     "moved",
+    "rename",
+    "respelling",
     "plan",
     "replan",
     "swap",

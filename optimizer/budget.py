@@ -8,17 +8,19 @@ Stop       the stop token: Ctrl-C, SIGTERM or the desk's "Stop and keep the best
 solve      the one CP-SAT runner: time or work limit, workers, seed, the stop token and a callback
 
 A repeatable run (a seed, one worker) counts on the work clock. Its seconds are seconds of *work*:
-CP-SAT's deterministic time (on one worker a pure function of the model, the seed and the limit), and a
-local search's steps at a fixed rate (e.g. 300 tabu steps a work second). The stages charge what they
-did; the wall clock is never read to decide what runs, so the same input gives the same schedule on a
-quiet machine and on a busy one. The cost: its length is the work, not the time limit. On this project's
-2-core machine a work second takes about a wall second when the machine is quiet, more when it is busy.
+CP-SAT's deterministic time at CPSAT_WORK_PER_SECOND (on one worker a pure function of the model, the
+seed and the limit), and a local search's steps at a fixed rate (e.g. 300 tabu steps a work second).
+The stages charge what they did; the wall clock is never read to decide what runs, so the same input
+gives the same schedule on a quiet machine and on a busy one. The cost: its length is the work, not the
+time limit: about the time limit when the machine is quiet (the rates are this project's 2-core
+machine's), longer when it is busy.
 
 No exception reports an outcome: a stopped stage returns what it has, and `done()` tells the next stage.
 """
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections.abc import Callable
@@ -26,6 +28,13 @@ from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
 
+# Work is summed in floats: a budget this close to its end is spent (so that N steps charged 1/N each
+# make exactly one second, whatever the rounding).
+EPSILON = 1e-9
+# A second of work is this many seconds of CP-SAT's deterministic time: measured on the day models (20 x 6,
+# 16 x 12, 24 x 9, one worker), 2 deterministic seconds took 5 to 11 seconds of CPU time. A power of two,
+# so that seconds turned into deterministic time and back are exact.
+CPSAT_WORK_PER_SECOND = 0.25
 # How often the CP-SAT runner looks at the stop token while the solver works in its thread (seconds).
 POLL_SECONDS = 0.05
 
@@ -87,12 +96,16 @@ class Budget:
     """An end on a clock (seconds from the clock's start) and a stop token. Sub-budgets (`share`, `within`,
     `before`) share the clock and the token: work charged to one counts for all.
 
+    An `allowance` is a work clock of its own within a parent budget: a step count that holds alike on
+    the wall clock and the work clock (its work is charged to the parent too).
+
     `started` and `elapsed()` are for reports (progress, runtime) only: nothing is decided by them."""
 
     clock: Clock
     end: float
     stop: Stop = field(default_factory=lambda: Stop(STOP))
     started: float = field(default_factory=time.monotonic)
+    parent: Budget | None = None
 
     @classmethod
     def of(cls, seconds: float, *, repeatable: bool = False, stop: Stop | None = None) -> Budget:
@@ -102,7 +115,7 @@ class Budget:
 
     @property
     def repeatable(self) -> bool:
-        return isinstance(self.clock, WorkClock)
+        return self.parent.repeatable if self.parent is not None else isinstance(self.clock, WorkClock)
 
     @property
     def stopped(self) -> bool:
@@ -110,31 +123,57 @@ class Budget:
 
     def left(self) -> float:
         """Seconds (of work, in a repeatable run) until the end; 0 once stopped."""
-        return 0.0 if self.stopped else max(0.0, self.end - self.clock.now())
+        if self.stopped or (self.parent is not None and self.parent.done()):
+            return 0.0
+        return max(0.0, self.end - self.clock.now())
 
     def done(self) -> bool:
-        return self.left() <= 0.0
+        return self.left() <= EPSILON
 
     def afford(self, cost: float) -> bool:
         """Whether a step of `cost` seconds fits in what is left (and the run was not stopped)."""
-        return not self.stopped and self.left() >= cost
+        return not self.stopped and self.left() >= cost - EPSILON
 
     def charge(self, work: float) -> None:
         """Count `work` seconds done (a repeatable run's clock moves only so)."""
         self.clock.charge(work)
+        if self.parent is not None:
+            self.parent.charge(work)
 
     def share(self, part: float, at_least: float = 0.0) -> Budget:
         """A sub-stage's budget: `part` of what is left (at least `at_least` seconds), within this end."""
         now = self.clock.now()
         return self.within(max(at_least, part * max(0.0, self.end - now)))
 
-    def within(self, seconds: float) -> Budget:
-        """A sub-stage's budget: at most `seconds` from now, within this end."""
-        return Budget(self.clock, min(self.end, self.clock.now() + seconds), self.stop, self.started)
+    def within(self, seconds: float, at_least: float = 0.0) -> Budget:
+        """A sub-stage's budget: at most `seconds` from now, within this end; but `at_least` seconds from
+        now even past it (a step that must not be cut to nothing)."""
+        now = self.clock.now()
+        end = max(min(self.end, now + seconds), now + at_least)
+        return Budget(self.clock, end, self.stop, self.started, self.parent)
 
     def before(self, seconds: float) -> Budget:
         """This budget ending `seconds` earlier (what is kept after it for the stages that follow)."""
-        return Budget(self.clock, self.end - seconds, self.stop, self.started)
+        return Budget(self.clock, self.end - seconds, self.stop, self.started, self.parent)
+
+    def allowance(self, work: float) -> Budget:
+        """At most `work` seconds of work, as the steps below charge them, within this budget: a step
+        count on either clock."""
+        return Budget(WorkClock(), work, self.stop, self.started, self)
+
+    def stoppable(self) -> Budget:
+        """This budget with a stop token of its own below this one's: setting it stops what runs under it alone."""
+        return Budget(self.clock, self.end, Stop(self.stop), self.started, self.parent)
+
+    def unstopped(self) -> Budget:
+        """This budget without its stop token: for finishing what a stopped run keeps (its checks, its
+        quick balancing), within the same end."""
+        return Budget(self.clock, self.end, Stop(), self.started, self.parent and self.parent.unstopped())
+
+    @classmethod
+    def unlimited(cls, stop: Stop | None = None) -> Budget:
+        """No end (counted in work, so the wall clock is never read); only the stop token ends it."""
+        return cls(WorkClock(), math.inf, stop if stop is not None else Stop(STOP))
 
     def elapsed(self) -> float:
         """Wall seconds since the run began, for reports only."""
@@ -170,17 +209,18 @@ def solve(
     tune: Callable[[cp_model.CpSolver], None] | None = None,
 ) -> Solved:
     """Solve `model` within `budget`: on the wall clock, its seconds left (and at most `work` seconds of
-    deterministic time, if given); on the work clock, its seconds left as deterministic time (at most
-    `work`), then charged with the deterministic time CP-SAT spent. The solver works in a thread so that
-    the stop token (and a library caller's own Ctrl-C, which sets it) stops it at once, the best found
-    kept; CP-SAT's own SIGINT catching is off (left on, the process no longer answers Ctrl-C after it).
-    `tune` sets further parameters."""
+    deterministic time, if given); on the work clock, its seconds left as deterministic time at
+    CPSAT_WORK_PER_SECOND (at most `work`), then charged with the deterministic time CP-SAT spent. The
+    solver works in a thread so that the stop token (and a library caller's own Ctrl-C, which sets it)
+    stops it at once, the best found kept; CP-SAT's own SIGINT catching is off (left on, the process no
+    longer answers Ctrl-C after it). `tune` sets further parameters."""
     solver = cp_model.CpSolver()
     params = solver.parameters
     params.num_workers, params.random_seed, params.catch_sigint_signal = workers, seed, False
-    left = max(0.01, budget.left())
+    left = budget.left()
     if budget.repeatable:
-        params.max_deterministic_time = left if work is None else min(left, work)
+        deterministic = left * CPSAT_WORK_PER_SECOND
+        params.max_deterministic_time = deterministic if work is None else min(deterministic, work)
     else:
         params.max_time_in_seconds = left
         if work is not None:
@@ -206,5 +246,6 @@ def solve(
         if not stopped and budget.stopped:
             stopped = True
             solver.stop_search()
-    budget.charge(solver.response_proto.deterministic_time)  # CpSolver.deterministic_time is only 9.15's
+    if budget.repeatable:
+        budget.charge(solver.response_proto.deterministic_time / CPSAT_WORK_PER_SECOND)
     return Solved(status[0], solver, stopped)

@@ -3,6 +3,7 @@
     swap(schedule, round, name, name)   -> Schedule: the two trade places (seats, or a seat and a sit-out)
     move(schedule, round, name, table)  -> Schedule: the player takes the empty seat of a table of three
     mark_played(schedule, rounds)       -> Schedule: rounds 1 to `rounds` are recorded as played
+    rename(schedule, old, new)          -> Schedule: one player spelled anew everywhere, nothing else changed
     moved(before, after, round)         -> who sits elsewhere in that round, and where
     turns_broken_by(before, after)      -> the rounds whose fair turns a fix broke
 
@@ -17,7 +18,7 @@ reports a broken request or turn instead of refusing it. Every refusal is FixRef
 from __future__ import annotations
 
 from models import Correction, Round, Schedule, Table
-from models.event import name_key
+from models.event import did_you_mean, name_key, normalise_name
 from optimizer.checker import InvalidSchedule, TurnBreak, check, turn_breaks
 
 Place = tuple[int, str] | None  # (table number, seat letter), or None for sitting out
@@ -99,6 +100,59 @@ def move(schedule: Schedule, round_number: int, name: str, table: int) -> Schedu
     return _fixed(schedule, changed, correction, f"move {player} to table {table} in round {round_number}")
 
 
+def rename(schedule: Schedule, old: str, new: str) -> Schedule:
+    """The player `old` spelled `new` everywhere in the schedule (seats, sit-outs, absences, requests,
+    arrivals, departures, corrections): the same player, so nobody moves and every figure stays. The new
+    spelling may differ from the old in case only ('ann' -> 'Ann'), not be another player's name."""
+    was, now = respelling(schedule.players, old, new)
+
+    def one(name: str) -> str:
+        return now if name == was else name
+
+    def many(names: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(map(one, names))
+
+    rounds = tuple(
+        Round(
+            tables=tuple(Table(table=t.table, players=many(t.players)) for t in r.tables),
+            sit_outs=many(r.sit_outs),
+            absent=many(r.absent),
+        )
+        for r in schedule.rounds
+    )
+    renamed = schedule.model_copy(
+        update={
+            "players": many(schedule.players),
+            "rounds": rounds,
+            "apart": tuple(map(many, schedule.apart)),
+            "spread": tuple(map(many, schedule.spread)),
+            "stay": {one(n): t for n, t in schedule.stay.items()},
+            "arrivals": {one(n): r for n, r in schedule.arrivals.items()},
+            "departures": {one(n): r for n, r in schedule.departures.items()},
+            "corrections": tuple(c.model_copy(update={"players": many(c.players)}) for c in schedule.corrections),
+        }
+    )
+    return Schedule.model_validate(renamed.model_dump())  # validated whole, as a file read back would be
+
+
+def respelling(names: tuple[str, ...] | list[str], old: str, new: str) -> tuple[str, str]:
+    """(the name as listed, the new spelling) for renaming `old` among `names`, or FixRefused: an unknown
+    name, an empty one, no change, or another player's name (a change of case alone is a respelling)."""
+    by_key = {name_key(n): n for n in names}
+    was = by_key.get(name_key(old))
+    if was is None:
+        raise FixRefused(f"{old!r} is not on the schedule{did_you_mean(old, names)}")
+    now = normalise_name(new)
+    if not now:
+        raise FixRefused("the new name is empty")
+    if now == was:
+        raise FixRefused(f"{was} is already spelled so")
+    other = by_key.get(name_key(now), was)
+    if other != was:
+        raise FixRefused(f"{other} is another player on the schedule: choose a name nobody else has")
+    return was, now
+
+
 def moved(before: Schedule, after: Schedule, round_number: int) -> tuple[tuple[str, Place, Place], ...]:
     """(name, place before, place after) of every player whose place differs in the round, in list order."""
     r = round_number - 1
@@ -162,7 +216,7 @@ def _player(schedule: Schedule, name: str) -> str:
     by_key = {name_key(n): n for n in schedule.players}
     found = by_key.get(name_key(name))
     if found is None:
-        raise FixRefused(f"{name!r} is not on the schedule")
+        raise FixRefused(f"{name!r} is not on the schedule{did_you_mean(name, schedule.players)}")
     return found
 
 

@@ -12,12 +12,17 @@ the checker:
 4. balancing (optimizer.balance) at the same repeats: trios again, rematches, seats and tables;
 5. the result, with the lower bound (optimizer.bounds, raised by CP-SAT's proofs).
 The search stops early once repeats meet the lower bound; balancing still runs.
+
+Every stage learns how long it may run from the run's budget (optimizer.budget): seconds on the wall
+clock, or, in a repeatable run (a seed, one worker), seconds of work that the stages charge (CP-SAT's
+deterministic time, search steps at fixed rates), so that the wall clock never decides what runs. A stop
+(Ctrl-C, SIGTERM, the desk's Stop) sets the budget's stop token: each stage returns what it has, and
+the quick balancing steps still run on the best.
 """
 
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property, partial
@@ -40,6 +45,7 @@ from optimizer.balance.exact_numbers import fewest_table_visits
 from optimizer.balance.rotational_day import ROTATIONAL_DAY_MAX_PLAYERS, rotational_day
 from optimizer.balance.tables import ENUMERATED_CHOICES, KICKS
 from optimizer.bounds import lower_bound
+from optimizer.budget import Budget, Stop
 from optimizer.checker import check
 from optimizer.constructions import frontier_rounds, instant_seating, zero_repeat_seating
 from optimizer.constructions.fixed import fixed_schedule, fixed_seating
@@ -50,15 +56,13 @@ from optimizer.cpsat.split import split_probe, splits_by_round_two
 from optimizer.requests import apart_pairs, club_mates, pinned, turn_exempt
 from optimizer.search import Costs, extend, improve, tabu_search
 from optimizer.seats import EMPTY, Seats
-from optimizer.state import FINISH_SECONDS, Budget, Candidate, History, Incumbent
+from optimizer.state import FINISH_SECONDS, FINISH_SHARE, Candidate, History, Incumbent
 from optimizer.verdict import fewest_repeats
 
 # Share of the time left that choosing a day's rounds from a longer repeat-free design may take; most
-# of it when every choice is raced and a repeat-free day meets the bound. A repeatable run counts
-# descents in the race instead (400: about 2 s at 32 players on this project's loaded 2-core machine).
+# of it when every choice is raced and a repeat-free day meets the bound.
 ROUND_CHOICE_SHARE = 0.1
 ROUND_CHOICE_SHARE_AT_BOUND = 0.8
-ROUND_CHOICE_DESCENTS = 400
 # The rotational search (a small CP-SAT model) for a repeat-free start: at most this long, a third of
 # what is left, on at most this many workers.
 ROTATIONAL_SECONDS = 10.0
@@ -72,10 +76,9 @@ TABU_MAX_PLAYERS = 120
 # cost more time and memory than a run has: the starts answer alone.
 SEARCH_MAX_PLAYERS = 4_000
 # Regrouping for trios and rematches weighs every swap of a round at each step: rooms up to this size,
-# for a tenth of the time limit (at least FINISH_SECONDS); a repeatable run counts steps instead.
+# for a tenth of the time limit (at least FINISH_SECONDS).
 POLISH_MAX_PLAYERS = 400
 POLISH_SHARE = 0.1
-POLISH_STEPS_PER_SECOND = 1_000
 # The table numbering may end this long after the run's end: its first descent takes milliseconds in
 # the rooms that are regrouped, and without one the numbers are as built.
 NUMBERING_SECONDS = 0.05
@@ -100,10 +103,9 @@ KICKS_BETWEEN_REGROUPING = 20
 # Share of the time left after local search that may go to proving a forced repeat (_raise_bound).
 PROBE_SHARE = 0.2
 # The rotational day for the table numbers: these seconds, when the run has them to spare, in attempts of at most
-# ROTATIONAL_DAY_ATTEMPT seconds (of deterministic work, in a repeatable run, which makes
-# ROTATIONAL_DAY_REPEATABLE_ATTEMPTS of them). Measured on 2 workers: the 20 x 10 day in 1.3 s for 3
-# seeds of 4 (the fourth none in 6 s); the 16 x 6 day within 1.5 s for 2 seeds of 5.
-ROTATIONAL_DAY_SECONDS, ROTATIONAL_DAY_ATTEMPT, ROTATIONAL_DAY_REPEATABLE_ATTEMPTS = 8.0, 2.0, 2
+# ROTATIONAL_DAY_ATTEMPT seconds (of work, on one worker, in a repeatable run). Measured on 2 workers: the
+# 20 x 10 day in 1.3 s for 3 seeds of 4 (the fourth none in 6 s); the 16 x 6 day within 1.5 s for 2 seeds of 5.
+ROTATIONAL_DAY_SECONDS, ROTATIONAL_DAY_ATTEMPT = 8.0, 2.0
 # Attempts take these in turn (most visits above even for one player at one table, no back-to-back in
 # orbit order): nobody above even with the rematches ruled out (20 x 10), then at most one above (16 x 6).
 ROTATIONAL_DAY_TRIES = ((0, True), (1, False))
@@ -111,9 +113,9 @@ ROTATIONAL_DAY_TRIES = ((0, True), (1, False))
 # found: ordering, numbering and lettering it (milliseconds at 20 players), with a margin.
 BALANCE_MARGIN = 0.2
 # The exact numbering of the best day's groups at the end of a run: at most these seconds of the time left
-# (these deterministic seconds in a repeatable run), only with at least EXACT_NUMBERING_MIN_SECONDS left,
-# in rooms of at most EXACT_NUMBERING_MAX_TABLES tables.
-EXACT_NUMBERING_SECONDS, EXACT_NUMBERING_WORK, EXACT_NUMBERING_MIN_SECONDS = 4.0, 4.0, 1.0
+# (of work, in a repeatable run), only with at least EXACT_NUMBERING_MIN_SECONDS left, in rooms of at most
+# EXACT_NUMBERING_MAX_TABLES tables.
+EXACT_NUMBERING_SECONDS, EXACT_NUMBERING_MIN_SECONDS = 4.0, 1.0
 EXACT_NUMBERING_MAX_TABLES = 16
 # In the smallest rooms (split by round 2) the search has settled and the proof is what is left.
 SPLIT_SHARE = 0.8
@@ -126,7 +128,7 @@ class Run:
 
     event: Event
     history: History
-    budget: Budget
+    budget: Budget  # the whole run; the search ends before it (`search`), balancing has the rest
     on_progress: Callable[[Progress], None] | None = None
     computed_ahead: bool = True  # may offer the day stored for this room (optimizer.balance.ahead)
     bound: Bound = field(init=False)
@@ -138,6 +140,15 @@ class Run:
     def __post_init__(self) -> None:
         self.bound = self.history.bound or lower_bound(self.event)
         self.incumbent = Incumbent(self.event, self.history, self.budget, on_better=self._show)
+
+    @property
+    def search(self) -> Budget:
+        """The search's budget: the run's, less the end kept for balancing (a twentieth, at most FINISH_SECONDS)."""
+        return self.budget.before(min(FINISH_SECONDS, FINISH_SHARE * self.budget.end))
+
+    @property
+    def repeatable(self) -> bool:
+        return self.budget.repeatable
 
     @cached_property
     def costs(self) -> Costs | None:
@@ -181,6 +192,7 @@ def plan(
     warm_start: bool = True,
     history: History | None = None,
     computed_ahead: bool = True,
+    stop: Stop | None = None,
 ) -> PlanResult:
     """The variety rotation with the fewest repeats found within the time limit, checked.
 
@@ -188,16 +200,30 @@ def plan(
     neither a start nor a comparison. `warm_start=False` skips the starts, so a benchmark can show
     what they buy; `computed_ahead=False` the days stored for the table numbers, so that the run is the
     search's own (`optimizer.balance.ahead` regenerates them so). `workers=1` with a seed repeats a run
-    exactly."""
-    budget = Budget(time_limit, repeatable=workers == 1)
+    exactly: its `time_limit` is then seconds of work (optimizer.budget), never the wall clock's. Setting
+    `stop` (or the process's optimizer.budget.STOP, as the stop signals do) ends the run with the best
+    so far."""
+    budget = Budget.of(time_limit, repeatable=workers == 1, stop=stop)
     run = Run(event, history or History(), budget, on_progress, computed_ahead)
-    try:  # first, within the time limit (seconds at the room limits)
+    fixed_repeats, proven = None, False
+
+    def stages() -> None:
+        nonlocal fixed_repeats, proven
         fixed_repeats = None if history is not None else _fixed_rule(run, warm_start)
+        proven = _stages(run, seed, workers, warm_start)
+
+    _until_ctrl_c(budget, stages)
+    _until_ctrl_c(budget, lambda: _balance(run, np.random.default_rng(seed), workers))
+    return run.incumbent.result(run.bound, fixed_repeats=fixed_repeats, infeasible=proven, interrupted=budget.stopped)
+
+
+def _until_ctrl_c(budget: Budget, step: Callable[[], None]) -> None:
+    """Run a step; a library caller's own Ctrl-C (KeyboardInterrupt, where no stop signal handler sets
+    the token) sets the run's stop token, and the run goes on to keep its best."""
+    try:
+        step()
     except KeyboardInterrupt:
-        return _result(run, None, False, True)
-    proven, interrupted = _stages(run, seed, workers, warm_start)
-    _balance(run, np.random.default_rng(seed), interrupted=interrupted, workers=workers)
-    return _result(run, fixed_repeats, proven, interrupted)
+        budget.stop.set()
 
 
 def _fixed_rule(run: Run, warm_start: bool) -> int:
@@ -210,34 +236,29 @@ def _fixed_rule(run: Run, warm_start: bool) -> int:
     return check(fixed_schedule(run.event), indirect=False).repeats
 
 
-def _stages(run: Run, seed: int, workers: int, warm_start: bool) -> tuple[bool, bool]:
-    """Offer the starts, then search. Returns (proven, interrupted); Ctrl-C keeps the best so far."""
+def _stages(run: Run, seed: int, workers: int, warm_start: bool) -> bool:
+    """Offer the starts, then search. Returns whether no schedule was proven to exist."""
     rng = np.random.default_rng(seed)
-    try:
-        if warm_start:
-            _offer_constructions(run, rng, seed, workers)
-        if not run.done:
-            return _search(run, seed, workers, rng, warm_start)
-    except KeyboardInterrupt:
-        return False, True
-    return False, False
+    if warm_start and not run.budget.stopped:
+        _offer_constructions(run, rng, seed, workers)
+    if not run.done and not run.budget.stopped:
+        return _search(run, seed, workers, rng, warm_start)
+    return False
 
 
 def _offer_constructions(run: Run, rng: np.random.Generator, seed: int, workers: int) -> None:
     event = run.event
     if run.history.fresh and not event.layout.threes and not event.layout.sit_outs:
-        seconds = min(ROTATIONAL_SECONDS, run.budget.left() / 3)
-        # A repeatable run gives the rotational search deterministic time instead of the clock's.
-        work = min(ROTATIONAL_SECONDS, run.budget.time_limit / 3) if run.budget.repeatable else None
+        rotational = run.search.share(1 / 3).within(ROTATIONAL_SECONDS)
         found = zero_repeat_seating(
-            len(event.players), event.rounds, seconds, seed, min(workers, ROTATIONAL_WORKERS), work
+            len(event.players), event.rounds, rotational, seed, min(workers, ROTATIONAL_WORKERS)
         )
         found = _rounds_for_tables(run, found, rng) if found else _longest_zero_repeat_prefix(run)
         if found is not None and (len(found[0]) == event.rounds or run.costs is not None):
             seats, method = found
             if len(seats) < event.rounds:
                 assert run.costs is not None  # a design shorter than the day is taken only with a cost model
-                seats = extend(seats, event.rounds, run.costs, rng, run.budget.deadline)
+                seats = extend(seats, event.rounds, run.costs, rng, run.search)
                 method = f"{method}, extended"
             run.offer(place_stayers(seats, event), method)
     if run.history.fresh and (event.layout.threes or event.layout.sit_outs):
@@ -250,7 +271,7 @@ def _rounds_for_tables(run: Run, found: tuple[Seats, str], rng: np.random.Genera
     """The day's rounds chosen from the longest repeat-free design at hand for the table numbers they
     allow (optimizer.balance.rounds_for_tables), numbered; a generator of its own leaves the run's draws
     as they were. A tenth of the time left, or most of it when the choices are raced and no day can have
-    fewer repeats (the search then stops at once); a repeatable run counts descents, its clock a guard."""
+    fewer repeats (the search then stops at once)."""
     player_count, rounds = len(run.event.players), run.event.rounds
     if not _numbered(found[0], player_count):
         return found
@@ -259,10 +280,7 @@ def _rounds_for_tables(run: Run, found: tuple[Seats, str], rng: np.random.Genera
         return found
     raced = math.comb(len(longest[0]), rounds) <= ENUMERATED_CHOICES  # else one descent each, drawn choices
     share = ROUND_CHOICE_SHARE_AT_BOUND if raced and run.bound.repeats == 0 else ROUND_CHOICE_SHARE
-    repeatable = run.budget.repeatable
-    deadline = run.budget.deadline if repeatable else time.monotonic() + share * run.budget.left()
-    descents = ROUND_CHOICE_DESCENTS if repeatable else None
-    chosen, seats = rounds_for_tables(longest[0], rounds, rng.spawn(1)[0], deadline=deadline, descents=descents)
+    chosen, seats = rounds_for_tables(longest[0], rounds, rng.spawn(1)[0], budget=run.search.share(share))
     if chosen == list(range(rounds)):
         return found
     run.as_built = place_stayers(found[0], run.event), found[1]
@@ -278,7 +296,7 @@ def _offer_odd_room_designs(run: Run) -> None:
 
 
 def _offer_greedy(run: Run, rng: np.random.Generator) -> None:
-    seats = greedy_seating(run.event, run.costs, rng, run.history.burdens_before, run.budget.deadline)
+    seats = greedy_seating(run.event, run.costs, rng, run.history.burdens_before, run.search)
     run.offer(seats, "greedy round by round")
 
 
@@ -289,31 +307,43 @@ def _longest_zero_repeat_prefix(run: Run) -> tuple[Seats, str] | None:
     return instant_seating(player_count, rounds) if rounds > 0 else None
 
 
-def _search(run: Run, seed: int, workers: int, rng, warm_start: bool) -> tuple[bool, bool]:
-    """CP-SAT on rooms the full model fits, local search beyond. Returns (proven, interrupted)."""
+def _search(run: Run, seed: int, workers: int, rng, warm_start: bool) -> bool:
+    """CP-SAT on rooms the full model fits, local search beyond. Returns whether no schedule was proven to exist."""
     event, player_count = run.event, len(run.event.players)
     clauses = player_count * (player_count - 1) // 2 * event.rounds * event.layout.tables
     if clauses > CPSAT_MAX_CLAUSES:
         _local_search(run, rng, share=1.0)
-        return False, False
+        return False
     if warm_start:  # a better hint first
         _local_search(run, rng, share=0.5)
-    if run.done:
-        return False, False
-    if run.budget.left() < clauses / CLAUSES_BUILT_PER_SECOND:  # building the model alone would overrun
+    if run.done or run.budget.stopped:
+        return False
+    if not run.search.afford(clauses / CLAUSES_BUILT_PER_SECOND):  # building the model alone would overrun
         _local_search(run, rng, share=1.0)
-        return False, False
+        return False
     if run.history.fresh and splits_by_round_two(event):
         _raise_bound(run, _split_probe, seed, workers, share=SPLIT_SHARE)
     else:
         _raise_bound(run, _whole_day_probe, seed, workers, share=PROBE_SHARE)
-    if run.done:
-        return False, False
+    if run.done or run.budget.stopped:
+        return False
     return _solve_whole_day(run, seed, workers)
 
 
-# A probe: (run, seconds, share of the CP-SAT work, seed, workers) -> (an offer, proven, how it proves).
-Probe = Callable[["Run", float, float, int, int], tuple[tuple | None, bool, str]]
+@dataclass(frozen=True)
+class ProbeResult:
+    """What a probe ('at most bound repeats?') ended with: a day within the bound, or a proof that none
+    exists (named by `how`), or neither (out of time, or stopped)."""
+
+    seats: Seats | None
+    method: str  # how the day was found
+    proven: bool
+    how: str  # how the proof was reached, for the bound's text
+    found_at: float | None = None
+
+
+# A probe: (run, its budget, seed, workers) -> its result.
+Probe = Callable[["Run", Budget, int, int], ProbeResult]
 
 
 def _raise_bound(run: Run, probe: Probe, seed: int, workers: int, share: float) -> None:
@@ -321,73 +351,54 @@ def _raise_bound(run: Run, probe: Probe, seed: int, workers: int, share: float) 
     the bound: a schedule closes the gap, a proof that none exists raises the bound by one. Deciding
     'at most k repeats' is far easier than minimising, so small rooms get honest bounds quickly; the
     smallest are split by round 2 (optimizer.cpsat.split), which proves far more."""
-    deadline = time.monotonic() + share * run.budget.left()
+    probing = run.search.share(share)
     while run.best is not None and run.best.metrics.repeats > run.bound.repeats:
-        left = deadline - time.monotonic()
-        if left < 0.1:
+        if not probing.afford(0.1):
             return
-        found, proven, how = probe(run, left, share, seed, workers)
-        if found is not None:
-            run.offer(*found)
-        elif proven:
+        result = probe(run, probing, seed, workers)
+        if result.seats is not None:
+            run.offer(result.seats, result.method, result.found_at)
+        elif result.proven:
             forced = run.bound.repeats + 1
-            run.bound = Bound(repeats=forced, proof=f"{how}: {fewest_repeats(run.event, forced)}")
+            run.bound = Bound(repeats=forced, proof=f"{result.how}: {fewest_repeats(run.event, forced)}")
         else:
             return
 
 
-def _whole_day_probe(run: Run, left: float, share: float, seed: int, workers: int):
-    """'At most bound repeats?' on the whole-day model: (an offer, proven, how)."""
+def _whole_day_probe(run: Run, budget: Budget, seed: int, workers: int) -> ProbeResult:
+    """'At most bound repeats?' on the whole-day model."""
     target = run.history.planned_target(run.bound.repeats)
-    work = run.budget.cpsat_work()
     outcome = cpsat.solve(
         run.event,
-        time_limit=left,
+        budget,
         hint=run.best.seats if run.best else None,  # over the target, but CP-SAT repairs a hint near it first
         lower_bound=target,
         max_repeats=target,
         history=run.history,
         seed=seed,
         workers=workers,
-        work_limit=None if work is None else share * work,
-        epoch=run.budget.started,
     )
-    if outcome.interrupted:
-        raise KeyboardInterrupt
-    found = None if outcome.seats is None else (outcome.seats, "CP-SAT", outcome.best_at)
-    return found, outcome.proven, "CP-SAT search proof"
+    return ProbeResult(outcome.seats, "CP-SAT", outcome.proven, "CP-SAT search proof", outcome.best_at)
 
 
-def _split_probe(run: Run, left: float, share: float, seed: int, workers: int):
-    """'At most bound repeats?' split by round 2 (a fresh day): (an offer, proven, how)."""
-    work = run.budget.cpsat_work()
-    outcome = split_probe(
-        run.event,
-        run.bound.repeats,
-        time_limit=left,
-        seed=seed,
-        workers=workers,
-        work_limit=None if work is None else share * work,
-    )
-    if outcome.interrupted:
-        raise KeyboardInterrupt
-    found = None if outcome.seats is None else (outcome.seats, "CP-SAT split by round 2", None)
-    return found, outcome.proven, outcome.how
+def _split_probe(run: Run, budget: Budget, seed: int, workers: int) -> ProbeResult:
+    """'At most bound repeats?' split by round 2 (a fresh day)."""
+    outcome = split_probe(run.event, run.bound.repeats, budget, seed=seed, workers=workers)
+    return ProbeResult(outcome.seats, "CP-SAT split by round 2", outcome.proven, outcome.how)
 
 
-def _solve_whole_day(run: Run, seed: int, workers: int) -> tuple[bool, bool]:
-    """The CP-SAT model warm-started from the best so far; its proof raises the bound."""
+def _solve_whole_day(run: Run, seed: int, workers: int) -> bool:
+    """The CP-SAT model warm-started from the best so far; its proof raises the bound. Returns whether no
+    schedule was proven to exist."""
     outcome = cpsat.solve(
         run.event,
-        time_limit=run.budget.left(),
+        run.search,
         hint=run.best.seats if run.best else None,
         lower_bound=run.history.planned_target(run.bound.repeats),
         history=run.history,
         seed=seed,
         workers=workers,
-        work_limit=run.budget.cpsat_work(),
         on_progress=run.on_progress,
-        epoch=run.budget.started,
     )
     if outcome.seats is not None:
         run.offer(outcome.seats, "CP-SAT", found_at=outcome.best_at)
@@ -396,7 +407,7 @@ def _solve_whole_day(run: Run, seed: int, workers: int) -> tuple[bool, bool]:
         run.bound = Bound(repeats=day_bound, proof=f"CP-SAT search proof: {fewest_repeats(run.event, day_bound)}")
     # Seats CP-SAT found that the checker refused prove nothing: not 'no schedule exists'.
     refused = outcome.seats is not None and run.best is None
-    return outcome.proven and not refused, outcome.interrupted
+    return outcome.proven and not refused
 
 
 def _local_search(run: Run, rng, share: float) -> None:
@@ -405,27 +416,28 @@ def _local_search(run: Run, rng, share: float) -> None:
         _offer_greedy(run, rng)
     if run.best is None or run.costs is None:
         return
-    deadline = time.monotonic() + share * run.budget.left()
+    budget = run.search.share(share)
     small = run.costs.player_count <= TABU_MAX_PLAYERS
     method = f"{run.best.method}, {'tabu' if small else 'local'} search"
     offer = lambda seats: run.offer(seats.copy(), method)  # noqa: E731
     if small:
         target = run.history.planned_target(run.bound.repeats)
-        steps = run.budget.tabu_steps(share)
-        offer(tabu_search(run.best.seats, run.costs, deadline, rng, target, offer, max_steps=steps))
+        offer(tabu_search(run.best.seats, run.costs, budget, rng, target, offer))
     else:
-        offer(improve(run.best.seats, run.costs, deadline, rng, offer))
+        offer(improve(run.best.seats, run.costs, budget, rng, offer))
 
 
-def _balance(run: Run, rng: np.random.Generator, interrupted: bool, workers: int) -> None:
+def _balance(run: Run, rng: np.random.Generator, workers: int) -> None:
     """What players notice beyond repeats (optimizer.balance), never at the cost of one: regroup for
     fewer trios again and back-to-back rematches at the same repeats, then order the rounds, number
-    the tables and seat the letters, none of which changes who meets whom. Ctrl-C keeps the best."""
+    the tables and seat the letters, none of which changes who meets whom. After a stop only the quick
+    steps run (ordering, numbering, letters: no regrouping, no CP-SAT), within the run's end."""
     best, history, event = run.best, run.history, run.event
     if best is None:
         return
+    interrupted = run.budget.stopped
+    finish = run.budget.unstopped() if interrupted else run.budget
     player_count = len(event.players)
-    # after a Ctrl-C only the quick steps (ordering, numbering, letters): no regrouping, no CP-SAT
     regroup = not interrupted and run.costs is not None and player_count <= POLISH_MAX_PLAYERS
     # players x players matrices of the requests, for the regrouping alone (gigabytes at the room limits)
     room: dict[str, Any] = dict(
@@ -444,65 +456,73 @@ def _balance(run: Run, rng: np.random.Generator, interrupted: bool, workers: int
         player_count=player_count,
         exempt=turn_exempt(event),
         burdens_so_far=history.burdens_before,
-        deadline=run.budget.end,
+        budget=finish,
     )
-    try:
-        # A repeatable run numbers by the descent alone (no restarts), so that the clock does not decide
-        # where it stops.
-        kicks = 0 if run.budget.repeatable else KICKS
-        three_handed = bool((best.seats == EMPTY).any())
-
-        def number(seats: Seats, kicks: int = kicks, share: float = 1.0) -> Seats:
-            # `share` of the time left; one descent at least, even when the regrouping took the run's end
-            # (milliseconds at this size).
-            if not _numbered(seats, player_count):
-                return seats
-            now = time.monotonic()
-            # leave the seat letters their time: their check, and the exact letters where tables of three
-            reserve = LETTERS_CHECKS * run.incumbent.check_seconds + three_handed * LETTERS_SHARE * (
-                run.budget.end - now
-            )
-            deadline = max(now + share * (run.budget.end - now - reserve), now + NUMBERING_SECONDS)
-            return balance_table_numbers(
-                seats, room["pinned"], history.visits_before, player_count, rng=rng, kicks=kicks, deadline=deadline
-            )
-
-        # seat letters; where tables of three leave them uneven, exactly, on deterministic work (repeatable)
-        letters = partial(
-            balance_letters, letters_so_far=history.letters_before, player_count=player_count,
-            work=LETTERS_WORK, deadline=run.budget.end,
-        )  # fmt: skip
-        if run.as_built is not None:  # first, so that it draws as it did before the rounds were chosen
-            plain = number(order(run.as_built[0]), share=AS_BUILT_SHARE)
-            run.offer(letters(plain), f"{run.as_built[1]}, balanced")
-        seats = best.seats
-        if regroup:
-            seats = polish(seats, rng, **_polish_time(run), **room)
-        seats = number(order(seats))
-        if not run.incumbent.has_time_to_check():
-            return  # the seat letters would not be checked in time (at the room limits)
-        run.offer(letters(seats), f"{best.method}, balanced")
-        window = _regroup_share(run) if regroup else 0.0
-        won = None
-        if not interrupted:
-            balanced = lambda day: letters(number(order(day)))  # noqa: E731
-            won = _offer_stored_day(run, balanced)
-            searched = _offer_rotational_day(run, workers, balanced, window)  # only if still above even
-            won = won if searched is None else searched
-        seats = seats if won is None else won
-        # A repeatable run regroups only after a search that stopped early (at the bound), when the time
-        # left seldom runs out before the step count; otherwise the clock would decide where it stops.
-        if regroup and (run.done or not run.budget.repeatable) and run.best is not None:  # (a day was offered)
-            renumber = partial(number, kicks=min(kicks, KICKS_BETWEEN_REGROUPING))
-            seats = regroup_for_tables(
-                seats, regroup_rng, renumber, visits_so_far=history.visits_before,
-                **_polish_time(run, window=True), **room,
-            )  # fmt: skip
-            run.offer(letters(seats), run.best.method)
-        if not interrupted:
-            _offer_exact_numbering(run, workers, seed=int(rng.integers(2**31)))
-    except KeyboardInterrupt:
+    # A repeatable run numbers by the descent alone (no restarts), which ends by itself.
+    kicks = 0 if run.repeatable else KICKS
+    number = partial(_number, run, finish, room["pinned"], rng, three_handed=bool((best.seats == EMPTY).any()))
+    # seat letters; where tables of three leave them uneven, exactly, on deterministic work
+    letters = partial(
+        balance_letters, letters_so_far=history.letters_before, player_count=player_count,
+        budget=finish, work=LETTERS_WORK,
+    )  # fmt: skip
+    if run.as_built is not None:  # first, so that it draws as it did before the rounds were chosen
+        plain = number(order(run.as_built[0]), kicks=kicks, share=AS_BUILT_SHARE)
+        run.offer(letters(plain), f"{run.as_built[1]}, balanced")
+    seats = best.seats
+    if regroup:
+        seats = polish(seats, rng, budget=_polish_budget(run), **room)
+    seats = number(order(seats), kicks=kicks)
+    if not run.incumbent.has_time_to_check():
+        return  # the seat letters would not be checked in time (at the room limits)
+    run.offer(letters(seats), f"{best.method}, balanced")
+    if interrupted:
         return
+    window = _regroup_share(run) if regroup else 0.0
+    balanced = lambda day: letters(number(order(day), kicks=kicks))  # noqa: E731
+    won = _offer_stored_day(run, balanced)
+    searched = _offer_rotational_day(run, workers, balanced, window)  # only if still above even
+    won = won if searched is None else searched
+    seats = seats if won is None else won
+    # A repeatable run regroups only after a search that stopped early (at the bound), when the work left
+    # is the share's; otherwise only the finish window's, which the search's end decides.
+    if regroup and (run.done or not run.repeatable) and run.best is not None and not run.budget.stopped:
+        renumber = partial(number, kicks=min(kicks, KICKS_BETWEEN_REGROUPING))
+        seats = regroup_for_tables(
+            seats, regroup_rng, renumber, visits_so_far=history.visits_before,
+            budget=_polish_budget(run, window=True), **room,
+        )  # fmt: skip
+        run.offer(letters(seats), run.best.method)
+    if not run.budget.stopped:
+        _offer_exact_numbering(run, workers, seed=int(rng.integers(2**31)))
+
+
+def _number(
+    run: Run,
+    finish: Budget,
+    pinned_players: np.ndarray | None,
+    rng: np.random.Generator,
+    seats: Seats,
+    kicks: int,
+    three_handed: bool,
+    share: float = 1.0,
+) -> Seats:
+    """The table numbering (optimizer.balance.balance_table_numbers) for `share` of the time left but the
+    seat letters' (their checks, and the exact letters where tables of three), one descent at least even
+    past the run's end (milliseconds at this size). A repeatable run's numbering (its descent alone) is not
+    metered: it ends by itself."""
+    if not _numbered(seats, len(run.event.players)):
+        return seats
+    if run.repeatable:
+        budget = Budget.unlimited(finish.stop)
+    else:
+        left = finish.left()
+        reserve = LETTERS_CHECKS * run.incumbent.check_seconds + three_handed * LETTERS_SHARE * left
+        budget = finish.within(share * (left - reserve), at_least=NUMBERING_SECONDS)
+    history = run.history
+    return balance_table_numbers(
+        seats, pinned_players, history.visits_before, len(run.event.players), rng=rng, kicks=kicks, budget=budget
+    )
 
 
 def _offer_stored_day(run: Run, balanced: Callable[[Seats], Seats]) -> Seats | None:
@@ -538,27 +558,25 @@ def _offer_rotational_day(
     day (optimizer.balance.rotational_day) with fewer visits and no trio again if it has none, when
     ROTATIONAL_DAY_SECONDS are left beside `regroup_window` and the seat letters' checks (at a 5 s limit,
     run in less time, it cost the regrouping after it more than the day gained); a repeatable run on one
-    worker and deterministic time. Returns the day if it became the best."""
-    event, repeatable = run.event, run.budget.repeatable
+    worker and work. Returns the day if it became the best."""
+    event = run.event
     won = None
     if not _another_day_wanted(run) or len(event.players) > ROTATIONAL_DAY_MAX_PLAYERS:
         return None
     if _to_spare(run) < ROTATIONAL_DAY_SECONDS + regroup_window:  # the regrouping's window after it
         return None  # only with its whole time to spare: the stages before it keep theirs (5 s runs do not try)
-    end = time.monotonic() + ROTATIONAL_DAY_SECONDS
+    days = run.budget.within(ROTATIONAL_DAY_SECONDS)
     # Short attempts, the kinds in turn, each kind's seeds in turn: a seed may take many times another's.
-    attempts = ROTATIONAL_DAY_REPEATABLE_ATTEMPTS if repeatable else ROTATIONAL_DAY_SECONDS // ROTATIONAL_DAY_ATTEMPT
-    for attempt in range(int(attempts)):
-        best, left = run.best, end - time.monotonic()
-        if best is None or best.metrics.table_visits_above_even == 0 or left < NUMBERING_SECONDS:
+    for attempt in range(int(ROTATIONAL_DAY_SECONDS // ROTATIONAL_DAY_ATTEMPT)):
+        best = run.best
+        if best is None or best.metrics.table_visits_above_even == 0 or not days.afford(NUMBERING_SECONDS):
             break
         most_above, no_back_to_back = ROTATIONAL_DAY_TRIES[attempt % len(ROTATIONAL_DAY_TRIES)]
         day = rotational_day(
             len(event.players), event.rounds, repeats=best.metrics.repeats, below=best.metrics.table_visits_above_even,
             no_trios=best.metrics.trios_again == 0, no_back_to_back=no_back_to_back and best.metrics.back_to_back == 0,
-            most_above=most_above, deadline=time.monotonic() + min(left, ROTATIONAL_DAY_ATTEMPT),
-            work=ROTATIONAL_DAY_ATTEMPT if repeatable else None, workers=1 if repeatable else min(workers, 2),
-            seed=attempt // len(ROTATIONAL_DAY_TRIES),
+            most_above=most_above, budget=days.within(ROTATIONAL_DAY_ATTEMPT),
+            workers=1 if run.repeatable else min(workers, 2), seed=attempt // len(ROTATIONAL_DAY_TRIES),
         )  # fmt: skip
         if day is not None and run.incumbent.has_time_to_check():
             day = balanced(day)
@@ -573,24 +591,25 @@ def _offer_exact_numbering(run: Run, workers: int, seed: int) -> None:
     a proof that these groups allow no fewer, which stops it (often within a second). The groups, the
     order and the seat letters stay; only the numbers change. Not with stayers or rounds played before
     (the model renames numbers alike in all rounds), nor past EXACT_NUMBERING_MAX_TABLES."""
-    best, event, repeatable = run.best, run.event, run.budget.repeatable
+    best, event = run.best, run.event
     if best is None or best.metrics.table_visits_above_even == 0 or event.stay or not run.history.fresh:
         return
     seconds = _to_spare(run)
     if best.seats.shape[1] > EXACT_NUMBERING_MAX_TABLES or seconds < EXACT_NUMBERING_MIN_SECONDS:
         return
     found = fewest_table_visits(
-        best.seats, at_most=best.metrics.table_visits_above_even - 1, time_limit=min(seconds, EXACT_NUMBERING_SECONDS),
-        workers=1 if repeatable else min(workers, 2), seed=seed, work=EXACT_NUMBERING_WORK if repeatable else None,
+        best.seats, budget=run.budget.within(min(seconds, EXACT_NUMBERING_SECONDS)),
+        at_most=best.metrics.table_visits_above_even - 1, workers=1 if run.repeatable else min(workers, 2), seed=seed,
     )  # fmt: skip
     if found.seats is not None and run.incumbent.has_time_to_check():
         run.offer(found.seats, f"{best.method}, tables numbered exactly")
 
 
 def _to_spare(run: Run) -> float:
-    """The seconds a CP-SAT step of balancing may take: the time left but the seat letters' checks and
-    BALANCE_MARGIN."""
-    return run.budget.finish_left() - LETTERS_CHECKS * run.incumbent.check_seconds - BALANCE_MARGIN
+    """The seconds a CP-SAT step of balancing may take: the time left but BALANCE_MARGIN and, on the wall
+    clock, the seat letters' checks (a repeatable run never reads how long they took)."""
+    checks = 0.0 if run.repeatable else LETTERS_CHECKS * run.incumbent.check_seconds
+    return run.budget.left() - checks - BALANCE_MARGIN
 
 
 def _numbered(seats: Seats, player_count: int) -> bool:
@@ -598,23 +617,17 @@ def _numbered(seats: Seats, player_count: int) -> bool:
     return player_count * seats.shape[1] <= NUMBERING_MAX_CELLS
 
 
-def _polish_time(run: Run, window: bool = False) -> dict[str, Any]:
-    """A regrouping's deadline and step count: a tenth of the time limit (at least FINISH_SECONDS), within
-    the run's end. A repeatable run stops at a step count, the clock only then:
-    the share's after a search that stopped early (at the bound), else (or with `window`) the finish
-    window's alone (the part of the run always kept for balancing), so that the clock seldom decides
-    where it stops."""
+def _polish_budget(run: Run, window: bool = False) -> Budget:
+    """A regrouping's budget: a tenth of the time limit (at least FINISH_SECONDS), within the run's end.
+    A repeatable run's: the share's after a search that stopped early (at the bound), else (or with
+    `window`) REPEATABLE_WINDOW_SHARE of the finish window (the part of the run always kept for
+    balancing), in work."""
     share = _regroup_share(run)
-    end = run.budget.end
-    if not run.budget.repeatable:
-        return dict(deadline=min(end, time.monotonic() + share), max_steps=None)
-    counted = share if run.done and not window else REPEATABLE_WINDOW_SHARE * (run.budget.end - run.budget.deadline)
-    return dict(deadline=end, max_steps=int(counted * POLISH_STEPS_PER_SECOND))
+    if not run.repeatable:
+        return run.budget.within(share)
+    finish_window = run.budget.end - run.search.end
+    return run.budget.within(share if run.done and not window else REPEATABLE_WINDOW_SHARE * finish_window)
 
 
 def _regroup_share(run: Run) -> float:
-    return max(FINISH_SECONDS, POLISH_SHARE * run.budget.time_limit)
-
-
-def _result(run: Run, fixed_repeats: int | None, proven: bool, interrupted: bool) -> PlanResult:
-    return run.incumbent.result(run.bound, fixed_repeats=fixed_repeats, infeasible=proven, interrupted=interrupted)
+    return max(FINISH_SECONDS, POLISH_SHARE * run.budget.end)

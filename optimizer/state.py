@@ -1,7 +1,7 @@
-"""The state of one planning run, typed: what was played before, the time budget, the best so far.
+"""The state of one planning run, typed: what was played before and the best so far (its budget is
+optimizer.budget's).
 
 History    what the rounds already played leave to the rounds still to plan (a re-plan)
-Budget     the deadline, and in a repeatable run the work counts that stand in for the clock
 Incumbent  the best schedule that passed the checker, with `offer` as its only way in
 """
 
@@ -9,16 +9,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
 from models import Bound, Event, Metrics, PlanResult, Schedule, Status
+from optimizer.budget import Budget
 from optimizer.checker import InvalidSchedule, check, indirect_meetings
 from optimizer.seats import Seats, repeats, to_schedule
 
-# A seeded one-worker run counts tabu steps instead of watching the clock, so it repeats exactly.
-TABU_STEPS_PER_SECOND = 300
 QUICK_CHECK_SECONDS = 0.1  # a check this quick may end a run up to that much past its limit
 # The end of a run is kept for balancing (optimizer.balance): this share of the limit, at most FINISH_SECONDS.
 FINISH_SHARE = 0.05
@@ -59,41 +58,6 @@ class History:
         """The schedule the checker judges: for a re-plan, the played rounds and then these."""
         planned = to_schedule(event, seats, rule="variety")
         return planned if self.join is None else self.join(planned)
-
-
-@dataclass(frozen=True)
-class Budget:
-    """Seconds from `started`; a repeatable run (one worker, a seed) counts work instead.
-
-    The search ends at `deadline`; the run ends at `end`, the time between kept for balancing."""
-
-    time_limit: float
-    repeatable: bool = False
-    started: float = field(default_factory=time.monotonic)
-
-    @property
-    def end(self) -> float:
-        return self.started + self.time_limit
-
-    @property
-    def deadline(self) -> float:
-        return self.end - min(FINISH_SECONDS, FINISH_SHARE * self.time_limit)
-
-    def elapsed(self) -> float:
-        return time.monotonic() - self.started
-
-    def left(self) -> float:
-        return max(0.0, self.deadline - time.monotonic())
-
-    def finish_left(self) -> float:
-        return max(0.0, self.end - time.monotonic())
-
-    def tabu_steps(self, share: float) -> int | None:
-        return int(share * self.time_limit * TABU_STEPS_PER_SECOND) if self.repeatable else None
-
-    def cpsat_work(self) -> float | None:
-        """CP-SAT's deterministic time limit: half the run, the other half being the starts and tabu."""
-        return self.time_limit / 2 if self.repeatable else None
 
 
 @dataclass(frozen=True)
@@ -156,9 +120,10 @@ class Incumbent:
 
     def has_time_to_check(self) -> bool:
         """A run on the clock has at least the last check's time left, or its checks take milliseconds
-        (always, in a repeatable run): only checks of seconds, at the room limits, are skipped."""
+        (always, in a repeatable run, which never reads the clock): only checks of seconds, at the room
+        limits, are skipped."""
         quick = self.check_seconds < QUICK_CHECK_SECONDS  # ms: made even at the end (a room's seat letters)
-        return self.budget.repeatable or quick or self.budget.finish_left() >= self.check_seconds
+        return self.budget.repeatable or quick or self.budget.unstopped().left() >= self.check_seconds
 
     def _cannot_win(self, seats: Seats) -> bool:
         if self.best is None:

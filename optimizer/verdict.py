@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import time
-
 import optimizer.cpsat as cpsat
 from models import Answer, Event, Verdict
 from optimizer.bounds import lower_bound
+from optimizer.budget import Budget, Stop
 from optimizer.checker import check
 from optimizer.constructions import zero_repeat_seating
 from optimizer.constructions.fixed import fixed_schedule
@@ -15,10 +14,13 @@ from optimizer.cpsat.split import SplitOutcome, split_probe, splits_by_round_two
 from optimizer.seats import to_schedule
 
 
-def zero_repeat_verdict(event: Event, *, time_limit: float = 30.0, seed: int = 0, workers: int = 8) -> Verdict:
+def zero_repeat_verdict(
+    event: Event, *, time_limit: float = 30.0, seed: int = 0, workers: int = 8, stop: Stop | None = None
+) -> Verdict:
     """Exists (with a checked schedule), impossible (with the proof named and the rules it holds
-    under), or unknown; Ctrl-C gives an honest unknown."""
-    started = time.monotonic()
+    under), or unknown; the stop token (Ctrl-C) gives an honest unknown. One worker counts work
+    (optimizer.budget): a seeded run repeats exactly."""
+    budget = Budget.of(time_limit, repeatable=workers == 1, stop=stop)
     n, rounds = len(event.players), event.rounds
 
     def verdict(answer: Answer, reason: str, seats=None) -> Verdict:
@@ -34,30 +36,27 @@ def zero_repeat_verdict(event: Event, *, time_limit: float = 30.0, seed: int = 0
             answer=answer,
             reason=reason,
             schedule=schedule,
-            runtime=time.monotonic() - started,
+            runtime=budget.elapsed(),
         )
 
     bound = lower_bound(event)
     if bound.repeats > 0:
         return verdict(Answer.IMPOSSIBLE, bound.proof)
-    try:
-        if not event.layout.threes and not event.layout.sit_outs:
-            found = zero_repeat_seating(n, rounds, time_limit=time_limit / 2, seed=seed)
-        else:
-            found = odd_room_seating(n, rounds, event.odd)
-        if found is not None:
-            return verdict(Answer.EXISTS, f"constructed: {found[1]}", found[0])
-        left = max(0.1, time_limit - (time.monotonic() - started))
-        work = left if workers == 1 else None
-        outcome: cpsat.Outcome | SplitOutcome
-        if splits_by_round_two(event):
-            outcome = split_probe(event, 0, time_limit=left, seed=seed, workers=workers, work_limit=work)
-            how = outcome.how
-        else:
-            outcome = cpsat.solve(event, time_limit=left, max_repeats=0, seed=seed, workers=workers, work_limit=work)
-            how = "CP-SAT search proof"
-    except KeyboardInterrupt:
+    if not event.layout.threes and not event.layout.sit_outs:
+        found = zero_repeat_seating(n, rounds, budget.share(0.5), seed=seed, workers=min(workers, 2))
+    else:
+        found = odd_room_seating(n, rounds, event.odd)
+    if found is not None:
+        return verdict(Answer.EXISTS, f"constructed: {found[1]}", found[0])
+    outcome: cpsat.Outcome | SplitOutcome
+    if budget.stopped:
         return verdict(Answer.UNKNOWN, "stopped by Ctrl-C before an answer was reached")
+    if splits_by_round_two(event):
+        outcome = split_probe(event, 0, budget, seed=seed, workers=workers)
+        how = outcome.how
+    else:
+        outcome = cpsat.solve(event, budget, max_repeats=0, seed=seed, workers=workers)
+        how = "CP-SAT search proof"
     if outcome.seats is not None:
         return verdict(Answer.EXISTS, "found by CP-SAT", outcome.seats)
     if outcome.proven:

@@ -19,6 +19,7 @@ from models.event import MAX_ROUNDS, did_you_mean, name_key, normalise_name
 from optimizer.fix import turns_broken_by
 from optimizer.words import counted
 from rotation import stopping, tool_version
+from rotation.desk.data_commands import backup_command, export_command, import_command, restore_command
 from rotation.desk.serve import serve
 from rotation.inputs import BadInput, check_outputs, make_event, one_line_error, parse_sizes, read_schedule
 from rotation.output import (
@@ -214,7 +215,9 @@ def solver_options(command, seconds: float = 30.0, what: str = "Seconds to searc
             type=click.IntRange(min=1, max=MAX_WORKERS),
             default=8,
             show_default=True,
-            help=f"CP-SAT workers, 1 to {MAX_WORKERS}; one worker with a seed repeats a run exactly.",
+            help=f"CP-SAT workers, 1 to {MAX_WORKERS}. One worker repeats a run exactly (same seed and input, same "
+            "file, however busy the machine): its --time-limit is then seconds of work (CP-SAT's deterministic "
+            "time, search steps at a fixed rate), never the clock's, so a busy machine takes longer.",
         ),
     ]
     return functools.reduce(lambda cmd, option: option(cmd), reversed(options), with_solver)
@@ -245,7 +248,7 @@ def plan(
     """A variety rotation: all rounds planned at once for the fewest repeat opponents."""
     files = output.checked({"names file": names, "apart file": apart, "stay file": stay, "spread file": spread})
     event = make_event(players, names, rounds, odd, scoring, apart, stay, spread)
-    with progress_display(solver.time_limit) as show:
+    with stopping.polled(), progress_display(solver.time_limit) as show:
         result = optimizer.plan(
             event, time_limit=solver.time_limit, seed=solver.seed, workers=solver.workers, on_progress=show
         )
@@ -309,7 +312,7 @@ def replan(
     drop, add = _who_leaves(schedule, drop), _who_arrives(schedule, add)
     policy = _policy_change(schedule, odd, scoring)
     try:
-        with progress_display(solver.time_limit) as show:
+        with stopping.polled(), progress_display(solver.time_limit) as show:
             outcome = optimizer.replan(
                 schedule,
                 played,
@@ -467,6 +470,29 @@ def _fix(schedule_file, json_path, round_number: int, as_played: bool, change) -
         say("Nothing written: give --json FILE to keep this fix.")
 
 
+@cli.command("rename")
+@click.argument("schedule_file", metavar="DAY.json")
+@click.argument("old", metavar="OLD")
+@click.argument("new", metavar="NEW")
+@click.option("--json", "json_path", metavar="FILE", help="Write the renamed schedule here (default: DAY.json itself).")
+def rename_command(schedule_file, old, new, json_path):
+    """Correct a player's spelling everywhere in the schedule (seats, requests, arrivals, corrections): the
+    same player, nobody moves. Without --json the file is replaced whole, never half-written."""
+    files = (
+        check_outputs({"--json": json_path}, {"schedule file": schedule_file})
+        if json_path
+        else check_outputs({"--json": schedule_file}, {})
+    )
+    before = read_checked(schedule_file)
+    try:
+        was, now = optimizer.respelling(before.players, old, new)
+        after = optimizer.rename(before, was, now)
+    except optimizer.FixRefused as error:
+        raise BadInput(str(error)) from None
+    emit(after, files, figures=False)
+    say(f"{was} is now {now} in every round, request and record of the schedule.")
+
+
 @cli.command("played")
 @click.argument("schedule_file", metavar="DAY.json")
 @click.option(
@@ -495,9 +521,10 @@ def exists(players, names, rounds, odd, scoring, solver: SolverSettings, json_pa
     Exit status: 0 exists, 1 impossible, 3 unknown (2 is bad input), so scripts can branch on it."""
     files = check_outputs({"--json": json_path}, {"names file": names})
     event = make_event(players, names, rounds, odd, scoring)
-    verdict = optimizer.zero_repeat_verdict(
-        event, time_limit=solver.time_limit, seed=solver.seed, workers=solver.workers
-    )
+    with stopping.polled():
+        verdict = optimizer.zero_repeat_verdict(
+            event, time_limit=solver.time_limit, seed=solver.seed, workers=solver.workers
+        )
     rounds = counted(verdict.rounds, "round")
     if verdict.schedule is not None and files:
         emit(verdict.schedule, files, figures=False)
@@ -531,9 +558,12 @@ def compare(sizes, rounds_list, odd, solver: SolverSettings, csv_path, json_path
             say(f"{n:>7} {r:>6}  {error.format_message()}")
             skipped += 1
             continue
-        with progress_display(
-            solver.time_limit, f"room {k} of {len(rows)} ({n} players, {counted(r, 'round')})"
-        ) as show:
+        with (
+            stopping.polled(),
+            progress_display(
+                solver.time_limit, f"room {k} of {len(rows)} ({n} players, {counted(r, 'round')})"
+            ) as show,
+        ):
             result = optimizer.plan(
                 event, time_limit=solver.time_limit, seed=solver.seed, workers=solver.workers, on_progress=show
             )
@@ -579,6 +609,8 @@ def schema():
 cli.add_command(print_command)
 cli.add_command(scores_command)
 cli.add_command(serve)
+for command in (backup_command, restore_command, export_command, import_command):
+    cli.add_command(command)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -211,8 +211,6 @@ def with_provenance(
     result=None,
 ) -> Schedule:
     """The schedule with a record of how it was made and the checker's figures, for the JSON file."""
-    from datetime import datetime, timezone
-
     from models import Provenance
 
     provenance = Provenance(
@@ -223,9 +221,19 @@ def with_provenance(
         repeats=result.repeats if result is not None else None,
         bound=result.bound.repeats if result is not None else None,
         **{figure: getattr(metrics, figure) for figure in BALANCE_FIGURES},
-        created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        created=_created(),
     )
     return schedule.model_copy(update={"provenance": provenance})
+
+
+def _created() -> str:
+    """When the file is written; SOURCE_DATE_EPOCH (the reproducible-builds convention) sets it instead,
+    so that a repeatable run's file is the same byte for byte."""
+    from datetime import datetime, timezone
+
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
+    when = datetime.fromtimestamp(int(epoch), timezone.utc) if epoch.isdigit() else datetime.now(timezone.utc)
+    return when.isoformat(timespec="seconds")
 
 
 def schedule_json(schedule: Schedule) -> str:

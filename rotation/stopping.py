@@ -1,18 +1,22 @@
 """Stop signals: Ctrl-C (SIGINT), SIGTERM (`timeout`, a desk stopping a worker) and SIGHUP (a closed
 SSH session) all ask the run to stop, and all get the same answer.
 
-The first stop signal raises KeyboardInterrupt, which the optimizer's searches catch to return the
-best schedule so far; the command then checks and writes it. Later signals are only noted: the run is
-already stopping, and interrupting its cleanup or its writing would lose the work it is saving. Inside
-`held()` (writing a set of outputs, removing temporaries) even the first signal waits until the
-section ends, so a set of files is never left half replaced.
+Every stop signal sets the optimizer's stop token (optimizer.budget.STOP), which every stage of a
+planning run polls: inside `polled()` (the optimizer planning) that is all it does, and the run returns
+the best schedule so far, which the command then checks and writes. Elsewhere the first stop signal
+raises KeyboardInterrupt, which ends the command. Later signals are only noted: the run is already
+stopping, and interrupting its cleanup or its writing would lose the work it is saving. Inside `held()`
+(writing a set of outputs, removing temporaries) even the first signal waits until the section ends, so
+a set of files is never left half replaced.
 
-Kept free of heavy imports: the entry point installs it before importing the commands.
+Kept free of heavy imports: the entry point installs it before importing the commands (the stop token is
+set only once the optimizer is imported, as it is before any run).
 """
 
 from __future__ import annotations
 
 import signal
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -27,8 +31,9 @@ STOP_SIGNALS = tuple(NAMES)
 
 class _State:
     received: int | None = None  # the first stop signal of this run
-    raised = False  # whether it was turned into KeyboardInterrupt yet
+    told = False  # whether the run was told to stop yet (KeyboardInterrupt raised, or the token set while polled)
     held = 0  # depth of sections no signal may interrupt
+    polled = 0  # depth of sections that poll the stop token instead
 
 
 _state = _State()
@@ -37,10 +42,25 @@ _state = _State()
 def _on_stop(signum: int, frame) -> None:
     if _state.received is None:
         _state.received = signum
-    if _state.held or _state.raised:
-        return  # held: raised when the section ends; already raised: the run is stopping
-    _state.raised = True
+    _token_set()
+    if _state.polled and not _state.held:
+        _state.told = True  # the run polls the token: it stops and keeps its best
+        return
+    if _state.held or _state.told:
+        return  # held: raised when the section ends; already told: the run is stopping
+    _state.told = True
     raise KeyboardInterrupt
+
+
+def _token(action: str) -> None:
+    """Set or clear the optimizer's stop token, if the optimizer is imported (no run without it)."""
+    budget = sys.modules.get("optimizer.budget")
+    if budget is not None:
+        getattr(budget.STOP, action)()
+
+
+def _token_set() -> None:
+    _token("set")
 
 
 @contextmanager
@@ -51,14 +71,16 @@ def handled() -> Iterator[None]:
         yield
         return
     earlier = {number: signal.signal(number, _on_stop) for number in _taken()}
-    saved = (_state.received, _state.raised)
-    _state.received, _state.raised = None, False
+    saved = (_state.received, _state.told)
+    _state.received, _state.told = None, False
+    _token("clear")
     try:
         yield
     finally:
         for number, handler in earlier.items():
             signal.signal(number, handler)
-        _state.received, _state.raised = saved
+        _state.received, _state.told = saved
+        _token("clear")
 
 
 def install() -> None:
@@ -89,9 +111,21 @@ def held() -> Iterator[None]:
         yield
     finally:
         _state.held -= 1
-    if not _state.held and _state.received is not None and not _state.raised:
-        _state.raised = True
+    if not _state.held and _state.received is not None and not _state.told:
+        _state.told = True
         raise KeyboardInterrupt
+
+
+@contextmanager
+def polled() -> Iterator[None]:
+    """A section whose work polls the optimizer's stop token (a planning run): a stop signal inside only
+    sets the token, and the run returns its best so far. One that came before it has set the token
+    already: the run stops at once."""
+    _state.polled += 1
+    try:
+        yield
+    finally:
+        _state.polled -= 1
 
 
 def received() -> int | None:

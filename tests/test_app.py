@@ -11,6 +11,7 @@ import sys
 import time
 from importlib.metadata import version
 
+import pytest
 from fastapi.testclient import TestClient
 
 from desk_helpers import LOCAL, names, seeded_event, wait_run
@@ -71,6 +72,7 @@ def test_without_os_pathconf_as_on_windows_files_are_written_and_long_names_refu
     assert "longer than 255 bytes" in err and "Traceback" not in err
 
 
+@pytest.mark.subprocess
 def test_a_cp1252_console_gets_every_name_as_it_can_show_it(tmp_path):
     """Windows' redirected output: names the code page lacks come out as escapes, the report whole."""
     people = ["王小明", "Łukasz", "Renée", "Ann", "Bo", "Cy", "Dee", "Ed"]
@@ -88,6 +90,7 @@ def test_a_cp1252_console_gets_every_name_as_it_can_show_it(tmp_path):
     assert "\\u738b\\u5c0f\\u660e" in out and "\\u0141ukasz" in out and "Renée" in out and "Repeats:" in out
 
 
+@pytest.mark.subprocess
 def test_the_planning_process_ignores_the_current_folders_modules(monkeypatch, tmp_path):
     """The desk started from a folder that holds a models.py (a director's own script) still plans."""
     folder = tmp_path / "scripts"
@@ -117,6 +120,7 @@ def test_a_port_in_use_is_refused_before_any_address_is_printed(capsys, tmp_path
     assert not (tmp_path / "desk.sqlite3").exists()
 
 
+@pytest.mark.subprocess
 def test_serve_open_opens_the_browser_once_the_desk_listens(tmp_path):
     """$BROWSER is the command Python's webbrowser runs: here a script noting the address it was given."""
     noted = tmp_path / "opened.txt"

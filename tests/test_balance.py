@@ -25,6 +25,8 @@ from optimizer.balance import (
     table_visits_above_even,
     trios_again,
 )
+from optimizer.balance.polish import STEPS_PER_SECOND
+from optimizer.budget import Budget
 from optimizer.constructions import instant_seating
 from optimizer.constructions.affine import affine_seating
 from optimizer.search import Costs, extend
@@ -194,7 +196,7 @@ def in_turns(day: np.ndarray) -> bool:
 def test_polish_reaches_no_trios_again_on_16_players_6_rounds_at_the_fewest_repeats():
     day = extended_affine_day()
     assert repeats(day, 16) == 24 and trios_again(day) > 0
-    polished = polish(day, np.random.default_rng(0), max_steps=300)
+    polished = polish(day, np.random.default_rng(0), budget=_steps(300))
     assert repeats(polished, 16) <= 24
     assert trios_again(polished) == 0
 
@@ -216,7 +218,7 @@ def test_polish_never_raises_repeats_nor_breaks_requests(seed):
     clubs[:4, :4] = True
     before = _repeats(day, played)
     club_before = _club_meetings(day, clubs)
-    polished = polish(day, rng, met_before=played, apart=apart, clubs=clubs, pinned=pinned, max_steps=60)
+    polished = polish(day, rng, met_before=played, apart=apart, clubs=clubs, pinned=pinned, budget=_steps(60))
     assert same_sizes(polished, day)
     assert _repeats(polished, played) <= before
     assert _club_meetings(polished, clubs) <= club_before
@@ -259,14 +261,14 @@ def _club_meetings(day: np.ndarray, clubs: np.ndarray) -> int:
 
 def test_polish_is_repeatable_with_a_seed_and_a_step_budget():
     day = random_day(12, 5, np.random.default_rng(9))
-    runs = [polish(day, np.random.default_rng(4), max_steps=25) for _ in range(2)]
+    runs = [polish(day, np.random.default_rng(4), budget=_steps(25)) for _ in range(2)]
     assert (runs[0] == runs[1]).all()
 
 
 def test_polish_counts_rematches_with_the_round_played_before():
     day = random_day(16, 4, np.random.default_rng(11))
     previous = day[0].copy()  # the round before the plan seats the same tables as its first round
-    polished = polish(day, np.random.default_rng(1), previous=previous, max_steps=100)
+    polished = polish(day, np.random.default_rng(1), previous=previous, budget=_steps(100))
     assert back_to_back(polished, previous) < back_to_back(day, previous)
     assert repeats(polished, 16) <= repeats(day, 16)
 
@@ -286,7 +288,7 @@ def test_regrouping_reaches_even_table_visits_where_numbering_alone_cannot():
     numbered = balance_table_numbers(day, rng=np.random.default_rng(0), kicks=20)
     assert table_visits_above_even(numbered) >= forced_table_visits(day) == 16
     number = partial(balance_table_numbers, rng=np.random.default_rng(0), kicks=5)
-    regrouped = regroup_for_tables(numbered, np.random.default_rng(0), number, max_steps=3000)
+    regrouped = regroup_for_tables(numbered, np.random.default_rng(0), number, budget=_steps(3000))
     assert repeats(regrouped, 64) == 0 and trios_again(regrouped) == 0
     assert table_visits_above_even(regrouped) < forced_table_visits(day)
 
@@ -303,7 +305,7 @@ def test_regrouping_never_raises_an_earlier_figure_nor_breaks_requests(seed):
     clubs[:4, :4] = True
     number = partial(balance_table_numbers, pinned=pinned, rng=np.random.default_rng(seed), kicks=5)
     day = number(day)
-    regrouped = regroup_for_tables(day, rng, number, pinned=pinned, clubs=clubs, max_steps=600)
+    regrouped = regroup_for_tables(day, rng, number, pinned=pinned, clubs=clubs, budget=_steps(600))
     assert same_sizes(regrouped, day)
     assert repeats(regrouped, players) <= repeats(day, players)
     assert _club_meetings(regrouped, clubs) <= _club_meetings(day, clubs)
@@ -315,7 +317,7 @@ def test_regrouping_never_raises_an_earlier_figure_nor_breaks_requests(seed):
 
 def test_rounds_chosen_from_a_longer_design_number_better_than_its_first_rounds():
     design = affine_seating(3)  # 64 players, 21 repeat-free rounds
-    rounds, chosen = rounds_for_tables(design, 11, np.random.default_rng(0), tries=30, descents=200)
+    rounds, chosen = rounds_for_tables(design, 11, np.random.default_rng(0), tries=30)
     assert repeats(chosen, 64) == 0 and len(chosen) == 11 and rounds == sorted(set(rounds))
     assert all(_tables(r) == _tables(design[k]) for r, k in zip(chosen, rounds))  # the design's rounds, renumbered
     first = balance_table_numbers(design[:11], kicks=0)
@@ -328,10 +330,15 @@ def test_the_race_of_round_choices_finds_a_choice_one_descent_misranks():
     design = instant_seating(32, 10)[0]  # signed doubling of two affine planes AG(2, 4)
     choices = combinations(range(10), 8)
     one_descent = [table_visits_above_even(balance_table_numbers(design[list(c)], kicks=0)) for c in choices]
-    rounds, chosen = rounds_for_tables(design, 8, np.random.default_rng(0), descents=1000)
+    rounds, chosen = rounds_for_tables(design, 8, np.random.default_rng(0), budget=Budget.of(5, repeatable=True))
     assert table_visits_above_even(chosen) < min(one_descent)
-    again = rounds_for_tables(design, 8, np.random.default_rng(0), descents=1000)
-    assert again[0] == rounds and (again[1] == chosen).all()  # a budget of descents repeats exactly
+    again = rounds_for_tables(design, 8, np.random.default_rng(0), budget=Budget.of(5, repeatable=True))
+    assert again[0] == rounds and (again[1] == chosen).all()  # a budget of work repeats exactly
+
+
+def _steps(count: int) -> Budget:
+    """A budget of `count` polish steps, on the work clock."""
+    return Budget.of(count / STEPS_PER_SECOND, repeatable=True)
 
 
 def _tables(round_: np.ndarray) -> set[frozenset[int]]:
@@ -364,7 +371,9 @@ def test_exact_letters_reach_the_fewest_spread_the_tables_of_three_allow(players
     from optimizer.balance.seats import _sat_at_four
 
     seats = _three_handed_fixed_seats(players, rounds)
-    found = exact_letters(seats, players, np.zeros((players, 4), np.int64), _sat_at_four(seats, players), 5.0, 30.0)
+    found = exact_letters(
+        seats, players, np.zeros((players, 4), np.int64), _sat_at_four(seats, players), Budget.unlimited(), 5.0
+    )
     assert found is not None
     lettered, spread, proven = found
     assert proven and spread == fewest == max(1, forced_seat_spread(seats, players)) == seat_spread(lettered, players)
@@ -375,4 +384,4 @@ def test_exact_letters_reach_the_fewest_spread_the_tables_of_three_allow(players
     assert not ((lettered[..., 3] >= 0) & (seats[..., 3] < 0)).any()  # nobody in the empty seat D
     # the local search alone stops above it on 21 x 7; given the work, balance_letters takes the exact one
     assert (seat_spread(balance_letters(seats, None, players), players) > fewest) is local_above
-    assert seat_spread(balance_letters(seats, None, players, work=5.0), players) == fewest
+    assert seat_spread(balance_letters(seats, None, players, budget=Budget.unlimited(), work=5.0), players) == fewest

@@ -6,7 +6,7 @@ import threading
 
 from ortools.sat.python import cp_model
 
-from optimizer.budget import STOP, Budget, Stop, WallClock, WorkClock, solve
+from optimizer.budget import CPSAT_WORK_PER_SECOND, STOP, Budget, Stop, WallClock, WorkClock, solve
 
 
 def test_a_repeatable_budget_counts_work_alone():
@@ -73,8 +73,8 @@ def test_the_runner_charges_a_repeatable_run_with_the_work_done():
     budget = Budget.of(5, repeatable=True)
     solved = solve(_queens(12), budget, workers=1, seed=0)
     assert solved.found and not solved.stopped
-    assert budget.left() == 5 - solved.solver.deterministic_time
-    assert solved.solver.parameters.max_deterministic_time == 5
+    assert budget.left() == 5 - solved.solver.deterministic_time / CPSAT_WORK_PER_SECOND
+    assert solved.solver.parameters.max_deterministic_time == 5 * CPSAT_WORK_PER_SECOND
     assert solved.solver.parameters.num_workers == 1 and not solved.solver.parameters.catch_sigint_signal
 
 
@@ -112,3 +112,18 @@ def test_the_runner_does_not_search_once_stopped():
     budget.stop.set()
     solved = solve(_slow_to_prove(), budget, workers=1, seed=0)
     assert solved.stopped and not solved.closed
+
+
+def test_an_allowance_counts_steps_alike_on_either_clock():
+    for budget in (Budget.of(1000), Budget.of(1000, repeatable=True)):
+        allowance = budget.allowance(0.3)
+        assert allowance.repeatable == budget.repeatable
+        steps = 0
+        while not allowance.done():
+            allowance.charge(1 / 1000)
+            steps += 1
+        assert steps == 300  # float sums counted exactly
+    parent = Budget.of(1, repeatable=True)
+    allowance = parent.allowance(5)
+    allowance.charge(1)  # charged to the parent too, which ends it
+    assert parent.done() and allowance.done()

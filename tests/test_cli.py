@@ -110,6 +110,7 @@ def test_bad_input_is_one_line_and_status_two(capsys, tmp_path, argv, words):
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
 
 
+@pytest.mark.subprocess
 def test_console_script_exit_status_without_traceback(tmp_path):
     done = subprocess.run(
         [sys.executable, "-m", "rotation.cli", "fixed", "--players", "2", "--rounds", "1"],

@@ -7,6 +7,7 @@ import pytest
 
 import optimizer
 from models import Answer, Event, OddPolicy
+from optimizer.budget import Budget
 from optimizer.checker import check
 from optimizer.constructions import frontier_rounds, instant_seating, library, zero_repeat_seating
 from optimizer.constructions.affine import affine_seating, directions
@@ -57,7 +58,7 @@ def _speed_rounds_unchecked(players, speeds, rounds):
 
 def test_speed_rule_large_rooms_are_repeat_free():
     for players, rounds in [(200, 8), (1000, 10)]:
-        made = zero_repeat_seating(players, rounds)
+        made = zero_repeat_seating(players, rounds, Budget.of(10))
         assert made is not None and is_repeat_free(made[0], players, rounds)
     seats = speed_seating(1000, 10)
     assert seats.shape == (10, 250, 4) and repeats(seats, 1000) == 0
@@ -78,7 +79,7 @@ def test_pair_types_cover_every_mover_pair_once():
 @pytest.mark.parametrize("m, k, f", [(9, 3, 1), (7, 3, 3)])
 def test_rotational_search_finds_small_designs(m, k, f):
     shape = Shape(m, k, f)
-    base = search_base_round(shape, m, time_limit=20, seed=0)
+    base = search_base_round(shape, m, Budget.of(20), seed=0)
     assert base is not None
     seats = expand(base, shape, m)
     assert seated_once(seats, shape.player_count) and repeats(seats, shape.player_count) == 0
@@ -86,7 +87,7 @@ def test_rotational_search_finds_small_designs(m, k, f):
 
 def test_turning_variant_finds_36_over_11():
     shape = Shape(11, 3, 3, turn=1)
-    base = search_base_round(shape, 11, time_limit=20, seed=0)
+    base = search_base_round(shape, 11, Budget.of(20), seed=0)
     assert base is not None and repeats(expand(base, shape, 11), 36) == 0
 
 
@@ -198,7 +199,7 @@ def test_pair_codes_and_the_meetings_matrix_count_the_same_repeats():
 
 @pytest.mark.parametrize("players, rounds", [(16, 6), (20, 6), (12, 3), (8, 2), (18, 2), (28, 9), (24, 1), (4, 1)])
 def test_entry_point_never_returns_an_invalid_seating(players, rounds):
-    made = zero_repeat_seating(players, rounds, time_limit=2)
+    made = zero_repeat_seating(players, rounds, Budget.of(2))
     if made is not None:
         seats, how = made
         assert how and seats.shape == (rounds, players // 4, 4)
@@ -206,5 +207,5 @@ def test_entry_point_never_returns_an_invalid_seating(players, rounds):
 
 
 def test_entry_point_describes_its_method():
-    assert "AG(3,4)" in zero_repeat_seating(64, 21)[1]
-    assert "speed rule" in zero_repeat_seating(200, 8)[1]
+    assert "AG(3,4)" in zero_repeat_seating(64, 21, Budget.of(2))[1]
+    assert "speed rule" in zero_repeat_seating(200, 8, Budget.of(2))[1]

@@ -9,6 +9,7 @@ import pytest
 import optimizer.cpsat as cpsat
 import optimizer.cpsat.split as split
 from models import Event, OddPolicy
+from optimizer.budget import Budget
 from optimizer.checker import check
 from optimizer.cpsat.model import SeatingModel, first_round_tables
 from optimizer.cpsat.round_classes import (
@@ -142,11 +143,11 @@ def test_the_split_by_round_three_agrees_with_the_whole_day_model(players, odd, 
 
 
 def assert_split_agrees(event: Event, refined: bool = False) -> None:
-    best = cpsat.solve(event, time_limit=20, workers=2)
+    best = cpsat.solve(event, Budget.of(20), workers=2)
     assert best.proven and best.repeats is not None
-    below = split_probe(event, best.repeats - 1, time_limit=20, workers=2)
+    below = split_probe(event, best.repeats - 1, Budget.of(20), workers=2)
     assert below.proven and below.seats is None and (below.refined > 0 or not refined)
-    at = split_probe(event, best.repeats, time_limit=20, workers=2)
+    at = split_probe(event, best.repeats, Budget.of(20), workers=2)
     assert at.seats is not None and not at.proven
     metrics = check(to_schedule(event, at.seats, "variety"))
     assert metrics.repeats <= best.repeats and metrics.turns_fair
@@ -155,7 +156,7 @@ def assert_split_agrees(event: Event, refined: bool = False) -> None:
 def test_eleven_players_sitting_out_three_cannot_do_better_than_six_over_four_rounds():
     # The whole-day model needs several seconds; split, 18 cases close in about one.
     event = Event.with_count(11, 4, odd=OddPolicy.SIT_OUT)
-    outcome = split_probe(event, 5, time_limit=20, workers=2)
+    outcome = split_probe(event, 5, Budget.of(20), workers=2)
     assert outcome.proven and outcome.cases == sum(met_again <= 5 for _, met_again in second_rounds(event)) == 18
 
 

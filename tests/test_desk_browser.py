@@ -259,6 +259,11 @@ def test_drop_out_re_plan_swap_and_undo(page, server):
     page.fill("#swap-form input[name=second]", second)
     page.click("#swap-form button")
     page.wait_for_load_state()
+    assert page.locator("#preview-moves li").count() == 2  # the swap is shown first: who moves, the figures
+    assert "Repeats" in page.inner_text("#preview-figures")
+    check_layout(page, "swap preview")
+    page.click("#confirm-button")
+    page.wait_for_load_state()
     assert page.inner_text("#round-4 .table:nth-child(1) li:nth-child(1) a") == second
     assert page.inner_text("#round-4 .table:nth-child(2) li:nth-child(1) a") == first
     page.click("#undo-form button")

@@ -168,7 +168,11 @@ def test_played_rounds_swaps_undo_and_going_back(client, db):
     assert f"{apart[0]} and {apart[1]} are kept apart" in errors_beside_fields(broken.text)["swap"]
     # ... and recorded in a played round, where it is what happened.
     mate_one = next(n for n in before.players if one[n][0] == one[apart[1]][0] and n != apart[1])
-    assert post("/swap", round="1", first=apart[0], second=mate_one).status_code == 200
+    preview = post("/swap", round="1", first=apart[0], second=mate_one)  # shown first, applied when confirmed
+    assert preview.status_code == 200 and 'id="confirm-button"' in preview.text and "Apply the swap" in preview.text
+    assert f"{apart[0]}: table {one[apart[0]][0]} seat {one[apart[0]][1]}" in preview.text
+    assert Schedule.model_validate(client.get(f"/api/events/{event_id}/schedule").json()) == before
+    assert post("/swap", round="1", first=apart[0], second=mate_one, confirm="1").status_code == 200
     happened = Schedule.model_validate(client.get(f"/api/events/{event_id}/schedule").json())
     assert happened.corrections[-1].played and happened.seat_of(0)[apart[0]] == one[mate_one]
     assert f"round 1: {apart[0]} and {mate_one} swapped (as played)" in client.get(f"/events/{event_id}").text
@@ -177,7 +181,7 @@ def test_played_rounds_swaps_undo_and_going_back(client, db):
     assert "&#39;Nobody&#39; is not on the schedule" in errors_beside_fields(unknown.text)["swap"]
     first = next(n for n in before.players if n not in apart)
     second = next(n for n in before.players if two[n][0] != two[first][0] and n not in apart)
-    assert post("/swap", round="2", first=first.upper(), second=second).status_code == 200  # any case finds the name
+    assert post("/swap", round="2", first=first.upper(), second=second, confirm="1").status_code == 200  # any case
     after = Schedule.model_validate(client.get(f"/api/events/{event_id}/schedule").json())
     assert after.seat_of(1)[first] == two[second] and after.seat_of(1)[second] == two[first]
     assert after.rounds[0] == before.rounds[0] and after.rounds[2:] == before.rounds[2:]
@@ -199,11 +203,19 @@ def test_json_day_actions(client, db):
     assert api("/played", {"rounds": 2}).json()["played"] == 2
     assert api("/played", {"rounds": 2}).status_code == 422
     assert api("/swap", {"round": 3, "first": "Player 01", "second": "Nobody"}).status_code == 422
-    assert api("/swap", {"round": 3, "first": "Player 01", "second": "Player 02"}).json()["kind"] == "swap"
+    asked = api("/swap", {"round": 3, "first": "Player 01", "second": "Player 02"})
+    assert asked.status_code == 409 and "confirm" in asked.json()["detail"]
+    assert {"Repeats", "Most meetings of one pair"} <= {f["label"] for f in asked.json()["preview"]["figures"]}
+    assert len(client.get(f"/api/events/{event_id}/versions").json()) == 2  # nothing applied
+    swapped = api("/swap", {"round": 3, "first": "Player 01", "second": "Player 02", "confirm": True})
+    assert swapped.json()["kind"] == "swap"
     assert api("/undo").json()["played"] == 2
     assert client.get(f"/api/events/{event_id}/metrics").json()["repeats"] >= 0
     first = client.get(f"/api/events/{event_id}/versions").json()[-1]
-    assert api(f"/versions/{first['id']}/restore").json()["played"] == 0
+    refused = api(f"/versions/{first['id']}/restore")  # it would un-play rounds 1 and 2: asked first
+    assert refused.status_code == 409 and refused.json()["preview"]["effects"]["unplayed"] == [1, 2]
+    assert "rounds 1 to 2 would no longer be marked played" in refused.json()["detail"]
+    assert api(f"/versions/{first['id']}/restore", {"confirm": True}).json()["played"] == 0
     assert api("/undo").status_code == 409  # the first schedule has nothing before it
 
 
@@ -527,7 +539,8 @@ def test_a_player_who_took_an_empty_seat_is_recorded_in_a_played_round_only(clie
     assert "round 2 is still to play" in errors_beside_fields(ahead.text)["move"]
     no_table = client.post(f"/events/{event_id}/move", data={"csrf": token, "round": "1", "player": player})
     assert "&#39;&#39; is not a table number" in errors_beside_fields(no_table.text)["move"]
-    moved = api("/move", {"round": 1, "player": player.lower(), "table": three})
+    assert api("/move", {"round": 1, "player": player.lower(), "table": three}).status_code == 409  # preview first
+    moved = api("/move", {"round": 1, "player": player.lower(), "table": three, "confirm": True})
     assert moved.json()["kind"] == "move" and f"{player} played at table {three} (as played)" in moved.json()["note"]
     after = Schedule.model_validate(client.get(f"/api/events/{event_id}/schedule").json())
     assert after.seat_of(0)[player][0] == three and after.corrections[-1].change == "move"

@@ -219,7 +219,10 @@ def test_re_plans_swaps_and_undo_never_touch_the_scores(client, db):
     assert standings(client, event_id) == before  # the re-plan kept round 1, and its cards count as they did
     # A swap recorded in the played round changes two tables: their cards are kept, not counted, flagged.
     swapped = {"round": 1, "first": "Player 01", "second": "Player 05"}
-    assert client.post(f"/api/events/{event_id}/swap", json=swapped).status_code == 200
+    asked = client.post(f"/api/events/{event_id}/swap", json=swapped)  # the preview names the cards it detaches
+    assert asked.status_code == 409
+    assert asked.json()["preview"]["effects"]["cards"] == [{"round": 1, "table": 1}, {"round": 1, "table": 2}]
+    assert client.post(f"/api/events/{event_id}/swap", json={**swapped, "confirm": True}).status_code == 200
     cards = client.get(f"/api/events/{event_id}/cards", params={"round": 1}).json()[0]
     assert [t["status"] for t in cards["tables"]] == ["changed", "changed"] and cards["missing"] == [1, 2]
     assert client.get(f"/api/events/{event_id}/standings").status_code == 404

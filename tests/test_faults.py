@@ -82,6 +82,7 @@ def test_two_outputs_cannot_be_one_file(tmp_path, link):
 # 3. Files first, then the report; a closed or full stdout loses no file.
 
 
+@pytest.mark.subprocess
 def test_files_are_written_before_the_report_and_a_closed_pipe_loses_none(tmp_path):
     # 2000 players print far more than a pipe holds, so the report really meets the closed pipe.
     command = [sys.executable, "-m", "rotation.cli", "fixed", "--players", "2000", "--rounds", "4"]
@@ -95,6 +96,7 @@ def test_files_are_written_before_the_report_and_a_closed_pipe_loses_none(tmp_pa
     assert len(Schedule.model_validate_json((tmp_path / "O.json").read_text(encoding="utf-8")).rounds) == 4
 
 
+@pytest.mark.subprocess
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
 def test_a_full_stdout_is_one_line_and_keeps_the_files(tmp_path):
     command = [
@@ -624,6 +626,7 @@ def test_print_rounds_to_the_end(tmp_path):
     assert pages["2-"] == pages["2-4"] != pages["2"]
 
 
+@pytest.mark.subprocess
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
 def test_bad_input_with_stderr_on_a_full_disk_still_exits_2():
     with open("/dev/full", "w", encoding="utf-8") as full:
@@ -633,6 +636,7 @@ def test_bad_input_with_stderr_on_a_full_disk_still_exits_2():
     assert done.returncode == 2
 
 
+@pytest.mark.subprocess
 def test_a_closed_stdout_is_said_and_keeps_the_files(tmp_path):
     out = tmp_path / "O.json"
     command = f"exec {sys.executable} -m rotation fixed --players 16 --rounds 2 --json {out} >&-"

@@ -1,11 +1,10 @@
 """The orbit day for the table numbers (optimizer.balance.orbit_day), checked by the checker."""
 
-import time
-
 import pytest
 
 from models import Event
 from optimizer.balance.orbit_day import orbit_day
+from optimizer.budget import CPSAT_WORK_PER_SECOND, Budget
 from optimizer.checker import check
 from optimizer.seats import to_schedule
 
@@ -16,9 +15,10 @@ def _measured(seats, players: int):
 
 
 def _day(players: int, rounds: int, **asked):
-    # one worker on deterministic work: the same day on any machine; the clock only a guard
+    # one worker on deterministic work (10 deterministic seconds): the same day on any machine
     asked = dict(no_trios=True, no_back_to_back=True, below=1) | asked
-    return orbit_day(players, rounds, deadline=time.monotonic() + 120, work=10.0, workers=1, seed=0, **asked)
+    work = Budget.of(10.0 / CPSAT_WORK_PER_SECOND, repeatable=True)
+    return orbit_day(players, rounds, budget=work, workers=1, seed=0, **asked)
 
 
 def test_20_players_over_9_rounds_at_the_fewest_repeats_with_nobody_at_a_table_more_than_twice():

@@ -124,6 +124,11 @@ def test_unknown_when_neither_found_nor_proven_in_time():
     assert answer.answer is Answer.UNKNOWN and answer.schedule is None
 
 
+# Seconds a subprocess test waits for a process before calling it hung: a guard, never a measure of speed
+# (beside two CPU-bound processes, starting Python and OR-Tools alone takes several seconds).
+PATIENCE = 600
+
+
 def read_until(fd: int, pattern: bytes, seen: bytearray, timeout: float) -> bool:
     """Read a pseudo-terminal into `seen` until `pattern` (a regex) shows, or the timeout passes."""
     deadline = time.monotonic() + timeout
@@ -147,6 +152,7 @@ def read_until(fd: int, pattern: bytes, seen: bytearray, timeout: float) -> bool
         (20, 6),  # Ctrl-C reaches the rotational search for a sixth repeat-free round (CP-SAT, up to 10 s)
     ],
 )
+@pytest.mark.subprocess
 def test_ctrl_c_returns_checks_and_writes_the_best_schedule(tmp_path, players, rounds):
     """The live line shows only on a terminal: stderr is a pseudo-terminal, and Ctrl-C is sent once
     the line reports a schedule found (a number after "best repeats", not the "-" it starts with)."""
@@ -159,12 +165,12 @@ def test_ctrl_c_returns_checks_and_writes_the_best_schedule(tmp_path, players, r
     os.close(slave)
     seen = bytearray()
     try:
-        shown = read_until(master, rb"best repeats \d+\s+lower bound \d+", seen, timeout=60)
+        shown = read_until(master, rb"best repeats \d+\s+lower bound \d+", seen, timeout=PATIENCE)
         assert shown, f"no progress line on the terminal: {seen.decode(errors='replace')!r}"
         process.send_signal(signal.SIGINT)
-        drain = threading.Thread(target=read_until, args=(master, rb"\0never", seen, 60), daemon=True)
+        drain = threading.Thread(target=read_until, args=(master, rb"\0never", seen, PATIENCE), daemon=True)
         drain.start()  # keep reading the terminal so the child never blocks writing to it
-        stdout, _ = process.communicate(timeout=60)
+        stdout, _ = process.communicate(timeout=PATIENCE)
         drain.join(timeout=10)  # the terminal closes with the child
     finally:
         if process.poll() is None:

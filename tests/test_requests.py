@@ -201,10 +201,14 @@ def test_a_stay_that_holds_under_sit_outs_or_at_a_table_of_four_is_kept():
             "stay ZOE WEISS at table 1: 'ZOE WEISS' is not a player; did you mean 'Zoë Weiß'?",
         ),
         ({"apart": [("Ann", "Zoe")]}, "apart Ann, Zoe: 'Zoe' is not a player"),  # Zoé and Zoë: no one guess
-        ({"apart": [("Ann", "Zoe Weis")]}, "apart Ann, Zoe Weis: 'Zoe Weis' is not a player"),
+        (  # a letter missing: the nearest spelling
+            {"apart": [("Ann", "Zoe Weis")]},
+            "apart Ann, Zoe Weis: 'Zoe Weis' is not a player; did you mean 'Zoë Weiß'?",
+        ),
+        ({"apart": [("Ann", "Xavier")]}, "apart Ann, Xavier: 'Xavier' is not a player"),  # nobody near
     ],
 )
-def test_an_unknown_name_gets_did_you_mean_when_one_name_matches_ignoring_case_and_accents(request_, words):
+def test_an_unknown_name_gets_did_you_mean_when_one_name_matches_or_one_is_near(request_, words):
     players = ("Zoë Weiß", "Ann", "Bjørn", "Zoé", "Zoë", "Cy", "Dee", "Ed")
     assert str(refusal(players=players, rounds=2, **request_)) == words
 

@@ -118,6 +118,13 @@ MEASURE = (
   return {problems: problems.slice(0, 10), smallest: sizes.length ? Math.min(...sizes) : null, names: sizes.length};
 }"""
 )
+# The find-your-table entries shown read down each column, then the next (DOM order is alphabetical).
+DOWN_COLUMNS = r"""() => {
+  const boxes = [...document.querySelectorAll("#find .entry")].map((el) => el.getBoundingClientRect())
+    .filter((box) => box.width > 0);
+  return boxes.every((b, i) => i === 0 || (Math.abs(b.left - boxes[i - 1].left) < 1 ? b.top > boxes[i - 1].top
+    : b.left > boxes[i - 1].right - 1 && b.top <= boxes[i - 1].top));
+}"""
 SCREEN_BOXES = (
     ".deck > *, .card > *, .names li, .names li > *, .entry > *, .screen-head > *, .screen-foot > *, #changed"
 )
@@ -174,7 +181,10 @@ def test_a_release_reaches_the_projector_and_a_phone_without_a_reload_and_200_pl
     # A change to the released round is flagged on the projector, still without a reload.
     first, second = round_one[0]["players"][0], round_one[1]["players"][0]
     assert (
-        api.post(f"/api/events/{event_id}/swap", json={"round": 1, "first": first, "second": second}).status_code == 200
+        api.post(
+            f"/api/events/{event_id}/swap", json={"round": 1, "first": first, "second": second, "confirm": True}
+        ).status_code
+        == 200
     )
     until(screen, "document.getElementById('changed') !== null", clock=True)
     assert screen.inner_text("#changed") == f"Table {round_one[0]['table']}, Table {round_one[1]['table']} changed"

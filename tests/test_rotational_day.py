@@ -1,7 +1,6 @@
 """The rotational day for the table numbers (optimizer.balance.rotational_day), checked by the checker."""
 
 import importlib
-import time
 
 import pytest
 
@@ -9,6 +8,7 @@ from models import Event
 from optimizer import plan
 from optimizer.balance import order_rounds
 from optimizer.balance.rotational_day import rotational_day
+from optimizer.budget import CPSAT_WORK_PER_SECOND, Budget
 from optimizer.checker import check
 from optimizer.seats import to_schedule
 
@@ -19,8 +19,9 @@ def _measured(seats, players: int):
 
 
 def _day(players: int, rounds: int, **asked):
-    # one worker on deterministic work: the same day on any machine; the clock only a guard
-    return rotational_day(players, rounds, deadline=time.monotonic() + 60, work=2.0, workers=1, seed=0, **asked)
+    # one worker on deterministic work (2 deterministic seconds): the same day on any machine
+    work = Budget.of(2.0 / CPSAT_WORK_PER_SECOND, repeatable=True)
+    return rotational_day(players, rounds, budget=work, workers=1, seed=0, **asked)
 
 
 def test_20_players_over_10_rounds_at_the_fewest_repeats_with_nobody_at_a_table_more_than_twice():
@@ -62,7 +63,11 @@ def test_after_a_stop_the_plan_runs_no_cp_sat_balancing(monkeypatch):
     def not_now(*args, **kwargs):
         raise AssertionError("a CP-SAT balancing step ran after the stop")
 
-    monkeypatch.setattr(planning, "_stages", lambda *args: (False, True))  # stopped before any search
+    def stopped(run, *args) -> bool:  # the stop token set before any search
+        run.budget.stop.set()
+        return False
+
+    monkeypatch.setattr(planning, "_stages", stopped)
     monkeypatch.setattr(planning, "rotational_day", not_now)
     monkeypatch.setattr(planning, "fewest_table_visits", not_now)
     event = Event(players=tuple(f"P{k + 1:02d}" for k in range(16)), rounds=12)

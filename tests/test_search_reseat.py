@@ -3,7 +3,6 @@ and keeps pinned players and table sizes; improve and extend keep the shape of t
 
 from __future__ import annotations
 
-import time
 from itertools import combinations
 
 import numpy as np
@@ -11,12 +10,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from models import Event, OddPolicy
+from optimizer.budget import Budget
 from optimizer.constructions.affine import affine_seating
 from optimizer.constructions.fixed import fixed_seating
 from optimizer.search import Costs, extend, improve, reseat_round
 from optimizer.seats import EMPTY, meetings, repeats
 
-SOON = 30.0  # seconds: a guard only; these searches stop on their own long before
+SOON = 30.0  # seconds of work: a guard only; these searches stop on their own long before
 
 
 def round_cost(tables: np.ndarray, cost: np.ndarray) -> float:
@@ -92,7 +92,7 @@ def test_improve_never_worsens_the_day_and_keeps_every_round_s_players_and_table
     t = int(np.argwhere(start[0] == 0)[0][0])
     start[:, [0, t]] = start[:, [t, 0]]  # round one's table of P1 becomes table 1 ...
     start[1:] = start[:1]  # ... and every round repeats round one: P1 stays, the day repeats badly
-    best = improve(start, costs, time.monotonic() + SOON, np.random.default_rng(seed))
+    best = improve(start, costs, Budget.of(SOON, repeatable=True), np.random.default_rng(seed))
     assert repeats(best, players) <= repeats(start, players)
     if rounds >= 2 and event.layout.tables >= 2 and event.layout.fours >= 2:
         assert repeats(best, players) < repeats(start, players)
@@ -109,7 +109,7 @@ def test_improve_reports_better_days_in_decreasing_repeats_ending_with_its_resul
     best = improve(
         start,
         Costs.of(event),
-        time.monotonic() + SOON,
+        Budget.of(SOON, repeatable=True),
         np.random.default_rng(0),
         on_better=lambda s: seen.append(s.copy()),
     )

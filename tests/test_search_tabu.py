@@ -5,7 +5,6 @@ the search itself reaching a known optimum within a step budget."""
 from __future__ import annotations
 
 import dataclasses
-import time
 from itertools import combinations
 
 import numpy as np
@@ -14,16 +13,29 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from models import Event, OddPolicy
+from optimizer.budget import Budget
 from optimizer.checker import check
 from optimizer.constructions.fixed import fixed_seating
 from optimizer.constructions.greedy import greedy_seating
 from optimizer.search import Costs, tabu, tabu_search
 from optimizer.search.costs import APART_COST, CLUB_COST
-from optimizer.search.tabu import _best_move, _cost, _exchange_turns, _swap, _swap_gains, _trade_gains, _turns_taken
+from optimizer.search.tabu import (
+    TABU_STEPS_PER_SECOND,
+    _best_move,
+    _cost,
+    _exchange_turns,
+    _swap,
+    _swap_gains,
+    _trade_gains,
+    _turns_taken,
+)
 from optimizer.seats import meetings, repeats, to_schedule
 from tests.seatings import random_seating
 
-FAR = 1e12  # a deadline that never comes: the step budget ends the run
+
+def _steps(count: int) -> Budget:
+    """A budget of `count` tabu steps, on the work clock."""
+    return Budget.of(count / TABU_STEPS_PER_SECOND, repeatable=True)
 
 
 @st.composite
@@ -176,7 +188,7 @@ def test_tabu_search_from_the_fixed_rule_reaches_zero_repeats_on_sixteen_players
     event = Event.with_count(16, 5)
     start = fixed_seating(event)
     assert repeats(start, 16) == 44  # the fixed rule repeats; an affine plane does not
-    best = tabu_search(start, Costs.of(event), FAR, np.random.default_rng(1), max_steps=300)
+    best = tabu_search(start, Costs.of(event), _steps(300), np.random.default_rng(1))
     assert repeats(best, 16) == 0
     for round_ in best:
         assert sorted(round_.ravel().tolist()) == list(range(16))
@@ -186,7 +198,7 @@ def test_tabu_search_keeps_table_sizes_and_fair_sit_outs_while_improving():
     event = Event.with_count(19, 5, odd=OddPolicy.SIT_OUT)
     start = fixed_seating(event)
     assert repeats(start, 19) == 32
-    best = tabu_search(start, Costs.of(event), FAR, np.random.default_rng(1), max_steps=600)
+    best = tabu_search(start, Costs.of(event), _steps(600), np.random.default_rng(1))
     assert repeats(best, 19) == 0
     assert check(to_schedule(event, best, "tabu")).turns_fair
     for before, after in zip(start, best):
@@ -202,7 +214,7 @@ def test_trading_who_sits_out_reaches_what_fixed_sit_outs_cannot():
     def search(costs: Costs) -> tuple[np.ndarray, np.ndarray]:
         rng = np.random.default_rng(1)
         start = greedy_seating(event, costs, rng)
-        return start, tabu_search(start, costs, FAR, rng, target=17, max_steps=2_000)
+        return start, tabu_search(start, costs, _steps(2_000), rng, target=17)
 
     _, held = search(dataclasses.replace(Costs.of(event), sit_out_turns=False))
     assert repeats(held, 11) > 17
@@ -283,7 +295,7 @@ def test_a_replan_searched_keeps_turns_fair_with_the_played_rounds_counted(odd, 
     left, a round already played, stays fair over the whole day."""
     rng = np.random.default_rng(seed)
     before, costs, start = fair_start(Event.with_count(n, 4, odd=odd), rng, played=True)
-    assert fair_after_every_round(before, tabu_search(start, costs, FAR, rng, max_steps=400))
+    assert fair_after_every_round(before, tabu_search(start, costs, _steps(400), rng))
 
 
 def test_exchanging_turns_frees_a_day_whose_turns_come_out_even(monkeypatch):
@@ -297,7 +309,7 @@ def test_exchanging_turns_frees_a_day_whose_turns_come_out_even(monkeypatch):
     def search() -> tuple[np.ndarray, np.ndarray]:
         rng = np.random.default_rng(2)
         start = greedy_seating(event, costs, rng)
-        return start, tabu_search(start, costs, FAR, rng, target=17, max_steps=4_000)
+        return start, tabu_search(start, costs, _steps(4_000), rng, target=17)
 
     with monkeypatch.context() as patched:
         patched.setattr(tabu, "_exchange_turns", lambda *args: None)
@@ -312,8 +324,8 @@ def test_exchanging_turns_frees_a_day_whose_turns_come_out_even(monkeypatch):
 def test_tabu_search_with_a_step_budget_repeats_itself_exactly():
     event = Event.with_count(13, 4, odd=OddPolicy.SIT_OUT)  # stays above zero: the budget ends both runs
     start = fixed_seating(event)
-    first = tabu_search(start, Costs.of(event), FAR, np.random.default_rng(5), max_steps=150)
-    second = tabu_search(start, Costs.of(event), FAR, np.random.default_rng(5), max_steps=150)
+    first = tabu_search(start, Costs.of(event), _steps(150), np.random.default_rng(5))
+    second = tabu_search(start, Costs.of(event), _steps(150), np.random.default_rng(5))
     assert (first == second).all()
     assert repeats(first, 13) < repeats(start, 13)
 
@@ -328,7 +340,7 @@ def test_tabu_search_never_moves_a_staying_player_nor_seats_a_keep_apart_pair_to
         if 5 in round_[0]:
             s = int(np.argwhere(round_[0] == 5)[0][0])
             round_[0, s], round_[1, 0] = round_[1, 0], round_[0, s]
-    best = tabu_search(start, Costs.of(event), time.monotonic() + 60, rng, max_steps=300)
+    best = tabu_search(start, Costs.of(event), _steps(300), rng)
     for round_ in best:
         assert 0 in round_[0] and 5 not in round_[0]
     assert repeats(best, 16) < repeats(start, 16)

@@ -13,9 +13,11 @@ import pytest
 import optimizer
 from models import Event, Schedule, Status
 from test_faults import invoke
-from test_plan import read_until
+from test_plan import PATIENCE, read_until
 
 ROTATION = (sys.executable, "-m", "rotation")
+
+pytestmark = pytest.mark.subprocess
 
 
 def stopped_in_a_terminal(tmp_path, stops, *argv, program=ROTATION):
@@ -29,13 +31,13 @@ def stopped_in_a_terminal(tmp_path, stops, *argv, program=ROTATION):
     os.close(slave)
     seen = bytearray()
     try:
-        shown = read_until(master, rb"best repeats \d+\s+lower bound \d+", seen, timeout=60)
+        shown = read_until(master, rb"best repeats \d+\s+lower bound \d+", seen, timeout=PATIENCE)
         assert shown, f"no progress line on the terminal: {seen.decode(errors='replace')!r}"
         for stop in stops:
             process.send_signal(stop)
-        drain = threading.Thread(target=read_until, args=(master, rb"\0never", seen, 60), daemon=True)
+        drain = threading.Thread(target=read_until, args=(master, rb"\0never", seen, PATIENCE), daemon=True)
         drain.start()  # keep reading the terminal so the child never blocks writing to it
-        stdout, _ = process.communicate(timeout=60)
+        stdout, _ = process.communicate(timeout=PATIENCE)
         drain.join(timeout=10)
     finally:
         if process.poll() is None:
@@ -129,7 +131,7 @@ runpy.run_module("rotation", run_name="__main__")
 @pytest.mark.parametrize("stop, name", [("SIGINT", "Ctrl-C"), ("SIGTERM", "SIGTERM")])
 def test_a_stop_while_still_importing_is_one_line(stop, name):
     done = subprocess.run(
-        [sys.executable, "-c", IMPORT_HOOK.format(stop=stop)], capture_output=True, text=True, timeout=60
+        [sys.executable, "-c", IMPORT_HOOK.format(stop=stop)], capture_output=True, text=True, timeout=PATIENCE
     )
     assert done.returncode == 128 + getattr(signal, stop)
     assert done.stderr == f"rotation: stopped by {name}\n" and done.stdout == ""
@@ -203,12 +205,12 @@ def test_a_closed_ssh_session_still_gets_its_files(tmp_path):
     )
     os.close(slave)
     try:
-        shown = read_until(master, rb"best repeats \d+\s+lower bound \d+", bytearray(), timeout=60)
+        shown = read_until(master, rb"best repeats \d+\s+lower bound \d+", bytearray(), timeout=PATIENCE)
         assert shown, "no progress line on the terminal"
     finally:
         os.close(master)  # the terminal is gone
     process.send_signal(signal.SIGHUP)
-    assert process.wait(timeout=60) == 129
+    assert process.wait(timeout=PATIENCE) == 129
     written_and_checked(tmp_path, "day.json")
 
 

@@ -1,18 +1,17 @@
 """The typed state of a planning run (optimizer.state): History's translation between the whole day
-and the planned rounds, Budget's work counts in a repeatable run, and the Incumbent's one way in."""
+and the planned rounds, and the Incumbent's one way in."""
 
 from __future__ import annotations
-
-import time
 
 import numpy as np
 import pytest
 
 from models import Event, OddPolicy, Round, Schedule, Table
+from optimizer.budget import Budget
 from optimizer.checker import check
 from optimizer.constructions.fixed import fixed_seating
 from optimizer.seats import EMPTY, repeats, to_schedule
-from optimizer.state import TABU_STEPS_PER_SECOND, Budget, History, Incumbent
+from optimizer.state import History, Incumbent
 
 # -- History ---------------------------------------------------------------------------------------
 
@@ -51,36 +50,12 @@ def test_whole_day_joins_the_played_rounds():
     assert day.rounds[0] == played and len(day.rounds) == 2 and day.rule == "variety"
 
 
-# -- Budget ----------------------------------------------------------------------------------------
-
-
-def test_a_repeatable_budget_counts_work_instead_of_seconds():
-    budget = Budget(time_limit=10, repeatable=True)
-    assert budget.tabu_steps(0.5) == 5 * TABU_STEPS_PER_SECOND
-    assert budget.tabu_steps(1.0) == 10 * TABU_STEPS_PER_SECOND
-    assert budget.cpsat_work() == 5.0
-
-
-def test_a_budget_on_the_clock_sets_no_work_count():
-    budget = Budget(time_limit=10)
-    assert budget.tabu_steps(0.5) is None and budget.cpsat_work() is None
-
-
-def test_budget_deadline_and_time_left():
-    budget = Budget(time_limit=10, started=100.0)
-    assert budget.end == 110.0
-    assert budget.deadline == 109.5  # a twentieth of the limit (at most a second) kept for balancing
-    assert Budget(time_limit=60, started=0.0).deadline == 59.0
-    assert Budget(time_limit=1, started=time.monotonic() - 5).left() == 0.0  # never negative
-    assert 0 < Budget(time_limit=1000).left() <= 1000
-
-
 # -- Incumbent -------------------------------------------------------------------------------------
 
 
 def incumbent(event: Event) -> tuple[Incumbent, list]:
     better = []
-    return Incumbent(event, History(), Budget(time_limit=60), on_better=better.append), better
+    return Incumbent(event, History(), Budget.of(60), on_better=better.append), better
 
 
 def test_incumbent_refuses_an_invalid_seating():

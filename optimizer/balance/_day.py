@@ -1,11 +1,8 @@
-"""Small readings of the array form (optimizer.seats) that the balance modules share, and their CP-SAT solver."""
+"""Small readings of the array form (optimizer.seats) that the balance modules share."""
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
-from ortools.sat.python import cp_model
 
 from optimizer.seats import Seats
 
@@ -21,15 +18,3 @@ def together(where: np.ndarray, r: int) -> np.ndarray:
     same = (row[:, None] == row[None, :]) & (row[:, None] >= 0)
     np.fill_diagonal(same, False)
     return same
-
-
-def cp_solver(deadline: float, work: float | None, workers: int, seed: int) -> cp_model.CpSolver:
-    """A CP-SAT solver that stops at `deadline` (time.monotonic()) or after `work` seconds of deterministic
-    time if given (which on one worker repeats a run exactly)."""
-    solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = max(0.01, deadline - time.monotonic())
-    if work is not None:
-        solver.parameters.max_deterministic_time = work
-    solver.parameters.num_workers = workers
-    solver.parameters.random_seed = seed
-    return solver

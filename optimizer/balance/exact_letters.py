@@ -19,14 +19,15 @@ from __future__ import annotations
 import numpy as np
 from ortools.sat.python import cp_model
 
+from optimizer.budget import Budget, solve
 from optimizer.seats import EMPTY
 
 
 def exact_letters(
-    seats: np.ndarray, n: int, so_far: np.ndarray, at_four: np.ndarray, work: float, wall: float
+    seats: np.ndarray, n: int, so_far: np.ndarray, at_four: np.ndarray, budget: Budget, work: float
 ) -> tuple[np.ndarray, int, bool] | None:
     """(seats with the letters found, their spread, proven fewest), or None when nothing was found in
-    `work` seconds of deterministic time (and `wall` seconds of the clock)."""
+    `work` seconds of deterministic time within `budget`, on one worker (a seeded run repeats)."""
     model = cp_model.CpModel()
     holders = []  # (round, table, player, letter variables)
     counts: list[list[list]] = [[[] for _ in range(4)] for _ in range(n)]
@@ -54,13 +55,9 @@ def exact_letters(
             model.add(total <= hi)
         model.add(hi - lo <= spread)
     model.minimize(spread)
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    solver.parameters.random_seed = 0
-    solver.parameters.max_deterministic_time = work
-    solver.parameters.max_time_in_seconds = max(0.01, wall)
-    status = solver.solve(model)
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+    solved = solve(model, budget, workers=1, seed=0, work=work)
+    solver, status = solved.solver, solved.status
+    if not solved.found:
         return None
     out = np.full_like(seats, EMPTY)
     for r, t, p, row in holders:

@@ -24,6 +24,7 @@ import numpy as np
 from ortools.sat.python import cp_model
 
 from optimizer.balance._day import players_in
+from optimizer.budget import Budget, solve
 from optimizer.seats import table_of
 
 
@@ -38,17 +39,15 @@ class ExactNumbering:
 def fewest_table_visits(
     seats: np.ndarray,
     *,
+    budget: Budget,
     at_most: int | None = None,
-    time_limit: float = 10.0,
     workers: int = 2,
     seed: int = 0,
-    work: float | None = None,
 ) -> ExactNumbering:
     """Number the day's tables over all rounds at once, hinted with the numbering as given; with
     `at_most`, only numberings with at most that many visits above even count (a decision: 'can these
-    groups reach the target?', which CP-SAT often settles far faster than the minimum). Within
-    `time_limit` seconds, and `work` seconds of deterministic time if given (one worker then repeats a
-    run exactly)."""
+    groups reach the target?', which CP-SAT often settles far faster than the minimum). Within `budget`
+    (optimizer.budget: deterministic time in a repeatable run, which on one worker repeats exactly)."""
     n = players_in(seats)
     rounds, tables = seats.shape[:2]
     where = table_of(seats, n)
@@ -75,13 +74,8 @@ def fewest_table_visits(
     if at_most is not None:
         model.add(total <= at_most)
     model.minimize(total)
-    solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = time_limit
-    if work is not None:
-        solver.parameters.max_deterministic_time = work
-    solver.parameters.num_workers = workers
-    solver.parameters.random_seed = seed
-    status = solver.solve(model)
+    solved = solve(model, budget, workers=workers, seed=seed)
+    solver, status = solved.solver, solved.status
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         bound = at_most + 1 if status == cp_model.INFEASIBLE and at_most is not None else 0
         return ExactNumbering(None, None, bound, status == cp_model.INFEASIBLE)

@@ -49,8 +49,8 @@ from typing import Any
 import numpy as np
 from ortools.sat.python import cp_model
 
-from optimizer.balance._day import cp_solver
 from optimizer.balance.rotational_day import base_rounds
+from optimizer.budget import Budget, solve
 
 # Not tried past this many players: over the grid's rooms of 16 to 28 players it gave days only in rooms of
 # 16 and 20 (benchmarks/README.md, issue 29's fifth part).
@@ -65,8 +65,7 @@ def orbit_day(
     below: int,
     no_trios: bool,
     no_back_to_back: bool,
-    deadline: float,
-    work: float | None = None,
+    budget: Budget,
     workers: int = 2,
     seed: int = 0,
     orbits: tuple[int, ...] | None = None,
@@ -74,9 +73,9 @@ def orbit_day(
     """A day (rounds, T, 4) of orbits of base rounds, `orbits` giving each one's length (at most T; one of
     min(R, T) rounds unless given), and R - sum(orbits) invariant rounds with at most `repeats` repeats and fewer
     than `below` table visits above even; no trio again if `no_trios`, no pair at one table in two rounds
-    running (in the day's order) if `no_back_to_back`. None when none is found by `deadline`
-    (time.monotonic(); building the model counts) or within `work` seconds of deterministic time (which on
-    one worker repeats a run exactly), or when the room is not of this shape."""
+    running (in the day's order) if `no_back_to_back`. None when none is found within `budget`
+    (optimizer.budget: deterministic time in a repeatable run, which on one worker repeats exactly), or when
+    the room is not of this shape."""
     tables = player_count // 4
     orbits = (min(rounds, tables),) if orbits is None else orbits
     if player_count % 4 or not 8 <= player_count <= ORBIT_DAY_MAX_PLAYERS or below <= 0:
@@ -90,10 +89,8 @@ def orbit_day(
     if no_back_to_back:
         day.no_back_to_back()
     day.fewer_visits_above_even(below)
-    solver = cp_solver(deadline, work, workers, seed)
-    if solver.solve(day.model) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return None
-    return day.seats(solver)
+    solved = solve(day.model, budget, workers=workers, seed=seed)
+    return day.seats(solved.solver) if solved.found else None
 
 
 class _Day:

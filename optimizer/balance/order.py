@@ -23,12 +23,10 @@ stretches that cannot be completed, so it visits each set of rounds at most once
 
 from __future__ import annotations
 
-import math
-import time
-
 import numpy as np
 
 from optimizer.balance._day import players_in
+from optimizer.budget import Budget
 from optimizer.seats import table_of
 
 EXACT_ROUNDS = 16
@@ -51,12 +49,12 @@ def order_rounds(
     player_count: int | None = None,
     exempt: np.ndarray | None = None,
     burdens_so_far: np.ndarray | None = None,
-    deadline: float = math.inf,
+    budget: Budget | None = None,
 ) -> np.ndarray:
     """The same rounds in the order with the fewest back-to-back rematches (after `previous`, a
     (tables, 4) round already played), keeping three-handed seats and sit-outs shared in turn when the
     given order shares them. `burdens_so_far` counts each player's burdens in rounds already played;
-    the local search (long days) stops improving at `deadline`."""
+    the local search (long days) stops improving once `budget` is spent."""
     n = _players(seats, previous, player_count)
     weights, start = _rematches(seats, previous, n)
     so_far = np.zeros(n, np.int64) if burdens_so_far is None else np.asarray(burdens_so_far, np.int64)
@@ -68,7 +66,7 @@ def order_rounds(
     best = (
         _exact(weights, start, burden, so_far)
         if _small(seats, n)
-        else _local(weights, start, identity, in_turns, deadline)
+        else _local(weights, start, identity, in_turns, budget or Budget.unlimited())
     )
     if best is None or _length(weights, start, best) >= _length(weights, start, identity):
         return seats.copy()
@@ -214,12 +212,13 @@ def _trace(best: np.ndarray, weights: np.ndarray, full: int) -> np.ndarray:
     return np.array(order[::-1])
 
 
-def _local(weights: np.ndarray, start: np.ndarray, order: np.ndarray, in_turns, deadline: float) -> np.ndarray:
-    """Or-opt, swap and 2-opt moves from the given order, first improvement, until none helps or `deadline`."""
+def _local(weights: np.ndarray, start: np.ndarray, order: np.ndarray, in_turns, budget: Budget) -> np.ndarray:
+    """Or-opt, swap and 2-opt moves from the given order, first improvement, until none helps or the
+    budget is spent (a repeatable budget is not charged: the descent ends by itself)."""
     order = order.copy()
     length = _length(weights, start, order)
     improved = True
-    while improved and time.monotonic() < deadline:
+    while improved and not budget.done():
         improved = False
         for candidate in _neighbours(order):
             if length and _length(weights, start, candidate) < length and (in_turns is None or in_turns(candidate)):

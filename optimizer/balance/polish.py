@@ -26,13 +26,13 @@ repeats, and only a second swap takes them back), but a schedule is kept as the 
 the starting repeats, so the result never has more repeats nor club meetings than the input. Each step takes the best
 non-tabu move over every round (even an uphill one, to leave local minima); a move that beats the best
 so far is taken even if tabu; after STALL_STEPS steps without a new best the search restarts from the
-best after a few random allowed swaps. It stops at zero, at `max_steps` (a seeded run then repeats
-exactly) or at `deadline` (a time.monotonic() value). It is a heuristic: zero is not guaranteed.
+best after a few random allowed swaps. It stops at zero or once its budget (optimizer.budget) is
+spent: each step is charged 1 / STEPS_PER_SECOND seconds of work, so a seeded run repeats exactly. It
+is a heuristic: zero is not guaranteed.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from itertools import combinations, pairwise
 from typing import NamedTuple
@@ -41,6 +41,7 @@ import numpy as np
 
 from optimizer.balance._day import players_in, together
 from optimizer.balance.tables import table_visits_above_even
+from optimizer.budget import Budget
 from optimizer.seats import EMPTY, repeats_in, table_of
 
 TRIO_WEIGHT = 1000  # one trio again outweighs any number of back-to-back rematches
@@ -53,6 +54,8 @@ TENURE = (2, 8)
 # Regrouping for table numbers renumbers after this many polish steps, and stops after this many
 # renumberings in a row that gain nothing.
 TABLE_ROUND_STEPS = 300
+# A repeatable run is charged one second of work for this many steps.
+STEPS_PER_SECOND = 1_000
 TABLE_STALL_ROUNDS = 3
 
 
@@ -74,8 +77,7 @@ def polish(
     clubs: np.ndarray | None = None,
     pinned: np.ndarray | None = None,
     previous: np.ndarray | None = None,
-    deadline: float | None = None,
-    max_steps: int | None = None,
+    budget: Budget | None = None,
     player_count: int | None = None,
     weigh_tables: bool = False,
     visits_so_far: np.ndarray | None = None,
@@ -85,7 +87,9 @@ def polish(
     bool players x players) no higher than the input's, `apart` pairs (bool players x players) never
     seated together and `pinned` players (bool) at their tables. `previous` is the round played just
     before the first (tables, 4). With `weigh_tables`, the tables keep their numbers (a row's index) and
-    table visits above even (counting `visits_so_far`, players x tables) come third, lexicographically."""
+    table visits above even (counting `visits_so_far`, players x tables) come third, lexicographically.
+    Each step is charged 1 / STEPS_PER_SECOND seconds of work to `budget` (no budget: until zero)."""
+    budget = budget or Budget.unlimited()
     n = _players(seats, previous, player_count)
     room = _Room.of(n, met_before, apart, clubs, pinned, previous)
     if weigh_tables:
@@ -95,8 +99,9 @@ def polish(
     best, best_cost = state.seats.copy(), state.cost(limits)
     tabu_until = np.zeros((len(seats), n), np.int64)
     step = last_better = 0
-    while best_cost > 0 and step != max_steps and (deadline is None or time.monotonic() < deadline):
+    while best_cost > 0 and not budget.done():
         step += 1
+        budget.charge(1 / STEPS_PER_SECOND)
         move = _best_move(state, limits, tabu_until, step, best_cost, rng)
         if move is None or step - last_better > STALL_STEPS:
             state = _State(best.copy(), room)
@@ -120,8 +125,7 @@ def regroup_for_tables(
     *,
     pinned: np.ndarray | None = None,
     visits_so_far: np.ndarray | None = None,
-    deadline: float | None = None,
-    max_steps: int | None = None,
+    budget: Budget | None = None,
     player_count: int | None = None,
     **room: np.ndarray | None,
 ) -> np.ndarray:
@@ -129,19 +133,17 @@ def regroup_for_tables(
     polish with the tables' numbers as they stand (`weigh_tables`, TABLE_ROUND_STEPS steps), then
     renumbering the result (`number`, a seating to a seating: the table numbering with the room's
     stayers); a round is kept only if it lowers the table visits, and it stops after TABLE_STALL_ROUNDS
-    rounds in a row that do not, at zero, at `max_steps` polish steps in all or at `deadline`. `room`
+    rounds in a row that do not, at zero, or once `budget` is spent (no budget: until it stalls). `room`
     is the rest of polish's keywords (met_before, apart, clubs, previous); repeats, club-mate meetings,
     trios again and rematches never rise, since polish keeps them (lexicographically before the visits)."""
+    budget = budget or Budget.unlimited()
     n = _players(seats, room.get("previous"), player_count)
     best = seats.copy()
     best_figure = table_visits_above_even(best, pinned, visits_so_far, n)
-    stalled, steps = 0, 0
-    while best_figure and stalled < TABLE_STALL_ROUNDS and (max_steps is None or steps < max_steps):
-        if deadline is not None and time.monotonic() >= deadline:
-            break
-        chunk = TABLE_ROUND_STEPS if max_steps is None else min(TABLE_ROUND_STEPS, max_steps - steps)
-        steps += chunk
-        regrouped = polish(best, rng, pinned=pinned, deadline=deadline, max_steps=chunk, player_count=n,
+    stalled = 0
+    while best_figure and stalled < TABLE_STALL_ROUNDS and not budget.done():
+        chunk = budget.allowance(TABLE_ROUND_STEPS / STEPS_PER_SECOND)
+        regrouped = polish(best, rng, pinned=pinned, budget=chunk, player_count=n,
                            weigh_tables=True, visits_so_far=visits_so_far, **room)  # fmt: skip
         tried = number(regrouped)
         figure = table_visits_above_even(tried, pinned, visits_so_far, n)

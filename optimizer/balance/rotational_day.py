@@ -43,7 +43,7 @@ from itertools import combinations
 import numpy as np
 from ortools.sat.python import cp_model
 
-from optimizer.balance._day import cp_solver
+from optimizer.budget import Budget, solve
 
 # Measured at 10 s a room on 2 workers (a sweep of the grid's rooms with visits above even, 16 to 32
 # players): nothing found past 20 players.
@@ -58,18 +58,16 @@ def rotational_day(
     no_trios: bool,
     no_back_to_back: bool = False,
     below: int,
-    deadline: float,
+    budget: Budget,
     most_above: int | None = None,
-    work: float | None = None,
     workers: int = 2,
     seed: int = 0,
 ) -> np.ndarray | None:
     """A rotational day (rounds, T, 4) with at most `repeats` repeats and fewer than `below` table visits
     above even; also no trio again if `no_trios`, no pair at one table in two rounds running (in orbit
     order) if `no_back_to_back`, and no player more than `most_above` visits above even at one table if
-    given (a narrower search, often far quicker). None when none is found by `deadline`
-    (time.monotonic(); the model's building counts) or within `work` seconds of deterministic time
-    (which with one worker repeats a run exactly)."""
+    given (a narrower search, often far quicker). None when none is found within `budget`
+    (optimizer.budget: deterministic time in a repeatable run, which with one worker repeats exactly)."""
     tables = player_count // 4
     if player_count % 4 or not 4 <= player_count <= ROTATIONAL_DAY_MAX_PLAYERS or below <= 0:
         return None
@@ -97,10 +95,8 @@ def rotational_day(
             above.append(a)
     model.add(sum(above) <= below - 1)
     model.minimize(sum(above))
-    solver = cp_solver(deadline, work, workers, seed)
-    if solver.solve(model) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return None
-    return _developed(solver, x, orbits, player_count)
+    solved = solve(model, budget, workers=workers, seed=seed)
+    return _developed(solved.solver, x, orbits, player_count) if solved.found else None
 
 
 def base_rounds(model: cp_model.CpModel, n: int, bases: int):

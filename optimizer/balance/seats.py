@@ -35,13 +35,11 @@ passes), under 0.1 s at 1000 players x 10 rounds; the exact model takes the work
 
 from __future__ import annotations
 
-import math
-import time
-
 import numpy as np
 
 from optimizer.balance._day import players_in
 from optimizer.balance.exact_letters import exact_letters
+from optimizer.budget import Budget
 from optimizer.seats import EMPTY
 
 # Weight of one unit of spread beyond 1 against the sum of squares: spread first, evenness second.
@@ -61,15 +59,15 @@ def balance_letters(
     letters_so_far: np.ndarray | None = None,
     player_count: int | None = None,
     max_passes: int = MAX_PASSES,
+    budget: Budget | None = None,
     work: float = 0.0,
-    deadline: float = math.inf,
 ) -> np.ndarray:
     """The same seating with players permuted within each table so that every player's seat letters are
     as even as possible (spread <= 1 for players only at tables of four, see the module docstring).
-    Nobody changes table. `letters_so_far` is players x 4: letters from rounds already played. With
-    `work` (seconds of CP-SAT's deterministic time), a day with tables of three that the local search
-    leaves above a spread of 1 (or the 2 `forced_seat_spread` proves) is lettered exactly
-    (optimizer.balance.exact_letters) when that finds a lower spread before `deadline` (the clock)."""
+    Nobody changes table. `letters_so_far` is players x 4: letters from rounds already played. Within
+    `budget`, a day with tables of three that the local search leaves above a spread of 1 (or the 2
+    `forced_seat_spread` proves) is lettered exactly (optimizer.balance.exact_letters, at most `work`
+    seconds of CP-SAT's deterministic time) when that finds a lower spread."""
     n = players_in(seats, player_count)
     so_far = np.zeros((n, 4), np.int64) if letters_so_far is None else np.asarray(letters_so_far, np.int64)
     out = _colour_tables_of_four(seats, n)
@@ -77,14 +75,14 @@ def balance_letters(
     out = _seat_tables_of_three(out, so_far, at_four, n)
     out = _improve(out, so_far, at_four, n, max_passes)
     spread = seat_spread(out, n, so_far)  # the checker's count: A-D for anyone who sat at a table of four
-    wall = deadline - time.monotonic()
     if (
-        work > 0
-        and wall > EXACT_MIN_SECONDS
+        budget is not None
+        and work > 0
+        and budget.afford(EXACT_MIN_SECONDS)
         and spread > max(1, forced_seat_spread(seats, n))
         and seats.size <= EXACT_MAX_SEATS
     ):
-        found = exact_letters(out, n, so_far, at_four, work=work, wall=wall)
+        found = exact_letters(out, n, so_far, at_four, budget, work)
         if found is not None and found[1] < spread:
             return found[0]
     return out

@@ -42,6 +42,7 @@ import numpy as np
 from ortools.graph.python import linear_sum_assignment
 
 from optimizer.balance._day import players_in
+from optimizer.budget import Budget
 from optimizer.seats import table_of
 
 MAX_PASSES = 20
@@ -53,6 +54,10 @@ ROUND_CHOICES = 60
 # it draws ROUND_CHOICES and keeps the best after one descent (racing draws left the regrouping too little
 # time: 64 x 15 at 5 s, 62 -> 74 table visits above even).
 ENUMERATED_CHOICES = 252
+# A repeatable run's budget (optimizer.budget) is charged one second of work for this many rounds numbered
+# (one assignment each): a descent of 8 rounds takes a few passes, and 400 descents about 2 s at 32 players
+# on this project's loaded 2-core machine.
+ROUNDS_NUMBERED_PER_SECOND = 4000
 # The restarts each survivor of the race gets in its first heat (twice as many after).
 SURVIVOR_KICKS = 4
 
@@ -64,24 +69,26 @@ def balance_table_numbers(
     player_count: int | None = None,
     rng: np.random.Generator | None = None,
     kicks: int = KICKS,
-    deadline: float = math.inf,
+    budget: Budget | None = None,
 ) -> np.ndarray:
     """The same seating with tables renumbered within each round to lower the table visits above even.
     `pinned` (bool per player) marks players who stay: their table keeps its number and they are not
     counted. `visits_so_far` (players x tables) counts the rounds already played, in a re-plan.
     After the descent, `kicks` times: shuffle the numbers of a few rounds of the best, descend again, and
-    keep the result if it is no worse (`rng` seeds the shuffles; the same seed repeats the result)."""
+    keep the result if it is no worse (`rng` seeds the shuffles; the same seed repeats the result), while
+    `budget` lasts (one descent at least)."""
+    budget = budget or Budget.unlimited()
     n = players_in(seats, player_count)
     tables = seats.shape[1]
     fixed = np.zeros(n, bool) if pinned is None else np.asarray(pinned, bool)
     so_far = np.zeros((n, tables), np.int64) if visits_so_far is None else np.asarray(visits_so_far, np.int64)
     rng = np.random.default_rng(0) if rng is None else rng
-    best = _descend(seats.copy(), so_far, fixed, n, deadline)
+    best = _descend(seats.copy(), so_far, fixed, n, budget)
     best_figure = table_visits_above_even(best, fixed, so_far, n)
     for _ in range(kicks if best_figure else 0):
-        if time.monotonic() > deadline:
+        if budget.done():
             break
-        tried = _descend(_shuffle_rounds(best, fixed, rng), so_far, fixed, n, deadline)
+        tried = _descend(_shuffle_rounds(best, fixed, rng), so_far, fixed, n, budget)
         figure = table_visits_above_even(tried, fixed, so_far, n)
         if figure <= best_figure:
             best, best_figure = tried, figure
@@ -102,26 +109,27 @@ def _shuffle_rounds(seats: np.ndarray, fixed: np.ndarray, rng: np.random.Generat
     return out
 
 
-def _descend(out: np.ndarray, so_far: np.ndarray, fixed: np.ndarray, n: int, deadline: float) -> np.ndarray:
+def _descend(out: np.ndarray, so_far: np.ndarray, fixed: np.ndarray, n: int, budget: Budget) -> np.ndarray:
     """Re-solve one round at a time against the others until a pass over every round gains nothing
-    or the deadline passes (each step keeps the numbering valid and no worse)."""
+    or the budget cannot afford another round (each step keeps the numbering valid and no worse)."""
     tables = out.shape[1]
     visits = so_far + _visits(out, n)
     even = -(-visits.sum(axis=1) // tables)
-    step = 0.0  # how long one round's assignment took: the next is not started if it would overrun
+    step = 0.0  # what one round's assignment cost: the next is not started if it would overrun
     for _ in range(MAX_PASSES):
         improved = False
         for r in range(len(out)):
-            started = time.monotonic()
-            if started + step > deadline:
+            if not budget.afford(step):
                 return out
+            started = time.monotonic()
             visits -= _visits(out[r : r + 1], n)
             numbered = _number_round(out[r], visits, even, fixed)
             improved |= numbered is not None
             if numbered is not None:
                 out[r] = numbered
             visits += _visits(out[r : r + 1], n)
-            step = time.monotonic() - started
+            budget.charge(1 / ROUNDS_NUMBERED_PER_SECOND)
+            step = 1 / ROUNDS_NUMBERED_PER_SECOND if budget.repeatable else time.monotonic() - started
         if not improved:
             break
     return out
@@ -144,8 +152,7 @@ def rounds_for_tables(
     rounds: int,
     rng: np.random.Generator,
     tries: int = ROUND_CHOICES,
-    deadline: float = math.inf,
-    descents: int | None = None,
+    budget: Budget | None = None,
 ) -> tuple[list[int], np.ndarray]:
     """`rounds` of the design's rounds (in the design's order) and their numbering with the fewest table
     visits above even found: the first `rounds` unless another choice is strictly better.
@@ -154,16 +161,16 @@ def rounds_for_tables(
     numbering can reach: 64 players over 11 of the 21 rounds of AG(3, 4) have 39 visits above even after
     one descent on the first 11 and 19 on the best of 60 other choices. All choices are tried when there
     are at most ENUMERATED_CHOICES (the designs of 24 to 32 players), else the first and `tries` drawn by
-    `rng`, each numbered by one descent (and none after `deadline`).
+    `rng`, each numbered by one descent (the first always, the others while `budget` lasts).
 
     Where every choice is tried, one descent ranks them poorly: of the 45 ways to take 8 of the 10
     rounds of 32 players, the best after one descent has 34 and stays there, while choices with 40
     after one descent reach 30. So those choices are raced by successive halving (Jamieson and
     Talwalkar, "Non-stochastic best arm identification and hyperparameter optimization", AISTATS 2016):
     after the descents, each survivor gets SURVIVOR_KICKS restarts of its numbering
-    (balance_table_numbers), the better half goes on with twice the restarts, until one is left, the
-    budget of `descents` (None: no budget) is spent or `deadline` passes. The budget counts descents, so
-    that a seeded run whose deadline is only a guard repeats exactly."""
+    (balance_table_numbers), the better half goes on with twice the restarts, until one is left or the
+    budget is spent (a repeatable budget counts rounds numbered, so a seeded run repeats exactly)."""
+    budget = budget or Budget.unlimited()
     choices = math.comb(len(design), rounds)
     if choices <= 1:
         return list(range(rounds)), design[:rounds].copy()
@@ -178,19 +185,17 @@ def rounds_for_tables(
     so_far = np.zeros((n, design.shape[1]), np.int64)
     pool: list[tuple[int, int, np.ndarray]] = []  # (figure, candidate, numbered), the first choice first
     for k, chosen in enumerate(candidates):
-        if k and (time.monotonic() > deadline or any(figure == 0 for figure, *_ in pool)):
+        if k and (budget.done() or any(figure == 0 for figure, *_ in pool)):
             break
-        numbered = _descend(design[chosen].copy(), so_far, fixed, n, deadline)
+        numbered = _descend(design[chosen].copy(), so_far, fixed, n, budget if k else Budget.unlimited())
         pool.append((table_visits_above_even(numbered), k, numbered))
-    spent, kicks = len(pool), SURVIVOR_KICKS
+    kicks = SURVIVOR_KICKS
     pool.sort(key=lambda entry: entry[:2])
-    budget = (math.inf if descents is None else descents) if enumerated else 0  # drawn choices are not raced
-    while len(pool) > 1 and pool[0][0] and spent + len(pool) * kicks <= budget and time.monotonic() < deadline:
+    while enumerated and len(pool) > 1 and pool[0][0] and not budget.done():  # drawn choices are not raced
         raced = []
         for _, k, numbered in pool:
-            numbered = balance_table_numbers(numbered, rng=rng, kicks=kicks, deadline=deadline)
+            numbered = balance_table_numbers(numbered, rng=rng, kicks=kicks, budget=budget)
             raced.append((table_visits_above_even(numbered), k, numbered))
-        spent += len(pool) * kicks
         raced.sort(key=lambda entry: entry[:2])
         pool, kicks = raced[: -(-len(raced) // 2)], 2 * kicks
     _, k, numbered = pool[0]

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from optimizer.budget import Budget
 from optimizer.constructions import library
 from optimizer.constructions.affine import affine_dimension, affine_rounds, affine_seating
 from optimizer.constructions.doubling import doubled_affine_seating, doubling_rounds
@@ -33,24 +34,15 @@ from optimizer.seats import is_repeat_free
 Made = tuple[np.ndarray, str]
 
 
-def zero_repeat_seating(
-    player_count: int,
-    rounds: int,
-    time_limit: float = 10.0,
-    seed: int = 0,
-    workers: int = 2,
-    work_limit: float | None = None,
-) -> Made | None:
-    """A repeat-free seating (rounds, player_count/4, 4) and how it was made, or None if none in time.
-    The rotational search runs CP-SAT with `workers`, within `work_limit` of its deterministic time
-    when given (one worker and a work limit repeat it exactly)."""
+def zero_repeat_seating(player_count: int, rounds: int, budget: Budget, seed: int = 0, workers: int = 2) -> Made | None:
+    """A repeat-free seating (rounds, player_count/4, 4) and how it was made, or None if none within
+    `budget`. The rotational search runs CP-SAT with `workers` (optimizer.budget: one worker and a
+    repeatable budget repeat it exactly)."""
     if player_count < 4 or player_count % 4 or rounds < 1:
         return None
     made = instant_seating(player_count, rounds)
     if made is None:
-        made = rotational_seating(
-            player_count, rounds, time_limit=time_limit, seed=seed, workers=workers, work_limit=work_limit
-        )
+        made = rotational_seating(player_count, rounds, budget, seed=seed, workers=workers)
     return made if made is not None and is_repeat_free(made[0], player_count, rounds) else None
 
 

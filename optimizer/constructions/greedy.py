@@ -6,12 +6,10 @@ construction; every round is then improved by the one-round local search (optimi
 
 from __future__ import annotations
 
-import math
-import time
-
 import numpy as np
 
 from models import Event
+from optimizer.budget import Budget
 from optimizer.constructions.stayers import place_stayers
 from optimizer.requests import turn_exempt
 from optimizer.search import Costs, reseat
@@ -39,10 +37,11 @@ def greedy_seating(
     costs: Costs | None,
     rng: np.random.Generator,
     burdens_so_far: np.ndarray | None = None,
-    deadline: float = math.inf,
+    budget: Budget | None = None,
 ) -> Seats:
     """Seat round after round against the meetings so far, burdens taken in turn. Without a cost
-    model (a room too big for one) or past the deadline, rounds are seated at random: still fair."""
+    model (a room too big for one) or once `budget` is spent, rounds are seated at random: still fair."""
+    budget = budget or Budget.unlimited()
     layout, n = event.layout, len(event.players)
     so_far = np.zeros(n, np.int64) if burdens_so_far is None else burdens_so_far
     burden = take_turns(event, so_far, rng) if (layout.threes or layout.sit_outs) else np.zeros((event.rounds, n), bool)
@@ -56,9 +55,9 @@ def greedy_seating(
         tables[: layout.fours] = light.reshape(4, layout.fours).T  # the i-th dealt to table i mod tables
         tables[layout.fours :, :3] = heavy.reshape(3, layout.threes).T
         tables = place_stayers(tables[None], event)[0]
-        if costs is not None and time.monotonic() < deadline:
+        if costs is not None and not budget.done():
             assert met is not None  # set above whenever there is a cost model
-            tables = reseat(tables, met, costs, rng, deadline)
+            tables = reseat(tables, met, costs, rng, budget)
             _add_meetings(met, tables)
         rounds.append(tables)
     return np.stack(rounds)

@@ -18,8 +18,6 @@ searched. For R <= m rounds the conditions on the base round, derived in the mod
 
 from __future__ import annotations
 
-import math
-import time
 from dataclasses import dataclass, replace
 from itertools import combinations
 from math import gcd
@@ -27,7 +25,7 @@ from math import gcd
 import numpy as np
 from ortools.sat.python import cp_model
 
-from optimizer.cpsat.solve import solve_until_ctrl_c
+from optimizer.budget import Budget, solve
 from optimizer.seats import repeats
 
 
@@ -129,55 +127,31 @@ def expand(base: np.ndarray, shape: Shape, rounds: int) -> np.ndarray:
     return np.where(fixed[None], base[None], moved).astype(np.int64)
 
 
-def search_base_round(
-    shape: Shape,
-    rounds: int,
-    time_limit: float,
-    seed: int = 0,
-    workers: int = 2,
-    work_limit: float | None = None,
-) -> np.ndarray | None:
-    """A base round (T, 4) meeting the conditions, or None if none is found in time.
+def search_base_round(shape: Shape, rounds: int, budget: Budget, seed: int = 0, workers: int = 2) -> np.ndarray | None:
+    """A base round (T, 4) meeting the conditions, or None if none is found within `budget`.
 
     Run times vary tenfold with the seed, so the search restarts with a new seed and a doubled
-    slice (10 s, 20 s, ...) rather than betting the whole limit on one run; a proof of
-    infeasibility ends it at once. With `work_limit` the slices are CP-SAT's deterministic time and
-    the restarts count it, so one worker with a seed repeats the search exactly (the clock still ends it).
-    """
-    return _search(shape, rounds, time_limit, seed, workers, work_limit)[0]
-
-
-def _search(shape: Shape, rounds: int, time_limit: float, seed: int, workers: int, work_limit: float | None):
-    """search_base_round's answer and the deterministic time it used."""
-    deadline = time.monotonic() + time_limit
-    work_left = math.inf if work_limit is None else work_limit
-    slice_, used = 10.0, 0.0
-    while (left := deadline - time.monotonic()) > 0.05 and work_left - used > 0.05:
-        work = None if work_limit is None else min(slice_, work_left - used)
-        status, base, spent = _solve_once(shape, rounds, min(slice_, left), seed, workers, work)
-        used += spent
+    slice (10 s, 20 s, ...) rather than betting the whole budget on one run; a proof of
+    infeasibility ends it at once. A repeatable budget counts CP-SAT's deterministic time, so one
+    worker with a seed repeats the search exactly."""
+    slice_ = 10.0
+    while budget.afford(0.05):
+        status, base = _solve_once(shape, rounds, budget.within(slice_), seed, workers)
         if base is not None or status == cp_model.INFEASIBLE:
-            return base, used
+            return base
         seed, slice_ = seed + 1, 2 * slice_
-    return None, used
+    return None
 
 
-def _solve_once(shape: Shape, rounds: int, time_limit: float, seed: int, workers: int, work: float | None):
-    """(status, base round or None, deterministic time used)."""
+def _solve_once(shape: Shape, rounds: int, budget: Budget, seed: int, workers: int):
+    """(status, base round or None)."""
     model, seat = _base_model(shape, rounds)
-    solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = time_limit
-    if work is not None:
-        solver.parameters.max_deterministic_time = work
-    solver.parameters.num_workers = workers
-    solver.parameters.random_seed = seed
-    status, interrupted = solve_until_ctrl_c(solver, model)
-    if interrupted:  # the director asked to stop: the caller keeps its best so far
-        raise KeyboardInterrupt
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return status, None, solver.response_proto.deterministic_time
-    base = [[p for p in range(shape.player_count) if solver.boolean_value(seat[p, j])] for j in range(shape.tables)]
-    return status, np.array(base, dtype=np.int64), solver.response_proto.deterministic_time
+    solved = solve(model, budget, workers=workers, seed=seed)
+    if not solved.found:
+        return solved.status, None
+    value = solved.solver.boolean_value
+    base = [[p for p in range(shape.player_count) if value(seat[p, j])] for j in range(shape.tables)]
+    return solved.status, np.array(base, dtype=np.int64)
 
 
 def _base_model(shape: Shape, rounds: int):
@@ -327,28 +301,16 @@ def _lowest_players(model, seat, shape: Shape) -> list:
 
 
 def rotational_seating(
-    player_count: int,
-    rounds: int,
-    time_limit: float = 10.0,
-    seed: int = 0,
-    workers: int = 2,
-    work_limit: float | None = None,
+    player_count: int, rounds: int, budget: Budget, seed: int = 0, workers: int = 2
 ) -> tuple[np.ndarray, str] | None:
-    """A verified repeat-free rotational seating, trying candidate shapes within the time limit (and
-    within `work_limit` of CP-SAT's deterministic time, shared the same way, when given)."""
-    deadline = time.monotonic() + time_limit
-    work_left = math.inf if work_limit is None else work_limit
+    """A verified repeat-free rotational seating, trying candidate shapes within `budget`."""
     shapes = candidate_shapes(player_count, rounds)
     for index, shape in enumerate(shapes):
-        left = deadline - time.monotonic()
-        if left <= 0.05:
+        if not budget.afford(0.05):
             break
         # The first shapes are the likeliest: give each most of what is left, not an equal split.
         last = index == len(shapes) - 1
-        share = left if last else 0.6 * left
-        work = None if work_limit is None else (work_left if last else 0.6 * work_left)
-        base, used = _search(shape, rounds, share, seed, workers, work)
-        work_left -= used
+        base = search_base_round(shape, rounds, budget if last else budget.share(0.6), seed, workers)
         if base is not None:
             seats = expand(base, shape, rounds)
             if repeats(seats, player_count) == 0:  # never trust the model alone

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -10,6 +9,8 @@ from dataclasses import dataclass
 from ortools.sat.python import cp_model
 
 from models import Event, Progress
+from optimizer.budget import Budget
+from optimizer.budget import solve as budget_solve
 from optimizer.cpsat.model import SeatingModel
 from optimizer.seats import Seats
 from optimizer.state import History
@@ -61,70 +62,34 @@ def _fairest(repeats: int, player_count: int) -> int:
 
 def solve(
     event: Event,
+    budget: Budget,
     *,
-    time_limit: float,
     hint: Seats | None = None,
     lower_bound: int = 0,
     max_repeats: int | None = None,
     history: History | None = None,
     seed: int = 0,
     workers: int = 8,
-    work_limit: float | None = None,
     on_progress: Callable[[Progress], None] | None = None,
-    epoch: float | None = None,
 ) -> Outcome:
-    """Solve the day's model; with `max_repeats`, only schedules with at most that many count;
-    `history` carries what rounds already played left (a re-plan); `work_limit` caps CP-SAT's
-    deterministic time, which with one worker makes a run repeat exactly; progress and `best_at`
-    count seconds from `epoch` (the start of the whole run)."""
-    started = time.monotonic()
+    """Solve the day's model within `budget` (optimizer.budget: seconds, or CP-SAT's deterministic time in
+    a repeatable run, which with one worker repeats exactly); with `max_repeats`, only schedules with at
+    most that many count; `history` carries what rounds already played left (a re-plan); progress and
+    `best_at` count seconds from the start of the budget's run."""
     model = SeatingModel(event, lower_bound=lower_bound, max_repeats=max_repeats, history=history)
     if hint is not None:
         model.add_hint(hint)
-    solver = cp_model.CpSolver()
-    remaining = max(0.1, time_limit - (time.monotonic() - started))
-    solver.parameters.max_time_in_seconds = remaining
-    solver.parameters.random_seed = seed
-    solver.parameters.num_workers = workers
-    if work_limit is not None:
-        solver.parameters.max_deterministic_time = work_limit
-    watcher = _Watcher(model, lower_bound, epoch or started, on_progress)
-    status, interrupted = solve_until_ctrl_c(solver, model.model, watcher)
-    proven = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE) or watcher.stopped_by_us
+    watcher = _Watcher(model, lower_bound, budget.started, on_progress)
+    solved = budget_solve(model.model, budget, workers=workers, seed=seed, callback=watcher)
+    proven = solved.closed or watcher.stopped_by_us
     bound = lower_bound
-    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        bound = max(lower_bound, model.repeats_bound(solver.best_objective_bound))
+    if solved.found:
+        bound = max(lower_bound, model.repeats_bound(solved.solver.best_objective_bound))
     return Outcome(
         seats=watcher.seats,
         repeats=watcher.repeats,
         repeats_bound=watcher.repeats if proven and watcher.repeats is not None else bound,
         proven=proven,
         best_at=watcher.best_at,
-        interrupted=interrupted,
+        interrupted=solved.stopped,
     )
-
-
-def solve_until_ctrl_c(
-    solver: cp_model.CpSolver, model: cp_model.CpModel, watcher: cp_model.CpSolverSolutionCallback | None = None
-) -> tuple[cp_model.CpSolverStatus, bool]:
-    """Solve in a thread so Ctrl-C reaches Python: it stops the search, and the best so far stays.
-
-    CP-SAT's own SIGINT catching is turned off: left on, it takes Ctrl-C for itself and, once the
-    solve ends, the process no longer answers it. Returns (status, interrupted)."""
-    solver.parameters.catch_sigint_signal = False
-    status: list[cp_model.CpSolverStatus] = []
-    finished = threading.Event()
-
-    def work() -> None:
-        status.append(solver.solve(model, watcher) if watcher else solver.solve(model))
-        finished.set()
-
-    threading.Thread(target=work, daemon=True).start()
-    interrupted = False
-    while not finished.is_set():
-        try:
-            finished.wait(0.1)
-        except KeyboardInterrupt:
-            interrupted = True
-            solver.stop_search()
-    return status[0], interrupted

@@ -23,13 +23,13 @@ import numpy as np
 from ortools.sat.python import cp_model
 
 from models import Bound, Event, PlanResult, Progress
-from optimizer.cpsat.solve import solve_until_ctrl_c
+from optimizer.budget import Budget, Stop, solve
 from optimizer.moves.model import MovesModel
 from optimizer.moves.old import CANNOT_KEEP, OldPlan
 from optimizer.moves.repair import repaired
 from optimizer.plan import CLAUSES_BUILT_PER_SECOND, plan
 from optimizer.seats import EMPTY, Seats, table_of
-from optimizer.state import Budget, Candidate, History, Incumbent
+from optimizer.state import Candidate, History, Incumbent
 
 # Phase 2 leaves every cell free while the whole day's meeting clauses (pairs x rounds x tables) stay
 # within this; the day model (optimizer.plan) uses the same limit.
@@ -63,9 +63,12 @@ def fewest_moves(
     seed: int = 0,
     workers: int = 8,
     on_progress: Callable[[Progress], None] | None = None,
+    stop: Stop | None = None,
 ) -> FewestMoves:
-    """The re-plan with the fewest moves against `old`, then the fewest repeats, checked."""
-    run = _Run(event, history, old, Budget(time_limit, repeatable=workers == 1), seed, workers, on_progress)
+    """The re-plan with the fewest moves against `old`, then the fewest repeats, checked. One worker
+    counts work (optimizer.budget): a seeded run repeats exactly."""
+    budget = Budget.of(time_limit, repeatable=workers == 1, stop=stop)
+    run = _Run(event, history, old, budget, seed, workers, on_progress)
     start = repaired(old, event, history.burdens_before)
     offering = time.monotonic()
     run.offer(start, "the old plan, repaired")
@@ -73,16 +76,14 @@ def fewest_moves(
     # (a repeatable run counts work, so its limits must not depend on the clock).
     if not run.budget.repeatable:
         reserve = FINISH_OFFERS * (time.monotonic() - offering)
-        run.budget = Budget(max(0.1, time_limit - reserve), started=run.budget.started)
-    try:
-        if fits(event):
-            run.phase_one(start)
-        if run.incumbent.best is None and not run.interrupted:
-            run.fewest_repeats()
-        if fits(event) and run.incumbent.best is not None and not run.interrupted:
-            run.phase_two()
-    except KeyboardInterrupt:
-        run.interrupted = True
+        run.budget = run.budget.before(min(reserve, time_limit - 0.1))
+    if fits(event):
+        run.phase_one(start)
+    if run.incumbent.best is None and not run.interrupted:
+        run.fewest_repeats()
+    if fits(event) and run.incumbent.best is not None and not run.interrupted:
+        run.phase_two()
+    run.interrupted = run.interrupted or run.budget.stopped
     return FewestMoves(run.result(), run.moves_bound, run.repeats_proven)
 
 
@@ -152,7 +153,9 @@ class _Run:
         if self.budget.left() < MIN_FALLBACK_SECONDS:
             return
         event, left = self.event, self.budget.left()
-        result = plan(event, time_limit=left, seed=self.seed, workers=self.workers, history=self.history)
+        result = plan(
+            event, time_limit=left, seed=self.seed, workers=self.workers, history=self.history, stop=self.budget.stop
+        )
         if result.schedule is not None:
             played = len(result.schedule.rounds) - event.rounds
             seats = OldPlan.of(result.schedule, played, event.players).seats(event.layout.tables)
@@ -176,21 +179,17 @@ class _Phase:
 def _phase(model: MovesModel, hint: Seats, share: float, run: _Run) -> _Phase:
     """Solve one phase for a share of the time left, from a hint: its seating, bound and status."""
     model.add_hint(hint)
-    budget = run.budget
-    solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = max(0.1, share * budget.left())
-    solver.parameters.random_seed = run.seed
-    solver.parameters.num_workers = run.workers
-    # Probing in presolve took most of the time in rooms of 80-120 players (1.3 of 1.9 s), for no gain.
-    solver.parameters.cp_model_probing_level = 0
-    work = budget.cpsat_work()
-    if work is not None:
-        solver.parameters.max_deterministic_time = share * work
-    status, interrupted = solve_until_ctrl_c(solver, model.model)
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+    solved = solve(model.model, run.budget.share(share), workers=run.workers, seed=run.seed, tune=_no_probing)
+    solver, status, interrupted = solved.solver, solved.status, solved.stopped
+    if not solved.found:
         return _Phase(None, 0, status, interrupted)
     bound = math.ceil(solver.best_objective_bound - 1e-6)
     return _Phase(model.seating(solver.boolean_value), bound, status, interrupted)
+
+
+def _no_probing(solver: cp_model.CpSolver) -> None:
+    """Probing in presolve took most of the time in rooms of 80-120 players (1.3 of 1.9 s), for no gain."""
+    solver.parameters.cp_model_probing_level = 0
 
 
 def forced_moves(old: OldPlan, capacity: list[int], sit_outs: int) -> int:

@@ -21,13 +21,14 @@ optimum of 17 with it; three-handed 14 x 7 reaches its counting bound of 35.
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
+from optimizer.budget import Budget
 from optimizer.search.costs import Costs
 from optimizer.seats import EMPTY, Seats, meetings, repeats_in
 
+# A repeatable run (optimizer.budget's work clock) counts this many steps a second of work.
+TABU_STEPS_PER_SECOND = 300
 # Steps without a new best before the search restarts from the best with a few random swaps.
 STALL_STEPS = 300
 
@@ -35,15 +36,14 @@ STALL_STEPS = 300
 def tabu_search(
     seats: Seats,
     costs: Costs,
-    deadline: float,
+    budget: Budget,
     rng: np.random.Generator,
     target: int = 0,
     on_better=None,
     tenure: tuple[int, int] = (2, 6),
-    max_steps: int | None = None,
 ) -> Seats:
-    """The best seating found before the deadline (or `max_steps`, for a run that must repeat
-    itself exactly), or as soon as its repeats reach `target`."""
+    """The best seating found within `budget` (each step charged 1 / TABU_STEPS_PER_SECOND seconds of
+    work, so that a repeatable run repeats exactly), or as soon as its repeats reach `target`."""
     seats = seats.copy()
     rounds, tables, _ = seats.shape
     met = meetings(seats, costs.player_count) + costs.met_before
@@ -51,8 +51,9 @@ def tabu_search(
     cost = best_cost
     tabu_until = np.zeros((rounds, costs.player_count), dtype=np.int64)
     step = last_better = 0
-    while best_cost > target and time.monotonic() < deadline and step != max_steps:
+    while best_cost > target and not budget.done():
         step += 1
+        budget.charge(1 / TABU_STEPS_PER_SECOND)
         move = _best_move(seats, met, costs, tabu_until, step, cost, best_cost, rng)
         if move is None or step - last_better > STALL_STEPS:
             seats, met, cost = _perturb(best, costs, rng)

@@ -60,18 +60,44 @@ class ReplanIn(BaseModel):
     leave: list[str] = Field(default=[], description="Players who leave before this round.")
     arrive: list[str] = Field(default=[], description="Players who arrive for this round.")
     time_limit: float = 10.0
+    include_released: bool = Field(
+        default=False, description="Re-plan rounds already released to the room too (refused otherwise)."
+    )
+
+
+CONFIRM = "Apply it. Without it nothing changes: a 409 carries the preview (who moves, figures before and after)."
 
 
 class SwapIn(BaseModel):
     round: int
     first: str
     second: str
+    confirm: bool = Field(default=False, description=CONFIRM)
 
 
 class MoveIn(BaseModel):
     round: int = Field(description="A played round.")
     player: str
     table: int = Field(description="The table of three whose empty seat the player took.")
+    confirm: bool = Field(default=False, description=CONFIRM)
+
+
+class GoBackIn(BaseModel):
+    confirm: bool = Field(
+        default=False,
+        description="Go back even if that un-plays rounds, detaches score cards, brings players back or "
+        "removes them, or re-seats released rounds (a 409 lists which).",
+    )
+
+
+class RenameIn(BaseModel):
+    old: str = Field(description="The player's name as it is now (any case).")
+    new: str = Field(description="The new spelling; not another player's name.")
+
+
+class RenamedOut(BaseModel):
+    name: str = Field(description="The new spelling, as stored.")
+    current_version: VersionOut | None = Field(description="The schedule's new version, once there is a schedule.")
 
 
 class PlayedIn(BaseModel):
@@ -153,9 +179,10 @@ def update_event(request: Request, event_id: int, settings: EventSettings) -> Ev
 
 
 @router.post("/events/{event_id}/plan", status_code=202)
-def plan(request: Request, event_id: int) -> RunOut:
+def plan(request: Request, event_id: int, include_released: bool = False) -> RunOut:
+    """Plan the whole day; once a round is released, only with `include_released` (409 otherwise)."""
     desk = desk_of(request)
-    run_id = service.start_plan(desk.store, desk.planner, event_id)
+    run_id = service.start_plan(desk.store, desk.planner, event_id, include_released)
     return run_out(service.load_run(desk.store, desk.planner, run_id))
 
 
@@ -163,7 +190,14 @@ def plan(request: Request, event_id: int) -> RunOut:
 def replan(request: Request, event_id: int, body: ReplanIn) -> RunOut:
     desk = desk_of(request)
     run_id = service.start_replan(
-        desk.store, desk.planner, event_id, body.from_round, body.leave, body.arrive, body.time_limit
+        desk.store,
+        desk.planner,
+        event_id,
+        body.from_round,
+        body.leave,
+        body.arrive,
+        body.time_limit,
+        body.include_released,
     )
     return run_out(service.load_run(desk.store, desk.planner, run_id))
 
@@ -196,13 +230,23 @@ def played(request: Request, event_id: int, body: PlayedIn) -> VersionOut:
 @router.post("/events/{event_id}/swap")
 def swap(request: Request, event_id: int, body: SwapIn) -> VersionOut:
     store = desk_of(request).store
-    return _version(request, event_id, service.swap(store, event_id, body.round, body.first, body.second))
+    return _version(request, event_id, service.swap(store, event_id, body.round, body.first, body.second, body.confirm))
 
 
 @router.post("/events/{event_id}/move")
 def move(request: Request, event_id: int, body: MoveIn) -> VersionOut:
     store = desk_of(request).store
-    return _version(request, event_id, service.move(store, event_id, body.round, body.player, body.table))
+    return _version(request, event_id, service.move(store, event_id, body.round, body.player, body.table, body.confirm))
+
+
+@router.post("/events/{event_id}/rename")
+def rename(request: Request, event_id: int, body: RenameIn) -> RenamedOut:
+    """Correct a player's spelling everywhere: settings, a new version of the schedule, cards, the room."""
+    store = desk_of(request).store
+    _, name = service.rename(store, event_id, body.old, body.new)
+    event = service.load_event(store, event_id)
+    version = service.current_version(store, event)
+    return RenamedOut(name=name, current_version=None if version is None else version_out(version, version.id))
 
 
 @router.post("/events/{event_id}/versions/{version_id}/accept")
@@ -212,8 +256,9 @@ def accept(request: Request, event_id: int, version_id: int) -> VersionOut:
 
 
 @router.post("/events/{event_id}/undo")
-def undo(request: Request, event_id: int) -> VersionOut:
-    return _version(request, event_id, service.undo(desk_of(request).store, event_id))
+def undo(request: Request, event_id: int, body: GoBackIn | None = None) -> VersionOut:
+    confirm = body is not None and body.confirm
+    return _version(request, event_id, service.undo(desk_of(request).store, event_id, confirm))
 
 
 @router.get("/events/{event_id}/versions")
@@ -224,8 +269,9 @@ def versions(request: Request, event_id: int) -> list[VersionOut]:
 
 
 @router.post("/events/{event_id}/versions/{version_id}/restore")
-def restore(request: Request, event_id: int, version_id: int) -> VersionOut:
-    return _version(request, event_id, service.restore(desk_of(request).store, event_id, version_id))
+def restore(request: Request, event_id: int, version_id: int, body: GoBackIn | None = None) -> VersionOut:
+    confirm = body is not None and body.confirm
+    return _version(request, event_id, service.restore(desk_of(request).store, event_id, version_id, confirm))
 
 
 @router.get("/events/{event_id}/schedule")

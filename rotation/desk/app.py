@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from datetime import datetime
 from pathlib import Path
 from typing import Generic, TypeVar
 
@@ -22,7 +24,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from models import Schedule
 from optimizer.words import counted
 from rotation import tool_version
-from rotation.desk import service
+from rotation.desk import backup, service
 from rotation.desk.security import LOCAL_HOSTS, Guard, GuardMiddleware
 from rotation.desk.settings import FieldErrors
 from rotation.desk.storage import Store
@@ -67,6 +69,11 @@ class Desk:
         self._local = threading.local()
 
     @property
+    def local_only(self) -> bool:
+        """Served on this machine only, with no address for phones: the players' page is out of their reach."""
+        return not self.guard.exposed and not self.public_url
+
+    @property
     def store(self) -> Store:
         store = getattr(self._local, "store", None)
         if store is None:
@@ -88,7 +95,10 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        keeper = backup.Keeper(db_path)  # a backup every 15 minutes while something changed
+        keeper.start()
         yield
+        keeper.stop()
         for run_id in desk.planner.shutdown():
             desk.store.close_run(run_id, "interrupted", "the desk was stopped while this plan ran; nothing was kept")
 
@@ -107,7 +117,10 @@ def create_app(
     async def desk_error(request: Request, error: service.DeskError) -> Response:
         if not request.url.path.startswith("/api/"):
             return await refused(request, StarletteHTTPException(error.status, str(error)))
-        return JSONResponse({"detail": str(error), "field": error.field}, status_code=error.status)
+        body: dict = {"detail": str(error), "field": error.field}
+        if isinstance(error, service.Unconfirmed):
+            body["preview"] = error.preview  # what the change would do, to show before confirming
+        return JSONResponse(body, status_code=error.status)
 
     @app.exception_handler(StarletteHTTPException)
     async def refused(request: Request, error: StarletteHTTPException) -> Response:
@@ -116,21 +129,23 @@ def create_app(
             return await http_exception_handler(request, error)
         from rotation.desk.pages import TEMPLATES
 
-        context = {"status": error.status_code, "message": str(error.detail)}
+        context = {"status": error.status_code, "message": str(error.detail), **_event_menu(request)}
         return TEMPLATES.TemplateResponse(request, "error.html.j2", context, status_code=error.status_code)
 
     @app.exception_handler(FieldErrors)
     async def field_errors(request: Request, error: FieldErrors) -> JSONResponse:
         return JSONResponse({"detail": str(error), "errors": error.errors}, status_code=422)
 
-    from rotation.desk import api, pages, room_pages, scores_api, scores_pages
+    from rotation.desk import api, data_pages, pages, room_pages, scores_api, scores_pages
 
     app.include_router(api.router)
     app.include_router(room_pages.api)
     app.include_router(scores_api.api)
+    app.include_router(data_pages.api)
     app.include_router(pages.router)
     app.include_router(room_pages.router)
     app.include_router(scores_pages.router)
+    app.include_router(data_pages.router)
     return app
 
 
@@ -144,7 +159,23 @@ def templates() -> Jinja2Templates:
     )
     environment.filters["counted"] = counted  # "1 repeat", "2 repeats": the report's singular and plural
     environment.globals["tool_version"] = tool_version()  # on every page: which version the desk runs
+    environment.filters["local_time"] = local_time
     return Jinja2Templates(env=environment)
+
+
+def _event_menu(request: Request) -> dict:
+    """On a refusal of an event's page (one not there before planning, say), the event's menu stays."""
+    found = re.match(r"/events/(\d+)(/|$)", request.url.path)
+    event = desk_of(request).store.event(int(found.group(1))) if found else None
+    if event is None:
+        return {}
+    return {"event_id": event.id, "settings": service.settings_of(event)}
+
+
+def local_time(stamp: str, with_date: bool = False) -> str:
+    """A stored UTC time (ISO 8601) as the desk's computer shows the time: the director's clock, not UTC."""
+    moment = datetime.fromisoformat(stamp).astimezone()
+    return moment.strftime("%Y-%m-%d %H:%M:%S" if with_date else "%H:%M")
 
 
 def desk_of(request: Request) -> Desk:

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from typing import Annotated
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, File, Form, HTTPException, Query, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 import optimizer
-from rotation.desk import service, views
+from models.event import name_key
+from rotation.desk import guards, service, views
 from rotation.desk.app import desk_of, templates
 from rotation.desk.settings import MAX_UPLOAD_BYTES, EventSettings, FieldErrors, form_from_settings, settings_from_form
 from rotation.desk.storage import RUNNING, VersionRow
 from rotation.output import SIT_OUT_WORDS
+from rotation.typeface import widest_word_em
 
 router = APIRouter(include_in_schema=False)
 TEMPLATES = templates()
@@ -73,9 +76,45 @@ async def create_event(request: Request, csrf: Text = "", names_file: Annotated[
 
 
 @router.get("/events/{event_id}/edit", response_class=HTMLResponse)
-def edit_event(request: Request, event_id: int):
-    event = service.load_event(desk_of(request).store, event_id)
-    return page(request, "event_form.html.j2", form=form_from_settings(service.settings_of(event)), event_id=event_id)
+def edit_event(request: Request, event_id: int, renamed: str = "", to: str = ""):
+    note = f"{renamed} is now {to}, everywhere." if renamed and to else ""
+    return _settings_page(request, event_id, saved_note=note)
+
+
+def _settings_page(request: Request, event_id: int, status: int = 200, **context) -> HTMLResponse:
+    """The event's settings, its names as the players are now (once a schedule has them), a rename box."""
+    store = desk_of(request).store
+    event = service.load_event(store, event_id)
+    form = form_from_settings(service.settings_of(event))
+    now = _players_now(service.current_version(store, event))
+    if now:
+        form["names"] = "\n".join(now)
+    context.setdefault("errors", {})
+    return page(
+        request,
+        "event_form.html.j2",
+        status,
+        form=form,
+        event_id=event_id,
+        players_now=now,
+        rename_names=now or service.settings_of(event).names,
+        saved_note=context.pop("saved_note", ""),
+        **context,
+    )
+
+
+@router.post("/events/{event_id}/rename", response_class=HTMLResponse)
+def rename(request: Request, event_id: int, old: Text = "", new: Text = "", csrf: Text = ""):
+    """A player's spelling corrected everywhere (service.rename); back to the page the form was on."""
+    check_form(request, csrf)
+    store = desk_of(request).store
+    try:
+        was, now = service.rename(store, event_id, old, new)
+    except service.DeskError as error:
+        if isinstance(error, service.NotFound):
+            raise
+        return _settings_page(request, event_id, error.status, errors={"rename": str(error)})
+    return RedirectResponse(f"/events/{event_id}/edit?{urlencode({'renamed': was, 'to': now})}", status_code=303)
 
 
 @router.post("/events/{event_id}/edit", response_class=HTMLResponse)
@@ -99,6 +138,14 @@ async def _save_event(request: Request, event_id: int | None, names_file: Upload
             service.update_event(
                 store, event_id, settings.model_copy(update={"seed": old.seed, "workers": old.workers})
             )
+            now = _players_now(service.current_version(store, service.load_event(store, event_id)))
+            if now and {name_key(n) for n in now} != {name_key(n) for n in settings.names}:
+                note = (
+                    "Saved for the next plan of the whole day. The current schedule keeps its players: to "
+                    "correct a spelling use Rename a player below; for someone who leaves or arrives, re-plan on "
+                    "the Day page."
+                )
+                return _settings_page(request, event_id, saved_note=note)
     except FieldErrors as error:
         return page(request, "event_form.html.j2", 422, form=fields, event_id=event_id, errors=error.errors)
     return back_to(event_id)
@@ -121,6 +168,7 @@ def _event_page(request: Request, event_id: int, version_id: int | None = None, 
     current = service.current_version(desk.store, event)
     shown = current if version_id is None else service.load_version(desk.store, event_id, version_id)
     schedule = shown.schedule() if shown else None
+    proposals = [] if version_id is not None else service.proposals(desk.store, event)
     return page(
         request,
         "event.html.j2",
@@ -131,31 +179,83 @@ def _event_page(request: Request, event_id: int, version_id: int | None = None, 
         settings=settings,
         run=run,
         running=run is not None and run.status == RUNNING,
-        run_repeats=_run_repeats(desk.store, run),
+        run_repeats=_run_repeats(desk.store, run, current),
+        released=desk.store.released_rounds(event_id),
+        players_now=len(_players_now(current) or settings.names),
+        released_changes=_released_changes(desk.store, event_id, current, proposals),
         version=shown,
         current=current,
         looking_back=shown is not None and current is not None and shown.id != current.id,
         schedule=schedule,
         rounds=views.rounds_view(schedule, shown.played) if schedule and shown else [],
+        word_em=widest_word_em(schedule.players) if schedule else 0.0,
         figures=views.figure_lines(shown.figures, schedule) if shown else [],
-        proposals=[] if version_id is not None else views.proposals_view(service.proposals(desk.store, event)),
+        proposals=views.proposals_view(proposals),
         errors=errors or {},
     )
 
 
-def _run_repeats(store, run) -> int | None:
-    """While a run plans, the best it reported; once it stored a schedule, that schedule's checked repeats
-    (a re-plan's progress can count only the rounds it plans)."""
+def _players_now(current: VersionRow | None) -> list[str]:
+    """The players as they are now: the current schedule's, without who left (with who arrived)."""
+    if current is None:
+        return []
+    schedule = current.schedule()
+    return [name for name in schedule.players if name in guards.staying(schedule)]
+
+
+def _run_repeats(store, run, current: VersionRow | None) -> int | None:
+    """While a run plans, the best it reported; once it stored a schedule, the current schedule's checked
+    repeats (a swap or an undo since changes them; a re-plan's progress counts only the rounds it plans)."""
     if run is None:
         return None
+    if run.status != RUNNING and run.version_id and current is not None:
+        return current.figures["metrics"]["repeats"]
     stored = store.version(run.version_id) if run.version_id else None
     return stored.figures["metrics"]["repeats"] if stored else run.progress.get("repeats")
 
 
-def _day_action(request: Request, event_id: int, field: str, action) -> Response:
-    """Run a change of the day; its refusal is shown beside the form it came from."""
+def _released_changes(store, event_id: int, current: VersionRow | None, proposals: list[VersionRow]) -> dict:
+    """For each proposal, the released rounds' tables it would seat anew (what the room would see change)."""
+    if current is None or not proposals:
+        return {}
+    before = current.schedule()
+    return {
+        proposal.id: [
+            f"round {number}: {', '.join(tables)}"
+            for number, tables in guards.effects(store, event_id, before, proposal.schedule()).released
+        ]
+        for proposal in proposals
+    }
+
+
+CONFIRM_WORDS = {  # (heading, button) of the page that asks before a change is applied
+    "swap": ("Swap two players?", "Apply the swap"),
+    "move": ("Record the move?", "Record it"),
+    "undo": ("Undo the last change?", "Undo it all the same"),
+    "restore": ("Go back to this schedule?", "Go back all the same"),
+}
+
+
+def _day_action(request: Request, event_id: int, field: str, action, fields: dict | None = None) -> Response:
+    """Run a change of the day; its refusal is shown beside the form it came from. A change that must be
+    confirmed shows what it would do, with the same form to post again, confirmed (`fields`)."""
     try:
         action()
+    except service.Unconfirmed as asked:
+        heading, button = CONFIRM_WORDS[asked.field or field]
+        settings = service.settings_of(service.load_event(desk_of(request).store, event_id))
+        return page(
+            request,
+            "confirm.html.j2",
+            event_id=event_id,
+            settings=settings,
+            heading=heading,
+            button=button,
+            preview=asked.preview,
+            action=request.url.path,
+            fields=fields or {},
+            back=f"/events/{event_id}/history" if field == "restore" else f"/events/{event_id}",
+        )
     except service.DeskError as error:
         if isinstance(error, service.NotFound):
             raise
@@ -164,13 +264,13 @@ def _day_action(request: Request, event_id: int, field: str, action) -> Response
 
 
 @router.post("/events/{event_id}/plan")
-def plan(request: Request, event_id: int, csrf: Text = ""):
+def plan(request: Request, event_id: int, csrf: Text = "", include_released: Text = ""):
     check_form(request, csrf)
     desk = desk_of(request)
 
     def start() -> None:
         try:
-            service.start_plan(desk.store, desk.planner, event_id)
+            service.start_plan(desk.store, desk.planner, event_id, bool(include_released))
         except FieldErrors as error:
             raise service.DeskError(f"the settings need a change first: {error}", field="plan") from None
 
@@ -211,6 +311,7 @@ def replan(
     leave: Text = "",
     arrive: Text = "",
     time_limit: Annotated[float, Form()] = 10.0,
+    include_released: Text = "",
     csrf: Text = "",
 ):
     check_form(request, csrf)
@@ -220,23 +321,48 @@ def replan(
         event_id,
         "replan",
         lambda: service.start_replan(
-            desk.store, desk.planner, event_id, from_round, leave.splitlines(), arrive.splitlines(), time_limit
+            desk.store,
+            desk.planner,
+            event_id,
+            from_round,
+            leave.splitlines(),
+            arrive.splitlines(),
+            time_limit,
+            bool(include_released),
         ),
     )
 
 
 @router.post("/events/{event_id}/swap")
 def swap(
-    request: Request, event_id: int, round: Annotated[int, Form()], first: Text = "", second: Text = "", csrf: Text = ""
+    request: Request,
+    event_id: int,
+    round: Annotated[int, Form()],
+    first: Text = "",
+    second: Text = "",
+    confirm: Text = "",
+    csrf: Text = "",
 ):
     check_form(request, csrf)
     store = desk_of(request).store
-    return _day_action(request, event_id, "swap", lambda: service.swap(store, event_id, round, first, second))
+    return _day_action(
+        request,
+        event_id,
+        "swap",
+        lambda: service.swap(store, event_id, round, first, second, bool(confirm)),
+        {"round": round, "first": first, "second": second},
+    )
 
 
 @router.post("/events/{event_id}/move")
 def move(
-    request: Request, event_id: int, round: Annotated[int, Form()], player: Text = "", table: Text = "", csrf: Text = ""
+    request: Request,
+    event_id: int,
+    round: Annotated[int, Form()],
+    player: Text = "",
+    table: Text = "",
+    confirm: Text = "",
+    csrf: Text = "",
 ):
     check_form(request, csrf)
     store = desk_of(request).store
@@ -244,9 +370,9 @@ def move(
     def record() -> None:
         if not table.strip().isdigit():
             raise service.DeskError(f"{table.strip()!r} is not a table number", field="move", status=422)
-        service.move(store, event_id, round, player, int(table))
+        service.move(store, event_id, round, player, int(table), bool(confirm))
 
-    return _day_action(request, event_id, "move", record)
+    return _day_action(request, event_id, "move", record, {"round": round, "player": player, "table": table})
 
 
 @router.post("/events/{event_id}/versions/{version_id}/accept")
@@ -257,16 +383,19 @@ def accept(request: Request, event_id: int, version_id: int, csrf: Text = ""):
 
 
 @router.post("/events/{event_id}/undo")
-def undo(request: Request, event_id: int, csrf: Text = ""):
+def undo(request: Request, event_id: int, csrf: Text = "", confirm: Text = ""):
     check_form(request, csrf)
-    return _day_action(request, event_id, "undo", lambda: service.undo(desk_of(request).store, event_id))
+    store = desk_of(request).store
+    return _day_action(request, event_id, "undo", lambda: service.undo(store, event_id, bool(confirm)))
 
 
 @router.post("/events/{event_id}/versions/{version_id}/restore")
-def restore(request: Request, event_id: int, version_id: int, csrf: Text = ""):
+def restore(request: Request, event_id: int, version_id: int, csrf: Text = "", confirm: Text = ""):
     check_form(request, csrf)
     store = desk_of(request).store
-    return _day_action(request, event_id, "undo", lambda: service.restore(store, event_id, version_id))
+    return _day_action(
+        request, event_id, "restore", lambda: service.restore(store, event_id, version_id, bool(confirm))
+    )
 
 
 # ---- looking at a schedule ----------------------------------------------------------------------
@@ -358,6 +487,7 @@ def print_options(request: Request, event_id: int):
         chosen=parts_for(schedule, _print_options(settings)),
         rounds=len(schedule.rounds),
         first=shown.played + 1 if shown.played < len(schedule.rounds) else 1,
+        local_only=desk_of(request).local_only,
     )
 
 

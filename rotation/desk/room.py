@@ -9,7 +9,8 @@ again. Players always see the current schedule's seating of the released rounds.
 The timer lives on the server: how many minutes a round lasts, and either when it started running
 with the seconds left then, or (paused) the seconds left. Pages count down from the server's clock.
 The players' pages are addressed by a random public id, not by the event's number, so nobody finds
-another event by counting.
+another event by counting; its letters are Crockford's base 32 in lower case, so it reads aloud and types
+from a wall without look-alikes.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from models import Round
 from rotation.desk.service import DeskError, current_version, load_event
 from rotation.desk.storage import Store
 
+PUBLIC_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"  # Crockford's base 32, lower case: no i, l, o, u
+PUBLIC_LENGTH = 16  # 80 random bits
 WARNING_SECONDS = 5 * 60  # the timer warns in the last five minutes
 MINUTES = (1, 600)  # a round's length, in minutes
 PACE = (3, 120)  # seconds a projector page stays up
@@ -68,6 +71,12 @@ class Room:
         return max(self.released, default=0)
 
 
+def new_public_id() -> str:
+    """A random public id without look-alike letters (no i, l, o, u: none read as 1, 0 or v), safe to
+    read aloud or type from a wall chart."""
+    return "".join(secrets.choice(PUBLIC_ALPHABET) for _ in range(PUBLIC_LENGTH))
+
+
 def room(store: Store, event_id: int) -> Room:
     """The event's room, made on first use (a random public id, the default timer and pace)."""
     load_event(store, event_id)  # a 404 for an event that does not exist
@@ -76,7 +85,7 @@ def room(store: Store, event_id: int) -> Room:
         with store.change() as db:
             db.execute(
                 "INSERT OR IGNORE INTO rooms (event_id, public_id) VALUES (?, ?)",
-                (event_id, secrets.token_urlsafe(12)),
+                (event_id, new_public_id()),
             )
         row = store.db.execute("SELECT * FROM rooms WHERE event_id = ?", (event_id,)).fetchone()
     releases = store.db.execute(
@@ -115,6 +124,16 @@ def public_stamp(store: Store, public_id: str) -> str | None:
     return _stamp(store, "rooms.public_id", public_id)
 
 
+def stored_id(store: Store, typed: str) -> str | None:
+    """The public id as stored, for one typed from a wall or read aloud: any case, and O, I, L read as
+    Crockford's base 32 reads them (0, 1, 1). None when no event has it."""
+    read = typed.lower().translate(str.maketrans("oil", "011"))
+    for candidate in (typed, read):
+        if store.db.execute("SELECT 1 FROM rooms WHERE public_id = ?", (candidate,)).fetchone():
+            return candidate
+    return None
+
+
 def event_of(store: Store, public_id: str) -> int | None:
     row = store.db.execute("SELECT event_id FROM rooms WHERE public_id = ?", (public_id,)).fetchone()
     return None if row is None else row[0]
@@ -124,8 +143,9 @@ def event_of(store: Store, public_id: str) -> int | None:
 
 
 def release(store: Store, event_id: int, round_number: int, now: float) -> Room:
-    """Round `round_number` goes to the room: the next one, or a released one again (which takes its
-    current seating as released, so the projector stops flagging its changes)."""
+    """Round `round_number` goes to the room: the next one, whose timer then starts from the round's full
+    length, or a released one again (which takes its current seating as released, so the projector stops
+    flagging its changes; its timer runs on)."""
     event = load_event(store, event_id)
     version = current_version(store, event)
     if version is None:
@@ -141,6 +161,8 @@ def release(store: Store, event_id: int, round_number: int, now: float) -> Room:
             "INSERT OR REPLACE INTO releases (event_id, round, seating, released) VALUES (?, ?, ?, ?)",
             (event_id, round_number, seating, now),
         )
+        if round_number == last + 1:  # a new round: its clock starts from the full length
+            db.execute("UPDATE rooms SET started = ?, left = minutes * 60 WHERE event_id = ?", (now, event_id))
     return room(store, event_id)
 
 
@@ -152,18 +174,6 @@ def withdraw(store: Store, event_id: int) -> Room:
     with store.change() as db:
         db.execute("DELETE FROM releases WHERE event_id = ? AND round = ?", (event_id, last))
     return room(store, event_id)
-
-
-def changed_tables(released: Round, current: Round) -> list[str]:
-    """What changed in a released round since its release, as the projector says it: "Table 4"."""
-    before = {table.table: table.players for table in released.tables}
-    now = {table.table: table.players for table in current.tables}
-    changed = [
-        f"Table {number}" for number in sorted(before.keys() | now.keys()) if before.get(number) != now.get(number)
-    ]
-    if set(released.sit_outs) != set(current.sit_outs):
-        changed.append("Sitting out")
-    return changed
 
 
 # ---- the timer and the pace --------------------------------------------------------------------

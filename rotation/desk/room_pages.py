@@ -13,7 +13,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field
 
 from models.event import loose_key, name_key
-from rotation.desk import room, service, views
+from rotation.desk import guards, room, service, views
 from rotation.desk.app import desk_of
 from rotation.desk.pages import TEMPLATES, Text, check_form, page
 from rotation.output import SIT_OUT_WORDS
@@ -36,7 +36,7 @@ def _seen(request: Request, event_id: int):
     version = service.current_version(desk.store, event)
     schedule = desk.schedules.get((version.id,), version.schedule) if version else None
     changed = {
-        number: room.changed_tables(seating, schedule.rounds[number - 1])
+        number: guards.changed_tables(seating, schedule.rounds[number - 1])
         for number, seating in seated.released.items()
         if schedule is not None and number <= len(schedule.rounds)
     }
@@ -60,6 +60,7 @@ def room_page(request: Request, event_id: int, errors=None, status: int = 200):
         played=version.played if version else 0,
         changed=changed,
         players_url=players_url(request, seated.public_id),
+        local_only=desk_of(request).local_only,
         timer=seated.timer.state(desk_of(request).clock()),
         errors=errors or {},
     )
@@ -155,6 +156,10 @@ def _public(request: Request, public_id: str) -> int:
 
 @router.get("/e/{public_id}/me", response_class=HTMLResponse)
 def phone(request: Request, public_id: str, q: str = "", player: str = ""):
+    stored = room.stored_id(desk_of(request).store, public_id)
+    if stored is not None and stored != public_id:  # typed in capitals, or with an O for a 0
+        query = f"?{request.url.query}" if request.url.query else ""
+        return RedirectResponse(f"/e/{stored}/me{query}", status_code=307)
     event, seated, _, schedule, _ = _seen(request, _public(request, public_id))
     players = schedule.players if schedule else ()
     typed = loose_key(q)

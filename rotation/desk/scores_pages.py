@@ -13,7 +13,7 @@ from models.event import name_key
 from models.scores import GAMES_PER_ROUND, RoundMark, Standings
 from rotation import scoring
 from rotation.desk import scores, service
-from rotation.desk.app import desk_of
+from rotation.desk.app import desk_of, local_time
 from rotation.desk.pages import Text, check_form, page
 from rotation.output import SIT_OUT_WORDS
 from rotation.standings_pages import (
@@ -65,7 +65,7 @@ def card_form(table: scores.TableCards, typed: dict[int, tuple[str, ...]] | None
             boxes, total = tuple(map(str, counted.points[seat])), str(counted.totals()[name])
         rows.append(SeatRow(seat, SEAT_LETTERS[seat], name, boxes, total))
     status = "in" if counted is not None else ("changed" if table.stale else "missing")
-    entered = latest.entered[11:16] if latest is not None else ""
+    entered = local_time(latest.entered) if latest is not None else ""
     return CardForm(table.table, tuple(rows), status, entered, max(0, len(table.entries) - 1))
 
 

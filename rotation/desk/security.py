@@ -30,6 +30,8 @@ KEY_COOKIE = "desk_key"
 KEY_HEADER = "x-desk-key"
 TOKEN_HEADER = "x-csrf-token"
 MAX_BODY_BYTES = 2 * 1024 * 1024  # a names file upload (1 MB at most) and the rest of its form
+MAX_IMPORT_BYTES = 256 * 1024 * 1024  # an exported event: every version of a long day of a big room
+IMPORTS = ("/api/events/import", "/events/import")  # the requests that carry an exported event
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 PUBLIC = re.compile(r"/e/[A-Za-z0-9_-]{1,64}/me(/state\.json)?|/static/(phone\.js|room\.css)")
@@ -96,8 +98,9 @@ class GuardMiddleware:
         if not guard.exposed and host not in guard.hosts:
             return PlainTextResponse(f"this desk answers only on {', '.join(guard.hosts)}", status_code=421)
         length = request.headers.get("content-length", "0")
-        if not length.isdigit() or int(length) > MAX_BODY_BYTES:
-            return PlainTextResponse(f"request larger than {MAX_BODY_BYTES // 2**20} MB", status_code=413)
+        limit = MAX_IMPORT_BYTES if request.url.path in IMPORTS else MAX_BODY_BYTES
+        if not length.isdigit() or int(length) > limit:
+            return PlainTextResponse(f"request larger than {limit // 2**20} MB", status_code=413)
         if request.method in ("GET", "HEAD") and PUBLIC.fullmatch(request.url.path):
             return None  # the players' read-only pages: no key (rotation.desk.room_pages)
         by_header = guard.key_ok(request.headers.get(KEY_HEADER))

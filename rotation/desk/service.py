@@ -14,14 +14,17 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 import optimizer
 from models import Event, PlanResult, Progress, Replan, Reseat, Schedule, Status
 from models.event import name_key, normalise_name
 from optimizer.words import counted
+from rotation.desk import guards
 from rotation.desk.settings import EventSettings, FieldErrors, check_time_limit
 from rotation.desk.storage import FAILED, FINISHED, INTERRUPTED, STOPPED, EventRow, RunRow, Store, VersionRow
+
+T = TypeVar("T")
 
 
 class DeskError(Exception):
@@ -30,6 +33,15 @@ class DeskError(Exception):
     def __init__(self, message: str, field: str | None = None, status: int = 409):
         super().__init__(message)
         self.field, self.status = field, status
+
+
+class Unconfirmed(DeskError):
+    """A change that would touch what the room has (or any swap or move): refused until confirmed, with
+    what it would do (`preview`) for the director to read first."""
+
+    def __init__(self, message: str, preview: dict, field: str | None = None):
+        super().__init__(message, field=field, status=409)
+        self.preview = preview
 
 
 class NotFound(DeskError):
@@ -97,14 +109,24 @@ def _schedule_now(store: Store, event_id: int) -> tuple[EventRow, VersionRow]:
 # ---- planning runs -----------------------------------------------------------------------------
 
 
-def start_plan(store: Store, planner: Planner, event_id: int) -> int:
-    """A plan of the whole day from the event's settings, in a worker process. Returns the run."""
+def start_plan(store: Store, planner: Planner, event_id: int, include_released: bool = False) -> int:
+    """A plan of the whole day from the event's settings, in a worker process. Returns the run. Once a
+    round is released the whole day is planned again only when the director includes the released
+    rounds (`include_released`); otherwise the way on is a re-plan of the rounds after them."""
     event = load_event(store, event_id)
     if any(run.running for run in store.runs(event_id)):
         raise DeskError("a plan is already running for this event")
     version = current_version(store, event)
     if version is not None and version.played:
         raise DeskError(f"{version.played} rounds are played: re-plan the rounds still to play instead")
+    released = store.released_rounds(event_id)
+    if version is not None and released and not include_released:
+        raise DeskError(
+            f"{_released_words(released)} the room: planning the whole day again would re-seat "
+            f"{'it' if len(released) == 1 else 'them'}; re-plan from round {released[-1] + 1} instead, "
+            "or include the released rounds",
+            field="plan",
+        )
     settings = settings_of(event)
     settings.event()
     return _launch(
@@ -120,8 +142,10 @@ def start_replan(
     leave: list[str],
     arrive: list[str],
     time_limit: float,
+    include_released: bool = False,
 ) -> int:
-    """Re-plan the rounds from `from_round` on, with who leaves and who arrives then. Returns the run."""
+    """Re-plan the rounds from `from_round` on, with who leaves and who arrives then. Returns the run.
+    A round released to the room is re-planned only when the director includes the released rounds."""
     _, version = _schedule_now(store, event_id)
     schedule = version.schedule()
     total = len(schedule.rounds)
@@ -129,6 +153,15 @@ def start_replan(
         first = version.played + 1
         span = f"round {first}" if first == total else f"rounds {first} to {total}"
         raise DeskError(f"re-plan from {span}: rounds before are played", field="from_round", status=422)
+    released = [number for number in store.released_rounds(event_id) if number >= from_round]
+    if released and not include_released:
+        after = released[-1] + 1
+        way = f"re-plan from round {after}" if after <= total else "every later round is released too"
+        raise DeskError(
+            f"{_released_words(released)} the room: {way}, or include the released rounds "
+            "(the proposals then name the released tables they change)",
+            field="from_round",
+        )
     request = {
         "base_version": version.id,
         "played": from_round - 1,
@@ -140,6 +173,12 @@ def start_replan(
     except FieldErrors as error:
         raise DeskError(error.errors["time_limit"], field="time_limit", status=422) from None
     return _launch(store, planner, event_id, "replan", request, time_limit)
+
+
+def _released_words(released: list[int]) -> str:
+    if len(released) == 1:
+        return f"round {released[0]} is released to"
+    return f"rounds {released[0]} to {released[-1]} are released to"
 
 
 def _leavers(schedule: Schedule, from_round: int, leave: list[str]) -> list[str]:
@@ -439,27 +478,75 @@ def mark_played(store: Store, event_id: int, rounds: int) -> int:
     return _new_version(store, version, played, kind="played", note=note)
 
 
-def swap(store: Store, event_id: int, round_number: int, first: str, second: str) -> int:
+def swap(store: Store, event_id: int, round_number: int, first: str, second: str, confirm: bool = False) -> int:
     """Two players trade places in a round (optimizer.swap): a change to the plan in a round still to
-    play, a record of what happened in a played one."""
+    play, a record of what happened in a played one. Unconfirmed (with its preview) until `confirm`."""
     _, version = _schedule_now(store, event_id)
     swapped = _fix(lambda: optimizer.swap(version.schedule(), round_number, first, second), "swap")
     correction = swapped.corrections[-1]
     a, b = correction.players
     note = f"round {round_number}: {a} and {b} swapped" + (" (as played)" if correction.played else "")
+    _confirmed(store, version, swapped, round_number, note, "swap", confirm)
     return _new_version(store, version, swapped, kind="swap", note=note)
 
 
-def move(store: Store, event_id: int, round_number: int, name: str, table: int) -> int:
-    """In a played round, a player sat in the empty seat of a table of three (optimizer.move)."""
+def move(store: Store, event_id: int, round_number: int, name: str, table: int, confirm: bool = False) -> int:
+    """In a played round, a player sat in the empty seat of a table of three (optimizer.move).
+    Unconfirmed (with its preview) until `confirm`."""
     _, version = _schedule_now(store, event_id)
     moved = _fix(lambda: optimizer.move(version.schedule(), round_number, name, table), "move")
     player = moved.corrections[-1].players[0]
     note = f"round {round_number}: {player} played at table {table} (as played)"
+    _confirmed(store, version, moved, round_number, note, "move", confirm)
     return _new_version(store, version, moved, kind="move", note=note)
 
 
-def _fix(fix: Callable[[], Schedule], field: str) -> Schedule:
+PREVIEW_FIGURES = (
+    ("Repeats", "repeats"),
+    ("Most meetings of one pair", "max_meetings"),
+    ("Pairs at one table two rounds running", "back_to_back"),
+    ("Three players at one table again", "trios_again"),
+    ("Players at the same table number more often than needed", "table_visits_above_even"),
+)
+
+
+def _confirmed(
+    store: Store, version: VersionRow, after: Schedule, round_number: int, note: str, field: str, confirm: bool
+) -> None:
+    """A swap or a move is applied only once confirmed: before that, its preview (who moves, from where
+    to where, the day's figures before and after, and what it changes for the room) comes back."""
+    if confirm:
+        return
+    before = version.schedule()
+    metrics_before, metrics_after = version.figures["metrics"], optimizer.check(after).model_dump(mode="json")
+    moves = [
+        f"{name}: {_place_words(was)} \u2192 {_place_words(now)}"
+        for name, was, now in optimizer.moved(before, after, round_number)
+    ]
+    effects = guards.effects(store, version.event_id, before, after)
+    preview = {
+        "note": note,
+        "round": round_number,
+        "moves": moves,
+        "figures": [
+            {"label": label, "before": metrics_before[key], "after": metrics_after[key]}
+            for label, key in PREVIEW_FIGURES
+        ],
+        "effects": effects.as_json(),
+    }
+    moved = len(moves)
+    raise Unconfirmed(
+        f"not applied yet: {note}; {counted(moved, 'player')} move{'s' if moved == 1 else ''}; confirm to apply it",
+        preview,
+        field=field,
+    )
+
+
+def _place_words(place) -> str:
+    return "sits out" if place is None else f"table {place[0]} seat {place[1]}"
+
+
+def _fix(fix: Callable[[], T], field: str) -> T:
     """The library's fix, or its refusal beside the form it came from."""
     try:
         return fix()
@@ -478,17 +565,68 @@ def _new_version(store: Store, version: VersionRow, schedule: Schedule, *, kind:
         )
 
 
-def undo(store: Store, event_id: int) -> int:
-    """Back to the version the current one was made from; the current one stays in the history."""
+def rename(store: Store, event_id: int, old: str, new: str) -> tuple[str, str]:
+    """Correct a player's spelling at any time, in one transaction: the settings (names and requests),
+    a new version of the current schedule (optimizer.rename) and, for what the room has, every card and
+    released round; the player's history stays one player's. Returns (the name as it was, as it is)."""
+    event = load_event(store, event_id)
+    if any(run.running for run in store.runs(event_id)):
+        raise DeskError("a plan is running for this event; wait for it or stop it first", field="rename")
+    settings = settings_of(event)
+    version = current_version(store, event)
+    names = version.schedule().players if version else tuple(settings.names)
+    was, now = _fix(lambda: optimizer.respelling(names, old, new), "rename")
+    schedule = _fix(lambda: optimizer.rename(version.schedule(), was, now), "rename") if version else None
+    renamed = _renamed_settings(settings, was, now)
+    with store.change() as db:
+        db.execute("UPDATE events SET settings = ? WHERE id = ?", (json.dumps(renamed), event_id))
+        if version is not None and schedule is not None:  # a new version: the older ones keep their spelling
+            figures = {key: value for key, value in version.figures.items() if key not in _OF_THAT_SCHEDULE}
+            store.add_version(
+                db, event_id, schedule, kind="rename", note=f"{was} renamed {now}", figures=figures, parent=version.id
+            )
+        store.rename_in_room(db, event_id, was, now)
+    return was, now
+
+
+def _renamed_settings(settings: EventSettings, old: str, new: str) -> dict:
+    def one(name: str) -> str:
+        return new if name_key(name) == name_key(old) else name
+
+    return {
+        **settings.model_dump(mode="json"),
+        "names": [one(n) for n in settings.names],
+        "apart": [[one(n) for n in group] for group in settings.apart],
+        "spread": [[one(n) for n in group] for group in settings.spread],
+        "stay": {one(n): table for n, table in settings.stay.items()},
+    }
+
+
+def undo(store: Store, event_id: int, confirm: bool = False) -> int:
+    """Back to the version the current one was made from; the current one stays in the history.
+    Unconfirmed when that would undo what the room has (guards.effects)."""
     _, version = _schedule_now(store, event_id)
     if version.parent is None:
         raise DeskError("nothing to undo: this is the first schedule of the event")
-    store.point_at(event_id, version.parent)
+    _go_back(store, version, load_version(store, event_id, version.parent), confirm, "undo")
     return version.parent
 
 
-def restore(store: Store, event_id: int, version_id: int) -> int:
-    """Make an earlier version current again (the history keeps every version)."""
-    _schedule_now(store, event_id)
-    store.point_at(event_id, load_version(store, event_id, version_id).id)
+def restore(store: Store, event_id: int, version_id: int, confirm: bool = False) -> int:
+    """Make an earlier version current again (the history keeps every version). Unconfirmed when that
+    would undo what the room has (guards.effects)."""
+    _, version = _schedule_now(store, event_id)
+    _go_back(store, version, load_version(store, event_id, version_id), confirm, "restore")
     return version_id
+
+
+def _go_back(store: Store, current: VersionRow, target: VersionRow, confirm: bool, field: str) -> None:
+    effects = guards.effects(store, current.event_id, current.schedule(), target.schedule())
+    if effects and not confirm:
+        raise Unconfirmed(
+            f"going back to {target.note!r} would undo what the room has: {'; '.join(effects.lines())}; "
+            "confirm to go back",
+            {"note": target.note, "version": target.id, "effects": effects.as_json()},
+            field=field,
+        )
+    store.point_at(current.event_id, target.id)

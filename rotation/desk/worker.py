@@ -4,9 +4,10 @@
 
 One process per run. It writes its progress to the run's row (at most a few times a second) and,
 at the end, the checked schedule and the run's close in one transaction (service.execute_run).
-SIGINT is "Stop and keep the best": while the library plans it becomes the KeyboardInterrupt on
-which optimizer.plan returns the best schedule so far. If the desk that started it goes away (killed,
-or stopped), the worker ends without storing anything; the desk marks the run interrupted on restart.
+SIGINT is "Stop and keep the best": while the library plans it sets the optimizer's stop token
+(optimizer.budget.STOP), on which optimizer.plan returns the best schedule so far. If the desk that
+started it goes away (killed, or stopped), the worker ends without storing anything; the desk marks the
+run interrupted on restart.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import time
 
 
 class _Stop:
-    """SIGINT raises KeyboardInterrupt only inside the library's planning, where it means 'keep the best';
+    """SIGINT sets the stop token only inside the library's planning, where it means 'keep the best';
     anywhere else (starting up, storing the result) it is noted and the run goes on."""
 
     planning = False
@@ -29,8 +30,10 @@ class _Stop:
 
     @classmethod
     def deliver(cls) -> None:
+        from optimizer.budget import STOP  # imported by then, with the service
+
         cls.delivered = True
-        raise KeyboardInterrupt
+        STOP.set()
 
 
 def _on_sigint(signum, frame) -> None:
@@ -127,6 +130,8 @@ class Planner:
         # A session of its own: Ctrl-C on the desk's terminal stops the desk, and the desk ends its
         # workers itself (their runs are then interrupted, never half-stored).
         process = subprocess.Popen(command, start_new_session=True, stdin=subprocess.DEVNULL)
+        # Reaped as soon as it ends (no defunct process left per plan); poll() still reads its status.
+        threading.Thread(target=process.wait, name=f"reap-{process.pid}", daemon=True).start()
         with self.lock:
             self.processes[run_id] = process
         return process.pid

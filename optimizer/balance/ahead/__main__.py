@@ -23,6 +23,7 @@ from optimizer.balance.exact_numbers import fewest_table_visits
 from optimizer.balance.orbit_day import orbit_day
 from optimizer.balance.rotational_day import rotational_day
 from optimizer.bounds import lower_bound
+from optimizer.budget import CPSAT_WORK_PER_SECOND, Budget
 from optimizer.plan import plan
 from optimizer.seats import from_schedule
 
@@ -49,12 +50,11 @@ def search(player_count: int, rounds: int, seed: int) -> np.ndarray | None:
     repeats = lower_bound(Event.with_count(player_count, rounds)).repeats
     if model == "plan":
         return planned_day(player_count, rounds, repeats=repeats, below=below, seed=seed)
-    deadline = time.monotonic() + 10 * WORK  # a guard: the work decides
     find = orbit_day if model == "orbit" else partial(rotational_day, most_above=0 if below == 1 else 1)
     no_back_to_back = model == "orbit" or below == 1
     return find(
         player_count, rounds, repeats=repeats, below=below, no_trios=True, no_back_to_back=no_back_to_back,
-        deadline=deadline, work=WORK, workers=1, seed=seed,
+        budget=Budget.of(WORK / CPSAT_WORK_PER_SECOND, repeatable=True), workers=1, seed=seed,
     )  # fmt: skip
 
 
@@ -76,9 +76,8 @@ def planned_day(player_count: int, rounds: int, *, repeats: int, below: int, see
     seats = from_schedule(result.schedule)
     seats = np.stack([round_[np.argsort(round_.min(axis=1))] for round_ in seats])
     seats = balance_table_numbers(seats, rng=np.random.default_rng(seed))
-    return fewest_table_visits(
-        seats, at_most=below - 1, time_limit=10 * PLAN_WORK, work=PLAN_WORK, workers=1, seed=seed
-    ).seats
+    work = Budget.of(PLAN_WORK / CPSAT_WORK_PER_SECOND, repeatable=True)  # PLAN_WORK deterministic seconds
+    return fewest_table_visits(seats, budget=work, at_most=below - 1, workers=1, seed=seed).seats
 
 
 def how_found(model: str, seed: int) -> str:

@@ -13,17 +13,18 @@ used: what is stored is what the code reaches.
 from __future__ import annotations
 
 import argparse
-import math
 import time
 
 import numpy as np
 
 from models import Event, OddPolicy
+from optimizer.budget import Budget
 from optimizer.constructions import Made, from_affine, from_doubling, from_speeds, library
 from optimizer.constructions.greedy import greedy_seating
 from optimizer.constructions.library import Entry, fair_and_repeat_free
 from optimizer.constructions.rotational import rotational_seating
 from optimizer.search import Costs, tabu_search
+from optimizer.search.tabu import TABU_STEPS_PER_SECOND
 from optimizer.seats import is_repeat_free
 
 
@@ -36,7 +37,7 @@ def build(player_count: int, time_limit: float, seed: int):
             or from_doubling(player_count, rounds, seed=seed)
         )
         if made is None:
-            made = rotational_seating(player_count, rounds, time_limit=time_limit, seed=seed)
+            made = rotational_seating(player_count, rounds, Budget.of(time_limit), seed=seed)
         if made is not None and is_repeat_free(made[0], player_count, rounds):
             return rounds, made
     return None
@@ -48,7 +49,9 @@ def build_odd(player_count: int, rounds: int, odd: OddPolicy, steps: int, seeds:
     costs = Costs.of(event)
     for seed in range(seeds):
         rng = np.random.default_rng(seed)
-        seats = tabu_search(greedy_seating(event, costs, rng), costs, math.inf, rng, max_steps=steps)
+        seats = tabu_search(
+            greedy_seating(event, costs, rng), costs, Budget.of(steps / TABU_STEPS_PER_SECOND, repeatable=True), rng
+        )
         if fair_and_repeat_free(seats, player_count, odd):
             return seats, f"tabu search from a greedy start, seed {seed}"
     return None

@@ -1,0 +1,152 @@
+"""Backups of the desk's file: consistent while the desk runs, kept automatically, restored whole.
+
+A copy of the SQLite file alone misses what is still in its `-wal` file; SQLite's online backup
+(`sqlite3.Connection.backup`) copies the database as one reader sees it at one moment, the write-ahead
+log included, while other connections go on writing. A backup is written to a temporary file beside its
+target, checked (`PRAGMA integrity_check`) and only then renamed into place, so a backup cut off (a
+killed process, a full disk) leaves no half file under the backup's name.
+
+The desk keeps its own backups in a folder beside its file (`desk.sqlite3.backups/`): one before every
+schema migration, one before a restore or an event is deleted, and one every 15 minutes while something
+changed; the newest `KEEP` of them stay.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from contextlib import closing
+from datetime import datetime
+from pathlib import Path
+
+KEEP = 48  # automatic backups kept: 12 hours of a busy day at one every 15 minutes, and those before changes
+EVERY = 15 * 60  # seconds between automatic backups, while something changed
+SUFFIX = ".sqlite3"
+
+
+class BackupError(Exception):
+    """A backup or a restore that could not be made; the message says why in one line."""
+
+
+def backup(source: str | Path, out: str | Path, pages: int = -1, progress: Callable | None = None) -> Path:
+    """A consistent copy of the database `source` at `out`, made by SQLite's online backup while other
+    connections write, checked, then moved into place whole. `pages` per step (-1: all at once)."""
+    out = Path(out)
+    for left in out.parent.glob(f".{out.name}.partial-*"):  # a backup killed before it was whole
+        left.unlink(missing_ok=True)
+    partial = out.with_name(f".{out.name}.partial-{os.getpid()}")
+    try:
+        with _open(source) as db, _open(partial) as copy:
+            db.backup(copy, pages=pages, progress=progress)
+            _check(copy, str(source))
+            copy.execute("PRAGMA journal_mode=DELETE")  # one self-contained file, no -wal beside it
+        os.replace(partial, out)
+    except sqlite3.Error as error:
+        raise BackupError(f"cannot back up {str(source)!r} to {str(out)!r}: {error}") from None
+    finally:
+        partial.unlink(missing_ok=True)
+    return out
+
+
+def restore(backup_file: str | Path, target: str | Path) -> None:
+    """The database `target` becomes the backup's content whole, in one step of SQLite's (other
+    connections wait, then see it). The backup is checked first; the target's own state is backed up
+    automatically before."""
+    with _open(backup_file) as source:
+        try:
+            _check(source, str(backup_file))
+        except sqlite3.DatabaseError as error:
+            raise BackupError(f"{str(backup_file)!r} is not a desk backup: {error}") from None
+        automatic(target, "before-restore")
+        with _open(target) as db:
+            source.backup(db)
+
+
+def folder(db_path: str | Path) -> Path:
+    """Where the desk keeps the automatic backups of the file `db_path`."""
+    path = Path(db_path)
+    return path.with_name(path.name + ".backups")
+
+
+def automatic(db_path: str | Path, reason: str) -> Path | None:
+    """A backup in the desk's folder, named by its time and reason; the oldest beyond `KEEP` go. None
+    for a file that does not exist yet (nothing to keep)."""
+    if not Path(db_path).exists() or Path(db_path).stat().st_size == 0:
+        return None
+    where = folder(db_path)
+    where.mkdir(parents=True, exist_ok=True)
+    stamp = datetime.now().strftime("%Y-%m-%d-%H%M%S")
+    made = backup(db_path, _free(where / f"{stamp}-{reason}{SUFFIX}"))
+    for old in listed(db_path)[KEEP:]:
+        old.unlink(missing_ok=True)
+    return made
+
+
+def listed(db_path: str | Path) -> list[Path]:
+    """The automatic backups of `db_path`, newest first."""
+    where = folder(db_path)
+    if not where.is_dir():
+        return []
+    return sorted(where.glob(f"*{SUFFIX}"), key=lambda path: (path.stat().st_mtime, path.name), reverse=True)
+
+
+def changed_since(db_path: str | Path, moment: float) -> bool:
+    """Whether the file (or its write-ahead log) was written after `moment` (a time.time())."""
+    stamps = [Path(str(db_path) + suffix) for suffix in ("", "-wal")]
+    return any(path.exists() and path.stat().st_mtime > moment for path in stamps)
+
+
+class Keeper:
+    """A thread that backs the file up every `EVERY` seconds while it changed; stopped with the desk."""
+
+    def __init__(self, db_path: str | Path, every: float = EVERY):
+        self.db_path, self.every = db_path, every
+        self.last = time.time()
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="desk-backups", daemon=True)
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.stopped.set()
+        self.thread.join(timeout=30)
+
+    def _run(self) -> None:
+        while not self.stopped.wait(self.every):
+            self.tick()
+
+    def tick(self) -> Path | None:
+        """One look: a backup if the file changed since the last one."""
+        if not changed_since(self.db_path, self.last):
+            return None
+        self.last = time.time()
+        try:
+            return automatic(self.db_path, "every-15-minutes")
+        except BackupError:
+            return None  # a full disk must not stop the desk; the next look tries again
+
+
+def _open(path: str | Path) -> closing[sqlite3.Connection]:
+    return closing(sqlite3.connect(str(path), timeout=30))
+
+
+def _check(db: sqlite3.Connection, what: str) -> None:
+    verdict = db.execute("PRAGMA integrity_check").fetchone()[0]
+    if verdict != "ok":
+        raise sqlite3.DatabaseError(f"{what}: integrity check says {verdict}")
+    if not db.execute("SELECT 1 FROM sqlite_master WHERE name = 'events'").fetchone():
+        raise sqlite3.DatabaseError(f"{what} holds no desk data (no events table)")
+
+
+def _free(path: Path) -> Path:
+    """`path`, or `path` with a number when a backup of the same second is there already."""
+    number = 1
+    candidate = path
+    while candidate.exists():
+        number += 1
+        candidate = path.with_name(f"{path.stem}-{number}{path.suffix}")
+    return candidate
