@@ -90,6 +90,9 @@ class Schedule(BaseModel):
     apart: tuple[tuple[str, ...], ...] = Field(default=(), description="Groups who never share a table.")
     spread: tuple[tuple[str, ...], ...] = Field(default=(), description="Club-mates kept apart where possible.")
     stay: dict[str, StrictInt] = Field(default_factory=dict, description="Players who keep one table all day.")
+    ids: dict[str, str] = Field(
+        default_factory=dict, description="Member numbers by player (the names file's id column), for every export."
+    )
     arrivals: dict[str, StrictInt] = Field(
         default_factory=dict, description="Late arrivals: the first round they play."
     )

@@ -15,7 +15,7 @@ import click
 
 import optimizer
 from models import Answer, OddPolicy, Reseat, Schedule, SitOutScoring, Status
-from models.event import MAX_ROUNDS, did_you_mean, name_key, normalise_name
+from models.event import MAX_ROUNDS, FixedRule, did_you_mean, name_key, normalise_name
 from optimizer.fix import turns_broken_by
 from optimizer.words import counted
 from rotation import stopping, tool_version
@@ -153,11 +153,25 @@ def cli():
 @cli.command()
 @room_options
 @output_options
-def fixed(players, names, rounds, odd, scoring, output: ScheduleOutputs):
-    """The fixed MJMP rotation: A up 1 table, B down 1, C up 2, D down 2."""
+@click.option(
+    "--rule",
+    "rule",
+    type=click.Choice([r.value for r in FixedRule]),
+    default=FixedRule.MJMP.value,
+    show_default=True,
+    help="mjmp: A up 1 table, B down 1, C up 2, D down 2 (MJMP item 23); east-stays: East stays, North up 1, "
+    "West up 2, South down 1; a-stays: A stays, B down 1, C down 2, D up 1.",
+)
+def fixed(players, names, rounds, odd, scoring, output: ScheduleOutputs, rule):
+    """A fixed rotation: by default MJMP item 23, A up 1 table, B down 1, C up 2, D down 2."""
     files = output.checked({"names file": names})
     event = make_event(players, names, rounds, odd, scoring)
-    emit(optimizer.fixed_schedule(event), files, output, provenance={"method": "fixed"})
+    chosen = FixedRule(rule)
+    schedule = optimizer.fixed_schedule(event, chosen)
+    emit(schedule, files, output, provenance={"method": schedule.rule})
+    if chosen is not FixedRule.MJMP:
+        baseline = optimizer.check(optimizer.fixed_schedule(event), indirect=False)
+        say(f"The MJMP rule (item 23) on the same room: {baseline.repeats} repeats.")
 
 
 MAX_SECONDS = 86_400.0  # a day: no tournament waits longer for its seating

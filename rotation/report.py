@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from models import Answer, Metrics, PlanResult, Replan, Reseat, Schedule
-from optimizer.words import counted
+from optimizer.words import counted, moves_proof
 from rotation import tool_version
 from rotation.output import BALANCE_FIGURES
 from rotation.stopping import stopped_by
@@ -138,8 +138,7 @@ def _moves_lines(replan: Replan) -> list[str]:
         return []
     rounds = sorted({r for c in replan.changes for r in c.rounds})
     where = f" in {_rounds(rounds)}" if rounds else ""
-    proof = "proven fewest" if moves.proven else f"at least {moves.bound} for any re-plan"
-    seats = f"{_count(moves.moves, 'seat change')}, {proof}"
+    seats = f"{_count(moves.moves, 'seat change')}, {moves_proof(moves)}"
     repeats = f"repeats {replan.result.repeats}" + (", the fewest with these moves" if moves.repeats_proven else "")
     title = "Fewest moves" if replan.reseat is Reseat.FEWEST else "Re-seating everyone"
     lines = [f"{title}: {_count(moves.players, 'player', 'moves', 'move')}{where} ({seats}); {repeats}"]

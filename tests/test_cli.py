@@ -164,7 +164,7 @@ def test_a_names_table_gives_its_clubs_to_the_spread(capsys, tmp_path):
         capsys, "plan", "--names", str(names), "--rounds", "3", "--time-limit", "2", "--json", str(day)
     )
     assert status == 0, err
-    assert f"rotation: names file {str(names)!r}: ignored column 'Rating': only 'name' and 'club' are read" in err
+    assert f"rotation: names file {str(names)!r}: ignored column 'Rating': only 'name', 'club' and 'id' are read" in err
     schedule = Schedule.model_validate_json(day.read_text(encoding="utf-8"))
     assert schedule.players == ("Zoë Weiß", "Katz, Ann", "Bo", "Cy", "Dee", "Ed", "Flo", "Gus")
     assert schedule.spread == (("Zoë Weiß", "Katz, Ann"), ("Bo", "Cy"))  # the groups --spread would give

@@ -513,8 +513,9 @@ def test_a_spreadsheets_table_of_names_and_clubs_feeds_the_spread(client):
     settings = client.get("/api/events/1").json()["settings"]
     assert settings["names"] == ["Ann", "Bo", "Cy", "Di", *names(4)]
     assert settings["spread"] == [["Player 01", "Player 02"], ["Ann", "Bo"], ["Cy", "Di"]]
-    assert "Names list: ignored column &#39;rating&#39;: only &#39;name&#39; and &#39;club&#39; are read" in (
-        response.text
+    assert (
+        "Names list: ignored column &#39;rating&#39;: only &#39;name&#39;, &#39;club&#39; and &#39;id&#39; are read"
+        in (response.text)
     )
     split = client.post("/events", data=form(client, names="Ann;Reds\nBo;Reds\nCy\nDi"))
     assert "line 1: &#39;Ann;Reds&#39; is split by a semicolon" in errors_beside_fields(split.text)["names"]

@@ -34,7 +34,9 @@ def test_quoted_names_keep_their_commas_and_other_columns_are_noted():
     text = 'Rating,NAME ,Email,,\n3,"Katz, Ann","ann@x.org, home",,\n1,"Weiß, Renée",,,x\n'
     table = read_names_table(text)
     assert table.names == ("Katz, Ann", "Weiß, Renée") and table.clubs == {}
-    assert table.notes == ("ignored columns 'Rating', 'Email', column 5 (no header): only 'name' and 'club' are read",)
+    assert table.notes == (
+        "ignored columns 'Rating', 'Email', column 5 (no header): only 'name', 'club' and 'id' are read",
+    )
 
 
 def test_a_name_column_alone_is_a_header_not_a_player():
@@ -115,7 +117,7 @@ def test_any_table_a_csv_writer_saves_reads_back(rows, separator, bom, line_end)
         if club:
             clubs.setdefault(club, []).append(normalise_name(name))
     assert table.clubs == {club: tuple(names) for club, names in clubs.items()}
-    assert table.notes == ("ignored column 'Seat': only 'name' and 'club' are read",)
+    assert table.notes == ("ignored column 'Seat': only 'name', 'club' and 'id' are read",)
 
 
 def test_groups_and_stays_keep_their_lines():

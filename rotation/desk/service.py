@@ -18,7 +18,7 @@ from typing import Protocol, TypeVar
 
 import optimizer
 from models import Event, PlanResult, Progress, Replan, Reseat, Schedule, Status
-from models.event import name_key, normalise_name
+from models.event import FixedRule, name_key, normalise_name
 from optimizer.words import counted
 from rotation.desk import guards
 from rotation.desk.settings import EventSettings, FieldErrors, check_time_limit
@@ -434,13 +434,14 @@ def result_figures(result: PlanResult) -> dict:
     }
 
 
-def fixed_figures(schedule: Schedule) -> dict:
-    """The fixed MJMP rule's metrics on the same room, or why they do not describe this day."""
+def fixed_figures(schedule: Schedule, rule: FixedRule = FixedRule.MJMP) -> dict:
+    """A fixed rule's metrics on the same room (MJMP item 23, the baseline, unless `rule` says otherwise),
+    or why they do not describe this day."""
     if schedule.arrivals or schedule.departures or any(round_.absent for round_ in schedule.rounds):
         return {"skipped": "players came and went during the day, so the full room's fixed rotation does not apply"}
     try:
         event = Event(players=schedule.players, rounds=len(schedule.rounds), odd=schedule.odd)
-        metrics = optimizer.check(optimizer.fixed_schedule(event))
+        metrics = optimizer.check(optimizer.fixed_schedule(event, rule))
     except (ValueError, optimizer.InvalidSchedule) as error:
         return {"skipped": f"the fixed rule cannot seat this room: {error}"}
     return {"metrics": metrics.model_dump(mode="json")}
@@ -599,6 +600,7 @@ def _renamed_settings(settings: EventSettings, old: str, new: str) -> dict:
         "apart": [[one(n) for n in group] for group in settings.apart],
         "spread": [[one(n) for n in group] for group in settings.spread],
         "stay": {one(n): table for n, table in settings.stay.items()},
+        "ids": {one(n): member for n, member in settings.ids.items()},
     }
 
 
