@@ -19,7 +19,7 @@ from models.event import MAX_ROUNDS, FixedRule, did_you_mean, name_key, normalis
 from optimizer.fix import turns_broken_by
 from optimizer.season import HALF_LIFE
 from optimizer.words import counted
-from rotation import stopping
+from rotation import stopping, tool_version
 from rotation.desk.data_commands import backup_command, export_command, import_command, restore_command
 from rotation.desk.serve import serve
 from rotation.inputs import (
@@ -155,6 +155,7 @@ def emit(
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(tool_version(), "--version", "-V", prog_name="rotation", message="%(prog)s %(version)s")
 def cli():
     """Seat a mahjong tournament: the fixed MJMP rotation or a variety rotation."""
 

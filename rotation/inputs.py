@@ -367,7 +367,7 @@ def _writable(what: str, path: str) -> None:
         raise BadInput(f"{where}: the file is read-only")
     try:
         longest = os.pathconf(folder, "PC_NAME_MAX")
-    except (OSError, ValueError):
+    except (AttributeError, OSError, ValueError):  # Windows has no os.pathconf; 255 is NTFS's limit too
         longest = 255
     if len(os.path.basename(path).encode("utf-8", "surrogateescape")) > longest:
         raise BadInput(f"{where}: the file name is longer than {longest} bytes")

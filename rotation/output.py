@@ -17,7 +17,7 @@ import click
 
 from models import SEAT_LETTERS, Metrics, Schedule
 from optimizer.words import counted
-from rotation import stopping
+from rotation import stopping, tool_version
 from rotation.inputs import MAX_SCHEDULE_BYTES, BadInput
 
 # The checker's figures beyond repeats that a schedule file records (issue 11).
@@ -154,7 +154,7 @@ def spreadsheet_cell(cell: str | int) -> str | int:
 
 def csv_text(rows) -> str:
     buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
+    writer = csv.writer(buffer, lineterminator="\r\n")  # RFC 4180's line end, which spreadsheet programs expect
     writer.writerows([spreadsheet_cell(cell) for cell in row] for row in rows)
     return buffer.getvalue()
 
@@ -224,16 +224,10 @@ def with_provenance(
     result=None,
 ) -> Schedule:
     """The schedule with a record of how it was made and the checker's figures, for the JSON file."""
-    from importlib.metadata import PackageNotFoundError, version
-
     from models import Provenance
 
-    try:
-        tool = version("rotation")
-    except PackageNotFoundError:
-        tool = "unknown"
     provenance = Provenance(
-        tool_version=tool,
+        tool_version=tool_version(),
         method=result.method if result is not None else method,
         seed=seed,
         time_limit=time_limit,

@@ -24,6 +24,7 @@ from models.event import DEFAULT_WINDS
 from models.rules import SIT_OUT_RULE, THREE_HANDED_RULE, Rules
 from optimizer.constructions.fixed import fixed_rule_of, rule_words
 from optimizer.words import counted
+from rotation import tool_version
 from rotation.output import NOT_HERE_WORD, SIT_OUT_WORDS, THREE_HANDED_WORD, metrics_lines
 from rotation.typeface import SAFETY, NameLines, font_face_css, lines_needed, width_em
 
@@ -804,13 +805,15 @@ def expected_pages(schedule: Schedule, options: Options = Options()) -> int:
 @lru_cache(maxsize=1)
 def _environment() -> jinja2.Environment:
     # autoescape=True for every template: names come from the director's file and must never be markup.
-    return jinja2.Environment(
+    environment = jinja2.Environment(
         loader=jinja2.PackageLoader("rotation", "templates"),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    environment.globals["tool_version"] = tool_version()  # in the page's head: which version printed it
+    return environment
 
 
 def _lines(metrics: Metrics) -> list[str]:

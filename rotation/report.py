@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from models import Answer, Metrics, PlanResult, Replan, Reseat, Schedule
 from optimizer.words import counted, moves_proof
+from rotation import tool_version
 from rotation.output import BALANCE_FIGURES
 from rotation.stopping import stopped_by
 
@@ -203,7 +204,7 @@ def compare_csv(records: list[dict]) -> str:
     import io
 
     buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=list(records[0]) if records else ["players"], lineterminator="\n")
+    writer = csv.DictWriter(buffer, fieldnames=list(records[0]) if records else ["players"], lineterminator="\r\n")
     writer.writeheader()
     writer.writerows({k: "" if v is None else v for k, v in r.items()} for r in records)
     return buffer.getvalue()
@@ -212,7 +213,7 @@ def compare_csv(records: list[dict]) -> str:
 def compare_json(records: list[dict]) -> str:
     import json
 
-    return json.dumps({"rooms": records}, indent=2) + "\n"
+    return json.dumps({"rooms": records, "tool_version": tool_version()}, indent=2) + "\n"
 
 
 # Fixes by hand (rotation swap, move, played): what changed, and the day's figures before and after.

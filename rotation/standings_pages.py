@@ -11,6 +11,7 @@ from models import RoundMark, RoundScore, StandingRow, Standings
 from models.event import SitOutScoring
 from models.rules import Rules, Ties
 from models.scores import HighScore
+from rotation import tool_version
 from rotation.output import NOT_HERE_WORD, SIT_OUT_WORDS, THREE_HANDED_WORD, csv_text
 
 SIT_OUT_SIGN = "*"  # on every sat-out round's points: scored by the event's rule, not earned at a table
@@ -179,6 +180,7 @@ def standings_json(standings: Standings) -> str:
     data = {
         "standings": standings.model_dump(mode="json"),
         "footnotes": footnotes(standings),
+        "tool_version": tool_version(),
         "highs": high_lines(standings),
     }
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
@@ -191,6 +193,7 @@ def standings_html(standings: Standings, title: str = "", date: str = "", rules:
     environment = jinja2.Environment(
         loader=jinja2.PackageLoader("rotation", "templates"), autoescape=True, undefined=jinja2.StrictUndefined
     )
+    environment.globals["tool_version"] = tool_version()
     return environment.get_template("standings.html.j2").render(
         title=title or heading(standings),
         event=title,

@@ -476,7 +476,7 @@ def test_serve_refuses_a_file_it_cannot_open_and_knows_local_addresses(tmp_path)
     assert address("0.0.0.0", 80, Guard("s3cret", exposed=True)).endswith(":80/?key=s3cret")
     assert "0.0.0.0" not in address("0.0.0.0", 80, Guard("s3cret", exposed=True))
     not_a_database = tmp_path / "names.txt"
-    not_a_database.write_text("Ann\nBo\n" * 1000)
+    not_a_database.write_text("Ann\nBo\n" * 1000, encoding="utf-8")
     result = CliRunner().invoke(cli, ["serve", "--db", str(not_a_database)])
     assert result.exit_code == 2 and "cannot open the desk's file" in result.output
     inside_a_file = CliRunner().invoke(cli, ["serve", "--db", str(not_a_database / "desk.sqlite3")])

@@ -82,7 +82,9 @@ def test_the_rules_file_changes_the_points(room, tmp_path, capsys):  # noqa: F81
     run(capsys, "scores", room, "--template", form)
     form.write_text(csv_text(filled(form.read_text(encoding="utf-8"))), encoding="utf-8")
     rules = tmp_path / "rules.toml"
-    rules.write_text("discarder_2_exposures = 30\nwall_game = 0\nties = 'games won, then best game'\n")
+    rules.write_text(
+        "discarder_2_exposures = 30\nwall_game = 0\nties = 'games won, then best game'\n", encoding="utf-8"
+    )
     out_json = tmp_path / "out.json"
     status, _, err = run(capsys, "scores", room, form, "--rules", rules, "--json", out_json)
     assert status == 0, err
@@ -244,7 +246,9 @@ def test_the_events_three_handed_and_sit_out_words_reach_every_part(tmp_path, ca
 
     day, page, rules = tmp_path / "day.json", tmp_path / "all.html", tmp_path / "rules.json"
     assert run(capsys, "fixed", "--players", 9, "--rounds", 2, "--json", day)[0] == 0  # two tables of three a round
-    rules.write_text(json.dumps({"three_handed": "Tables of three: no Charleston.", "sit_out": "Out: 0."}), "utf-8")
+    rules.write_text(
+        json.dumps({"three_handed": "Tables of three: no Charleston.", "sit_out": "Out: 0."}), "utf-8", encoding="utf-8"
+    )
     parts = "walls,lookup,slips,sheets"
     status, _, err = run(capsys, "print", day, "--html", page, "--only", parts, "--rules", rules)
     assert status == 0, err

@@ -3,6 +3,7 @@ desk read them: a names list or a names table saved from a spreadsheet, groups a
 
 import csv
 import io
+import sys
 
 import pytest
 from hypothesis import assume, given, settings
@@ -102,6 +103,8 @@ def test_any_table_a_csv_writer_saves_reads_back(rows, separator, bom, line_end)
     """Whatever the names (commas, quotes, separators, line breaks, accents), a table written as a
     spreadsheet writes it reads back as the same players and clubs."""
     assume(line_end == "\r\n" or not any("\r" in name for name, _ in rows))  # the writer quotes a "\r" only then
+    # Python 3.10's csv writer cannot write a NUL at all (3.11 can): no spreadsheet file holds one there
+    assume(sys.version_info >= (3, 11) or not any("\x00" in name for name, _ in rows))
     unique = {name_key(normalise_name(name)): (name, club) for name, club in rows}
     out = io.StringIO()
     writer = csv.writer(out, delimiter=separator, lineterminator=line_end)

@@ -179,7 +179,7 @@ def test_ctrl_c_returns_checks_and_writes_the_best_schedule(tmp_path, players, r
         os.close(master)
     assert process.returncode == 0, seen.decode(errors="replace")
     assert "stopped early by Ctrl-C" in stdout
-    optimizer.check(Schedule.model_validate_json(out.read_text()))
+    optimizer.check(Schedule.model_validate_json(out.read_text(encoding="utf-8")))
 
 
 def test_twenty_players_over_seven_rounds_reach_the_counting_bound():
@@ -216,4 +216,4 @@ def test_a_seeded_single_worker_run_writes_the_same_file_twice(tmp_path, monkeyp
         argv = ["plan", "--players", str(players), "--rounds", str(rounds), "--time-limit", "3"]
         assert main([*argv, "--seed", "5", "--workers", "1", "--json", str(file), "--quiet"]) == 0
     assert files[0].read_bytes() == files[1].read_bytes()
-    assert json.loads(files[0].read_text())["provenance"]["created"] == "2025-12-03T00:00:00+00:00"
+    assert json.loads(files[0].read_text(encoding="utf-8"))["provenance"]["created"] == "2025-12-03T00:00:00+00:00"

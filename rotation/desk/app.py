@@ -24,6 +24,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from models import Schedule
 from optimizer.words import counted
+from rotation import tool_version
 from rotation.desk import backup, service
 from rotation.desk.security import LOCAL_HOSTS, Guard, GuardMiddleware
 from rotation.desk.settings import FieldErrors
@@ -161,6 +162,7 @@ def templates() -> Jinja2Templates:
     )
     environment.filters["counted"] = counted  # "1 repeat", "2 repeats": the report's singular and plural
     environment.filters["path"] = lambda text: quote(text, safe="")  # a name as one segment of a path
+    environment.globals["tool_version"] = tool_version()  # on every page: which version the desk runs
     environment.filters["local_time"] = local_time
     return Jinja2Templates(env=environment)
 
