@@ -89,7 +89,7 @@ def test_the_cli_backs_up_and_restores(tmp_path, capsys):
     assert len(backup.listed(db)) == 1  # the state before the restore, kept
     store.close()
     assert main(["backup", "--db", str(tmp_path / "none.sqlite3"), str(out)]) == 2
-    (tmp_path / "junk.sqlite3").write_text("not a database")
+    (tmp_path / "junk.sqlite3").write_text("not a database", encoding="utf-8")
     assert main(["restore", "--db", str(db), str(tmp_path / "junk.sqlite3"), "--yes"]) == 2
     assert "not a desk backup" in capsys.readouterr().err and count(db) == 1
 
@@ -105,6 +105,7 @@ print("done", flush=True)
 """
 
 
+@pytest.mark.subprocess
 def test_a_backup_killed_half_way_leaves_the_desk_whole_and_no_half_backup(tmp_path):
     db, out = tmp_path / "desk.sqlite3", tmp_path / "out.sqlite3"
     store = Store(db)
@@ -216,7 +217,7 @@ def _without_ids(value):
         return {
             k: _without_ids(v)
             for k, v in value.items()
-            if k not in ("id", "event_id", "parent", "version_id", "current", "proposal", "now")
+            if k not in ("id", "event_id", "parent", "version_id", "current", "proposal", "now", "left")
         }
     if isinstance(value, list):
         return [_without_ids(v) for v in value]
@@ -236,6 +237,7 @@ for _ in range(50):
 """
 
 
+@pytest.mark.subprocess
 def test_an_import_killed_half_way_leaves_whole_events_only(client, db, tmp_path):
     event_id = a_day_with_everything(client, db)
     export = tmp_path / "event.rotation.json"

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from desk_helpers import token_of, wait_run
 from test_desk_room import JSON, client, clock, db, event, release  # noqa: F401 (fixtures)
 
@@ -23,6 +25,7 @@ def versions_of(client, event_id: int) -> list[dict]:
     return client.get(f"/api/events/{event_id}/versions").json()
 
 
+@pytest.mark.slow
 def test_a_released_round_is_re_planned_only_when_the_director_includes_it(client, db):
     event_id = event(db, rounds=4, time_limit=2)
     release(client, event_id, 1)
@@ -53,6 +56,7 @@ def test_a_released_round_is_re_planned_only_when_the_director_includes_it(clien
     assert schedule_of(client, event_id)["rounds"][0]["tables"][0]["players"][0] == "Player 01"  # not yet accepted
 
 
+@pytest.mark.slow
 def test_a_replan_after_the_released_rounds_keeps_them(client, db):
     event_id = event(db, rounds=4)
     release(client, event_id, 1)
@@ -69,6 +73,7 @@ def test_a_replan_after_the_released_rounds_keeps_them(client, db):
     assert schedule_of(client, event_id)["rounds"][0] == before
 
 
+@pytest.mark.slow
 def test_going_back_in_history_says_what_it_would_undo_and_asks(client, db):
     event_id = event(db, rounds=4)
     first = versions_of(client, event_id)[-1]
@@ -128,6 +133,7 @@ def test_undo_of_a_played_mark_asks_first(client, db):
     assert client.post(f"/api/events/{event_id}/undo", json={"confirm": True}).json()["played"] == 0
 
 
+@pytest.mark.slow
 def test_the_plan_box_follows_the_current_schedule(client, db):
     event_id = event(db, count=8, rounds=3, time_limit=1)
     run = client.post(f"/api/events/{event_id}/plan", headers=JSON)

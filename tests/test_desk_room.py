@@ -299,3 +299,33 @@ def test_the_polled_stamp_is_the_pages_own_and_moves_with_every_release_and_vers
     assert client.post(f"/api/events/{event_id}/release/withdraw", headers=JSON).status_code == 200
     stamps_agree()
     assert client.get("/e/not-a-room/me/state.json").status_code == 404
+
+
+def test_releasing_the_next_round_restarts_the_timer_and_a_release_again_does_not(client, db, clock):
+    event_id = event(db)
+    timer = lambda: client.get(f"/e/{event_id}/screen/state.json").json()["timer"]  # noqa: E731
+    release(client, event_id, 1)
+    assert timer()["running"] and timer()["ends_at"] == clock.now + 3600
+    clock.now += 3000  # round 1 nearly over
+    release(client, event_id, 1)  # released again (a fix): round 1's clock runs on
+    assert timer()["left"] == 600
+    clock.now += 900  # time was called; round 2 goes out
+    release(client, event_id, 2)
+    assert timer()["running"] and timer()["left"] == 3600 and timer()["ends_at"] == clock.now + 3600
+
+
+def test_a_one_minute_round_is_one_minute(client, db):
+    event_id = event(db)
+    assert client.put(f"/api/events/{event_id}/room", json={"minutes": 1, "pace": 12}).status_code == 200
+    assert "left of 1 minute." in client.get(f"/events/{event_id}/room").text
+
+
+def test_the_find_your_table_list_marks_a_three_handed_table(client, db):
+    event_id = event(db, count=13)
+    release(client, event_id, 1)
+    tables = client.get(f"/api/events/{event_id}/schedule").json()["rounds"][0]["tables"]
+    three = [name for table in tables if len(table["players"]) == 3 for name in table["players"]]
+    screen = client.get(f"/e/{event_id}/screen").text
+    marked = re.findall(r'<div class="entry three"><span class="name">([^<]+)</span>', screen)
+    assert three and sorted(marked) == sorted(three)
+    assert screen.count('title="three-handed">3</span>') == len(three)

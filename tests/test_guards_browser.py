@@ -87,3 +87,46 @@ def test_guards_rename_backup_and_moving_an_event(page, server, tmp_path):
     imported = int(re.search(r"/events/(\d+)", page.url).group(1))  # type: ignore[union-attr]
     assert imported != event_id and "Łukasz Nowak-Kowalski" in page.inner_text("#rounds")
     check_layout(page, "imported")
+
+
+LONG = "Aleksandra Wiśniewska-Kowalczyk"
+
+
+def test_the_day_page_keeps_every_name_whole(page, server):
+    from desk_helpers import seeded_event
+    from rotation.desk.settings import EventSettings
+    from test_room_browser import BROKEN_WORDS
+
+    players = [LONG, "Maximiliana Wolfeschlegelstein", *names(11)]
+    event_id = seeded_event(server.db, EventSettings(names=players, rounds=3, title="Long names"))
+    page.goto(f"{server.url}/events/{event_id}")
+    for width in (1920, 1280, 700, 600, 390, 360):
+        page.set_viewport_size({"width": width, "height": 900})
+        broken = page.evaluate(f"(sel) => [...document.querySelectorAll(sel)].flatMap({BROKEN_WORDS})", ".seats a")
+        assert not broken, f"at {width} px names broken mid-word: {broken}"
+    check_layout(page, "long-names-day")
+
+
+def test_the_projectors_find_your_table_list_reads_down_columns(browser, server):  # noqa: F811
+    import httpx
+
+    from desk_helpers import seeded_event
+    from rotation.desk.settings import EventSettings
+    from test_room_browser import DOWN_COLUMNS
+
+    event_id = seeded_event(server.db, EventSettings(names=names(81), rounds=2, title="Columns"))
+    assert httpx.put(f"{server.url}/api/events/{event_id}/room", json={"minutes": 60, "pace": 3}).status_code == 200
+    assert httpx.post(f"{server.url}/api/events/{event_id}/release", json={"round": 1}).status_code == 200
+    context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    screen = context.new_page()
+    screen.goto(f"{server.url}/e/{event_id}/screen")
+    playwright_expect = __import__("playwright.sync_api", fromlist=["expect"]).expect
+    playwright_expect(screen.locator("#page-label")).to_have_text(re.compile("^Find your table"), timeout=60_000)
+    lefts = screen.evaluate(
+        "() => new Set([...document.querySelectorAll('#find .entry')].map((e) => e.getBoundingClientRect())"
+        ".filter((b) => b.width > 0).map((b) => Math.round(b.left))).size"
+    )
+    assert lefts >= 2  # several columns on a projector
+    assert screen.evaluate(DOWN_COLUMNS)
+    assert screen.locator("#find .entry.three .mark").count() == 9  # 81 players: three tables of three, marked
+    context.close()

@@ -118,6 +118,13 @@ MEASURE = (
   return {problems: problems.slice(0, 10), smallest: sizes.length ? Math.min(...sizes) : null, names: sizes.length};
 }"""
 )
+# The find-your-table entries shown read down each column, then the next (DOM order is alphabetical).
+DOWN_COLUMNS = r"""() => {
+  const boxes = [...document.querySelectorAll("#find .entry")].map((el) => el.getBoundingClientRect())
+    .filter((box) => box.width > 0);
+  return boxes.every((b, i) => i === 0 || (Math.abs(b.left - boxes[i - 1].left) < 1 ? b.top > boxes[i - 1].top
+    : b.left > boxes[i - 1].right - 1 && b.top <= boxes[i - 1].top));
+}"""
 SCREEN_BOXES = (
     ".deck > *, .card > *, .names li, .names li > *, .entry > *, .screen-head > *, .screen-foot > *, #changed"
 )

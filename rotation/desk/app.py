@@ -11,7 +11,18 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from rotation.desk import api, backup, data_pages, errors, pages, room_pages, scores_api, scores_pages, service
+from rotation.desk import (
+    api,
+    backup,
+    data_pages,
+    errors,
+    pages,
+    room_pages,
+    scores_api,
+    scores_pages,
+    series_pages,
+    service,
+)
 from rotation.desk.deps import HERE, Desk
 from rotation.desk.security import LOCAL_HOSTS, Guard, GuardMiddleware
 from rotation.desk.storage import RunStatus, Store
@@ -78,4 +89,6 @@ def create_app(
     app.include_router(room_pages.router)
     app.include_router(scores_pages.router)
     app.include_router(data_pages.router)
+    app.include_router(series_pages.api)
+    app.include_router(series_pages.router)
     return app

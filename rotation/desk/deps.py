@@ -11,8 +11,10 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Generic, TypeVar
+from urllib.parse import quote
 
 import jinja2
 from fastapi import APIRouter, Depends, Form, HTTPException, Query, Request
@@ -22,6 +24,7 @@ from fastapi.templating import Jinja2Templates
 
 from models import Schedule
 from optimizer.words import counted
+from rotation import tool_version
 from rotation.desk.security import SAFE_METHODS, Guard
 from rotation.desk.service import Planner
 from rotation.desk.storage import Store
@@ -134,7 +137,16 @@ def templates() -> Jinja2Templates:
         lstrip_blocks=True,
     )
     environment.filters["counted"] = counted  # "1 repeat", "2 repeats": the report's singular and plural
+    environment.filters["path"] = lambda text: quote(text, safe="")  # a name as one segment of a path
+    environment.globals["tool_version"] = tool_version()  # on every page: which version the desk runs
+    environment.filters["local_time"] = local_time
     return Jinja2Templates(env=environment)
+
+
+def local_time(stamp: str, with_date: bool = False) -> str:
+    """A stored UTC time (ISO 8601) as the desk's computer shows the time: the director's clock, not UTC."""
+    moment = datetime.fromisoformat(stamp).astimezone()
+    return moment.strftime("%Y-%m-%d %H:%M:%S" if with_date else "%H:%M")
 
 
 TEMPLATES = templates()

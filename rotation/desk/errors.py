@@ -11,6 +11,7 @@ where it can, what was typed kept) and JSON for the JSON endpoints.
 from __future__ import annotations
 
 import errno
+import re
 import sqlite3
 from typing import Any
 
@@ -58,6 +59,7 @@ def is_api(request: Request) -> bool:
 
 def error_page(request: Request, status: int, message: str, typed: dict[str, str] | None = None) -> Response:
     context = {"status": status, "message": message, "typed": typed or {}, "action": request.url.path}
+    context.update(_event_menu(request))
     if typed:
         context["csrf"] = desk_of(request).guard.token
     return TEMPLATES.TemplateResponse(request, "error.html.j2", context, status_code=status)
@@ -125,6 +127,15 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(sqlite3.OperationalError, cannot_store)
     app.add_exception_handler(sqlite3.DatabaseError, cannot_store)
     app.add_exception_handler(OSError, cannot_store)
+
+
+def _event_menu(request: Request) -> dict:
+    """On a refusal of an event's page (one not there before planning, say), the event's menu stays."""
+    found = re.match(r"/events/(\d+)(/|$)", request.url.path)
+    event = desk_of(request).store.event(int(found.group(1))) if found and len(found.group(1)) <= 15 else None
+    if event is None:
+        return {}
+    return {"event_id": event.id, "settings": service.settings_of(event)}
 
 
 def _typed(request: Request) -> dict[str, str]:

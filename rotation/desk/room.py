@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from models import Round
-from rotation.desk.service import DeskError, NotFound, current_version, load_event
+from rotation.desk.service import DeskError, NotFound, current_version, load_event, settings_of
 from rotation.desk.storage import Store
 from rotation.desk.storage.rooms import PUBLIC_ALPHABET, PUBLIC_LENGTH, new_public_id
 
@@ -96,8 +96,9 @@ def stored_id(store: Store, typed: str) -> str | None:
 
 
 def release(store: Store, event_id: int, round_number: int, now: float) -> Room:
-    """Round `round_number` goes to the room: the next one, or a released one again (which takes its
-    current seating as released, so the projector stops flagging its changes)."""
+    """Round `round_number` goes to the room: the next one, whose timer then starts from the round's full
+    length, or a released one again (which takes its current seating as released, so the projector stops
+    flagging its changes; its timer runs on)."""
     event = load_event(store, event_id)
     version = current_version(store, event)
     if version is None:
@@ -107,7 +108,38 @@ def release(store: Store, event_id: int, round_number: int, now: float) -> Room:
     if not 1 <= round_number <= min(last + 1, len(rounds)):
         span = f"round {last + 1}" if last < len(rounds) else "a released round"
         raise DeskError(f"release {span} (rounds go to the room in order)", field="release", status=422)
-    store.set_release(event_id, round_number, rounds[round_number - 1], now)
+    with store.change():
+        store.set_release(event_id, round_number, rounds[round_number - 1], now)
+        if round_number == last + 1:  # a new round: its clock starts from the full length
+            store.restart_clock(event_id, now)
+    return room(store, event_id)
+
+
+def session_of(round_number: int, session_rounds: int, total: int) -> tuple[int, int, int]:
+    """(session, its first round, its last round) of a round, in sessions of `session_rounds` rounds."""
+    session = (round_number - 1) // session_rounds + 1
+    return session, (session - 1) * session_rounds + 1, min(session * session_rounds, total)
+
+
+def release_session(store: Store, event_id: int, now: float) -> Room:
+    """The next session goes to the room as a unit: every round of it not yet released, in one change
+    (a multi-session event: settings' `session_rounds`)."""
+    event = load_event(store, event_id)
+    size = settings_of(event).session_rounds
+    version = current_version(store, event)
+    if not size:
+        raise DeskError("the event is not in sessions: release its rounds one at a time", field="release")
+    if version is None:
+        raise DeskError("the event has no schedule yet: plan it first", field="release")
+    rounds = version.schedule().rounds
+    last = room(store, event_id).last
+    if last >= len(rounds):
+        raise DeskError("every round is released", field="release", status=422)
+    _, _, until = session_of(last + 1, size, len(rounds))
+    with store.change():
+        for number in range(last + 1, until + 1):
+            store.set_release(event_id, number, rounds[number - 1], now)
+        store.restart_clock(event_id, now)  # the session's first round begins
     return room(store, event_id)
 
 

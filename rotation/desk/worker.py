@@ -102,13 +102,15 @@ class Planner:
         self.stopping = False
 
     def start(self, run_id: int) -> int:
-        command = [sys.executable, "-m", "rotation.desk.worker", self.db_path, str(run_id)]
+        # -I: `-m` would put the current folder first on the path, and a models.py there would be imported.
+        command = [sys.executable, "-I", "-m", "rotation.desk.worker", self.db_path, str(run_id)]
         # A session of its own: Ctrl-C on the desk's terminal stops the desk, and the desk ends its
         # workers itself (their runs are then interrupted, never half-stored).
         process = subprocess.Popen(command, start_new_session=True, stdin=subprocess.DEVNULL)
+        # Reaped as soon as it ends (no defunct process left per plan); poll() still reads its status.
         with self.lock:
             self.processes[run_id] = process
-        threading.Thread(target=self._reap, args=(run_id, process), daemon=True).start()
+        threading.Thread(target=self._reap, args=(run_id, process), name=f"reap-{process.pid}", daemon=True).start()
         return process.pid
 
     def _reap(self, run_id: int, process: subprocess.Popen) -> None:

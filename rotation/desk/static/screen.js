@@ -12,6 +12,7 @@
     decks.forEach(function (deck) { deck.hidden = true; });  // each is measured alone, at its full height
     decks.forEach(function (deck) {
       var items = Array.prototype.slice.call(deck.children);
+      deck.style.gridAutoFlow = deck.style.gridTemplateRows = "";  // measured in rows, as laid out at first
       deck.hidden = false;
       items.forEach(function (el) { el.hidden = false; });
       var limit = deck.clientHeight, rows = [];
@@ -24,7 +25,7 @@
       var page = null;
       rows.forEach(function (row) {
         if (page && row.bottom - page.top <= limit) { page.end = row.end; return; }
-        page = { deck: deck, top: row.top, start: row.start, end: row.end };
+        page = { deck: deck, top: row.top, start: row.start, end: row.end, columns: rows[0].end - rows[0].start };
         pages.push(page);
       });
       deck.hidden = true;
@@ -40,6 +41,11 @@
     var page = pages[at], ofDeck = pages.filter(function (p) { return p.deck === page.deck; });
     document.querySelectorAll(".deck").forEach(function (deck) { deck.hidden = deck !== page.deck; });
     Array.prototype.forEach.call(page.deck.children, function (el, i) { el.hidden = i < page.start || i >= page.end; });
+    if (page.deck.classList.contains("find")) {
+      // The alphabetical list reads down each column, then the next: the page's rows, filled column-first.
+      page.deck.style.gridAutoFlow = "column";
+      page.deck.style.gridTemplateRows = "repeat(" + Math.ceil((page.end - page.start) / page.columns) + ", auto)";
+    }
     text("page-label", page.deck.dataset.label + (ofDeck.length > 1 ? " · page " + (ofDeck.indexOf(page) + 1) + " of " + ofDeck.length : ""));
     text("page-number", pages.length > 1 ? "(" + (at + 1) + "/" + pages.length + ")" : "");
     if (pages.length > 1) turn = setTimeout(next, 1000 * parseFloat(body.dataset.pace));

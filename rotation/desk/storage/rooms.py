@@ -70,6 +70,11 @@ class Rooms(Connection):
                 (event_id, round_number, seating.model_dump_json(), now),
             )
 
+    def restart_clock(self, event_id: int, now: float) -> None:
+        """The round's clock runs from its full length, from `now`."""
+        with self.change() as db:
+            db.execute("UPDATE rooms SET started = ?, left = minutes * 60 WHERE event_id = ?", (now, event_id))
+
     def delete_release(self, event_id: int, round_number: int) -> None:
         with self.change() as db:
             db.execute("DELETE FROM releases WHERE event_id = ? AND round = ?", (event_id, round_number))
