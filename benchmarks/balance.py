@@ -99,7 +99,7 @@ def at_risk() -> list[tuple[int, int]]:
 
 def odd_known() -> list[tuple[int, int, str]]:
     """Rooms of 9-63 players not a multiple of four whose repeat-free day the project has found."""
-    rows = json.loads((RESULTS / "odd_counts.json").read_text())["rooms"]
+    rows = json.loads((RESULTS / "odd_counts.json").read_text(encoding="utf-8"))["rooms"]
     return [(row["players"], row["rounds"], row["odd"]) for row in rows if row["repeats"] == 0]
 
 
@@ -198,7 +198,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     if args.report_only:
-        return _write_report(json.loads(args.report_only.read_text()), args.out)
+        return _write_report(json.loads(args.report_only.read_text(encoding="utf-8")), args.out)
     if args.batch:
         from benchmarks import batch
 
@@ -273,7 +273,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _write_report(data: dict, out: Path) -> int:
     out.mkdir(parents=True, exist_ok=True)
-    (out / "balance.md").write_text(markdown(data))
+    (out / "balance.md").write_text(markdown(data), encoding="utf-8")
     _say(f"wrote {out / 'balance.md'}; the whole run took {data.get('wall_seconds', 0):.0f} s")
     errors = failures(data)
     for error in errors:

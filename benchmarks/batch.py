@@ -96,8 +96,8 @@ def _reached(row: dict) -> bool:
 
 def write_report(data: dict, out: Path) -> int:
     rows = data["rooms"]
-    (out / "repeats.md").write_text(markdown(data))
-    with (out / "repeats.csv").open("w", newline="") as file:
+    (out / "repeats.md").write_text(markdown(data), encoding="utf-8")
+    with (out / "repeats.csv").open("w", newline="", encoding="utf-8") as file:
         writer = csv.writer(file)
         figures = ("repeats", *balance.PRIORITY, "runtime", "method")
         writer.writerow(["room", "odd", "known_repeat_free", "load", *[f"{s}_{f}" for s in SIDES for f in figures]])

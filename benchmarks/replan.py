@@ -294,8 +294,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.against_repair:
         rows = against_repair(args.per_room, args.grid_time_limit, args.proof_time_limit, seed=0)
         args.out.mkdir(parents=True, exist_ok=True)
-        (args.out / "replan_repair.json").write_text(json.dumps({"machine": describe(), "rows": rows}, indent=1))
-        (args.out / "replan_repair.md").write_text("\n".join(repair_report(rows, args, time.monotonic() - started)))
+        (args.out / "replan_repair.json").write_text(
+            json.dumps({"machine": describe(), "rows": rows}, indent=1), encoding="utf-8"
+        )
+        (args.out / "replan_repair.md").write_text(
+            "\n".join(repair_report(rows, args, time.monotonic() - started)), encoding="utf-8"
+        )
         return 0
     day = optimizer.plan(Event.with_count(PLAYERS, ROUNDS), time_limit=args.time_limit).schedule
     target = [measure(day, seed, args.time_limit) for seed in range(args.seeds)]
@@ -347,8 +351,8 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     change_list = {"players": 20_000, "rounds": 10, "played": 2, "listed": listed, "seconds": round(seconds, 2)}
     results = {"machine": machine, "target": target, "grid": rows, "change_list": change_list}
-    (args.out / "replan.json").write_text(json.dumps(results, indent=1))
-    (args.out / "replan.md").write_text("\n".join(lines))
+    (args.out / "replan.json").write_text(json.dumps(results, indent=1), encoding="utf-8")
+    (args.out / "replan.md").write_text("\n".join(lines), encoding="utf-8")
     print("\n".join(lines))
     return 0
 

@@ -52,7 +52,7 @@ def test_a_row_difference_that_repeats_makes_a_pair_meet_twice():
 
 def test_rows_whose_differences_repeat_are_refused_when_loaded(tmp_path, monkeypatch):
     bad = tmp_path / "rows.json"
-    bad.write_text(json.dumps({"rows": {"5": [[0, 0, 0], [0, 1, 2], [0, 2, 4], [0, 3, 3]]}}))
+    bad.write_text(json.dumps({"rows": {"5": [[0, 0, 0], [0, 1, 2], [0, 2, 4], [0, 3, 3]]}}), encoding="utf-8")
     monkeypatch.setattr(differences, "ROWS_FILE", bad)
     differences.stored_rows.cache_clear()
     with pytest.raises(differences.BadRows, match="repeat a difference"):

@@ -143,7 +143,7 @@ def test_changes_skip_a_player_who_left():
 @pytest.mark.parametrize("reseat", ["fewest", "all"])
 def test_the_report_gives_moves_and_repeats_of_both_choices(capsys, tmp_path, reseat):
     before, after = tmp_path / "day.json", tmp_path / "new.json"
-    before.write_text(day_of(40, 8).model_dump_json())
+    before.write_text(day_of(40, 8).model_dump_json(), encoding="utf-8")
     argv = ["replan", str(before), "--played", "3", "--drop", "P05", "--add", "Zoe", "--reseat", reseat]
     assert main(argv + ["--time-limit", "5", "--json", str(after)]) == 0
     out = capsys.readouterr().out
@@ -152,7 +152,7 @@ def test_the_report_gives_moves_and_repeats_of_both_choices(capsys, tmp_path, re
         assert f"Fewest moves: {fewest_line}" in out and "Re-seating everyone: 0 repeats, " in out
     else:
         assert "Re-seating everyone: " in out and "Fewest moves: 0 repeats, 1 player moves" in out
-    optimizer.check(Schedule.model_validate_json(after.read_text()))
+    optimizer.check(Schedule.model_validate_json(after.read_text(encoding="utf-8")))
 
 
 def test_moves_count_against_the_old_plan_in_the_numbering_of_the_new_rounds():

@@ -59,7 +59,7 @@ def develop(rows: np.ndarray, tables: int, rounds: int) -> np.ndarray:
 @cache
 def stored_rows() -> dict[int, np.ndarray]:
     """Table count -> its rows (4, R), every entry checked; a bad entry refuses the whole file."""
-    data = json.loads(ROWS_FILE.read_text())
+    data = json.loads(ROWS_FILE.read_text(encoding="utf-8"))
     found = {}
     for key, rows in data["rows"].items():
         tables, array = int(key), np.array(rows, dtype=np.int64)

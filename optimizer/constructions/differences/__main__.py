@@ -104,7 +104,7 @@ def _save(stored: dict[int, list]) -> None:
         for tables in sorted(stored)
     )
     head = json.dumps({"seed": SEED, "nodes": NODES})[:-1]
-    ROWS_FILE.write_text(head + ', "rows": {\n' + entries + "\n}}\n")
+    ROWS_FILE.write_text(head + ', "rows": {\n' + entries + "\n}}\n", encoding="utf-8")
     stored_rows.cache_clear()
 
 
