@@ -45,3 +45,15 @@ def test_a_page_not_there_before_planning_keeps_the_events_menu(client, db):
         assert page.status_code == 404, path
         assert 'class="event-nav"' in page.text and "plan it first" in page.text, path
     assert 'class="event-nav"' not in client.get("/events/999/compare").text  # no such event: no menu
+
+
+def test_the_desk_takes_names_written_surname_first(client):
+    from desk_helpers import token_of
+
+    token = token_of(client.get("/events/new").text)
+    pasted = "\n".join(["Katz, Ann", "Nowak, Łukasz", *names(6)])
+    form = {"csrf": token, "names": pasted, "rounds": "3", "time_limit": "5", "odd": "three-handed"}
+    created = client.post("/events", data={**form, "sit_out_scoring": "zero"}, follow_redirects=False)
+    assert created.status_code == 303, created.text
+    settings = client.get(created.headers["location"].replace("/events/", "/api/events/")).json()["settings"]
+    assert settings["names"][:2] == ["Katz, Ann", "Nowak, Łukasz"]
