@@ -185,13 +185,25 @@ def standings_of(scores: DayScores, after: int | None = None) -> Standings:
 # ---- the projector -------------------------------------------------------------------------------
 
 
-def show_standings(store: Store, event_id: int, show: bool) -> None:
-    """The projector shows the standings (until the next round is released), or the round's tables."""
+def show_standings(store: Store, event_id: int, show: bool, top: int | None = None) -> None:
+    """The projector shows the standings (until the next round is released), the top `top` places only
+    when given (ties at the last place shown included), or the round's tables."""
     seated = room(store, event_id)
     if show and day_scores(store, event_id).complete == 0:
         raise DeskError("no round has every table's card in yet: nothing to show", field="screen")
+    if top is not None and top < 1:
+        raise DeskError("show the top 1 or more places, or everyone", field="screen", status=422)
     with store.change() as db:
-        db.execute("UPDATE rooms SET standings_at = ? WHERE event_id = ?", (seated.last if show else None, event_id))
+        db.execute(
+            "UPDATE rooms SET standings_at = ?, standings_top = ? WHERE event_id = ?",
+            (seated.last if show else None, top if show else None, event_id),
+        )
+
+
+def screen_top(store: Store, event_id: int) -> int | None:
+    """How many places the projector's standings show (None: everyone)."""
+    row = store.db.execute("SELECT standings_top FROM rooms WHERE event_id = ?", (event_id,)).fetchone()
+    return None if row is None else row["standings_top"]
 
 
 def screen_standings(store: Store, event_id: int) -> Standings | None:
@@ -206,7 +218,7 @@ def screen_standings(store: Store, event_id: int) -> Standings | None:
 
 def screen_stamp(store: Store, event_id: int) -> str:
     """Changes whenever the projector's standings would: shown or not, or a card entered."""
-    row = store.db.execute("SELECT standings_at FROM rooms WHERE event_id = ?", (event_id,)).fetchone()
+    row = store.db.execute("SELECT standings_at, standings_top FROM rooms WHERE event_id = ?", (event_id,)).fetchone()
     cards = store.db.execute("SELECT max(id), count(*) FROM cards WHERE event_id = ?", (event_id,)).fetchone()
-    seen = repr((row["standings_at"] if row else None, tuple(cards)))
+    seen = repr((tuple(row) if row else None, tuple(cards)))
     return hashlib.sha256(seen.encode()).hexdigest()[:16]

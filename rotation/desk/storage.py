@@ -111,6 +111,10 @@ MIGRATIONS = (
     """
     ALTER TABLE events ADD COLUMN archived INTEGER NOT NULL DEFAULT 0;
     """,
+    # 5 -> 6 (issue 42): the projector's standings show the top N places (None: every player).
+    """
+    ALTER TABLE rooms ADD COLUMN standings_top INTEGER;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
