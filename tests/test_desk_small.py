@@ -57,3 +57,27 @@ def test_the_desk_takes_names_written_surname_first(client):
     assert created.status_code == 303, created.text
     settings = client.get(created.headers["location"].replace("/events/", "/api/events/")).json()["settings"]
     assert settings["names"][:2] == ["Katz, Ann", "Nowak, Łukasz"]
+
+
+def test_a_plan_stopped_by_the_director_is_marked_stopped_whatever_stage_it_was_in(db):
+    import optimizer
+    from models import Event
+    from rotation.desk import service
+    from rotation.desk.storage import Store
+
+    store = Store(db)
+    event_id = service.create_event(store, EventSettings(names=names(8), rounds=2))
+    result = optimizer.plan(Event(players=tuple(names(8)), rounds=2), time_limit=1, seed=1)
+    assert result.schedule is not None and not result.interrupted  # it ended by itself
+    for asked in (False, True):
+        run_id = store.add_run(event_id, "plan", {}, 1)
+        if asked:
+            store.ask_stop(run_id)
+        run = store.run(run_id)
+        assert run is not None
+        service.keep_run(store, run, [service.Planned(result, None, None)])
+        kept = store.run(run_id)
+        assert kept is not None and kept.status == ("stopped" if asked else "finished")
+        note = store.versions(event_id)[0].note
+        assert ("stopped" in note) is asked
+    store.close()
