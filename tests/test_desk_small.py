@@ -81,3 +81,17 @@ def test_a_plan_stopped_by_the_director_is_marked_stopped_whatever_stage_it_was_
         note = store.versions(event_id)[0].note
         assert ("stopped" in note) is asked
     store.close()
+
+
+def test_the_stay_and_swap_boxes_say_did_you_mean_for_a_near_miss(client, db):
+    from desk_helpers import token_of
+
+    event_id = event(db, count=8)
+    token = token_of(client.get(f"/events/{event_id}").text)
+    swap = client.post(
+        f"/events/{event_id}/swap", data={"csrf": token, "round": "1", "first": "Player 1", "second": "Player 02"}
+    )
+    assert swap.status_code == 422 and "did you mean &#39;Player 01&#39;" in swap.text
+    form = {"csrf": token, "names": "\n".join(names(8)), "rounds": "3", "time_limit": "5", "stay": "Player 7, 1"}
+    stay = client.post(f"/events/{event_id}/edit", data={**form, "odd": "three-handed", "sit_out_scoring": "zero"})
+    assert stay.status_code == 422 and "did you mean &#39;Player 07&#39;" in stay.text
