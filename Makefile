@@ -1,23 +1,32 @@
 # One command each for a newcomer: `make demo` and `make test` set up .venv themselves.
+# demo and serve install the app alone; test (and setup, for developers) add the test tools.
+# A set-up that fails removes what it made, so a later run starts afresh instead of reusing half a .venv.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+LOWEST := .venv-lowest
 
-$(BIN)/rotation: pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+$(VENV)/.app: pyproject.toml
+	@rm -f $(VENV)/.app $(VENV)/.test-tools
+	$(PYTHON) -m venv $(VENV) && $(BIN)/python -m pip install --quiet --upgrade pip \
+	  && $(BIN)/python -m pip install --quiet -e . || { rm -rf $(VENV); exit 1; }
+	touch $@
+
+$(VENV)/.test-tools: $(VENV)/.app
+	$(BIN)/python -m pip install --quiet -e '.[test]' || { rm -rf $(VENV); exit 1; }
 	touch $@
 
 PORT ?= 8765
 
-.PHONY: setup demo serve test test-quick test-busy bench bench-quick bench-odd bench-replan bench-balance bench-desk bench-room bench-odd-seats bench-limits
-setup: $(BIN)/rotation
+.PHONY: app setup demo serve test test-quick test-busy test-lowest bench bench-quick bench-odd bench-replan bench-balance bench-desk bench-room bench-odd-seats bench-limits bench-season
+app: $(VENV)/.app
 
-demo: setup
+setup: $(VENV)/.test-tools
+
+demo: app
 	$(BIN)/rotation plan --players 20 --rounds 7 --time-limit 10
 
-serve: setup
+serve: app
 	$(BIN)/rotation serve --port $(PORT)
 
 test: setup
@@ -36,6 +45,19 @@ test-busy: setup
 	@$(PYTHON) -c 'while True: pass' & one=$$!; $(PYTHON) -c 'while True: pass' & two=$$!; \
 	trap 'kill $$one $$two 2>/dev/null' EXIT INT TERM; \
 	$(MAKE) --no-print-directory test
+
+# The lowest version pyproject.toml allows of every direct dependency (uv's lowest-direct resolution;
+# what they pull in comes at its newest), in a venv of its own made afresh, then the quick tests.
+# The oldest Python the project supports is the fairest: `make test-lowest PYTHON=python3.10`;
+# LOWEST_TESTS chooses other tests (`make test-lowest LOWEST_TESTS=tests/test_plan.py`).
+LOWEST_TESTS ?= -m "not slow and not browser"
+test-lowest:
+	rm -rf $(LOWEST)
+	$(PYTHON) -m venv $(LOWEST)
+	$(LOWEST)/bin/python -m pip install --quiet uv
+	$(LOWEST)/bin/python -m uv pip install --quiet --python $(LOWEST)/bin/python --resolution lowest-direct -e '.[test]'
+	$(LOWEST)/bin/python -m pip list --format=freeze | grep -i -E '^(ortools|protobuf|numpy|pydantic|fastapi|starlette|uvicorn)='
+	$(LOWEST)/bin/pytest -p no:cacheprovider $(LOWEST_TESTS)
 
 bench: setup
 	$(BIN)/python -m benchmarks.run --full
@@ -63,3 +85,6 @@ bench-room: setup
 
 bench-limits: setup
 	$(BIN)/python -m benchmarks.limits
+
+bench-season: setup
+	$(BIN)/python -m benchmarks.season --half-life 4 inf

@@ -4,6 +4,8 @@
     python -m benchmarks.balance --quick          # 30 rooms, the 7 target rooms among them
     python -m benchmarks.balance --rooms 16x6,40x8 --time-limit 2 --out /tmp/balance
     python -m benchmarks.balance --report-only benchmarks/results/balance.json
+    python -m benchmarks.balance --batch --time-limit 1 --workers 1 --odd-known --old 11d89cc --out DIR
+    python -m benchmarks.balance --batch --at-risk --time-limit 5 --workers 1 --old 11d89cc --out DIR
 
 Every room is planned twice, each time in a fresh spawned interpreter: by optimizer/ and models/ as
 committed at HEAD (`--code worktree`: the working tree) and as committed at `--old` (default bea6d59, the
@@ -11,6 +13,14 @@ last commit before issue 11 was wired in), both extracted with `git archive` (be
 The children send their schedules back as JSON and this process measures both with the current
 checker, which the old code lacks the balance figures of. Writes balance.json (rewritten after every
 room) and balance.md.
+
+`--batch` (issue 40) asks a different question, repeats where a repeat-free day is known, on a machine
+that is busy: each version plans a chunk of rooms in one interpreter (no start-up per room, measured by
+its own checker), the two versions side by side at once, so each runs beside the other and whatever else
+the machine runs. `--odd-known` adds the rooms of 9-63 players, not a multiple of four, whose repeat-free
+day the project has found (E = 0 in benchmarks/results/odd_counts.json, both policies); `--at-risk`
+keeps the rooms of 68-172 players the speed rule over Z_T leaves short. Writes repeats.json (after every
+chunk), repeats.md and repeats.csv.
 """
 
 from __future__ import annotations
@@ -69,6 +79,28 @@ def quick() -> list[tuple[int, int]]:
     spread = [(players, 2 + (5 * k) % 14) for k, players in enumerate(range(20, 173, 8))]
     rooms = list(PUBLISHED_TARGETS) + spread + [(16, 2), (44, 15), (172, 15)]
     return sorted(dict.fromkeys(rooms))
+
+
+def known_repeat_free(players: int, rounds: int) -> bool:
+    """A room of tables of four with a repeat-free day known: up to the literature's frontier for 16-64
+    players (grid.LITERATURE_FRONTIER), and every room of 68-172 players to 15 rounds, whose frontier lies
+    past 15 (the speed rule reaches 17 rounds at 68 players, the stored difference rows 16 at 72)."""
+    from benchmarks.grid import LITERATURE_FRONTIER
+
+    return rounds <= LITERATURE_FRONTIER.get(players, 15 if players >= 68 else 0)
+
+
+def at_risk() -> list[tuple[int, int]]:
+    """Rooms of the sweep past 64 players whose repeat-free day the speed rule over Z_T does not reach."""
+    from optimizer.constructions.speeds import speed_rounds
+
+    return [(players, rounds) for players, rounds in sweep() if players > 64 and rounds > speed_rounds(players)]
+
+
+def odd_known() -> list[tuple[int, int, str]]:
+    """Rooms of 9-63 players not a multiple of four whose repeat-free day the project has found."""
+    rows = json.loads((RESULTS / "odd_counts.json").read_text(encoding="utf-8"))["rooms"]
+    return [(row["players"], row["rounds"], row["odd"]) for row in rows if row["repeats"] == 0]
 
 
 def parse_rooms(text: str) -> list[tuple[int, int]]:
@@ -143,9 +175,19 @@ def main(argv: list[str] | None = None) -> int:
         metavar="BALANCE_JSON",
         help="only rewrite balance.md from a balance.json (also a partial one)",
     )
+    parser.add_argument("--batch", action="store_true", help="repeats where a repeat-free day is known (issue 40)")
+    parser.add_argument("--odd-known", action="store_true", help="with --batch: the odd rooms of 9-63 players too")
+    parser.add_argument("--at-risk", action="store_true", help="with --batch: rooms the speed rule leaves short")
+    parser.add_argument("--chunk", type=int, default=40, help="with --batch: rooms per interpreter (default 40)")
     args = parser.parse_args(argv)
     if args.report_only:
-        return _write_report(json.loads(args.report_only.read_text()), args.out)
+        return _write_report(json.loads(args.report_only.read_text(encoding="utf-8")), args.out)
+    if args.batch:
+        from benchmarks import batch
+
+        rooms = at_risk() if args.at_risk else (args.rooms or (quick() if args.quick else sweep()))
+        odd = [(p, r, "three-handed") for p, r in rooms] + (odd_known() if args.odd_known else [])
+        return batch.run_batch(odd, args)
 
     rooms = args.rooms or (quick() if args.quick else sweep())
     out: Path = args.out
@@ -212,7 +254,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _write_report(data: dict, out: Path) -> int:
     out.mkdir(parents=True, exist_ok=True)
-    (out / "balance.md").write_text(markdown(data))
+    (out / "balance.md").write_text(markdown(data), encoding="utf-8")
     _say(f"wrote {out / 'balance.md'}; the whole run took {data.get('wall_seconds', 0):.0f} s")
     errors = failures(data)
     for error in errors:

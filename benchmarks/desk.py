@@ -124,7 +124,7 @@ def cli_plan(players: int, rounds: int, time_limit: float, folder: Path) -> tupl
     started = time.monotonic()
     subprocess.run(command, check=True, capture_output=True)
     seconds = time.monotonic() - started
-    return json.loads(out.read_text())["provenance"]["repeats"], seconds
+    return json.loads(out.read_text(encoding="utf-8"))["provenance"]["repeats"], seconds
 
 
 def time_planning(desk: Desk, time_limit: float, folder: Path) -> list[dict]:
@@ -201,9 +201,9 @@ def main(argv: list[str] | None = None) -> None:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     data = {"machine": machine, "pages": pages, "planning": planning, "target_ms": TARGET_MS}
-    (out / "desk.json").write_text(json.dumps(data, indent=2) + "\n")
-    (out / "desk.md").write_text(report(pages, planning, machine, args.time_limit))
-    print((out / "desk.md").read_text())
+    (out / "desk.json").write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    (out / "desk.md").write_text(report(pages, planning, machine, args.time_limit), encoding="utf-8")
+    print((out / "desk.md").read_text(encoding="utf-8"))
 
 
 if __name__ == "__main__":

@@ -37,8 +37,10 @@ class Case:
 
 def _apart_files(folder: Path) -> None:
     names = [f"P{i}" for i in range(1, 4001)]
-    (folder / "names4k.txt").write_text("\n".join(names) + "\n")
-    (folder / "apart300.txt").write_text("\n".join(", ".join(names[g * 10 : g * 10 + 10]) for g in range(300)) + "\n")
+    (folder / "names4k.txt").write_text("\n".join(names) + "\n", encoding="utf-8")
+    (folder / "apart300.txt").write_text(
+        "\n".join(", ".join(names[g * 10 : g * 10 + 10]) for g in range(300)) + "\n", encoding="utf-8"
+    )
 
 
 CASES = (
@@ -148,8 +150,8 @@ def main() -> None:
     }
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    (out / "limits.json").write_text(json.dumps(record, indent=2) + "\n")
-    (out / "limits.md").write_text(report(record))
+    (out / "limits.json").write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+    (out / "limits.md").write_text(report(record), encoding="utf-8")
 
 
 def report(record: dict) -> str:

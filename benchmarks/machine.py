@@ -10,7 +10,7 @@ import subprocess
 
 def _cpu_model() -> str:
     try:
-        with open("/proc/cpuinfo") as info:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
             for line in info:
                 if line.startswith("model name"):
                     return line.split(":", 1)[1].strip()

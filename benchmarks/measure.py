@@ -201,3 +201,26 @@ def summarise(measured: dict) -> dict:
         "peak_mib": measured["peak_mib"],
         **{name: typical.get(name) for name in BALANCE},
     }
+
+
+def plan_rooms(rooms: list[tuple[int, int, str]], time_limit: float, seed: int, workers: int) -> dict:
+    """Plan rooms one after another in this interpreter (no start-up per room), each measured by the
+    checker of the code planning it: repeats, bound, method, time, balance figures, and the machine's
+    1-minute load as the room started. A room that fails is recorded and the next one runs."""
+    import os
+
+    import optimizer
+
+    rows = []
+    for players, rounds, odd in rooms:
+        row: dict = {"players": players, "rounds": rounds, "odd": odd, "load": os.getloadavg()[0]}
+        try:
+            result = optimizer.plan(_event(players, rounds, odd), time_limit=time_limit, seed=seed, workers=workers)
+            metrics = None if result.schedule is None else optimizer.check(result.schedule)
+            if metrics is not None:
+                assert metrics.repeats == result.repeats, f"checker says E={metrics.repeats}, planner {result.repeats}"
+            row |= {**_outcome(result), **balance_figures(metrics)}
+        except Exception:  # recorded against the room; the batch carries on
+            row["error"] = traceback.format_exc()
+        rows.append(row)
+    return {"code_file": optimizer.__file__, "rooms": rows, "peak_mib": _peak_mib()}

@@ -106,8 +106,10 @@ def main(argv: list[str] | None = None) -> int:
     settings["open_time_limit"] = args.open_time_limit
     settings["wall_seconds"] = round(time.monotonic() - started)
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "odd_counts.json").write_text(json.dumps({"settings": settings, "rooms": rows}, indent=1))
-    (args.out / "odd_counts.md").write_text(report(rows, settings))
+    (args.out / "odd_counts.json").write_text(
+        json.dumps({"settings": settings, "rooms": rows}, indent=1), encoding="utf-8"
+    )
+    (args.out / "odd_counts.md").write_text(report(rows, settings), encoding="utf-8")
     print(f"wrote {args.out / 'odd_counts.md'} in {settings['wall_seconds']} s")
     return 0
 

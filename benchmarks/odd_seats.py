@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     machine = describe()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    (out / "odd_seats.json").write_text(json.dumps({"machine": machine, "rows": rows}, indent=1))
+    (out / "odd_seats.json").write_text(json.dumps({"machine": machine, "rows": rows}, indent=1), encoding="utf-8")
     lines = [
         "# Seat letters in the three-handed odd rooms",
         "",
@@ -74,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{sum(r['proven'] == r['seat_spread'] for r in above)} of {len(above)}.",
         "",
     ]
-    (out / "odd_seats.md").write_text("\n".join(lines))
+    (out / "odd_seats.md").write_text("\n".join(lines), encoding="utf-8")
     print("\n".join(lines))
     return 0
 

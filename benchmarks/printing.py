@@ -71,7 +71,9 @@ def main(argv=None) -> int:
     counts = [pages(players, rounds) for players in (37, 120) for rounds in (4, 6, 8)]
     times = [timing(players) for players in (2000, 20000)]
     out = Path(args.out)
-    (out / "printing.json").write_text(json.dumps({"machine": machine, "pages": counts, "seconds": times}, indent=1))
+    (out / "printing.json").write_text(
+        json.dumps({"machine": machine, "pages": counts, "seconds": times}, indent=1), encoding="utf-8"
+    )
     lines = [
         "# Printouts: sheets per part with long names, and layout time",
         "",
@@ -89,7 +91,7 @@ def main(argv=None) -> int:
         "|---|---|---|---|",
         *(f"| {t['players']} | {t['walls']} | {t['lookup']} | {t['slips']} |" for t in times),
     ]
-    (out / "printing.md").write_text("\n".join(lines) + "\n")
+    (out / "printing.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
     print("\n".join(lines))
     return 0
 

@@ -11,12 +11,21 @@ writes replan.md and replan.json:
    median and worst;
 3. the change list at the room limit: 20 000 players over 10 rounds, two fixed-rule days with every
    player moved after round 2 (issue 30: it took 784 s when it rebuilt a room's map for each player).
+
+`python -m benchmarks.replan --against-repair [--per-room N] [--grid-time-limit S] [--proof-time-limit S]`
+(issue 40) writes replan_repair.md and replan_repair.json instead: rooms of 16 to 200 players over
+8 rounds under both odd policies, each day with a keep-apart pair and a player staying at table 1,
+scenarios drawn (seed 0) from 1-3 leaving, 0-2 arriving, after round 0-5, and issue 40's own room (120
+players, sit-outs, one arrival from round 1). Each: the moves of the repair start (optimizer.moves.repair),
+of the fewest-moves proposal at the desk's default (10 s a re-plan, half of it for this proposal, one
+worker) and of a longer run (`--proof-time-limit`, one worker) with its proven bound: the fewest moves.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import time
@@ -31,13 +40,22 @@ DROP, ADD = ("P05", "P17"), ("Zoe",)
 GRID_PLAYERS = (16, 21, 30, 37, 40, 58, 83, 120)
 GRID_ROUNDS = 6
 ARRIVALS = ("New1", "New2")
+REPAIR_PLAYERS, REPAIR_ROUNDS = (16, 37, 58, 83, 120, 161, 200), 8
 
 
-def replanned(day, played: int, drop, add, reseat: Reseat, time_limit: float, seed: int) -> dict:
+def replanned(day, played: int, drop, add, reseat: Reseat, time_limit: float, seed: int, workers: int = 2) -> dict:
     """One re-plan's figures: whole-day repeats, moves (seat changes) and players moved, proofs, time."""
     started = time.monotonic()
     outcome = optimizer.replan(
-        day, played, drop=drop, add=add, reseat=reseat, other_way=False, time_limit=time_limit, seed=seed, workers=2
+        day,
+        played,
+        drop=drop,
+        add=add,
+        reseat=reseat,
+        other_way=False,
+        time_limit=time_limit,
+        seed=seed,
+        workers=workers,
     )
     runtime = time.monotonic() - started
     result = outcome.result
@@ -113,6 +131,104 @@ def grid(per_room: int, time_limit: float, seed: int) -> list[dict]:
     return rows
 
 
+def repair_moves(day, played: int, drop, add) -> int:
+    """Moves of the repair start alone: the old plan with its seats kept and turns traded fair."""
+    from optimizer.moves import OldPlan
+    from optimizer.moves.repair import repaired
+    from optimizer.replan import _history, _remaining_event
+
+    event = _remaining_event(day, played, drop, add)
+    history = _history(day, played, event, drop, add, 0)
+    old = OldPlan.of(day, played, event.players)
+    return int(old.moved(old.keep_letters(repaired(old, event, history.burdens_before), None)).sum())
+
+
+def requested_day(players: int, odd: OddPolicy, time_limit: float):
+    """A day of REPAIR_ROUNDS rounds with a keep-apart pair and a player staying at table 1."""
+    names = Event.with_count(players, REPAIR_ROUNDS, odd=odd).players
+    event = Event(players=names, rounds=REPAIR_ROUNDS, odd=odd, apart=(names[:2],), stay={names[2]: 1})
+    day = optimizer.plan(event, time_limit=time_limit, workers=1).schedule
+    assert day is not None
+    return day
+
+
+def against_repair(per_room: int, time_limit: float, proof_time_limit: float, seed: int) -> list[dict]:
+    """Issue 40's room, then the sampled scenarios: repair start, desk-default proposal, longer run."""
+    rng = random.Random(seed)
+    scenarios = [(120, OddPolicy.SIT_OUT, 0, 0, 1)]  # issue 40: one arrival from round 1
+    for odd in OddPolicy:
+        for players in REPAIR_PLAYERS:
+            scenarios += [
+                (players, odd, rng.randint(0, 5), rng.randint(1, 3), rng.randint(0, 2)) for _ in range(per_room)
+            ]
+    days: dict = {}
+    rows = []
+    for players, odd, played, leave, arrive in scenarios:
+        if (players, odd) not in days:
+            days[players, odd] = requested_day(players, odd, time_limit)
+        day = days[players, odd]
+        drop, add = tuple(rng.sample(day.players[3:], leave)), ARRIVALS[:arrive]  # the requests' players stay
+        row: dict = {"odd": odd.value, "players": players, "played": played, "leave": leave, "arrive": arrive,
+               "load": os.getloadavg()[0], "repair": repair_moves(day, played, drop, add)}  # fmt: skip
+        for name, seconds in (("desk", time_limit), ("long", proof_time_limit)):
+            row[name] = replanned(day, played, drop, add, Reseat.FEWEST, seconds, seed, workers=1)
+        rows.append(row)
+        print(_repair_row(row), flush=True)
+    return rows
+
+
+def _repair_row(row: dict) -> str:
+    def cell(run: dict) -> str:
+        if not run["found"]:
+            return f"none ({run['status']})"
+        proof = "" if run["moves_proven"] else f" (>= {run['moves_bound']})"
+        return f"{run['moves']}{proof}"
+
+    return (
+        f"| {row['odd']} | {row['players']} | {row['played']} | {row['leave']} | {row['arrive']} | {row['load']:.1f} "
+        f"| {row['repair']} | {cell(row['desk'])} | {cell(row['long'])} |"
+    )
+
+
+def repair_report(rows: list[dict], args, seconds: float) -> list[str]:
+    machine = describe()
+    found = [r for r in rows if r["desk"]["found"] and r["long"]["found"]]
+    fewest = [min(r["long"]["moves"], r["desk"]["moves"]) for r in found]
+    above_repair = [r for r in rows if not r["desk"]["found"] or r["desk"]["moves"] > r["repair"]]
+    proven = [r for r in found if r["long"]["moves_proven"] or r["desk"]["moves_proven"]]
+    at_fewest = [r for r in proven if r["desk"]["moves"] == min(r["long"]["moves"], r["desk"]["moves"])]
+    loads = [r["load"] for r in rows]
+    return [
+        "# Fewest-moves re-plans against their repair start and the proven fewest (issue 40)",
+        "",
+        f"`python -m benchmarks.replan --against-repair --per-room {args.per_room} --grid-time-limit "
+        f"{args.grid_time_limit:g} --proof-time-limit {args.proof_time_limit:g}`",
+        "",
+        f"{len(rows)} scenarios: issue 40's room (120 players, sit-outs, a keep-apart pair, a player staying at "
+        f"table 1, one arrival from round 1), then {args.per_room} a room drawn (seed 0) from 1-3 leaving, 0-2 "
+        f"arriving, after round 0-5, rooms of {', '.join(map(str, REPAIR_PLAYERS))} players over "
+        f"{REPAIR_ROUNDS} rounds under both odd policies, each day with a keep-apart pair and a stayer. The "
+        f"proposal at the desk's default: {args.grid_time_limit:g} s (the desk gives a re-plan 10 s, half to "
+        f"each proposal), one worker; the longer run {args.proof_time_limit:g} s, one worker. "
+        f"{machine['cpu']}, {machine['cores']} cores shared with other jobs: load average {min(loads):.1f} to "
+        f"{max(loads):.1f} (median {statistics.median(loads):.1f}) as scenarios started; commit "
+        f"{machine['commit']}; {seconds:.0f} s in all.",
+        "",
+        f"- proposals with more moves than their repair start (or none): {len(above_repair)} of {len(rows)}",
+        f"- moves, repair start: {_spread([r['repair'] for r in rows])}; proposal: "
+        f"{_spread([r['desk']['moves'] for r in found])}; fewest found (either run): {_spread(fewest)}",
+        f"- proposal at the fewest: {len(at_fewest)} of the {len(proven)} scenarios whose fewest is proven; "
+        f"proposal above the fewest found by {_spread([r['desk']['moves'] - f for r, f in zip(found, fewest)])}",
+        "",
+        "| odd | players | after round | leave | arrive | load | repair start | proposal (desk default) | longer run |",
+        "|---|---|---|---|---|---|---|---|---|",
+        *map(_repair_row, rows),
+        "",
+        "'(>= b)': not proven fewest; b is the proven fewest moves of any re-plan.",
+        "",
+    ]
+
+
 def _row(row: dict) -> str:
     def cell(run: dict) -> str:
         if not run["found"]:
@@ -160,8 +276,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--grid-time-limit", type=float, default=4.0)
     parser.add_argument("--per-room", type=int, default=5)
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results")
+    parser.add_argument("--against-repair", action="store_true", help="issue 40's grid (see the module's help)")
+    parser.add_argument("--proof-time-limit", type=float, default=30.0)
     args = parser.parse_args(argv)
     started = time.monotonic()
+    if args.against_repair:
+        rows = against_repair(args.per_room, args.grid_time_limit, args.proof_time_limit, seed=0)
+        args.out.mkdir(parents=True, exist_ok=True)
+        (args.out / "replan_repair.json").write_text(
+            json.dumps({"machine": describe(), "rows": rows}, indent=1), encoding="utf-8"
+        )
+        (args.out / "replan_repair.md").write_text(
+            "\n".join(repair_report(rows, args, time.monotonic() - started)), encoding="utf-8"
+        )
+        return 0
     day = optimizer.plan(Event.with_count(PLAYERS, ROUNDS), time_limit=args.time_limit).schedule
     target = [measure(day, seed, args.time_limit) for seed in range(args.seeds)]
     rows = grid(args.per_room, args.grid_time_limit, seed=0)
@@ -212,8 +340,8 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     change_list = {"players": 20_000, "rounds": 10, "played": 2, "listed": listed, "seconds": round(seconds, 2)}
     results = {"machine": machine, "target": target, "grid": rows, "change_list": change_list}
-    (args.out / "replan.json").write_text(json.dumps(results, indent=1))
-    (args.out / "replan.md").write_text("\n".join(lines))
+    (args.out / "replan.json").write_text(json.dumps(results, indent=1), encoding="utf-8")
+    (args.out / "replan.md").write_text("\n".join(lines), encoding="utf-8")
     print("\n".join(lines))
     return 0
 

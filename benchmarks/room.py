@@ -33,7 +33,7 @@ PLAYERS, ROUNDS = 200, 3
 
 def processor_seconds(pid: int) -> float:
     """User plus system time the process has used so far (Linux /proc)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    fields = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8").rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
@@ -121,7 +121,9 @@ def main(argv: list[str] | None = None) -> None:
     machine = describe()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    (out / "room.json").write_text(json.dumps({"machine": machine, "phones": args.phones, **results}, indent=2))
+    (out / "room.json").write_text(
+        json.dumps({"machine": machine, "phones": args.phones, **results}, indent=2), encoding="utf-8"
+    )
     lines = [
         "# 300 phones at once",
         "",
@@ -140,7 +142,7 @@ def main(argv: list[str] | None = None) -> None:
             f"| {words[what]} | {row['answers']} | {row['median_ms']} | {row['p99_ms']} | {row['slowest_ms']} "
             f"| {row['desk_ms_per_answer']} |"
         )
-    (out / "room.md").write_text("\n".join(lines) + "\n")
+    (out / "room.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
     print("\n".join(lines))
 
 

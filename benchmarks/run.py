@@ -183,7 +183,7 @@ def run_past_frontier(settings: grid.Settings, grid_rows: list[dict], save, rows
 
 def save_json(path: Path, data: dict) -> None:
     """Rewrite a results file whole: a run stopped halfway still leaves a readable file."""
-    path.with_suffix(".tmp").write_text(json.dumps(data, indent=1))
+    path.with_suffix(".tmp").write_text(json.dumps(data, indent=1), encoding="utf-8")
     path.with_suffix(".tmp").replace(path)
 
 
@@ -215,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     if args.report_only:
-        data = json.loads(args.report_only.read_text())
+        data = json.loads(args.report_only.read_text(encoding="utf-8"))
         return _write_report(data, args.out)
 
     settings = (grid.full if args.full else grid.quick)(args.time_limit, workers=args.workers)
@@ -259,7 +259,7 @@ def _write_report(data: dict, out: Path) -> int:
     from benchmarks import plots, report
 
     out.mkdir(parents=True, exist_ok=True)
-    (out / "results.md").write_text(report.markdown(data))
+    (out / "results.md").write_text(report.markdown(data), encoding="utf-8")
     for path in plots.draw(data, out):
         _say(f"wrote {path}")
     _say(f"wrote {out / 'results.md'}; the whole run took {data.get('wall_seconds', 0):.0f} s")

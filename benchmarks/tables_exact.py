@@ -87,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
         data["rooms"][f"{players}x{rounds}"] = row = measure_room(players, rounds, args)
         print(f"{players}x{rounds}: {row}", flush=True)
         run.save_json(args.out / "tables_exact.json", data)
-    (args.out / "tables_exact.md").write_text(markdown(data))
+    (args.out / "tables_exact.md").write_text(markdown(data), encoding="utf-8")
     return 0
 
 

@@ -6,6 +6,7 @@ from models.progress import Progress
 from models.result import Answer, Bound, Moves, OtherWay, PlanResult, PlayerChange, Replan, Reseat, Status, Verdict
 from models.schedule import SEAT_LETTERS, Correction, Provenance, Round, Schedule, Table
 from models.scores import Card, RoundMark, RoundScore, StandingRow, Standings
+from models.season import NightPlan, SeasonFigures, SeasonRow, SeasonRule, SeasonStandings
 
 __all__ = [
     "SEAT_LETTERS",
@@ -17,6 +18,7 @@ __all__ = [
     "Layout",
     "Metrics",
     "Moves",
+    "NightPlan",
     "OddPolicy",
     "OtherWay",
     "PlanResult",
@@ -30,6 +32,10 @@ __all__ = [
     "RoundMark",
     "RoundScore",
     "Schedule",
+    "SeasonFigures",
+    "SeasonRow",
+    "SeasonRule",
+    "SeasonStandings",
     "SitOutScoring",
     "StandingRow",
     "Standings",

@@ -18,6 +18,17 @@ class OddPolicy(str, Enum):
     SIT_OUT = "sit-out"
 
 
+class FixedRule(str, Enum):
+    """The fixed rotations events print on their slips; MJMP item 23 is the default and the baseline."""
+
+    MJMP = "mjmp"  # A (East) up 1 table, B (North) down 1, C (West) up 2, D (South) down 2
+    EAST_STAYS = "east-stays"  # East stays, North up 1, South down 1, West up 2
+    A_STAYS = "a-stays"  # A stays, B down 1, C down 2, D up 1
+
+
+DEFAULT_WINDS = ("East", "North", "West", "South")  # seat letters A-D, as the guide names them
+
+
 class SitOutScoring(str, Enum):
     """What a sat-out round scores; printed beside every sit-out so nobody thinks it was earned."""
 
@@ -112,6 +123,9 @@ class Event(BaseModel):
         default=(), description="Club-mates: kept apart where that costs no extra repeat (a soft request)."
     )
     stay: dict[str, int] = Field(default_factory=dict, description="Players who keep one table (1-based) all day.")
+    ids: dict[str, str] = Field(
+        default_factory=dict, description="Member numbers by player, for sanctioning and records (not for seating)."
+    )
 
     @field_validator("players")
     @classmethod

@@ -90,6 +90,11 @@ class Schedule(BaseModel):
     apart: tuple[tuple[str, ...], ...] = Field(default=(), description="Groups who never share a table.")
     spread: tuple[tuple[str, ...], ...] = Field(default=(), description="Club-mates kept apart where possible.")
     stay: dict[str, StrictInt] = Field(default_factory=dict, description="Players who keep one table all day.")
+    ids: dict[str, str] = Field(
+        default_factory=dict,
+        description="Member numbers by player (the names file's id column), for every export; a later night of a "
+        "season matches a member by it, whatever the spelling of the name.",
+    )
     arrivals: dict[str, StrictInt] = Field(
         default_factory=dict, description="Late arrivals: the first round they play."
     )
@@ -138,6 +143,12 @@ class Schedule(BaseModel):
         for correction in self.corrections:
             if correction.round > len(self.rounds):
                 raise ValueError(f"corrections: round {correction.round} does not exist")
+        listed = set(self.players)
+        for name in self.ids:
+            if name not in listed:
+                raise ValueError(f"ids: {name!r} is not a player of the schedule")
+        if len(set(self.ids.values())) < len(self.ids):
+            raise ValueError("ids: two players have one id")
         for number, round_ in enumerate(self.rounds, start=1):
             if not round_.tables:
                 raise ValueError(f"round {number}: no table is played (is everyone absent?)")

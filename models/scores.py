@@ -7,13 +7,16 @@ from enum import Enum
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, computed_field, model_validator
 
 from models.event import SitOutScoring
+from models.games import Game
+from models.rules import MAX_GAMES_PER_ROUND, Ties
 
-GAMES_PER_ROUND = 4
+GAMES_PER_ROUND = 4  # the default; an event's Rules may say otherwise
 MAX_POINTS = 1_000_000  # far beyond any game; a typo of many digits is refused, not added up
 
 
 class Card(BaseModel):
-    """One table's four games in one round: each seated player's points per game, in seat order."""
+    """One table's games in one round: each seated player's points per game, in seat order; the game
+    results they were scored from when the director entered results rather than points."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -25,18 +28,29 @@ class Card(BaseModel):
         description="The table's players in seat order A, B, C, D, as the schedule seats them.",
     )
     points: tuple[tuple[StrictInt, ...], ...] = Field(
-        description="Per player (in the order of `players`), the points of games 1 to 4; integers, may be negative."
+        description="Per player (in the order of `players`), the points of each game of the round (4 unless the "
+        "event's rules say otherwise); integers, may be negative."
+    )
+    games: tuple[Game, ...] = Field(
+        default=(), description="The game results the points were scored from; empty when points were entered."
     )
 
     @model_validator(mode="after")
     def _one_row_per_player(self) -> Card:
         if len(self.points) != len(self.players):
             raise ValueError(f"{len(self.players)} players but {len(self.points)} rows of points")
+        games = len(self.points[0]) if self.points else 0
+        if not 1 <= games <= MAX_GAMES_PER_ROUND:
+            raise ValueError(f"a round has 1 to {MAX_GAMES_PER_ROUND} games, not {games}")
         for name, row in zip(self.players, self.points):
-            if len(row) != GAMES_PER_ROUND:
-                raise ValueError(f"{name!r} has {len(row)} games, not {GAMES_PER_ROUND}")
+            if len(row) != games:
+                raise ValueError(f"{name!r} has {len(row)} games, not {games} as the others")
             if any(abs(points) > MAX_POINTS for points in row):
                 raise ValueError(f"{name!r}: points beyond {MAX_POINTS:,} in one game")
+        if self.games and [g.game for g in self.games] != list(range(1, games + 1)):
+            raise ValueError(f"the game results must be games 1 to {games} in order")
+        if any((g.round, g.table) != (self.round, self.table) for g in self.games):
+            raise ValueError("a game result of another round or table")
         return self
 
     def totals(self) -> dict[str, int]:
@@ -71,11 +85,18 @@ class StandingRow(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    rank: int = Field(ge=1, description="Competition ranking: players level on every figure share the rank.")
+    rank: int = Field(
+        ge=1, description="Competition ranking: players level on total (and the tie-breaks, if used) share the rank."
+    )
     shared: bool = Field(description="True when another player has the same rank.")
     player: str
+    id: str = Field(default="", description="The player's member number, from the names file's id column.")
     total: int
-    games_won: int = Field(description="Games in which the player scored strictly the most at the table.")
+    games_played: int = Field(default=0, description="Games played at a table (sat-out rounds play none).")
+    games_won: int = Field(
+        description="Games the player won: as entered in game results, else games in which the player scored "
+        "strictly the most at the table."
+    )
     best_game: int | None = Field(description="The player's best single game; None if no game was played.")
     rounds: tuple[RoundScore, ...]
     left_after: int | None = Field(default=None, description="The last round played before leaving.")
@@ -86,6 +107,17 @@ class StandingRow(BaseModel):
     def place(self) -> str:
         """The rank as a director writes it: '3', or '=3' when shared."""
         return f"={self.rank}" if self.shared else str(self.rank)
+
+
+class HighScore(BaseModel):
+    """The best round total of a round (`table` None) or of one table in it; level players share it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    round: int
+    table: int | None = Field(description="The table, or None for the round's winners over the whole room.")
+    players: tuple[str, ...]
+    points: int
 
 
 class Standings(BaseModel):
@@ -104,3 +136,9 @@ class Standings(BaseModel):
         "players who played it, rounded half away from zero to a whole point."
     )
     rows: tuple[StandingRow, ...]
+    ties: Ties = Field(default=Ties.SHARED, description="Level totals share the place, or are split.")
+    circle: int = Field(default=3, ge=1, description="The winner's circle: the prize places for this field.")
+    prizes: tuple[str, ...] = Field(default=(), description="How tied places in the winner's circle share prizes.")
+    highs: tuple[HighScore, ...] = Field(
+        default=(), description="Per counted round, its winners over the room, then each table's high score."
+    )

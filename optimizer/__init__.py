@@ -4,6 +4,7 @@
     fixed_schedule(event)                  -> Schedule: the fixed MJMP rotation
     zero_repeat_verdict(event, time_limit) -> Verdict: exists / impossible / unknown
     replan(schedule, played, drop=..., add=...) -> Replan: the rounds still to play, again
+    plan_night(event, earlier_nights, ...) -> NightPlan: a night of a season, against the nights before
     swap / move / mark_played / rename (optimizer/fix.py) -> Schedule: fixes by hand, checked
     check(schedule)                        -> Metrics, or InvalidSchedule
     lower_bound(event)                     -> Bound
@@ -18,6 +19,7 @@ from optimizer.constructions.fixed import fixed_schedule
 from optimizer.fix import FixRefused, mark_played, move, moved, rename, respelling, swap
 from optimizer.plan import plan
 from optimizer.replan import replan
+from optimizer.season import plan_night
 from optimizer.verdict import zero_repeat_verdict
 
 __all__ = [
@@ -33,6 +35,7 @@ __all__ = [
     "rename",
     "respelling",
     "plan",
+    "plan_night",
     "replan",
     "swap",
     "zero_repeat_verdict",

@@ -247,5 +247,5 @@ def solve(
             stopped = True
             solver.stop_search()
     if budget.repeatable:
-        budget.charge(solver.deterministic_time / CPSAT_WORK_PER_SECOND)
+        budget.charge(solver.response_proto.deterministic_time / CPSAT_WORK_PER_SECOND)
     return Solved(status[0], solver, stopped)

@@ -127,6 +127,7 @@ def rename(schedule: Schedule, old: str, new: str) -> Schedule:
             "apart": tuple(map(many, schedule.apart)),
             "spread": tuple(map(many, schedule.spread)),
             "stay": {one(n): t for n, t in schedule.stay.items()},
+            "ids": {one(n): member for n, member in schedule.ids.items()},
             "arrivals": {one(n): r for n, r in schedule.arrivals.items()},
             "departures": {one(n): r for n, r in schedule.departures.items()},
             "corrections": tuple(c.model_copy(update={"players": many(c.players)}) for c in schedule.corrections),

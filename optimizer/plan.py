@@ -45,9 +45,9 @@ from optimizer.balance.exact_numbers import fewest_table_visits
 from optimizer.balance.rotational_day import ROTATIONAL_DAY_MAX_PLAYERS, rotational_day
 from optimizer.balance.tables import ENUMERATED_CHOICES, KICKS
 from optimizer.bounds import lower_bound
-from optimizer.budget import Budget, Stop
+from optimizer.budget import CPSAT_WORK_PER_SECOND, Budget, Stop
 from optimizer.checker import check
-from optimizer.constructions import frontier_rounds, instant_seating, zero_repeat_seating
+from optimizer.constructions import frontier_rounds, instant_seating, longest_design, zero_repeat_seating
 from optimizer.constructions.fixed import fixed_schedule, fixed_seating
 from optimizer.constructions.greedy import greedy_seating
 from optimizer.constructions.odd_rooms import odd_room_seating
@@ -113,9 +113,9 @@ ROTATIONAL_DAY_TRIES = ((0, True), (1, False))
 # found: ordering, numbering and lettering it (milliseconds at 20 players), with a margin.
 BALANCE_MARGIN = 0.2
 # The exact numbering of the best day's groups at the end of a run: at most these seconds of the time left
-# (of work, in a repeatable run), only with at least EXACT_NUMBERING_MIN_SECONDS left, in rooms of at most
-# EXACT_NUMBERING_MAX_TABLES tables.
-EXACT_NUMBERING_SECONDS, EXACT_NUMBERING_MIN_SECONDS = 4.0, 1.0
+# (these deterministic seconds of CP-SAT in a repeatable run, as far as its work left allows), only with at
+# least EXACT_NUMBERING_MIN_SECONDS left, in rooms of at most EXACT_NUMBERING_MAX_TABLES tables.
+EXACT_NUMBERING_SECONDS, EXACT_NUMBERING_WORK, EXACT_NUMBERING_MIN_SECONDS = 4.0, 4.0, 1.0
 EXACT_NUMBERING_MAX_TABLES = 16
 # In the smallest rooms (split by round 2) the search has settled and the proof is what is left.
 SPLIT_SHARE = 0.8
@@ -275,7 +275,7 @@ def _rounds_for_tables(run: Run, found: tuple[Seats, str], rng: np.random.Genera
     player_count, rounds = len(run.event.players), run.event.rounds
     if not _numbered(found[0], player_count):
         return found
-    longest = instant_seating(player_count, frontier_rounds(player_count))
+    longest = longest_design(player_count, rounds)
     if longest is None or len(longest[0]) <= rounds:
         return found
     raced = math.comb(len(longest[0]), rounds) <= ENUMERATED_CHOICES  # else one descent each, drawn choices
@@ -597,8 +597,9 @@ def _offer_exact_numbering(run: Run, workers: int, seed: int) -> None:
     seconds = _to_spare(run)
     if best.seats.shape[1] > EXACT_NUMBERING_MAX_TABLES or seconds < EXACT_NUMBERING_MIN_SECONDS:
         return
+    most = EXACT_NUMBERING_WORK / CPSAT_WORK_PER_SECOND if run.repeatable else EXACT_NUMBERING_SECONDS
     found = fewest_table_visits(
-        best.seats, budget=run.budget.within(min(seconds, EXACT_NUMBERING_SECONDS)),
+        best.seats, budget=run.budget.within(min(seconds, most)),
         at_most=best.metrics.table_visits_above_even - 1, workers=1 if run.repeatable else min(workers, 2), seed=seed,
     )  # fmt: skip
     if found.seats is not None and run.incumbent.has_time_to_check():

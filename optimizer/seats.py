@@ -104,4 +104,5 @@ def to_schedule(event: Event, seats: Seats, rule: str) -> Schedule:
         apart=event.apart,
         spread=event.spread,
         stay=event.stay,
+        ids=event.ids,
     )

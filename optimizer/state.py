@@ -31,7 +31,12 @@ class History:
     The model plans only the players still here, so repeats of a pair with someone who left
     (`unseen_repeats`) are fixed and invisible to it: `planned_target` and `day_bound` translate
     between the whole day's repeats and the planned rounds' (played meetings of the players still
-    here are in `met_before`, so the planned rounds count them themselves)."""
+    here are in `met_before`, so the planned rounds count them themselves).
+
+    A night of a season (optimizer.season) has earlier nights instead of played rounds: `met_before`
+    holds their meetings, `season` ranks tonight by what it adds to them (its figures counted over the
+    season), and `earlier_repeats`, the repeats among the earlier meetings themselves, which the model
+    counts and tonight's figure leaves out, is what the translation takes away."""
 
     met_before: np.ndarray | None = None  # players x players: meetings in the played rounds
     burdens_before: np.ndarray | None = None  # per player: three-handed rounds or sit-outs so far
@@ -41,6 +46,8 @@ class History:
     unseen_repeats: int = 0
     bound: Bound | None = None  # what the played rounds prove about the whole day
     join: Callable[[Schedule], Schedule] | None = None  # the played rounds followed by the planned ones
+    earlier_repeats: int = 0  # a night of a season: repeats within `met_before`, not tonight's
+    season: Callable[[Seats, Metrics], Metrics] | None = None  # a night of a season: its figures over the season
 
     @property
     def fresh(self) -> bool:
@@ -48,11 +55,11 @@ class History:
 
     def planned_target(self, day_repeats: int) -> int:
         """The planned rounds' share of a whole-day repeat count."""
-        return max(0, day_repeats - self.unseen_repeats)
+        return max(0, day_repeats - self.unseen_repeats + self.earlier_repeats)
 
     def day_bound(self, planned_bound: int) -> int:
         """A bound on the planned rounds' repeats as a bound on the whole day's."""
-        return planned_bound + self.unseen_repeats
+        return max(0, planned_bound + self.unseen_repeats - self.earlier_repeats)
 
     def whole_day(self, event: Event, seats: Seats) -> Schedule:
         """The schedule the checker judges: for a re-plan, the played rounds and then these."""
@@ -108,6 +115,8 @@ class Incumbent:
             self.check_seconds = time.monotonic() - started
         if not metrics.turns_fair:
             return
+        if self.history.season is not None:
+            metrics = self.history.season(seats, metrics)
         if self.time_to_first is None:
             self.time_to_first = self.budget.elapsed()
         found_at = self.budget.elapsed() if found_at is None else found_at
@@ -132,6 +141,10 @@ class Incumbent:
             return True
         fresh = self.history.join is None and self.moves_of is None  # the seats are the whole day
         return fresh and repeats(seats, len(self.event.players)) > self.best.metrics.repeats
+
+    def _own_metrics(self, best: Candidate) -> Metrics:
+        """The checker's figures of the schedule itself (a night of a season was ranked by the season's)."""
+        return best.metrics if self.history.season is None else check(best.schedule, indirect=False)
 
     def result(self, bound: Bound, *, fixed_repeats: int | None, infeasible: bool, interrupted: bool) -> PlanResult:
         """The run's result: the best schedule, optimal when its repeats meet `bound`; without one,
@@ -158,5 +171,5 @@ class Incumbent:
             time_to_best=best.found_at,
             interrupted=interrupted,
             schedule=best.schedule,
-            metrics=best.metrics.model_copy(update={"indirect_meetings": indirect_meetings(best.schedule)}),
+            metrics=self._own_metrics(best).model_copy(update={"indirect_meetings": indirect_meetings(best.schedule)}),
         )

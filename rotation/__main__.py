@@ -3,6 +3,7 @@ commands are still being imported (numpy, OR-Tools: about a second) is one line,
 
 from __future__ import annotations
 
+import io
 import signal
 import sys
 
@@ -11,6 +12,7 @@ from rotation import stopping
 
 def run() -> None:
     stopping.install()
+    survive_any_console()
     try:
         from rotation.cli import main
     except KeyboardInterrupt:
@@ -23,6 +25,14 @@ def run() -> None:
     status = main()
     stopping.ignore()
     sys.exit(status)
+
+
+def survive_any_console() -> None:
+    """A name the console's encoding lacks (王小明 or Łukasz where Windows redirects output in cp1252)
+    is printed as an escape (\\u738b), not ended in a UnicodeEncodeError with the report lost."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
 
 
 if __name__ == "__main__":

@@ -15,13 +15,21 @@ import click
 
 import optimizer
 from models import Answer, OddPolicy, Reseat, Schedule, SitOutScoring, Status
-from models.event import MAX_ROUNDS, did_you_mean, name_key, normalise_name
+from models.event import MAX_ROUNDS, FixedRule, did_you_mean, name_key, normalise_name
 from optimizer.fix import turns_broken_by
+from optimizer.season import HALF_LIFE
 from optimizer.words import counted
-from rotation import stopping
+from rotation import stopping, tool_version
 from rotation.desk.data_commands import backup_command, export_command, import_command, restore_command
 from rotation.desk.serve import serve
-from rotation.inputs import BadInput, check_outputs, make_event, one_line_error, parse_sizes, read_schedule
+from rotation.inputs import (
+    BadInput,
+    check_outputs,
+    make_event,
+    one_line_error,
+    parse_sizes,
+    read_schedule,
+)
 from rotation.output import (
     EXCEL_BOM,
     StdoutLost,
@@ -53,6 +61,8 @@ from rotation.report import (
     zero_repeat_answer,
 )
 from rotation.scores_command import scores_command
+from rotation.season_command import season_command
+from rotation.season_report import season_text
 
 
 def room_options(command):
@@ -145,6 +155,7 @@ def emit(
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(tool_version(), "--version", "-V", prog_name="rotation", message="%(prog)s %(version)s")
 def cli():
     """Seat a mahjong tournament: the fixed MJMP rotation or a variety rotation."""
 
@@ -152,11 +163,25 @@ def cli():
 @cli.command()
 @room_options
 @output_options
-def fixed(players, names, rounds, odd, scoring, output: ScheduleOutputs):
-    """The fixed MJMP rotation: A up 1 table, B down 1, C up 2, D down 2."""
+@click.option(
+    "--rule",
+    "rule",
+    type=click.Choice([r.value for r in FixedRule]),
+    default=FixedRule.MJMP.value,
+    show_default=True,
+    help="mjmp: A up 1 table, B down 1, C up 2, D down 2 (MJMP item 23); east-stays: East stays, North up 1, "
+    "West up 2, South down 1; a-stays: A stays, B down 1, C down 2, D up 1.",
+)
+def fixed(players, names, rounds, odd, scoring, output: ScheduleOutputs, rule):
+    """A fixed rotation: by default MJMP item 23, A up 1 table, B down 1, C up 2, D down 2."""
     files = output.checked({"names file": names})
     event = make_event(players, names, rounds, odd, scoring)
-    emit(optimizer.fixed_schedule(event), files, output, provenance={"method": "fixed"})
+    chosen = FixedRule(rule)
+    schedule = optimizer.fixed_schedule(event, chosen)
+    emit(schedule, files, output, provenance={"method": schedule.rule})
+    if chosen is not FixedRule.MJMP:
+        baseline = optimizer.check(optimizer.fixed_schedule(event), indirect=False)
+        say(f"The MJMP rule (item 23) on the same room: {baseline.repeats} repeats.")
 
 
 MAX_SECONDS = 86_400.0  # a day: no tournament waits longer for its seating
@@ -238,15 +263,50 @@ VERBOSE = click.option(
     metavar="FILE",
     help="Club-mates kept apart where it costs no repeat: one club per line, names separated by commas.",
 )
+@click.option(
+    "--history",
+    "earlier",
+    multiple=True,
+    metavar="EARLIER.json",
+    help="A schedule file of an earlier night of the season (repeatable, oldest first): pairs who met count as "
+    "met, earlier three-handed rounds and sit-outs count toward taking turns, seat letters balance over the "
+    "season. Players are matched by the names file's id column where both nights have one, else by name.",
+)
+@click.option(
+    "--half-life",
+    type=click.FloatRange(min=0.1, min_open=False),
+    default=HALF_LIFE,
+    show_default=True,
+    metavar="NIGHTS",
+    help="With --history: an earlier meeting counts half after this many further nights, a quarter after twice "
+    "as many (a pair that met last week matters more than one that met ten weeks ago); 'inf' counts every "
+    "meeting alike.",
+)
 @solver_options
 @output_options
 @VERBOSE
 def plan(
-    players, names, rounds, odd, scoring, apart, stay, spread, solver: SolverSettings, output: ScheduleOutputs, verbose
+    players,
+    names,
+    rounds,
+    odd,
+    scoring,
+    apart,
+    stay,
+    spread,
+    earlier,
+    half_life,
+    solver: SolverSettings,
+    output: ScheduleOutputs,
+    verbose,
 ):
-    """A variety rotation: all rounds planned at once for the fewest repeat opponents."""
-    files = output.checked({"names file": names, "apart file": apart, "stay file": stay, "spread file": spread})
+    """A variety rotation: all rounds planned at once for the fewest repeat opponents; with --history, the
+    fewest over the season."""
+    inputs = {"names file": names, "apart file": apart, "stay file": stay, "spread file": spread}
+    files = output.checked({**inputs, **{f"history file (night {i})": path for i, path in enumerate(earlier, 1)}})
     event = make_event(players, names, rounds, odd, scoring, apart, stay, spread)
+    if earlier:
+        return plan_season_night(event, earlier, half_life, solver, files, output, verbose)
     with stopping.polled(), progress_display(solver.time_limit) as show:
         result = optimizer.plan(
             event, time_limit=solver.time_limit, seed=solver.seed, workers=solver.workers, on_progress=show
@@ -257,6 +317,31 @@ def plan(
     with stopping.held():  # the search is over: a stop signal now waits until the best is written
         emit(result.schedule, files, output, provenance=made)
         say(result_text(result, verbose))
+
+
+def plan_season_night(event, earlier, half_life: float, solver: SolverSettings, files, output, verbose):
+    """`plan --history`: tonight planned against the earlier nights, and what the season gains by it."""
+    nights = [read_checked(path) for path in earlier]
+    try:
+        with stopping.polled(), progress_display(solver.time_limit) as show:
+            night = optimizer.plan_night(
+                event,
+                nights,
+                half_life=half_life,
+                time_limit=solver.time_limit,
+                seed=solver.seed,
+                workers=solver.workers,
+                on_progress=show,
+            )
+    except ValueError as error:
+        raise BadInput(one_line_error(error)) from None
+    result = night.result
+    if result.schedule is None:
+        raise no_schedule(result, solver.time_limit, requests=bool(event.apart or event.stay))
+    made = {"method": "variety, planned against the season", "seed": solver.seed, "time_limit": solver.time_limit}
+    with stopping.held():
+        emit(result.schedule, files, output, provenance={**made, "result": result})
+        say(season_text(night, verbose))
 
 
 def no_schedule(result, time_limit: float, requests: bool) -> click.ClickException:
@@ -607,6 +692,7 @@ def schema():
 
 cli.add_command(print_command)
 cli.add_command(scores_command)
+cli.add_command(season_command)
 cli.add_command(serve)
 for command in (backup_command, restore_command, export_command, import_command):
     cli.add_command(command)

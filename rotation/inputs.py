@@ -7,6 +7,7 @@ import functools
 import json
 import os
 import stat
+import sys
 import tempfile
 from pathlib import Path
 
@@ -15,8 +16,16 @@ from pydantic import ValidationError
 
 from models import Event, OddPolicy, Schedule, SitOutScoring
 from models.event import MAX_PLAYERS, name_key, normalise_name
+from models.rules import Rules
 from rotation import lists, stopping
 from rotation.lists import GroupLine, ListError, NamesTable, StayLine, lines_text, read_names_table
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+MAX_RULES_BYTES = 64 * 1024  # a rule sheet is a few hundred bytes
 
 
 class BadInput(click.ClickException):
@@ -154,6 +163,25 @@ def read_schedule(path: str) -> Schedule:
     return schedule
 
 
+def read_rules(path: str) -> Rules:
+    """The event's rules from a JSON or TOML file (read as TOML when it is not a JSON object); keys as
+    `models.rules.Rules` names them, any left out keeping its common value."""
+    text = read_text(path, "rules", MAX_RULES_BYTES)
+    try:
+        data = json.loads(text, object_pairs_hook=_object, parse_constant=_not_json)
+    except (ValueError, RecursionError):
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as error:
+            raise BadInput(f"rules file {path!r}: neither JSON nor TOML ({str(error).splitlines()[0]})") from None
+    if not isinstance(data, dict):
+        raise BadInput(f"rules file {path!r}: holds {_json_kind(data)}, not the rules' names and values")
+    try:
+        return Rules.model_validate(data)
+    except ValidationError as error:
+        raise BadInput(f"rules file {path!r}: {one_line(error)}") from None
+
+
 def _object(pairs: list[tuple[str, object]]) -> dict:
     """A JSON object, refused when it names a key twice (json would keep the last silently)."""
     seen: set[str] = set()
@@ -267,6 +295,7 @@ def make_event(
             apart=tuple(tuple(spelled[n] for n in g.names) for g in apart_lines),
             spread=tuple(tuple(spelled[n] for n in g.names) for g in spread_lines) or clubs,
             stay={spelled[s.name]: s.table for s in stay_lines},
+            ids=table.ids if table is not None else {},
         )
     except ValueError as error:
         files = {"apart": (apart, apart_lines), "spread": (spread, spread_lines), "stay": (stay, stay_lines)}
@@ -338,7 +367,7 @@ def _writable(what: str, path: str) -> None:
         raise BadInput(f"{where}: the file is read-only")
     try:
         longest = os.pathconf(folder, "PC_NAME_MAX")
-    except (OSError, ValueError):
+    except (AttributeError, OSError, ValueError):  # Windows has no os.pathconf; 255 is NTFS's limit too
         longest = 255
     if len(os.path.basename(path).encode("utf-8", "surrogateescape")) > longest:
         raise BadInput(f"{where}: the file name is longer than {longest} bytes")

@@ -18,7 +18,9 @@ from models.event import RequestRefused, name_key, normalise_name
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")  # only these end a line: U+2028 inside a name is white space
 SEPARATORS = {",": "a comma", ";": "a semicolon", "\t": "a tab"}  # as spreadsheets save a table as text
 _EXAMPLE_HEADER = {",": "name,club", ";": "name;club", "\t": "name<tab>club"}
-NAME_COLUMN, CLUB_COLUMN = "name", "club"
+NAME_COLUMN, CLUB_COLUMN, ID_COLUMN = "name", "club", "id"
+READ_COLUMNS = (NAME_COLUMN, CLUB_COLUMN, ID_COLUMN)
+MAX_ID = 40  # a member number, however an association writes it
 # 'Surname, First names': one comma and a space after it, as a person writes a name surname first; a
 # spreadsheet's row of two columns ('Ann Katz,Hadassah') has no space there and is still refused.
 LAST_FIRST = re.compile(r"[^,;\t\"]*[^,;\t\"\s], [^,;\t\"]+")
@@ -58,6 +60,9 @@ class NamesTable(BaseModel):
         default_factory=dict, description="Club (as first spelled) -> its players, in the order listed."
     )
     notes: tuple[str, ...] = Field(default=(), description="What was read differently from what was written.")
+    ids: dict[str, str] = Field(
+        default_factory=dict, description="Name -> member number, from an 'id' column (for sanctioning and records)."
+    )
 
     @property
     def club_groups(self) -> tuple[tuple[str, ...], ...]:
@@ -153,17 +158,19 @@ class _Header(NamedTuple):
     width: int
     name: int
     club: int | None
+    id: int | None
     ignored: dict[int, str]  # column index -> header, as written
 
 
 def _header(cells: list[str], number: int) -> _Header:
     columns = [_column(cell) for cell in cells]
-    for column in (NAME_COLUMN, CLUB_COLUMN):
+    for column in READ_COLUMNS:
         if columns.count(column) > 1:
             raise ListError(f"the header has two {column!r} columns", number)
     club = columns.index(CLUB_COLUMN) if CLUB_COLUMN in columns else None
-    ignored = {i: normalise_name(cell) for i, cell in enumerate(cells) if columns[i] not in (NAME_COLUMN, CLUB_COLUMN)}
-    return _Header(len(cells), columns.index(NAME_COLUMN), club, ignored)
+    member = columns.index(ID_COLUMN) if ID_COLUMN in columns else None
+    ignored = {i: normalise_name(cell) for i, cell in enumerate(cells) if columns[i] not in READ_COLUMNS}
+    return _Header(len(cells), columns.index(NAME_COLUMN), club, member, ignored)
 
 
 def _table(text: str, header_line: int, separator: str) -> NamesTable:
@@ -172,6 +179,8 @@ def _table(text: str, header_line: int, separator: str) -> NamesTable:
     names: list[str] = []
     first_line: dict[str, tuple[int, str]] = {}
     clubs: dict[str, tuple[str, list[str]]] = {}  # club key -> (spelling, players)
+    ids: dict[str, str] = {}
+    id_lines: dict[str, tuple[int, str]] = {}  # member number -> (line, name): each number once
     filled: set[int] = set()  # ignored columns with something in them
     start = 1
     for cells in _rows(reader):
@@ -191,6 +200,10 @@ def _table(text: str, header_line: int, separator: str) -> NamesTable:
         club = cells[header.club] if header.club is not None and header.club < len(cells) else ""
         if club:
             clubs.setdefault(name_key(club), (club, []))[1].append(name)
+        member = cells[header.id] if header.id is not None and header.id < len(cells) else ""
+        if member:
+            _new_id(member, name, number, id_lines)
+            ids[name] = member
     if not names:
         raise ListError("the table has no names below its header", header_line)
     assert header is not None  # a name was read below it
@@ -198,7 +211,18 @@ def _table(text: str, header_line: int, separator: str) -> NamesTable:
         names=tuple(names),
         clubs={spelling: tuple(players) for spelling, players in clubs.values()},
         notes=_ignored_note(header, filled),
+        ids=ids,
     )
+
+
+def _new_id(member: str, name: str, number: int, seen: dict[str, tuple[int, str]]) -> None:
+    """A member number belongs to one player and is short enough to be one."""
+    if len(member) > MAX_ID:
+        raise ListError(f"{name}'s id {member[:MAX_ID]!r}... is longer than {MAX_ID} characters", number)
+    if member in seen:
+        line, other = seen[member]
+        raise ListError(f"the id {member!r} is given to {other!r} and {name!r}", line, number)
+    seen[member] = (number, name)
 
 
 def _rows(reader):
@@ -233,7 +257,7 @@ def _ignored_note(header: _Header, filled: set[int]) -> tuple[str, ...]:
     if not shown:
         return ()
     columns = "column" if len(shown) == 1 else "columns"
-    return (f"ignored {columns} {', '.join(shown)}: only '{NAME_COLUMN}' and '{CLUB_COLUMN}' are read",)
+    return (f"ignored {columns} {', '.join(shown)}: only '{NAME_COLUMN}', '{CLUB_COLUMN}' and '{ID_COLUMN}' are read",)
 
 
 class GroupLine(NamedTuple):
@@ -317,3 +341,11 @@ def refused_lines(
         if position < len(listed[kind]):
             lines.setdefault(kind, []).append(listed[kind][position].line)
     return {kind: tuple(numbers) for kind, numbers in lines.items()}
+
+
+def read_winds(text: str) -> tuple[str, ...]:
+    """'East, North, West, South': the wind names of seats A to D as the event calls them."""
+    winds = tuple(word.strip() for word in text.split(","))
+    if len(winds) != 4 or not all(0 < len(wind) <= 12 for wind in winds):
+        raise ListError(f"give four names for seats A, B, C and D separated by commas, not {text.strip()!r}")
+    return winds

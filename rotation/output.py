@@ -17,7 +17,7 @@ import click
 
 from models import SEAT_LETTERS, Metrics, Schedule
 from optimizer.words import counted
-from rotation import stopping
+from rotation import stopping, tool_version
 from rotation.inputs import MAX_SCHEDULE_BYTES, BadInput
 
 # The checker's figures beyond repeats that a schedule file records (issue 11).
@@ -154,7 +154,7 @@ def spreadsheet_cell(cell: str | int) -> str | int:
 
 def csv_text(rows) -> str:
     buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
+    writer = csv.writer(buffer, lineterminator="\r\n")  # RFC 4180's line end, which spreadsheet programs expect
     writer.writerows([spreadsheet_cell(cell) for cell in row] for row in rows)
     return buffer.getvalue()
 
@@ -162,17 +162,28 @@ def csv_text(rows) -> str:
 def schedule_csv(schedule: Schedule) -> str:
     """Wide: one row per player; per round the table (a number), the seat letter and a note.
 
-    The note is empty, "three-handed", the sit-out mark ("sits out - scores zero") or "not here".
+    The note is empty, "three-handed", the sit-out mark ("sits out - scores zero") or "not here". An `id`
+    column (member numbers) follows the player when the names file had one.
     """
-    header = ["player"]
+    ids = id_column(schedule)
+    header = ["player", *ids(None)]
     for r in range(1, len(schedule.rounds) + 1):
         header += [f"round {r} table", f"round {r} seat", f"round {r} note"]
     seats = [schedule.seat_of(r) for r in range(len(schedule.rounds))]
     rows = (
-        [name] + [cell for r, round_ in enumerate(schedule.rounds) for cell in _cells(schedule, name, seats[r], round_)]
+        [name, *ids(name)]
+        + [cell for r, round_ in enumerate(schedule.rounds) for cell in _cells(schedule, name, seats[r], round_)]
         for name in schedule.players
     )
     return csv_text([header, *rows])
+
+
+def id_column(schedule: Schedule):
+    """The `id` column's cells when the schedule has member numbers: its header for None, else the
+    player's number (empty when they have none); no cells at all when nobody has a number."""
+    if not schedule.ids:
+        return lambda name: []
+    return lambda name: ["id"] if name is None else [schedule.ids.get(name, "")]
 
 
 def schedule_csv_long(schedule: Schedule) -> str:
@@ -180,15 +191,17 @@ def schedule_csv_long(schedule: Schedule) -> str:
 
     Players not at the event in a round (after a re-plan) have no row for it.
     """
-    rows: list[list[str | int]] = [["round", "table", "seat", "player", "three-handed", "sits out"]]
+    ids = id_column(schedule)
+    rows: list[list[str | int]] = [["round", "table", "seat", "player", *ids(None), "three-handed", "sits out"]]
     mark = SIT_OUT_WORDS[schedule.sit_out_scoring.value]
     for number, round_ in enumerate(schedule.rounds, start=1):
         for table in sorted(round_.tables, key=lambda t: t.table):
             three = "yes" if len(table.players) == 3 else ""
             rows += [
-                [number, table.table, SEAT_LETTERS[seat], name, three, ""] for seat, name in enumerate(table.players)
+                [number, table.table, SEAT_LETTERS[seat], name, *ids(name), three, ""]
+                for seat, name in enumerate(table.players)
             ]
-        rows += [[number, "", "", name, "", mark] for name in round_.sit_outs]
+        rows += [[number, "", "", name, *ids(name), "", mark] for name in round_.sit_outs]
     return csv_text(rows)
 
 
@@ -211,16 +224,10 @@ def with_provenance(
     result=None,
 ) -> Schedule:
     """The schedule with a record of how it was made and the checker's figures, for the JSON file."""
-    from importlib.metadata import PackageNotFoundError, version
-
     from models import Provenance
 
-    try:
-        tool = version("rotation")
-    except PackageNotFoundError:
-        tool = "unknown"
     provenance = Provenance(
-        tool_version=tool,
+        tool_version=tool_version(),
         method=result.method if result is not None else method,
         seed=seed,
         time_limit=time_limit,

@@ -9,10 +9,19 @@ import click
 import optimizer
 from models import Event, Schedule
 from optimizer.words import counted
-from rotation.inputs import BadInput, check_outputs, read_schedule
+from rotation.inputs import BadInput, check_outputs, read_rules, read_schedule
+from rotation.lists import ListError, read_winds
 from rotation.output import say, write_outputs
 
 PART_NAMES = ("walls", "lookup", "slips", "sheets", "summary")
+
+
+def parse_winds(text: str) -> tuple[str, ...]:
+    """Four wind names, for seats A to D: 'East,South,West,North' (rotation.lists.read_winds)."""
+    try:
+        return read_winds(text)
+    except ListError as error:
+        raise BadInput(f"--winds: {error.reason}") from None
 
 
 def compare(schedule: Schedule):
@@ -114,11 +123,25 @@ def parse_text(option: str, text: str) -> str:
     metavar="URL",
     help="The players' page of the desk (http:// or https://): a QR code of it on wall charts and lookup lists.",
 )
-def print_command(file, html_path, png_path, title, date, only, rounds_text, sort_by, players_url):
+@click.option(
+    "--winds",
+    default="East,North,West,South",
+    show_default=True,
+    metavar="A,B,C,D",
+    help="The wind names of seats A, B, C and D on the prints, as the event calls them.",
+)
+@click.option(
+    "--rules",
+    "rules_path",
+    metavar="FILE",
+    help="The event's scoring rules (JSON or TOML, as `rotation scores --rules`): a rules page before the score "
+    "sheets and a line at the foot of each.",
+)
+def print_command(file, html_path, png_path, title, date, only, rounds_text, sort_by, players_url, winds, rules_path):
     """Wall charts, find-your-table lists, score cards and sheets, and a summary page, ready to print."""
     # Imported here: matplotlib takes half a second, which no other command should pay.
     from rotation.pictures import summary_png
-    from rotation.printing import Options, render_page, sheets
+    from rotation.printing import Options, render_page, rule_options, sheets
 
     outputs = dict(check_outputs({"--html": html_path, "--png": png_path}, {"schedule file": file}))
     title, date = parse_text("--title", title), parse_text("--date", date)
@@ -131,7 +154,16 @@ def print_command(file, html_path, png_path, title, date, only, rounds_text, sor
     except optimizer.InvalidSchedule as error:
         raise BadInput(f"{file}: invalid schedule: {error}") from None
     rounds = parse_rounds(rounds_text, schedule)
-    options = Options(title=title, date=date, only=parts, rounds=rounds, sort_by=sort_by, players_url=players_url)
+    options = Options(
+        title=title,
+        date=date,
+        only=parts,
+        rounds=rounds,
+        sort_by=sort_by,
+        players_url=players_url,
+        winds=parse_winds(winds),
+        **(rule_options(read_rules(rules_path), schedule.sit_out_scoring) if rules_path else {}),
+    )
     comparison = compare(schedule) if "summary" in (parts or ("summary",)) else compare_skipped()
     try:
         pages = sheets(schedule, options)

@@ -20,7 +20,11 @@ import pyuca
 import segno
 
 from models import SEAT_LETTERS, Bound, Metrics, Schedule, SitOutScoring
+from models.event import DEFAULT_WINDS
+from models.rules import SIT_OUT_RULE, THREE_HANDED_RULE, Rules
+from optimizer.constructions.fixed import fixed_rule_of, rule_words
 from optimizer.words import counted
+from rotation import tool_version
 from rotation.output import NOT_HERE_WORD, SIT_OUT_WORDS, THREE_HANDED_WORD, metrics_lines
 from rotation.typeface import SAFETY, NameLines, font_face_css, lines_needed, width_em
 
@@ -47,22 +51,16 @@ SORTS = ("first", "surname")
 LOOKUP_FROM = 25  # players in the room from which the find-your-table pages are on by default
 MATRIX_UP_TO = 2000  # players: beyond, the who-meets-whom picture would be millions of squares too small to see
 
-SEAT_WINDS = {"A": "East", "B": "North", "C": "West", "D": "South"}
-SEAT_LEGEND = "Seats: A East (starting dealer) · B North · C West · D South"
+
+def seat_legend(winds: Sequence[str] = DEFAULT_WINDS) -> str:
+    """'Seats: A East (starting dealer) · B North · C West · D South', with the event's wind names."""
+    named = [f"{letter} {wind}" for letter, wind in zip(SEAT_LETTERS, winds)]
+    return "Seats: " + " · ".join([named[0] + " (starting dealer)", *named[1:]])
+
+
+SEAT_LEGEND = seat_legend()
 
 SIT_OUT_MARK = {scoring: SIT_OUT_WORDS[scoring.value] for scoring in SitOutScoring}
-SIT_OUT_RULE = {
-    SitOutScoring.ZERO: "A player who sits out a round scores zero for that round.",
-    SitOutScoring.AVERAGE: (
-        "A player who sits out a round scores the round's average: the total of all scores at the tables "
-        "that round divided by the number of players who played it, rounded as the event rounds scores."
-    ),
-}
-# The guide's rule for a table of three (MJMP items 3.1 and 5.3).
-THREE_HANDED_RULE = (
-    "Three-handed table: seats A, B and C only, no D. No Charleston; for the fourth game all three "
-    "roll the dice again to decide East."
-)
 THREE_MARK = "*"  # after the table number in the find-your-table list
 
 
@@ -163,6 +161,7 @@ class ScoreSheet:
     seats: tuple[Seat, ...]
     rule: str
     row_mm: float = 12.0
+    scoring: str = ""  # the event's rule sheet in one line, when the print has it
     event_lines: int = 0  # lines of the event's title and date under the heading (0: beside it, it fits there)
 
     @property
@@ -216,6 +215,20 @@ class Sheet:
 
 
 @dataclass(frozen=True)
+class RuleTexts:
+    """The three-handed and sit-out rules as the prints say them: the guide's, or the event's own words."""
+
+    three_handed: str = THREE_HANDED_RULE
+    sit_out: str = ""  # empty: the words of the schedule's sit-out scoring
+
+    def sit_out_for(self, schedule: Schedule) -> str:
+        return self.sit_out or SIT_OUT_RULE[schedule.sit_out_scoring]
+
+
+GUIDE_TEXTS = RuleTexts()
+
+
+@dataclass(frozen=True)
 class Options:
     title: str = ""
     date: str = ""
@@ -223,6 +236,18 @@ class Options:
     rounds: tuple[int, int] | None = None  # first and last round to print, 1-based, inclusive
     sort_by: str = "first"  # lookup lists and slips: "first" name or "surname"
     players_url: str = ""  # the desk's page for players: a QR code of it on wall charts and lookup lists
+    winds: tuple[str, ...] = DEFAULT_WINDS  # the wind names of seats A-D, as the event calls them
+    scoring: str = ""  # the event's scoring rules in one line, at the foot of every score sheet
+    rules: tuple[str, ...] = ()  # the event's rule sheet: a page of its own before the score sheets
+    texts: RuleTexts = GUIDE_TEXTS  # the three-handed and sit-out rules on every part
+
+
+def rule_options(rules: Rules, sit_out_scoring: SitOutScoring) -> dict:
+    """Options for the event's rules: the rules page (the scoring lines, the three-handed and sit-out
+    rules in the event's words) and the line at the foot of each score sheet."""
+    sit_out = rules.sit_out or SIT_OUT_RULE[sit_out_scoring]
+    texts = RuleTexts(rules.three_handed, rules.sit_out)
+    return {"scoring": rules.line(), "rules": (*rules.sheet(), rules.three_handed, sit_out), "texts": texts}
 
 
 def parts_for(schedule: Schedule, options: Options) -> tuple[str, ...]:
@@ -388,7 +413,9 @@ def wall_layouts(schedule: Schedule, indexes: Sequence[int]) -> list[WallLayout]
     ]
 
 
-def day_wall_charts(schedule: Schedule, indexes: Sequence[int]) -> dict[int, list[WallChart]]:
+def day_wall_charts(
+    schedule: Schedule, indexes: Sequence[int], texts: RuleTexts = GUIDE_TEXTS
+) -> dict[int, list[WallChart]]:
     """Every printed round's sheets in one layout: the fewest sheets, then the biggest names.
 
     Only layouts where the longest word of every name fits its card are tried while there is one, so a
@@ -402,7 +429,7 @@ def day_wall_charts(schedule: Schedule, indexes: Sequence[int]) -> dict[int, lis
     whole = [layout for layout in layouts if layout.room_em >= longest] or layouts
     best: tuple[tuple, dict[int, Callable[[], list[WallChart]]]] | None = None
     for layout in whole:
-        laid = {i: _lay_out_round(schedule, i, cards[i], layout, lines) for i in indexes}
+        laid = {i: _lay_out_round(schedule, i, cards[i], layout, lines, texts) for i in indexes}
         counts = {i: one for i, one in laid.items() if one is not None}
         if len(counts) < len(laid):
             continue
@@ -441,13 +468,13 @@ def _note_sheets(notes, rule: str, free: float, fresh: float, width: float, unde
 
 
 def _lay_out_round(
-    schedule: Schedule, index: int, cards: list[TableCard], layout: WallLayout, lines: NameLines
+    schedule: Schedule, index: int, cards: list[TableCard], layout: WallLayout, lines: NameLines, texts: RuleTexts
 ) -> tuple[int, Callable[[], list[WallChart]]] | None:
     """The round's sheets in one layout: how many, and how to make them (for the layout chosen alone);
     None when a card cannot fit a sheet."""
     width, height = page_size(layout.landscape)
-    notes, rule = _notes(schedule, index), SIT_OUT_RULE[schedule.sit_out_scoring]
-    three = _note_height(THREE_HANDED_RULE, _RULE_MM, width, False) + 2.0 if any(c.three_handed for c in cards) else 0
+    notes, rule = _notes(schedule, index), texts.sit_out_for(schedule)
+    three = _note_height(texts.three_handed, _RULE_MM, width, False) + 2.0 if any(c.three_handed for c in cards) else 0
     heights = [_card_height(card, layout, lines) for card in cards]
     split = _split(heights, layout.columns, height - _head_mm(False) - three)
     if split is not None and len(split) > 1:  # the sheets need their "tables 1-12 of 24" line
@@ -598,12 +625,14 @@ def _lookup_layout(entries, table_em: float, seat_em: float, rules_mm: float) ->
     return best[1], best[2]
 
 
-def lookup_pages(schedule: Schedule, index: int, sort_by: str = "first") -> list[LookupPage]:
+def lookup_pages(
+    schedule: Schedule, index: int, sort_by: str = "first", texts: RuleTexts = GUIDE_TEXTS
+) -> list[LookupPage]:
     """A round's players in alphabetical order with table and seat, in columns: the fewest pages, then
     the biggest type, with no name broken mid-word where a layout allows it."""
     entries = lookup_entries(schedule, index, sort_by)
-    rule = SIT_OUT_RULE[schedule.sit_out_scoring] if schedule.rounds[index].sit_outs else ""
-    three = f"{THREE_MARK} {THREE_HANDED_RULE}" if any(e.three_handed for e in entries) else ""
+    rule = texts.sit_out_for(schedule) if schedule.rounds[index].sit_outs else ""
+    three = f"{THREE_MARK} {texts.three_handed}" if any(e.three_handed for e in entries) else ""
     # Measured on the narrower sheet, so the rules fit either way up; 2 mm above each.
     rules = (_note_height("out = sits out this round. " + rule, _RULE_MM, bold=False) + 2.0 if rule else 0.0) + (
         _note_height(three, _RULE_MM, bold=False) + 2.0 if three else 0.0
@@ -669,10 +698,10 @@ def _slip_widths(rounds: Sequence[int]) -> tuple[float, ...]:
     return tuple(round(w, 2) for w in (*labels, game, game, game, game, total))
 
 
-def _slip_fixed_mm(slip: Slip) -> float:
+def _slip_fixed_mm(slip: Slip, legend: str = SEAT_LEGEND) -> float:
     """A slip's height less its rows: padding, title line, name, the two heading rows, the rules."""
     name = lines_needed(slip.name, _SLIP_WIDTH, 4.2, bold=True) * 1.2 * 4.2 + 1.3
-    rules = lines_needed(" ".join((SEAT_LEGEND + ".", *slip.rules)), _SLIP_WIDTH, 2.5) * 1.25 * 2.5 + 1.0
+    rules = lines_needed(" ".join((legend + ".", *slip.rules)), _SLIP_WIDTH, 2.5) * 1.25 * 2.5 + 1.0
     return 8.0 + 3.2 + name + 2 * 3.6 + rules + 2.0
 
 
@@ -685,8 +714,17 @@ def slip_layout(rounds: int, fixed_mm: float = 42.0, most: int = 5) -> tuple[int
     return 1, round(max(3.5, (PAGE_HEIGHT_MM - fixed_mm) / (rounds + 1)), 2)
 
 
-def slip_sheets(schedule: Schedule, indexes: range, sort_by: str = "first") -> list[SlipSheet]:
-    """One slip per player who plays a printed round, in the find-your-table order."""
+def slip_sheets(
+    schedule: Schedule,
+    indexes: range,
+    sort_by: str = "first",
+    winds: Sequence[str] = DEFAULT_WINDS,
+    texts: RuleTexts = GUIDE_TEXTS,
+) -> list[SlipSheet]:
+    """One slip per player who plays a printed round, in the find-your-table order; a fixed rotation's
+    slips say its rule, with the event's wind names."""
+    fixed = fixed_rule_of(schedule)
+    moves = (rule_words(fixed, tuple(winds)),) if fixed is not None else ()
     slips = []
     seats = {r: schedule.seat_of(r) for r in indexes}
     three = {r: {t.table for t in schedule.rounds[r].tables if len(t.players) == 3} for r in indexes}
@@ -694,11 +732,11 @@ def slip_sheets(schedule: Schedule, indexes: range, sort_by: str = "first") -> l
         lines = tuple(line for r in indexes if (line := _slip_line(schedule, r, name, seats[r], three[r])) is not None)
         if not lines:
             continue
-        rules: tuple[str, ...] = ()
+        rules: tuple[str, ...] = moves
         if any(line.three_handed for line in lines):
-            rules += ("Shaded: three-handed table. " + THREE_HANDED_RULE,)
+            rules += ("Shaded: three-handed table. " + texts.three_handed,)
         if any(line.note.startswith("sits out") for line in lines):
-            rules += (SIT_OUT_RULE[schedule.sit_out_scoring],)
+            rules += (texts.sit_out_for(schedule),)
         slips.append(Slip(name, lines, rules))
     if not slips:
         return []
@@ -706,7 +744,7 @@ def slip_sheets(schedule: Schedule, indexes: range, sort_by: str = "first") -> l
     words = [line.note for s in slips for line in s.lines if line.table is None]
     room = sum(widths[1:7]) - 1.0
     note_mm = round(min([0.8 * _SLIP_PT, *(SAFETY * room / width_em(w, bold=True) for w in words)]), 2)
-    fixed = [_slip_fixed_mm(s) for s in slips]
+    heights = [_slip_fixed_mm(s, seat_legend(winds)) for s in slips]
     # Each sheet takes as many slips as their own content leaves room for: a sheet of short names and
     # no rules holds more than one of long names and both rules.
     out: list[SlipSheet] = []
@@ -716,7 +754,7 @@ def slip_sheets(schedule: Schedule, indexes: range, sort_by: str = "first") -> l
         while True:
             stop = start + _SLIP_COLUMNS * down
             group = slips[start:stop]
-            fits, row_mm = slip_layout(max(len(s.lines) for s in group), max(fixed[start:stop]), down)
+            fits, row_mm = slip_layout(max(len(s.lines) for s in group), max(heights[start:stop]), down)
             if fits == down:
                 break
             down = fits
@@ -732,13 +770,16 @@ _SCORE_NAME_WIDTH = 0.46 * PAGE_WIDTH_MM - 2.0
 def _score_height(sheet: ScoreSheet) -> float:
     """Padding, the heading and legend lines, the table's heading row and rows, the rule, the signature."""
     rule = _note_height(sheet.rule, 3.6, bold=False) + 1.0 if sheet.rule else 0.0
+    scoring = _note_height(sheet.scoring, 3.0, bold=False) + 1.0 if sheet.scoring else 0.0
     event = sheet.event_lines * 1.3 * _SCORE_EVENT_MM + (1.0 if sheet.event_lines else 0.0)
-    return 5.0 + 8.2 + event + 5.5 + 5.0 + len(sheet.seats) * sheet.row_mm + rule + 7.5
+    return 5.0 + 8.2 + event + 5.5 + 5.0 + len(sheet.seats) * sheet.row_mm + rule + scoring + 7.5
 
 
-def score_sheets(schedule: Schedule, indexes: range, event: str = "") -> list[tuple[ScoreSheet, ...]]:
-    """One score sheet per table per round, as many to a printed sheet as fit (rows tall enough to write),
-    each naming the event (`event`) whole."""
+def score_sheets(
+    schedule: Schedule, indexes: range, scoring: str = "", texts: RuleTexts = GUIDE_TEXTS, event: str = ""
+) -> list[tuple[ScoreSheet, ...]]:
+    """One score sheet per table per round, as many to a printed sheet as fit (rows tall enough to write);
+    `scoring`, the event's rules in a line, at the foot of each; each names the event (`event`) whole."""
     sheets = []
     for r in indexes:
         for t in sorted(schedule.rounds[r].tables, key=lambda t: t.table):
@@ -748,8 +789,9 @@ def score_sheets(schedule: Schedule, indexes: range, event: str = "") -> list[tu
                     r + 1,
                     t.table,
                     tuple(Seat(SEAT_LETTERS[s], n) for s, n in enumerate(t.players)),
-                    THREE_HANDED_RULE if len(t.players) == 3 else "",
+                    texts.three_handed if len(t.players) == 3 else "",
                     round(max(12.0, names * 1.2 * _SCORE_NAME_MM + 1.5), 2),
+                    scoring,
                     event_lines(heading_of(r + 1, t.table, len(t.players) == 3), event),
                 )
             )
@@ -770,16 +812,21 @@ def score_sheets(schedule: Schedule, indexes: range, event: str = "") -> list[tu
 
 def sheets(schedule: Schedule, options: Options = Options()) -> list[Sheet]:
     parts, indexes = parts_for(schedule, options), round_indexes(schedule, options)
-    walls = day_wall_charts(schedule, indexes) if "walls" in parts else {}
+    walls = day_wall_charts(schedule, indexes, options.texts) if "walls" in parts else {}
     out: list[Sheet] = []
     for r in indexes:
         out += [Sheet("wall", chart) for chart in walls.get(r, ())]
         if "lookup" in parts:
-            out += [Sheet("lookup", page) for page in lookup_pages(schedule, r, options.sort_by)]
+            out += [Sheet("lookup", page) for page in lookup_pages(schedule, r, options.sort_by, options.texts)]
     if "slips" in parts:
-        out += [Sheet("slips", sheet) for sheet in slip_sheets(schedule, indexes, options.sort_by)]
+        slips = slip_sheets(schedule, indexes, options.sort_by, options.winds, options.texts)
+        out += [Sheet("slips", sheet) for sheet in slips]
     if "sheets" in parts:
-        out += [Sheet("scores", group) for group in score_sheets(schedule, indexes, event_line(options, schedule))]
+        out += [Sheet("rules", options.rules)] if options.rules else []
+        event = event_line(options, schedule)
+        out += [
+            Sheet("scores", group) for group in score_sheets(schedule, indexes, options.scoring, options.texts, event)
+        ]
     if "summary" in parts:
         out.append(Sheet("summary"))
     return out
@@ -792,13 +839,15 @@ def expected_pages(schedule: Schedule, options: Options = Options()) -> int:
 @lru_cache(maxsize=1)
 def _environment() -> jinja2.Environment:
     # autoescape=True for every template: names come from the director's file and must never be markup.
-    return jinja2.Environment(
+    environment = jinja2.Environment(
         loader=jinja2.PackageLoader("rotation", "templates"),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    environment.globals["tool_version"] = tool_version()  # in the page's head: which version printed it
+    return environment
 
 
 def _lines(metrics: Metrics) -> list[str]:
@@ -844,10 +893,10 @@ def render_page(
             pages=pages,
             page_count=len(pages),
             round_count=len(schedule.rounds),
-            legend=SEAT_LEGEND,
-            winds=SEAT_WINDS,
-            three_handed_rule=THREE_HANDED_RULE,
-            sit_out_rule=SIT_OUT_RULE[schedule.sit_out_scoring],
+            legend=seat_legend(options.winds),
+            winds=dict(zip(SEAT_LETTERS, options.winds)),
+            three_handed_rule=options.texts.three_handed,
+            sit_out_rule=options.texts.sit_out_for(schedule),
             metrics=metrics,
             metrics_lines=_lines(metrics),
             comparison=comparison,

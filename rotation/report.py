@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from models import Answer, Metrics, PlanResult, Replan, Reseat, Schedule
-from optimizer.words import counted
+from optimizer.words import counted, moves_proof
+from rotation import tool_version
 from rotation.output import BALANCE_FIGURES
 from rotation.stopping import stopped_by
 
@@ -42,13 +43,16 @@ def result_text(result: PlanResult, verbose: bool = False) -> str:
         lines.append(f"Proven optimal: no schedule of this room{_rules_assumed(result)} has fewer repeats.")
     else:
         lines.append(f"Not proven optimal: at most {counted(result.gap or 0, 'repeat')} above the best possible.")
-    how = f"Planned in {result.runtime:.1f} s"
+    return "\n".join(lines + planned_lines(result, verbose))
+
+
+def planned_lines(result: PlanResult, verbose: bool = False, beside: str = "") -> list[str]:
+    """'Planned in 2.5 s' (with `beside`, e.g. another run's time), how it was stopped if it was, and with
+    `verbose` the methods that made it."""
+    how = f"Planned in {result.runtime:.1f} s{beside}"
     if result.interrupted:
         how += f" (stopped early by {stopped_by()}: this is the best schedule found so far)"
-    lines.append(how + ".")
-    if verbose:
-        lines.append(f"Made by: {result.method}")
-    return "\n".join(lines)
+    return [how + "."] + ([f"Made by: {result.method}"] if verbose else [])
 
 
 def _rules_assumed(result: PlanResult) -> str:
@@ -137,8 +141,7 @@ def _moves_lines(replan: Replan) -> list[str]:
         return []
     rounds = sorted({r for c in replan.changes for r in c.rounds})
     where = f" in {_rounds(rounds)}" if rounds else ""
-    proof = "proven fewest" if moves.proven else f"at least {moves.bound} for any re-plan"
-    seats = f"{_count(moves.moves, 'seat change')}, {proof}"
+    seats = f"{_count(moves.moves, 'seat change')}, {moves_proof(moves)}"
     repeats = f"repeats {replan.result.repeats}" + (", the fewest with these moves" if moves.repeats_proven else "")
     title = "Fewest moves" if replan.reseat is Reseat.FEWEST else "Re-seating everyone"
     lines = [f"{title}: {_count(moves.players, 'player', 'moves', 'move')}{where} ({seats}); {repeats}"]
@@ -201,7 +204,7 @@ def compare_csv(records: list[dict]) -> str:
     import io
 
     buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=list(records[0]) if records else ["players"], lineterminator="\n")
+    writer = csv.DictWriter(buffer, fieldnames=list(records[0]) if records else ["players"], lineterminator="\r\n")
     writer.writeheader()
     writer.writerows({k: "" if v is None else v for k, v in r.items()} for r in records)
     return buffer.getvalue()
@@ -210,7 +213,7 @@ def compare_csv(records: list[dict]) -> str:
 def compare_json(records: list[dict]) -> str:
     import json
 
-    return json.dumps({"rooms": records}, indent=2) + "\n"
+    return json.dumps({"rooms": records, "tool_version": tool_version()}, indent=2) + "\n"
 
 
 # Fixes by hand (rotation swap, move, played): what changed, and the day's figures before and after.

@@ -23,12 +23,12 @@ COLUMNS = ("round", "table", "game", "seat", "player", "points")
 READ = ("round", "table", "game", "player", "points")  # the seat is for the reader; the player decides
 
 
-def template_csv(schedule: Schedule) -> str:
-    """The empty sheet: every round, table, game 1-4 and seated player, points left blank."""
+def template_csv(schedule: Schedule, games: int = GAMES_PER_ROUND) -> str:
+    """The empty sheet: every round, table, game 1 to `games` and seated player, points left blank."""
     rows: list[list[str | int]] = [list(COLUMNS)]
     for number, round_ in enumerate(schedule.rounds, start=1):
         for table in sorted(round_.tables, key=lambda t: t.table):
-            for game in range(1, GAMES_PER_ROUND + 1):
+            for game in range(1, games + 1):
                 rows += [[number, table.table, game, SEAT_LETTERS[s], name, ""] for s, name in enumerate(table.players)]
     return csv_text(rows)
 
@@ -45,19 +45,19 @@ class _Box(NamedTuple):
     text: str
 
 
-def read_scoresheet(schedule: Schedule, text: str) -> Scoresheet:
+def read_scoresheet(schedule: Schedule, text: str, games: int = GAMES_PER_ROUND) -> Scoresheet:
     """The cards of a filled-in sheet. A table whose points are all blank is not entered yet; a later
     line with points for the same round, table, game and player is a correction: it replaces the
     earlier one (a note says so), it is never added to it."""
-    header, rows = _rows(text)
+    header, rows = sheet_rows(text, READ)
     boxes: dict[tuple[int, int], dict[str, dict[int, _Box]]] = {}
     spelling: dict[str, str] = {}
     notes: list[str] = []
     for line, cells in rows:
-        where, name, points = _line(cells, header, line)
+        where, name, points = _line(cells, header, line, games)
         spelling.setdefault(name_key(name), name)
-        games = boxes.setdefault(where[:2], {}).setdefault(name_key(name), {})
-        earlier = games.get(where[2])
+        player = boxes.setdefault(where[:2], {}).setdefault(name_key(name), {})
+        earlier = player.get(where[2])
         if earlier is not None and earlier.text and not points:
             continue  # a blank line below a filled one changes nothing
         if earlier is not None and earlier.text and points != earlier.text:
@@ -65,11 +65,11 @@ def read_scoresheet(schedule: Schedule, text: str) -> Scoresheet:
                 f"line {line} corrects line {earlier.line} (round {where[0]}, table {where[1]}, game {where[2]}, "
                 f"{name}: {earlier.text} -> {points})"
             )
-        games[where[2]] = _Box(line, points)
+        player[where[2]] = _Box(line, points)
     # Read down the sheet, so the first problem reported is the first one a reader meets.
-    entered = sorted((_first_line(games), key, games) for key, games in boxes.items() if _entered(games))
+    entered = sorted((_first_line(played), key, played) for key, played in boxes.items() if _entered(played))
     cards = sorted(
-        (_card(schedule, key, games, spelling) for _, key, games in entered), key=lambda c: (c.round, c.table)
+        (_card(schedule, key, table, spelling, games) for _, key, table in entered), key=lambda c: (c.round, c.table)
     )
     return Scoresheet(tuple(cards), tuple(notes))
 
@@ -82,13 +82,15 @@ def _entered(games: dict[str, dict[int, _Box]]) -> bool:
     return any(box.text for player in games.values() for box in player.values())
 
 
-def _card(schedule: Schedule, key: tuple[int, int], games: dict[str, dict[int, _Box]], spelling: dict[str, str]):
+def _card(
+    schedule: Schedule, key: tuple[int, int], games: dict[str, dict[int, _Box]], spelling: dict[str, str], count: int
+):
     entries = {
-        spelling[player]: [boxes[g].text if g in boxes else None for g in range(1, GAMES_PER_ROUND + 1)]
+        spelling[player]: [boxes[g].text if g in boxes else None for g in range(1, count + 1)]
         for player, boxes in games.items()
     }
     try:
-        return scoring.card(schedule, key[0], key[1], entries)
+        return scoring.card(schedule, key[0], key[1], entries, count)
     except scoring.CardRefused as refused:
         problem = refused.problems[0]
         player = games.get(name_key(problem.player or ""), {})
@@ -99,15 +101,25 @@ def _card(schedule: Schedule, key: tuple[int, int], games: dict[str, dict[int, _
         raise ListError(str(refused), *lines) from None
 
 
-def _rows(text: str) -> tuple[dict[str, int], list[tuple[int, list[str]]]]:
-    """The header (column -> index) and (line, cells) of every line below it that is not blank."""
+def sheet_kind(text: str) -> str:
+    """'games' for a games file (its header names `how`), 'points' for a score sheet, read as `sheet_rows` does."""
+    try:
+        header, _ = sheet_rows(text, ("how",))
+    except ListError:
+        return "points"
+    return "games" if "how" in header else "points"
+
+
+def sheet_rows(text: str, required: tuple[str, ...]) -> tuple[dict[str, int], list[tuple[int, list[str]]]]:
+    """The header (column -> index) and (line, cells) of every line below it that is not blank; the header
+    is the first line (after Excel's `sep=` line) and must name the `required` columns."""
     text = text.removeprefix("\ufeff")
     lines = filled_lines(text)
     if not lines:
         raise ListError("the sheet is empty")
     declared = EXCEL_SEPARATOR_LINE.fullmatch(lines[0][1])
     header_at, first = lines[1] if declared and len(lines) > 1 else lines[0]
-    separator = _separator(first, declared[1] if declared else None, header_at)
+    separator = _separator(first, declared[1] if declared else None, header_at, required)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=separator, skipinitialspace=True, strict=True)
     start, header, rows = 1, dict[str, int](), list[tuple[int, list[str]]]()
     try:
@@ -124,17 +136,17 @@ def _rows(text: str) -> tuple[dict[str, int], list[tuple[int, list[str]]]]:
     return header, rows
 
 
-def _separator(line: str, only: str | None, number: int) -> str:
+def _separator(line: str, only: str | None, number: int, required: tuple[str, ...]) -> str:
     """The separator that makes the sheet's columns of its first line."""
     for separator in [only] if only else SEPARATORS:
         cells = next(csv.reader([line], delimiter=separator, skipinitialspace=True), [])
-        if set(READ) <= {normalise_name(cell).casefold() for cell in cells}:
+        if set(required) <= {normalise_name(cell).casefold() for cell in cells}:
             return separator
-    columns = ", ".join(READ)
+    columns = ", ".join(required)
     raise ListError(f"the first line must name the columns {columns} (as the template writes them)", number)
 
 
-def _line(cells: list[str], header: dict[str, int], line: int) -> tuple[tuple[int, int, int], str, str]:
+def _line(cells: list[str], header: dict[str, int], line: int, games: int) -> tuple[tuple[int, int, int], str, str]:
     """((round, table, game), player, points as typed) of one line of the sheet."""
     cell = {column: normalise_name(cells[header[column]]) if header[column] < len(cells) else "" for column in READ}
     numbers = []
@@ -142,8 +154,8 @@ def _line(cells: list[str], header: dict[str, int], line: int) -> tuple[tuple[in
         if not cell[column].isdecimal() or not cell[column].isascii():
             raise ListError(f"the {column} is {cell[column]!r}, not a number", line)
         numbers.append(int(cell[column]))
-    if not 1 <= numbers[2] <= GAMES_PER_ROUND:
-        raise ListError(f"game {numbers[2]}: a round has games 1 to {GAMES_PER_ROUND}", line)
+    if not 1 <= numbers[2] <= games:
+        raise ListError(f"game {numbers[2]}: a round has games 1 to {games}", line)
     name = _unformula(cell["player"])
     if not name:
         raise ListError("the player is empty", line)

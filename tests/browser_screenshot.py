@@ -100,7 +100,7 @@ def replanned_schedule() -> Schedule:
 
 def write_page(schedule: Schedule, path: Path, options: Options = Options()) -> Path:
     metrics = optimizer.check(schedule)
-    path.write_text(render_page(schedule, metrics, compare(schedule), options), "utf-8")
+    path.write_text(render_page(schedule, metrics, compare(schedule), options), "utf-8", encoding="utf-8")
     return path
 
 

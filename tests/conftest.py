@@ -18,7 +18,13 @@ SLOW_FILES = (
     "test_bench_trios_20x7.py",
     "test_compare.py",
     "test_replan_moves.py",
+    "test_replan.py",  # re-plans and their short second runs
+    "test_report.py",  # plans whose reports are read
+    "test_requests.py",
+    "test_fix.py",
 )
+# The desk's plans run in a worker process of their own (rotation.desk.worker).
+SUBPROCESS_FILES = ("test_desk_http.py", "test_desk_guards.py", "test_desk_scores.py")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -28,3 +34,5 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.browser)
         if name in SLOW_FILES:
             item.add_marker(pytest.mark.slow)
+        if name in SUBPROCESS_FILES:
+            item.add_marker(pytest.mark.subprocess)

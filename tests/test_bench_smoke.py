@@ -7,7 +7,7 @@ def test_benchmark_runner_writes_results(tmp_path):
     """A tiny run of the benchmark runner: it completes and writes its tables (times are not asserted)."""
     argv = ["--quick", "--time-limit", "0.5", "--only", "past", "--code", "worktree", "--out", str(tmp_path)]
     assert run.main(argv) == 0
-    data = json.loads((tmp_path / "results.json").read_text())
+    data = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))
     assert data["complete"] and len(data["past_frontier"]) == 2
     summary = data["past_frontier"][0]["measured"]["summary"]
     assert all(

@@ -36,7 +36,7 @@ def test_fixed_writes_json_and_csv(capsys, tmp_path):
         str(tmp_path / "s.csv"),
     )
     assert status == 0
-    schedule = Schedule.model_validate_json((tmp_path / "s.json").read_text())
+    schedule = Schedule.model_validate_json((tmp_path / "s.json").read_text(encoding="utf-8"))
     assert schedule.players[:2] == ("Ann", "Bo") and len(schedule.rounds) == 3
     assert not (tmp_path / "s.csv").read_bytes().startswith(b"\xef\xbb\xbf")  # a mark only with --excel
     rows = (tmp_path / "s.csv").read_text(encoding="utf-8").splitlines()
@@ -68,7 +68,8 @@ def test_schema_describes_the_schedule_file(capsys):
 def broken_schedule(tmp_path):
     path = tmp_path / "bad.json"
     path.write_text(
-        '{"players": ["A","B","C","D"], "rounds": [{"tables": [{"table": 1, "players": ["A","B","C","A"]}]}]}'
+        '{"players": ["A","B","C","D"], "rounds": [{"tables": [{"table": 1, "players": ["A","B","C","A"]}]}]}',
+        encoding="utf-8",
     )
     return path
 
@@ -97,7 +98,7 @@ def test_bad_input_is_one_line_and_status_two(capsys, tmp_path, argv, words):
     for i, arg in enumerate(argv):
         if arg in files:
             name, text = files[arg]
-            (tmp_path / name).write_text(text)
+            (tmp_path / name).write_text(text, encoding="utf-8")
             argv[i] = str(tmp_path / name)
         elif arg == "BAD_SCHEDULE":
             argv[i] = str(broken_schedule(tmp_path))
@@ -140,7 +141,7 @@ def test_exists_writes_its_certificate(capsys, tmp_path):
     path = tmp_path / "certificate.json"
     status, out, _ = run(capsys, "exists", "--players", "28", "--rounds", "9", "--json", str(path))
     assert status == 0 and "exists" in out
-    assert len(Schedule.model_validate_json(path.read_text()).rounds) == 9
+    assert len(Schedule.model_validate_json(path.read_text(encoding="utf-8")).rounds) == 9
 
 
 def test_an_odd_room_optimum_names_the_fair_turns_it_assumes(capsys):
@@ -163,8 +164,8 @@ def test_a_names_table_gives_its_clubs_to_the_spread(capsys, tmp_path):
         capsys, "plan", "--names", str(names), "--rounds", "3", "--time-limit", "2", "--json", str(day)
     )
     assert status == 0, err
-    assert f"rotation: names file {str(names)!r}: ignored column 'Rating': only 'name' and 'club' are read" in err
-    schedule = Schedule.model_validate_json(day.read_text())
+    assert f"rotation: names file {str(names)!r}: ignored column 'Rating': only 'name', 'club' and 'id' are read" in err
+    schedule = Schedule.model_validate_json(day.read_text(encoding="utf-8"))
     assert schedule.players == ("Zoë Weiß", "Katz, Ann", "Bo", "Cy", "Dee", "Ed", "Flo", "Gus")
     assert schedule.spread == (("Zoë Weiß", "Katz, Ann"), ("Bo", "Cy"))  # the groups --spread would give
     assert "Club-mates sharing a table" in out
@@ -174,10 +175,12 @@ def test_a_names_table_gives_its_clubs_to_the_spread(capsys, tmp_path):
 def test_semicolon_and_tab_tables_are_read(capsys, tmp_path, separator):
     names = tmp_path / "names.txt"
     rows = [["name", "club"], ["Ann", "A"], ["Bo; Bea", "A"], ["Cy", "B"], ["Dee", ""]]
-    names.write_text("\r\n".join(separator.join(f'"{c}"' if separator in c else c for c in r) for r in rows))
+    names.write_text(
+        "\r\n".join(separator.join(f'"{c}"' if separator in c else c for c in r) for r in rows), encoding="utf-8"
+    )
     day = tmp_path / "day.json"
     assert run(capsys, "fixed", "--names", str(names), "--rounds", "2", "--json", str(day))[0] == 0
-    schedule = Schedule.model_validate_json(day.read_text())
+    schedule = Schedule.model_validate_json(day.read_text(encoding="utf-8"))
     assert schedule.players == ("Ann", "Bo; Bea", "Cy", "Dee")
 
 
@@ -186,7 +189,7 @@ def test_a_utf16_table_as_excel_saves_unicode_text_is_read(capsys, tmp_path):
     names.write_text("Name\tClub\r\nZoë\tA\r\nBo\tA\r\nCy\t\r\nDee\t\r\n", encoding="utf-16")
     day = tmp_path / "day.json"
     assert run(capsys, "fixed", "--names", str(names), "--rounds", "2", "--json", str(day))[0] == 0
-    assert Schedule.model_validate_json(day.read_text()).players == ("Zoë", "Bo", "Cy", "Dee")
+    assert Schedule.model_validate_json(day.read_text(encoding="utf-8")).players == ("Zoë", "Bo", "Cy", "Dee")
 
 
 @pytest.mark.parametrize(
@@ -205,7 +208,7 @@ def test_a_utf16_table_as_excel_saves_unicode_text_is_read(capsys, tmp_path):
 )
 def test_a_names_file_split_without_a_header_is_refused_with_a_hint(capsys, tmp_path, text, words):
     names = tmp_path / "names.txt"
-    names.write_text(text)
+    names.write_text(text, encoding="utf-8")
     status, out, err = run(capsys, "plan", "--names", str(names), "--rounds", "2", "--json", str(tmp_path / "d.json"))
     assert status == 2 and out == "" and err == f"rotation: error: names file {str(names)!r}, {words}\n"
     assert not (tmp_path / "d.json").exists()
@@ -214,7 +217,7 @@ def test_a_names_file_split_without_a_header_is_refused_with_a_hint(capsys, tmp_
 def test_clubs_come_from_the_names_table_or_spread_not_both(capsys, tmp_path):
     names, spread = tmp_path / "names.csv", tmp_path / "spread.txt"
     names.write_text(CLUBS, encoding="utf-8")
-    spread.write_text("Bo, Cy\n")
+    spread.write_text("Bo, Cy\n", encoding="utf-8")
     status, _, err = run(capsys, "plan", "--names", str(names), "--rounds", "2", "--spread", str(spread))
     assert status == 2 and "has a club column: give the clubs there or with --spread, not both" in err
 
@@ -222,7 +225,7 @@ def test_clubs_come_from_the_names_table_or_spread_not_both(capsys, tmp_path):
 def test_a_request_in_another_spelling_of_a_name_gets_did_you_mean(capsys, tmp_path):
     names, apart = tmp_path / "names.csv", tmp_path / "apart.txt"
     names.write_text(CLUBS, encoding="utf-8")
-    apart.write_text("Bo, Cy\nZoe Weiss, Dee\n")
+    apart.write_text("Bo, Cy\nZoe Weiss, Dee\n", encoding="utf-8")
     status, _, err = run(capsys, "plan", "--names", str(names), "--rounds", "2", "--apart", str(apart))
     assert status == 2
     assert err == (

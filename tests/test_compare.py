@@ -18,7 +18,7 @@ def test_compare_writes_its_rows_as_csv_and_json_with_the_balance_figures(tmp_pa
     assert header[-4:] == ["seats", "tables", "trios", "b2b"]
     assert "b2b             back to back: pairs at one table two rounds running" in legend
     rows = list(csv.DictReader(table.open(encoding="utf-8")))
-    rooms = json.loads(data.read_text())["rooms"]
+    rooms = json.loads(data.read_text(encoding="utf-8"))["rooms"]
     assert [(r["players"], r["variety"], r["zero_repeat"]) for r in rows] == [
         ("16", "0", "exists"),
         ("20", "0", "exists"),
@@ -30,6 +30,6 @@ def test_compare_writes_its_rows_as_csv_and_json_with_the_balance_figures(tmp_pa
 def test_provenance_records_how_the_file_was_made_and_its_figures(tmp_path):
     out = tmp_path / "day.json"
     assert main(["plan", "--players", "16", "--rounds", "6", "--time-limit", "3", "--json", str(out)]) == 0
-    made = json.loads(out.read_text())["provenance"]
+    made = json.loads(out.read_text(encoding="utf-8"))["provenance"]
     assert made["repeats"] == made["bound"] == 24 and made["seed"] == 0 and made["time_limit"] == 3.0
     assert made["seat_spread"] <= 1 and made["trios_again"] == 0

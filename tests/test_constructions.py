@@ -209,3 +209,12 @@ def test_entry_point_never_returns_an_invalid_seating(players, rounds):
 def test_entry_point_describes_its_method():
     assert "AG(3,4)" in zero_repeat_seating(64, 21, Budget.of(2))[1]
     assert "speed rule" in zero_repeat_seating(200, 8, Budget.of(2))[1]
+
+
+def test_a_stored_odd_day_is_what_its_generator_reaches():
+    """37 players three-handed over 8 rounds, stored by `python -m optimizer.constructions.library --odd
+    three-handed --rounds 8 --players 37 --steps 100000 --seeds 4` (issue 40: a day known repeat-free,
+    answered at once)."""
+    stored = library.load(37, OddPolicy.THREE_HANDED)
+    again = build_odd(37, 8, OddPolicy.THREE_HANDED, steps=100_000, seeds=4)
+    assert stored is not None and again is not None and (again[0] == stored.seats).all()

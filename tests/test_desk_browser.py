@@ -337,5 +337,7 @@ def _alive(pid: int) -> bool:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    with open(f"/proc/{pid}/stat") as stat:  # a zombie has ended, only its parent has not collected it
+    with open(
+        f"/proc/{pid}/stat", encoding="utf-8"
+    ) as stat:  # a zombie has ended, only its parent has not collected it
         return stat.read().split(")")[-1].split()[0] != "Z"

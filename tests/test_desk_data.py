@@ -89,7 +89,7 @@ def test_the_cli_backs_up_and_restores(tmp_path, capsys):
     assert len(backup.listed(db)) == 1  # the state before the restore, kept
     store.close()
     assert main(["backup", "--db", str(tmp_path / "none.sqlite3"), str(out)]) == 2
-    (tmp_path / "junk.sqlite3").write_text("not a database")
+    (tmp_path / "junk.sqlite3").write_text("not a database", encoding="utf-8")
     assert main(["restore", "--db", str(db), str(tmp_path / "junk.sqlite3"), "--yes"]) == 2
     assert "not a desk backup" in capsys.readouterr().err and count(db) == 1
 

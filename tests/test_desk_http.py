@@ -476,7 +476,7 @@ def test_serve_refuses_a_file_it_cannot_open_and_knows_local_addresses(tmp_path)
     assert address("0.0.0.0", 80, Guard("s3cret", exposed=True)).endswith(":80/?key=s3cret")
     assert "0.0.0.0" not in address("0.0.0.0", 80, Guard("s3cret", exposed=True))
     not_a_database = tmp_path / "names.txt"
-    not_a_database.write_text("Ann\nBo\n" * 1000)
+    not_a_database.write_text("Ann\nBo\n" * 1000, encoding="utf-8")
     result = CliRunner().invoke(cli, ["serve", "--db", str(not_a_database)])
     assert result.exit_code == 2 and "cannot open the desk's file" in result.output
     inside_a_file = CliRunner().invoke(cli, ["serve", "--db", str(not_a_database / "desk.sqlite3")])
@@ -513,8 +513,9 @@ def test_a_spreadsheets_table_of_names_and_clubs_feeds_the_spread(client):
     settings = client.get("/api/events/1").json()["settings"]
     assert settings["names"] == ["Ann", "Bo", "Cy", "Di", *names(4)]
     assert settings["spread"] == [["Player 01", "Player 02"], ["Ann", "Bo"], ["Cy", "Di"]]
-    assert "Names list: ignored column &#39;rating&#39;: only &#39;name&#39; and &#39;club&#39; are read" in (
-        response.text
+    assert (
+        "Names list: ignored column &#39;rating&#39;: only &#39;name&#39;, &#39;club&#39; and &#39;id&#39; are read"
+        in (response.text)
     )
     split = client.post("/events", data=form(client, names="Ann;Reds\nBo;Reds\nCy\nDi"))
     assert "line 1: &#39;Ann;Reds&#39; is split by a semicolon" in errors_beside_fields(split.text)["names"]

@@ -14,7 +14,7 @@ from rotation.desk.worker import Planner
 def state(pid: int) -> str:
     """The process's state letter (Z: defunct), or '' once it is gone."""
     try:
-        text = Path(f"/proc/{pid}/status").read_text()
+        text = Path(f"/proc/{pid}/status").read_text(encoding="utf-8")
     except FileNotFoundError:
         return ""
     return next(line.split()[1] for line in text.splitlines() if line.startswith("State:"))

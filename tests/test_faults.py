@@ -39,7 +39,7 @@ def refused(*argv, words=""):
 
 def write_day(path, players=16, rounds=4, **settings):
     schedule = optimizer.fixed_schedule(Event.with_count(players, rounds, **settings))
-    path.write_text(schedule.model_dump_json(indent=2))
+    path.write_text(schedule.model_dump_json(indent=2), encoding="utf-8")
     return path
 
 
@@ -62,16 +62,16 @@ def test_print_output_cannot_be_its_input(tmp_path):
 
 def test_csv_cannot_overwrite_the_names_file(tmp_path):
     names = tmp_path / "n.txt"
-    names.write_text("Ann\nBo\nCy\nDee\n")
+    names.write_text("Ann\nBo\nCy\nDee\n", encoding="utf-8")
     refused("fixed", "--names", names, "--rounds", 2, "--csv", names, words="same file as the names file")
-    assert names.read_text() == "Ann\nBo\nCy\nDee\n"
+    assert names.read_text(encoding="utf-8") == "Ann\nBo\nCy\nDee\n"
 
 
 @pytest.mark.parametrize("link", ["same", "symlink", "hardlink"])
 def test_two_outputs_cannot_be_one_file(tmp_path, link):
     json_path, csv_path = tmp_path / "x.json", tmp_path / "x.json"
     if link != "same":
-        json_path.write_text("old")
+        json_path.write_text("old", encoding="utf-8")
         csv_path = tmp_path / "y.csv"
         (os.symlink if link == "symlink" else os.link)(json_path, csv_path)
     refused("fixed", "--players", 8, "--rounds", 2, "--json", json_path, "--csv", csv_path, words="same file")
@@ -93,7 +93,7 @@ def test_files_are_written_before_the_report_and_a_closed_pipe_loses_none(tmp_pa
     err = process.stderr.read().decode()
     assert process.wait() == 0 and "Traceback" not in err
     assert err.splitlines() == [f"wrote {tmp_path / 'O.json'}", f"wrote {tmp_path / 'O.csv'}"]
-    assert len(Schedule.model_validate_json((tmp_path / "O.json").read_text()).rounds) == 4
+    assert len(Schedule.model_validate_json((tmp_path / "O.json").read_text(encoding="utf-8")).rounds) == 4
 
 
 @pytest.mark.subprocess
@@ -111,7 +111,7 @@ def test_a_full_stdout_is_one_line_and_keeps_the_files(tmp_path):
         "--json",
         str(tmp_path / "O.json"),
     ]
-    with open("/dev/full", "w") as full:
+    with open("/dev/full", "w", encoding="utf-8") as full:
         done = subprocess.run(command, stdout=full, stderr=subprocess.PIPE, text=True)
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert done.stderr.splitlines() == [
@@ -134,7 +134,7 @@ def test_every_output_written_is_named(tmp_path):
 
 @pytest.mark.parametrize("bad", ["/proc/x.csv", "FILE/x.csv", "LONG", "FOLDER"])
 def test_an_unwritable_output_leaves_no_other_output(tmp_path, bad):
-    (tmp_path / "file").write_text("")
+    (tmp_path / "file").write_text("", encoding="utf-8")
     (tmp_path / "folder").mkdir()
     bad = {
         "FILE/x.csv": tmp_path / "file" / "x.csv",
@@ -186,7 +186,7 @@ def test_print_writes_html_and_png_together_or_neither(tmp_path):
 @pytest.fixture
 def names(tmp_path):
     path = tmp_path / "names.txt"
-    path.write_text("".join(f"P{i:02d}\n" for i in range(1, 17)) + '"Lee, Ann"\n')
+    path.write_text("".join(f"P{i:02d}\n" for i in range(1, 17)) + '"Lee, Ann"\n', encoding="utf-8")
     return path
 
 
@@ -210,11 +210,13 @@ def test_contradicting_requests_are_refused_naming_the_line(tmp_path, names, opt
 
 def test_a_name_with_a_comma_can_be_requested(tmp_path):
     names = tmp_path / "names.txt"
-    names.write_text('"Lee, Ann"\nBo\nCy\nDee\nEd\nFlo\nGus\nHal\n')  # quoted: an unquoted comma splits a table
+    names.write_text(
+        '"Lee, Ann"\nBo\nCy\nDee\nEd\nFlo\nGus\nHal\n', encoding="utf-8"
+    )  # quoted: an unquoted comma splits a table
     apart = tmp_path / "apart.txt"
-    apart.write_text('"Lee, Ann", Bo\n')
+    apart.write_text('"Lee, Ann", Bo\n', encoding="utf-8")
     stay = tmp_path / "stay.txt"
-    stay.write_text('"lee,  ann", 2\n')
+    stay.write_text('"lee,  ann", 2\n', encoding="utf-8")
     status, _, err = invoke(
         "plan",
         "--names",
@@ -231,7 +233,7 @@ def test_a_name_with_a_comma_can_be_requested(tmp_path):
         tmp_path / "s.json",
     )
     assert status == 0, err
-    schedule = Schedule.model_validate_json((tmp_path / "s.json").read_text())
+    schedule = Schedule.model_validate_json((tmp_path / "s.json").read_text(encoding="utf-8"))
     assert schedule.apart == (("Lee, Ann", "Bo"),) and schedule.stay == {"Lee, Ann": 2}
 
 
@@ -306,8 +308,10 @@ def test_a_line_separator_does_not_split_a_name(tmp_path):
 
 def test_names_from_every_source_match(tmp_path):
     day = tmp_path / "day.json"
-    schedule = json.loads(write_day(day).read_text().replace('"P01"', '" P01 "').replace('"P02"', '"P\u200b02"'))
-    day.write_text(json.dumps(schedule))
+    schedule = json.loads(
+        write_day(day).read_text(encoding="utf-8").replace('"P01"', '" P01 "').replace('"P02"', '"P\u200b02"')
+    )
+    day.write_text(json.dumps(schedule), encoding="utf-8")
     status, _, err = invoke(
         "replan",
         day,
@@ -325,7 +329,7 @@ def test_names_from_every_source_match(tmp_path):
         tmp_path / "new.json",
     )
     assert status == 0, err
-    new = Schedule.model_validate_json((tmp_path / "new.json").read_text())
+    new = Schedule.model_validate_json((tmp_path / "new.json").read_text(encoding="utf-8"))
     assert new.players[0] == "P01" and "New Guy" in new.players and new.departures == {"P02": 3}
 
 
@@ -345,10 +349,10 @@ def test_an_added_name_already_on_the_schedule_is_refused(tmp_path):
 
 
 def mutated(tmp_path, change):
-    data = json.loads(write_day(tmp_path / "day.json", players=8, rounds=3).read_text())
+    data = json.loads(write_day(tmp_path / "day.json", players=8, rounds=3).read_text(encoding="utf-8"))
     change(data)
     path = tmp_path / "bad.json"
-    path.write_text(json.dumps(data))
+    path.write_text(json.dumps(data), encoding="utf-8")
     return path
 
 
@@ -407,7 +411,7 @@ def test_replan_with_an_absence_still_to_come_says_so(tmp_path):
         {"tables": [{"table": 1, "players": list("AGBH")}, {"table": 2, "players": list("CEDF")}], "sit_outs": ["I"]},
     ]
     path = tmp_path / "absent.json"
-    path.write_text(json.dumps({"players": names, "rounds": rounds, "odd": "sit-out"}))
+    path.write_text(json.dumps({"players": names, "rounds": rounds, "odd": "sit-out"}), encoding="utf-8")
     refused("replan", path, "--played", 1, words="round 2 lists 'I' as absent")
 
 
@@ -456,7 +460,7 @@ def test_replan_switches_to_sit_outs_where_the_played_rounds_allow(tmp_path):
     drop = ["--drop", "P1", "--drop", "P2", "--drop", "P3"]  # five left: no tables of three and four
     status, _, err = invoke("replan", day, "--played", 1, *drop, "--odd", "sit-out", "--time-limit", 2, "--json", out)
     assert status == 0, err
-    new = Schedule.model_validate_json(out.read_text())
+    new = Schedule.model_validate_json(out.read_text(encoding="utf-8"))
     assert new.odd is OddPolicy.SIT_OUT and [len(r.sit_outs) for r in new.rounds] == [0, 1, 1]
 
 
@@ -470,7 +474,7 @@ def test_replan_refuses_a_policy_the_played_rounds_break(tmp_path):
 
 @pytest.mark.parametrize("special", ["/dev/zero", "FIFO", "BIG", "FILE/names.txt"])
 def test_inputs_that_are_not_regular_files_are_refused(tmp_path, special):
-    (tmp_path / "file").write_text("")
+    (tmp_path / "file").write_text("", encoding="utf-8")
     if special == "FIFO":
         os.mkfifo(tmp_path / "fifo")
         special = tmp_path / "fifo"
@@ -499,9 +503,9 @@ def test_exists_answers_in_its_exit_status(argv, status, answer):
 
 def test_a_control_character_in_a_schedule_file_key_stays_on_the_one_error_line(tmp_path):
     day = write_day(tmp_path / "day.json")
-    data = json.loads(day.read_text())
+    data = json.loads(day.read_text(encoding="utf-8"))
     data["\x1e"] = 1  # found by the property test: splitlines() breaks a line at U+001E
-    day.write_text(json.dumps(data))
+    day.write_text(json.dumps(data), encoding="utf-8")
     err = refused("check", day, words="\\x1e")
     assert "Extra inputs are not permitted" in err
 
@@ -513,7 +517,7 @@ def test_a_schedule_file_over_ten_megabytes_is_read_when_the_room_is_within_the_
     # The audit's case: 10 000 players over 25 rounds, 10.6 MB, refused before as larger than 10 MB.
     schedule = optimizer.fixed_schedule(Event.with_count(10_000, 25))
     path = tmp_path / "big.json"
-    path.write_text(schedule_json(schedule))
+    path.write_text(schedule_json(schedule), encoding="utf-8")
     assert path.stat().st_size > 10 * 2**20
     assert read_schedule(str(path)).players == schedule.players
     # The file grows linearly in seats: at this size's bytes per seat, a room at the limits fits the cap.
@@ -531,7 +535,7 @@ def room_file(path, players: int, rounds: int):
     """A schedule file written by hand: one table of four, every round, for a room of `players`."""
     names = [f"P{i}" for i in range(players)]
     day = {"players": names, "rounds": [{"tables": [{"table": 1, "players": names[:4]}]}] * rounds}
-    path.write_text(json.dumps(day))
+    path.write_text(json.dumps(day), encoding="utf-8")
     return path
 
 
@@ -572,7 +576,7 @@ def test_a_wide_names_file_that_is_not_read_is_named_as_such(tmp_path, encoding,
 )
 def test_schedule_file_shapes_are_worded_for_json(tmp_path, text, words):
     day = tmp_path / "day.json"
-    day.write_text(text)
+    day.write_text(text, encoding="utf-8")
     err = refused("check", day, words=words)
     assert "dictionary or instance" not in err and "set_int_max_str_digits" not in err
 
@@ -580,10 +584,11 @@ def test_schedule_file_shapes_are_worded_for_json(tmp_path, text, words):
 @pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
 def test_a_time_limit_that_is_not_a_number_is_refused(tmp_path, constant):
     day = write_day(tmp_path / "day.json")
-    text = day.read_text().rstrip().removesuffix("}")
+    text = day.read_text(encoding="utf-8").rstrip().removesuffix("}")
     day.write_text(
         text + f', "provenance": {{"tool_version": "x", "method": "fixed", "time_limit": {constant}, '
-        '"created": "2026-01-01T00:00:00+00:00"}}'
+        '"created": "2026-01-01T00:00:00+00:00"}}',
+        encoding="utf-8",
     )
     refused("check", day, words=f"{constant.lstrip('-')} is not a number in JSON")
     with pytest.raises(ValueError, match="finite number"):
@@ -624,7 +629,7 @@ def test_print_rounds_to_the_end(tmp_path):
 @pytest.mark.subprocess
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
 def test_bad_input_with_stderr_on_a_full_disk_still_exits_2():
-    with open("/dev/full", "w") as full:
+    with open("/dev/full", "w", encoding="utf-8") as full:
         done = subprocess.run(
             [sys.executable, "-m", "rotation", "fixed", "--players", "2", "--rounds", "1"], stderr=full
         )
@@ -641,4 +646,4 @@ def test_a_closed_stdout_is_said_and_keeps_the_files(tmp_path):
         f"wrote {out}",
         "rotation: error: the report could not be printed: standard output is closed",
     ]
-    assert Schedule.model_validate_json(out.read_text())
+    assert Schedule.model_validate_json(out.read_text(encoding="utf-8"))

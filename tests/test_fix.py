@@ -272,7 +272,7 @@ def run(capsys, *argv):
 @pytest.fixture
 def day(tmp_path):
     path = tmp_path / "day.json"
-    path.write_text(SIT.model_dump_json(indent=2))
+    path.write_text(SIT.model_dump_json(indent=2), encoding="utf-8")
     return path
 
 
@@ -280,7 +280,7 @@ def test_swap_writes_the_checked_fix_and_reports_figures_against_the_day_before(
     out_path = tmp_path / "fixed.json"
     status, out, err = run(capsys, "swap", day, "--round", 3, "B", "C", "--json", out_path)
     assert status == 0, err
-    written = Schedule.model_validate_json(out_path.read_text())
+    written = Schedule.model_validate_json(out_path.read_text(encoding="utf-8"))
     assert written.rounds == swap(SIT, 3, "B", "C").rounds and written.corrections[-1].players == ("B", "C")
     before, after = optimizer.check(SIT), optimizer.check(written)
     assert "Round 3 (still to play): B and C trade places" in out
@@ -317,10 +317,10 @@ def test_a_refused_fix_is_one_line_exit_2_and_writes_nothing(capsys, day, tmp_pa
 
 def test_move_as_played_records_the_round_and_the_move(capsys, tmp_path):
     day, out_path = tmp_path / "day.json", tmp_path / "fixed.json"
-    day.write_text(THREE.model_dump_json())
+    day.write_text(THREE.model_dump_json(), encoding="utf-8")
     status, out, err = run(capsys, "move", day, "E", "--round", 2, "--table", 2, "--as-played", "--json", out_path)
     assert status == 0, err
-    written = Schedule.model_validate_json(out_path.read_text())
+    written = Schedule.model_validate_json(out_path.read_text(encoding="utf-8"))
     assert written.played == 2 and written.rounds[1].tables[1].players == tuple("BCDE")
     assert "Round 2 (as played): E takes the empty seat at table 2" in out
     assert "Request broken in a played round: round 2: C and E are to be kept apart but share table 2" in out
@@ -334,16 +334,16 @@ def test_move_as_played_records_the_round_and_the_move(capsys, tmp_path):
 
 def test_played_then_replan_keeps_the_recorded_rounds_by_default(capsys, tmp_path):
     day, played, new = tmp_path / "day.json", tmp_path / "played.json", tmp_path / "new.json"
-    day.write_text(THREE.model_dump_json())
+    day.write_text(THREE.model_dump_json(), encoding="utf-8")
     status, out, _ = run(capsys, "played", day, "--round", 2, "--json", played)
     assert status == 0 and "Rounds recorded as played: 1 to 2 (before: none)" in out
-    assert Schedule.model_validate_json(played.read_text()).played == 2
+    assert Schedule.model_validate_json(played.read_text(encoding="utf-8")).played == 2
     status, _, err = run(capsys, "replan", played, "--played", 1, "--json", new)
     assert status == 2 and "rounds 1 to 2 are recorded as played" in err and not new.exists()
     status, out, err = run(capsys, "replan", played, "--time-limit", 1, "--workers", 1, "--json", new)
     assert status == 0, err
     assert "Re-planned after round 2" in out
-    assert Schedule.model_validate_json(new.read_text()).rounds[:2] == THREE.rounds[:2]
+    assert Schedule.model_validate_json(new.read_text(encoding="utf-8")).rounds[:2] == THREE.rounds[:2]
 
 
 def test_replan_needs_played_when_the_file_records_none(capsys, day):
@@ -353,6 +353,6 @@ def test_replan_needs_played_when_the_file_records_none(capsys, day):
 
 def test_replan_of_a_day_played_to_the_end_says_there_is_nothing_to_re_plan(capsys, tmp_path):
     day = tmp_path / "day.json"
-    day.write_text(mark_played(SIT, 3).model_dump_json())
+    day.write_text(mark_played(SIT, 3).model_dump_json(), encoding="utf-8")
     status, _, err = run(capsys, "replan", day, "--time-limit", 1)
     assert status == 2 and "all 3 rounds are recorded as played: there is nothing to re-plan" in err

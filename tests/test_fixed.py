@@ -58,3 +58,34 @@ def test_five_players_three_handed_names_the_alternative():
         assert "sit-out" in str(error)
     else:
         raise AssertionError("five players three-handed was accepted")
+
+
+def test_the_other_published_fixed_rules_move_each_letter_as_printed():
+    from models.event import FixedRule
+
+    event = Event.with_count(24, 5)  # six tables
+    for rule, moves in (
+        (FixedRule.EAST_STAYS, (0, +1, +2, -1)),  # East stays, North up 1, West up 2, South down 1
+        (FixedRule.A_STAYS, (0, -1, -2, +1)),  # A stays, B down 1, C down 2, D up 1
+    ):
+        schedule = optimizer.fixed_schedule(event, rule)
+        assert schedule.rule == f"fixed {rule.value}"
+        for seat, move in enumerate(moves):
+            name = schedule.rounds[0].tables[2].players[seat]  # the player in this seat at table 3
+            assert tables_of(schedule, name) == [(2 + move * r) % 6 + 1 for r in range(5)], (rule, seat)
+        optimizer.check(schedule)
+
+
+@given(players=st.integers(4, 120), rounds=st.integers(1, 9), odd=st.sampled_from(list(OddPolicy)))
+def test_every_fixed_rule_seats_every_room(players, rounds, odd):
+    from models.event import FixedRule
+
+    if players == 5 and odd is OddPolicy.THREE_HANDED:
+        return
+    event = Event.with_count(players, rounds, odd=odd)
+    for rule in FixedRule:
+        schedule = optimizer.fixed_schedule(event, rule)
+        assert optimizer.check(schedule).sit_outs_fair
+        if not schedule.rounds[0].sit_outs:  # with no sit-outs a player keeps the letter all day
+            letters = {name: {schedule.seat_of(r)[name][1] for r in range(rounds)} for name in schedule.players}
+            assert all(len(seen) == 1 for seen in letters.values())

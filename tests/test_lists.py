@@ -3,6 +3,7 @@ desk read them: a names list or a names table saved from a spreadsheet, groups a
 
 import csv
 import io
+import sys
 
 import pytest
 from hypothesis import assume, given, settings
@@ -33,7 +34,9 @@ def test_quoted_names_keep_their_commas_and_other_columns_are_noted():
     text = 'Rating,NAME ,Email,,\n3,"Katz, Ann","ann@x.org, home",,\n1,"Weiß, Renée",,,x\n'
     table = read_names_table(text)
     assert table.names == ("Katz, Ann", "Weiß, Renée") and table.clubs == {}
-    assert table.notes == ("ignored columns 'Rating', 'Email', column 5 (no header): only 'name' and 'club' are read",)
+    assert table.notes == (
+        "ignored columns 'Rating', 'Email', column 5 (no header): only 'name', 'club' and 'id' are read",
+    )
 
 
 def test_a_name_column_alone_is_a_header_not_a_player():
@@ -100,6 +103,8 @@ def test_any_table_a_csv_writer_saves_reads_back(rows, separator, bom, line_end)
     """Whatever the names (commas, quotes, separators, line breaks, accents), a table written as a
     spreadsheet writes it reads back as the same players and clubs."""
     assume(line_end == "\r\n" or not any("\r" in name for name, _ in rows))  # the writer quotes a "\r" only then
+    # Python 3.10's csv writer cannot write a NUL at all (3.11 can): no spreadsheet file holds one there
+    assume(sys.version_info >= (3, 11) or not any("\x00" in name for name, _ in rows))
     unique = {name_key(normalise_name(name)): (name, club) for name, club in rows}
     out = io.StringIO()
     writer = csv.writer(out, delimiter=separator, lineterminator=line_end)
@@ -112,7 +117,7 @@ def test_any_table_a_csv_writer_saves_reads_back(rows, separator, bom, line_end)
         if club:
             clubs.setdefault(club, []).append(normalise_name(name))
     assert table.clubs == {club: tuple(names) for club, names in clubs.items()}
-    assert table.notes == ("ignored column 'Seat': only 'name' and 'club' are read",)
+    assert table.notes == ("ignored column 'Seat': only 'name', 'club' and 'id' are read",)
 
 
 def test_groups_and_stays_keep_their_lines():

@@ -20,7 +20,7 @@ def earlier_set(tmp_path):
     """An earlier day's outputs: the files a failed run must leave as they were."""
     files = {tmp_path / "d.json": '{"OLD": 1}\n', tmp_path / "d.csv": "old,csv\n", tmp_path / "d.tsv": "old,long\n"}
     for path, text in files.items():
-        path.write_text(text)
+        path.write_text(text, encoding="utf-8")
     return files
 
 
@@ -49,7 +49,7 @@ def test_a_failed_rename_puts_the_earlier_files_back(tmp_path, monkeypatch):
     failing_call(monkeypatch, "replace", {2})
     err = refused(*fixed_with(*files), words="cannot write")
     assert f"{str(tmp_path / 'd.csv')!r}: Is a directory; no output written, earlier files kept" in err
-    assert {path: path.read_text() for path in files} == files
+    assert {path: path.read_text(encoding="utf-8") for path in files} == files
     assert sorted(p.name for p in tmp_path.iterdir()) == ["d.csv", "d.json", "d.tsv"]  # nothing left over
 
 
@@ -66,9 +66,9 @@ def test_a_file_that_cannot_be_put_back_is_named_with_its_earlier_version(tmp_pa
     err = refused(*fixed_with(*files), words="cannot write")
     assert f"{str(tmp_path / 'd.json')!r} holds the new version, the earlier one is in " in err
     kept = [p for p in tmp_path.iterdir() if p.name.startswith(".rotation-")]
-    assert [p.read_text() for p in kept] == ['{"OLD": 1}\n'] and str(kept[0]) in err
-    assert Schedule.model_validate_json((tmp_path / "d.json").read_text())  # the new one, whole
-    assert (tmp_path / "d.csv").read_text() == files[tmp_path / "d.csv"]
+    assert [p.read_text(encoding="utf-8") for p in kept] == ['{"OLD": 1}\n'] and str(kept[0]) in err
+    assert Schedule.model_validate_json((tmp_path / "d.json").read_text(encoding="utf-8"))  # the new one, whole
+    assert (tmp_path / "d.csv").read_text(encoding="utf-8") == files[tmp_path / "d.csv"]
 
 
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
@@ -90,29 +90,31 @@ def test_a_stop_signal_while_writing_waits_for_the_whole_set(tmp_path, monkeypat
     status, _, err = invoke(*fixed_with(*files))
     name = "Ctrl-C" if stop == signal.SIGINT else "SIGTERM"
     assert status == 128 + stop and err.splitlines()[-1] == f"rotation: stopped by {name}", err
-    assert Schedule.model_validate_json((tmp_path / "d.json").read_text())
-    assert (tmp_path / "d.csv").read_text().startswith("player,") and "round,table" in (tmp_path / "d.tsv").read_text()
+    assert Schedule.model_validate_json((tmp_path / "d.json").read_text(encoding="utf-8"))
+    assert (tmp_path / "d.csv").read_text(encoding="utf-8").startswith("player,") and "round,table" in (
+        tmp_path / "d.tsv"
+    ).read_text(encoding="utf-8")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["d.csv", "d.json", "d.tsv"]
 
 
 def test_a_replaced_output_keeps_its_mode_and_its_link(tmp_path):
     private, real = tmp_path / "private.json", tmp_path / "real.csv"
-    private.write_text("old")
+    private.write_text("old", encoding="utf-8")
     private.chmod(0o600)
-    real.write_text("old")
+    real.write_text("old", encoding="utf-8")
     (tmp_path / "link.csv").symlink_to(real)
     status, _, err = invoke("fixed", "--players", 8, "--rounds", 2, "--json", private, "--csv", tmp_path / "link.csv")
     assert status == 0, err
     assert stat.S_IMODE(private.stat().st_mode) == 0o600
-    assert (tmp_path / "link.csv").is_symlink() and real.read_text().startswith("player,")
+    assert (tmp_path / "link.csv").is_symlink() and real.read_text(encoding="utf-8").startswith("player,")
 
 
 def test_a_read_only_output_is_refused_not_replaced(tmp_path):
     kept = tmp_path / "kept.json"
-    kept.write_text("old")
+    kept.write_text("old", encoding="utf-8")
     kept.chmod(0o444)
     refused("fixed", "--players", 8, "--rounds", 2, "--json", kept, words="read-only")
-    assert kept.read_text() == "old"
+    assert kept.read_text(encoding="utf-8") == "old"
 
 
 def test_a_dash_is_not_taken_for_a_file_named_dash(tmp_path, monkeypatch):
@@ -164,7 +166,7 @@ def test_formula_names_are_written_as_text(render):
 def test_formula_names_from_a_names_file_reach_the_excel_csv_as_text(tmp_path):
     names = tmp_path / "names.txt"
     formulas = ["=1+1", *FORMULAS[1:4]]  # a names file line is CSV: a name in quotes is quoted whole
-    names.write_text("\n".join(formulas + ["Ann", "Bo", "Cy", "Dee"]) + "\n")
+    names.write_text("\n".join(formulas + ["Ann", "Bo", "Cy", "Dee"]) + "\n", encoding="utf-8")
     out = tmp_path / "day.csv"
     status, _, err = invoke("fixed", "--names", names, "--rounds", 2, "--csv", out, "--excel")
     assert status == 0, err
@@ -181,7 +183,7 @@ def test_a_name_added_in_a_replan_is_written_as_text(tmp_path):
         "replan", day, "--played", 2, "--drop", "P01", "--add", "=1+1", "--time-limit", 1, "--csv-long", out
     )
     assert status == 0, err
-    assert "'=1+1" in {row[3] for row in csv.reader(out.open(newline=""))}
+    assert "'=1+1" in {row[3] for row in csv.reader(out.open(newline="", encoding="utf-8"))}
 
 
 @pytest.mark.parametrize("step, calls", [("fsync", 3), ("replace", 3), ("chmod", 3)])
@@ -193,7 +195,7 @@ def test_whichever_step_fails_the_set_is_all_old_or_all_new(tmp_path, monkeypatc
         files = earlier_set(tmp_path)
         failing_call(monkeypatch, step, {failing})
         err = refused(*fixed_with(*files), words="no output written, earlier files kept")
-        assert {path: path.read_text() for path in files} == files, (step, failing, err)
+        assert {path: path.read_text(encoding="utf-8") for path in files} == files, (step, failing, err)
         assert sorted(p.name for p in tmp_path.iterdir()) == ["d.csv", "d.json", "d.tsv"], (step, failing)
 
 
@@ -202,5 +204,5 @@ def test_where_hard_links_are_refused_the_earlier_files_are_kept_aside_by_copy(t
     failing_call(monkeypatch, "link", {1, 2, 3})  # as on a file system without hard links
     failing_call(monkeypatch, "replace", {3})  # and the last rename fails: the copies are put back
     refused(*fixed_with(*files), words="no output written, earlier files kept")
-    assert {path: path.read_text() for path in files} == files
+    assert {path: path.read_text(encoding="utf-8") for path in files} == files
     assert sorted(p.name for p in tmp_path.iterdir()) == ["d.csv", "d.json", "d.tsv"]

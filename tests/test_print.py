@@ -320,7 +320,7 @@ def test_cli_writes_provenance_and_no_byte_order_mark(tmp_path):
         )
         == 0
     )
-    provenance = json.loads(out.read_text())["provenance"]
+    provenance = json.loads(out.read_text(encoding="utf-8"))["provenance"]
     assert {"tool_version", "seed", "time_limit", "method", "repeats", "bound", "created"} <= set(provenance)
     with open(tmp_path / "l.csv", encoding="utf-8") as handle:
         assert next(csv.DictReader(handle))["round"] == "1"

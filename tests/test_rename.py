@@ -52,19 +52,22 @@ def test_a_rename_that_cannot_be_done_says_why(old, new, words):
 
 def test_the_cli_renames_in_place_all_or_nothing(tmp_path, capsys):
     path = tmp_path / "day.json"
-    path.write_text(day().model_dump_json())
+    path.write_text(day().model_dump_json(), encoding="utf-8")
     assert main(["rename", str(path), "p3", "Ann Lee"]) == 0
     assert "P3 is now Ann Lee" in capsys.readouterr().out
-    renamed = Schedule.model_validate_json(path.read_text())
+    renamed = Schedule.model_validate_json(path.read_text(encoding="utf-8"))
     assert "Ann Lee" in renamed.players and "P3" not in renamed.players
-    text = path.read_text()
+    text = path.read_text(encoding="utf-8")
     assert main(["rename", str(path), "Ann Le", "P4"]) == 2
     assert "did you mean 'Ann Lee'" in capsys.readouterr().err
     assert main(["rename", str(path), "Ann Lee", "P4"]) == 2
-    assert path.read_text() == text  # refused: the file is as it was
+    assert path.read_text(encoding="utf-8") == text  # refused: the file is as it was
     out = tmp_path / "out.json"
     assert main(["rename", str(path), "Ann Lee", "Anne Lee", "--json", str(out)]) == 0
-    assert json.loads(out.read_text())["players"][2] == "Anne Lee" and path.read_text() == text
+    assert (
+        json.loads(out.read_text(encoding="utf-8"))["players"][2] == "Anne Lee"
+        and path.read_text(encoding="utf-8") == text
+    )
 
 
 def test_the_desk_renames_after_rounds_are_played_and_the_history_stays_one_players(client, db):

@@ -143,7 +143,7 @@ def test_changes_skip_a_player_who_left():
 @pytest.mark.parametrize("reseat", ["fewest", "all"])
 def test_the_report_gives_moves_and_repeats_of_both_choices(capsys, tmp_path, reseat):
     before, after = tmp_path / "day.json", tmp_path / "new.json"
-    before.write_text(day_of(40, 8).model_dump_json())
+    before.write_text(day_of(40, 8).model_dump_json(), encoding="utf-8")
     argv = ["replan", str(before), "--played", "3", "--drop", "P05", "--add", "Zoe", "--reseat", reseat]
     assert main(argv + ["--time-limit", "5", "--json", str(after)]) == 0
     out = capsys.readouterr().out
@@ -152,7 +152,7 @@ def test_the_report_gives_moves_and_repeats_of_both_choices(capsys, tmp_path, re
         assert f"Fewest moves: {fewest_line}" in out and "Re-seating everyone: 0 repeats, " in out
     else:
         assert "Re-seating everyone: " in out and "Fewest moves: 0 repeats, 1 player moves" in out
-    optimizer.check(Schedule.model_validate_json(after.read_text()))
+    optimizer.check(Schedule.model_validate_json(after.read_text(encoding="utf-8")))
 
 
 def test_moves_count_against_the_old_plan_in_the_numbering_of_the_new_rounds():
@@ -200,3 +200,61 @@ def test_a_one_worker_run_with_a_seed_repeats_exactly():
         for _ in range(2)
     ]
     assert runs[0].result.schedule == runs[1].result.schedule and runs[0].moves == runs[1].moves
+
+
+@cache
+def requested_day(players: int = 40, rounds: int = 6) -> Schedule:
+    """Players over some rounds, sit-outs, a keep-apart pair and a player staying at table 1 (issue 40's
+    room, smaller)."""
+    names = tuple(f"P{i:02d}" for i in range(1, players + 1))
+    event = Event(players=names, rounds=rounds, odd=OddPolicy.SIT_OUT, apart=(("P01", "P02"),), stay={"P03": 1})
+    result = optimizer.plan(event, time_limit=2, workers=1, seed=0)
+    assert result.schedule is not None
+    return result.schedule
+
+
+def test_the_repair_start_keeps_stays_and_keep_apart_pairs_and_takes_turns_fairly():
+    day, add = requested_day(), ("Zoe",)  # 41 players: one sits out each round, the arrival among them
+    event = _remaining_event(day, 0, (), add)
+    history = _history(day, 0, event, (), add, 0)
+    old = OldPlan.of(day, 0, event.players)
+    start = old.keep_letters(repaired(old, event, history.burdens_before), None)
+    metrics = optimizer.check(history.whole_day(event, start))  # refuses a broken stay or keep-apart pair
+    assert metrics.turns_fair
+    # the arrival takes a sit-out seat in each round but the first; the player who sits out instead moves
+    assert int(old.moved(start).sum()) == 2 * (event.rounds - 1)
+
+
+def test_a_stayer_who_sat_out_takes_a_seat_at_their_own_table_when_nobody_sits_out_any_more():
+    day, add = requested_day(19, 7), ("Zoe",)  # 19 players, three out a round; 20: nobody sits out
+    out = [r for r, round_ in enumerate(day.rounds) if "P03" in round_.sit_outs]
+    assert out  # 21 turns among 19 players, taken fairly: everyone's at least one
+    event = _remaining_event(day, 0, (), add)
+    history = _history(day, 0, event, (), add, 0)
+    old = OldPlan.of(day, 0, event.players)
+    start = old.keep_letters(repaired(old, event, history.burdens_before), None)
+    whole = history.whole_day(event, start)
+    optimizer.check(whole)  # refuses a broken stay or keep-apart pair
+    assert all(whole.seat_of(r)["P03"][0] == 1 for r in out)
+
+
+@pytest.mark.parametrize("players, rounds, time_limit", [(40, 6, 0.01), (40, 6, 0.3), (19, 7, 0.01)])
+def test_a_replan_with_almost_no_time_moves_no_more_players_than_its_repair_start(players, rounds, time_limit):
+    day, add = requested_day(players, rounds), ("Zoe",)
+    event = _remaining_event(day, 0, (), add)
+    history = _history(day, 0, event, (), add, 0)
+    old = OldPlan.of(day, 0, event.players)
+    repair_moves = int(old.moved(old.keep_letters(repaired(old, event, history.burdens_before), None)).sum())
+    replanned = optimizer.replan(day, 0, add=add, time_limit=time_limit, workers=1, seed=0, other_way=False)
+    assert replanned.moves is not None and replanned.moves.moves <= repair_moves
+
+
+def test_the_cli_and_the_desk_say_in_one_wording_when_a_longer_run_might_move_fewer():
+    from models import Moves
+    from optimizer.words import moves_proof
+    from rotation.desk.views import _moves_line
+
+    unproven, proven = Moves(moves=14, players=8, bound=0), Moves(moves=5, players=1, bound=5)
+    assert moves_proof(unproven) == "a longer run might move fewer; no re-plan moves fewer than 0"
+    assert moves_proof(proven) == "proven fewest"
+    assert _moves_line(unproven).endswith(moves_proof(unproven)) and _moves_line(proven).endswith("proven fewest")

@@ -99,11 +99,11 @@ def test_check_names_a_broken_request_as_one(capsys, tmp_path):
     day = tmp_path / "day.json"
     assert main(["fixed", "--players", "8", "--rounds", "2", "--json", str(day)]) == 0
     capsys.readouterr()
-    schedule = json.loads(day.read_text())
+    schedule = json.loads(day.read_text(encoding="utf-8"))
     first = schedule["rounds"][0]["tables"][0]["players"]
     apart, stay = tmp_path / "apart.json", tmp_path / "stay.json"
-    apart.write_text(json.dumps({**schedule, "apart": [first[:2]]}))
-    stay.write_text(json.dumps({**schedule, "stay": {first[0]: 2}}))
+    apart.write_text(json.dumps({**schedule, "apart": [first[:2]]}), encoding="utf-8")
+    stay.write_text(json.dumps({**schedule, "stay": {first[0]: 2}}), encoding="utf-8")
     status, _, err = run(capsys, "check", apart)
     assert status == 2
     assert f"broken request in round 1: {first[0]} and {first[1]} are to be kept apart but share table 1" in err
@@ -115,7 +115,7 @@ def test_the_method_is_in_the_provenance_and_a_verbose_line_not_in_the_report_or
     day = tmp_path / "day.json"
     room = ["plan", "--players", 16, "--rounds", 7, "--time-limit", 2, "--json", day]
     status, out, _ = run(capsys, *room)
-    method = json.loads(day.read_text())["provenance"]["method"]
+    method = json.loads(day.read_text(encoding="utf-8"))["provenance"]["method"]
     assert status == 0 and "AG(2,4)" in method and method not in out and "Made by" not in out
     status, out, _ = run(capsys, *room, "--verbose")
     assert status == 0 and f"Made by: {method}" in out

@@ -70,7 +70,7 @@ def test_impossible_requests_are_refused_before_solving(capsys, tmp_path, apart,
     argv = ["plan", "--players", "8", "--rounds", "3", "--time-limit", "60"]
     for option, text in (("--apart", apart), ("--stay", stay)):
         if text:
-            (tmp_path / option[2:]).write_text(text)
+            (tmp_path / option[2:]).write_text(text, encoding="utf-8")
             argv += [option, str(tmp_path / option[2:])]
     assert main(argv) == 2
     err = capsys.readouterr().err
@@ -86,13 +86,13 @@ def test_replan_keeps_played_rounds_and_seats_the_new_list(capsys, tmp_path):
     out = capsys.readouterr().out
     assert "Re-planned after round 2 (left: P03; arrived: Zoe, Yan)" in out
     assert before.read_bytes() == original  # the input file is never modified
-    old, new = json.loads(original), json.loads(after.read_text())
+    old, new = json.loads(original), json.loads(after.read_text(encoding="utf-8"))
     assert new["rounds"][:2] == old["rounds"][:2]
     assert new["departures"] == {"P03": 3} and new["arrivals"] == {"Zoe": 3, "Yan": 3}
     for round_ in new["rounds"][2:]:
         seated = {n for t in round_["tables"] for n in t["players"]} | set(round_["sit_outs"])
         assert "P03" not in seated and {"Zoe", "Yan"} <= seated
-    optimizer.check(Schedule.model_validate_json(after.read_text()))
+    optimizer.check(Schedule.model_validate_json(after.read_text(encoding="utf-8")))
 
 
 def test_replan_refuses_a_name_it_cannot_drop(capsys, tmp_path):
@@ -118,7 +118,7 @@ def test_checker_counts_club_mate_meetings():
 
 
 def test_spread_names_must_be_players(capsys, tmp_path):
-    (tmp_path / "clubs.txt").write_text("P1, Nobody\n")
+    (tmp_path / "clubs.txt").write_text("P1, Nobody\n", encoding="utf-8")
     assert main(["plan", "--players", "8", "--rounds", "2", "--spread", str(tmp_path / "clubs.txt")]) == 2
     assert "spread P1, Nobody: 'Nobody' is not a player" in capsys.readouterr().err
 
@@ -239,7 +239,7 @@ def test_the_command_line_refuses_a_request_that_cannot_hold_naming_its_file_and
     monkeypatch.setattr(optimizer, "plan", lambda *a, **k: pytest.fail("the solver ran"))
     argv = ["plan", "--players", "37", "--rounds", "6", "--time-limit", "60", "--json", "day.json"]
     for kind, text in files.items():
-        (tmp_path / f"{kind}.txt").write_text(text)
+        (tmp_path / f"{kind}.txt").write_text(text, encoding="utf-8")
         argv += [f"--{kind}", f"{kind}.txt"]
     status, out, err = invoke(argv)
     assert status == 2 and out == "" and err.count("\n") == 1 and words in err, err
@@ -250,7 +250,7 @@ def test_a_replan_whose_new_room_makes_a_stayers_table_three_handed_is_refused(t
     day = tmp_path / "day.json"
     event = Event.with_count(36, 4, stay={"P09": 9})
     schedule = optimizer.plan(event, time_limit=1, workers=1).schedule
-    day.write_text(schedule.model_dump_json())
+    day.write_text(schedule.model_dump_json(), encoding="utf-8")
     status, out, err = invoke(
         ["replan", str(day), "--played", "2", "--add", "Xena", "--json", str(tmp_path / "n.json")]
     )
@@ -261,7 +261,7 @@ def test_a_replan_whose_new_room_makes_a_stayers_table_three_handed_is_refused(t
 def test_drop_suggests_the_name_it_may_mean(tmp_path):
     day = tmp_path / "day.json"
     names = tmp_path / "names.txt"
-    names.write_text("Zoë Weiß\nAnn\nBo\nCy\n")
+    names.write_text("Zoë Weiß\nAnn\nBo\nCy\n", encoding="utf-8")
     assert invoke(["fixed", "--names", str(names), "--rounds", "3", "--json", str(day)])[0] == 0
     status, _, err = invoke(["replan", str(day), "--played", "1", "--drop", "Zoe Weiss"])
     assert status == 2 and "cannot drop 'Zoe Weiss': not on the schedule; did you mean 'Zoë Weiß'?" in err

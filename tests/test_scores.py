@@ -6,7 +6,10 @@ from hypothesis import strategies as st
 
 import optimizer
 from models import RoundMark, Schedule, SitOutScoring
+from models.rules import Rules, Ties
 from rotation import scoring
+
+BROKEN = Rules(ties=Ties.BROKEN)
 
 
 def day(rounds, players="ABCDE", **fields) -> Schedule:
@@ -64,10 +67,19 @@ def test_ties_split_by_games_won_then_best_game_and_shared_ranks():
     # A and B: total 20; A wins games 1 and 2, B game 3 (B's best game, 20, is not asked: games won come
     # first); game 4 is a wall game, all zero: no winner. C and D are level on everything: =3.
     points = {"A": [10, 10, 0, 0], "B": [0, 0, 20, 0], "C": [-10, -5, -10, 0], "D": [-10, -5, -10, 0]}
-    result = scoring.standings(schedule, [scoring.card(schedule, 1, 1, points)])
+    cards = [scoring.card(schedule, 1, 1, points)]
+    result = scoring.standings(schedule, cards, rules=BROKEN)
     places = {row.player: (row.place, row.games_won, row.best_game) for row in result.rows}
     assert places == {"A": ("1", 2, 10), "B": ("2", 1, 20), "C": ("=3", 0, 0), "D": ("=3", 0, 0)}
     assert [row.rank for row in result.rows] == [1, 2, 3, 3]
+    # By default (MJMP) level totals share the place, listed by games won; the circle's prizes are pooled.
+    shared = scoring.standings(schedule, cards)
+    assert [(row.player, row.place) for row in shared.rows] == [("A", "=1"), ("B", "=1"), ("C", "=3"), ("D", "=3")]
+    assert shared.prizes == (
+        "=1: A and B share places 1 to 2: the prizes of those places are added and split equally (2 ways).",
+        "=3: C and D share place 3 of the winner's circle (top 3): the prizes of that place are split equally "
+        "(2 ways).",
+    )
 
 
 def test_level_totals_and_wins_split_by_best_game_then_competition_ranking():
@@ -77,7 +89,7 @@ def test_level_totals_and_wins_split_by_best_game_then_competition_ranking():
     first = {"A": [20, -5, 5, 0], "B": [-5, 10, 5, 10], "C": [0, 0, 0, 10], "D": [0, 0, 0, -10]}
     second = {"E": [5, 5, 5, 5], "F": [5, 5, 5, 5], "G": [0, 0, 0, 0], "H": [-10, -10, -10, -10]}
     cards = [scoring.card(schedule, 1, 1, first), scoring.card(schedule, 1, 2, second)]
-    rows = scoring.standings(schedule, cards).rows
+    rows = scoring.standings(schedule, cards, rules=BROKEN).rows
     assert [(r.player, r.place, r.total) for r in rows] == [
         ("A", "1", 20),
         ("B", "2", 20),
@@ -190,10 +202,14 @@ def test_a_card_that_no_longer_fits_the_schedule_is_refused():
 POINTS = st.integers(min_value=-50, max_value=50)
 
 
-@given(st.lists(st.lists(POINTS, min_size=4, max_size=4), min_size=9 * 2, max_size=9 * 2), st.booleans())
-def test_standings_properties(rows, average):
-    """Whatever the points: totals add up, ranks follow the documented order, entering a card again
-    changes nothing."""
+@given(
+    st.lists(st.lists(POINTS, min_size=4, max_size=4), min_size=9 * 2, max_size=9 * 2),
+    st.booleans(),
+    st.sampled_from(list(Ties)),
+)
+def test_standings_properties(rows, average, ties):
+    """Whatever the points: totals add up, ranks follow the documented order (shared ties or tie-breaks),
+    entering a card again changes nothing, each round's winners have its best round total."""
     schedule = day(
         [(["ABCD", "EFGH"], "I"), (["IBCD", "EFGA"], "H")],
         players="ABCDEFGHI",
@@ -206,14 +222,20 @@ def test_standings_properties(rows, average):
         for number, round_ in enumerate(schedule.rounds, start=1)
         for table in round_.tables
     ]
-    result = scoring.standings(schedule, cards)
-    assert scoring.standings(schedule, cards + cards[::-1]) == result
-    keys = [(r.total, r.games_won, r.best_game) for r in result.rows]
-    assert keys == sorted(keys, reverse=True)
+    rules = Rules(ties=ties)
+    result = scoring.standings(schedule, cards, rules=rules)
+    assert scoring.standings(schedule, cards + cards[::-1], rules=rules) == result
+    order = [(r.total, r.games_won, r.best_game) for r in result.rows]
+    assert order == sorted(order, reverse=True)
+    keys = order if ties is Ties.BROKEN else [(r.total,) for r in result.rows]
     for row, key in zip(result.rows, keys):
         assert row.total == sum(score.points or 0 for score in row.rounds)
         assert row.rank == 1 + sum(other > key for other in keys)
         assert row.shared == (keys.count(key) > 1)
+    for high in result.highs:
+        played = [r.rounds[high.round - 1] for r in result.rows if r.rounds[high.round - 1].table is not None]
+        at = [score.points for score in played if high.table in (None, score.table)]
+        assert high.points == max(at) and len(high.players) == at.count(high.points)
     games = [game for card in cards for game in zip(*card.points)]
     assert sum(r.games_won for r in result.rows) == sum(game.count(max(game)) == 1 for game in games)
     for number, average_points in enumerate(result.round_averages, start=1):

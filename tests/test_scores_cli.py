@@ -72,10 +72,10 @@ def expected_totals(schedule: Schedule, rows: list[list[str]]) -> dict[str, int]
 
 def test_the_template_round_trip(room, tmp_path, capsys):
     sheet = tmp_path / "sheet.csv"
-    status, out, _ = run(capsys, "scores", room, "--template", sheet)
+    status, out, _ = run(capsys, "scores", room, "--template", sheet, "--form", "points")
     assert status == 0 and "empty score sheet" in out
     template = sheet.read_text(encoding="utf-8")
-    schedule = Schedule.model_validate_json(room.read_text())
+    schedule = Schedule.model_validate_json(room.read_text(encoding="utf-8"))
     seated = sum(len(t.players) for r in schedule.rounds for t in r.tables)
     lines = list(csv.reader(io.StringIO(template)))
     assert lines[0] == ["round", "table", "game", "seat", "player", "points"] and len(lines) == 1 + 4 * seated
@@ -101,23 +101,23 @@ def test_the_template_round_trip(room, tmp_path, capsys):
 
 def test_sat_out_rounds_are_marked_on_every_output(room, tmp_path, capsys):
     sheet = tmp_path / "sheet.csv"
-    run(capsys, "scores", room, "--template", sheet)
+    run(capsys, "scores", room, "--template", sheet, "--form", "points")
     sheet.write_bytes(as_spreadsheet_saves(filled(sheet.read_text(encoding="utf-8"), lambda i, row: i % 9 - 4)))
     paths = {what: tmp_path / f"standings.{what}" for what in ("csv", "json", "html")}
     status, out, _ = run(capsys, "scores", room, sheet, *[x for w, p in paths.items() for x in (f"--{w}", p)])
     assert status == 0
     footnote = "* sat out: the round scores the round's average"
-    sat_out = Schedule.model_validate_json(room.read_text()).rounds[0].sit_outs[0]
+    sat_out = Schedule.model_validate_json(room.read_text(encoding="utf-8")).rounds[0].sit_outs[0]
     line = next(line for line in out.splitlines() if f" {sat_out} " in line)
     assert "*" in line.split()[5] and footnote in out  # round 1's cell carries the sign
     assert "* sits out - scores the round's average" in paths["csv"].read_text(encoding="utf-8")
-    assert any(note.startswith(footnote) for note in json.loads(paths["json"].read_text())["footnotes"])
+    assert any(note.startswith(footnote) for note in json.loads(paths["json"].read_text(encoding="utf-8"))["footnotes"])
     assert footnote in paths["html"].read_text(encoding="utf-8").replace("&#39;", "'")
 
 
 def test_a_line_entered_twice_is_a_correction(room, tmp_path, capsys):
     sheet = tmp_path / "sheet.csv"
-    run(capsys, "scores", room, "--template", sheet)
+    run(capsys, "scores", room, "--template", sheet, "--form", "points")
     rows = filled(sheet.read_text(encoding="utf-8"), lambda i, row: 1)
     first = rows[1]
     sheet.write_bytes(as_spreadsheet_saves(rows + [first[:5] + ["11"]]))
@@ -125,22 +125,28 @@ def test_a_line_entered_twice_is_a_correction(room, tmp_path, capsys):
     status, _, err = run(capsys, "scores", room, sheet, "--json", out_json)
     assert status == 0
     assert f"line {len(rows) + 1} corrects line 2 (round 1, table 1, game 1, =Bob: 1 -> 11)" in err
-    totals = {r["player"]: r["total"] for r in json.loads(out_json.read_text())["standings"]["rows"]}
-    assert totals["=Bob"] == expected_totals(Schedule.model_validate_json(room.read_text()), rows)["=Bob"] + 10
+    totals = {r["player"]: r["total"] for r in json.loads(out_json.read_text(encoding="utf-8"))["standings"]["rows"]}
+    assert (
+        totals["=Bob"]
+        == expected_totals(Schedule.model_validate_json(room.read_text(encoding="utf-8")), rows)["=Bob"] + 10
+    )
 
 
 def test_three_handed_rounds_are_shown(tmp_path, capsys):
     day, sheet = tmp_path / "day.json", tmp_path / "sheet.csv"
     run(capsys, "fixed", "--players", 7, "--rounds", 2, "--json", day)
-    run(capsys, "scores", day, "--template", sheet)
-    sheet.write_text("".join(",".join(r) + "\n" for r in filled(sheet.read_text(), lambda i, row: 2)))
+    run(capsys, "scores", day, "--template", sheet, "--form", "points")
+    sheet.write_text(
+        "".join(",".join(r) + "\n" for r in filled(sheet.read_text(encoding="utf-8"), lambda i, row: 2)),
+        encoding="utf-8",
+    )
     status, out, _ = run(capsys, "scores", day, sheet)
     assert status == 0 and "8³" in out and "³ played at a table of three" in out
 
 
 def test_standings_after_the_rounds_complete_and_a_note_for_the_rest(room, tmp_path, capsys):
     sheet = tmp_path / "sheet.csv"
-    run(capsys, "scores", room, "--template", sheet)
+    run(capsys, "scores", room, "--template", sheet, "--form", "points")
     rows = filled(sheet.read_text(encoding="utf-8"), lambda i, row: 3 if row[0] != "3" or row[1] == "1" else "")
     sheet.write_bytes(as_spreadsheet_saves(rows))
     status, out, err = run(capsys, "scores", room, sheet)
@@ -176,7 +182,7 @@ MALFORMED = {
 def test_a_malformed_sheet_is_one_line_exit_2_nothing_written(room, tmp_path, capsys, case):
     change, message = MALFORMED[case]
     sheet = tmp_path / "sheet.csv"
-    run(capsys, "scores", room, "--template", sheet)
+    run(capsys, "scores", room, "--template", sheet, "--form", "points")
     rows = filled(sheet.read_text(encoding="utf-8"), lambda i, row: i % 7 - 3)
     rows = [[cell[1:] if cell.startswith("'") else cell for cell in row] for row in rows]  # as typed by hand
     text = "".join(";".join(row) + "\n" for row in change(rows))
@@ -193,7 +199,7 @@ def test_a_malformed_sheet_is_one_line_exit_2_nothing_written(room, tmp_path, ca
 
 def test_the_sheet_or_the_template_not_both(room, tmp_path, capsys):
     status, _, err = run(capsys, "scores", room)
-    assert status == 2 and "give the score sheet SCORES.csv, or --template FILE" in err
+    assert status == 2 and "give the games file GAMES.csv, or --template FILE" in err
     status, _, err = run(capsys, "scores", room, room, "--template", tmp_path / "t.csv")
     assert status == 2 and "--template writes the empty sheet only" in err
     assert not (tmp_path / "t.csv").exists()
@@ -205,8 +211,11 @@ def test_the_printable_page_escapes_names(tmp_path, capsys):
     names, day, sheet, page = (tmp_path / n for n in ("names.txt", "day.json", "sheet.csv", "s.html"))
     names.write_text("<b>Bo</b>\nAnn\nCy\nDee\n", encoding="utf-8")
     run(capsys, "fixed", "--names", names, "--rounds", 1, "--json", day)
-    run(capsys, "scores", day, "--template", sheet)
-    sheet.write_text("".join(",".join(r) + "\n" for r in filled(sheet.read_text(), lambda i, row: i)))
+    run(capsys, "scores", day, "--template", sheet, "--form", "points")
+    sheet.write_text(
+        "".join(",".join(r) + "\n" for r in filled(sheet.read_text(encoding="utf-8"), lambda i, row: i)),
+        encoding="utf-8",
+    )
     status, _, _ = run(capsys, "scores", day, sheet, "--html", page, "--title", "Spring Open")
     html = page.read_text(encoding="utf-8")
     assert status == 0 and "<b>Bo" not in html and "&lt;b&gt;Bo&lt;/b&gt;" in html and "Spring Open" in html
@@ -229,11 +238,11 @@ SAVED_AS = {
 @pytest.mark.parametrize("how", SAVED_AS)
 def test_the_sheet_is_read_as_spreadsheets_save_it(room, tmp_path, capsys, how):
     sheet = tmp_path / "sheet.csv"
-    run(capsys, "scores", room, "--template", sheet)
+    run(capsys, "scores", room, "--template", sheet, "--form", "points")
     rows = filled(sheet.read_text(encoding="utf-8"), lambda i, row: (i * 11) % 29 - 9)
     sheet.write_bytes(saved(rows, *SAVED_AS[how]))
     out_json = tmp_path / "s.json"
     status, _, err = run(capsys, "scores", room, sheet, "--json", out_json)
     assert status == 0, err
-    got = {row["player"]: row["total"] for row in json.loads(out_json.read_text())["standings"]["rows"]}
-    assert got == expected_totals(Schedule.model_validate_json(room.read_text()), rows)
+    got = {row["player"]: row["total"] for row in json.loads(out_json.read_text(encoding="utf-8"))["standings"]["rows"]}
+    assert got == expected_totals(Schedule.model_validate_json(room.read_text(encoding="utf-8")), rows)

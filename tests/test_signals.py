@@ -50,7 +50,7 @@ def stopped_in_a_terminal(tmp_path, stops, *argv, program=ROTATION):
 def written_and_checked(tmp_path, *names):
     for name in names:
         assert (tmp_path / name).exists(), name
-    optimizer.check(Schedule.model_validate_json((tmp_path / "day.json").read_text()))
+    optimizer.check(Schedule.model_validate_json((tmp_path / "day.json").read_text(encoding="utf-8")))
     assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".rotation-")]  # no temporary left
 
 
@@ -77,7 +77,7 @@ def test_two_ctrl_c_at_once_still_write_the_best(tmp_path):
 
 def test_sigterm_stops_a_replan_and_writes_the_best(tmp_path):
     day = optimizer.plan(Event.with_count(24, 8), time_limit=1, workers=1).schedule
-    (tmp_path / "before.json").write_text(day.model_dump_json())
+    (tmp_path / "before.json").write_text(day.model_dump_json(), encoding="utf-8")
     replan = ("replan", "before.json", "--played", 2, "--drop", "P01", "--time-limit", 60)
     status, stdout, terminal = stopped_in_a_terminal(tmp_path, [signal.SIGTERM], *replan, "--json", "day.json")
     assert status == 143 and "stopped early by SIGTERM" in stdout and "Traceback" not in terminal, terminal
@@ -187,7 +187,7 @@ def test_a_stop_ends_compare_at_the_room_it_is_in(tmp_path, monkeypatch):
     )
     assert status == 0, err
     assert "1 room:" in out and out.splitlines()[2].endswith("stopped by Ctrl-C in room 1 of 3")
-    assert len((tmp_path / "c.csv").read_text().splitlines()) == 2  # the header and the room compared
+    assert len((tmp_path / "c.csv").read_text(encoding="utf-8").splitlines()) == 2  # the header and the room compared
 
 
 def test_a_closed_ssh_session_still_gets_its_files(tmp_path):

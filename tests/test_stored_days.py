@@ -31,7 +31,7 @@ def test_the_stored_rooms_are_the_rooms_the_generator_searches():
 
 def _write(folder, players: int, rounds: int, seats) -> None:
     data = {"players": players, "rounds": rounds, "method": "test", "seats": np.asarray(seats).tolist()}
-    (folder / f"n{players:04d}-r{rounds:02d}.json").write_text(json.dumps(data))
+    (folder / f"n{players:04d}-r{rounds:02d}.json").write_text(json.dumps(data), encoding="utf-8")
 
 
 def test_a_stored_day_with_more_repeats_than_the_room_needs_is_refused(tmp_path, monkeypatch):

@@ -59,7 +59,7 @@ def fewest_table_visits(
         for i in range(tables):
             model.add_exactly_one(x[r, i, j] for j in range(tables))
             model.add_exactly_one(x[r, j, i] for j in range(tables))
-            model.add_hint(x[r, i, i], True)
+            model.add_hint(x[r, i, i], 1)  # an int: ortools 9.10 refuses a bool here
             for j in range(tables):
                 if sizes[r, i] != sizes[r, j] or (r == 0 and i != j):
                     model.add(x[r, i, j] == 0)

@@ -3,6 +3,9 @@
     fixed.fixed_seating          the fixed MJMP rotation (the baseline and first warm start)
     affine.affine_seating        AG(k, 4): repeat-free for 4^k players over (4^k - 1) / 3 rounds
     speeds.speed_seating         every seat moves a fixed number of tables a round (the slip generalised)
+    differences                  every seat moves by its own stored step each round: a difference matrix over
+                                 Z_T, found ahead and stored, for rooms of 72 to 200 players the speed rule
+                                 leaves short
     doubling.doubled_affine_seating  32 players over 10 rounds: two affine planes of order 4, signed
     rotational.rotational_seating  a base round developed over Z_m, found by a small CP-SAT model
     library                      repeat-free days computed ahead by the constructions above, and for
@@ -15,8 +18,8 @@
     stayers.place_stayers        the repair every start goes through so stay requests hold
 
 Zero-repeat seatings come from `zero_repeat_seating`: the library, the affine geometry, the doubling,
-the speed rule (all instant), then the rotational search within the time limit. Every seating handed out is
-checked here first, so a builder bug can only cost a None.
+the speed rule, the stored difference rows (all instant), then the rotational search within the time
+limit. Every seating handed out is checked here first, so a builder bug can only cost a None.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import numpy as np
 from optimizer.budget import Budget
 from optimizer.constructions import library
 from optimizer.constructions.affine import affine_dimension, affine_rounds, affine_seating
+from optimizer.constructions.differences import difference_rounds, difference_seating
 from optimizer.constructions.doubling import doubled_affine_seating, doubling_rounds
 from optimizer.constructions.rotational import rotational_seating
 from optimizer.constructions.speeds import best_speeds, speed_rounds, speed_seating
@@ -47,16 +51,18 @@ def zero_repeat_seating(player_count: int, rounds: int, budget: Budget, seed: in
 
 
 def instant_seating(player_count: int, rounds: int) -> Made | None:
-    """The first instant construction reaching `rounds`: library, affine geometry, doubling, speed rule."""
-    for build in (from_library, from_affine, from_doubling, from_speeds):
+    """The first instant construction reaching `rounds`: library, affine geometry, doubling, speed rule,
+    difference rows."""
+    for build in (from_library, from_affine, from_doubling, from_speeds, from_differences):
         made = build(player_count, rounds)
         if made is not None:
             return made
     return None
 
 
-def frontier_rounds(player_count: int) -> int:
-    """The most repeat-free rounds available instantly (library, affine, doubling, speeds); not a table."""
+def frontier_rounds(player_count: int, rows: bool = True) -> int:
+    """The most repeat-free rounds available instantly (library, affine, doubling, speeds and, with `rows`,
+    the difference rows); not a table."""
     if player_count < 4 or player_count % 4:
         return 0
     entry = library.load(player_count)
@@ -65,7 +71,17 @@ def frontier_rounds(player_count: int) -> int:
         affine_rounds(player_count),
         doubling_rounds(player_count),
         speed_rounds(player_count),
+        difference_rounds(player_count) if rows else 0,
     )
+
+
+def longest_design(player_count: int, rounds: int) -> Made | None:
+    """The longest instant day to choose `rounds` rounds from for the table numbers: of the constructions
+    before the difference rows wherever they reach `rounds` (their regular structure numbers tables well:
+    128 players over 10 rounds from the speed rule's 16 had no table visit above even in a 1 s run, from the
+    rows' 29 160), else the difference rows'."""
+    without_rows = frontier_rounds(player_count, rows=False)
+    return instant_seating(player_count, without_rows if without_rows >= rounds else frontier_rounds(player_count))
 
 
 def from_library(player_count: int, rounds: int) -> Made | None:
@@ -94,3 +110,9 @@ def from_speeds(player_count: int, rounds: int) -> Made | None:
         return None
     speeds = best_speeds(player_count // 4)[0]
     return speed_seating(player_count, rounds, speeds), f"speed rule d={speeds} mod {player_count // 4}"
+
+
+def from_differences(player_count: int, rounds: int) -> Made | None:
+    seats = difference_seating(player_count, rounds)
+    tables = player_count // 4
+    return None if seats is None else (seats, f"difference rows over Z_{tables} (stored)")

@@ -29,11 +29,11 @@ The whole build takes milliseconds and is the same for the same seed.
 from __future__ import annotations
 
 import random
-import time
 from itertools import combinations
 
 import numpy as np
 
+from optimizer.budget import Budget
 from optimizer.constructions.affine import affine_seating
 from optimizer.seats import Seats
 
@@ -48,14 +48,14 @@ def doubling_rounds(player_count: int) -> int:
     return ROUNDS if player_count == PLAYERS else 0
 
 
-def doubled_affine_seating(player_count: int, rounds: int, seed: int = 0, time_limit: float = 10.0) -> Seats | None:
-    """(rounds, 8, 4) for 32 players and 1..10 rounds, or None for other rooms or if time runs out."""
+def doubled_affine_seating(player_count: int, rounds: int, seed: int = 0, budget: Budget | None = None) -> Seats | None:
+    """(rounds, 8, 4) for 32 players and 1..10 rounds, or None for other rooms or once `budget` is spent
+    (none: until one is found, which takes milliseconds; the seed decides which)."""
     if player_count != PLAYERS or not 1 <= rounds <= ROUNDS:
         return None
     plane = affine_seating(2)  # (5, 4, 4): the parallel classes of AG(2, 4)
-    deadline = time.monotonic() + time_limit
     rng = random.Random(seed)
-    while (pi := arc_permutation(plane, rng, deadline)) is not None:
+    while (pi := arc_permutation(plane, rng, budget or Budget.unlimited())) is not None:
         classes = np.concatenate([plane, pi[plane]])  # (10, 4, 4): the collapsed 2-(16, 4, 2) design
         signs = solve_gf2(*sign_equations(classes))
         if signs is not None:
@@ -63,13 +63,13 @@ def doubled_affine_seating(player_count: int, rounds: int, seed: int = 0, time_l
     return None
 
 
-def arc_permutation(plane: np.ndarray, rng: random.Random, deadline: float) -> np.ndarray | None:
+def arc_permutation(plane: np.ndarray, rng: random.Random, budget: Budget) -> np.ndarray | None:
     """A permutation of the points mapping no collinear triple onto a collinear triple, or None
-    once the deadline passes. Randomised backtracking, restarted every RESTART_STEPS nodes."""
+    once the budget is spent. Randomised backtracking, restarted every RESTART_STEPS nodes."""
     triples = [t for line in plane.reshape(-1, 4).tolist() for t in combinations(line, 3)]
     collinear = {_mask(t) for t in triples}
     closing = [[t for t in triples if max(t) == p] for p in range(POINTS)]  # checked when p is placed
-    while time.monotonic() < deadline:
+    while not budget.done():
         image = _place_points(closing, collinear, rng)
         if image is not None:
             return np.array(image, dtype=np.int64)

@@ -12,6 +12,7 @@ from contextlib import asynccontextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import Generic, TypeVar
+from urllib.parse import quote
 
 import jinja2
 from fastapi import FastAPI, Request
@@ -23,6 +24,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from models import Schedule
 from optimizer.words import counted
+from rotation import tool_version
 from rotation.desk import backup, service
 from rotation.desk.security import LOCAL_HOSTS, Guard, GuardMiddleware
 from rotation.desk.settings import FieldErrors
@@ -135,16 +137,18 @@ def create_app(
     async def field_errors(request: Request, error: FieldErrors) -> JSONResponse:
         return JSONResponse({"detail": str(error), "errors": error.errors}, status_code=422)
 
-    from rotation.desk import api, data_pages, pages, room_pages, scores_api, scores_pages
+    from rotation.desk import api, data_pages, pages, room_pages, scores_api, scores_pages, series_pages
 
     app.include_router(api.router)
     app.include_router(room_pages.api)
     app.include_router(scores_api.api)
     app.include_router(data_pages.api)
+    app.include_router(series_pages.api)
     app.include_router(pages.router)
     app.include_router(room_pages.router)
     app.include_router(scores_pages.router)
     app.include_router(data_pages.router)
+    app.include_router(series_pages.router)
     return app
 
 
@@ -157,6 +161,8 @@ def templates() -> Jinja2Templates:
         lstrip_blocks=True,
     )
     environment.filters["counted"] = counted  # "1 repeat", "2 repeats": the report's singular and plural
+    environment.filters["path"] = lambda text: quote(text, safe="")  # a name as one segment of a path
+    environment.globals["tool_version"] = tool_version()  # on every page: which version the desk runs
     environment.filters["local_time"] = local_time
     return Jinja2Templates(env=environment)
 

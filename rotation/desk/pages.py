@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Annotated
 from urllib.parse import urlencode
 
@@ -9,16 +10,27 @@ from fastapi import APIRouter, File, Form, HTTPException, Query, Request, Upload
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 import optimizer
-from models.event import name_key
+from models.event import FixedRule, name_key
+from models.rules import Rules
+from optimizer.constructions.fixed import rule_words
 from rotation.desk import guards, service, views
+from rotation.desk import rules_form as rule_boxes
 from rotation.desk.app import desk_of, templates
-from rotation.desk.settings import MAX_UPLOAD_BYTES, EventSettings, FieldErrors, form_from_settings, settings_from_form
+from rotation.desk.settings import (
+    MAX_UPLOAD_BYTES,
+    EventSettings,
+    FieldErrors,
+    form_from_settings,
+    names_text,
+    settings_from_form,
+)
 from rotation.desk.storage import RUNNING, VersionRow
 from rotation.output import SIT_OUT_WORDS
 from rotation.typeface import widest_word_em
 
 router = APIRouter(include_in_schema=False)
 TEMPLATES = templates()
+TEMPLATES.env.globals["rule_numbers"] = rule_boxes.NUMBERS  # the settings form's box per figure of the rule sheet
 Text = Annotated[str, Form()]
 
 
@@ -45,12 +57,19 @@ def back_to(event_id: int, anchor: str = "") -> RedirectResponse:
 def index(request: Request):
     store = desk_of(request).store
     events = [(event, service.settings_of(event)) for event in store.events()]
-    return page(request, "index.html.j2", events=events)
+    series = Counter(settings.series for _, settings in events if settings.series)
+    return page(request, "index.html.j2", events=events, series=sorted(series.items(), key=lambda s: s[0].casefold()))
 
 
 @router.get("/events/new", response_class=HTMLResponse)
 def new_event(request: Request):
-    blank = {"rounds": "7", "time_limit": "30", "odd": "three-handed", "sit_out_scoring": "zero"}
+    blank = {
+        "rounds": "7",
+        "time_limit": "30",
+        "odd": "three-handed",
+        "sit_out_scoring": "zero",
+        **rule_boxes.form_from_rules(Rules()),
+    }
     return page(request, "event_form.html.j2", form=blank, event_id=None)
 
 
@@ -85,10 +104,11 @@ def _settings_page(request: Request, event_id: int, status: int = 200, **context
     """The event's settings, its names as the players are now (once a schedule has them), a rename box."""
     store = desk_of(request).store
     event = service.load_event(store, event_id)
-    form = form_from_settings(service.settings_of(event))
+    settings = service.settings_of(event)
+    form = form_from_settings(settings)
     now = _players_now(service.current_version(store, event))
     if now:
-        form["names"] = "\n".join(now)
+        form["names"] = names_text(now, settings.ids)
     context.setdefault("errors", {})
     return page(
         request,
@@ -434,13 +454,18 @@ def player_page(request: Request, event_id: int, player: int, version: int | Non
 def compare_page(request: Request, event_id: int):
     settings, shown = _shown(request, event_id)
     fixed = shown.figures.get("fixed") or {}
+    variant = None
+    if settings.fixed_rule is not FixedRule.MJMP:  # the event's own fixed rule, beside the baseline
+        variant = service.fixed_figures(shown.schedule(), settings.fixed_rule)
     return page(
         request,
         "compare.html.j2",
         event_id=event_id,
         settings=settings,
-        rows=views.compared_rows(shown.figures),
+        rows=views.compared_rows(shown.figures, variant),
         skipped=fixed.get("skipped", ""),
+        variant=rule_words(settings.fixed_rule, tuple(settings.winds)) if variant is not None else "",
+        variant_skipped=(variant or {}).get("skipped", ""),
         version=shown,
     )
 
@@ -492,9 +517,17 @@ def print_options(request: Request, event_id: int):
 
 
 def _print_options(settings: EventSettings, parts=(), rounds=None, players_url: str = ""):
-    from rotation.printing import Options
+    from rotation.printing import Options, rule_options
 
-    return Options(title=settings.title, date=settings.date, only=tuple(parts), rounds=rounds, players_url=players_url)
+    return Options(
+        title=settings.title,
+        date=settings.date,
+        only=tuple(parts),
+        rounds=rounds,
+        players_url=players_url,
+        winds=tuple(settings.winds),
+        **(rule_options(settings.rules, settings.sit_out_scoring) if settings.score_entry == "games" else {}),
+    )
 
 
 @router.get("/events/{event_id}/print", response_class=HTMLResponse)

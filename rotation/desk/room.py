@@ -20,7 +20,7 @@ import secrets
 from dataclasses import dataclass
 
 from models import Round
-from rotation.desk.service import DeskError, current_version, load_event
+from rotation.desk.service import DeskError, current_version, load_event, settings_of
 from rotation.desk.storage import Store
 
 PUBLIC_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"  # Crockford's base 32, lower case: no i, l, o, u
@@ -155,14 +155,50 @@ def release(store: Store, event_id: int, round_number: int, now: float) -> Room:
     if not 1 <= round_number <= min(last + 1, len(rounds)):
         span = f"round {last + 1}" if last < len(rounds) else "a released round"
         raise DeskError(f"release {span} (rounds go to the room in order)", field="release", status=422)
-    seating = rounds[round_number - 1].model_dump_json()
     with store.change() as db:
-        db.execute(
-            "INSERT OR REPLACE INTO releases (event_id, round, seating, released) VALUES (?, ?, ?, ?)",
-            (event_id, round_number, seating, now),
-        )
+        _release(db, event_id, round_number, rounds[round_number - 1], now)
         if round_number == last + 1:  # a new round: its clock starts from the full length
-            db.execute("UPDATE rooms SET started = ?, left = minutes * 60 WHERE event_id = ?", (now, event_id))
+            _restart_clock(db, event_id, now)
+    return room(store, event_id)
+
+
+def _release(db, event_id: int, round_number: int, round_: Round, now: float) -> None:
+    """A round to the room with the seating it has now (again, for a round released before)."""
+    db.execute(
+        "INSERT OR REPLACE INTO releases (event_id, round, seating, released) VALUES (?, ?, ?, ?)",
+        (event_id, round_number, round_.model_dump_json(), now),
+    )
+
+
+def _restart_clock(db, event_id: int, now: float) -> None:
+    db.execute("UPDATE rooms SET started = ?, left = minutes * 60 WHERE event_id = ?", (now, event_id))
+
+
+def session_of(round_number: int, session_rounds: int, total: int) -> tuple[int, int, int]:
+    """(session, its first round, its last round) of a round, in sessions of `session_rounds` rounds."""
+    session = (round_number - 1) // session_rounds + 1
+    return session, (session - 1) * session_rounds + 1, min(session * session_rounds, total)
+
+
+def release_session(store: Store, event_id: int, now: float) -> Room:
+    """The next session goes to the room as a unit: every round of it not yet released, in one change
+    (a multi-session event: settings' `session_rounds`)."""
+    event = load_event(store, event_id)
+    size = settings_of(event).session_rounds
+    version = current_version(store, event)
+    if not size:
+        raise DeskError("the event is not in sessions: release its rounds one at a time", field="release")
+    if version is None:
+        raise DeskError("the event has no schedule yet: plan it first", field="release")
+    rounds = version.schedule().rounds
+    last = room(store, event_id).last
+    if last >= len(rounds):
+        raise DeskError("every round is released", field="release", status=422)
+    _, _, until = session_of(last + 1, size, len(rounds))
+    with store.change() as db:
+        for number in range(last + 1, until + 1):
+            _release(db, event_id, number, rounds[number - 1], now)
+        _restart_clock(db, event_id, now)  # the session's first round begins
     return room(store, event_id)
 
 

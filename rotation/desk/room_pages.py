@@ -62,8 +62,16 @@ def room_page(request: Request, event_id: int, errors=None, status: int = 200):
         players_url=players_url(request, seated.public_id),
         local_only=desk_of(request).local_only,
         timer=seated.timer.state(desk_of(request).clock()),
+        session=_next_session(service.settings_of(event), seated.last, len(schedule.rounds) if schedule else 0),
         errors=errors or {},
     )
+
+
+def _next_session(settings, last: int, total: int) -> tuple[int, int, int] | None:
+    """(session, first round, last round) of the next session to release, for an event in sessions."""
+    if not settings.session_rounds or last >= total:
+        return None
+    return room.session_of(last + 1, settings.session_rounds, total)
 
 
 def _room_action(request: Request, event_id: int, csrf: str, action) -> Response:
@@ -80,6 +88,11 @@ def _room_action(request: Request, event_id: int, csrf: str, action) -> Response
 @router.post("/events/{event_id}/release")
 def release(request: Request, event_id: int, round: Annotated[int, Form()], csrf: Text = ""):
     return _room_action(request, event_id, csrf, lambda d: room.release(d.store, event_id, round, d.clock()))
+
+
+@router.post("/events/{event_id}/release/session")
+def release_session(request: Request, event_id: int, csrf: Text = ""):
+    return _room_action(request, event_id, csrf, lambda d: room.release_session(d.store, event_id, d.clock()))
 
 
 @router.post("/events/{event_id}/release/withdraw")
@@ -247,6 +260,14 @@ def put_room(request: Request, event_id: int, body: RoomIn) -> RoomOut:
 def post_release(request: Request, event_id: int, body: ReleaseIn) -> RoomOut:
     desk = desk_of(request)
     room.release(desk.store, event_id, body.round, desk.clock())
+    return room_out(request, event_id)
+
+
+@api.post("/events/{event_id}/release/session")
+def post_release_session(request: Request, event_id: int) -> RoomOut:
+    """The next session of a multi-session event goes to the room as a unit."""
+    desk = desk_of(request)
+    room.release_session(desk.store, event_id, desk.clock())
     return room_out(request, event_id)
 
 

@@ -6,7 +6,9 @@ The rules of scoring (sit-outs, ties, three-handed, leavers) are rotation.scorin
   played, and a played round is kept exactly as it is by every re-plan, so no re-plan can change a table
   whose card is in. A card for a round not yet played is refused with the way on: mark it played.
   Entering a card never changes the schedule (no new version, nothing refused to a re-plan running).
-- A card is checked against the current schedule's table by scoring.card; a wrong box gets its message.
+- A card is checked against the current schedule's table by scoring.card (points) or made from the table's
+  game results by scoring.games.games_card under the event's rules (settings.rules, read at once like
+  `late_as_sit_out`); a wrong box gets its message. A card keeps its game results, for the records.
 - A re-entry is a correction: a new row of `cards`, never an update; the older rows are its history,
   each with the time it was entered (not who entered it). An entry equal to the card that counts stores
   nothing.
@@ -25,12 +27,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from models import Schedule
+from models.rules import Rules
 from models.scores import Card, Standings
 from rotation import scoring
 from rotation.desk.room import room
 from rotation.desk.service import DeskError, current_version, load_event, settings_of
 from rotation.desk.storage import Store, now
+from rotation.scoring.cards import CardProblem, table_of
 from rotation.scoring.cards import Entry as Box
+from rotation.scoring.games import games_card, read_game
 
 
 @dataclass(frozen=True)
@@ -85,6 +90,7 @@ class DayScores:
     played: int
     rounds: tuple[RoundCards, ...]
     late_as_sit_out: bool = False  # the event's choice for a late arrival's rounds before arriving
+    rules: Rules = Rules()  # the event's scoring rules
 
     @property
     def counted(self) -> list[Card]:
@@ -96,17 +102,21 @@ class DayScores:
         return scoring.complete_rounds(self.schedule, self.counted)
 
 
-def _schedule(store: Store, event_id: int) -> tuple[Schedule, int, bool]:
-    """The current schedule, its rounds played, and the event's choice for late arrivals."""
+def _schedule(store: Store, event_id: int) -> tuple[Schedule, int, bool, Rules]:
+    """The current schedule, its rounds played, the event's choice for late arrivals and its rules."""
     event = load_event(store, event_id)
     version = current_version(store, event)
     if version is None:
         raise DeskError("the event has no schedule yet: plan it first", status=404)
-    return version.schedule(), version.played, settings_of(event).late_as_sit_out
+    settings = settings_of(event)
+    schedule = version.schedule()
+    if settings.ids:  # member numbers given after the plan still reach the results
+        schedule = schedule.model_copy(update={"ids": {**schedule.ids, **settings.ids}})
+    return schedule, version.played, settings.late_as_sit_out, settings.rules
 
 
 def day_scores(store: Store, event_id: int) -> DayScores:
-    schedule, played, late_as_sit_out = _schedule(store, event_id)
+    schedule, played, late_as_sit_out, rules = _schedule(store, event_id)
     entered: dict[tuple[int, int], list[Entered]] = {}
     rows = store.db.execute(
         "SELECT id, round, table_number, card, entered FROM cards WHERE event_id = ? ORDER BY id", (event_id,)
@@ -125,7 +135,7 @@ def day_scores(store: Store, event_id: int) -> DayScores:
         )
         for number, round_ in enumerate(schedule.rounds, start=1)
     )
-    return DayScores(schedule, played, rounds, late_as_sit_out)
+    return DayScores(schedule, played, rounds, late_as_sit_out, rules)
 
 
 def round_cards(scores: DayScores, round_number: int) -> RoundCards:
@@ -144,16 +154,51 @@ def table_cards(scores: DayScores, round_number: int, table_number: int) -> Tabl
 def enter_card(
     store: Store, event_id: int, round_number: int, table_number: int, points: Mapping[str, Sequence[Box]]
 ) -> Entered | None:
-    """Store a table's card (each player's four games, name -> games 1-4) in one transaction: a new
-    card, or a correction of the one in. None when it equals the card that counts (nothing stored).
-    Raises scoring.CardRefused naming each wrong box, DeskError for a round not yet played."""
-    schedule, played, _ = _schedule(store, event_id)
+    """Store a table's card (each player's games, name -> games 1 to the rules' games per round) in one
+    transaction: a new card, or a correction of the one in. None when it equals the card that counts
+    (nothing stored). Raises scoring.CardRefused naming each wrong box, DeskError for a round not yet played."""
+    schedule, rules = _played(store, event_id, round_number)
+    return _store(store, event_id, scoring.card(schedule, round_number, table_number, points, rules.games_per_round))
+
+
+def enter_games(
+    store: Store, event_id: int, round_number: int, table_number: int, results: Mapping[int, Mapping[str, str]]
+) -> Entered | None:
+    """Store a table's card made from its game results (game -> the boxes of `rotation.scoring.games.read_game`),
+    scored by the event's rules, as `enter_card` stores points. Raises scoring.CardRefused naming every
+    wrong box of every game."""
+    schedule, rules = _played(store, event_id, round_number)
+    table_of(schedule, round_number, table_number)
+    games, problems, unread = [], list[CardProblem](), set()
+    for number, cells in sorted(results.items()):
+        if not any((text or "").strip() for text in cells.values()):
+            continue  # an empty row: games_card says the game is missing
+        try:
+            games.append(read_game(round_number, table_number, number, cells))
+        except scoring.CardRefused as refused:
+            problems += refused.problems
+            unread.add(number)
+    try:
+        card = games_card(schedule, round_number, table_number, games, rules)
+    except scoring.CardRefused as refused:  # an unread game is "missing" to it: its own problems said why
+        problems += [problem for problem in refused.problems if problem.game not in unread]
+    if problems:
+        raise scoring.CardRefused(sorted(problems, key=lambda p: p.game or 0))
+    return _store(store, event_id, card)
+
+
+def _played(store: Store, event_id: int, round_number: int) -> tuple[Schedule, Rules]:
+    schedule, played, _, rules = _schedule(store, event_id)
     if 1 <= round_number <= len(schedule.rounds) and round_number > played:
         raise DeskError(
             f"round {round_number} is not marked played yet: mark it played, then enter its cards",
             field="played",
         )
-    card = scoring.card(schedule, round_number, table_number, points)
+    return schedule, rules
+
+
+def _store(store: Store, event_id: int, card: Card) -> Entered | None:
+    round_number, table_number = card.round, card.table
     with store.change() as db:
         latest = db.execute(
             "SELECT card FROM cards WHERE event_id = ? AND round = ? AND table_number = ? ORDER BY id DESC LIMIT 1",
@@ -176,7 +221,11 @@ def standings_of(scores: DayScores, after: int | None = None) -> Standings:
         raise DeskError("no round has every table's card in yet", status=404)
     try:
         return scoring.standings(
-            scores.schedule, scores.counted, after=after, late_arrivals_as_sit_outs=scores.late_as_sit_out
+            scores.schedule,
+            scores.counted,
+            after=after,
+            late_arrivals_as_sit_outs=scores.late_as_sit_out,
+            rules=scores.rules,
         )
     except scoring.ScoresIncomplete as error:
         raise DeskError(str(error), field="after", status=404) from None

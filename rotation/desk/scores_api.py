@@ -25,6 +25,26 @@ class CardIn(BaseModel):
     )
 
 
+class GameIn(BaseModel):
+    """One game's result as the games file writes it: seat letters, yes/no, empty where it does not apply."""
+
+    game: StrictInt = Field(ge=1, description="The game within the round, from 1.")
+    how: str = Field(description="self, discard, wall or unfinished.")
+    winner: str = Field(default="", description="The winner's seat letter A-D (two, space separated, if allowed).")
+    value: str = Field(default="", description="The hand's value on the card.")
+    discarder: str = Field(default="", description="Who discarded the winning tile (a discard win).")
+    exposures: str = Field(default="", description="The winner's exposures, 0 to 4.")
+    jokerless: str = Field(default="", description="yes or no.")
+    dead: str = Field(default="", description="Dead hands' seat letters, space separated.")
+    error: str = Field(default="", description="Who called Mah Jongg in error.")
+
+
+class GamesIn(BaseModel):
+    round: int = Field(description="A round marked played.")
+    table: int
+    games: list[GameIn] = Field(description="Every game of the round, scored by the event's rules.")
+
+
 class EntryOut(BaseModel):
     id: int
     card: Card
@@ -104,13 +124,41 @@ def get_cards(request: Request, event_id: int, round: int | None = None) -> list
 def post_card(request: Request, event_id: int, body: CardIn) -> EnteredOut:
     """Enter a table's card, or correct it (the old one is kept in its history)."""
     store = desk_of(request).store
+    return _entered(
+        store,
+        event_id,
+        body.round,
+        body.table,
+        lambda: scores.enter_card(store, event_id, body.round, body.table, body.points),
+    )
+
+
+@api.post(
+    "/events/{event_id}/games",
+    responses={422: {"description": "A game cannot have happened: `problems` names each game's box and why."}},
+)
+def post_games(request: Request, event_id: int, body: GamesIn) -> EnteredOut:
+    """Enter a table's round as game results, scored by the event's rules (a correction keeps the old card)."""
+    store = desk_of(request).store
+    results = {game.game: game.model_dump(exclude={"game"}) for game in body.games}
+    return _entered(
+        store,
+        event_id,
+        body.round,
+        body.table,
+        lambda: scores.enter_games(store, event_id, body.round, body.table, results),
+    )
+
+
+def _entered(store, event_id: int, round_number: int, table_number: int, enter) -> EnteredOut:
+    """The table after `enter` stored its card, or a 422 answer naming each wrong box."""
     try:
-        entry = scores.enter_card(store, event_id, body.round, body.table, body.points)
+        entry = enter()
     except scoring.CardRefused as refused:
         problems = [problem._asdict() for problem in refused.problems]
         return JSONResponse({"detail": str(refused), "problems": problems}, status_code=422)  # type: ignore[return-value]
-    table = scores.table_cards(scores.day_scores(store, event_id), body.round, body.table)
-    return EnteredOut(stored=entry is not None, table=table_out(body.round, table))
+    table = scores.table_cards(scores.day_scores(store, event_id), round_number, table_number)
+    return EnteredOut(stored=entry is not None, table=table_out(round_number, table))
 
 
 @api.get("/events/{event_id}/cards/{round_number}/{table_number}/history")

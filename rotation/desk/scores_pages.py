@@ -10,18 +10,23 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from models import SEAT_LETTERS
 from models.event import name_key
-from models.scores import GAMES_PER_ROUND, RoundMark, Standings
+from models.rules import SIT_OUT_RULE, Rules
+from models.scores import Card, RoundMark, Standings
 from rotation import scoring
 from rotation.desk import scores, service
 from rotation.desk.app import desk_of, local_time
 from rotation.desk.pages import Text, check_form, page
+from rotation.gamesheet import RESULT_COLUMNS, game_cells, games_csv
 from rotation.output import SIT_OUT_WORDS
+from rotation.scoring.games import second_looks
 from rotation.standings_pages import (
     cell,
     folded_cell,
     footnotes,
     heading,
+    high_lines,
     player_note,
+    results_csv,
     standings_csv,
     standings_html,
     standings_json,
@@ -29,6 +34,17 @@ from rotation.standings_pages import (
 from rotation.typeface import widest_word_em
 
 router = APIRouter(include_in_schema=False)
+# A game result's boxes in the games file's order, the keyboard's: (column, label, width in characters)
+GAME_BOXES = (
+    ("winner", "Winner", 2),
+    ("value", "Value", 3),
+    ("how", "How", 0),
+    ("discarder", "Discarder", 2),
+    ("exposures", "Exposures", 2),
+    ("jokerless", "Jokerless", 3),
+    ("dead", "Dead", 4),
+    ("error", "MJ in error", 3),
+)
 
 
 @dataclass(frozen=True)
@@ -41,32 +57,61 @@ class SeatRow:
 
 
 @dataclass(frozen=True)
+class GameRow:
+    number: int
+    cells: dict[str, str]  # the result's boxes (rotation.gamesheet.RESULT_COLUMNS) as shown in the form
+    points: tuple[str, ...]  # each seat's points in the card that is in, computed by the server
+
+
+@dataclass(frozen=True)
 class CardForm:
     table: int
     seats: tuple[SeatRow, ...]
     status: str  # in, missing, or changed (the seating changed after the card was entered)
     entered: str  # when the card that is in was entered
     corrections: int  # earlier entries kept in its history
+    entry: str = "points"  # games: the card takes game results; points: each player's points
+    games: tuple[GameRow, ...] = ()  # the game results' rows, when the card takes them
+    looks: tuple[str, ...] = ()  # a plain card's games worth a second look (scoring.games.second_looks)
 
     @property
     def three_handed(self) -> bool:
         return len(self.seats) == 3
 
 
-def card_form(table: scores.TableCards, typed: dict[int, tuple[str, ...]] | None = None) -> CardForm:
-    """A table's card in seat order: what was typed (a refused entry), or the card in, or empty boxes."""
+def card_form(
+    table: scores.TableCards, rules: Rules, entry: str = "points", typed: dict[int, tuple[str, ...]] | None = None
+) -> CardForm:
+    """A table's card in seat order: what was typed (a refused entry), or the card in, or empty boxes;
+    with `entry` "games" its rows of game results too (typed: game -> the boxes in RESULT_COLUMNS' order)."""
     latest, counted = table.latest, table.counted
     rows = []
     for seat, name in enumerate(table.players):
-        boxes, total = ("",) * GAMES_PER_ROUND, ""  # the page's script totals what is typed
-        if typed is not None:
+        boxes, total = ("",) * rules.games_per_round, ""  # the page's script totals what is typed
+        if typed is not None and entry == "points":
             boxes = typed.get(seat, boxes)
         elif counted is not None:
             boxes, total = tuple(map(str, counted.points[seat])), str(counted.totals()[name])
         rows.append(SeatRow(seat, SEAT_LETTERS[seat], name, boxes, total))
     status = "in" if counted is not None else ("changed" if table.stale else "missing")
     entered = local_time(latest.entered) if latest is not None else ""
-    return CardForm(table.table, tuple(rows), status, entered, max(0, len(table.entries) - 1))
+    games = _game_rows(counted, rules, typed) if entry == "games" else ()
+    looks = tuple(look.message for look in second_looks(counted, rules)) if counted and not counted.games else ()
+    corrections = max(0, len(table.entries) - 1)
+    return CardForm(table.table, tuple(rows), status, entered, corrections, entry, games, looks)
+
+
+def _game_rows(counted: Card | None, rules: Rules, typed: dict[int, tuple[str, ...]] | None) -> tuple[GameRow, ...]:
+    stored = {game.game: game_cells(game) for game in counted.games} if counted is not None else {}
+    rows = []
+    for number in range(1, rules.games_per_round + 1):
+        if typed is not None:
+            cells = dict(zip(RESULT_COLUMNS, typed.get(number, ("",) * len(RESULT_COLUMNS))))
+        else:
+            cells = {column: stored.get(number, {}).get(column, "") for column in RESULT_COLUMNS}
+        points = tuple(str(row[number - 1]) for row in counted.points) if counted and typed is None else ()
+        rows.append(GameRow(number, cells, points))
+    return tuple(rows)
 
 
 def _day_scores(request: Request, event_id: int) -> scores.DayScores:
@@ -98,6 +143,7 @@ def _round_page(
     saved: int | None = None,
     unchanged: bool = False,
     typed: dict[int, dict[int, tuple[str, ...]]] | None = None,
+    posted: str = "",
     errors: dict[str, str] | None = None,
     status: int = 200,
 ) -> HTMLResponse:
@@ -113,16 +159,28 @@ def _round_page(
         settings=settings,
         day=day,
         this=this,
-        cards=[card_form(table, (typed or {}).get(table.table)) for table in this.tables],
+        cards=[
+            card_form(table, day.rules, *_typed(table.table, settings.score_entry, typed, posted))
+            for table in this.tables
+        ],
         sit_outs=sit_outs,
         sit_out_word=SIT_OUT_WORDS[day.schedule.sit_out_scoring.value],
         saved=saved,
         unchanged=unchanged,
-        games=range(1, GAMES_PER_ROUND + 1),
+        games=range(1, day.rules.games_per_round + 1),
+        entry=settings.score_entry,
+        game_boxes=GAME_BOXES,
         errors=errors or {},
         # a seat row as wide as its widest name: cards at least that wide, and narrower ones stacked
         row_em=widest_word_em(day.schedule.players) + SEAT_ROW_EM,
     )
+
+
+def _typed(table: int, entry: str, typed: dict[int, dict[int, tuple[str, ...]]] | None, posted: str):
+    """A card's form as the event enters scores, or as it was posted when refused (a JSON client's kind)."""
+    if typed is not None and table in typed:
+        return posted or entry, typed[table]
+    return entry, None
 
 
 @router.post("/events/{event_id}/scores/{round_number}/played")
@@ -140,28 +198,44 @@ def mark_round_played(request: Request, event_id: int, round_number: int, csrf: 
 
 @router.post("/events/{event_id}/scores/{round_number}/{table_number}")
 async def enter_card(request: Request, event_id: int, round_number: int, table_number: int, csrf: Text = ""):
-    """A table's card from its form: `name-S` (the seat's player, as the page showed them) and
-    `points-S-G` for seat S and game G. Refused: every message beside its box, what was typed kept."""
+    """A table's card from its form: game results `game-G-COLUMN` (winner, value, how, ...) for game G,
+    or points: `name-S` (the seat's player, as the page showed them) and `points-S-G` for seat S and game G.
+    Refused: every message beside its box, what was typed kept."""
     check_form(request, csrf)
-    scores.table_cards(_day_scores(request, event_id), round_number, table_number)  # a page to show it on
+    day = _day_scores(request, event_id)
+    scores.table_cards(day, round_number, table_number)  # a page to show it on
     form = await request.form()
     fields = {key: value for key, value in form.items() if isinstance(value, str)}
+    store, games = desk_of(request).store, range(1, day.rules.games_per_round + 1)
     seats = sorted({int(key.split("-")[1]) for key in fields if key.startswith("name-") and key[5:].isdigit()})
     names = {seat: fields[f"name-{seat}"] for seat in seats}
-    typed = {seat: tuple(fields.get(f"points-{seat}-{g}", "") for g in range(1, GAMES_PER_ROUND + 1)) for seat in seats}
-    entries = {names[seat]: list(typed[seat]) for seat in seats}
+    typed: dict[int, tuple[str, ...]]
+    posted = "games" if any(key.startswith("game-") for key in fields) else "points"
     try:
-        stored = scores.enter_card(desk_of(request).store, event_id, round_number, table_number, entries)
+        if posted == "games":
+            typed = {g: tuple(fields.get(f"game-{g}-{column}", "") for column in RESULT_COLUMNS) for g in games}
+            results = {g: dict(zip(RESULT_COLUMNS, typed[g])) for g in games}
+            stored = scores.enter_games(store, event_id, round_number, table_number, results)
+        else:
+            typed = {seat: tuple(fields.get(f"points-{seat}-{g}", "") for g in games) for seat in seats}
+            entries = {names[seat]: list(typed[seat]) for seat in seats}
+            stored = scores.enter_card(store, event_id, round_number, table_number, entries)
     except scoring.CardRefused as refused:
         errors = _beside_boxes(table_number, names, refused.problems)
         kept = {table_number: typed}
-        return _round_page(request, event_id, round_number, typed=kept, errors=errors, status=422)
+        return _round_page(request, event_id, round_number, typed=kept, posted=posted, errors=errors, status=422)
     except service.DeskError as error:
         if isinstance(error, service.NotFound) or error.status == 404:
             raise
         errors = {error.field or f"t{table_number}": str(error)}
         return _round_page(
-            request, event_id, round_number, typed={table_number: typed}, errors=errors, status=error.status
+            request,
+            event_id,
+            round_number,
+            typed={table_number: typed},
+            posted=posted,
+            errors=errors,
+            status=error.status,
         )
     where = f"/events/{event_id}/scores/{round_number}?saved={table_number}"
     return RedirectResponse(where + ("&unchanged=true" if stored is None else "") + f"#table-{table_number}", 303)
@@ -172,6 +246,10 @@ def _beside_boxes(table: int, names: dict[int, str], problems) -> dict[str, str]
     seat_of = {name_key(name): seat for seat, name in names.items()}
     errors: dict[str, str] = {}
     for problem in problems:
+        if problem.field is not None:  # a game result's box: t3-g2-winner
+            key = f"t{table}-g{problem.game}-{problem.field}"
+            errors[key] = f"{errors[key]}; {problem.message}" if key in errors else problem.message
+            continue
         seat = seat_of.get(name_key(problem.player or ""))
         key = f"t{table}" if seat is None else f"t{table}-{seat}" + (f"-{problem.game}" if problem.game else "")
         message = f"game {problem.game}: {problem.message}" if seat is None and problem.game else problem.message
@@ -193,6 +271,18 @@ def card_history(request: Request, event_id: int, round_number: int, table_numbe
         table=table,
         entries=list(reversed(table.entries)),
     )
+
+
+# ---- the rules -------------------------------------------------------------------------------------
+
+
+@router.get("/events/{event_id}/rules", response_class=HTMLResponse)
+def rules_page(request: Request, event_id: int):
+    """The event's rule sheet, to print and pin up: the scoring lines, the three-handed and sit-out rules."""
+    settings = service.settings_of(service.load_event(desk_of(request).store, event_id))
+    rules = settings.rules
+    sit_out = rules.sit_out or SIT_OUT_RULE[settings.sit_out_scoring]
+    return page(request, "rules.html.j2", event_id=event_id, settings=settings, rules=rules, sit_out=sit_out)
 
 
 # ---- the standings -------------------------------------------------------------------------------
@@ -221,6 +311,7 @@ def _standings_page(
         heading=heading(table) if table else "",
         rows=_rows(table),
         footnotes=footnotes(table) if table else [],
+        highs=high_lines(table) if table else [],
         on_screen=scores.screen_standings(store, event_id) is not None,
         errors=errors or {},
     )
@@ -279,10 +370,16 @@ def standings_print(request: Request, event_id: int, after: int | None = None):
     """The printable page of `rotation scores --html`, with the event's title and date."""
     settings = service.settings_of(service.load_event(desk_of(request).store, event_id))
     table = scores.standings_of(_day_scores(request, event_id), after)
-    return HTMLResponse(standings_html(table, settings.title, settings.date))
+    rules = settings.rules if settings.score_entry == "games" else None  # house rules are the director's
+    return HTMLResponse(standings_html(table, settings.title, settings.date, rules))
 
 
-STANDINGS_FILES = {"standings.csv": "text/csv", "standings.json": "application/json"}
+STANDINGS_FILES = {
+    "standings.csv": "text/csv",
+    "standings.json": "application/json",
+    "results.csv": "text/csv",
+    "games.csv": "text/csv",
+}
 
 
 @router.get("/events/{event_id}/standings/download/{what}")
@@ -291,8 +388,16 @@ def standings_download(request: Request, event_id: int, what: str, after: int | 
 
     if what not in STANDINGS_FILES:
         raise service.DeskError(f"downloads are {', '.join(STANDINGS_FILES)}", status=404)
-    table = scores.standings_of(_day_scores(request, event_id), after)
-    text = (EXCEL_BOM if excel else "") + standings_csv(table) if what == "standings.csv" else standings_json(table)
+    day = _day_scores(request, event_id)
+    table = scores.standings_of(day, after)
+    counted = [card for card in day.counted if card.round <= table.after]
+    render = {
+        "standings.csv": lambda: standings_csv(table),
+        "standings.json": lambda: standings_json(table),
+        "results.csv": lambda: results_csv(table),
+        "games.csv": lambda: games_csv(counted),
+    }
+    text = (EXCEL_BOM if excel and what.endswith(".csv") else "") + render[what]()
     headers = {"Content-Disposition": f'attachment; filename="event-{event_id}-after-{table.after}-{what}"'}
     return Response(text, media_type=STANDINGS_FILES[what], headers=headers)
 
@@ -314,6 +419,8 @@ def screen_context(request: Request, event_id: int) -> dict:
         "standings_heading": heading(table) if table else "",
         "standings_heads": heads,
         "standings_rows": rows,
-        "standings_notes": footnotes(table) if table else [],
+        "standings_notes": [*footnotes(table), *high_lines(table, range(table.after, table.after + 1))]
+        if table
+        else [],
         "standings_stamp": scores.screen_stamp(store, event_id),
     }

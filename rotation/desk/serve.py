@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import errno
 import ipaddress
+import os
 import socket
+import threading
+import time
+import webbrowser
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -85,7 +90,8 @@ def check_public_url(url: str) -> str:
     callback=lambda ctx, param, value: check_public_url(value) if value else "",
     help="The address phones use to reach the desk, for the QR codes (default: found on the room's network).",
 )
-def serve(db_path, host, port, public_url):
+@click.option("--open", "open_browser", is_flag=True, help="Open the desk in the web browser once it is listening.")
+def serve(db_path, host, port, public_url, open_browser):
     """The director's desk: a local web page for the whole tournament day."""
     import uvicorn
 
@@ -94,6 +100,7 @@ def serve(db_path, host, port, public_url):
     from rotation.inputs import BadInput
 
     path = Path(db_path) if db_path else default_db()
+    port_free(host, port)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         exposed = not is_local(host)
@@ -102,12 +109,44 @@ def serve(db_path, host, port, public_url):
         raise BadInput(f"cannot open the desk's file {str(path)!r}: {error}") from None
     except Exception as error:  # sqlite3.DatabaseError: not a database, or a damaged one
         raise BadInput(f"cannot open the desk's file {str(path)!r}: {error}") from None
-    guard = app.state.desk.guard
-    click.echo(f"The desk is at {address(host, port, guard, public_url)}  (data: {path}; Ctrl-C stops it)", err=True)
+    url = address(host, port, app.state.desk.guard, public_url)
+    click.echo(f"The desk is at {url}  (data: {path}; Ctrl-C stops it)", err=True)
     if not exposed and not public_url:
         click.echo(
             "Served on this machine only: phones cannot reach the players' page. "
             "For the room, start it with --host 0.0.0.0.",
             err=True,
         )
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))
+    if open_browser:
+        threading.Thread(target=open_when_listening, args=(server, url), daemon=True).start()
+    server.run()
+
+
+def port_free(host: str, port: int) -> None:
+    """Refuse, before any address is printed, a port another program (another desk) listens on: that
+    address would open the other desk and its data. A probe: the port could still be taken before the
+    desk binds it, and then uvicorn says so."""
+    from rotation.inputs import BadInput
+
+    try:
+        family = socket.getaddrinfo(host.strip("[]"), port, type=socket.SOCK_STREAM)[0][0]
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            if os.name != "nt":  # as uvicorn binds: a desk stopped a moment ago leaves the port usable
+                probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((host.strip("[]"), port))
+    except OSError as error:
+        if error.errno in (errno.EADDRINUSE, getattr(errno, "WSAEADDRINUSE", errno.EADDRINUSE)):
+            raise BadInput(
+                f"port {port} is in use on {host} (another desk?): stop that one, or choose another with --port"
+            ) from None
+        raise BadInput(f"cannot serve on {host} port {port}: {error.strerror or error}") from None
+
+
+def open_when_listening(server, url: str) -> None:
+    """The browser opens the desk once it answers (a page opened sooner would fail to load)."""
+    while not server.started:
+        if server.should_exit:
+            return
+        time.sleep(0.05)
+    webbrowser.open(url)

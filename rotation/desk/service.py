@@ -17,8 +17,8 @@ from dataclasses import dataclass, replace
 from typing import Protocol, TypeVar
 
 import optimizer
-from models import Event, PlanResult, Progress, Replan, Reseat, Schedule, Status
-from models.event import name_key, normalise_name
+from models import Event, NightPlan, PlanResult, Progress, Replan, Reseat, Schedule, Status
+from models.event import FixedRule, name_key, normalise_name
 from optimizer.words import counted
 from rotation.desk import guards
 from rotation.desk.settings import EventSettings, FieldErrors, check_time_limit
@@ -129,9 +129,20 @@ def start_plan(store: Store, planner: Planner, event_id: int, include_released: 
         )
     settings = settings_of(event)
     settings.event()
-    return _launch(
-        store, planner, event_id, "plan", {"settings": settings.model_dump(mode="json")}, settings.time_limit
-    )
+    request = {"settings": settings.model_dump(mode="json"), "earlier": earlier_nights(store, event_id, settings)}
+    return _launch(store, planner, event_id, "plan", request, settings.time_limit)
+
+
+def series_nights(store: Store, series: str) -> list[tuple[EventRow, EventSettings]]:
+    """The events of a series (its nights), oldest first."""
+    nights = [(event, settings_of(event)) for event in store.events()]
+    return sorted(((e, s) for e, s in nights if series and s.series == series), key=lambda night: night[0].id)
+
+
+def earlier_nights(store: Store, event_id: int, settings: EventSettings) -> list[int]:
+    """The nights of the event's series before it that have a schedule: what its plan is planned against."""
+    nights = series_nights(store, settings.series)
+    return [event.id for event, _ in nights if event.id < event_id and event.current_version is not None]
 
 
 def start_replan(
@@ -261,8 +272,22 @@ def interrupt_left_over(store: Store) -> int:
 # ---- the seams with the library ---------------------------------------------------------------
 
 
-def plan_day(settings: EventSettings, on_progress: Callable[[Progress], None]) -> PlanResult:
-    """The variety rotation of the whole day (seam: optimizer.plan)."""
+def plan_day(
+    settings: EventSettings, on_progress: Callable[[Progress], None], earlier: list[Schedule] | None = None
+) -> PlanResult | NightPlan:
+    """The variety rotation of the whole day (seam: optimizer.plan), or a night of a series planned against
+    its earlier nights (seam: optimizer.plan_night, with no run of tonight alone: the desk shows the
+    series page instead)."""
+    if earlier:
+        return optimizer.plan_night(
+            settings.event(),
+            earlier,
+            time_limit=settings.time_limit,
+            seed=settings.seed,
+            workers=settings.workers,
+            on_progress=on_progress,
+            alone=False,
+        )
     return optimizer.plan(
         settings.event(),
         time_limit=settings.time_limit,
@@ -309,6 +334,7 @@ class Planned:
     changes: list | None  # a re-plan's players whose seats changed
     reseat: Reseat | None = None  # a re-plan's choice: the fewest moves, or everyone re-seated
     moves: dict | None = None  # a re-plan's models.Moves against the plan it replaces
+    season: str = ""  # a night of a series: what it adds to the nights before
 
 
 RESEAT_WORDS = {Reseat.FEWEST: "fewest moves", Reseat.ALL: "everyone re-seated"}
@@ -319,10 +345,31 @@ def plan_run(store: Store, run: RunRow, on_progress: Callable[[Progress], None])
     try:
         if run.kind == "plan":
             settings = EventSettings.model_validate(run.request["settings"])
-            return [Planned(plan_day(settings, on_progress), None, None)]
+            earlier = [_schedule_of(store, event_id) for event_id in run.request.get("earlier", [])]
+            planned = plan_day(settings, on_progress, earlier)
+            if isinstance(planned, NightPlan):
+                return [Planned(planned.result, None, None, season=_season_words(planned))]
+            return [Planned(planned, None, None)]
         return _proposals(store, run, on_progress)
     except (ValueError, FieldErrors) as error:
         return str(error)
+
+
+def _schedule_of(store: Store, event_id: int) -> Schedule:
+    version = current_version(store, load_event(store, event_id))
+    if version is None:
+        raise ValueError(f"event {event_id} of the series has no schedule any more")
+    return version.schedule()
+
+
+def _season_words(night: NightPlan) -> str:
+    """'against 3 earlier nights: 12 of tonight's 180 pairs met before'."""
+    met = (
+        ""
+        if night.season is None
+        else f": {night.season.met_before} of tonight's {night.season.pairs} pairs met before"
+    )
+    return f"against {counted(night.nights, 'earlier night')} of the series{met}"
 
 
 def _proposals(store: Store, run: RunRow, on_progress: Callable[[Progress], None]) -> list[Planned]:
@@ -412,6 +459,8 @@ def _no_schedule(result: PlanResult, time_limit: float) -> str:
 def _plan_note(run: RunRow, planned: Planned) -> str:
     result = planned.result
     stopped = " (stopped early: the best found so far)" if result.interrupted else ""
+    if planned.season:
+        return f"planned {planned.season}, {result.runtime:.1f} s{stopped}"
     if run.kind == "plan" or planned.reseat is None:
         return f"planned: {counted(result.repeats or 0, 'repeat')}, {result.runtime:.1f} s{stopped}"
     who = [f"{name} leaves" for name in run.request["drop"]] + [f"{name} arrives" for name in run.request["add"]]
@@ -436,13 +485,14 @@ def result_figures(result: PlanResult) -> dict:
     }
 
 
-def fixed_figures(schedule: Schedule) -> dict:
-    """The fixed MJMP rule's metrics on the same room, or why they do not describe this day."""
+def fixed_figures(schedule: Schedule, rule: FixedRule = FixedRule.MJMP) -> dict:
+    """A fixed rule's metrics on the same room (MJMP item 23, the baseline, unless `rule` says otherwise),
+    or why they do not describe this day."""
     if schedule.arrivals or schedule.departures or any(round_.absent for round_ in schedule.rounds):
         return {"skipped": "players came and went during the day, so the full room's fixed rotation does not apply"}
     try:
         event = Event(players=schedule.players, rounds=len(schedule.rounds), odd=schedule.odd)
-        metrics = optimizer.check(optimizer.fixed_schedule(event))
+        metrics = optimizer.check(optimizer.fixed_schedule(event, rule))
     except (ValueError, optimizer.InvalidSchedule) as error:
         return {"skipped": f"the fixed rule cannot seat this room: {error}"}
     return {"metrics": metrics.model_dump(mode="json")}
@@ -601,6 +651,7 @@ def _renamed_settings(settings: EventSettings, old: str, new: str) -> dict:
         "apart": [[one(n) for n in group] for group in settings.apart],
         "spread": [[one(n) for n in group] for group in settings.spread],
         "stay": {one(n): table for n, table in settings.stay.items()},
+        "ids": {one(n): member for n, member in settings.ids.items()},
     }
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from models import SEAT_LETTERS, Metrics, Moves, Reseat, Schedule
-from optimizer.words import counted
+from optimizer.words import counted, moves_proof
 from rotation.desk.storage import VersionRow
 from rotation.output import NOT_HERE_WORD, SIT_OUT_WORDS, THREE_HANDED_WORD, metrics_lines
 
@@ -119,11 +119,14 @@ COMPARED = (
 )
 
 
-def compared_rows(figures: dict) -> list[tuple[str, str, str]]:
-    """(what, this schedule, the fixed rule) for the side-by-side table."""
+def compared_rows(figures: dict, variant: dict | None = None) -> list[tuple[str, ...]]:
+    """(what, this schedule, the fixed rule[, the event's own fixed rule]) for the side-by-side table;
+    `variant` is the figures of the fixed rule the event prints, when it is not MJMP item 23."""
     ours = Metrics.model_validate(figures["metrics"])
     fixed_data = (figures.get("fixed") or {}).get("metrics")
     fixed = Metrics.model_validate(fixed_data) if fixed_data else None
+    chosen = (variant or {}).get("metrics")
+    theirs = [Metrics.model_validate(chosen) if chosen else None] if variant is not None else []
 
     def value(metrics: Metrics | None, key: str | None) -> str:
         if metrics is None:
@@ -134,7 +137,7 @@ def compared_rows(figures: dict) -> list[tuple[str, str, str]]:
             return "yes" if metrics.turns_fair else "no"
         return str(getattr(metrics, key))
 
-    return [(label, value(ours, key), value(fixed, key)) for label, key in COMPARED]
+    return [(label, value(ours, key), value(fixed, key), *(value(m, key) for m in theirs)) for label, key in COMPARED]
 
 
 @dataclass(frozen=True)
@@ -170,4 +173,4 @@ def proposals_view(proposals: list[VersionRow]) -> list[ProposalView]:
 def _moves_line(moves: Moves) -> str:
     moved = f"{counted(moves.moves, 'move')} ({counted(moves.players, 'player')}"
     line = f"{moved}; a move is one player in one round at another seat)"
-    return line + (", proven the fewest possible" if moves.proven else f"; no re-plan moves fewer than {moves.bound}")
+    return f"{line}; {moves_proof(moves)}"

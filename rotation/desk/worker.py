@@ -125,7 +125,8 @@ class Planner:
         self.lock = threading.Lock()
 
     def start(self, run_id: int) -> int:
-        command = [sys.executable, "-m", "rotation.desk.worker", self.db_path, str(run_id)]
+        # -I: `-m` would put the current folder first on the path, and a models.py there would be imported.
+        command = [sys.executable, "-I", "-m", "rotation.desk.worker", self.db_path, str(run_id)]
         # A session of its own: Ctrl-C on the desk's terminal stops the desk, and the desk ends its
         # workers itself (their runs are then interrupted, never half-stored).
         process = subprocess.Popen(command, start_new_session=True, stdin=subprocess.DEVNULL)

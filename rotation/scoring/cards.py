@@ -22,13 +22,15 @@ _WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
 
 class CardProblem(NamedTuple):
     """One wrong or missing box. `message` is a sentence that stands beside its box (it names the player);
-    `player` and `game` say which box, None when it is about the whole card or a player's whole row."""
+    `player` and `game` say which box, None when it is about the whole card or a player's whole row.
+    A game result's problem names its `field` instead of a player ('winner', 'value', 'discarder', ...)."""
 
     round: int
     table: int | None
     player: str | None
     game: int | None
     message: str
+    field: str | None = None
 
     @property
     def place(self) -> str:
@@ -51,24 +53,30 @@ class CardRefused(ValueError):
         super().__init__(str(self.problems[0]) + (f" (and {more} more)" if more else ""))
 
 
-def card(schedule: Schedule, round_number: int, table_number: int, entries: Mapping[str, Sequence[Entry]]) -> Card:
-    """The card of one table in one round, from each player's four games as typed (name -> games 1-4).
+def card(
+    schedule: Schedule,
+    round_number: int,
+    table_number: int,
+    entries: Mapping[str, Sequence[Entry]],
+    games: int = GAMES_PER_ROUND,
+) -> Card:
+    """The card of one table in one round, from each player's games as typed (name -> games 1 to `games`).
 
     Names match the schedule's ignoring case ('ann' is 'Ann'); points are whole numbers, '-' or '+'
     allowed (a typographic minus too), up to MAX_POINTS a game."""
-    table = _table(schedule, round_number, table_number)
+    table = table_of(schedule, round_number, table_number)
     problem = _problems(round_number, table_number)
     seated = {name_key(name): name for name in table.players}
     rows: dict[str, list[int | None]] = {}
     problems: list[CardProblem] = []
-    for given, games in entries.items():
+    for given, boxes in entries.items():
         name = seated.get(name_key(given))
         if name is None:
             problems.append(problem(given, None, _not_here(schedule, round_number, table, given)))
         elif name in rows:
             problems.append(problem(name, None, f"{name!r} is entered twice on this card"))
         else:
-            rows[name] = _games(games, name, problems, problem)
+            rows[name] = _games(boxes, games, name, problems, problem)
     for name in table.players:
         if name not in rows:
             problems.append(problem(name, None, f"no points entered for {name}"))
@@ -85,7 +93,8 @@ def _problems(round_number: int, table_number: int):
     return lambda player, game, message: CardProblem(round_number, table_number, player, game, message)
 
 
-def _table(schedule: Schedule, round_number: int, table_number: int) -> Table:
+def table_of(schedule: Schedule, round_number: int, table_number: int) -> Table:
+    """The schedule's table, or CardRefused saying which rounds or tables there are."""
     if not 1 <= round_number <= len(schedule.rounds):
         raise CardRefused(
             [CardProblem(round_number, None, None, None, f"the day has rounds 1 to {len(schedule.rounds)}")]
@@ -113,12 +122,12 @@ def _not_here(schedule: Schedule, round_number: int, table: Table, given: str) -
     return f"{given!r} is not at this table (it seats {seats}){did_you_mean(given, table.players)}"
 
 
-def _games(games: Sequence[Entry], name: str, problems: list[CardProblem], problem) -> list[int | None]:
-    """A player's four boxes as numbers (None where empty); a wrong box is a problem."""
-    boxes = list(games)
-    if len(boxes) > GAMES_PER_ROUND and any(_typed(box) for box in boxes[GAMES_PER_ROUND:]):
-        problems.append(problem(name, None, f"a round has {GAMES_PER_ROUND} games; {name} has {len(boxes)} boxes"))
-    boxes = (boxes + [None] * GAMES_PER_ROUND)[:GAMES_PER_ROUND]
+def _games(typed: Sequence[Entry], games: int, name: str, problems: list[CardProblem], problem) -> list[int | None]:
+    """A player's boxes as numbers (None where empty); a wrong box is a problem."""
+    boxes = list(typed)
+    if len(boxes) > games and any(_typed(box) for box in boxes[games:]):
+        problems.append(problem(name, None, f"a round has {games} games; {name} has {len(boxes)} boxes"))
+    boxes = (boxes + [None] * games)[:games]
     row: list[int | None] = []
     for game, box in enumerate(boxes, start=1):
         points, wrong = _points(box)

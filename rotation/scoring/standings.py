@@ -9,10 +9,16 @@ Rules (the README's "Scores and standings" states them for directors):
 - A player who left keeps the rounds they played and scores nothing after; a late arrival's missed
   rounds score nothing, or by the sit-out rule when the event says so (`late_arrivals_as_sit_outs`);
   a round a player was absent scores nothing.
-- Rank by total; level totals are split by games won (a game is won by the one player with strictly the
-  most points at the table in it: a game whose most is shared, like a wall game of zeros, has no winner),
-  then by the best single game (a player who played no game comes last on it). Players level on all
-  three share the rank (competition ranking: 1, =2, =2, 4).
+- Rank by total. By the event's rules (`Rules.ties`) players level on total share the place (the
+  default, MJMP: "if there is a tie at any level, prizes will be shared equally"), or level totals are
+  split by games won (a game entered as a result is won by its winner; a game entered as points by the
+  one player with strictly the most points at the table in it: a game whose most is shared, like a wall
+  game of zeros, has no winner), then by the best single game (a player who played no game comes last on
+  it). Players still level share the rank (competition ranking: 1, =2, =2, 4).
+- The winner's circle has `Rules.circle(players ranked)` places; players sharing a place in it pool the
+  prizes of the places they take and split them equally (`prizes` says so, place by place).
+- After each round its winners (the best round total over the room) and each table's high score are
+  listed (`highs`); level players share them.
 - Cards are taken in the order entered: a later card for the same round and table is a correction and
   replaces the earlier one, it is never added to it.
 """
@@ -22,8 +28,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from models import Schedule, SitOutScoring
-from models.scores import Card, RoundMark, RoundScore, StandingRow, Standings
+from models import SEAT_LETTERS, Schedule, SitOutScoring
+from models.games import How
+from models.rules import Rules, Ties
+from models.scores import Card, HighScore, RoundMark, RoundScore, StandingRow, Standings
 from rotation.scoring.cards import CardProblem, CardRefused
 
 
@@ -62,39 +70,89 @@ def standings(
     cards: Iterable[Card],
     after: int | None = None,
     late_arrivals_as_sit_outs: bool = False,
+    rules: Rules | None = None,
 ) -> Standings:
-    """The standings after round `after` (default: the last round whose every card is in).
+    """The standings after round `after` (default: the last round whose every card is in), ties placed and
+    the winner's circle sized by `rules` (default: the common rules, ties shared).
 
     Raises CardRefused for a card that does not match the schedule's table, and ScoresIncomplete
     when a counted round lacks a card."""
     latest = latest_cards(cards)
     _fit_schedule(schedule, latest.values())
     after = _rounds_counted(schedule, latest, after)
+    rules = rules or Rules()
     averages = []
+    highs: list[HighScore] = []
     per_player: dict[str, list[RoundScore]] = {name: [] for name in schedule.players}
     won = dict.fromkeys(schedule.players, 0)
+    games = dict.fromkeys(schedule.players, 0)
     best: dict[str, int | None] = dict.fromkeys(schedule.players, None)
     for number in range(1, after + 1):
         played = [latest[number, t.table] for t in schedule.rounds[number - 1].tables]
         for card in played:
             _games_won_and_best(card, won, best)
+            for name in card.players:
+                games[name] += len(card.points[0])
         average, scores = _round(schedule, number, played, late_arrivals_as_sit_outs)
         averages.append(average)
+        highs += round_highs(number, played)
         for name in schedule.players:
             per_player[name].append(scores[name])
     rows = [
-        _row(schedule, name, tuple(scores), won[name], best[name], after)
+        _row(schedule, name, tuple(scores), (games[name], won[name]), best[name], after)
         for name, scores in per_player.items()
         if any(score.points is not None for score in scores)
     ]
+    ranked = _ranked(rows, rules.ties)
+    circle = rules.circle(len(ranked))
     return Standings(
         after=after,
         rounds=len(schedule.rounds),
         sit_out_scoring=schedule.sit_out_scoring,
         late_arrivals_as_sit_outs=late_arrivals_as_sit_outs,
         round_averages=tuple(averages),
-        rows=_ranked(rows),
+        rows=ranked,
+        ties=rules.ties,
+        circle=circle,
+        prizes=prize_shares(ranked, circle),
+        highs=tuple(highs),
     )
+
+
+def round_highs(number: int, cards: list[Card]) -> list[HighScore]:
+    """The round's winners over the room, then each table's high score (level players share either)."""
+    totals = [card.totals() for card in sorted(cards, key=lambda c: c.table)]
+    room = {name: points for table in totals for name, points in table.items()}
+    highs = [_high(number, None, room)] if room else []
+    return highs + [
+        _high(number, card.table, table) for card, table in zip(sorted(cards, key=lambda c: c.table), totals)
+    ]
+
+
+def _high(number: int, table: int | None, totals: dict[str, int]) -> HighScore:
+    top = max(totals.values())
+    return HighScore(round=number, table=table, players=tuple(n for n, p in totals.items() if p == top), points=top)
+
+
+def prize_shares(rows: tuple[StandingRow, ...], circle: int) -> tuple[str, ...]:
+    """For each place in the winner's circle that players share: which places' prizes they pool and split."""
+    notes = []
+    for rank in sorted({row.rank for row in rows if row.shared and row.rank <= circle}):
+        level = [row.player for row in rows if row.rank == rank]
+        last = rank + len(level) - 1
+        names = ", ".join(level[:-1]) + f" and {level[-1]}"
+        if last <= circle:
+            notes.append(
+                f"={rank}: {names} share places {rank} to {last}: the prizes of those places are added "
+                f"and split equally ({len(level)} ways)."
+            )
+        else:
+            places = f"place {rank}" if rank == circle else f"places {rank} to {circle}"
+            notes.append(
+                f"={rank}: {names} share {places} of the winner's circle (top {circle}): the prizes of "
+                f"{'that place' if rank == circle else 'those places'} are split equally ({len(level)} ways)."
+            )
+    return tuple(notes)
 
 
 def _fit_schedule(schedule: Schedule, cards: Iterable[Card]) -> None:
@@ -127,10 +185,16 @@ def _rounds_counted(schedule: Schedule, latest: dict[tuple[int, int], Card], aft
 
 
 def _games_won_and_best(card: Card, won: dict[str, int], best: dict[str, int | None]) -> None:
-    for game in zip(*card.points):
-        top = max(game)
-        if game.count(top) == 1:
-            won[card.players[game.index(top)]] += 1
+    if card.games:
+        for result in card.games:
+            if result.how in (How.SELF, How.DISCARD):
+                for seat in result.winners:
+                    won[card.players[SEAT_LETTERS.index(seat)]] += 1
+    else:
+        for game in zip(*card.points):
+            top = max(game)
+            if game.count(top) == 1:
+                won[card.players[game.index(top)]] += 1
     for name, row in zip(card.players, card.points):
         earlier = best[name]
         best[name] = max(row) if earlier is None else max(earlier, *row)
@@ -173,13 +237,18 @@ def _round_score(
     return RoundScore(round=number, mark=RoundMark.ABSENT, points=None)
 
 
-def _row(schedule: Schedule, name: str, rounds: tuple[RoundScore, ...], won: int, best: int | None, after: int) -> dict:
+def _row(
+    schedule: Schedule, name: str, rounds: tuple[RoundScore, ...], games: tuple[int, int], best: int | None, after: int
+) -> dict:
+    """A player's row before ranking; `games` is (played, won)."""
     left = schedule.departures.get(name)
     arrived = schedule.arrivals.get(name)
     return {
         "player": name,
+        "id": schedule.ids.get(name, ""),
         "total": sum(score.points or 0 for score in rounds),
-        "games_won": won,
+        "games_played": games[0],
+        "games_won": games[1],
         "best_game": best,
         "rounds": rounds,
         "left_after": left - 1 if left is not None and left <= after else None,
@@ -187,17 +256,21 @@ def _row(schedule: Schedule, name: str, rounds: tuple[RoundScore, ...], won: int
     }
 
 
-def _ranked(rows: list[dict]) -> tuple[StandingRow, ...]:
-    """Competition ranking by (total, games won, best game); level players in alphabetical order."""
+def _ranked(rows: list[dict], ties: Ties) -> tuple[StandingRow, ...]:
+    """Competition ranking by total (shared ties) or by (total, games won, best game); level players are
+    listed by games won, best game, then alphabetically either way."""
 
-    def key(row: dict) -> tuple[int, int, float]:
+    def order(row: dict) -> tuple[int, int, float]:
         best = row["best_game"]
         return (row["total"], row["games_won"], best if best is not None else float("-inf"))
 
+    def key(row: dict) -> tuple[float, ...]:
+        return order(row) if ties is Ties.BROKEN else (row["total"],)
+
     rows = sorted(rows, key=lambda row: row["player"].casefold())
-    rows.sort(key=key, reverse=True)
+    rows.sort(key=order, reverse=True)
     keys = [key(row) for row in rows]
-    first: dict[tuple[int, int, float], int] = {}
+    first: dict[tuple[float, ...], int] = {}
     for index, level in enumerate(keys):
         first.setdefault(level, index + 1)
     level_count = Counter(keys)

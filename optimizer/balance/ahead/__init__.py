@@ -53,7 +53,7 @@ def load(player_count: int, rounds: int) -> Entry | None:
     path = path_for(player_count, rounds)
     if not path.exists():
         return None
-    data = json.loads(path.read_text())
+    data = json.loads(path.read_text(encoding="utf-8"))
     entry = Entry(data["players"], data["rounds"], data["method"], np.array(data["seats"], dtype=np.int64))
     _verify(entry, path.name)
     return entry
@@ -69,7 +69,7 @@ def save(entry: Entry) -> Path:
     rounds = ",\n  ".join(json.dumps(r.tolist(), separators=(",", ":")) for r in entry.seats)
     head = {"players": entry.player_count, "rounds": entry.rounds, "method": entry.method}
     path = path_for(entry.player_count, entry.rounds)
-    path.write_text(json.dumps(head)[:-1] + ', "seats": [\n  ' + rounds + "\n]}\n")
+    path.write_text(json.dumps(head)[:-1] + ', "seats": [\n  ' + rounds + "\n]}\n", encoding="utf-8")
     load.cache_clear()
     return path
 

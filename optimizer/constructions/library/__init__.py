@@ -51,7 +51,7 @@ def load(player_count: int, odd: OddPolicy | None = None) -> Entry | None:
     path = path_for(player_count, odd)
     if not path.exists():
         return None
-    data = json.loads(path.read_text())
+    data = json.loads(path.read_text(encoding="utf-8"))
     stored_odd = OddPolicy(data["odd"]) if "odd" in data else None
     seats = np.array(data["seats"], dtype=np.int64)
     entry = Entry(data["players"], data["rounds"], data["method"], seats, stored_odd)
@@ -81,7 +81,7 @@ def save(entry: Entry) -> Path:
     if entry.odd is not None:
         head["odd"] = entry.odd.value
     path = path_for(entry.player_count, entry.odd)
-    path.write_text(json.dumps(head)[:-1] + ', "seats": [\n  ' + rounds + "\n]}\n")
+    path.write_text(json.dumps(head)[:-1] + ', "seats": [\n  ' + rounds + "\n]}\n", encoding="utf-8")
     load.cache_clear()
     return path
 

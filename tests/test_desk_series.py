@@ -1,0 +1,143 @@
+"""A series in the desk over HTTP: nights grouped by their series, the next night from tonight's
+attendance planned against the series so far, the series page and its standings, and refusals."""
+
+from __future__ import annotations
+
+import re
+from itertools import combinations
+from urllib.parse import quote
+
+import pytest
+from fastapi.testclient import TestClient
+
+from desk_helpers import HOSTILE, LOCAL, names, token_of, wait_run
+from rotation.desk.app import create_app
+
+SERIES = "Thursday league / spring"  # a slash: the name is one segment of the page's address
+URL = f"/series/{quote(SERIES, safe='')}"
+API = f"/api/series/{quote(SERIES, safe='')}"
+FORM = {"date": "", "rounds": "1", "time_limit": "2", "odd": "three-handed", "series": SERIES}
+
+
+@pytest.fixture
+def client(tmp_path):
+    with TestClient(create_app(tmp_path / "desk.sqlite3"), base_url=LOCAL) as client:
+        yield client
+
+
+def first_night(client, players: list[str]) -> int:
+    token = token_of(client.get("/events/new").text)
+    data = {"csrf": token, **FORM, "title": "Night 1", "names": "\n".join(players)}
+    created = client.post("/events", data=data, follow_redirects=False)
+    assert created.status_code == 303
+    event_id = int(created.headers["location"].rsplit("/", 1)[1])
+    run = client.post(f"/api/events/{event_id}/plan", json={}).json()
+    assert wait_run(client, run["id"])["status"] == "finished"
+    return event_id
+
+
+def pairs(client, event_id: int) -> set[frozenset[str]]:
+    schedule = client.get(f"/api/events/{event_id}/schedule").json()
+    return {frozenset(p) for r in schedule["rounds"] for t in r["tables"] for p in combinations(t["players"], 2)}
+
+
+def test_the_next_night_is_planned_against_the_series(client):
+    members = names(16)
+    night1 = first_night(client, members)
+    page = client.get(URL)
+    assert page.status_code == 200 and "Thursday league / spring" in page.text
+    assert page.text.count('name="present"') == 16
+    index = client.get("/").text
+    assert f'href="{URL}"' in index and "1 night" in index
+    present = members[:14]
+    data = {"csrf": token_of(page.text), "present": present, "guests": "Gail Guest\nHal Guest", "rounds": "2"}
+    made = client.post(f"{URL}/next", data=data, follow_redirects=False)
+    assert made.status_code == 303
+    night2 = int(made.headers["location"].rsplit("/", 1)[1])
+    event = client.get(f"/api/events/{night2}").json()
+    assert wait_run(client, event["runs"][0]["id"])["status"] == "finished"
+    settings = event["settings"]
+    assert settings["names"] == [*present, "Gail Guest", "Hal Guest"] and settings["series"] == SERIES
+    assert settings["rounds"] == 2
+    history = client.get(f"/api/events/{night2}/versions").json()
+    assert "against 1 earlier night of the series" in history[0]["note"]
+    assert not pairs(client, night2) & pairs(client, night1)  # nobody meets last week's table again
+    view = client.get(API).json()
+    assert [night["event"] for night in view["nights"]] == [night1, night2]
+    ann = next(m for m in view["members"] if m["name"] == members[0])
+    assert ann["nights"] == [True, True] and len(ann["met"]) == 3 + 6
+    assert len(ann["met"]) + len(ann["not_met"]) == len(view["members"]) - 1
+    gail = next(m for m in view["members"] if m["name"] == "Gail Guest")
+    assert gail["nights"] == [False, True]
+    event_page = client.get(f"/events/{night2}").text
+    assert f'href="{URL}"' in event_page  # the event's nav leads to its series
+
+
+def test_attendance_refusals_stay_beside_their_fields(client):
+    members = names(8)
+    first_night(client, members)
+    token = token_of(client.get(URL).text)
+
+    def errors(**fields) -> dict[str, str]:
+        response = client.post(f"{URL}/next", data={"csrf": token, **fields})
+        assert response.status_code == 422
+        return dict(re.findall(r'<p class="error" id="error-([a-z_]+)" role="alert">([^<]*)</p>', response.text))
+
+    assert "tick the members" in errors(guests="", rounds="1")["present"]
+    assert "not a member" in errors(present=["Nobody"], rounds="1")["present"]
+    assert "not a whole number" in errors(present=members, rounds="x")["rounds"]
+    assert "appears twice" in errors(present=members, guests="Gail\ngail", rounds="1")["guests"]
+    refused = client.post(f"{URL}/next", data={"csrf": token, "present": members[:2], "rounds": "1"})
+    assert refused.status_code == 422 and "at least 4 players" in refused.text
+    kept = client.post(f"{URL}/next", data={"csrf": token, "present": members[:3], "guests": "Zed", "rounds": "x"})
+    assert 'value="Zed"' in kept.text or ">Zed</textarea>" in kept.text  # what was typed stays in the form
+    assert len(client.get("/api/events").json()) == 1  # nothing was half-saved
+    assert client.post(f"{URL}/next", data={"present": members, "rounds": "1"}).status_code == 403
+    assert client.get("/series/nothing-here").status_code == 404
+
+
+def test_member_numbers_follow_the_members(client):
+    members = names(8)
+    token = token_of(client.get("/events/new").text)
+    listed = "name,id\n" + "".join(f"{name},{number}\n" for number, name in enumerate(members, start=101))
+    data = {"csrf": token, **FORM, "title": "Night 1", "names": listed}
+    assert client.post("/events", data=data, follow_redirects=False).status_code == 303
+    made = client.post(f"{API}/next", json={"present": members[2:], "guests": ["Guest"], "rounds": 1})
+    assert made.status_code == 201, made.text
+    ids = client.get(f"/api/events/{made.json()['event']}").json()["settings"]["ids"]
+    assert ids == {name: str(number) for number, name in enumerate(members, start=101) if name in members[2:]}
+
+
+def test_json_next_night_and_a_hostile_name(client):
+    members = names(8, hostile=True)
+    first_night(client, members)
+    page = client.get(URL).text
+    assert HOSTILE not in page  # escaped
+    made = client.post(f"{API}/next", json={"present": members[:7], "guests": ["Guest"], "rounds": 1})
+    assert made.status_code == 201
+    assert client.post(f"{API}/next", json={"present": ["Nobody"]}).status_code == 422
+
+
+def test_series_standings_by_rule(client):
+    members = names(8)
+    night1 = first_night(client, members)
+    assert client.get(f"{API}/standings").json() == {"season": None, "left_out": ["Night 1"]}
+    assert client.post(f"/api/events/{night1}/played", json={"rounds": 1}).status_code == 200
+    schedule = client.get(f"/api/events/{night1}/schedule").json()
+    for table in schedule["rounds"][0]["tables"]:
+        points = {name: [10 * (4 - seat), 0, 0, 0] for seat, name in enumerate(table["players"])}
+        entered = client.post(
+            f"/api/events/{night1}/cards", json={"round": 1, "table": table["table"], "points": points}
+        )
+        assert entered.status_code == 200, entered.text
+    season = client.get(f"{API}/standings", params={"rule": "average", "min_games": 4}).json()["season"]
+    assert season["rule"] == "average" and season["rows"][0]["score"] == pytest.approx(10.0)
+    assert len(season["rows"]) == 8 and all(row["games"] == 4 for row in season["rows"])
+    page = client.get(URL, params={"rule": "best", "best": 1}).text
+    assert "the best 1 nights" in page and 'id="season-table"' in page
+    csv_text = client.get(f"{URL}/standings/standings.csv", params={"rule": "cumulative"}).text
+    assert csv_text.startswith("rank,shared,player,score")
+    printed = client.get(f"{URL}/standings/print", params={"rule": "cumulative"}).text
+    assert "<table" in printed and SERIES in printed
+    missing_best = client.get(URL, params={"rule": "best"})
+    assert missing_best.status_code == 200 and "number of nights that count" in missing_best.text

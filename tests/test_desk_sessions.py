@@ -1,0 +1,89 @@
+"""A multi-session event in the desk: its rounds in sessions, each released to the room and printed as a
+unit, a late change between sessions re-planned against every earlier session."""
+
+from __future__ import annotations
+
+import html
+import re
+from itertools import combinations
+
+import pytest
+from fastapi.testclient import TestClient
+
+from desk_helpers import LOCAL, names, seeded_event, token_of, wait_run
+from rotation.desk.app import create_app
+from rotation.desk.settings import EventSettings
+
+
+@pytest.fixture
+def db(tmp_path):
+    return tmp_path / "desk.sqlite3"
+
+
+@pytest.fixture
+def client(db):
+    with TestClient(create_app(db), base_url=LOCAL) as client:
+        yield client
+
+
+def test_sessions_are_released_and_printed_as_units(db, client):
+    event_id = seeded_event(db, EventSettings(names=names(16), rounds=5, session_rounds=2, title="Open"))
+    page = client.get(f"/events/{event_id}/room").text
+    assert "Session 1: rounds 1 to 2" in page and 'id="print-session"' in page
+    token = token_of(page)
+    assert client.post(f"/events/{event_id}/release/session", data={"csrf": token}).status_code == 200
+    assert client.get(f"/api/events/{event_id}/room").json()["released"] == [1, 2]
+    page = client.get(f"/events/{event_id}/room").text
+    assert "Session 2: rounds 3 to 4" in page
+    link = re.search(r'href="([^"]+)"[^>]*id="print-session"', page)
+    assert link is not None
+    printed = client.get(html.unescape(link.group(1)))
+    words = " ".join(re.sub(r"<[^>]+>", " ", printed.text).split())
+    assert printed.status_code == 200 and "Round 3 of 5" in words and "Round 4 of 5" in words
+    assert "Round 2 of 5" not in words and "Round 5 of 5" not in words
+    assert client.post(f"/api/events/{event_id}/release/session", json={}).json()["released"] == [1, 2, 3, 4]
+    assert "Session 3: round 5" in client.get(f"/events/{event_id}/room").text  # the last session, shorter
+    assert client.post(f"/api/events/{event_id}/release/session", json={}).json()["released"] == [1, 2, 3, 4, 5]
+    refused = client.post(f"/api/events/{event_id}/release/session", json={})
+    assert refused.status_code == 422 and "every round is released" in refused.json()["detail"]
+
+
+def test_an_event_not_in_sessions_releases_round_by_round(db, client):
+    event_id = seeded_event(db, EventSettings(names=names(8), rounds=3))
+    assert 'id="release-session-form"' not in client.get(f"/events/{event_id}/room").text
+    refused = client.post(f"/api/events/{event_id}/release/session", json={})
+    assert refused.status_code == 409 and "not in sessions" in refused.json()["detail"]
+
+
+def test_the_session_field_in_the_form(client):
+    token = token_of(client.get("/events/new").text)
+    base = {"csrf": token, "names": "\n".join(names(8)), "rounds": "6", "time_limit": "2", "odd": "three-handed"}
+    made = client.post("/events", data={**base, "session_rounds": "3"}, follow_redirects=False)
+    assert made.status_code == 303
+    assert client.get("/api/events/1").json()["settings"]["session_rounds"] == 3
+    wrong = client.post("/events", data={**base, "session_rounds": "-1"})
+    assert wrong.status_code == 422 and 'id="error-session_rounds"' in wrong.text
+
+
+def test_a_late_change_between_sessions_counts_every_earlier_session(db, client):
+    event_id = seeded_event(db, EventSettings(names=names(16), rounds=4, session_rounds=2, time_limit=2))
+    client.post(f"/api/events/{event_id}/release/session", json={})
+    assert client.post(f"/api/events/{event_id}/played", json={"rounds": 2}).status_code == 200
+    before = client.get(f"/api/events/{event_id}/schedule").json()
+    run = client.post(
+        f"/api/events/{event_id}/replan", json={"from_round": 3, "leave": [names(16)[0]], "time_limit": 2}
+    ).json()
+    assert wait_run(client, run["id"])["status"] in ("finished", "stopped")
+    versions = client.get(f"/api/events/{event_id}/versions").json()
+    proposal = next(v for v in versions if v["kind"] == "replan")
+    after = client.get(f"/api/events/{event_id}/schedule", params={"version": proposal["id"]}).json()
+    assert after["rounds"][:2] == before["rounds"][:2]  # the first session stays as played
+    met = {frozenset(p) for r in before["rounds"][:2] for t in r["tables"] for p in combinations(t["players"], 2)}
+    again = [
+        p
+        for r in after["rounds"][2:]
+        for t in r["tables"]
+        for p in combinations(t["players"], 2)
+        if frozenset(p) in met
+    ]
+    assert not again  # 15 players over 2 more rounds can avoid every pair of the first session

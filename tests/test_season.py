@@ -1,0 +1,216 @@
+"""A night of a season: planned against the earlier nights' meetings, turns and seat letters."""
+
+from __future__ import annotations
+
+import json
+from itertools import combinations
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import optimizer
+from models import Event, Round, Schedule, Table
+from optimizer.season import Season, plan_night
+from rotation.cli import cli
+
+SOLVE = {"time_limit": 2.0, "seed": 0, "workers": 1}
+
+
+def night(*rounds: list[list[str]], ids: dict[str, str] | None = None, sit_outs=()) -> Schedule:
+    """A played night from its tables, players in the order they first sit."""
+    players = list(dict.fromkeys([*(n for tables in rounds for t in tables for n in t), *sit_outs]))
+    return Schedule(
+        players=tuple(players),
+        rounds=tuple(
+            Round(
+                tables=tuple(Table(table=i + 1, players=tuple(t)) for i, t in enumerate(tables)),
+                sit_outs=tuple(n for n in sit_outs if all(n not in t for t in tables)),
+            )
+            for tables in rounds
+        ),
+        ids=ids or {},
+    )
+
+
+def pairs_of(schedule: Schedule) -> set[frozenset[str]]:
+    return {
+        frozenset(pair)
+        for round_ in schedule.rounds
+        for table in round_.tables
+        for pair in combinations(table.players, 2)
+    }
+
+
+SIXTEEN = tuple(f"P{i:02d}" for i in range(1, 17))
+BY_FOURS = [list(SIXTEEN[i : i + 4]) for i in range(0, 16, 4)]
+
+
+def test_pairs_who_met_are_kept_apart_when_they_can_be():
+    """Last week P01-P04 sat together (and so on): tonight's first round must mix the four tables, which
+    a plan of tonight alone does not do (it seats P01-P04 together first)."""
+    event = Event(players=SIXTEEN, rounds=2)
+    earlier = night(BY_FOURS)
+    alone = optimizer.plan(event, **SOLVE).schedule
+    planned = plan_night(event, [earlier], **SOLVE)
+    assert planned.result.schedule is not None and alone is not None
+    assert pairs_of(alone) & pairs_of(earlier)  # without the history, old pairs meet again
+    assert not pairs_of(planned.result.schedule) & pairs_of(earlier)
+    assert planned.result.repeats == 0 and planned.season is not None and planned.season.met_before == 0
+    assert planned.alone is not None and planned.alone.met_before > 0
+    optimizer.check(planned.result.schedule)  # tonight alone is a valid schedule
+
+
+def test_names_match_ignoring_case_and_ids_match_whatever_the_name():
+    tonight = ("Renée Weiß", "Ann Jones", "Bo Lind", "Cy Park", "Di Ru", "Ed Ho", "Flo Ma", "Gus Te")
+    event = Event(players=tonight, rounds=1)
+    earlier = night(
+        [["RENÉE WEISS", "Ann Smith", "Bo Lind", "Zed Zee"]],
+        ids={"Ann Smith": "17", "Bo Lind": "3"},  # Ann married; a second Bo Lind (id 4) comes tonight
+    )
+    season = Season(event, [earlier], ids={"Ann Jones": "17", "Bo Lind": "4"})
+    index = {name: p for p, name in enumerate(tonight)}
+    met = season.met
+    assert met[index["Renée Weiß"], index["Ann Jones"]] == 1  # by name, and by id
+    assert met[index["Renée Weiß"], index["Bo Lind"]] == 0  # same name, another member
+    assert season.seen.sum() == 2  # Zed Zee is not here tonight
+
+
+def test_older_nights_weigh_less():
+    """With a half-life of 2 nights, a meeting on the last night weighs 1, two nights before it 1/2."""
+    players = tuple(f"P{i}" for i in range(1, 9))
+    event = Event(players=players, rounds=1)
+    old = night([["P1", "P2", "P3", "P4"], ["P5", "P6", "P7", "P8"]])
+    middle = night([["P1", "P5", "P3", "P7"], ["P2", "P6", "P4", "P8"]])
+    last = night([["P1", "P6", "P4", "P7"], ["P2", "P5", "P3", "P8"]])
+    season = Season(event, [old, middle, last], half_life=2.0)
+    assert season.weighted[0, 1] == pytest.approx(0.5)  # P1-P2: the oldest night only
+    assert season.weighted[0, 5] == pytest.approx(1.0)  # P1-P6: the last night
+    assert season.weighted[0, 6] == pytest.approx(1 / 2**0.5 + 1)  # P1-P7: the middle and the last
+    forever = Season(event, [old, middle, last], half_life=float("inf"))
+    assert forever.weighted[0, 1] == forever.weighted[0, 5] == 1.0
+
+
+def test_a_member_missing_some_nights_and_a_guest():
+    """A member who came only to the first night keeps those meetings; a guest has none and plays."""
+    event = Event(players=(*SIXTEEN[:15], "Guest"), rounds=2)  # P16 stays home, a guest comes
+    first = night(BY_FOURS)
+    second = night([list(SIXTEEN[:4]), list(SIXTEEN[4:8]), list(SIXTEEN[8:12])])  # P13-P16 missed it
+    season = Season(event, [first, second], half_life=float("inf"))
+    guest = event.players.index("Guest")
+    assert season.met[guest].sum() == 0 and not season.seen[guest]
+    assert season.met[12, 13] == 1  # P13-P14: the first night only
+    assert season.met[0, 1] == 2  # P01-P02: both nights
+    planned = plan_night(event, [first, second], **SOLVE)
+    assert planned.result.schedule is not None and "Guest" in planned.result.schedule.players
+    assert planned.members == 15
+
+
+def test_earlier_three_handed_turns_go_last():
+    """19 players, 2 rounds: one table of three a round, six turns. The six who were three-handed last
+    week are not three-handed tonight, and nobody is out of turn over the season."""
+    players = tuple(f"P{i:02d}" for i in range(1, 20))
+    event = Event(players=players, rounds=2)
+    last_week = optimizer.plan(event, **SOLVE).schedule
+    assert last_week is not None
+    burdened = {n for r in last_week.rounds for t in r.tables if len(t.players) == 3 for n in t.players}
+    assert len(burdened) == 6
+    planned = plan_night(event, [last_week], **SOLVE)
+    assert planned.result.schedule is not None and planned.season is not None
+    tonight = {n for r in planned.result.schedule.rounds for t in r.tables if len(t.players) == 3 for n in t.players}
+    assert len(tonight) == 6 and not tonight & burdened
+    assert planned.season.turns_out_of_order == 0
+
+
+def test_sit_outs_count_too():
+    """Under the sit-out policy the two who sat out last week play every round tonight."""
+    players = tuple(f"P{i:02d}" for i in range(1, 11))
+    last_week = night([list(players[:4]), list(players[4:8])], sit_outs=players[8:])
+    event = Event(players=players, rounds=1, odd="sit-out")
+    planned = plan_night(event, [last_week], **SOLVE)
+    assert planned.result.schedule is not None
+    assert not set(planned.result.schedule.rounds[0].sit_outs) & set(players[8:])
+
+
+def test_seat_letters_balance_over_the_season():
+    """Last week everyone sat one round; tonight's three rounds give each player the three other letters."""
+    event = Event(players=SIXTEEN, rounds=3)
+    earlier = night(BY_FOURS)
+    planned = plan_night(event, [earlier], **SOLVE)
+    assert planned.result.schedule is not None and planned.season is not None
+    letters = {name: {seat} for table in earlier.rounds[0].tables for seat, name in enumerate(table.players)}
+    for round_ in planned.result.schedule.rounds:
+        for table in round_.tables:
+            for seat, name in enumerate(table.players):
+                assert seat not in letters[name], f"{name} sits in letter {'ABCD'[seat]} again"
+                letters[name].add(seat)
+    assert planned.season.seat_spread == 0
+
+
+def test_the_descent_spreads_meetings_over_the_season():
+    """Three nights of 12 players make every pair meet; tonight the season's plan leaves the most
+    meetings of one pair no higher than planning tonight alone."""
+    players = tuple(f"P{i:02d}" for i in range(1, 13))
+    event = Event(players=players, rounds=3)
+    earlier: list[Schedule] = []
+    for _ in range(3):
+        planned = plan_night(event, earlier, **SOLVE)
+        assert planned.result.schedule is not None and planned.season is not None and planned.alone is not None
+        assert planned.season.most_meetings <= planned.alone.most_meetings
+        earlier.append(planned.result.schedule)
+
+
+def test_a_half_life_must_be_positive():
+    with pytest.raises(ValueError, match="half-life"):
+        Season(Event(players=SIXTEEN, rounds=1), [], half_life=0)
+
+
+def test_cli_plans_against_history_and_reports_the_season(tmp_path):
+    runner = CliRunner()
+    (tmp_path / "names.csv").write_text("name,id\n" + "".join(f"{p},{i}\n" for i, p in enumerate(SIXTEEN, 1)))
+    (tmp_path / "week1.json").write_text(night(BY_FOURS).model_dump_json())
+    week2 = tmp_path / "week2.json"
+    args = ["plan", "--names", str(tmp_path / "names.csv"), "--rounds", "2", "--time-limit", "2", "--workers", "1"]
+    result = runner.invoke(cli, [*args, "--history", str(tmp_path / "week1.json"), "--json", str(week2)])
+    assert result.exit_code == 0, result.output
+    assert "Tonight's pairs who met on an earlier night: 0 of 48 (planning tonight alone: " in result.output
+    assert "Season: 1 earlier night (a meeting counts half after 4 nights)" in result.output
+    written = json.loads(week2.read_text())
+    assert written["ids"]["P01"] == "1"  # the next night matches by id
+    assert runner.invoke(cli, ["check", str(week2)]).exit_code == 0  # checked on its own
+    again = runner.invoke(cli, [*args, "--history", str(tmp_path / "week1.json"), "--history", str(week2)])
+    assert again.exit_code == 0 and "Season: 2 earlier nights" in again.output
+
+
+def test_cli_refuses_a_bad_history_file_in_one_line(tmp_path):
+    runner = CliRunner()
+    (tmp_path / "bad.json").write_text("{not json")
+    args = ["plan", "--players", "16", "--rounds", "2", "--time-limit", "1", "--workers", "1"]
+    result = runner.invoke(cli, [*args, "--history", str(tmp_path / "bad.json")])
+    assert result.exit_code == 2 and "bad.json" in result.output and "Traceback" not in result.output
+    missing = runner.invoke(cli, [*args, "--history", str(tmp_path / "nowhere.json")])
+    assert missing.exit_code == 2
+    zero = runner.invoke(cli, [*args, "--history", str(tmp_path / "bad.json"), "--half-life", "0"])
+    assert zero.exit_code == 2 and "--half-life" in zero.output
+
+
+def test_schedule_ids_name_players_of_the_schedule():
+    with pytest.raises(ValueError, match="ids"):
+        night(BY_FOURS, ids={"Nobody": "1"})
+    with pytest.raises(ValueError, match="one id"):
+        night(BY_FOURS, ids={"P01": "1", "P02": "1"})
+
+
+def test_weighted_counts_stay_within_a_byte():
+    event = Event(players=SIXTEEN[:8], rounds=1)
+    many = [night([list(SIXTEEN[:4]), list(SIXTEEN[4:8])])] * 120
+    season = Season(event, many, half_life=float("inf"))
+    assert season.counted.dtype == np.int8 and int(season.counted.max()) <= 100
+
+
+def test_cli_refuses_a_night_too_big_for_a_season(tmp_path):
+    runner = CliRunner()
+    (tmp_path / "week1.json").write_text(night(BY_FOURS).model_dump_json())
+    args = ["plan", "--players", "2001", "--rounds", "1", "--history", str(tmp_path / "week1.json")]
+    result = runner.invoke(cli, args)
+    assert result.exit_code == 2 and "at most 2000 players" in result.output and "Traceback" not in result.output

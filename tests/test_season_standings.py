@@ -1,0 +1,118 @@
+"""A season's standings: cumulative, average per game with a minimum of games, best N nights."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from models import RoundMark, RoundScore, SeasonRule, SitOutScoring, StandingRow, Standings
+from rotation.cli import cli
+from rotation.scoring import season_standings
+from rotation.season_standings_pages import season_csv, season_html, season_json, season_text
+
+
+def night(results: dict[str, list[int | None]], won: dict[str, int] | None = None) -> Standings:
+    """A night's standings: each player's round totals (None: sat out, scored zero)."""
+    rows = []
+    for name, rounds in results.items():
+        scores = tuple(
+            RoundScore(round=r, mark=RoundMark.PLAYED, points=p, table=1)
+            if p is not None
+            else RoundScore(round=r, mark=RoundMark.SAT_OUT, points=0)
+            for r, p in enumerate(rounds, start=1)
+        )
+        total = sum(p or 0 for p in rounds)
+        rows.append({"player": name, "total": total, "games_won": (won or {}).get(name, 0), "rounds": scores})
+    rows.sort(key=lambda row: -row["total"])
+    return Standings(
+        after=len(next(iter(results.values()))),
+        rounds=len(next(iter(results.values()))),
+        sit_out_scoring=SitOutScoring.ZERO,
+        late_arrivals_as_sit_outs=False,
+        round_averages=(),
+        rows=tuple(StandingRow(rank=i + 1, shared=False, best_game=None, **row) for i, row in enumerate(rows)),
+    )
+
+
+WEEK1 = night({"Ann": [30, 10], "Bo": [20, 20], "Cy": [-10, -30]})
+WEEK2 = night({"ann": [50, 0], "Bo": [10, None], "Di": [40, 40]})  # Ann spelled in lower case; Bo sat out once
+WEEK3 = night({"Ann": [-20, -20], "Bo": [30, 30], "Cy": [0, 0]})
+
+
+def by_player(table):
+    return {row.player: row for row in table.rows}
+
+
+def test_cumulative_adds_every_night_and_matches_names():
+    table = season_standings([WEEK1, WEEK2, WEEK3])
+    rows = by_player(table)
+    assert rows["Ann"].total == 30 + 10 + 50 - 40 and rows["Ann"].nights == (40, 50, -40)
+    assert rows["Di"].nights == (None, 80, None) and rows["Di"].score == 80
+    assert [row.player for row in table.rows] == ["Bo", "Di", "Ann", "Cy"]  # 110, 80, 50, -40
+    assert [row.rank for row in table.rows] == [1, 2, 3, 4]
+
+
+def test_average_per_game_ranks_only_members_with_the_minimum():
+    table = season_standings([WEEK1, WEEK2, WEEK3], SeasonRule.AVERAGE, min_games=16)
+    rows = by_player(table)
+    assert rows["Bo"].games == 4 * 5  # the sat-out round is not a game
+    assert rows["Bo"].score == pytest.approx((40 + 10 + 60) / 20)
+    assert rows["Di"].rank is None and rows["Di"].games == 8  # 10 points a game, but too few games
+    assert [row.player for row in table.rows if row.rank is not None] == ["Bo", "Ann", "Cy"]
+    assert table.rows[-1].player == "Di"
+
+
+def test_best_nights_count_only_the_best():
+    table = season_standings([WEEK1, WEEK2, WEEK3], SeasonRule.BEST, best_nights=2)
+    rows = by_player(table)
+    assert rows["Ann"].score == 90 and rows["Ann"].counted == (True, True, False)
+    assert rows["Cy"].score == -40 and rows["Cy"].counted == (True, False, True)  # came twice: both count
+    with pytest.raises(ValueError, match="best-nights"):
+        season_standings([WEEK1], SeasonRule.BEST)
+
+
+def test_level_scores_split_by_games_won_then_shared():
+    a = night({"Ann": [10], "Bo": [10], "Cy": [10]}, won={"Ann": 2, "Bo": 1, "Cy": 1})
+    table = season_standings([a])
+    assert [(row.player, row.rank, row.shared) for row in table.rows] == [
+        ("Ann", 1, False),
+        ("Bo", 2, True),
+        ("Cy", 2, True),
+    ]
+
+
+def test_printable_csv_json_and_text():
+    table = season_standings([WEEK1, WEEK2, WEEK3], SeasonRule.BEST, best_nights=2)
+    rows = list(csv.reader(io.StringIO(season_csv(table))))
+    assert rows[0][:4] == ["rank", "shared", "player", "score"]
+    ann = next(row for row in rows if row[2] == "Ann")
+    assert ann[3] == "90" and ann[-2:] == ["-40", ""]  # night 3 not counted
+    data = json.loads(season_json(table))
+    assert data["season"]["rule"] == "best" and data["season"]["best_nights"] == 2
+    text = season_text(table)
+    assert "the best 2 nights' totals" in text and "(-40)" in text
+    page = season_html(table, "Thursday League")
+    assert "Thursday League" in page and "<table" in page and "(-40)" in page
+
+
+def test_cli_season_from_standings_files(tmp_path):
+    paths = []
+    for number, week in enumerate([WEEK1, WEEK2, WEEK3], start=1):
+        path = tmp_path / f"week{number}.json"
+        path.write_text(json.dumps({"standings": week.model_dump(mode="json"), "footnotes": []}))
+        paths.append(str(path))
+    runner = CliRunner()
+    out = tmp_path / "season.csv"
+    result = runner.invoke(cli, ["season", *paths, "--rule", "average", "--min-games", "16", "--csv", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "points per game, at least 16 games to be ranked" in result.output
+    assert "Di" in out.read_text()
+    refused = runner.invoke(cli, ["season", *paths, "--rule", "best"])
+    assert refused.exit_code == 2 and "--best" in refused.output
+    (tmp_path / "bad.json").write_text("[1]")
+    bad = runner.invoke(cli, ["season", str(tmp_path / "bad.json")])
+    assert bad.exit_code == 2 and "not a standings file" in bad.output
