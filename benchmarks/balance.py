@@ -111,6 +111,16 @@ def parse_rooms(text: str) -> list[tuple[int, int]]:
     return rooms
 
 
+def parse_odd_rooms(text: str) -> list[tuple[int, int, str]]:
+    """'18x4:three-handed,22x4:sit-out' -> [(18, 4, 'three-handed'), (22, 4, 'sit-out')]."""
+    rooms = []
+    for item in text.split(","):
+        room, odd = item.strip().split(":")
+        ((players, rounds),) = parse_rooms(room)
+        rooms.append((players, rounds, odd))
+    return rooms
+
+
 def _say(text: str) -> None:
     print(text, flush=True)
 
@@ -179,6 +189,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--odd-known", action="store_true", help="with --batch: the odd rooms of 9-63 players too")
     parser.add_argument("--at-risk", action="store_true", help="with --batch: rooms the speed rule leaves short")
     parser.add_argument("--chunk", type=int, default=40, help="with --batch: rooms per interpreter (default 40)")
+    parser.add_argument(
+        "--odd-rooms",
+        type=parse_odd_rooms,
+        default=[],
+        metavar="NxR:POLICY,...",
+        help="with --batch: these odd rooms too",
+    )
     args = parser.parse_args(argv)
     if args.report_only:
         return _write_report(json.loads(args.report_only.read_text(encoding="utf-8")), args.out)
@@ -186,7 +203,9 @@ def main(argv: list[str] | None = None) -> int:
         from benchmarks import batch
 
         rooms = at_risk() if args.at_risk else (args.rooms or (quick() if args.quick else sweep()))
-        odd = [(p, r, "three-handed") for p, r in rooms] + (odd_known() if args.odd_known else [])
+        if args.odd_rooms and not args.rooms:
+            rooms = []
+        odd = [(p, r, "three-handed") for p, r in rooms] + args.odd_rooms + (odd_known() if args.odd_known else [])
         return batch.run_batch(odd, args)
 
     rooms = args.rooms or (quick() if args.quick else sweep())

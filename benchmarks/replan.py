@@ -131,8 +131,10 @@ def grid(per_room: int, time_limit: float, seed: int) -> list[dict]:
     return rows
 
 
-def repair_moves(day, played: int, drop, add) -> int:
-    """Moves of the repair start alone: the old plan with its seats kept and turns traded fair."""
+def repair_moves(day, played: int, drop, add) -> tuple[int, bool]:
+    """Moves of the repair start alone (the old plan with its seats kept and turns traded fair), and
+    whether the checker passes it with fair turns (else it is no start, and the search has none)."""
+    from optimizer.checker import InvalidSchedule
     from optimizer.moves import OldPlan
     from optimizer.moves.repair import repaired
     from optimizer.replan import _history, _remaining_event
@@ -140,7 +142,12 @@ def repair_moves(day, played: int, drop, add) -> int:
     event = _remaining_event(day, played, drop, add)
     history = _history(day, played, event, drop, add, 0)
     old = OldPlan.of(day, played, event.players)
-    return int(old.moved(old.keep_letters(repaired(old, event, history.burdens_before), None)).sum())
+    start = old.keep_letters(repaired(old, event, history.burdens_before), history.letters_before)
+    try:
+        valid = optimizer.check(history.whole_day(event, start)).turns_fair
+    except InvalidSchedule:
+        valid = False
+    return int(old.moved(start).sum()), valid
 
 
 def requested_day(players: int, odd: OddPolicy, time_limit: float):
@@ -169,7 +176,8 @@ def against_repair(per_room: int, time_limit: float, proof_time_limit: float, se
         day = days[players, odd]
         drop, add = tuple(rng.sample(day.players[3:], leave)), ARRIVALS[:arrive]  # the requests' players stay
         row: dict = {"odd": odd.value, "players": players, "played": played, "leave": leave, "arrive": arrive,
-               "load": os.getloadavg()[0], "repair": repair_moves(day, played, drop, add)}  # fmt: skip
+               "load": os.getloadavg()[0]}  # fmt: skip
+        row["repair"], row["repair_valid"] = repair_moves(day, played, drop, add)
         for name, seconds in (("desk", time_limit), ("long", proof_time_limit)):
             row[name] = replanned(day, played, drop, add, Reseat.FEWEST, seconds, seed, workers=1)
         rows.append(row)
@@ -186,7 +194,7 @@ def _repair_row(row: dict) -> str:
 
     return (
         f"| {row['odd']} | {row['players']} | {row['played']} | {row['leave']} | {row['arrive']} | {row['load']:.1f} "
-        f"| {row['repair']} | {cell(row['desk'])} | {cell(row['long'])} |"
+        f"| {row['repair']}{'' if row['repair_valid'] else ' (refused)'} | {cell(row['desk'])} | {cell(row['long'])} |"
     )
 
 
@@ -194,7 +202,8 @@ def repair_report(rows: list[dict], args, seconds: float) -> list[str]:
     machine = describe()
     found = [r for r in rows if r["desk"]["found"] and r["long"]["found"]]
     fewest = [min(r["long"]["moves"], r["desk"]["moves"]) for r in found]
-    above_repair = [r for r in rows if not r["desk"]["found"] or r["desk"]["moves"] > r["repair"]]
+    valid = [r for r in rows if r["repair_valid"]]
+    above_repair = [r for r in valid if not r["desk"]["found"] or r["desk"]["moves"] > r["repair"]]
     proven = [r for r in found if r["long"]["moves_proven"] or r["desk"]["moves_proven"]]
     at_fewest = [r for r in proven if r["desk"]["moves"] == min(r["long"]["moves"], r["desk"]["moves"])]
     loads = [r["load"] for r in rows]
@@ -214,7 +223,8 @@ def repair_report(rows: list[dict], args, seconds: float) -> list[str]:
         f"{max(loads):.1f} (median {statistics.median(loads):.1f}) as scenarios started; commit "
         f"{machine['commit']}; {seconds:.0f} s in all.",
         "",
-        f"- proposals with more moves than their repair start (or none): {len(above_repair)} of {len(rows)}",
+        f"- repair starts the checker passes: {len(valid)} of {len(rows)}; proposals with more moves than their "
+        f"repair start (or none), where it passes: {len(above_repair)} of {len(valid)}",
         f"- moves, repair start: {_spread([r['repair'] for r in rows])}; proposal: "
         f"{_spread([r['desk']['moves'] for r in found])}; fewest found (either run): {_spread(fewest)}",
         f"- proposal at the fewest: {len(at_fewest)} of the {len(proven)} scenarios whose fewest is proven; "
@@ -224,7 +234,8 @@ def repair_report(rows: list[dict], args, seconds: float) -> list[str]:
         "|---|---|---|---|---|---|---|---|---|",
         *map(_repair_row, rows),
         "",
-        "'(>= b)': not proven fewest; b is the proven fewest moves of any re-plan.",
+        "'(>= b)': not proven fewest; b is the proven fewest moves of any re-plan. '(refused)': the repair "
+        "start breaks a request or fair turns, so the checker refuses it and it is no start.",
         "",
     ]
 
