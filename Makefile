@@ -18,7 +18,7 @@ $(VENV)/.test-tools: $(VENV)/.app
 
 PORT ?= 8765
 
-.PHONY: app setup demo serve test test-quick test-busy test-lowest bench bench-quick bench-odd bench-replan bench-balance bench-desk bench-room bench-odd-seats bench-limits bench-season
+.PHONY: app setup demo serve test test-quick test-busy test-lowest bench bench-quick bench-odd bench-replan bench-balance bench-desk bench-room bench-odd-seats bench-limits bench-season fuzz-desk
 app: $(VENV)/.app
 
 setup: $(VENV)/.test-tools
@@ -88,3 +88,7 @@ bench-limits: setup
 
 bench-season: setup
 	$(BIN)/python -m benchmarks.season --half-life 4 inf
+
+# the desk's JSON routes fuzzed from their OpenAPI schema, 200 examples a route (the suite runs 4)
+fuzz-desk: setup
+	ROTATION_FUZZ=200 $(BIN)/pytest tests/test_desk_fuzz.py

@@ -207,8 +207,8 @@ def main() -> None:
     }
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    (out / "season.json").write_text(json.dumps(report, indent=2) + "\n")
-    (out / "season.md").write_text(_markdown(report))
+    (out / "season.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    (out / "season.md").write_text(_markdown(report), encoding="utf-8")
     print(f"wrote {out / 'season.md'} and {out / 'season.json'}")
 
 

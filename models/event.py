@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import difflib
-import re
 import unicodedata
 from collections import Counter
 from enum import Enum
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from models.text import Name, normalise_name
 
 
 class OddPolicy(str, Enum):
@@ -79,25 +80,6 @@ MAX_PLAYERS = 20_000
 MAX_ROUNDS = 100
 MAX_SEATS = 1_000_000  # players x rounds
 
-_SPACE = re.compile(r"\s+")
-
-
-def normalise_name(name: str) -> str:
-    """One spelling per name: NFC, invisible, format and control characters removed, every run of
-    white space (line and paragraph separators included) one space, none at the ends. Every name that
-    enters the tool (names files, request files, --add and --drop, schedule files) goes through this."""
-    name = unicodedata.normalize("NFC", name)
-    kept = []
-    for char in name:
-        category = unicodedata.category(char)
-        if char.isspace() or category in ("Zs", "Zl", "Zp"):
-            kept.append(" ")
-        elif category in ("Cc", "Cf", "Cs"):
-            continue  # NUL and other controls, zero-width space, joiners, byte-order marks
-        else:
-            kept.append(char)
-    return _SPACE.sub(" ", "".join(kept)).strip()
-
 
 def name_key(name: str) -> str:
     """Two names with the same key are the same player: 'Ann' and 'ann', 'José' and 'JOSÉ'."""
@@ -114,7 +96,7 @@ class Event(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    players: tuple[str, ...] = Field(description="Names, in the order they are numbered.")
+    players: tuple[Name, ...] = Field(description="Names, in the order they are numbered.")
     rounds: int = Field(ge=1, description="Rounds of four games each.")
     odd: OddPolicy = OddPolicy.THREE_HANDED
     sit_out_scoring: SitOutScoring = SitOutScoring.ZERO

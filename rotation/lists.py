@@ -14,6 +14,7 @@ from typing import NamedTuple
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from models.event import RequestRefused, name_key, normalise_name
+from models.text import checked_name
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")  # only these end a line: U+2028 inside a name is white space
 SEPARATORS = {",": "a comma", ";": "a semicolon", "\t": "a tab"}  # as spreadsheets save a table as text
@@ -138,7 +139,12 @@ def _shown(line: str, longest: int = 60) -> str:
 
 
 def _new_name(name: str, number: int, first_line: dict[str, tuple[int, str]]) -> str:
-    """The name, refused when an earlier line has it (in any spelling that is one name)."""
+    """The name, refused when too long (models.text.checked_name) or when an earlier line has it (in
+    any spelling that is one name)."""
+    try:
+        name = checked_name(name)
+    except ValueError as error:
+        raise ListError(str(error), number) from None
     key = name_key(name)
     if key in first_line:
         other, spelling = first_line[key]

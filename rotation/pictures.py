@@ -20,6 +20,7 @@ from optimizer import meetings as tallies
 # Never met, met once, met twice, three times or more: white is "never", red draws the eye to repeats.
 _MEETING_COLOURS = ["#ffffff", "#9ecae1", "#fd8d3c", "#a50f15"]
 NAMED_UP_TO = 32  # players labelled by name on the matrix; bigger rooms get list numbers instead
+LABEL_CHARS = 28  # characters of a name on the matrix's axes
 MATRIX_PLAYERS = 2000  # squares a side at most: in bigger rooms a square stands for several players
 
 
@@ -35,6 +36,12 @@ def meetings(schedule: Schedule, per_square: int = 1) -> np.ndarray:
     for a, b in ((first, second), (second, first)):
         np.maximum.at(counts, (a // per_square, b // per_square), met.counts)
     return counts
+
+
+def label(name: str) -> str:
+    """A name as the picture's axis shows it: cut to LABEL_CHARS (with an ellipsis), so one long name
+    cannot make the picture huge or slow; the order of the list tells two cut names apart."""
+    return name if len(name) <= LABEL_CHARS else name[: LABEL_CHARS - 1] + "\u2026"
 
 
 def players_per_square(players: int) -> int:
@@ -81,7 +88,7 @@ def _draw_meetings(axes, schedule: Schedule) -> None:
     bar = axes.figure.colorbar(image, ax=axes, ticks=range(top + 1), shrink=0.8)
     bar.ax.set_yticklabels(["never", "once", "twice", f"{top}+"])
     if players <= NAMED_UP_TO:
-        labels = list(schedule.players)  # in full: a cut name can be two players
+        labels = [label(name) for name in schedule.players]
         ticks = range(players)
         size = max(5.0, min(9.0, 200 / max(players, 1)))
         # parse_math=False: a name with two '$' must print as typed, not as a formula.

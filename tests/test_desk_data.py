@@ -301,11 +301,12 @@ def test_public_ids_have_no_look_alikes_and_read_in_any_case(client, db):
     assert moved.status_code == 307 and moved.headers["location"] == f"/e/{pid}/me"
 
 
-def test_the_room_page_says_plainly_when_phones_cannot_reach_the_desk(client, db, tmp_path):
+def test_the_room_page_says_plainly_when_phones_cannot_reach_the_desk(db, tmp_path):
     event_id = seeded_event(db, EventSettings(names=names(8), rounds=3))
-    local = client.get(f"/events/{event_id}/room").text
-    assert 'id="local-only"' in local and "rotation serve --host 0.0.0.0" in local
-    assert 'id="local-only"' in client.get(f"/events/{event_id}/print-options").text
+    with TestClient(create_app(db), base_url=LOCAL) as client:  # one desk at a time on a file
+        local = client.get(f"/events/{event_id}/room").text
+        assert 'id="local-only"' in local and "rotation serve --host 0.0.0.0" in local
+        assert 'id="local-only"' in client.get(f"/events/{event_id}/print-options").text
     app = create_app(db, exposed=True, public_url="http://192.168.1.20:8765/")
     key = app.state.desk.guard.secret
     with TestClient(app, base_url="http://192.168.1.20:8765") as room_client:

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from desk_helpers import names
-from rotation.desk.app import local_time
+from rotation.desk.deps import local_time
 from rotation.desk.settings import EventSettings
 from test_desk_room import client, clock, db, event  # noqa: F401 (fixtures)
 

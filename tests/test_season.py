@@ -167,15 +167,17 @@ def test_a_half_life_must_be_positive():
 
 def test_cli_plans_against_history_and_reports_the_season(tmp_path):
     runner = CliRunner()
-    (tmp_path / "names.csv").write_text("name,id\n" + "".join(f"{p},{i}\n" for i, p in enumerate(SIXTEEN, 1)))
-    (tmp_path / "week1.json").write_text(night(BY_FOURS).model_dump_json())
+    (tmp_path / "names.csv").write_text(
+        "name,id\n" + "".join(f"{p},{i}\n" for i, p in enumerate(SIXTEEN, 1)), encoding="utf-8"
+    )
+    (tmp_path / "week1.json").write_text(night(BY_FOURS).model_dump_json(), encoding="utf-8")
     week2 = tmp_path / "week2.json"
     args = ["plan", "--names", str(tmp_path / "names.csv"), "--rounds", "2", "--time-limit", "2", "--workers", "1"]
     result = runner.invoke(cli, [*args, "--history", str(tmp_path / "week1.json"), "--json", str(week2)])
     assert result.exit_code == 0, result.output
     assert "Tonight's pairs who met on an earlier night: 0 of 48 (planning tonight alone: " in result.output
     assert "Season: 1 earlier night (a meeting counts half after 4 nights)" in result.output
-    written = json.loads(week2.read_text())
+    written = json.loads(week2.read_text(encoding="utf-8"))
     assert written["ids"]["P01"] == "1"  # the next night matches by id
     assert runner.invoke(cli, ["check", str(week2)]).exit_code == 0  # checked on its own
     again = runner.invoke(cli, [*args, "--history", str(tmp_path / "week1.json"), "--history", str(week2)])
@@ -184,7 +186,7 @@ def test_cli_plans_against_history_and_reports_the_season(tmp_path):
 
 def test_cli_refuses_a_bad_history_file_in_one_line(tmp_path):
     runner = CliRunner()
-    (tmp_path / "bad.json").write_text("{not json")
+    (tmp_path / "bad.json").write_text("{not json", encoding="utf-8")
     args = ["plan", "--players", "16", "--rounds", "2", "--time-limit", "1", "--workers", "1"]
     result = runner.invoke(cli, [*args, "--history", str(tmp_path / "bad.json")])
     assert result.exit_code == 2 and "bad.json" in result.output and "Traceback" not in result.output
@@ -210,7 +212,7 @@ def test_weighted_counts_stay_within_a_byte():
 
 def test_cli_refuses_a_night_too_big_for_a_season(tmp_path):
     runner = CliRunner()
-    (tmp_path / "week1.json").write_text(night(BY_FOURS).model_dump_json())
+    (tmp_path / "week1.json").write_text(night(BY_FOURS).model_dump_json(), encoding="utf-8")
     args = ["plan", "--players", "2001", "--rounds", "1", "--history", str(tmp_path / "week1.json")]
     result = runner.invoke(cli, args)
     assert result.exit_code == 2 and "at most 2000 players" in result.output and "Traceback" not in result.output

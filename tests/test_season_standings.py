@@ -103,16 +103,16 @@ def test_cli_season_from_standings_files(tmp_path):
     paths = []
     for number, week in enumerate([WEEK1, WEEK2, WEEK3], start=1):
         path = tmp_path / f"week{number}.json"
-        path.write_text(json.dumps({"standings": week.model_dump(mode="json"), "footnotes": []}))
+        path.write_text(json.dumps({"standings": week.model_dump(mode="json"), "footnotes": []}), encoding="utf-8")
         paths.append(str(path))
     runner = CliRunner()
     out = tmp_path / "season.csv"
     result = runner.invoke(cli, ["season", *paths, "--rule", "average", "--min-games", "16", "--csv", str(out)])
     assert result.exit_code == 0, result.output
     assert "points per game, at least 16 games to be ranked" in result.output
-    assert "Di" in out.read_text()
+    assert "Di" in out.read_text(encoding="utf-8")
     refused = runner.invoke(cli, ["season", *paths, "--rule", "best"])
     assert refused.exit_code == 2 and "--best" in refused.output
-    (tmp_path / "bad.json").write_text("[1]")
+    (tmp_path / "bad.json").write_text("[1]", encoding="utf-8")
     bad = runner.invoke(cli, ["season", str(tmp_path / "bad.json")])
     assert bad.exit_code == 2 and "not a standings file" in bad.output

@@ -13,11 +13,10 @@ from pydantic import BaseModel, Field
 from starlette.background import BackgroundTask
 
 from rotation.desk import backup, service, transfer
-from rotation.desk.app import desk_of
-from rotation.desk.pages import Text, check_form, page
+from rotation.desk.deps import Id, Text, desk_of, page, pages_router
 from rotation.desk.security import MAX_IMPORT_BYTES
 
-router = APIRouter(include_in_schema=False)
+router = pages_router()
 api = APIRouter(prefix="/api", tags=["data"])
 
 
@@ -79,7 +78,7 @@ def _restore(request: Request, name: str, confirm: bool) -> None:
         raise service.DeskError(str(error), field="restore", status=422) from None
 
 
-def _delete(request: Request, event_id: int, confirm: bool) -> None:
+def _delete(request: Request, event_id: Id, confirm: bool) -> None:
     store = desk_of(request).store
     event = service.load_event(store, event_id)
     if any(run.running for run in store.runs(event_id)):
@@ -138,7 +137,7 @@ def restore_backup(request: Request, name: str, body: ConfirmIn) -> list[BackupO
 
 
 @api.get("/events/{event_id}/export")
-def export_event(request: Request, event_id: int) -> Response:
+def export_event(request: Request, event_id: Id) -> Response:
     """The event whole, as one file for another desk's import."""
     store = desk_of(request).store
     data = transfer.export_event(store, event_id)
@@ -154,14 +153,14 @@ async def import_event(request: Request) -> dict:
 
 
 @api.post("/events/{event_id}/archive")
-def archive(request: Request, event_id: int, body: ArchiveIn) -> dict:
+def archive(request: Request, event_id: Id, body: ArchiveIn) -> dict:
     service.load_event(desk_of(request).store, event_id)
     desk_of(request).store.set_archived(event_id, body.archived)
     return {"id": event_id, "archived": body.archived}
 
 
 @api.delete("/events/{event_id}")
-def delete(request: Request, event_id: int, confirm: bool = False) -> dict:
+def delete(request: Request, event_id: Id, confirm: bool = False) -> dict:
     """The event and all its data; 409 unless `confirm` (a backup of the desk is made first)."""
     _delete(request, event_id, confirm)
     return {"deleted": event_id}
@@ -178,15 +177,13 @@ def backups_page(request: Request, done: str = ""):
 
 
 @router.post("/backups")
-def backup_form(request: Request, csrf: Text = ""):
-    check_form(request, csrf)
+def backup_form(request: Request):
     made = _back_up_now(request)
     return RedirectResponse(f"/backups?done=Backed+up+as+{made.name}", status_code=303)
 
 
 @router.post("/backups/{name}/restore")
-def restore_form(request: Request, name: str, csrf: Text = "", confirm: Text = ""):
-    check_form(request, csrf)
+def restore_form(request: Request, name: str, confirm: Text = ""):
     try:
         _restore(request, name, bool(confirm))
     except service.Unconfirmed as asked:
@@ -195,24 +192,21 @@ def restore_form(request: Request, name: str, csrf: Text = "", confirm: Text = "
 
 
 @router.post("/events/import")
-async def import_form(request: Request, event_file: Annotated[UploadFile, File()], csrf: Text = ""):
-    check_form(request, csrf)
+async def import_form(request: Request, event_file: Annotated[UploadFile, File()]):
     data = await event_file.read(MAX_IMPORT_BYTES + 1)
     event_id = transfer.import_event(desk_of(request).store, data)
     return RedirectResponse(f"/events/{event_id}", status_code=303)
 
 
 @router.post("/events/{event_id}/archive")
-def archive_form(request: Request, event_id: int, csrf: Text = "", archived: Text = ""):
-    check_form(request, csrf)
+def archive_form(request: Request, event_id: Id, archived: Text = ""):
     service.load_event(desk_of(request).store, event_id)
     desk_of(request).store.set_archived(event_id, bool(archived))
     return RedirectResponse("/", status_code=303)
 
 
 @router.post("/events/{event_id}/delete")
-def delete_form(request: Request, event_id: int, csrf: Text = "", confirm: Text = ""):
-    check_form(request, csrf)
+def delete_form(request: Request, event_id: Id, confirm: Text = ""):
     try:
         _delete(request, event_id, bool(confirm))
     except service.Unconfirmed as asked:

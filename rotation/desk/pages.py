@@ -6,7 +6,7 @@ from collections import Counter
 from typing import Annotated
 from urllib.parse import urlencode
 
-from fastapi import APIRouter, File, Form, HTTPException, Query, Request, UploadFile
+from fastapi import File, Form, HTTPException, Query, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 import optimizer
@@ -15,7 +15,19 @@ from models.rules import Rules
 from optimizer.constructions.fixed import rule_words
 from rotation.desk import guards, service, views
 from rotation.desk import rules_form as rule_boxes
-from rotation.desk.app import desk_of, templates
+from rotation.desk.deps import (
+    TEMPLATES,
+    BaseDep,
+    FormNumber,
+    Id,
+    QueryId,
+    Text,
+    desk_of,
+    page,
+    pages_router,
+    players_url,
+)
+from rotation.desk.room import room
 from rotation.desk.settings import (
     MAX_UPLOAD_BYTES,
     EventSettings,
@@ -24,29 +36,15 @@ from rotation.desk.settings import (
     names_text,
     settings_from_form,
 )
-from rotation.desk.storage import RUNNING, VersionRow
+from rotation.desk.storage import RunStatus, VersionRow
 from rotation.output import SIT_OUT_WORDS
 from rotation.typeface import widest_word_em
 
-router = APIRouter(include_in_schema=False)
-TEMPLATES = templates()
+router = pages_router()
 TEMPLATES.env.globals["rule_numbers"] = rule_boxes.NUMBERS  # the settings form's box per figure of the rule sheet
-Text = Annotated[str, Form()]
 
 
-def page(request: Request, template: str, status: int = 200, **context) -> HTMLResponse:
-    context.setdefault("errors", {})
-    return TEMPLATES.TemplateResponse(
-        request, template, {"csrf": desk_of(request).guard.token, **context}, status_code=status
-    )
-
-
-def check_form(request: Request, csrf: str) -> None:
-    if not desk_of(request).guard.token_ok(csrf):
-        raise HTTPException(403, "this form is out of date or not the desk's own: reload the page and try again")
-
-
-def back_to(event_id: int, anchor: str = "") -> RedirectResponse:
+def back_to(event_id: Id, anchor: str = "") -> RedirectResponse:
     return RedirectResponse(f"/events/{event_id}{anchor}", status_code=303)
 
 
@@ -89,18 +87,17 @@ async def _form_fields(request: Request, names_file: UploadFile | None) -> dict[
 
 
 @router.post("/events", response_class=HTMLResponse)
-async def create_event(request: Request, csrf: Text = "", names_file: Annotated[UploadFile | None, File()] = None):
-    check_form(request, csrf)
+async def create_event(request: Request, names_file: Annotated[UploadFile | None, File()] = None):
     return await _save_event(request, None, names_file)
 
 
 @router.get("/events/{event_id}/edit", response_class=HTMLResponse)
-def edit_event(request: Request, event_id: int, renamed: str = "", to: str = ""):
+def edit_event(request: Request, event_id: Id, renamed: str = "", to: str = ""):
     note = f"{renamed} is now {to}, everywhere." if renamed and to else ""
     return _settings_page(request, event_id, saved_note=note)
 
 
-def _settings_page(request: Request, event_id: int, status: int = 200, **context) -> HTMLResponse:
+def _settings_page(request: Request, event_id: Id, status: int = 200, **context) -> HTMLResponse:
     """The event's settings, its names as the players are now (once a schedule has them), a rename box."""
     store = desk_of(request).store
     event = service.load_event(store, event_id)
@@ -124,9 +121,8 @@ def _settings_page(request: Request, event_id: int, status: int = 200, **context
 
 
 @router.post("/events/{event_id}/rename", response_class=HTMLResponse)
-def rename(request: Request, event_id: int, old: Text = "", new: Text = "", csrf: Text = ""):
+def rename(request: Request, event_id: Id, old: Text = "", new: Text = ""):
     """A player's spelling corrected everywhere (service.rename); back to the page the form was on."""
-    check_form(request, csrf)
     store = desk_of(request).store
     try:
         was, now = service.rename(store, event_id, old, new)
@@ -138,10 +134,7 @@ def rename(request: Request, event_id: int, old: Text = "", new: Text = "", csrf
 
 
 @router.post("/events/{event_id}/edit", response_class=HTMLResponse)
-async def save_event(
-    request: Request, event_id: int, csrf: Text = "", names_file: Annotated[UploadFile | None, File()] = None
-):
-    check_form(request, csrf)
+async def save_event(request: Request, event_id: Id, names_file: Annotated[UploadFile | None, File()] = None):
     return await _save_event(request, event_id, names_file)
 
 
@@ -175,16 +168,18 @@ async def _save_event(request: Request, event_id: int | None, names_file: Upload
 
 
 @router.get("/events/{event_id}", response_class=HTMLResponse)
-def event_page(request: Request, event_id: int, version: int | None = None):
+def event_page(request: Request, event_id: Id, version: QueryId = None):
     return _event_page(request, event_id, version)
 
 
-def _event_page(request: Request, event_id: int, version_id: int | None = None, errors=None, status: int = 200):
+def _event_page(
+    request: Request, event_id: Id, version_id: int | None = None, errors=None, status: int = 200, kept=None
+):
     desk = desk_of(request)
     event = service.load_event(desk.store, event_id)
     settings = service.settings_of(event)
     runs = desk.store.runs(event_id)
-    run = service.load_run(desk.store, desk.planner, runs[0].id) if runs else None
+    run = runs[0] if runs else None
     current = service.current_version(desk.store, event)
     shown = current if version_id is None else service.load_version(desk.store, event_id, version_id)
     schedule = shown.schedule() if shown else None
@@ -198,7 +193,7 @@ def _event_page(request: Request, event_id: int, version_id: int | None = None, 
         sit_out_word=SIT_OUT_WORDS[settings.sit_out_scoring.value],
         settings=settings,
         run=run,
-        running=run is not None and run.status == RUNNING,
+        running=run is not None and run.status is RunStatus.RUNNING,
         run_repeats=_run_repeats(desk.store, run, current),
         released=desk.store.released_rounds(event_id),
         players_now=len(_players_now(current) or settings.names),
@@ -212,6 +207,7 @@ def _event_page(request: Request, event_id: int, version_id: int | None = None, 
         figures=views.figure_lines(shown.figures, schedule) if shown else [],
         proposals=views.proposals_view(proposals),
         errors=errors or {},
+        kept=kept or {"form": ""},  # what a refused form had typed, shown in it again
     )
 
 
@@ -228,7 +224,7 @@ def _run_repeats(store, run, current: VersionRow | None) -> int | None:
     repeats (a swap or an undo since changes them; a re-plan's progress counts only the rounds it plans)."""
     if run is None:
         return None
-    if run.status != RUNNING and run.version_id and current is not None:
+    if run.status is not RunStatus.RUNNING and run.version_id and current is not None:
         return current.figures["metrics"]["repeats"]
     stored = store.version(run.version_id) if run.version_id else None
     return stored.figures["metrics"]["repeats"] if stored else run.progress.get("repeats")
@@ -256,9 +252,11 @@ CONFIRM_WORDS = {  # (heading, button) of the page that asks before a change is 
 }
 
 
-def _day_action(request: Request, event_id: int, field: str, action, fields: dict | None = None) -> Response:
-    """Run a change of the day; its refusal is shown beside the form it came from. A change that must be
-    confirmed shows what it would do, with the same form to post again, confirmed (`fields`)."""
+def _day_action(request: Request, event_id: Id, field: str, action, fields: dict | None = None) -> Response:
+    """Run a change of the day; its refusal is shown beside the form it came from, with what was typed
+    in it (`fields`; a change made from a day that has changed since: the day as it is now,
+    service.DayMoved). A change that must be confirmed shows what it would do, with the same form to
+    post again, confirmed (`fields`, the version it was made from among them)."""
     try:
         action()
     except service.Unconfirmed as asked:
@@ -279,18 +277,18 @@ def _day_action(request: Request, event_id: int, field: str, action, fields: dic
     except service.DeskError as error:
         if isinstance(error, service.NotFound):
             raise
-        return _event_page(request, event_id, errors={error.field or field: str(error)}, status=error.status)
+        kept = {"form": field, **(fields or {})}
+        return _event_page(request, event_id, errors={error.field or field: str(error)}, status=error.status, kept=kept)
     return back_to(event_id)
 
 
 @router.post("/events/{event_id}/plan")
-def plan(request: Request, event_id: int, csrf: Text = "", include_released: Text = ""):
-    check_form(request, csrf)
+def plan(request: Request, event_id: Id, base: BaseDep, include_released: Text = ""):
     desk = desk_of(request)
 
     def start() -> None:
         try:
-            service.start_plan(desk.store, desk.planner, event_id, bool(include_released))
+            service.start_plan(desk.store, desk.planner, event_id, bool(include_released), base)
         except FieldErrors as error:
             raise service.DeskError(f"the settings need a change first: {error}", field="plan") from None
 
@@ -298,44 +296,42 @@ def plan(request: Request, event_id: int, csrf: Text = "", include_released: Tex
 
 
 @router.post("/events/{event_id}/runs/{run_id}/stop")
-def stop(request: Request, event_id: int, run_id: int, csrf: Text = ""):
-    return _run_action(request, event_id, run_id, csrf, service.stop_run)
+def stop(request: Request, event_id: Id, run_id: Id):
+    return _run_action(request, event_id, run_id, service.stop_run)
 
 
 @router.post("/events/{event_id}/runs/{run_id}/again")
-def again(request: Request, event_id: int, run_id: int, csrf: Text = ""):
-    return _run_action(request, event_id, run_id, csrf, service.run_again)
+def again(request: Request, event_id: Id, run_id: Id):
+    return _run_action(request, event_id, run_id, service.run_again)
 
 
-def _run_action(request: Request, event_id: int, run_id: int, csrf: str, action) -> Response:
+def _run_action(request: Request, event_id: Id, run_id: Id, action) -> Response:
     """Stop a run, or run it again: only a run of this event."""
-    check_form(request, csrf)
     desk = desk_of(request)
-    service.load_run(desk.store, desk.planner, run_id, event_id)
+    service.load_run(desk.store, run_id, event_id)
     return _day_action(request, event_id, "plan", lambda: action(desk.store, desk.planner, run_id))
 
 
 @router.post("/events/{event_id}/played")
-def played(request: Request, event_id: int, rounds: Annotated[int, Form()], csrf: Text = ""):
-    check_form(request, csrf)
-    return _day_action(
-        request, event_id, "played", lambda: service.mark_played(desk_of(request).store, event_id, rounds)
-    )
+def played(request: Request, event_id: Id, rounds: FormNumber, base: BaseDep):
+    store = desk_of(request).store
+    typed = {"rounds": rounds}
+    return _day_action(request, event_id, "played", lambda: service.mark_played(store, event_id, rounds, base), typed)
 
 
 @router.post("/events/{event_id}/replan")
 def replan(
     request: Request,
-    event_id: int,
-    from_round: Annotated[int, Form()],
+    event_id: Id,
+    from_round: FormNumber,
     leave: Text = "",
     arrive: Text = "",
     time_limit: Annotated[float, Form()] = 10.0,
     include_released: Text = "",
-    csrf: Text = "",
+    base: BaseDep = None,
 ):
-    check_form(request, csrf)
     desk = desk_of(request)
+    typed = {"from_round": from_round, "leave": leave, "arrive": arrive, "time_limit": f"{time_limit:g}"}
     return _day_action(
         request,
         event_id,
@@ -349,79 +345,83 @@ def replan(
             arrive.splitlines(),
             time_limit,
             bool(include_released),
+            base,
         ),
+        typed,
     )
 
 
 @router.post("/events/{event_id}/swap")
 def swap(
     request: Request,
-    event_id: int,
-    round: Annotated[int, Form()],
+    event_id: Id,
+    round: FormNumber,
+    base: BaseDep,
     first: Text = "",
     second: Text = "",
     confirm: Text = "",
-    csrf: Text = "",
 ):
-    check_form(request, csrf)
     store = desk_of(request).store
     return _day_action(
         request,
         event_id,
         "swap",
-        lambda: service.swap(store, event_id, round, first, second, bool(confirm)),
-        {"round": round, "first": first, "second": second},
+        lambda: service.swap(store, event_id, round, first, second, bool(confirm), base),
+        {"round": round, "first": first, "second": second, "base": "" if base is None else base},
     )
 
 
 @router.post("/events/{event_id}/move")
 def move(
     request: Request,
-    event_id: int,
-    round: Annotated[int, Form()],
+    event_id: Id,
+    round: FormNumber,
+    base: BaseDep,
     player: Text = "",
     table: Text = "",
     confirm: Text = "",
-    csrf: Text = "",
 ):
-    check_form(request, csrf)
     store = desk_of(request).store
 
     def record() -> None:
-        if not table.strip().isdigit():
-            raise service.DeskError(f"{table.strip()!r} is not a table number", field="move", status=422)
-        service.move(store, event_id, round, player, int(table), bool(confirm))
+        number = table.strip()
+        if not (number.isascii() and number.isdigit() and len(number) <= 4):
+            raise service.DeskError(f"{number!r} is not a table number", field="move", status=422)
+        service.move(store, event_id, round, player, int(number), bool(confirm), base)
 
-    return _day_action(request, event_id, "move", record, {"round": round, "player": player, "table": table})
+    fields = {"round": round, "player": player, "table": table, "base": "" if base is None else base}
+    return _day_action(request, event_id, "move", record, fields)
 
 
 @router.post("/events/{event_id}/versions/{version_id}/accept")
-def accept(request: Request, event_id: int, version_id: int, csrf: Text = ""):
-    check_form(request, csrf)
+def accept(request: Request, event_id: Id, version_id: Id, base: BaseDep):
     store = desk_of(request).store
-    return _day_action(request, event_id, "accept", lambda: service.accept(store, event_id, version_id))
+    return _day_action(request, event_id, "accept", lambda: service.accept(store, event_id, version_id, base))
 
 
 @router.post("/events/{event_id}/undo")
-def undo(request: Request, event_id: int, csrf: Text = "", confirm: Text = ""):
-    check_form(request, csrf)
+def undo(request: Request, event_id: Id, base: BaseDep, confirm: Text = ""):
     store = desk_of(request).store
-    return _day_action(request, event_id, "undo", lambda: service.undo(store, event_id, bool(confirm)))
+    fields = {"base": "" if base is None else base}
+    return _day_action(request, event_id, "undo", lambda: service.undo(store, event_id, bool(confirm), base), fields)
 
 
 @router.post("/events/{event_id}/versions/{version_id}/restore")
-def restore(request: Request, event_id: int, version_id: int, csrf: Text = "", confirm: Text = ""):
-    check_form(request, csrf)
+def restore(request: Request, event_id: Id, version_id: Id, base: BaseDep, confirm: Text = ""):
     store = desk_of(request).store
     return _day_action(
-        request, event_id, "restore", lambda: service.restore(store, event_id, version_id, bool(confirm))
+        request,
+        event_id,
+        "restore",
+        lambda: service.restore(store, event_id, version_id, bool(confirm), base),
+        {"base": "" if base is None else base},
     )
 
 
 # ---- looking at a schedule ----------------------------------------------------------------------
 
 
-def _shown(request: Request, event_id: int, version_id: int | None = None) -> tuple[EventSettings, VersionRow]:
+def _shown(request: Request, event_id: Id, version_id: int | None = None) -> tuple[EventSettings, VersionRow]:
     store = desk_of(request).store
     event = service.load_event(store, event_id)
     chosen = version_id if version_id is not None else event.current_version
@@ -431,7 +431,7 @@ def _shown(request: Request, event_id: int, version_id: int | None = None) -> tu
 
 
 @router.get("/events/{event_id}/players/{player}", response_class=HTMLResponse)
-def player_page(request: Request, event_id: int, player: int, version: int | None = None):
+def player_page(request: Request, event_id: Id, player: Id, version: QueryId = None):
     settings, shown = _shown(request, event_id, version)
     schedule = shown.schedule()
     if not 0 <= player < len(schedule.players):
@@ -451,7 +451,7 @@ def player_page(request: Request, event_id: int, player: int, version: int | Non
 
 
 @router.get("/events/{event_id}/compare", response_class=HTMLResponse)
-def compare_page(request: Request, event_id: int):
+def compare_page(request: Request, event_id: Id):
     settings, shown = _shown(request, event_id)
     fixed = shown.figures.get("fixed") or {}
     variant = None
@@ -471,7 +471,7 @@ def compare_page(request: Request, event_id: int):
 
 
 @router.get("/events/{event_id}/meetings.png")
-def meetings_picture(request: Request, event_id: int, version: int | None = None):
+def meetings_picture(request: Request, event_id: Id, version: QueryId = None):
     from rotation.pictures import meetings_png  # matplotlib: only when the picture is asked for
 
     _, shown = _shown(request, event_id, version)
@@ -480,7 +480,7 @@ def meetings_picture(request: Request, event_id: int, version: int | None = None
 
 
 @router.get("/events/{event_id}/history", response_class=HTMLResponse)
-def history_page(request: Request, event_id: int):
+def history_page(request: Request, event_id: Id):
     store = desk_of(request).store
     event = service.load_event(store, event_id)
     return page(
@@ -498,7 +498,7 @@ def history_page(request: Request, event_id: int):
 
 
 @router.get("/events/{event_id}/print-options", response_class=HTMLResponse)
-def print_options(request: Request, event_id: int):
+def print_options(request: Request, event_id: Id):
     from rotation.printing import PARTS, parts_for
 
     settings, shown = _shown(request, event_id)
@@ -533,10 +533,10 @@ def _print_options(settings: EventSettings, parts=(), rounds=None, players_url: 
 @router.get("/events/{event_id}/print", response_class=HTMLResponse)
 def print_page(
     request: Request,
-    event_id: int,
+    event_id: Id,
     parts: Annotated[list[str], Query()] = [],  # noqa: B006 (FastAPI copies query defaults)
-    first: int | None = None,
-    last: int | None = None,
+    first: QueryId = None,
+    last: QueryId = None,
 ):
     """The printable page of `rotation print`, with the event's title and date."""
     from rotation.print_command import compare
@@ -549,9 +549,6 @@ def print_page(
     low, high = first or 1, last or total
     if unknown or not 1 <= low <= high <= total:
         raise HTTPException(422, f"choose parts from {', '.join(PARTS)} and rounds from 1 to {total}")
-    from rotation.desk.room import room
-    from rotation.desk.room_pages import players_url
-
     url = players_url(request, room(desk_of(request).store, event_id).public_id)  # its QR code on the sheets
     options = _print_options(settings, parts, (low, high), url)
 
@@ -560,14 +557,17 @@ def print_page(
         return render_page(schedule, metrics, compare(schedule), options)
 
     key = ("print", shown.id, settings.title, settings.date, tuple(parts), low, high, url)
-    return HTMLResponse(desk_of(request).rendered.get(key, make))
+    try:
+        return HTMLResponse(desk_of(request).rendered.get(key, make))
+    except ValueError as error:  # a name too long for a wall chart: the library says which
+        raise HTTPException(422, str(error)) from None
 
 
 DOWNLOADS = {"schedule.json": "application/json", "schedule.csv": "text/csv", "schedule-long.csv": "text/csv"}
 
 
 @router.get("/events/{event_id}/download/{what}")
-def download(request: Request, event_id: int, what: str, excel: bool = False):
+def download(request: Request, event_id: Id, what: str, excel: bool = False):
     from rotation.output import EXCEL_BOM, schedule_csv, schedule_csv_long, schedule_json, with_provenance
 
     if what not in DOWNLOADS:

@@ -15,16 +15,15 @@ from a wall without look-alikes.
 
 from __future__ import annotations
 
-import hashlib
-import secrets
 from dataclasses import dataclass
 
 from models import Round
-from rotation.desk.service import DeskError, current_version, load_event, settings_of
+from rotation.desk.service import DeskError, NotFound, current_version, load_event, settings_of
 from rotation.desk.storage import Store
+from rotation.desk.storage.rooms import PUBLIC_ALPHABET, PUBLIC_LENGTH, new_public_id
 
-PUBLIC_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"  # Crockford's base 32, lower case: no i, l, o, u
-PUBLIC_LENGTH = 16  # 80 random bits
+__all__ = ["PUBLIC_ALPHABET", "PUBLIC_LENGTH", "new_public_id"]  # made with the event (storage), and by a transfer
+
 WARNING_SECONDS = 5 * 60  # the timer warns in the last five minutes
 MINUTES = (1, 600)  # a round's length, in minutes
 PACE = (3, 120)  # seconds a projector page stays up
@@ -71,72 +70,26 @@ class Room:
         return max(self.released, default=0)
 
 
-def new_public_id() -> str:
-    """A random public id without look-alike letters (no i, l, o, u: none read as 1, 0 or v), safe to
-    read aloud or type from a wall chart."""
-    return "".join(secrets.choice(PUBLIC_ALPHABET) for _ in range(PUBLIC_LENGTH))
-
-
 def room(store: Store, event_id: int) -> Room:
-    """The event's room, made on first use (a random public id, the default timer and pace)."""
-    load_event(store, event_id)  # a 404 for an event that does not exist
-    row = store.db.execute("SELECT * FROM rooms WHERE event_id = ?", (event_id,)).fetchone()
+    """The event's room (made with the event: Store.add_event; reading it never writes)."""
+    row = store.room_row(event_id)
     if row is None:
-        with store.change() as db:
-            db.execute(
-                "INSERT OR IGNORE INTO rooms (event_id, public_id) VALUES (?, ?)",
-                (event_id, new_public_id()),
-            )
-        row = store.db.execute("SELECT * FROM rooms WHERE event_id = ?", (event_id,)).fetchone()
-    releases = store.db.execute(
-        "SELECT round, seating, released FROM releases WHERE event_id = ? ORDER BY round", (event_id,)
-    ).fetchall()
-    minutes = row["minutes"]
+        raise NotFound(f"event {event_id}")
     return Room(
         event_id=event_id,
-        public_id=row["public_id"],
-        pace=row["pace"],
-        timer=Timer(minutes, row["started"], minutes * 60 if row["left"] is None else row["left"]),
-        released={r["round"]: Round.model_validate_json(r["seating"]) for r in releases},
-        stamp=_stamp(store, "rooms.event_id", event_id) or "",  # never "": the room's row is made above
+        public_id=row.public_id,
+        pace=row.pace,
+        timer=Timer(row.minutes, row.started, row.minutes * 60 if row.left is None else row.left),
+        released={release.round: release.seating for release in store.releases(event_id)},
+        stamp=store.room_stamp(event_id) or "",  # never "": the room's row is there
     )
-
-
-STAMP_QUERY = """
-    SELECT coalesce(events.current_version, '') || '|' || coalesce((
-        SELECT group_concat(round || ':' || released, ',')
-        FROM (SELECT round, released FROM releases WHERE releases.event_id = rooms.event_id ORDER BY round)
-    ), '')
-    FROM rooms JOIN events ON events.id = rooms.event_id
-"""
-
-
-def _stamp(store: Store, where: str, key: int | str) -> str | None:
-    """The stamp of the room picked by `where`: a hash of the current version and every release with
-    its time, read by one query that touches no seating."""
-    row = store.db.execute(f"{STAMP_QUERY} WHERE {where} = ?", (key,)).fetchone()
-    return None if row is None else hashlib.sha256(row[0].encode()).hexdigest()[:16]
-
-
-def public_stamp(store: Store, public_id: str) -> str | None:
-    """What a phone polls (300 phones every few seconds): the room's stamp, as `Room.stamp`, or None
-    for an unknown public id."""
-    return _stamp(store, "rooms.public_id", public_id)
 
 
 def stored_id(store: Store, typed: str) -> str | None:
     """The public id as stored, for one typed from a wall or read aloud: any case, and O, I, L read as
     Crockford's base 32 reads them (0, 1, 1). None when no event has it."""
     read = typed.lower().translate(str.maketrans("oil", "011"))
-    for candidate in (typed, read):
-        if store.db.execute("SELECT 1 FROM rooms WHERE public_id = ?", (candidate,)).fetchone():
-            return candidate
-    return None
-
-
-def event_of(store: Store, public_id: str) -> int | None:
-    row = store.db.execute("SELECT event_id FROM rooms WHERE public_id = ?", (public_id,)).fetchone()
-    return None if row is None else row[0]
+    return next((candidate for candidate in (typed, read) if store.event_of(candidate) is not None), None)
 
 
 # ---- releasing rounds --------------------------------------------------------------------------
@@ -155,23 +108,11 @@ def release(store: Store, event_id: int, round_number: int, now: float) -> Room:
     if not 1 <= round_number <= min(last + 1, len(rounds)):
         span = f"round {last + 1}" if last < len(rounds) else "a released round"
         raise DeskError(f"release {span} (rounds go to the room in order)", field="release", status=422)
-    with store.change() as db:
-        _release(db, event_id, round_number, rounds[round_number - 1], now)
+    with store.change():
+        store.set_release(event_id, round_number, rounds[round_number - 1], now)
         if round_number == last + 1:  # a new round: its clock starts from the full length
-            _restart_clock(db, event_id, now)
+            store.restart_clock(event_id, now)
     return room(store, event_id)
-
-
-def _release(db, event_id: int, round_number: int, round_: Round, now: float) -> None:
-    """A round to the room with the seating it has now (again, for a round released before)."""
-    db.execute(
-        "INSERT OR REPLACE INTO releases (event_id, round, seating, released) VALUES (?, ?, ?, ?)",
-        (event_id, round_number, round_.model_dump_json(), now),
-    )
-
-
-def _restart_clock(db, event_id: int, now: float) -> None:
-    db.execute("UPDATE rooms SET started = ?, left = minutes * 60 WHERE event_id = ?", (now, event_id))
 
 
 def session_of(round_number: int, session_rounds: int, total: int) -> tuple[int, int, int]:
@@ -195,10 +136,10 @@ def release_session(store: Store, event_id: int, now: float) -> Room:
     if last >= len(rounds):
         raise DeskError("every round is released", field="release", status=422)
     _, _, until = session_of(last + 1, size, len(rounds))
-    with store.change() as db:
+    with store.change():
         for number in range(last + 1, until + 1):
-            _release(db, event_id, number, rounds[number - 1], now)
-        _restart_clock(db, event_id, now)  # the session's first round begins
+            store.set_release(event_id, number, rounds[number - 1], now)
+        store.restart_clock(event_id, now)  # the session's first round begins
     return room(store, event_id)
 
 
@@ -207,8 +148,7 @@ def withdraw(store: Store, event_id: int) -> Room:
     last = room(store, event_id).last
     if last == 0:
         raise DeskError("no round is released", field="release")
-    with store.change() as db:
-        db.execute("DELETE FROM releases WHERE event_id = ? AND round = ?", (event_id, last))
+    store.delete_release(event_id, last)
     return room(store, event_id)
 
 
@@ -226,8 +166,7 @@ def set_room(store: Store, event_id: int, minutes: float, pace: float) -> Room:
     _in(minutes, MINUTES, "a round lasts", "minutes")
     _in(pace, PACE, "a page stays up for", "pace")
     room(store, event_id)
-    with store.change() as db:
-        db.execute("UPDATE rooms SET minutes = ?, pace = ? WHERE event_id = ?", (minutes, pace, event_id))
+    store.set_pace(event_id, minutes, pace)
     return room(store, event_id)
 
 
@@ -252,6 +191,5 @@ def timer(store: Store, event_id: int, action: str, now: float, minutes: float =
         started, left = None, clock.minutes * 60
     else:
         raise DeskError("the timer starts, pauses, extends or resets", field="timer", status=422)
-    with store.change() as db:
-        db.execute("UPDATE rooms SET started = ?, left = ? WHERE event_id = ?", (started, left, event_id))
+    store.set_clock(event_id, started, left)
     return room(store, event_id)

@@ -14,21 +14,17 @@ from pydantic import BaseModel, Field
 
 from models.event import loose_key, name_key
 from rotation.desk import guards, room, service, views
-from rotation.desk.app import desk_of
-from rotation.desk.pages import TEMPLATES, Text, check_form, page
+from rotation.desk.deps import TEMPLATES, FormNumber, Id, Text, desk_of, page, pages_router, players_url
+from rotation.desk.scores import screen_stamp
+from rotation.desk.scores_pages import screen_context
 from rotation.output import SIT_OUT_WORDS
 
-router = APIRouter(include_in_schema=False)
+router = pages_router()
 api = APIRouter(prefix="/api", tags=["room"])
 MATCHES = 12  # names listed at most for the letters typed
 
 
-def players_url(request: Request, public_id: str) -> str:
-    base = desk_of(request).public_url or str(request.base_url)
-    return base.rstrip("/") + f"/e/{public_id}/me"
-
-
-def _seen(request: Request, event_id: int):
+def _seen(request: Request, event_id: Id):
     """The event's room, its current schedule (if any) and the changes to its released rounds."""
     desk = desk_of(request)
     event = service.load_event(desk.store, event_id)
@@ -47,7 +43,7 @@ def _seen(request: Request, event_id: int):
 
 
 @router.get("/events/{event_id}/room", response_class=HTMLResponse)
-def room_page(request: Request, event_id: int, errors=None, status: int = 200):
+def room_page(request: Request, event_id: Id, errors=None, status: int = 200):
     event, seated, version, schedule, changed = _seen(request, event_id)
     return page(
         request,
@@ -74,8 +70,7 @@ def _next_session(settings, last: int, total: int) -> tuple[int, int, int] | Non
     return room.session_of(last + 1, settings.session_rounds, total)
 
 
-def _room_action(request: Request, event_id: int, csrf: str, action) -> Response:
-    check_form(request, csrf)
+def _room_action(request: Request, event_id: Id, action) -> Response:
     try:
         action(desk_of(request))
     except service.DeskError as error:
@@ -86,47 +81,46 @@ def _room_action(request: Request, event_id: int, csrf: str, action) -> Response
 
 
 @router.post("/events/{event_id}/release")
-def release(request: Request, event_id: int, round: Annotated[int, Form()], csrf: Text = ""):
-    return _room_action(request, event_id, csrf, lambda d: room.release(d.store, event_id, round, d.clock()))
+def release(request: Request, event_id: Id, round: FormNumber):
+    return _room_action(request, event_id, lambda d: room.release(d.store, event_id, round, d.clock()))
 
 
 @router.post("/events/{event_id}/release/session")
-def release_session(request: Request, event_id: int, csrf: Text = ""):
-    return _room_action(request, event_id, csrf, lambda d: room.release_session(d.store, event_id, d.clock()))
+def release_session(request: Request, event_id: Id):
+    return _room_action(request, event_id, lambda d: room.release_session(d.store, event_id, d.clock()))
 
 
 @router.post("/events/{event_id}/release/withdraw")
-def withdraw(request: Request, event_id: int, csrf: Text = ""):
-    return _room_action(request, event_id, csrf, lambda d: room.withdraw(d.store, event_id))
+def withdraw(request: Request, event_id: Id):
+    return _room_action(request, event_id, lambda d: room.withdraw(d.store, event_id))
 
 
 @router.post("/events/{event_id}/timer")
-def timer(request: Request, event_id: int, action: Text = "", minutes: Annotated[float, Form()] = 5, csrf: Text = ""):
-    return _room_action(request, event_id, csrf, lambda d: room.timer(d.store, event_id, action, d.clock(), minutes))
+def timer(request: Request, event_id: Id, action: Text = "", minutes: Annotated[float, Form()] = 5):
+    return _room_action(request, event_id, lambda d: room.timer(d.store, event_id, action, d.clock(), minutes))
 
 
 @router.post("/events/{event_id}/room")
 def room_settings(
     request: Request,
-    event_id: int,
+    event_id: Id,
     minutes: Annotated[float, Form()],
     pace: Annotated[float, Form()],
-    csrf: Text = "",
 ):
-    return _room_action(request, event_id, csrf, lambda d: room.set_room(d.store, event_id, minutes, pace))
+    return _room_action(request, event_id, lambda d: room.set_room(d.store, event_id, minutes, pace))
 
 
 # ---- the projector (a director's page, on the laptop driving it) -------------------------------
 
 
 @router.get("/e/{event_id}/screen", response_class=HTMLResponse)
-def screen(request: Request, event_id: int):
-    from rotation.desk.scores_pages import screen_context
+def screen(request: Request, event_id: Id):
     from rotation.printing import lookup_entries, qr_svg
     from rotation.typeface import widest_word_em
 
     event, seated, version, schedule, changed = _seen(request, event_id)
-    shown = seated.last if schedule is not None else 0
+    # the latest round released, while the day still has it (a re-plan may have made the day shorter)
+    shown = min(seated.last, len(schedule.rounds)) if schedule is not None else 0
     url = players_url(request, seated.public_id)
     return page(
         request,
@@ -149,8 +143,7 @@ def screen(request: Request, event_id: int):
 
 
 @router.get("/e/{event_id}/screen/state.json")
-def screen_state(request: Request, event_id: int) -> dict:
-    from rotation.desk.scores import screen_stamp
+def screen_state(request: Request, event_id: Id) -> dict:
 
     seated = room.room(desk_of(request).store, event_id)
     state = {"stamp": seated.stamp, "pace": seated.pace, "timer": seated.timer.state(desk_of(request).clock())}
@@ -161,7 +154,7 @@ def screen_state(request: Request, event_id: int) -> dict:
 
 
 def _public(request: Request, public_id: str) -> int:
-    event_id = room.event_of(desk_of(request).store, public_id)
+    event_id = desk_of(request).store.event_of(public_id)
     if event_id is None:
         raise HTTPException(404, "no such page")
     return event_id
@@ -202,7 +195,7 @@ def phone(request: Request, public_id: str, q: str = "", player: str = ""):
 async def phone_state(request: Request, public_id: str) -> dict:
     """What a phone polls: the stamp changes when a round is released or the schedule changes.
     Answered on the event loop, not in the thread pool: one indexed query costs less than the hand-off."""
-    stamp = room.public_stamp(desk_of(request).store, public_id)
+    stamp = desk_of(request).store.public_stamp(public_id)
     if stamp is None:
         raise HTTPException(404, "no such page")
     return {"stamp": stamp}
@@ -233,7 +226,7 @@ class RoomIn(BaseModel):
     pace: float = Field(description="Seconds a projector page stays up.")
 
 
-def room_out(request: Request, event_id: int) -> RoomOut:
+def room_out(request: Request, event_id: Id) -> RoomOut:
     _, seated, _, _, changed = _seen(request, event_id)
     timer_state = seated.timer.state(desk_of(request).clock())
     return RoomOut(
@@ -246,18 +239,18 @@ def room_out(request: Request, event_id: int) -> RoomOut:
 
 
 @api.get("/events/{event_id}/room")
-def get_room(request: Request, event_id: int) -> RoomOut:
+def get_room(request: Request, event_id: Id) -> RoomOut:
     return room_out(request, event_id)
 
 
 @api.put("/events/{event_id}/room")
-def put_room(request: Request, event_id: int, body: RoomIn) -> RoomOut:
+def put_room(request: Request, event_id: Id, body: RoomIn) -> RoomOut:
     room.set_room(desk_of(request).store, event_id, body.minutes, body.pace)
     return room_out(request, event_id)
 
 
 @api.post("/events/{event_id}/release")
-def post_release(request: Request, event_id: int, body: ReleaseIn) -> RoomOut:
+def post_release(request: Request, event_id: Id, body: ReleaseIn) -> RoomOut:
     desk = desk_of(request)
     room.release(desk.store, event_id, body.round, desk.clock())
     return room_out(request, event_id)
@@ -272,13 +265,13 @@ def post_release_session(request: Request, event_id: int) -> RoomOut:
 
 
 @api.post("/events/{event_id}/release/withdraw")
-def post_withdraw(request: Request, event_id: int) -> RoomOut:
+def post_withdraw(request: Request, event_id: Id) -> RoomOut:
     room.withdraw(desk_of(request).store, event_id)
     return room_out(request, event_id)
 
 
 @api.post("/events/{event_id}/timer")
-def post_timer(request: Request, event_id: int, body: TimerIn) -> RoomOut:
+def post_timer(request: Request, event_id: Id, body: TimerIn) -> RoomOut:
     desk = desk_of(request)
     room.timer(desk.store, event_id, body.action, desk.clock(), body.minutes)
     return room_out(request, event_id)

@@ -22,7 +22,6 @@ The rules of scoring (sit-outs, ties, three-handed, leavers) are rotation.scorin
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -32,7 +31,7 @@ from models.scores import Card, Standings
 from rotation import scoring
 from rotation.desk.room import room
 from rotation.desk.service import DeskError, current_version, load_event, settings_of
-from rotation.desk.storage import Store, now
+from rotation.desk.storage import Store
 from rotation.scoring.cards import CardProblem, table_of
 from rotation.scoring.cards import Entry as Box
 from rotation.scoring.games import games_card, read_game
@@ -91,6 +90,7 @@ class DayScores:
     rounds: tuple[RoundCards, ...]
     late_as_sit_out: bool = False  # the event's choice for a late arrival's rounds before arriving
     rules: Rules = Rules()  # the event's scoring rules
+    version: int = 0  # the current version's id: the version a change made on a score page is made from
 
     @property
     def counted(self) -> list[Card]:
@@ -102,8 +102,9 @@ class DayScores:
         return scoring.complete_rounds(self.schedule, self.counted)
 
 
-def _schedule(store: Store, event_id: int) -> tuple[Schedule, int, bool, Rules]:
-    """The current schedule, its rounds played, the event's choice for late arrivals and its rules."""
+def _schedule(store: Store, event_id: int) -> tuple[Schedule, int, bool, Rules, int]:
+    """The current schedule, its rounds played, the event's choice for late arrivals, its rules and
+    its version's id."""
     event = load_event(store, event_id)
     version = current_version(store, event)
     if version is None:
@@ -112,18 +113,14 @@ def _schedule(store: Store, event_id: int) -> tuple[Schedule, int, bool, Rules]:
     schedule = version.schedule()
     if settings.ids:  # member numbers given after the plan still reach the results
         schedule = schedule.model_copy(update={"ids": {**schedule.ids, **settings.ids}})
-    return schedule, version.played, settings.late_as_sit_out, settings.rules
+    return schedule, version.played, settings.late_as_sit_out, settings.rules, version.id
 
 
 def day_scores(store: Store, event_id: int) -> DayScores:
-    schedule, played, late_as_sit_out, rules = _schedule(store, event_id)
+    schedule, played, late_as_sit_out, rules, version = _schedule(store, event_id)
     entered: dict[tuple[int, int], list[Entered]] = {}
-    rows = store.db.execute(
-        "SELECT id, round, table_number, card, entered FROM cards WHERE event_id = ? ORDER BY id", (event_id,)
-    )
-    for row in rows:
-        entry = Entered(row["id"], Card.model_validate_json(row["card"]), row["entered"])
-        entered.setdefault((row["round"], row["table_number"]), []).append(entry)
+    for row in store.cards(event_id):
+        entered.setdefault((row.round, row.table_number), []).append(Entered(row.id, row.card, row.entered))
     rounds = tuple(
         RoundCards(
             number,
@@ -135,7 +132,7 @@ def day_scores(store: Store, event_id: int) -> DayScores:
         )
         for number, round_ in enumerate(schedule.rounds, start=1)
     )
-    return DayScores(schedule, played, rounds, late_as_sit_out, rules)
+    return DayScores(schedule, played, rounds, late_as_sit_out, rules, version)
 
 
 def round_cards(scores: DayScores, round_number: int) -> RoundCards:
@@ -188,7 +185,7 @@ def enter_games(
 
 
 def _played(store: Store, event_id: int, round_number: int) -> tuple[Schedule, Rules]:
-    schedule, played, _, rules = _schedule(store, event_id)
+    schedule, played, _, rules, _ = _schedule(store, event_id)
     if 1 <= round_number <= len(schedule.rounds) and round_number > played:
         raise DeskError(
             f"round {round_number} is not marked played yet: mark it played, then enter its cards",
@@ -198,21 +195,8 @@ def _played(store: Store, event_id: int, round_number: int) -> tuple[Schedule, R
 
 
 def _store(store: Store, event_id: int, card: Card) -> Entered | None:
-    round_number, table_number = card.round, card.table
-    with store.change() as db:
-        latest = db.execute(
-            "SELECT card FROM cards WHERE event_id = ? AND round = ? AND table_number = ? ORDER BY id DESC LIMIT 1",
-            (event_id, round_number, table_number),
-        ).fetchone()
-        if latest is not None and Card.model_validate_json(latest["card"]) == card:
-            return None
-        entered = now()
-        cursor = db.execute(
-            "INSERT INTO cards (event_id, round, table_number, card, entered) VALUES (?, ?, ?, ?, ?)",
-            (event_id, round_number, table_number, card.model_dump_json(), entered),
-        )
-        assert cursor.lastrowid is not None
-        return Entered(cursor.lastrowid, card, entered)
+    stored = store.add_card(event_id, card.round, card.table, card)
+    return None if stored is None else Entered(stored.id, stored.card, stored.entered)
 
 
 def standings_of(scores: DayScores, after: int | None = None) -> Standings:
@@ -239,15 +223,14 @@ def show_standings(store: Store, event_id: int, show: bool) -> None:
     seated = room(store, event_id)
     if show and day_scores(store, event_id).complete == 0:
         raise DeskError("no round has every table's card in yet: nothing to show", field="screen")
-    with store.change() as db:
-        db.execute("UPDATE rooms SET standings_at = ? WHERE event_id = ?", (seated.last if show else None, event_id))
+    store.set_standings_at(event_id, seated.last if show else None)
 
 
 def screen_standings(store: Store, event_id: int) -> Standings | None:
     """The standings the projector shows now, or None: it shows the round's tables."""
     last = room(store, event_id).last
-    row = store.db.execute("SELECT standings_at FROM rooms WHERE event_id = ?", (event_id,)).fetchone()
-    if row is None or row["standings_at"] is None or row["standings_at"] != last:
+    row = store.room_row(event_id)
+    if row is None or row.standings_at is None or row.standings_at != last:
         return None
     scores = day_scores(store, event_id)
     return standings_of(scores) if scores.complete else None
@@ -255,7 +238,4 @@ def screen_standings(store: Store, event_id: int) -> Standings | None:
 
 def screen_stamp(store: Store, event_id: int) -> str:
     """Changes whenever the projector's standings would: shown or not, or a card entered."""
-    row = store.db.execute("SELECT standings_at FROM rooms WHERE event_id = ?", (event_id,)).fetchone()
-    cards = store.db.execute("SELECT max(id), count(*) FROM cards WHERE event_id = ?", (event_id,)).fetchone()
-    seen = repr((row["standings_at"] if row else None, tuple(cards)))
-    return hashlib.sha256(seen.encode()).hexdigest()[:16]
+    return store.cards_stamp(event_id)

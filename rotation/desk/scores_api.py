@@ -3,14 +3,17 @@ the standings, the projector's standings."""
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field, StrictInt
 
 from models.scores import Card, Standings
+from models.text import Name
 from rotation import scoring
 from rotation.desk import scores
-from rotation.desk.app import desk_of
+from rotation.desk.deps import Id, QueryId, desk_of
 from rotation.standings_pages import footnotes
 
 api = APIRouter(prefix="/api", tags=["scores"])
@@ -19,7 +22,7 @@ api = APIRouter(prefix="/api", tags=["scores"])
 class CardIn(BaseModel):
     round: int = Field(description="A round marked played.")
     table: int
-    points: dict[str, list[StrictInt | str | None]] = Field(
+    points: dict[Name, list[StrictInt | Annotated[str, Field(max_length=20)] | None]] = Field(
         description="Each of the table's players (names match ignoring case) -> the points of games 1 to 4; "
         "whole numbers, negative allowed (as text too: '-12')."
     )
@@ -109,7 +112,7 @@ def round_out(cards: scores.RoundCards) -> RoundOut:
 
 
 @api.get("/events/{event_id}/cards")
-def get_cards(request: Request, event_id: int, round: int | None = None) -> list[RoundOut]:
+def get_cards(request: Request, event_id: Id, round: QueryId = None) -> list[RoundOut]:
     """Every round's cards (or one round's): in, missing, or to enter again."""
     day = scores.day_scores(desk_of(request).store, event_id)
     chosen = day.rounds if round is None else (scores.round_cards(day, round),)
@@ -120,7 +123,7 @@ def get_cards(request: Request, event_id: int, round: int | None = None) -> list
     "/events/{event_id}/cards",
     responses={422: {"description": "The card does not fit the table: `problems` names each box and why."}},
 )
-def post_card(request: Request, event_id: int, body: CardIn) -> EnteredOut:
+def post_card(request: Request, event_id: Id, body: CardIn) -> EnteredOut:
     """Enter a table's card, or correct it (the old one is kept in its history)."""
     store = desk_of(request).store
     return _entered(
@@ -161,21 +164,21 @@ def _entered(store, event_id: int, round_number: int, table_number: int, enter) 
 
 
 @api.get("/events/{event_id}/cards/{round_number}/{table_number}/history")
-def get_history(request: Request, event_id: int, round_number: int, table_number: int) -> list[EntryOut]:
+def get_history(request: Request, event_id: Id, round_number: Id, table_number: Id) -> list[EntryOut]:
     """Every entry of a table's card, newest first: the newest counts, the others are corrected."""
     day = scores.day_scores(desk_of(request).store, event_id)
     return [entry_out(entry) for entry in reversed(scores.table_cards(day, round_number, table_number).entries)]
 
 
 @api.get("/events/{event_id}/standings")
-def get_standings(request: Request, event_id: int, after: int | None = None) -> StandingsOut:
+def get_standings(request: Request, event_id: Id, after: QueryId = None) -> StandingsOut:
     """The standings after round `after` (default: the last round whose every table's card is in)."""
     table = scores.standings_of(scores.day_scores(desk_of(request).store, event_id), after)
     return StandingsOut(standings=table, footnotes=footnotes(table))
 
 
 @api.put("/events/{event_id}/screen/standings")
-def put_screen(request: Request, event_id: int, body: ScreenIn) -> ScreenIn:
+def put_screen(request: Request, event_id: Id, body: ScreenIn) -> ScreenIn:
     store = desk_of(request).store
     scores.show_standings(store, event_id, body.show)
     return ScreenIn(show=scores.screen_standings(store, event_id) is not None)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from fastapi import APIRouter, Request
+from fastapi import Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from models import SEAT_LETTERS
@@ -14,8 +14,7 @@ from models.rules import SIT_OUT_RULE, Rules
 from models.scores import Card, RoundMark, Standings
 from rotation import scoring
 from rotation.desk import scores, service
-from rotation.desk.app import desk_of, local_time
-from rotation.desk.pages import Text, check_form, page
+from rotation.desk.deps import BaseDep, Id, QueryId, Text, desk_of, local_time, page, pages_router
 from rotation.gamesheet import RESULT_COLUMNS, game_cells, games_csv
 from rotation.output import SIT_OUT_WORDS
 from rotation.scoring.games import second_looks
@@ -33,7 +32,7 @@ from rotation.standings_pages import (
 )
 from rotation.typeface import widest_word_em
 
-router = APIRouter(include_in_schema=False)
+router = pages_router()
 # A game result's boxes in the games file's order, the keyboard's: (column, label, width in characters)
 GAME_BOXES = (
     ("winner", "Winner", 2),
@@ -114,7 +113,7 @@ def _game_rows(counted: Card | None, rules: Rules, typed: dict[int, tuple[str, .
     return tuple(rows)
 
 
-def _day_scores(request: Request, event_id: int) -> scores.DayScores:
+def _day_scores(request: Request, event_id: Id) -> scores.DayScores:
     return scores.day_scores(desk_of(request).store, event_id)
 
 
@@ -122,7 +121,7 @@ def _day_scores(request: Request, event_id: int) -> scores.DayScores:
 
 
 @router.get("/events/{event_id}/scores")
-def scores_start(request: Request, event_id: int):
+def scores_start(request: Request, event_id: Id):
     """The round to enter now: the first played round with a card missing, else the last played one."""
     day = _day_scores(request, event_id)
     waiting = [r.number for r in day.rounds if r.played and r.missing]
@@ -131,16 +130,16 @@ def scores_start(request: Request, event_id: int):
 
 
 @router.get("/events/{event_id}/scores/{round_number}", response_class=HTMLResponse)
-def round_page(request: Request, event_id: int, round_number: int, saved: int | None = None, unchanged: bool = False):
+def round_page(request: Request, event_id: Id, round_number: Id, saved: QueryId = None, unchanged: bool = False):
     return _round_page(request, event_id, round_number, saved=saved, unchanged=unchanged)
 
 
 def _round_page(
     request: Request,
-    event_id: int,
-    round_number: int,
+    event_id: Id,
+    round_number: Id,
     *,
-    saved: int | None = None,
+    saved: QueryId = None,
     unchanged: bool = False,
     typed: dict[int, dict[int, tuple[str, ...]]] | None = None,
     posted: str = "",
@@ -184,11 +183,10 @@ def _typed(table: int, entry: str, typed: dict[int, dict[int, tuple[str, ...]]] 
 
 
 @router.post("/events/{event_id}/scores/{round_number}/played")
-def mark_round_played(request: Request, event_id: int, round_number: int, csrf: Text = ""):
+def mark_round_played(request: Request, event_id: Id, round_number: Id, base: BaseDep):
     """Mark rounds up to this one as played (service.mark_played), from the round's score page."""
-    check_form(request, csrf)
     try:
-        service.mark_played(desk_of(request).store, event_id, round_number)
+        service.mark_played(desk_of(request).store, event_id, round_number, base)
     except service.DeskError as error:
         if isinstance(error, service.NotFound):
             raise
@@ -197,11 +195,10 @@ def mark_round_played(request: Request, event_id: int, round_number: int, csrf: 
 
 
 @router.post("/events/{event_id}/scores/{round_number}/{table_number}")
-async def enter_card(request: Request, event_id: int, round_number: int, table_number: int, csrf: Text = ""):
+async def enter_card(request: Request, event_id: Id, round_number: Id, table_number: Id):
     """A table's card from its form: game results `game-G-COLUMN` (winner, value, how, ...) for game G,
     or points: `name-S` (the seat's player, as the page showed them) and `points-S-G` for seat S and game G.
     Refused: every message beside its box, what was typed kept."""
-    check_form(request, csrf)
     day = _day_scores(request, event_id)
     scores.table_cards(day, round_number, table_number)  # a page to show it on
     form = await request.form()
@@ -258,7 +255,7 @@ def _beside_boxes(table: int, names: dict[int, str], problems) -> dict[str, str]
 
 
 @router.get("/events/{event_id}/scores/{round_number}/{table_number}/history", response_class=HTMLResponse)
-def card_history(request: Request, event_id: int, round_number: int, table_number: int):
+def card_history(request: Request, event_id: Id, round_number: Id, table_number: Id):
     day = _day_scores(request, event_id)
     table = scores.table_cards(day, round_number, table_number)
     settings = service.settings_of(service.load_event(desk_of(request).store, event_id))
@@ -289,12 +286,12 @@ def rules_page(request: Request, event_id: int):
 
 
 @router.get("/events/{event_id}/standings", response_class=HTMLResponse)
-def standings_page(request: Request, event_id: int, after: int | None = None):
+def standings_page(request: Request, event_id: Id, after: QueryId = None):
     return _standings_page(request, event_id, after)
 
 
 def _standings_page(
-    request: Request, event_id: int, after: int | None = None, errors: dict[str, str] | None = None, status: int = 200
+    request: Request, event_id: Id, after: QueryId = None, errors: dict[str, str] | None = None, status: int = 200
 ) -> HTMLResponse:
     store = desk_of(request).store
     day = _day_scores(request, event_id)
@@ -352,8 +349,7 @@ def _screen_columns(table: Standings | None) -> tuple[list[str], list]:
 
 
 @router.post("/events/{event_id}/standings/screen")
-def screen_toggle(request: Request, event_id: int, show: Text = "", csrf: Text = ""):
-    check_form(request, csrf)
+def screen_toggle(request: Request, event_id: Id, show: Text = ""):
     try:
         scores.show_standings(desk_of(request).store, event_id, show == "yes")
     except service.DeskError as error:
@@ -364,7 +360,7 @@ def screen_toggle(request: Request, event_id: int, show: Text = "", csrf: Text =
 
 
 @router.get("/events/{event_id}/standings/print", response_class=HTMLResponse)
-def standings_print(request: Request, event_id: int, after: int | None = None):
+def standings_print(request: Request, event_id: Id, after: QueryId = None):
     """The printable page of `rotation scores --html`, with the event's title and date."""
     settings = service.settings_of(service.load_event(desk_of(request).store, event_id))
     table = scores.standings_of(_day_scores(request, event_id), after)
@@ -381,7 +377,7 @@ STANDINGS_FILES = {
 
 
 @router.get("/events/{event_id}/standings/download/{what}")
-def standings_download(request: Request, event_id: int, what: str, after: int | None = None, excel: bool = False):
+def standings_download(request: Request, event_id: Id, what: str, after: QueryId = None, excel: bool = False):
     from rotation.output import EXCEL_BOM
 
     if what not in STANDINGS_FILES:
@@ -403,7 +399,7 @@ def standings_download(request: Request, event_id: int, what: str, after: int | 
 # ---- the projector (rotation.desk.room_pages.screen) -------------------------------------------------
 
 
-def screen_context(request: Request, event_id: int) -> dict:
+def screen_context(request: Request, event_id: Id) -> dict:
     """What the projector needs to show the standings instead of the round's tables (standings None: it
     shows the tables), and the stamp its poll compares."""
     store = desk_of(request).store

@@ -10,8 +10,8 @@
 - The players' pages are the one exception (PUBLIC): read-only GETs of `/e/<public id>/me`, its
   polling endpoint and their two static files answer without the key, so a phone on the room's
   network opens them from a QR code. They show released rounds only, and a wrong id is a 404.
-- Request bodies are limited in size; every page carries a content security policy: no script but
-  the desk's own file, no connection anywhere else.
+- Request bodies are limited in size, counted as they are read (a chunked body too); every page
+  carries a content security policy: no script but the desk's own file, no connection anywhere else.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass
 
 from starlette.datastructures import URL
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -66,6 +67,31 @@ HEADERS = [
 ]
 
 
+def body_limit(path: str) -> int:
+    return MAX_IMPORT_BYTES if path in IMPORTS else MAX_BODY_BYTES
+
+
+def too_large(limit: int) -> str:
+    return f"request larger than {limit // 2**20} MB"
+
+
+def counted(receive: Receive, limit: int = MAX_BODY_BYTES) -> Receive:
+    """The request's body counted as it is read, whatever its Content-Length says (or a chunked body,
+    which has none): past `limit` the read is refused with 413 before another byte is kept."""
+    read = 0
+
+    async def receive_counted() -> Message:
+        nonlocal read
+        message = await receive()
+        if message["type"] == "http.request":
+            read += len(message.get("body", b""))
+            if read > limit:
+                raise HTTPException(413, too_large(limit))
+        return message
+
+    return receive_counted
+
+
 class GuardMiddleware:
     """A plain ASGI middleware (Starlette's BaseHTTPMiddleware runs every request through an extra
     task and stream, which a room of phones polling at once pays for)."""
@@ -90,7 +116,7 @@ class GuardMiddleware:
                 message["headers"] = [*message.get("headers", []), *HEADERS]
             await send(message)
 
-        await self.app(scope, receive, with_headers)
+        await self.app(scope, counted(receive, body_limit(scope["path"])), with_headers)
 
     def refusal(self, request: Request) -> Response | None:
         guard = self.guard
@@ -98,9 +124,9 @@ class GuardMiddleware:
         if not guard.exposed and host not in guard.hosts:
             return PlainTextResponse(f"this desk answers only on {', '.join(guard.hosts)}", status_code=421)
         length = request.headers.get("content-length", "0")
-        limit = MAX_IMPORT_BYTES if request.url.path in IMPORTS else MAX_BODY_BYTES
-        if not length.isdigit() or int(length) > limit:
-            return PlainTextResponse(f"request larger than {limit // 2**20} MB", status_code=413)
+        limit = body_limit(request.url.path)
+        if not (length.isascii() and length.isdigit()) or int(length) > limit:
+            return PlainTextResponse(too_large(limit), status_code=413)
         if request.method in ("GET", "HEAD") and PUBLIC.fullmatch(request.url.path):
             return None  # the players' read-only pages: no key (rotation.desk.room_pages)
         by_header = guard.key_ok(request.headers.get(KEY_HEADER))
@@ -111,7 +137,7 @@ class GuardMiddleware:
                 "this desk needs its key: open the address it printed when it started", status_code=401
             )
         if request.method in SAFE_METHODS or not request.url.path.startswith("/api/"):
-            return None  # forms check their own token (rotation.desk.app.check_form)
+            return None  # forms: every page router checks the token (rotation.desk.deps.checked_form)
         if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
             return PlainTextResponse("a change through the JSON endpoints is sent as application/json", 415)
         if guard.exposed and not (by_header or guard.token_ok(request.headers.get(TOKEN_HEADER))):

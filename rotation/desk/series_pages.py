@@ -12,8 +12,7 @@ from pydantic import BaseModel, Field
 
 from models import SeasonRule
 from rotation.desk import series
-from rotation.desk.app import desk_of
-from rotation.desk.pages import check_form, page
+from rotation.desk.deps import desk_of, page, pages_router
 from rotation.desk.settings import FieldErrors
 from rotation.season_standings_pages import (
     night_cells,
@@ -29,7 +28,7 @@ from rotation.season_standings_pages import (
 
 # A series' name is one path segment, quoted ('/' as %2F), which the server decodes before routing: so the
 # routes take it as a path, and the longer routes come before the series' own.
-router = APIRouter(include_in_schema=False)
+router = pages_router()
 api = APIRouter(prefix="/api")
 
 
@@ -76,7 +75,6 @@ def _series_page(request: Request, name: str, choice: StandingsChoice, errors=No
 @router.post("/series/{name:path}/next", response_class=HTMLResponse)
 async def next_night(request: Request, name: str):
     data = await request.form()
-    check_form(request, str(data.get("csrf", "")))
     present = [str(value) for value in data.getlist("present")]
     guests, rounds_text = str(data.get("guests", "")), str(data.get("rounds", ""))
     form = {"present": present, "guests": guests, "rounds": rounds_text}

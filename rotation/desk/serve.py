@@ -97,6 +97,7 @@ def serve(db_path, host, port, public_url, open_browser):
 
     from rotation.desk.app import create_app
     from rotation.desk.storage import NewerDatabase
+    from rotation.desk.storage.lock import DeskBusy
     from rotation.inputs import BadInput
 
     path = Path(db_path) if db_path else default_db()
@@ -105,6 +106,8 @@ def serve(db_path, host, port, public_url, open_browser):
         path.parent.mkdir(parents=True, exist_ok=True)
         exposed = not is_local(host)
         app = create_app(path, exposed=exposed, public_url=players_base(host, port, public_url))
+    except DeskBusy as error:
+        raise BadInput(str(error)) from None
     except (OSError, NewerDatabase) as error:
         raise BadInput(f"cannot open the desk's file {str(path)!r}: {error}") from None
     except Exception as error:  # sqlite3.DatabaseError: not a database, or a damaged one

@@ -11,8 +11,8 @@ stays in the history, where it can still be looked at or gone back to.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
@@ -22,7 +22,7 @@ from models.event import FixedRule, name_key, normalise_name
 from optimizer.words import counted
 from rotation.desk import guards
 from rotation.desk.settings import EventSettings, FieldErrors, check_time_limit
-from rotation.desk.storage import FAILED, FINISHED, INTERRUPTED, STOPPED, EventRow, RunRow, Store, VersionRow
+from rotation.desk.storage import EventRow, RunRow, RunStatus, Store, VersionRow
 
 T = TypeVar("T")
 
@@ -49,12 +49,27 @@ class NotFound(DeskError):
         super().__init__(f"{what} does not exist", status=404)
 
 
+class DayMoved(DeskError):
+    """The change was made from a version of the day that is no longer the current one (someone else,
+    or another tab, changed the day meanwhile): nothing is stored, and the director sees the day as it
+    is now. `current` is the current version's id."""
+
+    MESSAGE = "the day changed while you were editing; here it is now: check it, then make your change again"
+
+    def __init__(self, current: int | None):
+        super().__init__(self.MESSAGE, status=409)
+        self.current = current
+
+
 class Planner(Protocol):
-    """Starts and stops planning processes (rotation.desk.worker.Planner)."""
+    """Starts planning processes and ends them at shutdown (rotation.desk.worker.Planner); `desk` is the
+    id of the desk it belongs to, stamped on the runs it starts."""
+
+    desk: str
 
     def start(self, run_id: int) -> int: ...
-    def interrupt(self, run_id: int) -> bool: ...
-    def exited(self, run_id: int) -> bool: ...
+    def running(self, run_id: int) -> bool: ...
+    def shutdown(self) -> list[int]: ...
 
 
 # ---- events ------------------------------------------------------------------------------------
@@ -94,6 +109,19 @@ def load_version(store: Store, event_id: int, version_id: int) -> VersionRow:
     return version
 
 
+@contextmanager
+def _day(store: Store, event_id: int, base: int | None) -> Iterator[tuple[EventRow, VersionRow]]:
+    """One immediate transaction around a change of the day: the current version is read, compared
+    with `base` (the version the change was made from; None: whatever is current) and the change
+    written, all while this desk holds the file's write lock. So two changes made from one version
+    never both store a version (the second is DayMoved), and none is lost."""
+    with store.change():
+        event, version = _schedule_now(store, event_id)
+        if base is not None and base != version.id:
+            raise DayMoved(version.id)
+        yield event, version
+
+
 def _schedule_now(store: Store, event_id: int) -> tuple[EventRow, VersionRow]:
     """The event and its current version, for a change that needs a schedule and no plan running."""
     event = load_event(store, event_id)
@@ -109,28 +137,35 @@ def _schedule_now(store: Store, event_id: int) -> tuple[EventRow, VersionRow]:
 # ---- planning runs -----------------------------------------------------------------------------
 
 
-def start_plan(store: Store, planner: Planner, event_id: int, include_released: bool = False) -> int:
+def start_plan(
+    store: Store, planner: Planner, event_id: int, include_released: bool = False, base: int | None = None
+) -> int:
     """A plan of the whole day from the event's settings, in a worker process. Returns the run. Once a
     round is released the whole day is planned again only when the director includes the released
-    rounds (`include_released`); otherwise the way on is a re-plan of the rounds after them."""
-    event = load_event(store, event_id)
-    if any(run.running for run in store.runs(event_id)):
-        raise DeskError("a plan is already running for this event")
-    version = current_version(store, event)
-    if version is not None and version.played:
-        raise DeskError(f"{version.played} rounds are played: re-plan the rounds still to play instead")
-    released = store.released_rounds(event_id)
-    if version is not None and released and not include_released:
-        raise DeskError(
-            f"{_released_words(released)} the room: planning the whole day again would re-seat "
-            f"{'it' if len(released) == 1 else 'them'}; re-plan from round {released[-1] + 1} instead, "
-            "or include the released rounds",
-            field="plan",
-        )
-    settings = settings_of(event)
-    settings.event()
-    request = {"settings": settings.model_dump(mode="json"), "earlier": earlier_nights(store, event_id, settings)}
-    return _launch(store, planner, event_id, "plan", request, settings.time_limit)
+    rounds (`include_released`); otherwise the way on is a re-plan of the rounds after them.
+    `base`: the version the director saw (None: whatever is current); 0 for an event not planned yet."""
+    with store.change():
+        event = load_event(store, event_id)
+        if any(run.running for run in store.runs(event_id)):
+            raise DeskError("a plan is already running for this event")
+        if base is not None and base != (event.current_version or 0):
+            raise DayMoved(event.current_version)
+        version = current_version(store, event)
+        if version is not None and version.played:
+            raise DeskError(f"{version.played} rounds are played: re-plan the rounds still to play instead")
+        released = store.released_rounds(event_id)
+        if version is not None and released and not include_released:
+            raise DeskError(
+                f"{_released_words(released)} the room: planning the whole day again would re-seat "
+                f"{'it' if len(released) == 1 else 'them'}; re-plan from round {released[-1] + 1} instead, "
+                "or include the released rounds",
+                field="plan",
+            )
+        settings = settings_of(event)
+        settings.event()
+        request = {"settings": settings.model_dump(mode="json"), "earlier": earlier_nights(store, event_id, settings)}
+        run_id = store.add_run(event_id, "plan", request, settings.time_limit, planner.desk)
+    return _launch(store, planner, run_id)
 
 
 def series_nights(store: Store, series: str) -> list[tuple[EventRow, EventSettings]]:
@@ -154,10 +189,26 @@ def start_replan(
     arrive: list[str],
     time_limit: float,
     include_released: bool = False,
+    base: int | None = None,
 ) -> int:
     """Re-plan the rounds from `from_round` on, with who leaves and who arrives then. Returns the run.
     A round released to the room is re-planned only when the director includes the released rounds."""
-    _, version = _schedule_now(store, event_id)
+    with _day(store, event_id, base) as (_, version):
+        request = _replan_request(store, version, from_round, leave, arrive, time_limit, include_released)
+        run_id = store.add_run(event_id, "replan", request, time_limit, planner.desk)
+    return _launch(store, planner, run_id)
+
+
+def _replan_request(
+    store: Store,
+    version: VersionRow,
+    from_round: int,
+    leave: list[str],
+    arrive: list[str],
+    time_limit: float,
+    include_released: bool,
+) -> dict:
+    event_id = version.event_id
     schedule = version.schedule()
     total = len(schedule.rounds)
     if not version.played + 1 <= from_round <= total:
@@ -183,7 +234,7 @@ def start_replan(
         check_time_limit(time_limit)
     except FieldErrors as error:
         raise DeskError(error.errors["time_limit"], field="time_limit", status=422) from None
-    return _launch(store, planner, event_id, "replan", request, time_limit)
+    return request
 
 
 def _released_words(released: list[int]) -> str:
@@ -219,53 +270,54 @@ def _arrivals(schedule: Schedule, arrive: list[str]) -> list[str]:
     return list(names.values())
 
 
-def _launch(store: Store, planner: Planner, event_id: int, kind: str, request: dict, time_limit: float) -> int:
-    run_id = store.add_run(event_id, kind, request, time_limit)
+def _launch(store: Store, planner: Planner, run_id: int) -> int:
+    """The run's worker, started once the run is stored (it reads its request from the file)."""
     store.set_pid(run_id, planner.start(run_id))
     return run_id
 
 
-def load_run(store: Store, planner: Planner, run_id: int, event_id: int | None = None) -> RunRow:
-    """The run as it stands; a worker that ended without a word is closed as failed here."""
+def load_run(store: Store, run_id: int, event_id: int | None = None) -> RunRow:
+    """The run as it stands (a worker that ends without a word has its run closed by the desk's
+    planner, never by a page that reads it)."""
     run = store.run(run_id)
     if run is None or (event_id is not None and run.event_id != event_id):
         raise NotFound(f"plan run {run_id}")
-    if run.running and planner.exited(run_id):
-        store.close_run(run_id, FAILED, "the planning process ended without a result")
-        run = store.run(run_id)
-        assert run is not None
     return run
 
 
 def stop_run(store: Store, planner: Planner, run_id: int) -> RunRow:
-    """Ask a running plan to stop and keep the best schedule found so far (SIGINT to its worker)."""
-    run = load_run(store, planner, run_id)
+    """Ask a running plan to stop and keep the best schedule found so far: a request in the run's row,
+    which its worker reads (rotation.desk.worker)."""
+    run = load_run(store, run_id)
     if not run.running:
         raise DeskError(f"this plan is not running (it is {run.status})")
     store.ask_stop(run_id)
-    if not planner.interrupt(run_id):
-        store.close_run(run_id, INTERRUPTED, "the planning process was not found")
-    return load_run(store, planner, run_id)
+    if not planner.running(run_id):
+        store.close_run(run_id, RunStatus.INTERRUPTED, "the planning process was not found")
+    return load_run(store, run_id)
 
 
 def run_again(store: Store, planner: Planner, run_id: int) -> int:
     """An interrupted or failed run, started again with the same request."""
-    run = load_run(store, planner, run_id)
-    if run.status not in (INTERRUPTED, FAILED):
+    run = load_run(store, run_id)
+    if run.status not in (RunStatus.INTERRUPTED, RunStatus.FAILED):
         raise DeskError(f"only an interrupted or failed plan runs again; this one is {run.status}")
-    if any(other.running for other in store.runs(run.event_id)):
-        raise DeskError("a plan is already running for this event")
     if run.kind == "plan":
         return start_plan(store, planner, run.event_id)
-    return _launch(store, planner, run.event_id, run.kind, run.request, run.time_limit)
+    with store.change():
+        if any(other.running for other in store.runs(run.event_id)):
+            raise DeskError("a plan is already running for this event")
+        again = store.add_run(run.event_id, run.kind, run.request, run.time_limit, planner.desk)
+    return _launch(store, planner, again)
 
 
-def interrupt_left_over(store: Store) -> int:
-    """At start-up: runs the desk left running when it stopped. Their workers are gone, nothing of
-    theirs was stored; each can be run again."""
-    left = store.running()
+def interrupt_left_over(store: Store, desk: str) -> int:
+    """At start-up, holding the file's lock (so no other desk is serving it): runs that another desk
+    left running when it stopped. Their workers are gone, nothing of theirs was stored; each can be run
+    again."""
+    left = [run for run in store.running() if run.desk != desk]
     for run in left:
-        store.close_run(run.id, INTERRUPTED, "the desk was stopped while this plan ran; nothing was kept")
+        store.close_run(run.id, RunStatus.INTERRUPTED, "the desk was stopped while this plan ran; nothing was kept")
     return len(left)
 
 
@@ -402,11 +454,11 @@ def keep_run(store: Store, run: RunRow, planned: list[Planned] | str | None) -> 
     schedule becomes current; a re-plan's are proposals. Nothing is stored for a run the desk already
     closed (it restarted meanwhile)."""
     if not isinstance(planned, list):
-        store.close_run(run.id, FAILED, planned or "the plan ended without a result")
+        store.close_run(run.id, RunStatus.FAILED, planned or "the plan ended without a result")
         return
     found = [one for one in planned if one.result.schedule is not None]
     if not found:
-        store.close_run(run.id, FAILED, _no_schedule(planned[0].result, run.time_limit))
+        store.close_run(run.id, RunStatus.FAILED, _no_schedule(planned[0].result, run.time_limit))
         return
     stopped = any(one.result.interrupted for one in planned)
     try:
@@ -414,13 +466,13 @@ def keep_run(store: Store, run: RunRow, planned: list[Planned] | str | None) -> 
             ids = [_keep_one(store, db, run, one) for one in found]
             # The run's figures are those of the schedule kept: the live line may lag the last stage.
             final = {**run.progress, "repeats": found[0].result.repeats, "bound": found[0].result.bound.repeats}
-            db.execute("UPDATE runs SET progress = ? WHERE id = ?", (json.dumps(final), run.id))
-            if not store.end_run(db, run.id, STOPPED if stopped else FINISHED, version_id=ids[0]):
+            status = RunStatus.STOPPED if stopped else RunStatus.FINISHED
+            if not store.end_run(db, run.id, status, version_id=ids[0], progress=final):
                 raise _Closed  # rolls the versions back: the run was closed while it planned
     except _Closed:
         return
     except optimizer.InvalidSchedule as error:
-        store.close_run(run.id, FAILED, f"the checker refused the schedule: {error}")
+        store.close_run(run.id, RunStatus.FAILED, f"the checker refused the schedule: {error}")
 
 
 def _keep_one(store: Store, db, run: RunRow, planned: Planned) -> int:
@@ -429,7 +481,7 @@ def _keep_one(store: Store, db, run: RunRow, planned: Planned) -> int:
     figures = {**result_figures(result), "changes": planned.changes}
     if planned.reseat is not None:
         figures.update(proposal=run.id, reseat=planned.reseat.value, moves=planned.moves)
-    parent = db.execute("SELECT current_version FROM events WHERE id = ?", (run.event_id,)).fetchone()[0]
+    parent = load_event(store, run.event_id).current_version
     return store.add_version(
         db,
         run.event_id,
@@ -508,47 +560,64 @@ def proposals(store: Store, event: EventRow) -> list[VersionRow]:
     return found[::-1] if found and all(version.parent == event.current_version for version in found) else []
 
 
-def accept(store: Store, event_id: int, version_id: int) -> int:
+def accept(store: Store, event_id: int, version_id: int, base: int | None = None) -> int:
     """A re-plan's proposal becomes the current schedule; the other stays in the history."""
-    event, _ = _schedule_now(store, event_id)
-    if version_id not in [version.id for version in proposals(store, event)]:
-        load_version(store, event_id, version_id)  # not found, or found and no longer open
-        raise DeskError("this re-plan is no longer open: the day changed since it was made; re-plan again")
-    store.point_at(event_id, version_id)
+    with _day(store, event_id, base) as (event, _):
+        if version_id not in [version.id for version in proposals(store, event)]:
+            load_version(store, event_id, version_id)  # not found, or found and no longer open
+            raise DeskError("this re-plan is no longer open: the day changed since it was made; re-plan again")
+        store.point_at(event_id, version_id)
     return version_id
 
 
-def mark_played(store: Store, event_id: int, rounds: int) -> int:
+def mark_played(store: Store, event_id: int, rounds: int, base: int | None = None) -> int:
     """Rounds 1 to `rounds` are played: kept exactly as they are from now on (optimizer.mark_played)."""
-    _, version = _schedule_now(store, event_id)
-    played = _fix(lambda: optimizer.mark_played(version.schedule(), rounds), "played")
-    if played.played == version.played:
-        raise DeskError(f"rounds 1 to {rounds} are already recorded as played", field="played", status=422)
-    note = f"round {rounds} played" if rounds == version.played + 1 else f"rounds {version.played + 1}-{rounds} played"
-    return _new_version(store, version, played, kind="played", note=note)
+    with _day(store, event_id, base) as (_, version):
+        played = _fix(lambda: optimizer.mark_played(version.schedule(), rounds), "played")
+        if played.played == version.played:
+            raise DeskError(f"rounds 1 to {rounds} are already recorded as played", field="played", status=422)
+        first = version.played + 1
+        note = f"round {rounds} played" if rounds == first else f"rounds {first}-{rounds} played"
+        return _new_version(store, version, played, kind="played", note=note)
 
 
-def swap(store: Store, event_id: int, round_number: int, first: str, second: str, confirm: bool = False) -> int:
+def swap(
+    store: Store,
+    event_id: int,
+    round_number: int,
+    first: str,
+    second: str,
+    confirm: bool = False,
+    base: int | None = None,
+) -> int:
     """Two players trade places in a round (optimizer.swap): a change to the plan in a round still to
     play, a record of what happened in a played one. Unconfirmed (with its preview) until `confirm`."""
-    _, version = _schedule_now(store, event_id)
-    swapped = _fix(lambda: optimizer.swap(version.schedule(), round_number, first, second), "swap")
-    correction = swapped.corrections[-1]
-    a, b = correction.players
-    note = f"round {round_number}: {a} and {b} swapped" + (" (as played)" if correction.played else "")
-    _confirmed(store, version, swapped, round_number, note, "swap", confirm)
-    return _new_version(store, version, swapped, kind="swap", note=note)
+    with _day(store, event_id, base) as (_, version):
+        swapped = _fix(lambda: optimizer.swap(version.schedule(), round_number, first, second), "swap")
+        correction = swapped.corrections[-1]
+        a, b = correction.players
+        note = f"round {round_number}: {a} and {b} swapped" + (" (as played)" if correction.played else "")
+        _confirmed(store, version, swapped, round_number, note, "swap", confirm)
+        return _new_version(store, version, swapped, kind="swap", note=note)
 
 
-def move(store: Store, event_id: int, round_number: int, name: str, table: int, confirm: bool = False) -> int:
+def move(
+    store: Store,
+    event_id: int,
+    round_number: int,
+    name: str,
+    table: int,
+    confirm: bool = False,
+    base: int | None = None,
+) -> int:
     """In a played round, a player sat in the empty seat of a table of three (optimizer.move).
     Unconfirmed (with its preview) until `confirm`."""
-    _, version = _schedule_now(store, event_id)
-    moved = _fix(lambda: optimizer.move(version.schedule(), round_number, name, table), "move")
-    player = moved.corrections[-1].players[0]
-    note = f"round {round_number}: {player} played at table {table} (as played)"
-    _confirmed(store, version, moved, round_number, note, "move", confirm)
-    return _new_version(store, version, moved, kind="move", note=note)
+    with _day(store, event_id, base) as (_, version):
+        moved = _fix(lambda: optimizer.move(version.schedule(), round_number, name, table), "move")
+        player = moved.corrections[-1].players[0]
+        note = f"round {round_number}: {player} played at table {table} (as played)"
+        _confirmed(store, version, moved, round_number, note, "move", confirm)
+        return _new_version(store, version, moved, kind="move", note=note)
 
 
 PREVIEW_FIGURES = (
@@ -629,7 +698,7 @@ def rename(store: Store, event_id: int, old: str, new: str) -> tuple[str, str]:
     schedule = _fix(lambda: optimizer.rename(version.schedule(), was, now), "rename") if version else None
     renamed = _renamed_settings(settings, was, now)
     with store.change() as db:
-        db.execute("UPDATE events SET settings = ? WHERE id = ?", (json.dumps(renamed), event_id))
+        store.set_settings(event_id, renamed)
         if version is not None and schedule is not None:  # a new version: the older ones keep their spelling
             figures = {key: value for key, value in version.figures.items() if key not in _OF_THAT_SCHEDULE}
             store.add_version(
@@ -653,21 +722,21 @@ def _renamed_settings(settings: EventSettings, old: str, new: str) -> dict:
     }
 
 
-def undo(store: Store, event_id: int, confirm: bool = False) -> int:
+def undo(store: Store, event_id: int, confirm: bool = False, base: int | None = None) -> int:
     """Back to the version the current one was made from; the current one stays in the history.
     Unconfirmed when that would undo what the room has (guards.effects)."""
-    _, version = _schedule_now(store, event_id)
-    if version.parent is None:
-        raise DeskError("nothing to undo: this is the first schedule of the event")
-    _go_back(store, version, load_version(store, event_id, version.parent), confirm, "undo")
-    return version.parent
+    with _day(store, event_id, base) as (_, version):
+        if version.parent is None:
+            raise DeskError("nothing to undo: this is the first schedule of the event")
+        _go_back(store, version, load_version(store, event_id, version.parent), confirm, "undo")
+        return version.parent
 
 
-def restore(store: Store, event_id: int, version_id: int, confirm: bool = False) -> int:
+def restore(store: Store, event_id: int, version_id: int, confirm: bool = False, base: int | None = None) -> int:
     """Make an earlier version current again (the history keeps every version). Unconfirmed when that
     would undo what the room has (guards.effects)."""
-    _, version = _schedule_now(store, event_id)
-    _go_back(store, version, load_version(store, event_id, version_id), confirm, "restore")
+    with _day(store, event_id, base) as (_, version):
+        _go_back(store, version, load_version(store, event_id, version_id), confirm, "restore")
     return version_id
 
 

@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field, ValidationError
 from models import Event, OddPolicy, SitOutScoring
 from models.event import DEFAULT_WINDS, FixedRule, name_key, normalise_name
 from models.rules import Rules
+from models.text import Line, Name, Title
 from rotation.desk.rules_form import form_from_rules, rules_from_form
 from rotation.lists import ListError, NamesTable, read_groups, read_names_table, read_stays, read_winds
 
@@ -54,15 +55,14 @@ class FieldErrors(Exception):
 class EventSettings(BaseModel):
     """Everything the director decides about the day before it is planned."""
 
-    title: str = Field(default="", max_length=200)
-    date: str = Field(default="", max_length=100)
-    series: str = Field(
+    title: Title = ""
+    date: Line = ""
+    series: Title = Field(
         default="",
-        max_length=200,
         description="The series (a league's season, an event's sessions) this event is a night of; '' for none. "
         "A night of a series is planned against its earlier nights (optimizer.season).",
     )
-    names: list[str] = Field(description="Player names, in the order they are numbered.")
+    names: list[Name] = Field(description="Player names, in the order they are numbered.")
     rounds: int = Field(description="Rounds of four games each.")
     session_rounds: int = Field(
         default=0,
@@ -92,9 +92,9 @@ class EventSettings(BaseModel):
     winds: tuple[str, str, str, str] = Field(
         default=DEFAULT_WINDS, description="The wind names of seats A, B, C and D on the prints."
     )
-    apart: list[list[str]] = Field(default=[], description="Groups who must never share a table.")
-    spread: list[list[str]] = Field(default=[], description="Clubs to spread: kept apart where it costs no repeat.")
-    stay: dict[str, int] = Field(default={}, description="Players who keep one table (1-based) all day.")
+    apart: list[list[Name]] = Field(default=[], description="Groups who must never share a table.")
+    spread: list[list[Name]] = Field(default=[], description="Clubs to spread: kept apart where it costs no repeat.")
+    stay: dict[Name, int] = Field(default={}, description="Players who keep one table (1-based) all day.")
     notes: list[str] = Field(
         default=[], description="What the names list was read as, where that differs from what was written."
     )
@@ -134,7 +134,7 @@ def _spelled(names: list[str]):
     return lambda name: by_key.get(name_key(name), normalise_name(name))
 
 
-def _placed(error: ValidationError, settings: EventSettings) -> dict[str, str]:
+def _placed(error: ValidationError, settings: EventSettings | None) -> dict[str, str]:
     """Each of the library's messages beside the field it is about."""
     placed: dict[str, str] = {}
     for item in error.errors():
@@ -145,14 +145,14 @@ def _placed(error: ValidationError, settings: EventSettings) -> dict[str, str]:
     return placed
 
 
-def _field_of(message: str, settings: EventSettings) -> str:
+def _field_of(message: str, settings: EventSettings | None) -> str:
     """The field a whole-event message is about, from the request it names first."""
     for field in ("apart", "spread", "stay"):
         if message.startswith(field + " "):
             return field
     if message.startswith("group "):
         group = message.removeprefix("group ").split(":")[0]
-        return "spread" if any(", ".join(g) == group for g in settings.spread) else "apart"
+        return "spread" if settings and any(", ".join(g) == group for g in settings.spread) else "apart"
     if message.startswith("a day seats"):
         return "rounds"
     if "cannot be seated" in message:
@@ -232,7 +232,10 @@ def settings_from_form(form: dict[str, str]) -> EventSettings:
         raise FieldErrors(errors)
     if table is not None:  # a club column feeds the spread, beside the groups typed there
         values["spread"] += [list(club) for club in table.club_groups if list(club) not in values["spread"]]
-    return EventSettings(**values)
+    try:
+        return EventSettings(**values)
+    except ValidationError as error:  # a name too long in a group, a title with nothing but controls...
+        raise FieldErrors(_placed(error, None)) from None
 
 
 def _winds(text: str) -> tuple[str, ...]:

@@ -3,50 +3,27 @@
     python -m rotation.desk.worker DB RUN_ID
 
 One process per run. It writes its progress to the run's row (at most a few times a second) and,
-at the end, the checked schedule and the run's close in one transaction (service.execute_run).
-SIGINT is "Stop and keep the best": while the library plans it sets the optimizer's stop token
-(optimizer.budget.STOP), on which optimizer.plan returns the best schedule so far. If the desk that
-started it goes away (killed, or stopped), the worker ends without storing anything; the desk marks the
-run interrupted on restart.
+at the end, the checked schedule and the run's close in one transaction (service.keep_run).
+Stop is a request written to the run's row (`stop_asked`, service.stop_run), not a signal: the
+worker's watcher thread reads it with the progress and sets the optimizer's stop token
+(optimizer.budget.STOP), on which optimizer.plan returns the best schedule so far. It works from the
+first millisecond (a token set before planning begins stops the library at its first schedule, the
+quick start) and on Windows alike. If the desk that started it goes away (killed, or stopped), the
+worker ends without storing anything; the desk marks the run interrupted on restart.
 """
 
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 import threading
 import time
 
-
-class _Stop:
-    """SIGINT sets the stop token only inside the library's planning, where it means 'keep the best';
-    anywhere else (starting up, storing the result) it is noted and the run goes on."""
-
-    planning = False
-    asked = False
-    delivered = False  # the library was interrupted once: it is now keeping the best, let it finish
-
-    @classmethod
-    def deliver(cls) -> None:
-        from optimizer.budget import STOP  # imported by then, with the service
-
-        cls.delivered = True
-        STOP.set()
-
-
-def _on_sigint(signum, frame) -> None:
-    _Stop.asked = True
-    if _Stop.planning and not _Stop.delivered:
-        _Stop.deliver()
-
-
 PROGRESS_EVERY = 0.25  # seconds between progress writes: live enough, and cheap for SQLite
 
 
 def main(argv: list[str]) -> int:
-    signal.signal(signal.SIGINT, _on_sigint)  # before the slow imports: a Stop may come at once
     from rotation.desk import service
     from rotation.desk.storage import Store
 
@@ -58,21 +35,7 @@ def main(argv: list[str]) -> int:
         return 1
     progress = _ProgressWriter(db_path, run_id)
     threading.Thread(target=_watch, args=(parent, progress), daemon=True).start()
-
-    def on_progress(update) -> None:
-        progress.note(update)
-        if _Stop.asked and not _Stop.delivered:  # asked before planning began: stop at the first schedule
-            _Stop.deliver()
-
-    outcome = None
-    try:
-        _Stop.planning = True
-        outcome = service.plan_run(store, run, on_progress)
-    except KeyboardInterrupt:
-        outcome = "stopped before a first schedule was found"  # before the library's own stages began
-    finally:
-        _Stop.planning = False
-    service.keep_run(store, run, outcome)
+    service.keep_run(store, run, service.plan_run(store, run, progress.note))
     return 0
 
 
@@ -81,6 +44,7 @@ class _ProgressWriter:
 
     def __init__(self, db_path: str, run_id: int):
         self.db_path, self.run_id = db_path, run_id
+        self.stop_asked = False
         self.best: int | None = None
         self.bound = 0
         self.label = ""
@@ -97,15 +61,24 @@ class _ProgressWriter:
 
     def flush(self, store) -> None:
         with self.lock:
-            if not self.changed:
-                return
-            self.changed = False
+            changed, self.changed = self.changed, False
             progress = {"repeats": self.best, "bound": self.bound, "note": self.label}
-        store.set_progress(self.run_id, progress)
+        if changed:
+            store.set_progress(self.run_id, progress)
+
+    def stop_requested(self, store) -> bool:
+        """The director pressed Stop (service.stop_run wrote it to the run's row): true once, then the
+        request is delivered."""
+        if self.stop_asked:
+            return False
+        run = store.run(self.run_id)
+        self.stop_asked = run is None or run.stop_asked or not run.running
+        return self.stop_asked
 
 
 def _watch(parent: int, progress: _ProgressWriter) -> None:
-    """Write progress; end the process at once if the desk that started it is gone."""
+    """Write progress and read the stop request; end the process at once if the desk that started it is gone."""
+    from optimizer.budget import STOP
     from rotation.desk.storage import Store
 
     store = Store(progress.db_path)
@@ -113,16 +86,20 @@ def _watch(parent: int, progress: _ProgressWriter) -> None:
         if os.getppid() != parent:
             os._exit(3)
         progress.flush(store)
+        if progress.stop_requested(store):
+            STOP.set()  # the library keeps the best so far
         time.sleep(PROGRESS_EVERY)
 
 
 class Planner:
-    """The desk's side: starts one worker per run, interrupts it on Stop, ends them all at shutdown."""
+    """The desk's side: starts one worker per run, closes the run of a worker that ended without a word,
+    ends them all at shutdown. `desk`: this desk's id, stamped on the runs it starts."""
 
-    def __init__(self, db_path: str):
-        self.db_path = db_path
+    def __init__(self, db_path: str, desk: str):
+        self.db_path, self.desk = db_path, desk
         self.processes: dict[int, subprocess.Popen] = {}
         self.lock = threading.Lock()
+        self.stopping = False
 
     def start(self, run_id: int) -> int:
         # -I: `-m` would put the current folder first on the path, and a models.py there would be imported.
@@ -131,28 +108,34 @@ class Planner:
         # workers itself (their runs are then interrupted, never half-stored).
         process = subprocess.Popen(command, start_new_session=True, stdin=subprocess.DEVNULL)
         # Reaped as soon as it ends (no defunct process left per plan); poll() still reads its status.
-        threading.Thread(target=process.wait, name=f"reap-{process.pid}", daemon=True).start()
         with self.lock:
             self.processes[run_id] = process
+        threading.Thread(target=self._reap, args=(run_id, process), name=f"reap-{process.pid}", daemon=True).start()
         return process.pid
 
-    def interrupt(self, run_id: int) -> bool:
-        """SIGINT to the run's worker: stop and keep the best. False if this desk has no such worker."""
-        with self.lock:
-            process = self.processes.get(run_id)
-        if process is None or process.poll() is not None:
-            return False
-        process.send_signal(signal.SIGINT)
-        return True
+    def _reap(self, run_id: int, process: subprocess.Popen) -> None:
+        """When the worker ends: a run it left open failed (it stored nothing). A run it closed, or one
+        this desk closes at shutdown, is left as it is."""
+        from rotation.desk.storage import RunStatus, Store
 
-    def exited(self, run_id: int) -> bool:
-        """The run's worker has ended, or was never this desk's."""
+        process.wait()
+        if self.stopping:
+            return
+        store = Store(self.db_path)
+        try:
+            store.close_run(run_id, RunStatus.FAILED, "the planning process ended without a result")
+        finally:
+            store.close()
+
+    def running(self, run_id: int) -> bool:
+        """The run's worker is this desk's and still running (Stop is then read by it)."""
         with self.lock:
             process = self.processes.get(run_id)
-        return process is None or process.poll() is not None
+        return process is not None and process.poll() is None
 
     def shutdown(self) -> list[int]:
         """End every worker still running; returns their runs."""
+        self.stopping = True
         with self.lock:
             running = {run_id: p for run_id, p in self.processes.items() if p.poll() is None}
         for process in running.values():

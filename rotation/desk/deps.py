@@ -1,0 +1,164 @@
+"""What a route of the desk is given: the desk's shared state, the store, the planner, the templates,
+and the CSRF check every form passes (FastAPI dependencies, so no route has to remember them).
+
+Every router of pages is made by `pages_router`, whose dependency checks the form's CSRF token on
+every request that may change something: a form route cannot be written without it.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated, Generic, TypeVar
+from urllib.parse import quote
+
+import jinja2
+from fastapi import APIRouter, Depends, Form, HTTPException, Query, Request
+from fastapi import Path as InPath
+from fastapi.responses import HTMLResponse
+from fastapi.templating import Jinja2Templates
+
+from models import Schedule
+from optimizer.words import counted
+from rotation import tool_version
+from rotation.desk.security import SAFE_METHODS, Guard
+from rotation.desk.service import Planner
+from rotation.desk.storage import Store
+
+HERE = Path(__file__).parent
+T = TypeVar("T")
+
+
+class Kept(Generic[T]):
+    """What was made from a stored version, newest kept: a version never changes, so neither does
+    what is drawn or parsed from it (the key names the version and every option)."""
+
+    def __init__(self, size: int = 16):
+        self.size = size
+        self.items: OrderedDict[tuple, T] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: tuple, make: Callable[[], T]) -> T:
+        with self.lock:
+            if key in self.items:
+                self.items.move_to_end(key)
+                return self.items[key]
+        made = make()
+        with self.lock:
+            self.items[key] = made
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+        return made
+
+
+class Desk:
+    """What every request shares: the database file (a connection per thread), the planner, the guard."""
+
+    def __init__(self, db_path: str, guard: Guard, planner: Planner, public_url: str = ""):
+        self.db_path, self.guard, self.planner = db_path, guard, planner
+        self.public_url = public_url  # where the room's phones reach the desk ("" : the address it was asked on)
+        self.clock: Callable[[], float] = time.time  # the room's timer counts on this clock (a test sets its own)
+        self.rendered: Kept[bytes | str] = Kept()  # pictures and printable pages
+        self.schedules: Kept[Schedule] = Kept(8)  # parsed once, not on every phone's page
+        self._local = threading.local()
+
+    @property
+    def local_only(self) -> bool:
+        """Served on this machine only, with no address for phones: the players' page is out of their reach."""
+        return not self.guard.exposed and not self.public_url
+
+    @property
+    def store(self) -> Store:
+        store = getattr(self._local, "store", None)
+        if store is None:
+            store = self._local.store = Store(self.db_path)
+        return store
+
+
+def desk_of(request: Request) -> Desk:
+    return request.app.state.desk
+
+
+def _store(request: Request) -> Store:
+    return desk_of(request).store
+
+
+def _planner(request: Request) -> Planner:
+    return desk_of(request).planner
+
+
+StoreDep = Annotated[Store, Depends(_store)]
+PlannerDep = Annotated[Planner, Depends(_planner)]
+Text = Annotated[str, Form()]
+MAX_ID = 2**53  # ids and numbers in addresses: within SQLite's 64-bit integers and JSON's exact ones
+Id = Annotated[int, InPath(ge=0, le=MAX_ID)]
+QueryId = Annotated[int | None, Query(ge=0, le=MAX_ID)]
+FormNumber = Annotated[int, Form(ge=0, le=MAX_ID)]
+
+
+def _base(base: Annotated[str, Form()] = "") -> int | None:
+    """The version a form's change was made from (its hidden field `base`, service.DayMoved): None when
+    the form names none, -1 (no version's id) when it names one that is not a number."""
+    text = base.strip()
+    if not text:
+        return None
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else -1
+
+
+BaseDep = Annotated[int | None, Depends(_base)]
+
+
+async def checked_form(request: Request) -> None:
+    """A change sent by a form carries the desk's CSRF token (field `csrf`)."""
+    if request.method in SAFE_METHODS:
+        return
+    form = await request.form()  # Starlette keeps it: the route's own Form fields read the same
+    request.state.form = form  # and so can a page that must show what was typed (rotation.desk.errors)
+    token = form.get("csrf")
+    if not desk_of(request).guard.token_ok(token if isinstance(token, str) else None):
+        raise HTTPException(403, "this form is out of date or not the desk's own: reload the page and try again")
+
+
+def pages_router() -> APIRouter:
+    """A router of pages: left out of the JSON schema, every form it takes checked for its CSRF token."""
+    return APIRouter(include_in_schema=False, dependencies=[Depends(checked_form)])
+
+
+def templates() -> Jinja2Templates:
+    environment = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(HERE / "templates"),
+        autoescape=True,  # every name, title and message is text, never markup
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    environment.filters["counted"] = counted  # "1 repeat", "2 repeats": the report's singular and plural
+    environment.filters["path"] = lambda text: quote(text, safe="")  # a name as one segment of a path
+    environment.globals["tool_version"] = tool_version()  # on every page: which version the desk runs
+    environment.filters["local_time"] = local_time
+    return Jinja2Templates(env=environment)
+
+
+def local_time(stamp: str, with_date: bool = False) -> str:
+    """A stored UTC time (ISO 8601) as the desk's computer shows the time: the director's clock, not UTC."""
+    moment = datetime.fromisoformat(stamp).astimezone()
+    return moment.strftime("%Y-%m-%d %H:%M:%S" if with_date else "%H:%M")
+
+
+TEMPLATES = templates()
+
+
+def page(request: Request, template: str, status: int = 200, **context) -> HTMLResponse:
+    context.setdefault("errors", {})
+    return TEMPLATES.TemplateResponse(
+        request, template, {"csrf": desk_of(request).guard.token, **context}, status_code=status
+    )
+
+
+def players_url(request: Request, public_id: str) -> str:
+    base = desk_of(request).public_url or str(request.base_url)
+    return base.rstrip("/") + f"/e/{public_id}/me"

@@ -1,0 +1,70 @@
+"""The connection every table group shares: WAL, synchronous=FULL, the schema brought up to date,
+and `change`, the one transaction of a change."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from rotation.desk import backup
+from rotation.desk.storage.schema import MIGRATIONS, SCHEMA_VERSION
+
+
+class NewerDatabase(Exception):
+    """The file was written by a newer desk; this one does not know its schema."""
+
+
+class Connection:
+    """One connection to the desk's file; open one per thread or process (sqlite3 objects are not shared)."""
+
+    busy_seconds = 30.0  # how long a change waits for another one's write lock before it says the file is busy
+
+    def __init__(self, path: str | Path):
+        self.path = str(path)
+        self.db = sqlite3.connect(self.path, isolation_level=None, timeout=self.busy_seconds, check_same_thread=False)
+        self.db.row_factory = sqlite3.Row
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=FULL")
+        self.db.execute("PRAGMA foreign_keys=ON")
+        self._migrate()
+
+    def close(self) -> None:
+        self.db.close()
+
+    def _migrate(self) -> None:
+        """Bring the file's schema up to date; a file already up to date is only read (every thread of
+        the desk opens its own connection, and a page that reads must not write)."""
+        found = self.db.execute("PRAGMA user_version").fetchone()[0]
+        if found == SCHEMA_VERSION:
+            return
+        if 0 < found < SCHEMA_VERSION:  # a file of an older desk: kept as it was before it is changed
+            backup.automatic(self.path, f"before-schema-{SCHEMA_VERSION}")
+        with self.change():
+            version = self.db.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise NewerDatabase(
+                    f"{self.path} was written by a newer desk (schema {version}, this one knows {SCHEMA_VERSION})"
+                )
+            for number in range(version, SCHEMA_VERSION):
+                for statement in MIGRATIONS[number].split(";"):
+                    if statement.strip():
+                        self.db.execute(statement)
+            self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    @contextmanager
+    def change(self) -> Iterator[sqlite3.Connection]:
+        """One transaction, taken for writing at once (no deadlock between two writers): all or nothing.
+        Inside another `change` it is part of that one (so a change can be made of the store's steps)."""
+        if self.db.in_transaction:
+            yield self.db
+            return
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.db
+        except BaseException:
+            if self.db.in_transaction:  # SQLite has already rolled back after some errors (a full disk)
+                self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")

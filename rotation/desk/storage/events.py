@@ -1,0 +1,43 @@
+"""The events: each one's settings and the version of its schedule that is current."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+from rotation.desk.storage.base import Connection
+from rotation.desk.storage.records import EventRow, now
+from rotation.desk.storage.rooms import new_public_id
+
+
+class Events(Connection):
+    def add_event(self, settings: dict) -> int:
+        """The event, and its room with a random public id (rotation.desk.room)."""
+        with self.change() as db:
+            cursor = db.execute("INSERT INTO events (settings, created) VALUES (?, ?)", (json.dumps(settings), now()))
+            assert cursor.lastrowid is not None
+            db.execute("INSERT INTO rooms (event_id, public_id) VALUES (?, ?)", (cursor.lastrowid, new_public_id()))
+            return cursor.lastrowid
+
+    def set_settings(self, event_id: int, settings: dict) -> None:
+        with self.change() as db:
+            db.execute("UPDATE events SET settings = ? WHERE id = ?", (json.dumps(settings), event_id))
+
+    def set_archived(self, event_id: int, archived: bool) -> None:
+        with self.change() as db:
+            db.execute("UPDATE events SET archived = ? WHERE id = ?", (int(archived), event_id))
+
+    def event(self, event_id: int) -> EventRow | None:
+        row = self.db.execute("SELECT * FROM events WHERE id = ?", (event_id,)).fetchone()
+        return None if row is None else _event(row)
+
+    def events(self) -> list[EventRow]:
+        return [_event(row) for row in self.db.execute("SELECT * FROM events ORDER BY id DESC")]
+
+    def point_at(self, event_id: int, version_id: int) -> None:
+        with self.change() as db:
+            db.execute("UPDATE events SET current_version = ? WHERE id = ?", (version_id, event_id))
+
+
+def _event(row: sqlite3.Row) -> EventRow:
+    return EventRow(**{**dict(row), "settings": json.loads(row["settings"])})

@@ -1,0 +1,99 @@
+"""An event whole, across every table that names it: export, import, delete, and a player's new spelling
+in what the room has (cards and released seatings)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable
+
+from rotation.desk.storage.base import Connection
+from rotation.desk.storage.records import RunStatus
+
+EVENT_TABLES = ("versions", "runs", "rooms", "releases", "cards")  # the tables whose rows name one event
+
+
+class Whole(Connection):
+    def event_rows(self, event_id: int) -> dict[str, list[dict]]:
+        """Every row of the event, table by table, each as its columns (whatever migrations added)."""
+        rows = {"events": [dict(row) for row in self.db.execute("SELECT * FROM events WHERE id = ?", (event_id,))]}
+        for table in EVENT_TABLES:
+            found = self.db.execute(f"SELECT * FROM {table} WHERE event_id = ? ORDER BY rowid", (event_id,))
+            rows[table] = [dict(row) for row in found]
+        return rows
+
+    def add_event_rows(self, rows: dict[str, list[dict]], public_id: Callable[[], str]) -> int:
+        """The rows of `event_rows` (from this file or another) as a new event, in one transaction: new
+        ids, every reference between them renumbered, the room's public id kept unless another event of
+        this file has it (then `public_id()`), a run left running marked interrupted. Returns the event."""
+        with self.change() as db:
+            event_id = _insert(db, "events", {**rows["events"][0], "current_version": None}, skip=("id",))
+            versions: dict[int, int] = {}
+            for row in sorted(rows["versions"], key=lambda row: row["id"]):
+                parent = versions.get(row["parent"]) if row["parent"] is not None else None
+                versions[row["id"]] = _insert(
+                    db, "versions", {**row, "event_id": event_id, "parent": parent}, skip=("id",)
+                )
+            runs: dict[int, int] = {}
+            for row in rows["runs"]:
+                running = row["status"] == RunStatus.RUNNING.value
+                status = RunStatus.INTERRUPTED.value if running else row["status"]
+                moved = {"event_id": event_id, "version_id": versions.get(row["version_id"]), "status": status}
+                runs[row["id"]] = _insert(db, "runs", {**row, **moved}, skip=("id", "pid"))
+            for old, new in runs.items():  # a re-plan's proposals name their run
+                db.execute(
+                    "UPDATE versions SET figures = json_set(figures, '$.proposal', ?) "
+                    "WHERE event_id = ? AND json_extract(figures, '$.proposal') = ?",
+                    (new, event_id, old),
+                )
+            current = rows["events"][0]["current_version"]
+            db.execute("UPDATE events SET current_version = ? WHERE id = ?", (versions.get(current), event_id))
+            for row in rows["rooms"] or [{"public_id": public_id()}]:  # every event has its room
+                taken = db.execute("SELECT 1 FROM rooms WHERE public_id = ?", (row["public_id"],)).fetchone()
+                _insert(db, "rooms", {**row, "event_id": event_id, **({"public_id": public_id()} if taken else {})})
+            for table in ("releases", "cards"):
+                for row in rows[table]:
+                    _insert(db, table, {**row, "event_id": event_id}, skip=("id",))
+            return event_id
+
+    def delete_event(self, event_id: int) -> None:
+        """The event and every row of it, in one transaction."""
+        with self.change() as db:
+            db.execute("UPDATE events SET current_version = NULL WHERE id = ?", (event_id,))
+            for table in ("cards", "releases", "rooms", "runs", "versions"):
+                db.execute(f"DELETE FROM {table} WHERE event_id = ?", (event_id,))
+            db.execute("DELETE FROM events WHERE id = ?", (event_id,))
+
+    def rename_in_room(self, db: sqlite3.Connection, event_id: int, old: str, new: str) -> None:
+        """Inside a `change`: a player's new spelling in every card (its history included) and every
+        released seating of the event, so scores, standings and the room go on under one player."""
+
+        def renamed(names: list[str]) -> list[str]:
+            return [new if name == old else name for name in names]
+
+        for row in db.execute("SELECT id, card FROM cards WHERE event_id = ?", (event_id,)).fetchall():
+            card = json.loads(row["card"])
+            if old in card["players"]:
+                card["players"] = renamed(card["players"])
+                db.execute("UPDATE cards SET card = ? WHERE id = ?", (json.dumps(card), row["id"]))
+        for row in db.execute("SELECT round, seating FROM releases WHERE event_id = ?", (event_id,)).fetchall():
+            seating = json.loads(row["seating"])
+            for table in seating["tables"]:
+                table["players"] = renamed(table["players"])
+            for key in ("sit_outs", "absent"):
+                seating[key] = renamed(seating.get(key, []))
+            db.execute(
+                "UPDATE releases SET seating = ? WHERE event_id = ? AND round = ?",
+                (json.dumps(seating), event_id, row["round"]),
+            )
+
+
+def _insert(db: sqlite3.Connection, table: str, row: dict, skip: tuple[str, ...] = ()) -> int:
+    """Insert the columns of `row` this file's `table` has (a file of another desk may have fewer or more)."""
+    columns = [info[1] for info in db.execute(f"PRAGMA table_info({table})") if info[1] in row and info[1] not in skip]
+    cursor = db.execute(
+        f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
+        [row[column] for column in columns],
+    )
+    assert cursor.lastrowid is not None
+    return cursor.lastrowid

@@ -1,0 +1,104 @@
+"""The desk's layers: no import circle among its modules, every form route checked for its CSRF token
+by the routers themselves, and a planner a test can replace (create_app(planner=...))."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+from fastapi.routing import APIRoute
+from fastapi.testclient import TestClient
+
+from desk_helpers import LOCAL, names
+from rotation.desk import pages, room_pages, scores_pages
+from rotation.desk.app import create_app
+
+DESK = Path(__file__).parent.parent / "rotation" / "desk"
+
+
+def desk_imports() -> dict[str, set[str]]:
+    """Each desk module -> the desk modules it imports, at the top or inside a function."""
+    modules = {path.stem for path in DESK.glob("*.py")} | {"storage"}
+    graph: dict[str, set[str]] = {}
+    for path in DESK.glob("*.py"):
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                if node.module == "rotation.desk":
+                    found |= {alias.name for alias in node.names if alias.name in modules}
+                elif node.module.startswith("rotation.desk."):
+                    found.add(node.module.split(".")[2])
+        graph[path.stem] = found - {path.stem}
+    return graph
+
+
+def test_no_desk_module_imports_another_in_a_circle():
+    graph = desk_imports()
+    assert graph["app"] >= {"api", "pages", "room_pages", "scores_api", "scores_pages"}  # the walk sees imports
+    done: set[str] = set()
+
+    def visit(module: str, path: tuple[str, ...]) -> None:
+        assert module not in path, f"import circle: {' -> '.join((*path, module))}"
+        if module in done:
+            return
+        for imported in graph.get(module, ()):
+            visit(imported, (*path, module))
+        done.add(module)
+
+    for module in graph:
+        visit(module, ())
+
+
+class FakePlanner:
+    """Plans nothing: notes the runs the desk starts, and keeps them running."""
+
+    desk = "fake"
+
+    def __init__(self):
+        self.started: list[int] = []
+
+    def start(self, run_id: int) -> int:
+        self.started.append(run_id)
+        return 4242
+
+    def running(self, run_id: int) -> bool:
+        return run_id in self.started
+
+    def shutdown(self) -> list[int]:
+        return []
+
+
+def test_a_test_can_give_the_desk_its_own_planner(tmp_path):
+    planner = FakePlanner()
+    with TestClient(create_app(tmp_path / "desk.sqlite3", planner=planner), base_url=LOCAL) as client:
+        event = client.post("/api/events", json={"names": names(8), "rounds": 3}).json()
+        run = client.post(f"/api/events/{event['id']}/plan", json={}).json()
+        assert planner.started == [run["id"]] and run["status"] == "running"
+        stopped = client.post(f"/api/runs/{run['id']}/stop", json={}).json()
+        assert stopped["stop_asked"] and stopped["status"] == "running"  # the worker reads the request
+
+
+def form_routes() -> list[APIRoute]:
+    return [
+        route
+        for router in (pages.router, room_pages.router, scores_pages.router)
+        for route in router.routes
+        if isinstance(route, APIRoute) and "POST" in route.methods
+    ]
+
+
+@pytest.mark.parametrize("token", [None, "not-the-token"])
+def test_every_form_route_refuses_a_missing_or_wrong_csrf_token(tmp_path, token):
+    app = create_app(tmp_path / "desk.sqlite3", planner=FakePlanner())
+    routes = form_routes()
+    assert len(routes) >= 15  # the events', the day's, the room's and the scores' forms
+    with TestClient(app, base_url=LOCAL) as client:
+        client.post("/api/events", json={"names": names(8), "rounds": 3})
+        for route in routes:
+            path = route.path.format(event_id=1, run_id=1, version_id=1, round_number=1, table_number=1)
+            data = {"rounds": "1", "round": "1", "minutes": "5", "pace": "10", "from_round": "1"}
+            if token is not None:
+                data["csrf"] = token
+            response = client.post(path, data=data, follow_redirects=False)
+            assert response.status_code == 403, (route.path, response.status_code)
