@@ -163,3 +163,19 @@ def test_guests_are_not_members_but_stay_in_opponents(client):
     assert refused.status_code == 422  # not a member: she comes again as a guest
     again = client.post(f"{API}/next", json={"present": members[:7], "guests": ["Gail Guest"], "rounds": 1})
     assert again.status_code == 201, again.text
+
+
+def test_editing_or_renaming_a_night_keeps_its_guests(client):
+    members = names(8)
+    first_night(client, members)
+    night = client.post(f"{API}/next", json={"present": members[:7], "guests": ["Gail"], "rounds": 1}).json()["event"]
+    assert wait_run(client, client.get(f"/api/events/{night}").json()["runs"][0]["id"])["status"] == "finished"
+    token = token_of(client.get(f"/events/{night}/edit").text)
+    listed = "\n".join([*members[:7], "Gail"])
+    data = {"csrf": token, **FORM, "title": "Night 2", "names": listed}
+    assert client.post(f"/events/{night}/edit", data=data, follow_redirects=False).status_code in (200, 303)
+    assert client.get(f"/api/events/{night}").json()["settings"]["guests"] == ["Gail"]
+    renamed = client.post(f"/api/events/{night}/rename", json={"old": "Gail", "new": "Gail Guest"})
+    assert renamed.status_code == 200, renamed.text
+    assert client.get(f"/api/events/{night}").json()["settings"]["guests"] == ["Gail Guest"]
+    assert "Gail Guest" not in re.findall(r'name="present" value="([^"]*)"', client.get(URL).text)
