@@ -36,3 +36,21 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.slow)
         if name in SUBPROCESS_FILES:
             item.add_marker(pytest.mark.subprocess)
+
+
+@pytest.fixture
+def db(tmp_path):
+    """The desk's database file, one a test."""
+    return tmp_path / "desk.sqlite3"
+
+
+@pytest.fixture
+def client(db):
+    """The desk over HTTP on that file (FastAPI's TestClient, start-up and shut-down run)."""
+    from fastapi.testclient import TestClient
+
+    from desk_helpers import LOCAL
+    from rotation.desk.app import create_app
+
+    with TestClient(create_app(db), base_url=LOCAL) as client:
+        yield client

@@ -153,17 +153,6 @@ def test_the_keeper_backs_up_only_when_something_changed_and_keeps_a_limit(tmp_p
     store.close()
 
 
-@pytest.fixture
-def db(tmp_path):
-    return tmp_path / "desk.sqlite3"
-
-
-@pytest.fixture
-def client(db):
-    with TestClient(create_app(db), base_url=LOCAL) as client:
-        yield client
-
-
 def a_day_with_everything(client, db) -> int:
     """An event with a schedule, a round played, released, scored, a swap and a rename."""
     event_id = seeded_event(db, EventSettings(names=names(8), rounds=3, title="Spring Open"))

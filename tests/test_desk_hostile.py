@@ -25,11 +25,6 @@ SETTINGS = EventSettings(names=names(10), rounds=4, odd="sit-out")
 
 
 @pytest.fixture
-def db(tmp_path):
-    return tmp_path / "desk.sqlite3"
-
-
-@pytest.fixture
 def client(db):
     with TestClient(create_app(db, planner=FakePlanner()), base_url=LOCAL) as client:
         yield client

@@ -22,17 +22,6 @@ from rotation.output import metrics_lines
 FORM = {"title": "Spring open", "date": "12 June", "rounds": "4", "time_limit": "2", "odd": "three-handed"}
 
 
-@pytest.fixture
-def db(tmp_path):
-    return tmp_path / "desk.sqlite3"
-
-
-@pytest.fixture
-def client(db):
-    with TestClient(create_app(db), base_url=LOCAL) as client:
-        yield client
-
-
 def form(client, **fields) -> dict:
     token = token_of(client.get("/events/new").text)
     return {"csrf": token, **FORM, **fields}

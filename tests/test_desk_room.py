@@ -27,11 +27,6 @@ class Clock:
 
 
 @pytest.fixture
-def db(tmp_path):
-    return tmp_path / "desk.sqlite3"
-
-
-@pytest.fixture
 def clock():
     return Clock()
 

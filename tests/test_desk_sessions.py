@@ -7,23 +7,8 @@ import html
 import re
 from itertools import combinations
 
-import pytest
-from fastapi.testclient import TestClient
-
-from desk_helpers import LOCAL, names, seeded_event, token_of, wait_run
-from rotation.desk.app import create_app
+from desk_helpers import names, seeded_event, token_of, wait_run
 from rotation.desk.settings import EventSettings
-
-
-@pytest.fixture
-def db(tmp_path):
-    return tmp_path / "desk.sqlite3"
-
-
-@pytest.fixture
-def client(db):
-    with TestClient(create_app(db), base_url=LOCAL) as client:
-        yield client
 
 
 def test_sessions_are_released_and_printed_as_units(db, client):
