@@ -84,7 +84,7 @@ def read_text(path: str, what: str, limit: int = MAX_INPUT_BYTES) -> str:
             data = handle.read(limit + 1)
         if len(data) > limit:
             raise BadInput(too_large)
-        text = _decoded(data, f"{what} file {path!r}")
+        text = decoded(data, f"{what} file {path!r}")
     except FileNotFoundError:
         raise BadInput(f"{what} file {path!r} does not exist") from None
     except NotADirectoryError:
@@ -101,7 +101,7 @@ _UTF32_MARKS = (codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)
 _UTF16_MARKS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 
 
-def _decoded(data: bytes, what: str) -> str:
+def decoded(data: bytes, what: str) -> str:
     """UTF-8, with or without the byte-order mark spreadsheets write; UTF-16 when it starts with its
     byte-order mark (Excel's 'Unicode Text'). UTF-32, and UTF-16 without its mark, are named as such
     rather than read as broken UTF-8."""

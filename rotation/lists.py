@@ -22,6 +22,9 @@ _EXAMPLE_HEADER = {",": "name,club", ";": "name;club", "\t": "name<tab>club"}
 NAME_COLUMN, CLUB_COLUMN, ID_COLUMN = "name", "club", "id"
 READ_COLUMNS = (NAME_COLUMN, CLUB_COLUMN, ID_COLUMN)
 MAX_ID = 40  # a member number, however an association writes it
+# 'Surname, First names': one comma and a space after it, as a person writes a name surname first; a
+# spreadsheet's row of two columns ('Ann Katz,Hadassah') has no space there and is still refused.
+LAST_FIRST = re.compile(r"[^,;\t\"]*[^,;\t\"\s], [^,;\t\"]+")
 EXCEL_SEPARATOR_LINE = re.compile(r"\s*sep=(.)\s*", re.IGNORECASE)  # Excel's "sep=;" first line
 
 
@@ -119,6 +122,9 @@ def _plain_list(lines: list[tuple[int, str]]) -> NamesTable:
     names: list[str] = []
     first_line: dict[str, tuple[int, str]] = {}
     for number, line in lines:
+        if LAST_FIRST.fullmatch(line.strip()):  # 'Katz, Ann': one name, written surname first
+            names.append(_new_name(normalise_name(line), number, first_line))
+            continue
         for separator, word in SEPARATORS.items():
             if sum(bool(cell.strip()) for cell in _cells(line, separator)) > 1:
                 raise ListError(

@@ -162,6 +162,35 @@ class ScoreSheet:
     rule: str
     row_mm: float = 12.0
     scoring: str = ""  # the event's rule sheet in one line, when the print has it
+    event_lines: int = 0  # lines of the event's title and date under the heading (0: beside it, it fits there)
+
+    @property
+    def heading(self) -> str:
+        return heading_of(self.round, self.table, bool(self.rule))
+
+
+def heading_of(round_number: int, table: int, three_handed: bool) -> str:
+    return f"Round {round_number} · Table {table}" + (" · three-handed" if three_handed else "")
+
+
+_SCORE_HEADING_MM, _SCORE_EVENT_MM = 6.0, 3.6  # the heading's bold type, the event's beside or under it
+
+
+def event_lines(heading: str, event: str) -> int:
+    """0 when the event's title and date fit whole beside a score sheet's heading (4 mm apart), else the
+    lines they take under it: a title is never cut."""
+    beside = width_em(heading, bold=True) * _SCORE_HEADING_MM + 4.0 + width_em(event) * _SCORE_EVENT_MM
+    return 0 if beside <= SAFETY * PAGE_WIDTH_MM else lines_needed(event, PAGE_WIDTH_MM, _SCORE_EVENT_MM)
+
+
+def title_of(options: Options, schedule: Schedule) -> str:
+    """The event's title, or what the day seats."""
+    return options.title or f"Seating: {len(schedule.players)} players, {counted(len(schedule.rounds), 'round')}"
+
+
+def event_line(options: Options, schedule: Schedule) -> str:
+    """The event's title and date, as every score sheet names the event."""
+    return title_of(options, schedule) + (f" · {options.date}" if options.date else "")
 
 
 @dataclass(frozen=True)
@@ -742,14 +771,15 @@ def _score_height(sheet: ScoreSheet) -> float:
     """Padding, the heading and legend lines, the table's heading row and rows, the rule, the signature."""
     rule = _note_height(sheet.rule, 3.6, bold=False) + 1.0 if sheet.rule else 0.0
     scoring = _note_height(sheet.scoring, 3.0, bold=False) + 1.0 if sheet.scoring else 0.0
-    return 5.0 + 8.2 + 5.5 + 5.0 + len(sheet.seats) * sheet.row_mm + rule + scoring + 7.5
+    event = sheet.event_lines * 1.3 * _SCORE_EVENT_MM + (1.0 if sheet.event_lines else 0.0)
+    return 5.0 + 8.2 + event + 5.5 + 5.0 + len(sheet.seats) * sheet.row_mm + rule + scoring + 7.5
 
 
 def score_sheets(
-    schedule: Schedule, indexes: range, scoring: str = "", texts: RuleTexts = GUIDE_TEXTS
+    schedule: Schedule, indexes: range, scoring: str = "", texts: RuleTexts = GUIDE_TEXTS, event: str = ""
 ) -> list[tuple[ScoreSheet, ...]]:
     """One score sheet per table per round, as many to a printed sheet as fit (rows tall enough to write);
-    `scoring`, the event's rules in a line, at the foot of each."""
+    `scoring`, the event's rules in a line, at the foot of each; each names the event (`event`) whole."""
     sheets = []
     for r in indexes:
         for t in sorted(schedule.rounds[r].tables, key=lambda t: t.table):
@@ -762,6 +792,7 @@ def score_sheets(
                     texts.three_handed if len(t.players) == 3 else "",
                     round(max(12.0, names * 1.2 * _SCORE_NAME_MM + 1.5), 2),
                     scoring,
+                    event_lines(heading_of(r + 1, t.table, len(t.players) == 3), event),
                 )
             )
     pages: list[list[ScoreSheet]] = []
@@ -792,7 +823,10 @@ def sheets(schedule: Schedule, options: Options = Options()) -> list[Sheet]:
         out += [Sheet("slips", sheet) for sheet in slips]
     if "sheets" in parts:
         out += [Sheet("rules", options.rules)] if options.rules else []
-        out += [Sheet("scores", group) for group in score_sheets(schedule, indexes, options.scoring, options.texts)]
+        event = event_line(options, schedule)
+        out += [
+            Sheet("scores", group) for group in score_sheets(schedule, indexes, options.scoring, options.texts, event)
+        ]
     if "summary" in parts:
         out.append(Sheet("summary"))
     return out
@@ -847,12 +881,13 @@ def render_page(
     pages = sheets(schedule, options) if pages is None else pages
     summary = any(p.kind == "summary" for p in pages)
     matrix = len(schedule.players) <= MATRIX_UP_TO
-    heading = options.title or f"Seating: {len(schedule.players)} players, {counted(len(schedule.rounds), 'round')}"
+    heading, event = title_of(options, schedule), event_line(options, schedule)
     page = (
         _environment()
         .get_template("print.html.j2")
         .render(
             title=heading,
+            event=event,
             date=options.date,
             schedule=schedule,
             pages=pages,

@@ -288,3 +288,62 @@ def test_a_file_held_by_another_program_says_busy(client, db, monkeypatch):
         holder.execute("ROLLBACK")
         holder.close()
     assert answer.status_code == 503 and "busy" in answer.json()["detail"]
+
+
+# ---- the address, the key, a damaged file, a UTF-16 names file ----------------------------------------
+
+
+def test_a_local_desk_on_another_loopback_address_answers_the_address_it_printed(db):
+    from rotation.desk.security import answered_hosts
+    from rotation.desk.serve import address
+
+    printed = address("127.0.0.2", 8765, None)
+    app = create_app(db, hosts=answered_hosts("127.0.0.2"), planner=FakePlanner())
+    with TestClient(app, base_url=printed.rstrip("/")) as client:
+        assert client.get("/").status_code == 200
+    with TestClient(create_app(db, planner=FakePlanner()), base_url="http://evil.example:8765") as other:
+        assert other.get("/").status_code == 421  # a name pointed at this machine is still refused
+
+
+def test_a_new_key_locks_out_the_old_one(db):
+    app = create_app(db, exposed=True, planner=FakePlanner())
+    old = app.state.desk.guard.secret
+    with TestClient(app, base_url="http://192.168.1.20:8765") as client:
+        assert client.get("/", headers={"x-desk-key": old}).status_code == 200
+    renewed = create_app(db, exposed=True, planner=FakePlanner(), new_key=True)
+    new = renewed.state.desk.guard.secret
+    with TestClient(renewed, base_url="http://192.168.1.20:8765") as client:
+        assert new != old and client.get("/", headers={"x-desk-key": old}).status_code == 401
+        assert client.get("/", headers={"x-desk-key": new}).status_code == 200
+    with TestClient(create_app(db, exposed=True, planner=FakePlanner()), base_url="http://192.168.1.20:8765") as again:
+        assert again.get("/", headers={"x-desk-key": new}).status_code == 200  # kept across restarts
+
+
+def test_a_damaged_file_is_refused_at_start_with_the_way_to_restore(db):
+    from rotation.desk.storage import DamagedDatabase
+
+    for _ in range(3):
+        seeded_event(db, EventSettings(names=names(40), rounds=6))
+    store = Store(db)
+    store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    pages_now = store.db.execute("PRAGMA page_count").fetchone()[0]
+    size = store.db.execute("PRAGMA page_size").fetchone()[0]
+    store.close()
+    with open(db, "r+b") as file:  # a page in the middle zeroed, as a failing disk leaves it
+        file.seek(size * (pages_now // 2))
+        file.write(b"\0" * size)
+    with pytest.raises(DamagedDatabase, match="is damaged .*rotation restore --db"):
+        create_app(db, planner=FakePlanner())
+    result = CliRunner().invoke(cli, ["serve", "--db", str(db), "--port", "18765"])
+    assert result.exit_code == 2 and "is damaged" in result.output and "Traceback" not in result.output
+
+
+def test_the_desk_reads_a_utf16_names_file_as_the_cli_does(client):
+    from desk_helpers import token_of
+
+    listed = "\n".join(["Zoë", *names(7)])
+    upload = {"names_file": ("names.txt", listed.encode("utf-16"), "text/plain")}
+    form = {"csrf": token_of(client.get("/events/new").text), "rounds": "3", "time_limit": "5"}
+    made = client.post("/events", data=form, files=upload, follow_redirects=False)
+    assert made.status_code == 303, made.text[-500:]
+    assert client.get("/api/events").json()[0]["settings"]["names"][0] == "Zoë"

@@ -293,8 +293,32 @@ def test_the_projector_shows_the_standings_when_the_director_says_until_the_next
     client.post(f"/api/events/{event_id}/release", json={"round": 2})
     screen = client.get(f"/e/{event_id}/screen").text
     assert 'id="tables"' in screen and 'id="standings"' not in screen  # the next round shows its tables
-    assert client.put(f"/api/events/{event_id}/screen/standings", json={"show": True}).json() == {"show": True}
-    assert client.put(f"/api/events/{event_id}/screen/standings", json={"show": False}).json() == {"show": False}
+    assert client.put(f"/api/events/{event_id}/screen/standings", json={"show": True}).json() == {
+        "show": True,
+        "top": None,
+    }
+    off = client.put(f"/api/events/{event_id}/screen/standings", json={"show": False})
+    assert off.json() == {"show": False, "top": None}
+
+
+def test_the_projector_shows_the_top_places_only_when_asked(client, db):
+    event_id = sit_out_day(db)
+    played(client, event_id)
+    client.post(f"/api/events/{event_id}/release", json={"round": 1})
+    enter(client, event_id, 1, 1, CARD_1)
+    enter(client, event_id, 1, 2, CARD_2)
+    standings = client.get(f"/api/events/{event_id}/standings").json()["standings"]["rows"]
+    token = token_of(client.get(f"/events/{event_id}/standings").text)
+    assert 'id="screen-top"' in client.get(f"/events/{event_id}/standings").text
+    client.post(f"/events/{event_id}/standings/screen", data={"csrf": token, "show": "yes", "top": "3"})
+    screen = client.get(f"/e/{event_id}/screen").text
+    shown = [row for row in standings if row["rank"] <= 3]
+    assert screen.count('class="standing"') == len(shown) < len(standings)
+    assert all(row["player"] in screen for row in shown)
+    assert client.put(f"/api/events/{event_id}/screen/standings", json={"show": True, "top": 0}).status_code == 422
+    everyone = client.put(f"/api/events/{event_id}/screen/standings", json={"show": True})
+    assert everyone.json() == {"show": True, "top": None}
+    assert client.get(f"/e/{event_id}/screen").text.count('class="standing"') == len(standings)
 
 
 def test_openapi_lists_every_scores_action(client):

@@ -143,3 +143,12 @@ def test_a_refused_request_points_at_its_lines_for_any_front_end():
     assert refused is not None and str(refused).startswith("stay P09 at table 9: ")
     assert refused_lines(refused, apart=apart, stay=stays) == {"stay": (3,)}
     assert refusal(ValueError("something else")) is None
+
+
+def test_a_name_written_surname_first_is_one_name():
+    table = read_names_table("Katz, Ann\nNowak, Łukasz Jan\nBo\n")
+    assert table.names == ("Katz, Ann", "Nowak, Łukasz Jan", "Bo")
+    with pytest.raises(ListError, match="split by a comma"):
+        read_names_table("Ann Katz,Hadassah\nBo\n")  # a spreadsheet's two columns, no header: still refused
+    with pytest.raises(ListError, match="split by a comma"):
+        read_names_table("Katz, Ann, Hadassah\n")

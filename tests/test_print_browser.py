@@ -192,3 +192,20 @@ def test_screen_view_fits_a_phone(tmp_path):
     assert image.shape[1] == 390
     edge = image[:, -2:, :3]
     assert edge.max() < 0.8  # background and shadow only: no white sheet runs past the window's edge
+
+
+def test_a_score_sheets_long_title_is_printed_whole(tmp_path):
+    """Issue 42: beside 'Round 1 · Table 2 · three-handed' a long title was cut to '...Tournam...'."""
+    import optimizer
+    from models import Event
+    from rotation.print_command import compare
+    from rotation.printing import render_page
+
+    title, date = "Northern Counties Riichi Mahjong Spring Tournament", "Saturday 12 June 2026"
+    schedule = optimizer.fixed_schedule(Event.with_count(7, 1))
+    html, pdf = tmp_path / "sheets.html", tmp_path / "sheets.pdf"
+    options = Options(title=title, date=date, only=("sheets",))
+    html.write_text(render_page(schedule, optimizer.check(schedule), compare(schedule), options), encoding="utf-8")
+    assert print_pdf(html, pdf).returncode == 0
+    text = squash("".join(page.extract_text() for page in pypdf.PdfReader(pdf).pages))
+    assert text.count(squash(f"{title} · {date}")) == 2 and "…" not in text  # tables of 4 and 3

@@ -37,16 +37,20 @@ def create_app(
     hosts: tuple[str, ...] = LOCAL_HOSTS,
     public_url: str = "",
     planner: service.Planner | None = None,
+    new_key: bool = False,
 ) -> FastAPI:
     """The desk over one database file. `exposed`: served beyond this machine, so every request but
     the players' read-only pages needs the desk's key (printed by `rotation serve`). `public_url`: the
     desk's address as the room's phones reach it, for the QR codes. `planner`: what starts and stops
-    the planning (default: a worker process per run, rotation.desk.worker; a test may give its own)."""
+    the planning (default: a worker process per run, rotation.desk.worker; a test may give its own).
+    `new_key`: a new secret (a new key and CSRF token): the old key and the pages open with it stop working.
+    A file that fails SQLite's quick check is refused (DamagedDatabase) before anything is written to it."""
     lock = DeskLock(db_path)
     lock.acquire()  # DeskBusy: another desk serves this file
     try:
         first = Store(db_path)  # creates or migrates the file before the first request
-        guard = Guard(secret=first.secret(), exposed=exposed, hosts=hosts)
+        first.quick_check()
+        guard = Guard(secret=first.new_secret() if new_key else first.secret(), exposed=exposed, hosts=hosts)
         planner = planner or WorkerPlanner(str(db_path), desk=secrets.token_hex(8))
         service.interrupt_left_over(first, planner.desk)
         first.close()

@@ -37,6 +37,7 @@ from rotation.desk.settings import (
     settings_from_form,
 )
 from rotation.desk.storage import RunStatus, VersionRow
+from rotation.inputs import BadInput, decoded
 from rotation.output import SIT_OUT_WORDS
 from rotation.typeface import widest_word_em
 
@@ -80,9 +81,9 @@ async def _form_fields(request: Request, names_file: UploadFile | None) -> dict[
         if len(data) > MAX_UPLOAD_BYTES:
             raise FieldErrors({"names": f"the names file is larger than {MAX_UPLOAD_BYTES // 1024} KB"})
         try:
-            fields["names"] = data.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise FieldErrors({"names": "the names file is not UTF-8 text"}) from None
+            fields["names"] = decoded(data, "the names file")  # as the CLI reads it: UTF-8, or UTF-16 with its mark
+        except BadInput as error:
+            raise FieldErrors({"names": str(error)}) from None
     return fields
 
 

@@ -218,12 +218,21 @@ def standings_of(scores: DayScores, after: int | None = None) -> Standings:
 # ---- the projector -------------------------------------------------------------------------------
 
 
-def show_standings(store: Store, event_id: int, show: bool) -> None:
-    """The projector shows the standings (until the next round is released), or the round's tables."""
+def show_standings(store: Store, event_id: int, show: bool, top: int | None = None) -> None:
+    """The projector shows the standings (until the next round is released), the top `top` places only
+    when given (ties at the last place shown included), or the round's tables."""
     seated = room(store, event_id)
     if show and day_scores(store, event_id).complete == 0:
         raise DeskError("no round has every table's card in yet: nothing to show", field="screen")
-    store.set_standings_at(event_id, seated.last if show else None)
+    if top is not None and top < 1:
+        raise DeskError("show the top 1 or more places, or everyone", field="screen", status=422)
+    store.set_standings_at(event_id, seated.last if show else None, top if show else None)
+
+
+def screen_top(store: Store, event_id: int) -> int | None:
+    """How many places the projector's standings show (None: everyone)."""
+    row = store.room_row(event_id)
+    return None if row is None else row.standings_top
 
 
 def screen_standings(store: Store, event_id: int) -> Standings | None:

@@ -83,6 +83,7 @@ class StandingsOut(BaseModel):
 
 class ScreenIn(BaseModel):
     show: bool = Field(description="True: the projector shows the standings until the next round is released.")
+    top: int | None = Field(default=None, description="Only the top places, ties included (None: everyone).")
 
 
 def entry_out(entry: scores.Entered) -> EntryOut:
@@ -180,5 +181,5 @@ def get_standings(request: Request, event_id: Id, after: QueryId = None) -> Stan
 @api.put("/events/{event_id}/screen/standings")
 def put_screen(request: Request, event_id: Id, body: ScreenIn) -> ScreenIn:
     store = desk_of(request).store
-    scores.show_standings(store, event_id, body.show)
-    return ScreenIn(show=scores.screen_standings(store, event_id) is not None)
+    scores.show_standings(store, event_id, body.show, body.top)
+    return ScreenIn(show=scores.screen_standings(store, event_id) is not None, top=scores.screen_top(store, event_id))

@@ -349,9 +349,11 @@ def _screen_columns(table: Standings | None) -> tuple[list[str], list]:
 
 
 @router.post("/events/{event_id}/standings/screen")
-def screen_toggle(request: Request, event_id: Id, show: Text = ""):
+def screen_toggle(request: Request, event_id: Id, show: Text = "", top: Text = ""):
     try:
-        scores.show_standings(desk_of(request).store, event_id, show == "yes")
+        if top.strip() and not top.strip().isdigit():
+            raise service.DeskError(f"{top.strip()!r} is not a number of places", field="screen", status=422)
+        scores.show_standings(desk_of(request).store, event_id, show == "yes", int(top) if top.strip() else None)
     except service.DeskError as error:
         if isinstance(error, service.NotFound):
             raise
@@ -404,6 +406,9 @@ def screen_context(request: Request, event_id: Id) -> dict:
     shows the tables), and the stamp its poll compares."""
     store = desk_of(request).store
     table = scores.screen_standings(store, event_id)
+    top = scores.screen_top(store, event_id)
+    if table is not None and top is not None:  # the top places only, a tie at the last one included
+        table = table.model_copy(update={"rows": tuple(row for row in table.rows if row.rank <= top)})
     heads, rows = _screen_columns(table)
     return {
         "standings": table,

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import re
 from dataclasses import dataclass
 
@@ -40,6 +41,23 @@ POLICY = (
     "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
     "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 )
+
+
+def is_local(host: str) -> bool:
+    """Served on this machine only (any loopback address): no key needed, only its own host names answered."""
+    if host in LOCAL_HOSTS:
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def answered_hosts(host: str) -> tuple[str, ...]:
+    """The host names a local desk served on `host` answers: this machine's own, and the address it was
+    started on (127.0.0.2 is loopback too), so the address `rotation serve` prints is one it answers."""
+    given = host.strip("[]").lower()
+    return LOCAL_HOSTS if given in LOCAL_HOSTS else (*LOCAL_HOSTS, given)
 
 
 @dataclass(frozen=True)

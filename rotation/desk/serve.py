@@ -14,7 +14,7 @@ from urllib.parse import urlparse
 
 import click
 
-from rotation.desk.security import LOCAL_HOSTS
+from rotation.desk.security import answered_hosts, is_local
 
 
 def default_db() -> Path:
@@ -22,15 +22,6 @@ def default_db() -> Path:
     import platformdirs
 
     return Path(platformdirs.user_data_dir("rotation", appauthor=False)) / "desk.sqlite3"
-
-
-def is_local(host: str) -> bool:
-    if host in LOCAL_HOSTS:
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
 
 
 def room_address() -> str | None:
@@ -91,7 +82,10 @@ def check_public_url(url: str) -> str:
     help="The address phones use to reach the desk, for the QR codes (default: found on the room's network).",
 )
 @click.option("--open", "open_browser", is_flag=True, help="Open the desk in the web browser once it is listening.")
-def serve(db_path, host, port, public_url, open_browser):
+@click.option(
+    "--new-key", is_flag=True, help="Make the desk a new key: addresses and cookies with the old one stop working."
+)
+def serve(db_path, host, port, public_url, open_browser, new_key):
     """The director's desk: a local web page for the whole tournament day."""
     import uvicorn
 
@@ -105,7 +99,13 @@ def serve(db_path, host, port, public_url, open_browser):
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         exposed = not is_local(host)
-        app = create_app(path, exposed=exposed, public_url=players_base(host, port, public_url))
+        app = create_app(
+            path,
+            exposed=exposed,
+            hosts=answered_hosts(host),
+            public_url=players_base(host, port, public_url),
+            new_key=new_key,
+        )
     except DeskBusy as error:
         raise BadInput(str(error)) from None
     except (OSError, NewerDatabase) as error:

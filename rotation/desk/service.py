@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol, TypeVar
 
 import optimizer
@@ -456,6 +456,8 @@ def keep_run(store: Store, run: RunRow, planned: list[Planned] | str | None) -> 
     if not isinstance(planned, list):
         store.close_run(run.id, RunStatus.FAILED, planned or "the plan ended without a result")
         return
+    if (store.run(run.id) or run).stop_asked:  # Stop was pressed: what is kept is marked stopped, whatever stage
+        planned = [replace(one, result=one.result.model_copy(update={"interrupted": True})) for one in planned]
     found = [one for one in planned if one.result.schedule is not None]
     if not found:
         store.close_run(run.id, RunStatus.FAILED, _no_schedule(planned[0].result, run.time_limit))

@@ -26,7 +26,7 @@ lock      one desk per file
 
 from __future__ import annotations
 
-from rotation.desk.storage.base import NewerDatabase
+from rotation.desk.storage.base import DamagedDatabase, NewerDatabase
 from rotation.desk.storage.cards import Cards
 from rotation.desk.storage.events import Events
 from rotation.desk.storage.meta import Meta
@@ -57,6 +57,7 @@ __all__ = [
     "MIGRATIONS",
     "SCHEMA_VERSION",
     "CardRow",
+    "DamagedDatabase",
     "EventRow",
     "NewerDatabase",
     "ReleaseRow",

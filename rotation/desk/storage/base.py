@@ -16,6 +16,10 @@ class NewerDatabase(Exception):
     """The file was written by a newer desk; this one does not know its schema."""
 
 
+class DamagedDatabase(Exception):
+    """SQLite's quick check finds the file damaged: the desk refuses to serve it (and to write to it)."""
+
+
 class Connection:
     """One connection to the desk's file; open one per thread or process (sqlite3 objects are not shared)."""
 
@@ -32,6 +36,17 @@ class Connection:
 
     def close(self) -> None:
         self.db.close()
+
+    def quick_check(self) -> None:
+        """PRAGMA quick_check (the integrity check less the index contents: seconds on a big file), or
+        DamagedDatabase saying how to restore the latest backup."""
+        problems = [" ".join(str(row[0]).split()) for row in self.db.execute("PRAGMA quick_check(5)")]
+        if problems != ["ok"]:
+            raise DamagedDatabase(
+                f"the desk's file {self.path} is damaged ({'; '.join(problems)}); nothing was written to it. "
+                f"Restore its latest backup (the backups are in {backup.folder(self.path)}): "
+                f"rotation restore --db {self.path} BACKUP"
+            )
 
     def _migrate(self) -> None:
         """Bring the file's schema up to date; a file already up to date is only read (every thread of

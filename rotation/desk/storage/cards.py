@@ -50,10 +50,12 @@ class Cards(Connection):
             )
 
     def cards_stamp(self, event_id: int) -> str:
-        """Changes whenever a card is entered, or the projector's choice of showing the standings."""
-        row = self.db.execute("SELECT standings_at FROM rooms WHERE event_id = ?", (event_id,)).fetchone()
+        """Changes whenever a card is entered, or the projector's choice of showing the standings (and how many)."""
+        row = self.db.execute(
+            "SELECT standings_at, standings_top FROM rooms WHERE event_id = ?", (event_id,)
+        ).fetchone()
         cards = self.db.execute("SELECT max(id), count(*) FROM cards WHERE event_id = ?", (event_id,)).fetchone()
-        seen = repr((row["standings_at"] if row else None, tuple(cards)))
+        seen = repr((tuple(row) if row else None, tuple(cards)))
         return hashlib.sha256(seen.encode()).hexdigest()[:16]
 
 

@@ -80,6 +80,7 @@ class RoomRow(BaseModel):
     started: float | None  # server time the round's clock last started running; None while it stands still
     left: float | None  # seconds left at `started` (None: the whole round)
     standings_at: int | None  # the projector shows the standings while this round is the latest released
+    standings_top: int | None = None  # the top places it shows then (None: everyone)
 
 
 class ReleaseRow(BaseModel):

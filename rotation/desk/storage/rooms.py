@@ -87,6 +87,10 @@ class Rooms(Connection):
         with self.change() as db:
             db.execute("UPDATE rooms SET started = ?, left = ? WHERE event_id = ?", (started, left, event_id))
 
-    def set_standings_at(self, event_id: int, round_number: int | None) -> None:
+    def set_standings_at(self, event_id: int, round_number: int | None, top: int | None = None) -> None:
+        """The projector shows the standings while `round_number` is the latest released (None: the
+        tables), the top `top` places only (None: everyone)."""
         with self.change() as db:
-            db.execute("UPDATE rooms SET standings_at = ? WHERE event_id = ?", (round_number, event_id))
+            db.execute(
+                "UPDATE rooms SET standings_at = ?, standings_top = ? WHERE event_id = ?", (round_number, top, event_id)
+            )

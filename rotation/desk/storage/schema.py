@@ -94,5 +94,9 @@ MIGRATIONS = (
     INSERT INTO rooms (event_id, public_id)
         SELECT id, lower(hex(randomblob(8))) FROM events WHERE id NOT IN (SELECT event_id FROM rooms);
     """,
+    # 6 -> 7 (issue 42): the projector's standings show the top N places (None: every player).
+    """
+    ALTER TABLE rooms ADD COLUMN standings_top INTEGER;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
