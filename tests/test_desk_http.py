@@ -369,6 +369,19 @@ def test_what_is_not_there_is_not_found(client, db):
     assert client.get("/api/events/99").json() == {"detail": "event 99 does not exist", "field": None}
 
 
+def test_a_forms_token_belongs_to_its_browsers_session(client, db):
+    # Two browsers get two sessions and two tokens; one's token, sent from the other, is refused.
+    event_id = seeded_event(db, EventSettings(names=names(8), rounds=3))
+    mine = token_of(client.get(f"/events/{event_id}").text)
+    assert token_of(client.get(f"/events/{event_id}").text) == mine  # the session's cookie keeps its token
+    other = TestClient(client.app, base_url=LOCAL)  # a second browser of the same desk: a cookie jar of its own
+    theirs = token_of(other.get(f"/events/{event_id}").text)
+    assert theirs != mine
+    assert other.post(f"/events/{event_id}/played", data={"csrf": mine, "rounds": "1"}).status_code == 403
+    played = client.post(f"/events/{event_id}/played", data={"csrf": mine, "rounds": "1"}, follow_redirects=False)
+    assert played.status_code == 303
+
+
 def test_changes_need_the_forms_token_and_json_needs_json(client, db):
     event_id = seeded_event(db, EventSettings(names=names(8), rounds=3))
     assert client.post(f"/events/{event_id}/played", data={"rounds": "1"}).status_code == 403

@@ -267,7 +267,7 @@ def test_rooms_beyond_the_maximum_are_one_line(argv):
 
 
 def test_running_out_of_memory_is_one_line(monkeypatch, tmp_path):
-    def fixed_schedule(event):
+    def fixed_schedule(event, *rule):
         raise MemoryError
 
     monkeypatch.setattr(optimizer, "fixed_schedule", fixed_schedule)

@@ -247,7 +247,7 @@ def test_the_events_three_handed_and_sit_out_words_reach_every_part(tmp_path, ca
     day, page, rules = tmp_path / "day.json", tmp_path / "all.html", tmp_path / "rules.json"
     assert run(capsys, "fixed", "--players", 9, "--rounds", 2, "--json", day)[0] == 0  # two tables of three a round
     rules.write_text(
-        json.dumps({"three_handed": "Tables of three: no Charleston.", "sit_out": "Out: 0."}), "utf-8", encoding="utf-8"
+        json.dumps({"three_handed": "Tables of three: no Charleston.", "sit_out": "Out: 0."}), encoding="utf-8"
     )
     parts = "walls,lookup,slips,sheets"
     status, _, err = run(capsys, "print", day, "--html", page, "--only", parts, "--rules", rules)

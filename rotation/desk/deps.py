@@ -25,7 +25,7 @@ from fastapi.templating import Jinja2Templates
 from models import Schedule
 from optimizer.words import counted
 from rotation import tool_version
-from rotation.desk.security import SAFE_METHODS, Guard
+from rotation.desk.security import SAFE_METHODS, Guard, session_of
 from rotation.desk.service import Planner
 from rotation.desk.storage import Store
 
@@ -119,7 +119,7 @@ async def checked_form(request: Request) -> None:
     form = await request.form()  # Starlette keeps it: the route's own Form fields read the same
     request.state.form = form  # and so can a page that must show what was typed (rotation.desk.errors)
     token = form.get("csrf")
-    if not desk_of(request).guard.token_ok(token if isinstance(token, str) else None):
+    if not desk_of(request).guard.token_ok(token if isinstance(token, str) else None, session_of(request)):
         raise HTTPException(403, "this form is out of date or not the desk's own: reload the page and try again")
 
 
@@ -155,7 +155,7 @@ TEMPLATES = templates()
 def page(request: Request, template: str, status: int = 200, **context) -> HTMLResponse:
     context.setdefault("errors", {})
     return TEMPLATES.TemplateResponse(
-        request, template, {"csrf": desk_of(request).guard.token, **context}, status_code=status
+        request, template, {"csrf": desk_of(request).guard.token(session_of(request)), **context}, status_code=status
     )
 
 

@@ -24,6 +24,7 @@ from starlette.exceptions import HTTPException
 from models.text import normalise_name
 from rotation.desk import service
 from rotation.desk.deps import TEMPLATES, desk_of
+from rotation.desk.security import session_of
 from rotation.desk.settings import FieldErrors
 
 
@@ -61,7 +62,7 @@ def error_page(request: Request, status: int, message: str, typed: dict[str, str
     context = {"status": status, "message": message, "typed": typed or {}, "action": request.url.path}
     context.update(_event_menu(request))
     if typed:
-        context["csrf"] = desk_of(request).guard.token
+        context["csrf"] = desk_of(request).guard.token(session_of(request))
     return TEMPLATES.TemplateResponse(request, "error.html.j2", context, status_code=status)
 
 

@@ -4,7 +4,9 @@
   cannot reach the desk through a DNS name pointed at this machine.
 - With another --host every request needs the desk's key: in the start-up URL (`?key=`, then kept in
   a cookie) or, for a script, in an `X-Desk-Key` header.
-- A form that changes something carries the CSRF token; a JSON endpoint that changes something
+- A form that changes something carries the CSRF token of the browser's session (a random `desk_session`
+  cookie the desk sets on first sight; the token is an HMAC of it under the desk's secret, so one browser's
+  token is worthless in another, and `--new-key` voids them all); a JSON endpoint that changes something
   takes only `Content-Type: application/json` (no other site's page can send that without the
   browser asking first, and the desk never says yes) and, when exposed, the key or the token header.
 - The players' pages are the one exception (PUBLIC): read-only GETs of `/e/<public id>/me`, its
@@ -20,6 +22,7 @@ import hashlib
 import hmac
 import ipaddress
 import re
+import secrets
 from dataclasses import dataclass
 
 from starlette.datastructures import URL
@@ -30,6 +33,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 KEY_COOKIE = "desk_key"
 KEY_HEADER = "x-desk-key"
+SESSION_COOKIE = "desk_session"
 TOKEN_HEADER = "x-csrf-token"
 MAX_BODY_BYTES = 2 * 1024 * 1024  # a names file upload (1 MB at most) and the rest of its form
 MAX_IMPORT_BYTES = 256 * 1024 * 1024  # an exported event: every version of a long day of a big room
@@ -66,13 +70,12 @@ class Guard:
     exposed: bool  # served on another address than this machine's own
     hosts: tuple[str, ...] = LOCAL_HOSTS
 
-    @property
-    def token(self) -> str:
-        """The CSRF token the desk's forms carry: derived from the secret, so it outlives a restart."""
-        return hmac.new(self.secret.encode(), b"csrf", hashlib.sha256).hexdigest()
+    def token(self, session: str) -> str:
+        """The CSRF token of one browser's session: derived from the secret, so it outlives a restart."""
+        return hmac.new(self.secret.encode(), b"csrf:" + session.encode(), hashlib.sha256).hexdigest()
 
-    def token_ok(self, token: str | None) -> bool:
-        return bool(token) and hmac.compare_digest(str(token), self.token)
+    def token_ok(self, token: str | None, session: str) -> bool:
+        return bool(token) and hmac.compare_digest(str(token), self.token(session))
 
     def key_ok(self, key: str | None) -> bool:
         return bool(key) and hmac.compare_digest(str(key), self.secret)
@@ -83,6 +86,20 @@ HEADERS = [
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
 ]
+
+
+def session_of(request: Request) -> str:
+    """The browser's session id: its cookie, or the one GuardMiddleware gives it with this response."""
+    return request.scope.get("state", {}).get(SESSION_COOKIE) or request.cookies.get(SESSION_COOKIE, "")
+
+
+def _session_cookie(scope: Scope) -> bytes | None:
+    """A new session for a browser that has none (not for the players' pages: phones get no cookie)."""
+    if Request(scope).cookies.get(SESSION_COOKIE) or PUBLIC.fullmatch(scope["path"]):
+        return None
+    session = secrets.token_urlsafe(18)
+    scope.setdefault("state", {})[SESSION_COOKIE] = session
+    return f"{SESSION_COOKIE}={session}; Path=/; HttpOnly; SameSite=Strict".encode()
 
 
 def body_limit(path: str) -> int:
@@ -129,9 +146,13 @@ class GuardMiddleware:
         if refusal is not None:
             return await refusal(scope, receive, send)
 
+        cookie = _session_cookie(scope)
+
         async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 message["headers"] = [*message.get("headers", []), *HEADERS]
+                if cookie is not None:
+                    message["headers"].append((b"set-cookie", cookie))
             await send(message)
 
         await self.app(scope, counted(receive, body_limit(scope["path"])), with_headers)
@@ -158,6 +179,6 @@ class GuardMiddleware:
             return None  # forms: every page router checks the token (rotation.desk.deps.checked_form)
         if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
             return PlainTextResponse("a change through the JSON endpoints is sent as application/json", 415)
-        if guard.exposed and not (by_header or guard.token_ok(request.headers.get(TOKEN_HEADER))):
+        if guard.exposed and not (by_header or guard.token_ok(request.headers.get(TOKEN_HEADER), session_of(request))):
             return PlainTextResponse("a change needs the desk's key or its CSRF token header", status_code=403)
         return None
