@@ -160,10 +160,7 @@ def cli():
     """Seat a mahjong tournament: the fixed MJMP rotation or a variety rotation."""
 
 
-@cli.command()
-@room_options
-@output_options
-@click.option(
+fixed_rule_option = click.option(
     "--rule",
     "rule",
     type=click.Choice([r.value for r in FixedRule]),
@@ -172,6 +169,12 @@ def cli():
     help="mjmp: A up 1 table, B down 1, C up 2, D down 2 (MJMP item 23); east-stays: East stays, North up 1, "
     "West up 2, South down 1; a-stays: A stays, B down 1, C down 2, D up 1.",
 )
+
+
+@cli.command()
+@room_options
+@output_options
+@fixed_rule_option
 def fixed(players, names, rounds, odd, scoring, output: ScheduleOutputs, rule):
     """A fixed rotation: by default MJMP item 23, A up 1 table, B down 1, C up 2, D down 2."""
     files = output.checked({"names file": names})
@@ -628,11 +631,16 @@ EXISTS_STATUS = {Answer.EXISTS: 0, Answer.IMPOSSIBLE: 1, Answer.UNKNOWN: 3}
 @functools.partial(solver_options, seconds=10.0, what="Seconds per room.")
 @click.option("--csv", "csv_path", metavar="FILE", help="Also write the rows as CSV.")
 @click.option("--json", "json_path", metavar="FILE", help="Also write the rows as JSON.")
-def compare(sizes, rounds_list, odd, solver: SolverSettings, csv_path, json_path):
-    """One line per room: fixed rule against variety rotation, lower bound and zero-repeat verdict."""
+@fixed_rule_option
+def compare(sizes, rounds_list, odd, solver: SolverSettings, csv_path, json_path, rule):
+    """One line per room: the fixed rule (the one the event prints, --rule) against the variety rotation, the
+    lower bound and the zero-repeat verdict."""
+    chosen = FixedRule(rule)
     files = check_outputs({"--csv": csv_path, "--json": json_path}, {})
     counts = parse_sizes(sizes, "--players", minimum=4)
     rows = [(n, r) for n in counts for r in parse_sizes(rounds_list, "--rounds", minimum=1, maximum=MAX_ROUNDS)]
+    if chosen is not FixedRule.MJMP:
+        say(f"fixed: the {chosen.value} rule, as the event prints it (the variety rotation's start stays MJMP item 23)")
     say(COMPARE_HEADER)
     verdicts, unfair, records, skipped, stopped = {}, False, [], 0, ""
     for k, (n, r) in enumerate(rows, start=1):
@@ -653,12 +661,11 @@ def compare(sizes, rounds_list, odd, solver: SolverSettings, csv_path, json_path
             )
         if result.schedule is not None:
             optimizer.check(result.schedule)
-        fixed = optimizer.check(optimizer.fixed_schedule(event))
-        fair = fixed.turns_fair
-        unfair |= not fair
+        fixed = optimizer.check(optimizer.fixed_schedule(event, chosen))
+        unfair |= not fixed.turns_fair
         verdicts[n, r] = zero_repeat_answer(result)
-        say(compare_row(n, r, result, verdicts[n, r], fixed_fair=fair))
-        records.append(compare_record(n, r, result, verdicts[n, r], fixed_fair=fair))
+        say(compare_row(n, r, result, verdicts[n, r], fixed))
+        records.append(compare_record(n, r, result, verdicts[n, r], fixed, chosen))
         if result.interrupted:  # a stop signal ends the comparison; the rows so far are written
             stopped = f"stopped by {stopping.stopped_by()} in room {k} of {len(rows)}"
             break

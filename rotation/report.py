@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from models import Answer, Metrics, PlanResult, Replan, Reseat, Schedule
+from models.event import FixedRule
 from optimizer.words import counted, moves_proof
 from rotation import tool_version
 from rotation.output import BALANCE_FIGURES
@@ -85,9 +86,10 @@ UNFAIR_FIXED_NOTE = (
 )
 
 
-def compare_row(players: int, rounds: int, result: PlanResult, answer: Answer, fixed_fair: bool = True) -> str:
+def compare_row(players: int, rounds: int, result: PlanResult, answer: Answer, fixed: Metrics) -> str:
+    """One room of `compare`: `fixed` is the checker's figures of the fixed rule the event prints."""
     variety = "-" if result.repeats is None else str(result.repeats)
-    fixed = f"{result.fixed_repeats}{'' if fixed_fair else '*'}"
+    fixed_text = f"{fixed.repeats}{'' if fixed.turns_fair else '*'}"
     m = result.metrics
     figures = (
         ""
@@ -95,7 +97,7 @@ def compare_row(players: int, rounds: int, result: PlanResult, answer: Answer, f
         else f"  {m.seat_spread:>5} {m.table_visits_above_even:>6} {m.trios_again:>5} {m.back_to_back:>4}"
     )
     return (
-        f"{players:>7} {rounds:>6} {fixed:>6} {variety:>7} {result.bound.repeats:>6}  "
+        f"{players:>7} {rounds:>6} {fixed_text:>6} {variety:>7} {result.bound.repeats:>6}  "
         f"{result.status.value:<9} {answer.value:<11} {result.runtime:>6.1f}s{figures}"
     )
 
@@ -171,13 +173,16 @@ def _rounds(rounds: list[int]) -> str:
     return f"rounds {', '.join(map(str, rounds))}"
 
 
-def compare_record(players: int, rounds: int, result: PlanResult, answer: Answer, fixed_fair: bool = True) -> dict:
+def compare_record(
+    players: int, rounds: int, result: PlanResult, answer: Answer, fixed: Metrics, rule: FixedRule = FixedRule.MJMP
+) -> dict:
     """One room of `compare` for --csv and --json: the row's figures as values, not text."""
     return {
         "players": players,
         "rounds": rounds,
-        "fixed": result.fixed_repeats,
-        "fixed_fair": fixed_fair,
+        "fixed_rule": rule.value,
+        "fixed": fixed.repeats,
+        "fixed_fair": fixed.turns_fair,
         "variety": result.repeats,
         "bound": result.bound.repeats,
         "status": result.status.value,

@@ -33,3 +33,22 @@ def test_provenance_records_how_the_file_was_made_and_its_figures(tmp_path):
     made = json.loads(out.read_text(encoding="utf-8"))["provenance"]
     assert made["repeats"] == made["bound"] == 24 and made["seed"] == 0 and made["time_limit"] == 3.0
     assert made["seat_spread"] <= 1 and made["trios_again"] == 0
+
+
+def test_compare_takes_the_fixed_rule_the_event_prints(tmp_path, capsys):
+    import optimizer
+    from models import Event
+    from models.event import FixedRule
+
+    data = tmp_path / "rooms.json"
+    argv = ["compare", "--players", "16", "--rounds", "4", "--time-limit", "1", "--workers", "2"]
+    assert main([*argv, "--rule", "east-stays", "--json", str(data)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("fixed: the east-stays rule")
+    [room] = json.loads(data.read_text(encoding="utf-8"))["rooms"]
+    event = Event.with_count(16, 4)
+    east = optimizer.check(optimizer.fixed_schedule(event, FixedRule.EAST_STAYS)).repeats
+    mjmp = optimizer.check(optimizer.fixed_schedule(event)).repeats
+    assert east != mjmp  # the two rules differ in this room, so the column shows which one it counted
+    assert (room["fixed_rule"], room["fixed"]) == ("east-stays", east)
+    assert f" {east} " in out.splitlines()[2]  # the room's row, under the note and the header

@@ -66,7 +66,8 @@ def test_the_next_night_is_planned_against_the_series(client):
     assert [night["event"] for night in view["nights"]] == [night1, night2]
     ann = next(m for m in view["members"] if m["name"] == members[0])
     assert ann["nights"] == [True, True] and len(ann["met"]) == 3 + 6
-    assert len(ann["met"]) + len(ann["not_met"]) == len(view["members"]) - 1
+    met_guests = sum(guest in ann["met"] for guest in ("Gail Guest", "Hal Guest"))  # guests: met, never "not met"
+    assert len(ann["met"]) - met_guests + len(ann["not_met"]) == len(view["members"]) - 2 - 1
     gail = next(m for m in view["members"] if m["name"] == "Gail Guest")
     assert gail["nights"] == [False, True]
     event_page = client.get(f"/events/{night2}").text
@@ -141,3 +142,40 @@ def test_series_standings_by_rule(client):
     assert "<table" in printed and SERIES in printed
     missing_best = client.get(URL, params={"rule": "best"})
     assert missing_best.status_code == 200 and "number of nights that count" in missing_best.text
+
+
+def test_guests_are_not_members_but_stay_in_opponents(client):
+    members = names(8)
+    first_night(client, members)
+    made = client.post(f"{API}/next", json={"present": members[:7], "guests": ["Gail Guest"], "rounds": 1})
+    assert made.status_code == 201, made.text
+    assert wait_run(client, client.get(f"/api/events/{made.json()['event']}").json()["runs"][0]["id"])
+    page = client.get(URL).text
+    ticks = re.findall(r'name="present" value="([^"]*)"', page)
+    assert ticks == members  # the guest is not on the tick list for the next night
+    assert "Gail Guest" in page and "(guest)" in page  # still in the table, marked
+    view = {m["name"]: m for m in client.get(API).json()["members"]}
+    assert view["Gail Guest"]["guest"] and not view[members[0]]["guest"]
+    met_gail = [name for name in members[:7] if "Gail Guest" in view[name]["met"]]
+    assert len(met_gail) == 3  # her table's three members met her
+    assert all("Gail Guest" not in m["not_met"] for m in view.values())  # a guest is no member left to meet
+    refused = client.post(f"{API}/next", json={"present": ["Gail Guest"], "guests": [], "rounds": 1})
+    assert refused.status_code == 422  # not a member: she comes again as a guest
+    again = client.post(f"{API}/next", json={"present": members[:7], "guests": ["Gail Guest"], "rounds": 1})
+    assert again.status_code == 201, again.text
+
+
+def test_editing_or_renaming_a_night_keeps_its_guests(client):
+    members = names(8)
+    first_night(client, members)
+    night = client.post(f"{API}/next", json={"present": members[:7], "guests": ["Gail"], "rounds": 1}).json()["event"]
+    assert wait_run(client, client.get(f"/api/events/{night}").json()["runs"][0]["id"])["status"] == "finished"
+    token = token_of(client.get(f"/events/{night}/edit").text)
+    listed = "\n".join([*members[:7], "Gail"])
+    data = {"csrf": token, **FORM, "title": "Night 2", "names": listed}
+    assert client.post(f"/events/{night}/edit", data=data, follow_redirects=False).status_code in (200, 303)
+    assert client.get(f"/api/events/{night}").json()["settings"]["guests"] == ["Gail"]
+    renamed = client.post(f"/api/events/{night}/rename", json={"old": "Gail", "new": "Gail Guest"})
+    assert renamed.status_code == 200, renamed.text
+    assert client.get(f"/api/events/{night}").json()["settings"]["guests"] == ["Gail Guest"]
+    assert "Gail Guest" not in re.findall(r'name="present" value="([^"]*)"', client.get(URL).text)

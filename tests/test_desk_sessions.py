@@ -87,3 +87,26 @@ def test_a_late_change_between_sessions_counts_every_earlier_session(db, client)
         if frozenset(p) in met
     ]
     assert not again  # 15 players over 2 more rounds can avoid every pair of the first session
+
+
+def selected_from_round(page: str) -> int:
+    form = page[page.index('id="replan-form"') :]
+    choice = re.search(r'<option value="(\d+)" selected>', form[: form.index("</select>")])
+    assert choice is not None
+    return int(choice.group(1))
+
+
+def test_the_replan_form_defaults_to_the_next_sessions_first_round(db, client):
+    event_id = seeded_event(db, EventSettings(names=names(16), rounds=8, session_rounds=3, time_limit=2))
+    assert selected_from_round(client.get(f"/events/{event_id}").text) == 1
+    assert client.post(f"/api/events/{event_id}/release", json={"round": 1}).status_code == 200  # one round early
+    assert selected_from_round(client.get(f"/events/{event_id}").text) == 4  # not round 2, mid-session
+    client.post(f"/api/events/{event_id}/release/session", json={})
+    assert selected_from_round(client.get(f"/events/{event_id}").text) == 4
+    client.post(f"/api/events/{event_id}/release/session", json={})
+    assert selected_from_round(client.get(f"/events/{event_id}").text) == 7
+    client.post(f"/api/events/{event_id}/release", json={"round": 7})
+    assert selected_from_round(client.get(f"/events/{event_id}").text) == 8  # no later session: the next round
+    plain = seeded_event(db, EventSettings(names=names(8), rounds=4, time_limit=2))
+    client.post(f"/api/events/{plain}/release", json={"round": 1})
+    assert selected_from_round(client.get(f"/events/{plain}").text) == 2  # not in sessions: the next round

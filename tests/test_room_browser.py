@@ -18,6 +18,7 @@ import httpx
 import pytest
 
 from desk_helpers import HOSTILE, names, seeded_event
+from models import OddPolicy
 from rotation.desk.app import create_app
 from rotation.desk.settings import EventSettings
 
@@ -45,6 +46,7 @@ def desk(tmp_path_factory):
     """A desk with one event of 200 players (the fixed rule's 3 rounds), on a free port, its clock set here."""
     db = tmp_path_factory.mktemp("room") / "desk.sqlite3"
     event_id = seeded_event(db, EventSettings(names=PLAYERS, rounds=3, title="Spring open"))
+    sit_out = seeded_event(db, EventSettings(names=PLAYERS[:121], rounds=2, odd=OddPolicy.SIT_OUT, title="Small"))
     app = create_app(db)
     clock = app.state.desk.clock = Clock()
     with socket.socket() as probe:
@@ -57,7 +59,13 @@ def desk(tmp_path_factory):
     while not server.started and time.monotonic() < deadline:
         time.sleep(0.05)
     url = f"http://127.0.0.1:{port}"
-    yield {"url": url, "event": event_id, "clock": clock, "api": httpx.Client(base_url=url, timeout=10)}
+    yield {
+        "url": url,
+        "event": event_id,
+        "sit_out": sit_out,
+        "clock": clock,
+        "api": httpx.Client(base_url=url, timeout=10),
+    }
     server.should_exit = True
     thread.join(timeout=10)
 
@@ -191,6 +199,29 @@ def test_a_release_reaches_the_projector_and_a_phone_without_a_reload_and_200_pl
     assert screen.evaluate("window.notReloaded")
     screen.context.close()
     phone.context.close()
+
+
+def test_121_players_list_the_one_sit_out_beside_tables_not_on_a_page_of_its_own(browser, desk):
+    url, event_id, api = desk["url"], desk["sit_out"], desk["api"]
+    api.put(f"/api/events/{event_id}/room", json={"minutes": 60, "pace": 5})
+    assert api.post(f"/api/events/{event_id}/release", json={"round": 1}).status_code == 200
+    screen = opened(browser, f"{url}/e/{event_id}/screen", 1920, 1080, clock=True)
+    until(screen, "document.querySelectorAll('.card').length > 0", clock=True)
+    total = int(re.search(r"/(\d+)\)", screen.inner_text("#page-number")).group(1))
+    pages = []
+    for _ in range(total):
+        measured = screen.evaluate(MEASURE, SCREEN_BOXES)
+        assert measured["problems"] == [], (screen.inner_text("#page-label"), measured)
+        assert measured["smallest"] is not None and measured["smallest"] >= 32, measured
+        shown = screen.locator(".card:visible .card-head").all_inner_texts()
+        pages.append((screen.inner_text("#page-label"), shown))
+        screen.clock.run_for(5000)
+    tables = [head for _, heads in pages for head in heads if head.startswith("Table")]
+    assert len(tables) == len(set(tables)) == 30
+    with_sit_out = [heads for _, heads in pages if any(not head.startswith("Table") for head in heads)]
+    assert len(with_sit_out) == 1, pages  # the one sit-out is shown once...
+    assert any(head.startswith("Table") for head in with_sit_out[0]), pages  # ...beside tables
+    screen.context.close()
 
 
 def test_the_timer_counts_down_on_the_servers_clock(browser, desk):

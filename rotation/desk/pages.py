@@ -149,8 +149,12 @@ async def _save_event(request: Request, event_id: int | None, names_file: Upload
             event_id = service.create_event(store, settings)
         else:
             old = service.settings_of(service.load_event(store, event_id))
+            listed = {name_key(n) for n in settings.names}
+            guests = [n for n in old.guests if name_key(n) in listed]  # the form has no guests field
             service.update_event(
-                store, event_id, settings.model_copy(update={"seed": old.seed, "workers": old.workers})
+                store,
+                event_id,
+                settings.model_copy(update={"seed": old.seed, "workers": old.workers, "guests": guests}),
             )
             now = _players_now(service.current_version(store, service.load_event(store, event_id)))
             if now and {name_key(n) for n in now} != {name_key(n) for n in settings.names}:

@@ -33,6 +33,7 @@ class Member:
     nights: tuple[bool, ...]  # came to each night
     met: tuple[str, ...]  # opponents met on the series' nights, alphabetical
     not_met: tuple[str, ...]  # the series' other members not met yet, alphabetical
+    guest: bool = False  # came only as a guest (never on a night's list but as one of its guests)
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,9 @@ class SeriesView:
 
 
 def series_view(store: Store, name: str) -> SeriesView:
-    """The series' nights, oldest first, and every member's nights and opponents (NotFound when none)."""
+    """The series' nights, oldest first, and every player's nights and opponents (NotFound when none). A
+    player who came only among a night's guests is a guest, not a member: met by others, not counted as
+    a member not met yet, and not on the next night's tick list."""
     nights = tuple(
         Night(event, settings, settings.title or settings.date or f"Event {event.id}")
         for event, settings in service.series_nights(store, name)
@@ -53,10 +56,14 @@ def series_view(store: Store, name: str) -> SeriesView:
     spelled: dict[str, str] = {}
     came: dict[str, set[int]] = {}
     met: dict[str, set[str]] = {}
+    joined: set[str] = set()  # on some night's list not as a guest: a member
     for number, night in enumerate(nights):
+        guests = {name_key(guest) for guest in night.settings.guests}
         for player in night.settings.names:
             spelled[name_key(player)] = player
             came.setdefault(name_key(player), set()).add(number)
+            if name_key(player) not in guests:
+                joined.add(name_key(player))
         version = service.current_version(store, night.event)
         if version is None:
             continue
@@ -70,7 +77,8 @@ def series_view(store: Store, name: str) -> SeriesView:
             spelled[key],
             tuple(n in came[key] for n in range(len(nights))),
             tuple(sorted((spelled[other] for other in met.get(key, ())), key=str.casefold)),
-            tuple(sorted((spelled[o] for o in spelled if o != key and o not in met.get(key, ())), key=str.casefold)),
+            tuple(sorted((spelled[o] for o in joined if o != key and o not in met.get(key, ())), key=str.casefold)),
+            key not in joined,
         )
         for key in sorted(spelled, key=lambda key: spelled[key].casefold())
     )
@@ -84,7 +92,7 @@ def next_night(
     line), with the last night's settings, and its plan started against the series so far. Returns the
     event. FieldErrors names the field a problem is about ('present', 'guests', 'rounds')."""
     view = series_view(store, name)
-    members = {name_key(member.name): member.name for member in view.members}
+    members = {name_key(member.name): member.name for member in view.members if not member.guest}
     unknown = [player for player in present if name_key(player) not in members]
     if unknown:
         raise FieldErrors({"present": f"{unknown[0]!r} is not a member of the series"})
@@ -99,6 +107,7 @@ def next_night(
     settings = last.model_copy(
         update={
             "names": tonight,
+            "guests": [normalise_name(guest) for guest in guests],
             "ids": _ids_tonight(view, tonight),
             "rounds": rounds if rounds is not None else last.rounds,
             "title": f"{name}, night {len(view.nights) + 1}",

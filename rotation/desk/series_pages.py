@@ -153,7 +153,13 @@ def series_json(request: Request, name: str) -> JSONResponse:
             "name": view.name,
             "nights": [{"event": night.event.id, "label": night.label} for night in view.nights],
             "members": [
-                {"name": m.name, "nights": list(m.nights), "met": list(m.met), "not_met": list(m.not_met)}
+                {
+                    "name": m.name,
+                    "guest": m.guest,
+                    "nights": list(m.nights),
+                    "met": list(m.met),
+                    "not_met": list(m.not_met),
+                }
                 for m in view.members
             ],
         }

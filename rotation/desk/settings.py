@@ -99,6 +99,11 @@ class EventSettings(BaseModel):
         default=[], description="What the names list was read as, where that differs from what was written."
     )
     ids: dict[str, str] = Field(default={}, description="Member numbers by player, from the names' id column.")
+    guests: list[Name] = Field(
+        default=[],
+        description="Players who came to this night of a series as guests (the series page's guests field): in "
+        "its standings and opponents, not among its members.",
+    )
     time_limit: float = Field(default=30.0, description="Seconds to plan, 0.1 to a day.")
     seed: int = Field(default=0, ge=0, le=2**31 - 1)
     workers: int = Field(default=8, ge=1, le=64)

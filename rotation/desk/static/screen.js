@@ -22,16 +22,34 @@
         row.bottom = Math.max(row.bottom, el.offsetTop + el.offsetHeight);
         row.end = i + 1;
       });
-      var page = null;
+      var page = null, first = pages.length;
       rows.forEach(function (row) {
-        if (page && row.bottom - page.top <= limit) { page.end = row.end; return; }
-        page = { deck: deck, top: row.top, start: row.start, end: row.end, columns: rows[0].end - rows[0].start };
+        if (page && row.bottom - page.top <= limit) { page.end = row.end; page.rows.push(row); return; }
+        page = { deck: deck, top: row.top, start: row.start, end: row.end, columns: rows[0].end - rows[0].start, rows: [row] };
         pages.push(page);
       });
+      if (pages.length - first > 1) besideTables(items, pages[pages.length - 2], pages[pages.length - 1], limit);
       deck.hidden = true;
     });
     at = -1;
     next();
+  }
+
+  function besideTables(items, before, last, limit) {
+    // The sit-outs never take a page of their own: onto the page before when they fit there, else
+    // with that page's last row of tables (so the paging stays as it is, with no page of one card).
+    if (!items.slice(last.start, last.end).every(function (el) { return el.classList.contains("out"); })) return;
+    var bottom = last.rows[last.rows.length - 1].bottom;
+    if (bottom - before.top <= limit) {
+      before.end = last.end;
+      before.rows = before.rows.concat(last.rows);
+      pages.pop();
+    } else if (before.rows.length > 1) {
+      var moved = before.rows.pop();
+      before.end = last.start = moved.start;
+      last.top = moved.top;
+      last.rows.unshift(moved);
+    }
   }
 
   function next() {
