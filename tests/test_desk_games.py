@@ -5,13 +5,10 @@ from __future__ import annotations
 
 import re
 
-import test_desk_http as http
 from desk_helpers import names, seeded_event, token_of
 from models.rules import Rules
 from rotation.desk.settings import EventSettings
 from test_desk_scores import TABLE_1, TABLE_2, played, standings
-
-db, client = http.db, http.client
 
 # Table 1 (Player 01-04 in seats A-D), hand-computed under the common rules:
 #   1 A self-picks 30 jokerless: A 60     2 B wins 25 on D's discard, 3 exposures: B 25, D -25

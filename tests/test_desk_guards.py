@@ -8,9 +8,9 @@ import re
 import pytest
 
 from desk_helpers import token_of, wait_run
-from test_desk_room import JSON, client, clock, db, event, release  # noqa: F401 (fixtures)
+from test_desk_room import JSON, client, clock, event, release  # noqa: F401 (fixtures)
 
-__all__ = ["client", "clock", "db"]
+__all__ = ["client", "clock"]
 
 
 def api(client, event_id: int, path: str, body: dict | None = None):

@@ -10,7 +10,6 @@ import json
 import re
 import sqlite3
 
-import test_desk_http as http
 from desk_helpers import names, seeded_event, token_of, wait_run
 from rotation.desk.settings import EventSettings
 from rotation.desk.storage import MIGRATIONS, SCHEMA_VERSION, Store
@@ -22,9 +21,6 @@ TABLE_2 = ["Player 05", "Player 06", "Player 07", "Player 08"]
 # under the average rule (half away from zero).
 CARD_1 = {"Player 01": [10, 0, 0, 0], "Player 02": [0, 20, 0, 0], "Player 03": [0, 0, -5, 0], "Player 04": [0, 0, 0, 3]}
 CARD_2 = {"Player 05": [1, 1, 1, 1], "Player 06": [2, 2, 2, 2], "Player 07": [-1, -1, -1, -1], "Player 08": [0] * 4}
-
-
-db, client = http.db, http.client  # the same fixtures: a desk over a fresh file
 
 
 def sit_out_day(db, rule: str = "average") -> int:

@@ -10,9 +10,9 @@ import pytest
 from desk_helpers import names
 from rotation.desk.deps import local_time
 from rotation.desk.settings import EventSettings
-from test_desk_room import client, clock, db, event  # noqa: F401 (fixtures)
+from test_desk_room import client, clock, event  # noqa: F401 (fixtures)
 
-__all__ = ["client", "clock", "db"]
+__all__ = ["client", "clock"]
 
 
 @pytest.fixture

@@ -10,9 +10,9 @@ import optimizer
 from desk_helpers import token_of
 from models import Event, Schedule
 from rotation.cli import main
-from test_desk_room import JSON, client, clock, db, event, public_id, release  # noqa: F401 (fixtures)
+from test_desk_room import JSON, client, clock, event, public_id, release  # noqa: F401 (fixtures)
 
-__all__ = ["client", "clock", "db"]
+__all__ = ["client", "clock"]
 
 
 def day(players: int = 13, rounds: int = 4) -> Schedule:
