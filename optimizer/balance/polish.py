@@ -39,10 +39,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from optimizer.balance._day import players_in, together
+from optimizer.balance._day import players_in
 from optimizer.balance.tables import table_visits_above_even
 from optimizer.budget import Budget
-from optimizer.seats import EMPTY, repeats_in, table_of
+from optimizer.seats import EMPTY, meetings, repeats_in, table_of, together
 
 TRIO_WEIGHT = 1000  # one trio again outweighs any number of back-to-back rematches
 # Repeats may rise this far above the start during the walk (never in the result): in rooms at the fewest
@@ -179,7 +179,7 @@ class _Room:
         self.clubs = np.zeros((n, n), np.int64) if clubs is None else np.array(clubs, np.int64)
         np.fill_diagonal(self.clubs, 0)
         self.pinned = np.zeros(n, bool) if pinned is None else np.asarray(pinned, bool)
-        self.before = None if before is None else together(table_of(before[None], n), 0).astype(np.int64)
+        self.before = None if before is None else meetings(before[None], n)
         self.weights = Weights(REPEAT_WEIGHT, TRIO_WEIGHT, 1, 0)
         self.visits_so_far = np.zeros((n, 0), np.int64)
         self.even = np.zeros(n, np.int64)
@@ -208,7 +208,7 @@ class _State:
     def __init__(self, seats: np.ndarray, room: _Room):
         self.seats, self.room = seats, room
         self.where = table_of(seats, room.n)
-        self.met = room.met_before + sum(together(self.where, r).astype(np.int64) for r in range(len(seats)))
+        self.met = room.met_before + meetings(seats, room.n)
         self.visits = np.zeros((room.n, seats.shape[1]), np.int64)
         if room.weights.visit:
             r, p = np.nonzero(self.where >= 0)

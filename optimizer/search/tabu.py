@@ -25,7 +25,7 @@ import numpy as np
 
 from optimizer.budget import Budget
 from optimizer.search.costs import Costs
-from optimizer.seats import EMPTY, Seats, meetings, repeats_in
+from optimizer.seats import EMPTY, Seats, meetings, repeats_in, turns_taken
 
 # A repeatable run (optimizer.budget's work clock) counts this many steps a second of work.
 TABU_STEPS_PER_SECOND = 300
@@ -133,18 +133,9 @@ def _best_move(seats, met, costs: Costs, tabu_until, step, cost, best_cost, rng)
 def _turns_taken(seats: Seats, costs: Costs) -> np.ndarray | None:
     """[round, player]: who takes a turn that round (a seat at a table of three, or sitting out),
     if turns are taken in turn."""
-    taken = np.zeros((len(seats), costs.player_count), dtype=bool)
-    if costs.three_handed_turns:
-        three_handed = (seats[:, :, 3] == EMPTY)[:, :, None] & (seats >= 0)
-        rounds, tables, seat = np.nonzero(three_handed)
-        taken[rounds, seats[rounds, tables, seat]] = True
-    elif costs.sit_out_turns:
-        taken[:] = True
-        for r, round_ in enumerate(seats):
-            taken[r, round_[round_ >= 0]] = False
-    else:
+    if not (costs.three_handed_turns or costs.sit_out_turns):
         return None
-    return taken
+    return turns_taken(seats, costs.player_count)
 
 
 def _turns_so_far(taken: np.ndarray, costs: Costs) -> np.ndarray:
