@@ -26,7 +26,6 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property, partial
-from typing import Any
 
 import numpy as np
 
@@ -53,7 +52,7 @@ from optimizer.constructions.greedy import greedy_seating
 from optimizer.constructions.odd_rooms import odd_room_seating
 from optimizer.constructions.stayers import place_stayers
 from optimizer.cpsat.split import split_probe, splits_by_round_two
-from optimizer.requests import apart_pairs, club_mates, pinned, turn_exempt
+from optimizer.requests import pinned, turn_exempt
 from optimizer.search import Costs, extend, improve, tabu_search
 from optimizer.seats import EMPTY, Seats
 from optimizer.state import FINISH_SECONDS, FINISH_SHARE, Candidate, History, Incumbent
@@ -156,7 +155,7 @@ class Run:
         matrices outgrow time and memory in the biggest rooms, where the starts alone answer."""
         if len(self.event.players) > SEARCH_MAX_PLAYERS:
             return None
-        return Costs.of(self.event, self.history.met_before, self.history.burdens_before)
+        return Costs.of(self.event, self.history.met_before, self.history.burdens_before, self.history.previous)
 
     def _show(self, best: Candidate) -> None:
         if self.on_progress:
@@ -439,15 +438,7 @@ def _balance(run: Run, rng: np.random.Generator, workers: int) -> None:
     finish = run.budget.unstopped() if interrupted else run.budget
     player_count = len(event.players)
     regroup = not interrupted and run.costs is not None and player_count <= POLISH_MAX_PLAYERS
-    # players x players matrices of the requests, for the regrouping alone (gigabytes at the room limits)
-    room: dict[str, Any] = dict(
-        met_before=history.met_before,
-        apart=apart_pairs(event) > 0 if regroup else None,
-        clubs=club_mates(event) > 0 if regroup else None,
-        pinned=pinned(event),
-        previous=history.previous,
-        player_count=player_count,
-    )
+    costs = run.costs if regroup else None  # players x players matrices: gigabytes at the room limits
     # The regrouping for table numbers draws from a generator of its own: the stages before it draw as they did.
     regroup_rng = rng.spawn(1)[0]
     order = partial(
@@ -460,7 +451,7 @@ def _balance(run: Run, rng: np.random.Generator, workers: int) -> None:
     )
     # A repeatable run numbers by the descent alone (no restarts), which ends by itself.
     kicks = 0 if run.repeatable else KICKS
-    number = partial(_number, run, finish, room["pinned"], rng, three_handed=bool((best.seats == EMPTY).any()))
+    number = partial(_number, run, finish, pinned(event), rng, three_handed=bool((best.seats == EMPTY).any()))
     # seat letters; where tables of three leave them uneven, exactly, on deterministic work
     letters = partial(
         balance_letters, letters_so_far=history.letters_before, player_count=player_count,
@@ -471,7 +462,7 @@ def _balance(run: Run, rng: np.random.Generator, workers: int) -> None:
         run.offer(letters(plain), f"{run.as_built[1]}, balanced")
     seats = best.seats
     if regroup:
-        seats = polish(seats, rng, budget=_polish_budget(run), **room)
+        seats = polish(seats, rng, costs, budget=_polish_budget(run))
     seats = number(order(seats), kicks=kicks)
     if not run.incumbent.has_time_to_check():
         return  # the seat letters would not be checked in time (at the room limits)
@@ -489,8 +480,8 @@ def _balance(run: Run, rng: np.random.Generator, workers: int) -> None:
     if regroup and (run.done or not run.repeatable) and run.best is not None and not run.budget.stopped:
         renumber = partial(number, kicks=min(kicks, KICKS_BETWEEN_REGROUPING))
         seats = regroup_for_tables(
-            seats, regroup_rng, renumber, visits_so_far=history.visits_before,
-            budget=_polish_budget(run, window=True), **room,
+            seats, regroup_rng, renumber, costs, visits_so_far=history.visits_before,
+            budget=_polish_budget(run, window=True),
         )  # fmt: skip
         run.offer(letters(seats), run.best.method)
     if not run.budget.stopped:

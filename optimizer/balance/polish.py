@@ -42,6 +42,7 @@ import numpy as np
 from optimizer.balance._day import players_in
 from optimizer.balance.tables import table_visits_above_even
 from optimizer.budget import Budget
+from optimizer.search.costs import Costs
 from optimizer.seats import EMPTY, meetings, repeats_in, table_of, together
 
 TRIO_WEIGHT = 1000  # one trio again outweighs any number of back-to-back rematches
@@ -71,27 +72,24 @@ class Weights(NamedTuple):
 def polish(
     seats: np.ndarray,
     rng: np.random.Generator,
+    costs: Costs | None = None,
     *,
-    met_before: np.ndarray | None = None,
-    apart: np.ndarray | None = None,
-    clubs: np.ndarray | None = None,
-    pinned: np.ndarray | None = None,
-    previous: np.ndarray | None = None,
     budget: Budget | None = None,
-    player_count: int | None = None,
     weigh_tables: bool = False,
     visits_so_far: np.ndarray | None = None,
 ) -> np.ndarray:
     """The seating with the fewest (trios again, back-to-back rematches) found, lexicographically, with
-    repeats (counting `met_before`, the meetings of rounds already played), club-mate meetings (`clubs`,
-    bool players x players) no higher than the input's, `apart` pairs (bool players x players) never
-    seated together and `pinned` players (bool) at their tables. `previous` is the round played just
-    before the first (tables, 4). With `weigh_tables`, the tables keep their numbers (a row's index) and
-    table visits above even (counting `visits_so_far`, players x tables) come third, lexicographically.
-    Each step is charged 1 / STEPS_PER_SECOND seconds of work to `budget` (no budget: until zero)."""
+    repeats (counting the meetings of rounds already played, `costs.met_before`) and club-mate meetings no
+    higher than the input's, keep-apart pairs never seated together and pinned players at their tables
+    (the cost model `costs`, by default a room of the seated players without requests). Rematches count
+    `costs.previous`, the round played just before the first. With `weigh_tables`, the tables keep their
+    numbers (a row's index) and table visits above even (counting `visits_so_far`, players x tables) come
+    third, lexicographically. Each step is charged 1 / STEPS_PER_SECOND seconds of work to `budget` (no
+    budget: until zero)."""
     budget = budget or Budget.unlimited()
-    n = _players(seats, previous, player_count)
-    room = _Room.of(n, met_before, apart, clubs, pinned, previous)
+    costs = costs or Costs.of_room(players_in(seats))
+    n = costs.player_count
+    room = _Room(costs)
     if weigh_tables:
         room.weigh_tables(seats, visits_so_far)
     state = _State(seats.copy(), room)
@@ -122,29 +120,27 @@ def regroup_for_tables(
     seats: np.ndarray,
     rng: np.random.Generator,
     number: Callable[[np.ndarray], np.ndarray],
+    costs: Costs | None = None,
     *,
-    pinned: np.ndarray | None = None,
     visits_so_far: np.ndarray | None = None,
     budget: Budget | None = None,
-    player_count: int | None = None,
-    **room: np.ndarray | None,
 ) -> np.ndarray:
     """Fewer table visits above even by regrouping, at no cost to any figure before them. Alternate: the
     polish with the tables' numbers as they stand (`weigh_tables`, TABLE_ROUND_STEPS steps), then
     renumbering the result (`number`, a seating to a seating: the table numbering with the room's
     stayers); a round is kept only if it lowers the table visits, and it stops after TABLE_STALL_ROUNDS
-    rounds in a row that do not, at zero, or once `budget` is spent (no budget: until it stalls). `room`
-    is the rest of polish's keywords (met_before, apart, clubs, previous); repeats, club-mate meetings,
-    trios again and rematches never rise, since polish keeps them (lexicographically before the visits)."""
+    rounds in a row that do not, at zero, or once `budget` is spent (no budget: until it stalls). Repeats,
+    club-mate meetings, trios again and rematches never rise, since polish keeps them (lexicographically
+    before the visits)."""
     budget = budget or Budget.unlimited()
-    n = _players(seats, room.get("previous"), player_count)
+    costs = costs or Costs.of_room(players_in(seats))
+    n, pinned = costs.player_count, costs.pinned
     best = seats.copy()
     best_figure = table_visits_above_even(best, pinned, visits_so_far, n)
     stalled = 0
     while best_figure and stalled < TABLE_STALL_ROUNDS and not budget.done():
         chunk = budget.allowance(TABLE_ROUND_STEPS / STEPS_PER_SECOND)
-        regrouped = polish(best, rng, pinned=pinned, budget=chunk, player_count=n,
-                           weigh_tables=True, visits_so_far=visits_so_far, **room)  # fmt: skip
+        regrouped = polish(best, rng, costs, budget=chunk, weigh_tables=True, visits_so_far=visits_so_far)
         tried = number(regrouped)
         figure = table_visits_above_even(tried, pinned, visits_so_far, n)
         stalled = 0 if figure < best_figure else stalled + 1
@@ -162,24 +158,17 @@ def trios_again(seats: np.ndarray) -> int:
     return sum(c - 1 for c in counts.values())
 
 
-def _players(seats: np.ndarray, previous: np.ndarray | None, player_count: int | None) -> int:
-    if player_count is not None:
-        return player_count
-    return max(players_in(seats), 0 if previous is None else players_in(previous[None]))
-
-
 class _Room:
-    """What the polish weighs besides the seating: meetings already played, requests, the last round."""
+    """The cost model (optimizer.search.costs) as the polish reads it, and what it weighs each figure."""
 
-    def __init__(self, n, met_before, apart, clubs, pinned, before):
-        self.n = n
-        self.met_before = np.zeros((n, n), np.int64) if met_before is None else np.array(met_before, np.int64)
+    def __init__(self, costs: Costs):
+        self.n = n = costs.player_count
+        self.met_before = np.array(costs.met_before, np.int64)
         np.fill_diagonal(self.met_before, 0)  # a player never repeats against themselves
-        self.apart = np.zeros((n, n), bool) if apart is None else np.asarray(apart, bool)
-        self.clubs = np.zeros((n, n), np.int64) if clubs is None else np.array(clubs, np.int64)
-        np.fill_diagonal(self.clubs, 0)
-        self.pinned = np.zeros(n, bool) if pinned is None else np.asarray(pinned, bool)
-        self.before = None if before is None else meetings(before[None], n)
+        self.apart = costs.apart_pairs
+        self.clubs = costs.club_pairs
+        self.pinned = costs.pinned
+        self.before = costs.met_previous
         self.weights = Weights(REPEAT_WEIGHT, TRIO_WEIGHT, 1, 0)
         self.visits_so_far = np.zeros((n, 0), np.int64)
         self.even = np.zeros(n, np.int64)
@@ -196,10 +185,6 @@ class _Room:
         self.visits_so_far = so_far
         played = (table_of(seats, self.n) >= 0).sum(axis=0) + so_far.sum(axis=1)
         self.even = -(-played // count)
-
-    @classmethod
-    def of(cls, n, met_before, apart, clubs, pinned, previous) -> _Room:
-        return cls(n, met_before, apart, clubs, pinned, previous)
 
 
 class _State:
