@@ -23,17 +23,16 @@ Search: a tabu search on the cost 1000 x trios again + back-to-back rematches. C
 never rise above the start. Repeats may rise up to REPEAT_SLACK above the start during the walk, each
 one costing more than any number of trios (in rooms at the fewest repeats every single swap may add
 repeats, and only a second swap takes them back), but a schedule is kept as the best only at or below
-the starting repeats, so the result never has more repeats nor club meetings than the input. Each step takes the best
-non-tabu move over every round (even an uphill one, to leave local minima); a move that beats the best
-so far is taken even if tabu; after STALL_STEPS steps without a new best the search restarts from the
-best after a few random allowed swaps. It stops at zero or once its budget (optimizer.budget) is
-spent: each step is charged 1 / STEPS_PER_SECOND seconds of work, so a seeded run repeats exactly. It
-is a heuristic: zero is not guaranteed.
+the starting repeats, so the result never has more repeats nor club meetings than the input. The walk is
+the one tabu search of optimizer.search.swaps (best non-tabu move over every round, aspiration, restarts
+from the best after STALL_STEPS steps without a new best, each step charged 1 / STEPS_PER_SECOND seconds
+of work so that a seeded run repeats exactly) with this objective. It stops at zero or once its budget
+is spent. It is a heuristic: zero is not guaranteed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from itertools import combinations, pairwise
 from typing import NamedTuple
 
@@ -43,6 +42,7 @@ from optimizer.balance._day import players_in
 from optimizer.balance.tables import table_visits_above_even
 from optimizer.budget import Budget
 from optimizer.search.costs import Costs
+from optimizer.search.swaps import Moves, Walk, swap, swap_change, tabu_walk
 from optimizer.seats import EMPTY, meetings, repeats_in, table_of, together
 
 TRIO_WEIGHT = 1000  # one trio again outweighs any number of back-to-back rematches
@@ -51,7 +51,7 @@ TRIO_WEIGHT = 1000  # one trio again outweighs any number of back-to-back rematc
 REPEAT_SLACK = 2
 REPEAT_WEIGHT = 20 * TRIO_WEIGHT
 STALL_STEPS = 200
-TENURE = (2, 8)
+TENURE = (3, 9)  # a moved player may move again 3 to 8 steps later
 # Regrouping for table numbers renumbers after this many polish steps, and stops after this many
 # renumberings in a row that gain nothing.
 TABLE_ROUND_STEPS = 300
@@ -88,32 +88,10 @@ def polish(
     budget: until zero)."""
     budget = budget or Budget.unlimited()
     costs = costs or Costs.of_room(players_in(seats))
-    n = costs.player_count
     room = _Room(costs)
     if weigh_tables:
         room.weigh_tables(seats, visits_so_far)
-    state = _State(seats.copy(), room)
-    limits = (state.repeats(), state.club_meetings())
-    best, best_cost = state.seats.copy(), state.cost(limits)
-    tabu_until = np.zeros((len(seats), n), np.int64)
-    step = last_better = 0
-    while best_cost > 0 and not budget.done():
-        step += 1
-        budget.charge(1 / STEPS_PER_SECOND)
-        move = _best_move(state, limits, tabu_until, step, best_cost, rng)
-        if move is None or step - last_better > STALL_STEPS:
-            state = _State(best.copy(), room)
-            _shake(state, limits, rng)
-            tabu_until[:] = 0
-            last_better = step
-            continue
-        r, p, q = move
-        state.swap(r, p, q)
-        tabu_until[r, [p, q]] = step + rng.integers(*TENURE, size=2)
-        cost = state.cost(limits)
-        if cost < best_cost:  # the cost counts repeats above the start, so a new best never has any
-            best, best_cost, last_better = state.seats.copy(), cost, step
-    return best
+    return tabu_walk(_Polish(seats.copy(), room), Walk(TENURE, STALL_STEPS, STEPS_PER_SECOND), budget, rng)
 
 
 def regroup_for_tables(
@@ -237,28 +215,22 @@ class _State:
 
     def swap(self, r: int, p: int, q: int) -> None:
         a, b = self.where[r, p], self.where[r, q]
-        for player, old, new in ((p, a, b), (q, b, a)):
-            old_mates = [u for u in self.seats[r, old] if u not in (EMPTY, player)]
-            new_mates = [u for u in self.seats[r, new] if u not in (EMPTY, p, q)]
-            self.met[player, old_mates] -= 1
-            self.met[old_mates, player] -= 1
-            self.met[player, new_mates] += 1
-            self.met[new_mates, player] += 1
-        sp, sq = int(np.flatnonzero(self.seats[r, a] == p)[0]), int(np.flatnonzero(self.seats[r, b] == q)[0])
-        self.seats[r, a, sp], self.seats[r, b, sq] = q, p
+        swap(self.seats[r], p, q, self.met)
         self.where[r, p], self.where[r, q] = b, a
         self.visits[[p, q], [a, b]] -= 1
         self.visits[[p, q], [b, a]] += 1
 
 
-def _pair_change(matrix: np.ndarray, incidence: np.ndarray, table: np.ndarray, leave: np.ndarray | None = None):
-    """[p, q]: the change in the sum of `matrix` over pairs at a table when p and q swap tables; the
-    leave terms use `leave` (default: `matrix`)."""
-    joins = matrix @ incidence  # [p, t]: sum of matrix over p and the players at table t
-    join = joins[:, table] - matrix
-    left = (matrix if leave is None else leave) @ incidence
-    own = left[np.arange(len(table)), table]
-    return join + join.T - own[:, None] - own[None, :]
+def _pair_change(matrix: np.ndarray, table: np.ndarray, tables: int, leave: np.ndarray | None = None):
+    """[p, q]: the change in the sum of `matrix` over pairs at a table when p and q swap tables
+    (optimizer.search.swaps.swap_change over the players seated, zero elsewhere); the leave terms use
+    `leave` (default: `matrix`)."""
+    seated = np.flatnonzero(table >= 0)
+    among = np.ix_(seated, seated)
+    change = np.zeros(matrix.shape, np.int64)
+    leave = matrix if leave is None else leave
+    change[among] = swap_change(matrix[among], leave[among], table[seated], tables)
+    return change
 
 
 def _trio_change(state: _State, r: int, incidence: np.ndarray, table: np.ndarray) -> np.ndarray:
@@ -296,20 +268,21 @@ def _round_moves(state: _State, r: int, limits: tuple[int, int]):
     allowed = seated[:, None] & seated[None, :] & (size[:, None] == size[None, :]) & (table[:, None] != table[None, :])
     allowed &= ~room.pinned[:, None] & ~room.pinned[None, :]
     met = state.met
-    repeats = _pair_change((met >= 1).astype(np.int64), incidence, table, leave=(met >= 2).astype(np.int64))
+    tables = state.seats.shape[1]
+    repeats = _pair_change((met >= 1).astype(np.int64), table, tables, leave=(met >= 2).astype(np.int64))
     now = state.repeats()
     allowed &= now + repeats <= limits[0] + REPEAT_SLACK
     w = room.weights
     above = w.repeat * (np.maximum(now + repeats - limits[0], 0) - max(now - limits[0], 0))
     if room.clubs.any():
-        allowed &= _pair_change(room.clubs, incidence, table) <= limits[1] - state.club_meetings()
+        allowed &= _pair_change(room.clubs, table, tables) <= limits[1] - state.club_meetings()
     if room.apart.any():
         apart = room.apart.astype(np.int64)
         joins = apart @ incidence
         join = joins[:, table] - apart
         allowed &= (join == 0) & (join.T == 0)
     trios = _trio_change(state, r, incidence, table)
-    change = above + w.trio * trios + w.rematch * _pair_change(state.neighbours(r), incidence, table)
+    change = above + w.trio * trios + w.rematch * _pair_change(state.neighbours(r), table, tables)
     if w.visit:
         change = change + _visit_change(state, table)
     return change, allowed
@@ -326,32 +299,36 @@ def _visit_change(state: _State, table: np.ndarray) -> np.ndarray:
     return joins + joins.T - leaves[:, None] - leaves[None, :]
 
 
-def _best_move(state: _State, limits, tabu_until, step, best_cost, rng):
-    """The best allowed non-tabu swap over every round (a tabu one if it beats the best so far)."""
-    cost = state.cost(limits)
-    found: list[tuple[int, int, int]] = []
-    low = np.inf
-    for r in range(len(state.seats)):
-        change, allowed = _round_moves(state, r, limits)
-        free = (tabu_until[r][:, None] < step) & (tabu_until[r][None, :] < step)
-        allowed &= free | (cost + change < best_cost)
-        allowed &= np.triu(np.ones_like(allowed), 1).astype(bool)
-        if not allowed.any():
-            continue
-        value = change[allowed].min()
-        if value < low:
-            found, low = [], value
-        if value == low:
-            found += [(r, int(p), int(q)) for p, q in np.argwhere(allowed & (change == value))]
-    return found[rng.integers(len(found))] if found else None
+class _Polish:
+    """The polish's objective for the one tabu search (optimizer.search.swaps): swaps of same-sized tables
+    within the limits (repeats at most REPEAT_SLACK above the start, club meetings not above it)."""
 
+    def __init__(self, seats: np.ndarray, room: _Room):
+        self.room, self.player_count = room, room.n
+        self.state = _State(seats, room)
+        self.limits = (self.state.repeats(), self.state.club_meetings())
+        self.everyone = np.arange(room.n)
 
-def _shake(state: _State, limits, rng) -> None:
-    """A few random allowed swaps, to leave the neighbourhood of the best."""
-    for _ in range(max(2, state.room.n // 8)):
-        r = int(rng.integers(len(state.seats)))
-        _, allowed = _round_moves(state, r, limits)
-        choices = np.argwhere(np.triu(allowed, 1))
-        if len(choices):
-            p, q = choices[rng.integers(len(choices))]
-            state.swap(r, int(p), int(q))
+    @property
+    def seats(self) -> np.ndarray:
+        return self.state.seats
+
+    def cost(self) -> float:
+        return self.state.cost(self.limits)
+
+    def moves(self) -> Iterator[tuple[int, list[Moves]]]:
+        for r in range(len(self.seats)):
+            change, allowed = _round_moves(self.state, r, self.limits)
+            allowed = np.triu(allowed, 1)
+            yield r, [Moves(self.everyone, self.everyone, np.where(allowed, change, np.inf))] if allowed.any() else []
+
+    def kicks(self, r: int) -> Moves | None:
+        _, allowed = _round_moves(self.state, r, self.limits)
+        allowed = np.triu(allowed, 1)
+        return Moves(self.everyone, self.everyone, np.where(allowed, 0.0, np.inf)) if allowed.any() else None
+
+    def apply(self, r: int, p: int, q: int, change: float | None) -> None:
+        self.state.swap(r, p, q)
+
+    def restart(self, seats: np.ndarray, rng: np.random.Generator) -> None:
+        self.state = _State(seats.copy(), self.room)

@@ -79,12 +79,15 @@ class Costs:
         """From the room's matrices: `apart` and `clubs` players x players, nonzero (or True) for a pair
         in one group; `pinned` players keep their table. What is not given is nothing."""
         n = player_count
+        apart, clubs = (np.zeros((n, n)) if m is None else np.array(m, float) for m in (apart, clubs))
+        np.fill_diagonal(apart, 0)  # nobody is kept apart from, or a club-mate of, themselves
+        np.fill_diagonal(clubs, 0)
         return cls(
             player_count=n,
             met_before=np.zeros((n, n), np.int64) if met_before is None else met_before,
             burdens_before=np.zeros(n, np.int64) if burdens_before is None else burdens_before,
-            apart=APART_COST * (np.zeros((n, n)) if apart is None else np.asarray(apart, float)),
-            clubs=CLUB_COST * (np.zeros((n, n)) if clubs is None else np.asarray(clubs, float)),
+            apart=APART_COST * apart,
+            clubs=CLUB_COST * clubs,
             pinned=np.zeros(n, bool) if pinned is None else np.asarray(pinned, bool),
             three_handed_turns=three_handed_turns,
             sit_out_turns=sit_out_turns,
