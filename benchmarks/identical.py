@@ -23,7 +23,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 ROOMS = ("16x5", "20x6", "24x9", "37x6:three-handed", "40x8", "57x7:sit-out", "83x6:three-handed", "121x8")
-REPLAN = ("20x6", 3)  # planned, then re-planned after round 3 with its first player gone
+REPLAN = ("20x6", 3)  # the old version's day re-planned after round 3 with its first player gone
 
 
 def extract(revision: str) -> tuple[str, Path]:
@@ -46,7 +46,8 @@ def rotation(code: Path, *args: str) -> float:
     return time.perf_counter() - start
 
 
-def plan_all(code: Path, out: Path, seed: int, limit: float) -> dict[str, float]:
+def plan_all(code: Path, out: Path, seed: int, limit: float, source: Path) -> dict[str, float]:
+    """Plan every room into `out`, and re-plan `source` (the first version's day: both re-plan the same)."""
     out.mkdir(parents=True, exist_ok=True)
     repeatable = ["--seed", str(seed), "--workers", "1", "--time-limit", str(limit)]
     took = {}
@@ -66,14 +67,24 @@ def plan_all(code: Path, out: Path, seed: int, limit: float) -> dict[str, float]
             "--json",
             str(out / f"{size}.json"),
         )
-    day, played = REPLAN
-    source = out / f"{day}.json"
     first = json.loads(source.read_text())["players"][0]
     took["replan"] = rotation(
-        code, "replan", str(source), "--played", str(played), "--drop", first, *repeatable,
+        code, "replan", str(source), "--played", str(REPLAN[1]), "--drop", first, *repeatable,
         "--json", str(out / "replan.json"),
     )  # fmt: skip
     return took
+
+
+FIGURES = ("repeats", "trios_again", "back_to_back", "seat_spread", "table_visits_above_even")
+
+
+def _figures(folders: dict[str, Path], name: str) -> str:
+    """The checker's figures of both versions' files, old -> new."""
+    from models import Schedule
+    from optimizer.checker import measure
+
+    old, new = (measure(Schedule.model_validate_json((folders[s] / name).read_text())) for s in ("old", "new"))
+    return ", ".join(f"{key} {getattr(old, key)} -> {getattr(new, key)}" for key in FIGURES)
 
 
 def main() -> None:
@@ -89,14 +100,15 @@ def main() -> None:
         commit, code = extract(revision)
         folders[side] = args.out / commit  # a commit planned before into the same --out is not planned again
         if not (folders[side] / "replan.json").exists():
-            took = plan_all(code, folders[side], args.seed, args.time_limit)
+            source = folders["old"] / f"{REPLAN[0]}.json"
+            took = plan_all(code, folders[side], args.seed, args.time_limit, source)
             print(f"{side} {revision} ({commit}): " + ", ".join(f"{k} {v:.1f}s" for k, v in took.items()), flush=True)
     same = 0
     files = sorted(p.name for p in folders["old"].glob("*.json"))
     for name in files:
         equal = (folders["old"] / name).read_bytes() == (folders["new"] / name).read_bytes()
         same += equal
-        print(f"{name:>12}: {'identical' if equal else 'DIFFERENT'}")
+        print(f"{name:>12}: {'identical' if equal else 'DIFFERENT ' + _figures(folders, name)}")
     print(f"{same} of {len(files)} files identical ({folders['old'].name} vs {folders['new'].name}, seed {args.seed}, "
           f"--time-limit {args.time_limit} --workers 1; load {os.getloadavg()[0]:.1f})")  # fmt: skip
     sys.exit(0 if same == len(files) else 1)
