@@ -22,7 +22,7 @@ from benchmarks.identical import extract
 ROOMS = ((16, 5), (16, 6), (20, 6), (20, 7), (24, 6), (24, 9), (28, 7), (32, 8), (40, 8), (48, 7))
 
 CHILD = """
-import json, sys
+import hashlib, json, sys
 import numpy as np
 from models import Event
 from optimizer.balance.order import back_to_back
@@ -37,6 +37,7 @@ rooms, seeds, steps = json.loads(sys.argv[1])
 rows = []
 for players, rounds in rooms:
     event = Event.with_count(players, rounds)
+    digest = hashlib.sha1()
     figures = {"repeats": 0, "trios_again": 0, "back_to_back": 0, "trios_before": 0, "back_to_back_before": 0}
     for seed in range(seeds):
         rng = np.random.default_rng(seed)
@@ -47,10 +48,11 @@ for players, rounds in rooms:
         figures["back_to_back_before"] += back_to_back(day)
         polished = polish(day, rng, budget=Budget.of(steps / STEPS_PER_SECOND, repeatable=True))
         assert repeats(polished, players) <= repeats(day, players)
+        digest.update(polished.tobytes())
         figures["repeats"] += repeats(polished, players)
         figures["trios_again"] += trios_again(polished)
         figures["back_to_back"] += back_to_back(polished)
-    rows.append({"room": f"{players}x{rounds}", **figures})
+    rows.append({"room": f"{players}x{rounds}", **figures, "days": digest.hexdigest()})
 print(json.dumps(rows))
 """
 
@@ -75,11 +77,14 @@ def main() -> None:
     old_commit, old = run(args.old, args.seeds, args.steps)
     new_commit, new = run(args.new, args.seeds, args.steps)
     print(f"polish, {args.steps} steps, seeds 0-{args.seeds - 1}: {old_commit} -> {new_commit} (sums over seeds)")
-    print(f"{'room':>6} {'trios: start':>12} {'old':>4} {'new':>4} {'rematches: start':>16} {'old':>4} {'new':>4}")
+    print(
+        f"{'room':>6} {'trios: start':>12} {'old':>4} {'new':>4} {'rematches: start':>16} {'old':>4} {'new':>4}  days"
+    )
     for a, b in zip(old, new, strict=True):
         print(
             f"{a['room']:>6} {a['trios_before']:>12} {a['trios_again']:>4} {b['trios_again']:>4} "
-            f"{a['back_to_back_before']:>16} {a['back_to_back']:>4} {b['back_to_back']:>4}"
+            f"{a['back_to_back_before']:>16} {a['back_to_back']:>4} {b['back_to_back']:>4}  "
+            f"{'identical' if a['days'] == b['days'] else 'different'}"
         )
     total = {
         key: (sum(r[key] for r in old), sum(r[key] for r in new)) for key in ("trios_again", "back_to_back", "repeats")

@@ -91,7 +91,8 @@ def polish(
     room = _Room(costs)
     if weigh_tables:
         room.weigh_tables(seats, visits_so_far)
-    return tabu_walk(_Polish(seats.copy(), room), Walk(TENURE, STALL_STEPS, STEPS_PER_SECOND), budget, rng)
+    walk = Walk(TENURE, STALL_STEPS, STEPS_PER_SECOND, ties="moves")
+    return tabu_walk(_Polish(seats.copy(), room), walk, budget, rng)
 
 
 def regroup_for_tables(
