@@ -18,10 +18,9 @@ from fastapi.testclient import TestClient
 from desk_helpers import LOCAL, names, seeded_event, token_of
 from rotation.commands.cli import main
 from rotation.desk.app import create_app
-from rotation.desk.data import backup
 from rotation.desk.events.settings import EventSettings
 from rotation.desk.room import service as room
-from rotation.desk.storage import MIGRATIONS, SCHEMA_VERSION, Store
+from rotation.desk.storage import MIGRATIONS, SCHEMA_VERSION, Store, backup
 
 JSON = {"content-type": "application/json"}
 
@@ -97,7 +96,7 @@ def test_the_cli_backs_up_and_restores(tmp_path, capsys):
 
 KILLED_BACKUP = """
 import sys, time
-from rotation.desk.data import backup
+from rotation.desk.storage import backup
 def step(status, remaining, total):
     print("step", flush=True)
     time.sleep(0.05)

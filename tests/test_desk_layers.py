@@ -60,6 +60,22 @@ def test_no_desk_module_imports_another_in_a_circle():
         visit(module, ())
 
 
+def test_every_sql_statement_of_the_desk_is_in_its_storage_package():
+    """No module outside rotation/desk/storage opens SQLite or runs a statement (a walk over the calls,
+    so a comment or a page's text naming them does not count)."""
+    outside = []
+    for path in DESK.rglob("*.py"):
+        if "storage" in path.relative_to(DESK).parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                statement = node.func.attr in {"execute", "executemany", "executescript"}
+                opened = node.func.attr == "connect" and getattr(node.func.value, "id", "") == "sqlite3"
+                if statement or opened:
+                    outside.append(f"{path.relative_to(DESK)}:{node.lineno} {node.func.attr}")
+    assert not outside, outside
+
+
 class FakePlanner:
     """Plans nothing: notes the runs the desk starts, and keeps them running."""
 

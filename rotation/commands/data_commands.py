@@ -28,7 +28,7 @@ def _db(db_path: str | None, must_exist: bool = True) -> Path:
 @click.argument("out", metavar="OUT")
 def backup_command(db_path, out):
     """A consistent backup of the desk's file at OUT, safe while the desk runs (SQLite's online backup)."""
-    from rotation.desk.data import backup
+    from rotation.desk.storage import backup
 
     source = _db(db_path)
     if Path(out).resolve() == source.resolve():
@@ -46,7 +46,7 @@ def backup_command(db_path, out):
 @click.option("--yes", is_flag=True, help="Replace the desk's data without asking.")
 def restore_command(db_path, backup_file, yes):
     """Replace the desk's data by a backup; the data as it is now is backed up first (beside the file)."""
-    from rotation.desk.data import backup
+    from rotation.desk.storage import backup
 
     target = _db(db_path, must_exist=False)
     if not Path(backup_file).is_file():

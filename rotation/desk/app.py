@@ -12,7 +12,6 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from rotation.desk import errors
-from rotation.desk.data import backup
 from rotation.desk.data import pages as data_pages
 from rotation.desk.deps import HERE, Desk
 from rotation.desk.events import api, pages, service
@@ -21,7 +20,7 @@ from rotation.desk.scores import api as scores_api
 from rotation.desk.scores import pages as scores_pages
 from rotation.desk.security import LOCAL_HOSTS, Guard, GuardMiddleware
 from rotation.desk.series import pages as series_pages
-from rotation.desk.storage import RunStatus, Store
+from rotation.desk.storage import RunStatus, Store, backup
 from rotation.desk.storage.lock import DeskLock
 from rotation.desk.worker import Planner as WorkerPlanner
 

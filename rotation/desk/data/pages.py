@@ -1,5 +1,6 @@
 """The desk's data kept safe and moved: backups (made, listed, downloaded, restored), an event exported
-and imported, archived or deleted. Pages and JSON endpoints over rotation.desk.data.backup and .transfer."""
+and imported, archived or deleted. Pages and JSON endpoints over rotation.desk.storage.backup and
+rotation.desk.data.transfer."""
 
 from __future__ import annotations
 
@@ -12,10 +13,11 @@ from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Resp
 from pydantic import BaseModel, Field
 from starlette.background import BackgroundTask
 
-from rotation.desk.data import backup, transfer
+from rotation.desk.data import transfer
 from rotation.desk.deps import Id, Text, desk_of, page, pages_router
 from rotation.desk.events import service
 from rotation.desk.security import MAX_IMPORT_BYTES
+from rotation.desk.storage import backup
 
 router = pages_router()
 api = APIRouter(prefix="/api", tags=["data"])
