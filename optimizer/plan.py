@@ -47,6 +47,7 @@ from optimizer.balance.tables import ENUMERATED_CHOICES, KICKS
 from optimizer.bounds import lower_bound
 from optimizer.budget import CPSAT_WORK_PER_SECOND, Budget, Stop
 from optimizer.checker import check
+from optimizer.config import PlanConfig
 from optimizer.constructions import frontier_rounds, instant_seating, longest_design, zero_repeat_seating
 from optimizer.constructions.fixed import fixed_schedule, fixed_seating
 from optimizer.constructions.greedy import greedy_seating
@@ -59,67 +60,6 @@ from optimizer.seats import EMPTY, Seats
 from optimizer.state import FINISH_SECONDS, FINISH_SHARE, Candidate, History, Incumbent
 from optimizer.verdict import fewest_repeats
 
-# Share of the time left that choosing a day's rounds from a longer repeat-free design may take; most
-# of it when every choice is raced and a repeat-free day meets the bound.
-ROUND_CHOICE_SHARE = 0.1
-ROUND_CHOICE_SHARE_AT_BOUND = 0.8
-# The rotational search (a small CP-SAT model) for a repeat-free start: at most this long, a third of
-# what is left, on at most this many workers.
-ROTATIONAL_SECONDS = 10.0
-ROTATIONAL_WORKERS = 2
-# Above this many pair-round-table clauses the full model is too slow to help; local search takes over.
-CPSAT_MAX_CLAUSES = 400_000
-CLAUSES_BUILT_PER_SECOND = 100_000  # measured: about 150 000 on this project's 2-core machine
-# Tabu search weighs every swap of every round at each step; past this many players, swaps round by round.
-TABU_MAX_PLAYERS = 120
-# Past this many players the search's player-by-player matrices (8 bytes a pair, several of them)
-# cost more time and memory than a run has: the starts answer alone.
-SEARCH_MAX_PLAYERS = 4_000
-# Regrouping for trios and rematches weighs every swap of a round at each step: rooms up to this size,
-# for a tenth of the time limit (at least FINISH_SECONDS).
-POLISH_MAX_PLAYERS = 400
-POLISH_SHARE = 0.1
-# The table numbering may end this long after the run's end: its first descent takes milliseconds in
-# the rooms that are regrouped, and without one the numbers are as built.
-NUMBERING_SECONDS = 0.05
-# CP-SAT's deterministic seconds for the exact seat letters of a day with tables of three, when the
-# local search leaves them above what the seating allows (optimizer.balance.exact_letters).
-LETTERS_WORK = 1.0
-# The table numbering leaves the letters this many checks' time, and this share of the time left for the
-# exact letters in a day with tables of three (else the numbering's restarts take the run's end).
-LETTERS_CHECKS, LETTERS_SHARE = 3, 0.3
-# The table numbering weighs players x tables arrays, several of them (8 bytes a cell): past this many
-# cells (about 4000 players) it would take more time and memory than a run has, and the tables keep
-# the numbers they were built with.
-NUMBERING_MAX_CELLS = 4_000_000
-# The share of the time left that numbering the day as built may take, beside its chosen rounds.
-AS_BUILT_SHARE = 0.3
-# A repeatable run that regroups in the finish window alone counts the steps of this share of it, so that
-# a loaded machine seldom cuts them short.
-REPEATABLE_WINDOW_SHARE = 0.5
-# Renumbering between regroupings for table numbers: fewer restarts than the first numbering (the
-# regrouping itself shakes the day).
-KICKS_BETWEEN_REGROUPING = 20
-# Share of the time left after local search that may go to proving a forced repeat (_raise_bound).
-PROBE_SHARE = 0.2
-# The rotational day for the table numbers: these seconds, when the run has them to spare, in attempts of at most
-# ROTATIONAL_DAY_ATTEMPT seconds (of work, on one worker, in a repeatable run). Measured on 2 workers: the
-# 20 x 10 day in 1.3 s for 3 seeds of 4 (the fourth none in 6 s); the 16 x 6 day within 1.5 s for 2 seeds of 5.
-ROTATIONAL_DAY_SECONDS, ROTATIONAL_DAY_ATTEMPT = 8.0, 2.0
-# Attempts take these in turn (most visits above even for one player at one table, no back-to-back in
-# orbit order): nobody above even with the rematches ruled out (20 x 10), then at most one above (16 x 6).
-ROTATIONAL_DAY_TRIES = ((0, True), (1, False))
-# Kept after the CP-SAT steps of balancing (the rotational day, the exact numbering) for what follows a day
-# found: ordering, numbering and lettering it (milliseconds at 20 players), with a margin.
-BALANCE_MARGIN = 0.2
-# The exact numbering of the best day's groups at the end of a run: at most these seconds of the time left
-# (these deterministic seconds of CP-SAT in a repeatable run, as far as its work left allows), only with at
-# least EXACT_NUMBERING_MIN_SECONDS left, in rooms of at most EXACT_NUMBERING_MAX_TABLES tables.
-EXACT_NUMBERING_SECONDS, EXACT_NUMBERING_WORK, EXACT_NUMBERING_MIN_SECONDS = 4.0, 4.0, 1.0
-EXACT_NUMBERING_MAX_TABLES = 16
-# In the smallest rooms (split by round 2) the search has settled and the proof is what is left.
-SPLIT_SHARE = 0.8
-
 
 @dataclass
 class Run:
@@ -131,6 +71,7 @@ class Run:
     budget: Budget  # the whole run; the search ends before it (`search`), balancing has the rest
     on_progress: Callable[[Progress], None] | None = None
     computed_ahead: bool = True  # may offer the day stored for this room (optimizer.balance.ahead)
+    config: PlanConfig = field(default_factory=PlanConfig)
     bound: Bound = field(init=False)
     incumbent: Incumbent = field(init=False)
     # A repeat-free day as built, when the rounds offered instead were chosen for the table numbers:
@@ -154,7 +95,7 @@ class Run:
     def costs(self) -> Costs | None:
         """The search's cost model, built when a stage first needs it. Its player-by-player
         matrices outgrow time and memory in the biggest rooms, where the starts alone answer."""
-        if len(self.event.players) > SEARCH_MAX_PLAYERS:
+        if len(self.event.players) > self.config.search_max_players:
             return None
         return Costs.of(self.event, self.history.met_before, self.history.burdens_before)
 
@@ -193,6 +134,7 @@ def plan(
     history: History | None = None,
     computed_ahead: bool = True,
     stop: Stop | None = None,
+    config: PlanConfig | None = None,
 ) -> PlanResult:
     """The variety rotation with the fewest repeats found within the time limit, checked.
 
@@ -202,9 +144,9 @@ def plan(
     search's own (`optimizer.balance.ahead` regenerates them so). `workers=1` with a seed repeats a run
     exactly: its `time_limit` is then seconds of work (optimizer.budget), never the wall clock's. Setting
     `stop` (or the process's optimizer.budget.STOP, as the stop signals do) ends the run with the best
-    so far."""
+    so far. `config` holds the tuning figures (optimizer.config; by default those every benchmark measured)."""
     budget = Budget.of(time_limit, repeatable=workers == 1, stop=stop)
-    run = Run(event, history or History(), budget, on_progress, computed_ahead)
+    run = Run(event, history or History(), budget, on_progress, computed_ahead, config or PlanConfig())
     fixed_repeats, proven = None, False
 
     def stages() -> None:
@@ -249,9 +191,9 @@ def _stages(run: Run, seed: int, workers: int, warm_start: bool) -> bool:
 def _offer_constructions(run: Run, rng: np.random.Generator, seed: int, workers: int) -> None:
     event = run.event
     if run.history.fresh and not event.layout.threes and not event.layout.sit_outs:
-        rotational = run.search.share(1 / 3).within(ROTATIONAL_SECONDS)
+        rotational = run.search.share(1 / 3).within(run.config.rotational_seconds)
         found = zero_repeat_seating(
-            len(event.players), event.rounds, rotational, seed, min(workers, ROTATIONAL_WORKERS)
+            len(event.players), event.rounds, rotational, seed, min(workers, run.config.rotational_workers)
         )
         found = _rounds_for_tables(run, found, rng) if found else _longest_zero_repeat_prefix(run)
         if found is not None and (len(found[0]) == event.rounds or run.costs is not None):
@@ -273,13 +215,15 @@ def _rounds_for_tables(run: Run, found: tuple[Seats, str], rng: np.random.Genera
     as they were. A tenth of the time left, or most of it when the choices are raced and no day can have
     fewer repeats (the search then stops at once)."""
     player_count, rounds = len(run.event.players), run.event.rounds
-    if not _numbered(found[0], player_count):
+    if not _numbered(run, found[0]):
         return found
     longest = longest_design(player_count, rounds)
     if longest is None or len(longest[0]) <= rounds:
         return found
     raced = math.comb(len(longest[0]), rounds) <= ENUMERATED_CHOICES  # else one descent each, drawn choices
-    share = ROUND_CHOICE_SHARE_AT_BOUND if raced and run.bound.repeats == 0 else ROUND_CHOICE_SHARE
+    share = (
+        run.config.round_choice_share_at_bound if raced and run.bound.repeats == 0 else run.config.round_choice_share
+    )
     chosen, seats = rounds_for_tables(longest[0], rounds, rng.spawn(1)[0], budget=run.search.share(share))
     if chosen == list(range(rounds)):
         return found
@@ -311,20 +255,20 @@ def _search(run: Run, seed: int, workers: int, rng, warm_start: bool) -> bool:
     """CP-SAT on rooms the full model fits, local search beyond. Returns whether no schedule was proven to exist."""
     event, player_count = run.event, len(run.event.players)
     clauses = player_count * (player_count - 1) // 2 * event.rounds * event.layout.tables
-    if clauses > CPSAT_MAX_CLAUSES:
+    if clauses > run.config.cpsat_max_clauses:
         _local_search(run, rng, share=1.0)
         return False
     if warm_start:  # a better hint first
         _local_search(run, rng, share=0.5)
     if run.done or run.budget.stopped:
         return False
-    if not run.search.afford(clauses / CLAUSES_BUILT_PER_SECOND):  # building the model alone would overrun
+    if not run.search.afford(clauses / run.config.clauses_built_per_second):  # building the model alone would overrun
         _local_search(run, rng, share=1.0)
         return False
     if run.history.fresh and splits_by_round_two(event):
-        _raise_bound(run, _split_probe, seed, workers, share=SPLIT_SHARE)
+        _raise_bound(run, _split_probe, seed, workers, share=run.config.split_share)
     else:
-        _raise_bound(run, _whole_day_probe, seed, workers, share=PROBE_SHARE)
+        _raise_bound(run, _whole_day_probe, seed, workers, share=run.config.probe_share)
     if run.done or run.budget.stopped:
         return False
     return _solve_whole_day(run, seed, workers)
@@ -417,7 +361,7 @@ def _local_search(run: Run, rng, share: float) -> None:
     if run.best is None or run.costs is None:
         return
     budget = run.search.share(share)
-    small = run.costs.player_count <= TABU_MAX_PLAYERS
+    small = run.costs.player_count <= run.config.tabu_max_players
     method = f"{run.best.method}, {'tabu' if small else 'local'} search"
     offer = lambda seats: run.offer(seats.copy(), method)  # noqa: E731
     if small:
@@ -438,7 +382,7 @@ def _balance(run: Run, rng: np.random.Generator, workers: int) -> None:
     interrupted = run.budget.stopped
     finish = run.budget.unstopped() if interrupted else run.budget
     player_count = len(event.players)
-    regroup = not interrupted and run.costs is not None and player_count <= POLISH_MAX_PLAYERS
+    regroup = not interrupted and run.costs is not None and player_count <= run.config.polish_max_players
     # players x players matrices of the requests, for the regrouping alone (gigabytes at the room limits)
     room: dict[str, Any] = dict(
         met_before=history.met_before,
@@ -464,10 +408,10 @@ def _balance(run: Run, rng: np.random.Generator, workers: int) -> None:
     # seat letters; where tables of three leave them uneven, exactly, on deterministic work
     letters = partial(
         balance_letters, letters_so_far=history.letters_before, player_count=player_count,
-        budget=finish, work=LETTERS_WORK,
+        budget=finish, work=run.config.letters_work,
     )  # fmt: skip
     if run.as_built is not None:  # first, so that it draws as it did before the rounds were chosen
-        plain = number(order(run.as_built[0]), kicks=kicks, share=AS_BUILT_SHARE)
+        plain = number(order(run.as_built[0]), kicks=kicks, share=run.config.as_built_share)
         run.offer(letters(plain), f"{run.as_built[1]}, balanced")
     seats = best.seats
     if regroup:
@@ -487,7 +431,7 @@ def _balance(run: Run, rng: np.random.Generator, workers: int) -> None:
     # A repeatable run regroups only after a search that stopped early (at the bound), when the work left
     # is the share's; otherwise only the finish window's, which the search's end decides.
     if regroup and (run.done or not run.repeatable) and run.best is not None and not run.budget.stopped:
-        renumber = partial(number, kicks=min(kicks, KICKS_BETWEEN_REGROUPING))
+        renumber = partial(number, kicks=min(kicks, run.config.kicks_between_regrouping))
         seats = regroup_for_tables(
             seats, regroup_rng, renumber, visits_so_far=history.visits_before,
             budget=_polish_budget(run, window=True), **room,
@@ -511,14 +455,16 @@ def _number(
     seat letters' (their checks, and the exact letters where tables of three), one descent at least even
     past the run's end (milliseconds at this size). A repeatable run's numbering (its descent alone) is not
     metered: it ends by itself."""
-    if not _numbered(seats, len(run.event.players)):
+    if not _numbered(run, seats):
         return seats
     if run.repeatable:
         budget = Budget.unlimited(finish.stop)
     else:
         left = finish.left()
-        reserve = LETTERS_CHECKS * run.incumbent.check_seconds + three_handed * LETTERS_SHARE * left
-        budget = finish.within(share * (left - reserve), at_least=NUMBERING_SECONDS)
+        reserve = (
+            run.config.letters_checks * run.incumbent.check_seconds + three_handed * run.config.letters_share * left
+        )
+        budget = finish.within(share * (left - reserve), at_least=run.config.numbering_seconds)
     history = run.history
     return balance_table_numbers(
         seats, pinned_players, history.visits_before, len(run.event.players), rng=rng, kicks=kicks, budget=budget
@@ -556,27 +502,27 @@ def _offer_rotational_day(
 ) -> Seats | None:
     """Where the best day still has table visits above even, other groups at its repeats: a rotational
     day (optimizer.balance.rotational_day) with fewer visits and no trio again if it has none, when
-    ROTATIONAL_DAY_SECONDS are left beside `regroup_window` and the seat letters' checks (at a 5 s limit,
+    config.rotational_day_seconds are left beside `regroup_window` and the seat letters' checks (at a 5 s limit,
     run in less time, it cost the regrouping after it more than the day gained); a repeatable run on one
     worker and work. Returns the day if it became the best."""
     event = run.event
     won = None
     if not _another_day_wanted(run) or len(event.players) > ROTATIONAL_DAY_MAX_PLAYERS:
         return None
-    if _to_spare(run) < ROTATIONAL_DAY_SECONDS + regroup_window:  # the regrouping's window after it
+    if _to_spare(run) < run.config.rotational_day_seconds + regroup_window:  # the regrouping's window after it
         return None  # only with its whole time to spare: the stages before it keep theirs (5 s runs do not try)
-    days = run.budget.within(ROTATIONAL_DAY_SECONDS)
+    days = run.budget.within(run.config.rotational_day_seconds)
     # Short attempts, the kinds in turn, each kind's seeds in turn: a seed may take many times another's.
-    for attempt in range(int(ROTATIONAL_DAY_SECONDS // ROTATIONAL_DAY_ATTEMPT)):
+    for attempt in range(int(run.config.rotational_day_seconds // run.config.rotational_day_attempt)):
         best = run.best
-        if best is None or best.metrics.table_visits_above_even == 0 or not days.afford(NUMBERING_SECONDS):
+        if best is None or best.metrics.table_visits_above_even == 0 or not days.afford(run.config.numbering_seconds):
             break
-        most_above, no_back_to_back = ROTATIONAL_DAY_TRIES[attempt % len(ROTATIONAL_DAY_TRIES)]
+        most_above, no_back_to_back = run.config.rotational_day_tries[attempt % len(run.config.rotational_day_tries)]
         day = rotational_day(
             len(event.players), event.rounds, repeats=best.metrics.repeats, below=best.metrics.table_visits_above_even,
             no_trios=best.metrics.trios_again == 0, no_back_to_back=no_back_to_back and best.metrics.back_to_back == 0,
-            most_above=most_above, budget=days.within(ROTATIONAL_DAY_ATTEMPT),
-            workers=1 if run.repeatable else min(workers, 2), seed=attempt // len(ROTATIONAL_DAY_TRIES),
+            most_above=most_above, budget=days.within(run.config.rotational_day_attempt),
+            workers=1 if run.repeatable else min(workers, 2), seed=attempt // len(run.config.rotational_day_tries),
         )  # fmt: skip
         if day is not None and run.incumbent.has_time_to_check():
             day = balanced(day)
@@ -590,14 +536,18 @@ def _offer_exact_numbering(run: Run, workers: int, seed: int) -> None:
     (optimizer.balance.exact_numbers, CP-SAT over all rounds at once) in the time left: fewer visits, or
     a proof that these groups allow no fewer, which stops it (often within a second). The groups, the
     order and the seat letters stay; only the numbers change. Not with stayers or rounds played before
-    (the model renames numbers alike in all rounds), nor past EXACT_NUMBERING_MAX_TABLES."""
+    (the model renames numbers alike in all rounds), nor past config.exact_numbering_max_tables."""
     best, event = run.best, run.event
     if best is None or best.metrics.table_visits_above_even == 0 or event.stay or not run.history.fresh:
         return
     seconds = _to_spare(run)
-    if best.seats.shape[1] > EXACT_NUMBERING_MAX_TABLES or seconds < EXACT_NUMBERING_MIN_SECONDS:
+    if best.seats.shape[1] > run.config.exact_numbering_max_tables or seconds < run.config.exact_numbering_min_seconds:
         return
-    most = EXACT_NUMBERING_WORK / CPSAT_WORK_PER_SECOND if run.repeatable else EXACT_NUMBERING_SECONDS
+    most = (
+        run.config.exact_numbering_work / CPSAT_WORK_PER_SECOND
+        if run.repeatable
+        else run.config.exact_numbering_seconds
+    )
     found = fewest_table_visits(
         best.seats, budget=run.budget.within(min(seconds, most)),
         at_most=best.metrics.table_visits_above_even - 1, workers=1 if run.repeatable else min(workers, 2), seed=seed,
@@ -607,28 +557,28 @@ def _offer_exact_numbering(run: Run, workers: int, seed: int) -> None:
 
 
 def _to_spare(run: Run) -> float:
-    """The seconds a CP-SAT step of balancing may take: the time left but BALANCE_MARGIN and, on the wall
+    """The seconds a CP-SAT step of balancing may take: the time left but config.balance_margin and, on the wall
     clock, the seat letters' checks (a repeatable run never reads how long they took)."""
-    checks = 0.0 if run.repeatable else LETTERS_CHECKS * run.incumbent.check_seconds
-    return run.budget.left() - checks - BALANCE_MARGIN
+    checks = 0.0 if run.repeatable else run.config.letters_checks * run.incumbent.check_seconds
+    return run.budget.left() - checks - run.config.balance_margin
 
 
-def _numbered(seats: Seats, player_count: int) -> bool:
-    """Whether the table numbering fits the room: its players x tables arrays within NUMBERING_MAX_CELLS."""
-    return player_count * seats.shape[1] <= NUMBERING_MAX_CELLS
+def _numbered(run: Run, seats: Seats) -> bool:
+    """Whether the table numbering fits the room: its players x tables arrays within config.numbering_max_cells."""
+    return len(run.event.players) * seats.shape[1] <= run.config.numbering_max_cells
 
 
 def _polish_budget(run: Run, window: bool = False) -> Budget:
     """A regrouping's budget: a tenth of the time limit (at least FINISH_SECONDS), within the run's end.
     A repeatable run's: the share's after a search that stopped early (at the bound), else (or with
-    `window`) REPEATABLE_WINDOW_SHARE of the finish window (the part of the run always kept for
+    `window`) config.repeatable_window_share of the finish window (the part of the run always kept for
     balancing), in work."""
     share = _regroup_share(run)
     if not run.repeatable:
         return run.budget.within(share)
     finish_window = run.budget.end - run.search.end
-    return run.budget.within(share if run.done and not window else REPEATABLE_WINDOW_SHARE * finish_window)
+    return run.budget.within(share if run.done and not window else run.config.repeatable_window_share * finish_window)
 
 
 def _regroup_share(run: Run) -> float:
-    return max(FINISH_SECONDS, POLISH_SHARE * run.budget.end)
+    return max(FINISH_SECONDS, run.config.polish_share * run.budget.end)

@@ -24,10 +24,11 @@ from ortools.sat.python import cp_model
 
 from models import Bound, Event, PlanResult, Progress
 from optimizer.budget import Budget, Stop, solve
+from optimizer.config import PlanConfig
 from optimizer.moves.model import MovesModel
 from optimizer.moves.old import CANNOT_KEEP, OldPlan
 from optimizer.moves.repair import repaired
-from optimizer.plan import CLAUSES_BUILT_PER_SECOND, plan
+from optimizer.plan import plan
 from optimizer.seats import EMPTY, Seats, table_of
 from optimizer.state import Candidate, History, Incumbent
 
@@ -205,7 +206,7 @@ def held_cells(seats: Seats, old: OldPlan, capacity: list[int], seconds: float) 
     be built in `seconds` (and is not too big to help); else every player whose group in that round
     (table, or sitting out), old and new, holds nobody who moved; None if even that takes too long."""
     rounds, player_count = old.tables.shape
-    within = seconds * CLAUSES_BUILT_PER_SECOND
+    within = seconds * PlanConfig.clauses_built_per_second
     nobody = np.zeros((rounds, player_count), bool)
     if _clauses(nobody, len(capacity)) <= min(FREE_MAX_CLAUSES, within):
         return nobody
