@@ -26,7 +26,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property, partial
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -54,9 +54,12 @@ from optimizer.constructions.greedy import greedy_seating
 from optimizer.constructions.odd_rooms import odd_room_seating
 from optimizer.constructions.stayers import place_stayers
 from optimizer.cpsat.split import split_probe, splits_by_round_two
+from optimizer.provenance import BALANCED, COMPUTED_AHEAD, EXTENDED, NUMBERED_EXACTLY, Provenance, rounds_chosen
+from optimizer.provenance import searched as searched_by
 from optimizer.requests import apart_pairs, club_mates, pinned, turn_exempt
 from optimizer.search import Costs, extend, improve, tabu_search
 from optimizer.seats import EMPTY, Seats
+from optimizer.stages import Probe, ProbeResult, SearchOutcome, Start
 from optimizer.state import FINISH_SECONDS, FINISH_SHARE, Candidate, History, Incumbent
 from optimizer.verdict import fewest_repeats
 
@@ -76,7 +79,7 @@ class Run:
     incumbent: Incumbent = field(init=False)
     # A repeat-free day as built, when the rounds offered instead were chosen for the table numbers:
     # balanced too, as before the choice, so that the choice can only gain.
-    as_built: tuple[Seats, str] | None = field(init=False, default=None)
+    as_built: Start | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         self.bound = self.history.bound or lower_bound(self.event)
@@ -110,8 +113,8 @@ class Run:
                 )
             )
 
-    def offer(self, seats: Seats, method: str, found_at: float | None = None) -> None:
-        self.incumbent.offer(seats, method, found_at)
+    def offer(self, seats: Seats, made: Provenance, found_at: float | None = None) -> None:
+        self.incumbent.offer(seats, made, found_at)
 
     @property
     def best(self) -> Candidate | None:
@@ -147,45 +150,46 @@ def plan(
     so far. `config` holds the tuning figures (optimizer.config; by default those every benchmark measured)."""
     budget = Budget.of(time_limit, repeatable=workers == 1, stop=stop)
     run = Run(event, history or History(), budget, on_progress, computed_ahead, config or PlanConfig())
-    fixed_repeats, proven = None, False
-
-    def stages() -> None:
-        nonlocal fixed_repeats, proven
-        fixed_repeats = None if history is not None else _fixed_rule(run, warm_start)
-        proven = _stages(run, seed, workers, warm_start)
-
-    _until_ctrl_c(budget, stages)
+    fixed_repeats = None if history is not None else _until_ctrl_c(budget, lambda: _fixed_rule(run, warm_start))
+    searched = _until_ctrl_c(budget, lambda: _stages(run, seed, workers, warm_start)) or SearchOutcome()
     _until_ctrl_c(budget, lambda: _balance(run, np.random.default_rng(seed), workers))
-    return run.incumbent.result(run.bound, fixed_repeats=fixed_repeats, infeasible=proven, interrupted=budget.stopped)
+    return run.incumbent.result(
+        run.bound, fixed_repeats=fixed_repeats, infeasible=searched.infeasible, interrupted=budget.stopped
+    )
 
 
-def _until_ctrl_c(budget: Budget, step: Callable[[], None]) -> None:
-    """Run a step; a library caller's own Ctrl-C (KeyboardInterrupt, where no stop signal handler sets
-    the token) sets the run's stop token, and the run goes on to keep its best."""
+T = TypeVar("T")
+
+
+def _until_ctrl_c(budget: Budget, step: Callable[[], T]) -> T | None:
+    """Run a step and return what it returns; a library caller's own Ctrl-C (KeyboardInterrupt, where no
+    stop signal handler sets the token) sets the run's stop token instead (None), and the run goes on to
+    keep its best."""
     try:
-        step()
+        return step()
     except KeyboardInterrupt:
         budget.stop.set()
+        return None
 
 
 def _fixed_rule(run: Run, warm_start: bool) -> int:
     """The fixed rule's repeats, the checker's count; with `warm_start` the fixed rule is offered as the
     first start, and in a day without stays its check is the fixed rule's own (one check, not two)."""
     if warm_start:
-        run.offer(place_stayers(fixed_seating(run.event), run.event), "fixed rule")
+        run.offer(place_stayers(fixed_seating(run.event), run.event), Provenance.of("fixed rule"))
         if run.best is not None and not run.event.stay:
             return run.best.metrics.repeats
     return check(fixed_schedule(run.event), indirect=False).repeats
 
 
-def _stages(run: Run, seed: int, workers: int, warm_start: bool) -> bool:
-    """Offer the starts, then search. Returns whether no schedule was proven to exist."""
+def _stages(run: Run, seed: int, workers: int, warm_start: bool) -> SearchOutcome:
+    """Offer the starts, then search."""
     rng = np.random.default_rng(seed)
     if warm_start and not run.budget.stopped:
         _offer_constructions(run, rng, seed, workers)
     if not run.done and not run.budget.stopped:
         return _search(run, seed, workers, rng, warm_start)
-    return False
+    return SearchOutcome()
 
 
 def _offer_constructions(run: Run, rng: np.random.Generator, seed: int, workers: int) -> None:
@@ -195,27 +199,25 @@ def _offer_constructions(run: Run, rng: np.random.Generator, seed: int, workers:
         found = zero_repeat_seating(
             len(event.players), event.rounds, rotational, seed, min(workers, run.config.rotational_workers)
         )
-        found = _rounds_for_tables(run, found, rng) if found else _longest_zero_repeat_prefix(run)
-        if found is not None and (len(found[0]) == event.rounds or run.costs is not None):
-            seats, method = found
-            if len(seats) < event.rounds:
+        start = _rounds_for_tables(run, Start.of(found), rng) if found else _longest_zero_repeat_prefix(run)
+        if start is not None and (len(start.seats) == event.rounds or run.costs is not None):
+            if len(start.seats) < event.rounds:
                 assert run.costs is not None  # a design shorter than the day is taken only with a cost model
-                seats = extend(seats, event.rounds, run.costs, rng, run.search)
-                method = f"{method}, extended"
-            run.offer(place_stayers(seats, event), method)
+                start = start.then(extend(start.seats, event.rounds, run.costs, rng, run.search), EXTENDED)
+            run.offer(place_stayers(start.seats, event), start.made)
     if run.history.fresh and (event.layout.threes or event.layout.sit_outs):
         _offer_odd_room_designs(run)
     if not run.done:
         _offer_greedy(run, rng)
 
 
-def _rounds_for_tables(run: Run, found: tuple[Seats, str], rng: np.random.Generator) -> tuple[Seats, str]:
+def _rounds_for_tables(run: Run, found: Start, rng: np.random.Generator) -> Start:
     """The day's rounds chosen from the longest repeat-free design at hand for the table numbers they
     allow (optimizer.balance.rounds_for_tables), numbered; a generator of its own leaves the run's draws
     as they were. A tenth of the time left, or most of it when the choices are raced and no day can have
     fewer repeats (the search then stops at once)."""
     player_count, rounds = len(run.event.players), run.event.rounds
-    if not _numbered(run, found[0]):
+    if not _numbered(run, found.seats):
         return found
     longest = longest_design(player_count, rounds)
     if longest is None or len(longest[0]) <= rounds:
@@ -227,8 +229,8 @@ def _rounds_for_tables(run: Run, found: tuple[Seats, str], rng: np.random.Genera
     chosen, seats = rounds_for_tables(longest[0], rounds, rng.spawn(1)[0], budget=run.search.share(share))
     if chosen == list(range(rounds)):
         return found
-    run.as_built = place_stayers(found[0], run.event), found[1]
-    return seats, f"{longest[1]}, {rounds} of its {len(longest[0])} rounds chosen for the table numbers"
+    run.as_built = Start(place_stayers(found.seats, run.event), found.made)
+    return Start.of(longest).then(seats, rounds_chosen(rounds, len(longest[0])))
 
 
 def _offer_odd_room_designs(run: Run) -> None:
@@ -236,58 +238,44 @@ def _offer_odd_room_designs(run: Run) -> None:
     event = run.event
     found = odd_room_seating(len(event.players), event.rounds, event.odd)
     if found is not None:
-        run.offer(place_stayers(found[0], event), found[1])
+        start = Start.of(found)
+        run.offer(place_stayers(start.seats, event), start.made)
 
 
 def _offer_greedy(run: Run, rng: np.random.Generator) -> None:
     seats = greedy_seating(run.event, run.costs, rng, run.history.burdens_before, run.search)
-    run.offer(seats, "greedy round by round")
+    run.offer(seats, Provenance.of("greedy round by round"))
 
 
-def _longest_zero_repeat_prefix(run: Run) -> tuple[Seats, str] | None:
+def _longest_zero_repeat_prefix(run: Run) -> Start | None:
     """Past the rounds a repeat-free schedule reaches, start from the longest one at hand."""
     player_count = len(run.event.players)
     rounds = min(run.event.rounds - 1, frontier_rounds(player_count))
-    return instant_seating(player_count, rounds) if rounds > 0 else None
+    found = instant_seating(player_count, rounds) if rounds > 0 else None
+    return Start.of(found) if found is not None else None
 
 
-def _search(run: Run, seed: int, workers: int, rng, warm_start: bool) -> bool:
-    """CP-SAT on rooms the full model fits, local search beyond. Returns whether no schedule was proven to exist."""
+def _search(run: Run, seed: int, workers: int, rng: np.random.Generator, warm_start: bool) -> SearchOutcome:
+    """CP-SAT on rooms the full model fits, local search beyond."""
     event, player_count = run.event, len(run.event.players)
     clauses = player_count * (player_count - 1) // 2 * event.rounds * event.layout.tables
     if clauses > run.config.cpsat_max_clauses:
         _local_search(run, rng, share=1.0)
-        return False
+        return SearchOutcome()
     if warm_start:  # a better hint first
         _local_search(run, rng, share=0.5)
     if run.done or run.budget.stopped:
-        return False
+        return SearchOutcome()
     if not run.search.afford(clauses / run.config.clauses_built_per_second):  # building the model alone would overrun
         _local_search(run, rng, share=1.0)
-        return False
+        return SearchOutcome()
     if run.history.fresh and splits_by_round_two(event):
         _raise_bound(run, _split_probe, seed, workers, share=run.config.split_share)
     else:
         _raise_bound(run, _whole_day_probe, seed, workers, share=run.config.probe_share)
     if run.done or run.budget.stopped:
-        return False
+        return SearchOutcome()
     return _solve_whole_day(run, seed, workers)
-
-
-@dataclass(frozen=True)
-class ProbeResult:
-    """What a probe ('at most bound repeats?') ended with: a day within the bound, or a proof that none
-    exists (named by `how`), or neither (out of time, or stopped)."""
-
-    seats: Seats | None
-    method: str  # how the day was found
-    proven: bool
-    how: str  # how the proof was reached, for the bound's text
-    found_at: float | None = None
-
-
-# A probe: (run, its budget, seed, workers) -> its result.
-Probe = Callable[["Run", Budget, int, int], ProbeResult]
 
 
 def _raise_bound(run: Run, probe: Probe, seed: int, workers: int, share: float) -> None:
@@ -301,7 +289,7 @@ def _raise_bound(run: Run, probe: Probe, seed: int, workers: int, share: float) 
             return
         result = probe(run, probing, seed, workers)
         if result.seats is not None:
-            run.offer(result.seats, result.method, result.found_at)
+            run.offer(result.seats, result.made, result.found_at)
         elif result.proven:
             forced = run.bound.repeats + 1
             run.bound = Bound(repeats=forced, proof=f"{result.how}: {fewest_repeats(run.event, forced)}")
@@ -322,18 +310,18 @@ def _whole_day_probe(run: Run, budget: Budget, seed: int, workers: int) -> Probe
         seed=seed,
         workers=workers,
     )
-    return ProbeResult(outcome.seats, "CP-SAT", outcome.proven, "CP-SAT search proof", outcome.best_at)
+    return ProbeResult(outcome.seats, Provenance.of("CP-SAT"), outcome.proven, "CP-SAT search proof", outcome.best_at)
 
 
 def _split_probe(run: Run, budget: Budget, seed: int, workers: int) -> ProbeResult:
     """'At most bound repeats?' split by round 2 (a fresh day)."""
     outcome = split_probe(run.event, run.bound.repeats, budget, seed=seed, workers=workers)
-    return ProbeResult(outcome.seats, "CP-SAT split by round 2", outcome.proven, outcome.how)
+    return ProbeResult(outcome.seats, Provenance.of("CP-SAT split by round 2"), outcome.proven, outcome.how)
 
 
-def _solve_whole_day(run: Run, seed: int, workers: int) -> bool:
-    """The CP-SAT model warm-started from the best so far; its proof raises the bound. Returns whether no
-    schedule was proven to exist."""
+def _solve_whole_day(run: Run, seed: int, workers: int) -> SearchOutcome:
+    """The CP-SAT model warm-started from the best so far; its proof raises the bound, or proves that no
+    schedule exists."""
     outcome = cpsat.solve(
         run.event,
         run.search,
@@ -345,13 +333,13 @@ def _solve_whole_day(run: Run, seed: int, workers: int) -> bool:
         on_progress=run.on_progress,
     )
     if outcome.seats is not None:
-        run.offer(outcome.seats, "CP-SAT", found_at=outcome.best_at)
+        run.offer(outcome.seats, Provenance.of("CP-SAT"), found_at=outcome.best_at)
     day_bound = run.history.day_bound(outcome.repeats_bound)
     if day_bound > run.bound.repeats:
         run.bound = Bound(repeats=day_bound, proof=f"CP-SAT search proof: {fewest_repeats(run.event, day_bound)}")
     # Seats CP-SAT found that the checker refused prove nothing: not 'no schedule exists'.
     refused = outcome.seats is not None and run.best is None
-    return outcome.proven and not refused
+    return SearchOutcome(infeasible=outcome.proven and not refused)
 
 
 def _local_search(run: Run, rng, share: float) -> None:
@@ -362,8 +350,8 @@ def _local_search(run: Run, rng, share: float) -> None:
         return
     budget = run.search.share(share)
     small = run.costs.player_count <= run.config.tabu_max_players
-    method = f"{run.best.method}, {'tabu' if small else 'local'} search"
-    offer = lambda seats: run.offer(seats.copy(), method)  # noqa: E731
+    made = run.best.made.then(searched_by(tabu=small))
+    offer = lambda seats: run.offer(seats.copy(), made)  # noqa: E731
     if small:
         target = run.history.planned_target(run.bound.repeats)
         offer(tabu_search(run.best.seats, run.costs, budget, rng, target, offer))
@@ -411,15 +399,15 @@ def _balance(run: Run, rng: np.random.Generator, workers: int) -> None:
         budget=finish, work=run.config.letters_work,
     )  # fmt: skip
     if run.as_built is not None:  # first, so that it draws as it did before the rounds were chosen
-        plain = number(order(run.as_built[0]), kicks=kicks, share=run.config.as_built_share)
-        run.offer(letters(plain), f"{run.as_built[1]}, balanced")
+        plain = number(order(run.as_built.seats), kicks=kicks, share=run.config.as_built_share)
+        run.offer(letters(plain), run.as_built.made.then(BALANCED))
     seats = best.seats
     if regroup:
         seats = polish(seats, rng, budget=_polish_budget(run), **room)
     seats = number(order(seats), kicks=kicks)
     if not run.incumbent.has_time_to_check():
         return  # the seat letters would not be checked in time (at the room limits)
-    run.offer(letters(seats), f"{best.method}, balanced")
+    run.offer(letters(seats), best.made.then(BALANCED))
     if interrupted:
         return
     window = _regroup_share(run) if regroup else 0.0
@@ -436,7 +424,7 @@ def _balance(run: Run, rng: np.random.Generator, workers: int) -> None:
             seats, regroup_rng, renumber, visits_so_far=history.visits_before,
             budget=_polish_budget(run, window=True), **room,
         )  # fmt: skip
-        run.offer(letters(seats), run.best.method)
+        run.offer(letters(seats), run.best.made)
     if not run.budget.stopped:
         _offer_exact_numbering(run, workers, seed=int(rng.integers(2**31)))
 
@@ -484,7 +472,7 @@ def _offer_stored_day(run: Run, balanced: Callable[[Seats], Seats]) -> Seats | N
     if entry is None:
         return None
     day = balanced(entry.seats)
-    run.offer(day, f"{entry.method}, computed ahead, balanced")
+    run.offer(day, Provenance.of(entry.method).then(COMPUTED_AHEAD, BALANCED))
     return day if run.best is not None and run.best.seats is day else None
 
 
@@ -526,7 +514,7 @@ def _offer_rotational_day(
         )  # fmt: skip
         if day is not None and run.incumbent.has_time_to_check():
             day = balanced(day)
-            run.offer(day, "rotational day for the table numbers, balanced")
+            run.offer(day, Provenance.of("rotational day for the table numbers").then(BALANCED))
             won = day if run.best is not None and run.best.seats is day else won
     return won
 
@@ -553,7 +541,7 @@ def _offer_exact_numbering(run: Run, workers: int, seed: int) -> None:
         at_most=best.metrics.table_visits_above_even - 1, workers=1 if run.repeatable else min(workers, 2), seed=seed,
     )  # fmt: skip
     if found.seats is not None and run.incumbent.has_time_to_check():
-        run.offer(found.seats, f"{best.method}, tables numbered exactly")
+        run.offer(found.seats, best.made.then(NUMBERED_EXACTLY))
 
 
 def _to_spare(run: Run) -> float:

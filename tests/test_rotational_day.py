@@ -11,6 +11,7 @@ from optimizer.balance.rotational_day import rotational_day
 from optimizer.budget import CPSAT_WORK_PER_SECOND, Budget
 from optimizer.checker import check
 from optimizer.seats import to_schedule
+from optimizer.stages import SearchOutcome
 
 
 def _measured(seats, players: int):
@@ -63,9 +64,9 @@ def test_after_a_stop_the_plan_runs_no_cp_sat_balancing(monkeypatch):
     def not_now(*args, **kwargs):
         raise AssertionError("a CP-SAT balancing step ran after the stop")
 
-    def stopped(run, *args) -> bool:  # the stop token set before any search
+    def stopped(run, *args) -> SearchOutcome:  # the stop token set before any search
         run.budget.stop.set()
-        return False
+        return SearchOutcome()
 
     monkeypatch.setattr(planning, "_stages", stopped)
     monkeypatch.setattr(planning, "rotational_day", not_now)

@@ -29,6 +29,7 @@ from optimizer.moves.model import MovesModel
 from optimizer.moves.old import CANNOT_KEEP, OldPlan
 from optimizer.moves.repair import repaired
 from optimizer.plan import plan
+from optimizer.provenance import Provenance
 from optimizer.seats import EMPTY, Seats, table_of
 from optimizer.state import Candidate, History, Incumbent
 
@@ -124,7 +125,7 @@ class _Run:
 
     def offer(self, seats: Seats, method: str) -> None:
         """Letter the seating (unmoved players keep their letters) and offer it to the incumbent."""
-        self.incumbent.offer(self.old.keep_letters(seats, self.history.letters_before), method)
+        self.incumbent.offer(self.old.keep_letters(seats, self.history.letters_before), Provenance.of(method))
 
     def phase_one(self, start: Seats) -> None:
         """The fewest moves, and the proof of that count."""
