@@ -17,7 +17,7 @@ from optimizer.provenance import Provenance, Step
 from optimizer.seats import Seats
 
 if TYPE_CHECKING:
-    from optimizer.plan import Run
+    from optimizer.run import Run
 
 
 @dataclass(frozen=True)
@@ -48,8 +48,8 @@ class ProbeResult:
     found_at: float | None = None
 
 
-# A probe: (run, its budget, seed, workers) -> its result.
-Probe = Callable[["Run", Budget, int, int], ProbeResult]
+# A probe: (run, its budget) -> its result.
+Probe = Callable[["Run", Budget], ProbeResult]
 
 
 @dataclass(frozen=True)

@@ -68,9 +68,10 @@ def test_after_a_stop_the_plan_runs_no_cp_sat_balancing(monkeypatch):
         run.budget.stop.set()
         return SearchOutcome()
 
+    other_days = importlib.import_module("optimizer.balance.other_days")
     monkeypatch.setattr(planning, "_stages", stopped)
-    monkeypatch.setattr(planning, "rotational_day", not_now)
-    monkeypatch.setattr(planning, "fewest_table_visits", not_now)
+    monkeypatch.setattr(other_days, "rotational_day", not_now)
+    monkeypatch.setattr(other_days, "fewest_table_visits", not_now)
     event = Event(players=tuple(f"P{k + 1:02d}" for k in range(16)), rounds=12)
     result = plan(event, time_limit=30, seed=0, workers=2)
     assert result.interrupted and check(result.schedule).repeats == result.repeats
