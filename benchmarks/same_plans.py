@@ -28,6 +28,7 @@ REPO = Path(__file__).resolve().parent.parent
 # search's size (local search round by round), at limits that reach the search, CP-SAT and balancing.
 ROOMS = (
     ("16x5", ["--players", "16", "--rounds", "5", "--time-limit", "3"]),
+    ("16x6", ["--players", "16", "--rounds", "6", "--time-limit", "15"]),  # a rotational day for the tables
     ("20x6", ["--players", "20", "--rounds", "6", "--time-limit", "3"]),
     ("24x9", ["--players", "24", "--rounds", "9", "--time-limit", "10"]),
     ("37x6 three-handed", ["--players", "37", "--rounds", "6", "--time-limit", "3", "--odd", "three-handed"]),
