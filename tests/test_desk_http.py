@@ -213,7 +213,7 @@ def test_a_drop_out_is_re_planned_from_its_round(client, db):
     unknown = client.post(
         f"/events/{event_id}/replan", data={"csrf": token, "from_round": "3", "leave": "Nobody", "time_limit": "2"}
     )
-    assert "&#39;Nobody&#39; does not play round 3" in errors_beside_fields(unknown.text)["leave"]
+    assert "cannot drop &#39;Nobody&#39;: not on the schedule" in errors_beside_fields(unknown.text)["leave"]
     forever = client.post(
         f"/events/{event_id}/replan", data={"csrf": token, "from_round": "3", "leave": "", "time_limit": "1e9"}
     )
@@ -221,7 +221,7 @@ def test_a_drop_out_is_re_planned_from_its_round(client, db):
     twice = client.post(
         f"/events/{event_id}/replan", data={"csrf": token, "from_round": "3", "arrive": "Zed\nzed", "time_limit": "2"}
     )
-    assert "&#39;zed&#39; is named twice" in errors_beside_fields(twice.text)["arrive"]
+    assert "cannot add &#39;zed&#39;: it is named twice" in errors_beside_fields(twice.text)["arrive"]
     before = Schedule.model_validate(client.get(f"/api/events/{event_id}/schedule").json())
     client.post(
         f"/events/{event_id}/replan",

@@ -19,6 +19,7 @@ from typing import Protocol, TypeVar
 import optimizer
 from models import Event, Moves, NightPlan, PlanResult, PlayerChange, Progress, Replan, Reseat, Schedule, Status
 from models.event import FixedRule, name_key, normalise_name
+from optimizer.leaving import NameRefused, arriving, leaving
 from optimizer.words import counted
 from rotation.desk.events import guards
 from rotation.desk.events.settings import EventSettings, FieldErrors, check_time_limit
@@ -234,12 +235,12 @@ def _replan_request(
             "(the proposals then name the released tables they change)",
             field="from_round",
         )
-    request = {
-        "base_version": version.id,
-        "played": from_round - 1,
-        "drop": _leavers(schedule, from_round, leave),
-        "add": _arrivals(schedule, arrive),
-    }
+    try:  # the library's rule (optimizer.leaving), as the command line's; a blank line of a box names nobody
+        drop = leaving(schedule, from_round - 1, [name for name in leave if normalise_name(name)])
+        add = arriving(schedule, [name for name in arrive if normalise_name(name)])
+    except NameRefused as error:
+        raise DeskError(str(error), field=error.side, status=422) from None
+    request = {"base_version": version.id, "played": from_round - 1, "drop": list(drop), "add": list(add)}
     try:
         check_time_limit(time_limit)
     except FieldErrors as error:
@@ -251,33 +252,6 @@ def _released_words(released: list[int]) -> str:
     if len(released) == 1:
         return f"round {released[0]} is released to"
     return f"rounds {released[0]} to {released[-1]} are released to"
-
-
-def _leavers(schedule: Schedule, from_round: int, leave: list[str]) -> list[str]:
-    """The names who leave, spelled as the schedule spells them ('ann' is 'Ann')."""
-    by_key = {name_key(name): name for name in schedule.expected(from_round - 1)}
-    names: list[str] = []
-    for given in filter(None, map(normalise_name, leave)):
-        name = by_key.get(name_key(given))
-        if name is None:
-            raise DeskError(f"{given!r} does not play round {from_round}", field="leave", status=422)
-        if name not in names:
-            names.append(name)
-    return names
-
-
-def _arrivals(schedule: Schedule, arrive: list[str]) -> list[str]:
-    on_schedule = {name_key(name): name for name in schedule.players}
-    names: dict[str, str] = {}
-    for name in filter(None, map(normalise_name, arrive)):
-        if name_key(name) in on_schedule:
-            raise DeskError(
-                f"{name!r}: {on_schedule[name_key(name)]!r} is already on the schedule", field="arrive", status=422
-            )
-        if name_key(name) in names:
-            raise DeskError(f"{name!r} is named twice", field="arrive", status=422)
-        names[name_key(name)] = name
-    return list(names.values())
 
 
 def _launch(store: Store, planner: Planner, run_id: int) -> int:
