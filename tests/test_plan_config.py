@@ -31,11 +31,11 @@ def test_a_config_is_immutable_and_changed_by_copy():
 def test_the_tabu_search_size_decides_which_local_search_runs(monkeypatch, tabu_max_players, searched):
     # 20 x 6: the starts leave repeats above the bound, so the local search runs before CP-SAT; tabu search
     # up to tabu_max_players, the round-by-round search past it.
-    planning = importlib.import_module("optimizer.plan")
+    searching = importlib.import_module("optimizer.search.stage")
     called = []
     for name in ("tabu_search", "improve"):
-        original = getattr(planning, name)
-        monkeypatch.setattr(planning, name, lambda *a, _f=original, _n=name, **k: called.append(_n) or _f(*a, **k))
+        original = getattr(searching, name)
+        monkeypatch.setattr(searching, name, lambda *a, _f=original, _n=name, **k: called.append(_n) or _f(*a, **k))
     config = PlanConfig() if tabu_max_players is None else PlanConfig(tabu_max_players=tabu_max_players)
     result = plan(Event.with_count(20, 6), time_limit=1, config=config, **REPEATABLE)
     assert called == [searched] and result.schedule is not None
