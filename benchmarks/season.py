@@ -334,7 +334,7 @@ def _markdown(report: dict) -> str:
         "",
         f"Attendance (seed {report['seed']}): {', '.join(map(str, report['attending']))}.",
         f"Each plan {report['time_limit']:g} s on {report['workers']} worker; load average before "
-        f"{report['load_before']}, after {report['load_after']} (a 2-core machine shared by seven engineers).",
+        f"{report['load_before']}, after {report['load_after']} (a 2-core machine shared with other engineers' work).",
         f"Machine: {machine}",
         "",
         "```",
