@@ -231,6 +231,10 @@ def test_the_series_rule_is_saved_and_the_projector_shows_the_series(client):
     assert "standing season" not in client.get(screen).text and 'class="standing"' in client.get(screen).text
     back = client.put(f"/api/events/{night1}/screen/standings", json={"show": True, "series": True, "top": 1}).json()
     assert back == {"show": True, "top": 1, "series": True}
+    stamp = client.get(f"{screen}/state.json").json()["standings"]
+    assert client.put(f"{API}/rule", json={"rule": "cumulative"}).status_code == 200
+    assert client.get(f"{screen}/state.json").json()["standings"] != stamp  # a new rule: the projector reloads
+    assert "Season standings after 1 night: every night" in client.get(screen).text
     off = client.put(f"/api/events/{night1}/screen/standings", json={"show": False}).json()
     assert off == {"show": False, "top": None, "series": False} and 'id="standings"' not in client.get(screen).text
 

@@ -22,6 +22,8 @@ The rules of scoring (sit-outs, ties, three-handed, leavers) are rotation.scorin
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -247,5 +249,9 @@ def screen_standings(store: Store, event_id: int) -> Standings | None:
 
 
 def screen_stamp(store: Store, event_id: int) -> str:
-    """Changes whenever the projector's standings would: shown or not, or a card entered."""
-    return store.cards_stamp(event_id)
+    """Changes whenever the projector's standings would: shown or not, a card entered, or (a night of a
+    series) the series' rule saved."""
+    series = settings_of(load_event(store, event_id)).series
+    rule = store.series_standings_rule(series) if series else None
+    saved = "" if rule is None else "-" + hashlib.sha256(json.dumps(rule, sort_keys=True).encode()).hexdigest()[:8]
+    return store.cards_stamp(event_id) + saved
