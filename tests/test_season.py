@@ -13,7 +13,7 @@ import optimizer
 from benchmarks.season import season_bounds, season_figures
 from models import Event, Round, Schedule, Table
 from optimizer.season import Season, plan_night
-from rotation.cli import cli
+from rotation.commands.cli import cli
 
 SOLVE = {"time_limit": 2.0, "seed": 0, "workers": 1}
 

@@ -23,6 +23,7 @@ cards     score cards and their corrections
 series    a series' settings (its standings rule)
 whole     an event across all its tables: export, import, delete, a rename in what the room has
 lock      one desk per file
+backup    consistent copies of the file while the desk runs, kept and restored whole
 """
 
 from __future__ import annotations
