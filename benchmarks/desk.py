@@ -119,7 +119,16 @@ def time_pages(desk: Desk, time_limit: float) -> list[dict]:
 def cli_plan(players: int, rounds: int, time_limit: float, folder: Path) -> tuple[int, float]:
     """`rotation plan` as a director runs it, writing the schedule: (repeats, seconds)."""
     out = folder / f"cli-{players}x{rounds}.json"
-    command = [sys.executable, "-m", "rotation.cli", "plan", "--players", str(players), "--rounds", str(rounds)]
+    command = [
+        sys.executable,
+        "-m",
+        "rotation.commands.cli",
+        "plan",
+        "--players",
+        str(players),
+        "--rounds",
+        str(rounds),
+    ]
     command += ["--time-limit", str(time_limit), "--seed", "0", "--workers", "1", "--quiet", "--json", str(out)]
     started = time.monotonic()
     subprocess.run(command, check=True, capture_output=True)

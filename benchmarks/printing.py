@@ -16,7 +16,7 @@ from pathlib import Path
 import optimizer
 from benchmarks.machine import describe
 from models import Event, OddPolicy
-from rotation.printing import PARTS, Options, day_wall_charts, lookup_pages, sheets, slip_sheets
+from rotation.printing.pages import PARTS, Options, day_wall_charts, lookup_pages, sheets, slip_sheets
 
 FIRST_NAMES = (
     "Mei-Ling", "José", "Ahmed", "Łucja", "Zoë", "Anna-Katharina", "Bartholomew", "Siobhán", "Oluwaseun",

@@ -41,7 +41,7 @@ def serve(db: Path) -> tuple[subprocess.Popen, str]:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    command = [sys.executable, "-m", "rotation.cli", "serve", "--db", str(db), "--port", str(port)]
+    command = [sys.executable, "-m", "rotation.commands.cli", "serve", "--db", str(db), "--port", str(port)]
     process = subprocess.Popen(command, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30

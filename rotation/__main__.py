@@ -14,7 +14,7 @@ def run() -> None:
     stopping.install()
     survive_any_console()
     try:
-        from rotation.cli import main
+        from rotation.commands.cli import main
     except KeyboardInterrupt:
         stopping.ignore()
         try:

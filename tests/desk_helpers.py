@@ -7,8 +7,8 @@ import time
 
 import optimizer
 from models import Event
-from rotation.desk import service
-from rotation.desk.settings import EventSettings
+from rotation.desk.events import service
+from rotation.desk.events.settings import EventSettings
 from rotation.desk.storage import Store
 
 HOSTILE = "<img src=x onerror=alert(1)>"

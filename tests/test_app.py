@@ -15,9 +15,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from desk_helpers import LOCAL, names, seeded_event, wait_run
-from rotation.cli import main
+from rotation.commands.cli import main
 from rotation.desk.app import create_app
-from rotation.desk.settings import EventSettings
+from rotation.desk.events.settings import EventSettings
 
 VERSION = version("rotation")
 

@@ -5,7 +5,7 @@ import sys
 import pytest
 
 from models import Schedule
-from rotation.cli import main
+from rotation.commands.cli import main
 
 
 def run(capsys, *argv):
@@ -113,7 +113,7 @@ def test_bad_input_is_one_line_and_status_two(capsys, tmp_path, argv, words):
 @pytest.mark.subprocess
 def test_console_script_exit_status_without_traceback(tmp_path):
     done = subprocess.run(
-        [sys.executable, "-m", "rotation.cli", "fixed", "--players", "2", "--rounds", "1"],
+        [sys.executable, "-m", "rotation.commands.cli", "fixed", "--players", "2", "--rounds", "1"],
         capture_output=True,
         text=True,
     )

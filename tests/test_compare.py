@@ -3,7 +3,7 @@
 import csv
 import json
 
-from rotation.cli import main
+from rotation.commands.cli import main
 
 
 def test_compare_writes_its_rows_as_csv_and_json_with_the_balance_figures(tmp_path, capsys):

@@ -50,7 +50,16 @@ class Server:
         self.process: subprocess.Popen | None = None
 
     def start(self) -> Server:
-        command = [sys.executable, "-m", "rotation.cli", "serve", "--db", str(self.db), "--port", str(self.port)]
+        command = [
+            sys.executable,
+            "-m",
+            "rotation.commands.cli",
+            "serve",
+            "--db",
+            str(self.db),
+            "--port",
+            str(self.port),
+        ]
         self.process = subprocess.Popen(command, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:

@@ -16,11 +16,11 @@ import pytest
 from fastapi.testclient import TestClient
 
 from desk_helpers import LOCAL, names, seeded_event, token_of
-from rotation.cli import main
-from rotation.desk import backup, room
+from rotation.commands.cli import main
 from rotation.desk.app import create_app
-from rotation.desk.settings import EventSettings
-from rotation.desk.storage import MIGRATIONS, SCHEMA_VERSION, Store
+from rotation.desk.events.settings import EventSettings
+from rotation.desk.room import service as room
+from rotation.desk.storage import MIGRATIONS, SCHEMA_VERSION, Store, backup
 
 JSON = {"content-type": "application/json"}
 
@@ -96,7 +96,7 @@ def test_the_cli_backs_up_and_restores(tmp_path, capsys):
 
 KILLED_BACKUP = """
 import sys, time
-from rotation.desk import backup
+from rotation.desk.storage import backup
 def step(status, remaining, total):
     print("step", flush=True)
     time.sleep(0.05)
@@ -216,7 +216,7 @@ def _without_ids(value):
 KILLED_IMPORT = """
 import sys
 from pathlib import Path
-from rotation.desk import transfer
+from rotation.desk.data import transfer
 from rotation.desk.storage import Store
 store = Store(sys.argv[1])
 data = Path(sys.argv[2]).read_bytes()

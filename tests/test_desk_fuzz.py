@@ -14,8 +14,8 @@ from schemathesis.checks import not_a_server_error, response_schema_conformance
 
 from desk_helpers import names, seeded_event
 from rotation.desk.app import create_app
+from rotation.desk.events.settings import EventSettings
 from rotation.desk.security import LOCAL_HOSTS
-from rotation.desk.settings import EventSettings
 from test_desk_layers import FakePlanner
 
 EXAMPLES = int(os.environ.get("ROTATION_FUZZ", "4"))

@@ -13,10 +13,12 @@ from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
 from desk_helpers import LOCAL, names, seeded_event, wait_run
-from rotation.cli import cli
-from rotation.desk import pages, room_pages, scores_pages, service
+from rotation.commands.cli import cli
 from rotation.desk.app import create_app
-from rotation.desk.settings import EventSettings
+from rotation.desk.events import pages, service
+from rotation.desk.events.settings import EventSettings
+from rotation.desk.room import pages as room_pages
+from rotation.desk.scores import pages as scores_pages
 from rotation.desk.storage import RunStatus, Store
 from rotation.desk.storage.lock import DeskBusy
 from test_desk_layers import FakePlanner
@@ -194,7 +196,7 @@ def test_the_cli_refuses_a_name_too_long_on_its_line(tmp_path):
 
 
 def test_a_long_name_is_cut_on_the_pictures_axes():
-    from rotation.pictures import LABEL_CHARS, label
+    from rotation.printing.pictures import LABEL_CHARS, label
 
     assert label("Ann") == "Ann" and len(label("z" * 3000)) == LABEL_CHARS and label("z" * 3000).endswith("\u2026")
 

@@ -15,9 +15,9 @@ import optimizer
 from desk_helpers import HOSTILE, LOCAL, names, seeded_event, token_of, wait_run
 from models import Event, Schedule
 from rotation.desk.app import create_app
-from rotation.desk.settings import EventSettings
+from rotation.desk.events.settings import EventSettings
 from rotation.desk.storage import SCHEMA_VERSION, NewerDatabase, Store
-from rotation.output import metrics_lines
+from rotation.files.output import metrics_lines
 
 FORM = {"title": "Spring open", "date": "12 June", "rounds": "4", "time_limit": "2", "odd": "three-handed"}
 
@@ -466,7 +466,7 @@ def test_a_schedule_the_checker_refuses_is_never_stored(db):
 def test_serve_refuses_a_file_it_cannot_open_and_knows_local_addresses(tmp_path):
     from click.testing import CliRunner
 
-    from rotation.cli import cli
+    from rotation.commands.cli import cli
     from rotation.desk.security import Guard
     from rotation.desk.serve import address, default_db, is_local
 
@@ -486,7 +486,7 @@ def test_serve_refuses_a_file_it_cannot_open_and_knows_local_addresses(tmp_path)
 
 
 def test_a_plan_that_ends_after_the_desk_gave_up_on_it_stores_nothing(db):
-    from rotation.desk import service
+    from rotation.desk.events import service
     from rotation.desk.storage import RunStatus
 
     store = Store(db)

@@ -11,31 +11,41 @@ from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
 from desk_helpers import LOCAL, names
-from rotation.desk import pages, room_pages, scores_pages
 from rotation.desk.app import create_app
+from rotation.desk.events import pages
+from rotation.desk.room import pages as room_pages
+from rotation.desk.scores import pages as scores_pages
 
 DESK = Path(__file__).parent.parent / "rotation" / "desk"
 
 
 def desk_imports() -> dict[str, set[str]]:
-    """Each desk module -> the desk modules it imports, at the top or inside a function."""
-    modules = {path.stem for path in DESK.glob("*.py")} | {"storage"}
+    """Each desk module (dotted below rotation.desk, the storage package one node) -> the desk modules it
+    imports, at the top or inside a function."""
+
+    def node(dotted: str) -> str:
+        return "storage" if dotted.split(".")[0] == "storage" else dotted
+
+    paths = [(node(".".join(path.relative_to(DESK).with_suffix("").parts)), path) for path in DESK.rglob("*.py")]
+    modules = {name.removesuffix(".__init__") for name, _ in paths}
     graph: dict[str, set[str]] = {}
-    for path in DESK.glob("*.py"):
+    for name, path in paths:
         found = set()
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.ImportFrom) and node.module:
-                if node.module == "rotation.desk":
-                    found |= {alias.name for alias in node.names if alias.name in modules}
-                elif node.module.startswith("rotation.desk."):
-                    found.add(node.module.split(".")[2])
-        graph[path.stem] = found - {path.stem}
+        for ast_node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(ast_node, ast.ImportFrom) and ast_node.module and ast_node.module.startswith("rotation.desk"):
+                package = ast_node.module.removeprefix("rotation.desk").removeprefix(".")
+                for alias in ast_node.names:
+                    inner = node(f"{package}.{alias.name}".lstrip("."))
+                    found.add(inner if inner in modules else node(package))
+        me = name.removesuffix(".__init__")
+        graph[me] = graph.get(me, set()) | (found - {me, ""})
     return graph
 
 
 def test_no_desk_module_imports_another_in_a_circle():
     graph = desk_imports()
-    assert graph["app"] >= {"api", "pages", "room_pages", "scores_api", "scores_pages"}  # the walk sees imports
+    walked = {"events.api", "events.pages", "room.pages", "scores.api", "scores.pages"}
+    assert graph["app"] >= walked  # the walk sees imports
     done: set[str] = set()
 
     def visit(module: str, path: tuple[str, ...]) -> None:
@@ -48,6 +58,22 @@ def test_no_desk_module_imports_another_in_a_circle():
 
     for module in graph:
         visit(module, ())
+
+
+def test_every_sql_statement_of_the_desk_is_in_its_storage_package():
+    """No module outside rotation/desk/storage opens SQLite or runs a statement (a walk over the calls,
+    so a comment or a page's text naming them does not count)."""
+    outside = []
+    for path in DESK.rglob("*.py"):
+        if "storage" in path.relative_to(DESK).parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                statement = node.func.attr in {"execute", "executemany", "executescript"}
+                opened = node.func.attr == "connect" and getattr(node.func.value, "id", "") == "sqlite3"
+                if statement or opened:
+                    outside.append(f"{path.relative_to(DESK)}:{node.lineno} {node.func.attr}")
+    assert not outside, outside
 
 
 class FakePlanner:

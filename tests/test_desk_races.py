@@ -16,7 +16,7 @@ import optimizer
 from desk_helpers import LOCAL, names, seeded_event, token_of
 from models import Schedule
 from rotation.desk.app import create_app
-from rotation.desk.settings import EventSettings
+from rotation.desk.events.settings import EventSettings
 from rotation.desk.storage import RunStatus, Store
 from test_desk_layers import FakePlanner
 

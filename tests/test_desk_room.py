@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 
 from desk_helpers import LOCAL, names, seeded_event, token_of
 from rotation.desk.app import create_app
-from rotation.desk.settings import EventSettings
+from rotation.desk.events.settings import EventSettings
 from rotation.desk.storage import MIGRATIONS, SCHEMA_VERSION, Store
 
 JSON = {"content-type": "application/json"}
@@ -254,7 +254,7 @@ def test_the_room_settings_set_a_rounds_length_and_the_pace(client, db):
 
 def test_the_printed_sheets_carry_the_players_pages_qr_code(client, db):
     event_id = event(db, rounds=2)
-    from rotation.printing import qr_svg
+    from rotation.printing.pages import qr_svg
 
     printed = client.get(f"/events/{event_id}/print", params={"parts": ["walls"]}).text
     url = f"{LOCAL}/e/{public_id(client, event_id)}/me"

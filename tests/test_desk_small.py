@@ -9,7 +9,7 @@ import pytest
 
 from desk_helpers import names
 from rotation.desk.deps import local_time
-from rotation.desk.settings import EventSettings
+from rotation.desk.events.settings import EventSettings
 from test_desk_room import client, clock, event  # noqa: F401 (fixtures)
 
 __all__ = ["client", "clock"]
@@ -62,7 +62,7 @@ def test_the_desk_takes_names_written_surname_first(client):
 def test_a_plan_stopped_by_the_director_is_marked_stopped_whatever_stage_it_was_in(db):
     import optimizer
     from models import Event
-    from rotation.desk import service
+    from rotation.desk.events import service
     from rotation.desk.storage import Store
 
     store = Store(db)

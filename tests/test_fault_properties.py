@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import optimizer
 from models import Event
-from rotation.cli import main
+from rotation.commands.cli import main
 
 NAMES = [f"P{i:02d}" for i in range(1, 17)]
 

@@ -12,13 +12,13 @@ import unicodedata
 import pytest
 
 import optimizer
-import rotation.output
+import rotation.files.output
 from models import Event, OddPolicy, Provenance, Schedule, SitOutScoring
 from models.event import MAX_SEATS
-from rotation.cli import main
-from rotation.inputs import MAX_SCHEDULE_BYTES, read_schedule
-from rotation.output import schedule_json
-from rotation.print_command import parse_rounds
+from rotation.commands.cli import main
+from rotation.commands.print_command import parse_rounds
+from rotation.files.inputs import MAX_SCHEDULE_BYTES, read_schedule
+from rotation.files.output import schedule_json
 
 
 def invoke(*argv):
@@ -85,7 +85,7 @@ def test_two_outputs_cannot_be_one_file(tmp_path, link):
 @pytest.mark.subprocess
 def test_files_are_written_before_the_report_and_a_closed_pipe_loses_none(tmp_path):
     # 2000 players print far more than a pipe holds, so the report really meets the closed pipe.
-    command = [sys.executable, "-m", "rotation.cli", "fixed", "--players", "2000", "--rounds", "4"]
+    command = [sys.executable, "-m", "rotation.commands.cli", "fixed", "--players", "2000", "--rounds", "4"]
     command += ["--json", str(tmp_path / "O.json"), "--csv", str(tmp_path / "O.csv")]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert process.stdout.readline()  # wait for the report to start, then close it like `| head -1`
@@ -102,7 +102,7 @@ def test_a_full_stdout_is_one_line_and_keeps_the_files(tmp_path):
     command = [
         sys.executable,
         "-m",
-        "rotation.cli",
+        "rotation.commands.cli",
         "fixed",
         "--players",
         "16",
@@ -417,7 +417,7 @@ def test_replan_with_an_absence_still_to_come_says_so(tmp_path):
 
 def test_no_schedule_message_blames_requests_only_when_there_are_some():
     from models import Bound, PlanResult, Status
-    from rotation.cli import no_schedule
+    from rotation.commands.cli import no_schedule
 
     result = PlanResult(
         status=Status.INFEASIBLE,
@@ -525,7 +525,7 @@ def test_a_schedule_file_over_ten_megabytes_is_read_when_the_room_is_within_the_
 
 
 def test_a_schedule_file_larger_than_the_tool_reads_is_not_written(tmp_path, monkeypatch):
-    monkeypatch.setattr(rotation.output, "MAX_SCHEDULE_BYTES", 1000)
+    monkeypatch.setattr(rotation.files.output, "MAX_SCHEDULE_BYTES", 1000)
     err = refused("fixed", "--players", 16, "--rounds", 4, "--json", tmp_path / "d.json", "--csv", tmp_path / "d.csv")
     assert "the schedule file would be" in err and "shorten the names" in err
     assert list(tmp_path.iterdir()) == []

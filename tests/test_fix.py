@@ -11,7 +11,7 @@ import optimizer
 from models import Correction, OddPolicy, Round, Schedule, Table
 from optimizer.checker import turn_breaks
 from optimizer.fix import FixRefused, mark_played, move, moved, swap
-from rotation.cli import main
+from rotation.commands.cli import main
 
 
 def tables(*groups: str, out: str = "") -> Round:

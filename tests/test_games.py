@@ -238,7 +238,7 @@ def test_a_won_game_pays_the_winner_and_charges_only_the_discarder(case):
 
 @given(valid_games())
 def test_a_game_written_as_its_boxes_reads_back_the_same(case):
-    from rotation.gamesheet import game_cells
+    from rotation.files.gamesheet import game_cells
 
     played, _ = case
     assert read_game(1, 1, 1, game_cells(played)) == played

@@ -1,4 +1,4 @@
-"""Issue 24, item 4: the director's lists read from text (rotation.lists), as the command line and the
+"""Issue 24, item 4: the director's lists read from text (rotation.files.lists), as the command line and the
 desk read them: a names list or a names table saved from a spreadsheet, groups and stays."""
 
 import csv
@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from models import Event
 from models.event import name_key, normalise_name
-from rotation.lists import ListError, read_groups, read_names_table, read_stays, refusal, refused_lines
+from rotation.files.lists import ListError, read_groups, read_names_table, read_stays, refusal, refused_lines
 
 SPREADSHEET = [
     ("Name,Club\r\nAnn Katz,Hadassah\r\nBo,Kings\r\nCy,hadassah\r\nDee,\r\n", ","),

@@ -25,7 +25,7 @@ def test_a_sit_out_meets_nobody_and_a_table_of_three_makes_three_pairs():
 
 
 def test_sat_out_rounds_are_marked_in_the_csv(tmp_path):
-    from rotation.output import schedule_csv
+    from rotation.files.output import schedule_csv
 
     event = Event.with_count(9, 2, odd=OddPolicy.SIT_OUT, sit_out_scoring="average")
     rows = schedule_csv(optimizer.fixed_schedule(event)).splitlines()

@@ -12,7 +12,7 @@ import pytest
 
 import optimizer
 from models import Event, Schedule
-from rotation.output import schedule_csv, schedule_csv_long, spreadsheet_cell
+from rotation.files.output import schedule_csv, schedule_csv_long, spreadsheet_cell
 from test_faults import invoke, refused, write_day
 
 

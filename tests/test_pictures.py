@@ -1,4 +1,4 @@
-"""The who-meets-whom picture's counts (rotation.pictures) against a count from names, and the picture
+"""The who-meets-whom picture's counts (rotation.printing.pictures) against a count from names, and the picture
 in a room too big to draw a square a player."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import optimizer
 from models import Event
-from rotation.pictures import MATRIX_PLAYERS, meetings, players_per_square, summary_png
+from rotation.printing.pictures import MATRIX_PLAYERS, meetings, players_per_square, summary_png
 from tests.test_checker_properties import schedules
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"

@@ -14,7 +14,7 @@ import pytest
 
 import optimizer
 from models import Answer, Event, OddPolicy, Schedule, Status
-from rotation.cli import main
+from rotation.commands.cli import main
 
 
 def repeats_from_names(schedule: Schedule) -> int:
@@ -158,7 +158,7 @@ def test_ctrl_c_returns_checks_and_writes_the_best_schedule(tmp_path, players, r
     the line reports a schedule found (a number after "best repeats", not the "-" it starts with)."""
     out = tmp_path / "plan.json"
     room = ["--players", str(players), "--rounds", str(rounds)]
-    command = [sys.executable, "-m", "rotation.cli", "plan", *room, "--time-limit", "60", "--json", str(out)]
+    command = [sys.executable, "-m", "rotation.commands.cli", "plan", *room, "--time-limit", "60", "--json", str(out)]
     master, slave = pty.openpty()
     env = {**os.environ, "TERM": "xterm"}
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=slave, text=True, env=env)

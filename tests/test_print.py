@@ -8,9 +8,9 @@ from click.testing import CliRunner
 
 import optimizer
 from models import Event, OddPolicy, Round, SitOutScoring, Table
-from rotation.output import schedule_json
-from rotation.print_command import print_command
-from rotation.printing import (
+from rotation.commands.print_command import print_command
+from rotation.files.output import schedule_json
+from rotation.printing.pages import (
     PAGE_HEIGHT_MM,
     PAGE_WIDTH_MM,
     PT_MM,
@@ -279,7 +279,7 @@ def test_csv_long_and_wide_read_back_with_dictreader(tmp_path, nine_sit_out):
     import csv
     import io
 
-    from rotation.output import schedule_csv, schedule_csv_long
+    from rotation.files.output import schedule_csv, schedule_csv_long
 
     long = list(csv.DictReader(io.StringIO(schedule_csv_long(nine_sit_out))))
     assert list(long[0]) == ["round", "table", "seat", "player", "three-handed", "sits out"]
@@ -296,7 +296,7 @@ def test_cli_writes_provenance_and_no_byte_order_mark(tmp_path):
     import csv
     import json
 
-    from rotation.cli import main
+    from rotation.commands.cli import main
 
     out = tmp_path / "day.json"
     assert (
@@ -344,8 +344,8 @@ def issue_room(players, rounds=2, odd=OddPolicy.SIT_OUT):
 
 @pytest.mark.parametrize("players", [16, 22, 96, 200])
 def test_every_wall_name_s_longest_word_fits_its_card_in_one_layout_a_day(players):
-    from rotation.printing import day_wall_charts
-    from rotation.typeface import longest_em, width_em
+    from rotation.printing.pages import day_wall_charts
+    from rotation.printing.typeface import longest_em, width_em
 
     schedule = issue_room(players, rounds=3)
     charts = [chart for index in range(3) for chart in day_wall_charts(schedule, range(3))[index]]
@@ -363,7 +363,7 @@ def test_every_wall_name_s_longest_word_fits_its_card_in_one_layout_a_day(player
 
 
 def test_a_round_splits_evenly_over_its_sheets():
-    from rotation.printing import _split
+    from rotation.printing.pages import _split
 
     assert _split([50.0] * 10, 2, 170.0) == [5, 5]  # three rows of 50 mm a sheet: greedy would give 6 + 4
     assert _split([50.0] * 7, 1, 110.0) == [2, 2, 2, 1]
@@ -387,8 +387,8 @@ def test_lookup_collates_by_first_name_or_surname_and_marks_three_handed_tables(
 
 
 def printed_page(schedule, options):
-    from rotation.print_command import compare
-    from rotation.printing import render_page
+    from rotation.commands.print_command import compare
+    from rotation.printing.pages import render_page
 
     return render_page(schedule, optimizer.check(schedule), compare(schedule), options)
 
@@ -408,7 +408,7 @@ def test_players_who_left_are_on_no_page_of_a_round_they_do_not_play(nine_sit_ou
 def test_the_font_travels_with_the_page_and_measures_what_it_prints(nine_sit_out):
     from fontTools.ttLib import TTFont
 
-    from rotation.typeface import advances, font_face_css, width_em
+    from rotation.printing.typeface import advances, font_face_css, width_em
 
     css = font_face_css(set("Zoë Łucja"))
     assert css.count("@font-face") == 2 and 'font-family: "DejaVu Sans"' in css

@@ -22,9 +22,9 @@ from browser_screenshot import (  # noqa: E402
     sample_schedules,
     screenshot,
 )
-from rotation.output import schedule_json  # noqa: E402
-from rotation.print_command import print_command  # noqa: E402
-from rotation.printing import SEAT_LEGEND, THREE_HANDED_RULE, Options, sheets, sort_key  # noqa: E402
+from rotation.commands.print_command import print_command  # noqa: E402
+from rotation.files.output import schedule_json  # noqa: E402
+from rotation.printing.pages import SEAT_LEGEND, THREE_HANDED_RULE, Options, sheets, sort_key  # noqa: E402
 
 pytestmark = pytest.mark.skipif(
     chromium() is None, reason="chromium is not on PATH; install it with .ci/browser-deps to run the browser checks"
@@ -253,8 +253,8 @@ def test_a_score_sheets_long_title_is_printed_whole(tmp_path):
     """Issue 42: beside 'Round 1 · Table 2 · three-handed' a long title was cut to '...Tournam...'."""
     import optimizer
     from models import Event
-    from rotation.print_command import compare
-    from rotation.printing import render_page
+    from rotation.commands.print_command import compare
+    from rotation.printing.pages import render_page
 
     title, date = "Northern Counties Riichi Mahjong Spring Tournament", "Saturday 12 June 2026"
     schedule = optimizer.fixed_schedule(Event.with_count(7, 1))

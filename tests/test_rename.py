@@ -9,7 +9,7 @@ import pytest
 import optimizer
 from desk_helpers import token_of
 from models import Event, Schedule
-from rotation.cli import main
+from rotation.commands.cli import main
 from test_desk_room import JSON, client, clock, event, public_id, release  # noqa: F401 (fixtures)
 
 __all__ = ["client", "clock"]

@@ -16,7 +16,7 @@ from optimizer.moves.repair import kept_and_filled, repaired
 from optimizer.moves.solve import forced_moves
 from optimizer.replan import _changes, _history, _remaining_event
 from optimizer.seats import EMPTY
-from rotation.cli import main
+from rotation.commands.cli import main
 
 
 @cache
@@ -252,7 +252,7 @@ def test_a_replan_with_almost_no_time_moves_no_more_players_than_its_repair_star
 def test_the_cli_and_the_desk_say_in_one_wording_when_a_longer_run_might_move_fewer():
     from models import Moves
     from optimizer.words import moves_proof
-    from rotation.desk.views import _moves_line
+    from rotation.desk.events.views import _moves_line
 
     unproven, proven = Moves(moves=14, players=8, bound=0), Moves(moves=5, players=1, bound=5)
     assert moves_proof(unproven) == "a longer run might move fewer; no re-plan moves fewer than 0"

@@ -11,9 +11,9 @@ import optimizer
 from models import Event, OddPolicy, Progress
 from optimizer.bounds import lower_bound, stay_bound
 from optimizer.words import counted
-from rotation.cli import main
-from rotation.output import metrics_lines
-from rotation.progress import LiveLine
+from rotation.commands.cli import main
+from rotation.commands.progress import LiveLine
+from rotation.files.output import metrics_lines
 from tests.test_checker import schedule_of
 
 

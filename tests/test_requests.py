@@ -11,7 +11,7 @@ from pydantic import ValidationError
 import optimizer
 from models import Event, OddPolicy, Schedule
 from models.event import RequestRefused
-from rotation.cli import main
+from rotation.commands.cli import main
 
 
 @st.composite

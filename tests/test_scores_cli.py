@@ -7,7 +7,7 @@ import json
 import pytest
 
 from models import Schedule
-from rotation.cli import main
+from rotation.commands.cli import main
 
 
 def run(capsys, *argv):

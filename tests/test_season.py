@@ -12,7 +12,7 @@ from click.testing import CliRunner
 import optimizer
 from models import Event, Round, Schedule, Table
 from optimizer.season import Season, plan_night
-from rotation.cli import cli
+from rotation.commands.cli import cli
 
 SOLVE = {"time_limit": 2.0, "seed": 0, "workers": 1}
 

@@ -10,9 +10,9 @@ import pytest
 from click.testing import CliRunner
 
 from models import RoundMark, RoundScore, SeasonRule, SitOutScoring, StandingRow, Standings
-from rotation.cli import cli
+from rotation.commands.cli import cli
+from rotation.printing.season_standings_pages import season_csv, season_html, season_json, season_text
 from rotation.scoring import season_standings
-from rotation.season_standings_pages import season_csv, season_html, season_json, season_text
 
 
 def night(results: dict[str, list[int | None]], won: dict[str, int] | None = None) -> Standings:

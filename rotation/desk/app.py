@@ -1,5 +1,5 @@
-"""The desk's FastAPI application: HTML pages (rotation.desk.pages) and JSON endpoints
-(rotation.desk.api) over the same service functions, one SQLite file, one planner."""
+"""The desk's FastAPI application: HTML pages (rotation.desk.events.pages) and JSON endpoints
+(rotation.desk.events.api) over the same service functions, one SQLite file, one planner."""
 
 from __future__ import annotations
 
@@ -11,21 +11,16 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from rotation.desk import (
-    api,
-    backup,
-    data_pages,
-    errors,
-    pages,
-    room_pages,
-    scores_api,
-    scores_pages,
-    series_pages,
-    service,
-)
+from rotation.desk import errors
+from rotation.desk.data import pages as data_pages
 from rotation.desk.deps import HERE, Desk
+from rotation.desk.events import api, pages, service
+from rotation.desk.room import pages as room_pages
+from rotation.desk.scores import api as scores_api
+from rotation.desk.scores import pages as scores_pages
 from rotation.desk.security import LOCAL_HOSTS, Guard, GuardMiddleware
-from rotation.desk.storage import RunStatus, Store
+from rotation.desk.series import pages as series_pages
+from rotation.desk.storage import RunStatus, Store, backup
 from rotation.desk.storage.lock import DeskLock
 from rotation.desk.worker import Planner as WorkerPlanner
 

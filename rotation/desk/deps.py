@@ -25,8 +25,8 @@ from fastapi.templating import Jinja2Templates
 from models import Schedule
 from optimizer.words import counted
 from rotation import tool_version
+from rotation.desk.events.service import Planner
 from rotation.desk.security import SAFE_METHODS, Guard, session_of
-from rotation.desk.service import Planner
 from rotation.desk.storage import Store
 
 HERE = Path(__file__).parent

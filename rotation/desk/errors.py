@@ -22,10 +22,10 @@ from pydantic import BaseModel, ConfigDict
 from starlette.exceptions import HTTPException
 
 from models.text import normalise_name
-from rotation.desk import service
 from rotation.desk.deps import TEMPLATES, desk_of
+from rotation.desk.events import service
+from rotation.desk.events.settings import FieldErrors
 from rotation.desk.security import session_of
-from rotation.desk.settings import FieldErrors
 
 
 class Refusal(BaseModel):

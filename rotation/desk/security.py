@@ -167,7 +167,7 @@ class GuardMiddleware:
         if not (length.isascii() and length.isdigit()) or int(length) > limit:
             return PlainTextResponse(too_large(limit), status_code=413)
         if request.method in ("GET", "HEAD") and PUBLIC.fullmatch(request.url.path):
-            return None  # the players' read-only pages: no key (rotation.desk.room_pages)
+            return None  # the players' read-only pages: no key (rotation.desk.room.pages)
         by_header = guard.key_ok(request.headers.get(KEY_HEADER))
         if guard.exposed and not (by_header or guard.key_ok(request.cookies.get(KEY_COOKIE))):
             if guard.key_ok(request.query_params.get("key")):

@@ -92,7 +92,7 @@ def serve(db_path, host, port, public_url, open_browser, new_key):
     from rotation.desk.app import create_app
     from rotation.desk.storage import NewerDatabase
     from rotation.desk.storage.lock import DeskBusy
-    from rotation.inputs import BadInput
+    from rotation.files.inputs import BadInput
 
     path = Path(db_path) if db_path else default_db()
     port_free(host, port)
@@ -130,7 +130,7 @@ def port_free(host: str, port: int) -> None:
     """Refuse, before any address is printed, a port another program (another desk) listens on: that
     address would open the other desk and its data. A probe: the port could still be taken before the
     desk binds it, and then uvicorn says so."""
-    from rotation.inputs import BadInput
+    from rotation.files.inputs import BadInput
 
     try:
         family = socket.getaddrinfo(host.strip("[]"), port, type=socket.SOCK_STREAM)[0][0]

@@ -24,7 +24,7 @@ PROGRESS_EVERY = 0.25  # seconds between progress writes: live enough, and cheap
 
 
 def main(argv: list[str]) -> int:
-    from rotation.desk import service
+    from rotation.desk.events import service
     from rotation.desk.storage import Store
 
     db_path, run_id = argv[0], int(argv[1])

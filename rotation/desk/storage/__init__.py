@@ -22,6 +22,7 @@ rooms     each event's room: public id, timer, pace, released rounds
 cards     score cards and their corrections
 whole     an event across all its tables: export, import, delete, a rename in what the room has
 lock      one desk per file
+backup    consistent copies of the file while the desk runs, kept and restored whole
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from rotation.desk import backup
+from rotation.desk.storage import backup
 from rotation.desk.storage.schema import MIGRATIONS, SCHEMA_VERSION
 
 

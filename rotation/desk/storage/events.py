@@ -12,7 +12,7 @@ from rotation.desk.storage.rooms import new_public_id
 
 class Events(Connection):
     def add_event(self, settings: dict) -> int:
-        """The event, and its room with a random public id (rotation.desk.room)."""
+        """The event, and its room with a random public id (rotation.desk.room.service)."""
         with self.change() as db:
             cursor = db.execute("INSERT INTO events (settings, created) VALUES (?, ?)", (json.dumps(settings), now()))
             assert cursor.lastrowid is not None

@@ -1,0 +1,1 @@
+"""The command line: `rotation` and its commands, each a thin layer over the library."""

@@ -1,0 +1,236 @@
+"""The desk's data kept safe and moved: backups (made, listed, downloaded, restored), an event exported
+and imported, archived or deleted. Pages and JSON endpoints over rotation.desk.storage.backup and
+rotation.desk.data.transfer."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Annotated
+
+from fastapi import APIRouter, File, Request, UploadFile
+from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
+from pydantic import BaseModel, Field
+from starlette.background import BackgroundTask
+
+from rotation.desk.data import transfer
+from rotation.desk.deps import Id, Text, desk_of, page, pages_router
+from rotation.desk.events import service
+from rotation.desk.security import MAX_IMPORT_BYTES
+from rotation.desk.storage import backup
+
+router = pages_router()
+api = APIRouter(prefix="/api", tags=["data"])
+
+
+class BackupOut(BaseModel):
+    name: str
+    size: int = Field(description="Bytes.")
+    made: float = Field(description="When it was made (seconds since 1970, the file's time).")
+
+
+class ArchiveIn(BaseModel):
+    archived: bool
+
+
+class ConfirmIn(BaseModel):
+    confirm: bool = False
+
+
+def _backups(request: Request) -> list[BackupOut]:
+    return [
+        BackupOut(name=path.name, size=path.stat().st_size, made=path.stat().st_mtime)
+        for path in backup.listed(desk_of(request).db_path)
+    ]
+
+
+def _named(request: Request, name: str) -> Path:
+    found = next((path for path in backup.listed(desk_of(request).db_path) if path.name == name), None)
+    if found is None:
+        raise service.NotFound(f"backup {name!r}")
+    return found
+
+
+def _back_up_now(request: Request, reason: str = "by-hand") -> Path:
+    try:
+        made = backup.automatic(desk_of(request).db_path, reason)
+    except backup.BackupError as error:
+        raise service.DeskError(str(error), field="backup", status=507) from None
+    assert made is not None  # the desk's own file exists while it runs
+    return made
+
+
+def _restore(request: Request, name: str, confirm: bool) -> None:
+    desk = desk_of(request)
+    chosen = _named(request, name)
+    if desk.store.running():
+        raise service.DeskError("a plan is running: stop it or wait for it before restoring", field="restore")
+    if not confirm:
+        lines = [
+            f"every event goes back to how it was at {chosen.name[:17]}: changes made since are replaced",
+            "the desk's file as it is now is backed up first, so this can be undone by restoring that backup",
+        ]
+        raise service.Unconfirmed(
+            f"restoring {name} replaces the desk's data; confirm to restore",
+            {"note": f"Restore the backup {name}", "effects": {"lines": lines}},
+            field="restore-backup",
+        )
+    try:
+        backup.restore(chosen, desk.db_path)
+    except backup.BackupError as error:
+        raise service.DeskError(str(error), field="restore", status=422) from None
+
+
+def _delete(request: Request, event_id: Id, confirm: bool) -> None:
+    store = desk_of(request).store
+    event = service.load_event(store, event_id)
+    if any(run.running for run in store.runs(event_id)):
+        raise service.DeskError("a plan is running for this event; stop it first", field="delete")
+    if not confirm:
+        rows = store.event_rows(event_id)
+        title = event.settings.get("title") or f"Event {event_id}"
+        lines = [
+            f"{title}: {len(rows['versions'])} schedule versions, {len(rows['releases'])} rounds released and "
+            f"{len(rows['cards'])} score card entries are deleted",
+            "a backup of the desk is made first (Backups page); to keep the event out of sight instead, archive it",
+        ]
+        raise service.Unconfirmed(
+            f"deleting {title!r} removes it and all its data; confirm to delete",
+            {"note": f"Delete {title}", "effects": {"lines": lines}},
+            field="delete",
+        )
+    _back_up_now(request, f"before-deleting-event-{event_id}")
+    store.delete_event(event_id)
+
+
+# ---- JSON ----------------------------------------------------------------------------------------
+
+
+@api.get("/backups")
+def list_backups(request: Request) -> list[BackupOut]:
+    """The desk's automatic backups, newest first."""
+    return _backups(request)
+
+
+@api.post("/backups", status_code=201)
+def make_backup(request: Request) -> BackupOut:
+    """A backup now, consistent while the desk runs (SQLite's online backup), kept with the others."""
+    made = _back_up_now(request)
+    return BackupOut(name=made.name, size=made.stat().st_size, made=made.stat().st_mtime)
+
+
+@api.get("/backup.sqlite3")
+def download_backup(request: Request) -> FileResponse:
+    """A consistent copy of the desk's whole file, to keep elsewhere."""
+    folder = Path(tempfile.mkdtemp(prefix="rotation-backup-"))
+    made = backup.backup(desk_of(request).db_path, folder / "desk-backup.sqlite3")
+
+    def clean() -> None:
+        made.unlink(missing_ok=True)
+        folder.rmdir()
+
+    return FileResponse(made, filename="desk-backup.sqlite3", background=BackgroundTask(clean))
+
+
+@api.post("/backups/{name}/restore")
+def restore_backup(request: Request, name: str, body: ConfirmIn) -> list[BackupOut]:
+    """The desk's data replaced by a backup (the present state backed up first); 409 unless confirmed."""
+    _restore(request, name, body.confirm)
+    return _backups(request)
+
+
+@api.get("/events/{event_id}/export")
+def export_event(request: Request, event_id: Id) -> Response:
+    """The event whole, as one file for another desk's import."""
+    store = desk_of(request).store
+    data = transfer.export_event(store, event_id)
+    headers = {"Content-Disposition": f'attachment; filename="{transfer.file_name(store, event_id)}"'}
+    return Response(data, media_type="application/json", headers=headers)
+
+
+@api.post("/events/import", status_code=201)
+async def import_event(request: Request) -> dict:
+    """An exported event (the file's JSON as the body) as a new event of this desk."""
+    event_id = transfer.import_event(desk_of(request).store, await request.body())
+    return {"id": event_id}
+
+
+@api.post("/events/{event_id}/archive")
+def archive(request: Request, event_id: Id, body: ArchiveIn) -> dict:
+    service.load_event(desk_of(request).store, event_id)
+    desk_of(request).store.set_archived(event_id, body.archived)
+    return {"id": event_id, "archived": body.archived}
+
+
+@api.delete("/events/{event_id}")
+def delete(request: Request, event_id: Id, confirm: bool = False) -> dict:
+    """The event and all its data; 409 unless `confirm` (a backup of the desk is made first)."""
+    _delete(request, event_id, confirm)
+    return {"deleted": event_id}
+
+
+# ---- pages ---------------------------------------------------------------------------------------
+
+
+@router.get("/backups", response_class=HTMLResponse)
+def backups_page(request: Request, done: str = ""):
+    return page(
+        request, "backups.html.j2", backups=_backups(request), done=done, folder=backup.folder(desk_of(request).db_path)
+    )
+
+
+@router.post("/backups")
+def backup_form(request: Request):
+    made = _back_up_now(request)
+    return RedirectResponse(f"/backups?done=Backed+up+as+{made.name}", status_code=303)
+
+
+@router.post("/backups/{name}/restore")
+def restore_form(request: Request, name: str, confirm: Text = ""):
+    try:
+        _restore(request, name, bool(confirm))
+    except service.Unconfirmed as asked:
+        return _confirm(request, asked, "Restore this backup?", "Restore it", f"/backups/{name}/restore", "/backups")
+    return RedirectResponse(f"/backups?done=Restored+{name}", status_code=303)
+
+
+@router.post("/events/import")
+async def import_form(request: Request, event_file: Annotated[UploadFile, File()]):
+    data = await event_file.read(MAX_IMPORT_BYTES + 1)
+    event_id = transfer.import_event(desk_of(request).store, data)
+    return RedirectResponse(f"/events/{event_id}", status_code=303)
+
+
+@router.post("/events/{event_id}/archive")
+def archive_form(request: Request, event_id: Id, archived: Text = ""):
+    service.load_event(desk_of(request).store, event_id)
+    desk_of(request).store.set_archived(event_id, bool(archived))
+    return RedirectResponse("/", status_code=303)
+
+
+@router.post("/events/{event_id}/delete")
+def delete_form(request: Request, event_id: Id, confirm: Text = ""):
+    try:
+        _delete(request, event_id, bool(confirm))
+    except service.Unconfirmed as asked:
+        back = f"/events/{event_id}/edit"
+        return _confirm(
+            request, asked, "Delete this event?", "Delete it", f"/events/{event_id}/delete", back, event_id=event_id
+        )
+    return RedirectResponse("/", status_code=303)
+
+
+def _confirm(
+    request: Request, asked: service.Unconfirmed, heading: str, button: str, action: str, back: str, **context
+):
+    return page(
+        request,
+        "confirm.html.j2",
+        heading=heading,
+        button=button,
+        preview=asked.preview,
+        action=action,
+        fields={},
+        back=back,
+        **context,
+    )

@@ -1,0 +1,1 @@
+"""The desk's events: their settings, plans and schedule versions (pages, JSON routes, service)."""

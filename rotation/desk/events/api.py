@@ -1,0 +1,325 @@
+"""The JSON endpoints: every action of the desk's pages, for a script or another tool (/openapi.json)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, Field
+
+from models import Metrics, Moves, PlayerChange, Reseat, Schedule
+from models.text import Name
+from rotation.desk.deps import Id, QueryId, desk_of
+from rotation.desk.events import service
+from rotation.desk.events.settings import EventSettings
+from rotation.desk.storage import RunRow, VersionRow
+
+router = APIRouter(prefix="/api", tags=["desk"])
+
+
+class VersionOut(BaseModel):
+    id: int
+    parent: int | None
+    kind: str = Field(description="plan, replan, swap, move or played")
+    note: str
+    played: int = Field(description="Rounds played, kept as they are.")
+    created: str
+    repeats: int
+    current: bool
+
+
+class RunOut(BaseModel):
+    id: int
+    event_id: Id
+    kind: str = Field(description="plan or replan")
+    status: str = Field(description="running, finished, stopped, interrupted or failed")
+    repeats: int | None = Field(description="The best repeats so far.")
+    bound: int | None = Field(description="The best lower bound so far.")
+    elapsed: float
+    time_limit: float
+    note: str
+    message: str
+    stop_asked: bool
+    version_id: int | None
+
+
+class ProposalOut(BaseModel):
+    version: VersionOut
+    reseat: Reseat = Field(description="fewest: the fewest moves, then repeats; all: everyone re-seated")
+    moves: Moves
+    changes: list[PlayerChange]
+
+
+class EventOut(BaseModel):
+    id: int
+    settings: EventSettings
+    current_version: VersionOut | None
+    runs: list[RunOut]
+    proposals: list[ProposalOut] = Field(description="The last re-plan's schedules, until one is accepted.")
+
+
+BASE_VERSION = Field(
+    default=None,
+    description="The version this change was made from (the current version's id when you read it). If the "
+    "day has changed since, nothing is stored and the answer is 409 with the current version's id. Left out: "
+    "the change is made to whatever version is current when it arrives.",
+)
+
+
+class BaseIn(BaseModel):
+    base_version: int | None = BASE_VERSION
+
+
+class ReplanIn(BaseModel):
+    from_round: int = Field(description="The first round planned again; rounds before it stay as they are.")
+    leave: list[Name] = Field(default=[], description="Players who leave before this round.")
+    arrive: list[Name] = Field(default=[], description="Players who arrive for this round.")
+    time_limit: float = 10.0
+    base_version: int | None = BASE_VERSION
+    include_released: bool = Field(
+        default=False, description="Re-plan rounds already released to the room too (refused otherwise)."
+    )
+
+
+CONFIRM = "Apply it. Without it nothing changes: a 409 carries the preview (who moves, figures before and after)."
+
+
+class SwapIn(BaseModel):
+    round: int
+    first: Name
+    second: Name
+    confirm: bool = Field(default=False, description=CONFIRM)
+    base_version: int | None = BASE_VERSION
+
+
+class MoveIn(BaseModel):
+    round: int = Field(description="A played round.")
+    player: Name
+    table: int = Field(description="The table of three whose empty seat the player took.")
+    confirm: bool = Field(default=False, description=CONFIRM)
+    base_version: int | None = BASE_VERSION
+
+
+class GoBackIn(BaseModel):
+    confirm: bool = Field(
+        default=False,
+        description="Go back even if that un-plays rounds, detaches score cards, brings players back or "
+        "removes them, or re-seats released rounds (a 409 lists which).",
+    )
+    base_version: int | None = BASE_VERSION
+
+
+class RenameIn(BaseModel):
+    old: Name = Field(description="The player's name as it is now (any case).")
+    new: Name = Field(description="The new spelling; not another player's name.")
+
+
+class RenamedOut(BaseModel):
+    name: str = Field(description="The new spelling, as stored.")
+    current_version: VersionOut | None = Field(description="The schedule's new version, once there is a schedule.")
+
+
+class PlayedIn(BaseModel):
+    rounds: int = Field(description="Rounds 1 to this one are played.")
+    base_version: int | None = BASE_VERSION
+
+
+def version_out(version: VersionRow, current: int | None) -> VersionOut:
+    return VersionOut(
+        id=version.id,
+        parent=version.parent,
+        kind=version.kind,
+        note=version.note,
+        played=version.played,
+        created=version.created,
+        repeats=version.figures["metrics"]["repeats"],
+        current=version.id == current,
+    )
+
+
+def run_out(run: RunRow) -> RunOut:
+    return RunOut(
+        id=run.id,
+        event_id=run.event_id,
+        kind=run.kind,
+        status=run.status,
+        repeats=run.progress.get("repeats"),
+        bound=run.progress.get("bound"),
+        elapsed=round(run.elapsed(), 1),
+        time_limit=run.time_limit,
+        note=run.progress.get("note", ""),
+        message=run.message,
+        stop_asked=run.stop_asked,
+        version_id=run.version_id,
+    )
+
+
+def proposal_out(version: VersionRow, current: int | None) -> ProposalOut:
+    return ProposalOut(
+        version=version_out(version, current),
+        reseat=Reseat(version.figures["reseat"]),
+        moves=Moves.model_validate(version.figures["moves"]),
+        changes=[PlayerChange.model_validate(change) for change in version.figures["changes"]],
+    )
+
+
+def event_out(request: Request, event_id: Id) -> EventOut:
+    desk = desk_of(request)
+    event = service.load_event(desk.store, event_id)
+    version = service.current_version(desk.store, event)
+    runs = desk.store.runs(event_id)
+    return EventOut(
+        id=event.id,
+        settings=service.settings_of(event),
+        current_version=None if version is None else version_out(version, event.current_version),
+        runs=[run_out(run) for run in runs],
+        proposals=[proposal_out(p, event.current_version) for p in service.proposals(desk.store, event)],
+    )
+
+
+@router.get("/events")
+def list_events(request: Request) -> list[EventOut]:
+    return [event_out(request, event.id) for event in desk_of(request).store.events()]
+
+
+@router.post("/events", status_code=201)
+def create_event(request: Request, settings: EventSettings) -> EventOut:
+    return event_out(request, service.create_event(desk_of(request).store, settings))
+
+
+@router.get("/events/{event_id}")
+def get_event(request: Request, event_id: Id) -> EventOut:
+    return event_out(request, event_id)
+
+
+@router.put("/events/{event_id}")
+def update_event(request: Request, event_id: Id, settings: EventSettings) -> EventOut:
+    service.update_event(desk_of(request).store, event_id, settings)
+    return event_out(request, event_id)
+
+
+@router.post("/events/{event_id}/plan", status_code=202)
+def plan(request: Request, event_id: Id, include_released: bool = False, body: BaseIn | None = None) -> RunOut:
+    """Plan the whole day; once a round is released, only with `include_released` (409 otherwise).
+    base_version 0: the event had no schedule yet."""
+    desk = desk_of(request)
+    base = body.base_version if body else None
+    run_id = service.start_plan(desk.store, desk.planner, event_id, include_released, base)
+    return run_out(service.load_run(desk.store, run_id))
+
+
+@router.post("/events/{event_id}/replan", status_code=202)
+def replan(request: Request, event_id: Id, body: ReplanIn) -> RunOut:
+    desk = desk_of(request)
+    run_id = service.start_replan(
+        desk.store,
+        desk.planner,
+        event_id,
+        body.from_round,
+        body.leave,
+        body.arrive,
+        body.time_limit,
+        body.include_released,
+        body.base_version,
+    )
+    return run_out(service.load_run(desk.store, run_id))
+
+
+@router.get("/runs/{run_id}")
+def get_run(request: Request, run_id: Id) -> RunOut:
+    desk = desk_of(request)
+    return run_out(service.load_run(desk.store, run_id))
+
+
+@router.post("/runs/{run_id}/stop")
+def stop(request: Request, run_id: Id) -> RunOut:
+    desk = desk_of(request)
+    return run_out(service.stop_run(desk.store, desk.planner, run_id))
+
+
+@router.post("/runs/{run_id}/again", status_code=202)
+def again(request: Request, run_id: Id) -> RunOut:
+    desk = desk_of(request)
+    new_run = service.run_again(desk.store, desk.planner, run_id)
+    return run_out(service.load_run(desk.store, new_run))
+
+
+@router.post("/events/{event_id}/played")
+def played(request: Request, event_id: Id, body: PlayedIn) -> VersionOut:
+    store = desk_of(request).store
+    return _version(request, event_id, service.mark_played(store, event_id, body.rounds, body.base_version))
+
+
+@router.post("/events/{event_id}/swap")
+def swap(request: Request, event_id: Id, body: SwapIn) -> VersionOut:
+    store = desk_of(request).store
+    swapped = service.swap(store, event_id, body.round, body.first, body.second, body.confirm, body.base_version)
+    return _version(request, event_id, swapped)
+
+
+@router.post("/events/{event_id}/move")
+def move(request: Request, event_id: Id, body: MoveIn) -> VersionOut:
+    store = desk_of(request).store
+    moved = service.move(store, event_id, body.round, body.player, body.table, body.confirm, body.base_version)
+    return _version(request, event_id, moved)
+
+
+@router.post("/events/{event_id}/rename")
+def rename(request: Request, event_id: Id, body: RenameIn) -> RenamedOut:
+    """Correct a player's spelling everywhere: settings, a new version of the schedule, cards, the room."""
+    store = desk_of(request).store
+    _, name = service.rename(store, event_id, body.old, body.new)
+    event = service.load_event(store, event_id)
+    version = service.current_version(store, event)
+    return RenamedOut(name=name, current_version=None if version is None else version_out(version, version.id))
+
+
+@router.post("/events/{event_id}/versions/{version_id}/accept")
+def accept(request: Request, event_id: Id, version_id: Id, body: BaseIn | None = None) -> VersionOut:
+    """Make one of the last re-plan's proposals the current schedule."""
+    base = body.base_version if body else None
+    return _version(request, event_id, service.accept(desk_of(request).store, event_id, version_id, base))
+
+
+@router.post("/events/{event_id}/undo")
+def undo(request: Request, event_id: Id, body: GoBackIn | None = None) -> VersionOut:
+    body = body or GoBackIn()
+    return _version(request, event_id, service.undo(desk_of(request).store, event_id, body.confirm, body.base_version))
+
+
+@router.get("/events/{event_id}/versions")
+def versions(request: Request, event_id: Id) -> list[VersionOut]:
+    store = desk_of(request).store
+    event = service.load_event(store, event_id)
+    return [version_out(version, event.current_version) for version in store.versions(event_id)]
+
+
+@router.post("/events/{event_id}/versions/{version_id}/restore")
+def restore(request: Request, event_id: Id, version_id: Id, body: GoBackIn | None = None) -> VersionOut:
+    body = body or GoBackIn()
+    store = desk_of(request).store
+    return _version(request, event_id, service.restore(store, event_id, version_id, body.confirm, body.base_version))
+
+
+@router.get("/events/{event_id}/schedule")
+def schedule(request: Request, event_id: Id, version: QueryId = None) -> Schedule:
+    """The current schedule (or one version of it), as the schedule file's JSON."""
+    return _chosen(request, event_id, version).schedule()
+
+
+@router.get("/events/{event_id}/metrics")
+def metrics(request: Request, event_id: Id, version: QueryId = None) -> Metrics:
+    return Metrics.model_validate(_chosen(request, event_id, version).figures["metrics"])
+
+
+def _chosen(request: Request, event_id: Id, version: int | None) -> VersionRow:
+    store = desk_of(request).store
+    event = service.load_event(store, event_id)
+    chosen = version if version is not None else event.current_version
+    if chosen is None:
+        raise service.DeskError("the event has no schedule yet: plan it first", status=404)
+    return service.load_version(store, event_id, chosen)
+
+
+def _version(request: Request, event_id: Id, version_id: Id) -> VersionOut:
+    store = desk_of(request).store
+    event = service.load_event(store, event_id)
+    return version_out(service.load_version(store, event_id, version_id), event.current_version)

@@ -1,0 +1,278 @@
+"""The room's pages: the director's room panel (release, timer, pace), the projector, the players' phones.
+
+The players' pages (`/e/<public id>/me` and its polling endpoint) are the desk's only routes open
+without its key (rotation.desk.security.PUBLIC); they read, never change, and show released rounds only.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Form, HTTPException, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from pydantic import BaseModel, Field
+
+from models.event import loose_key, name_key
+from rotation.desk.deps import TEMPLATES, FormNumber, Id, Text, desk_of, page, pages_router, players_url
+from rotation.desk.events import guards, service, views
+from rotation.desk.room import service as room
+from rotation.desk.scores.pages import screen_context
+from rotation.desk.scores.service import screen_stamp
+from rotation.files.output import SIT_OUT_WORDS
+
+router = pages_router()
+api = APIRouter(prefix="/api", tags=["room"])
+MATCHES = 12  # names listed at most for the letters typed
+
+
+def _seen(request: Request, event_id: Id):
+    """The event's room, its current schedule (if any) and the changes to its released rounds."""
+    desk = desk_of(request)
+    event = service.load_event(desk.store, event_id)
+    seated = room.room(desk.store, event_id)
+    version = service.current_version(desk.store, event)
+    schedule = desk.schedules.get((version.id,), version.schedule) if version else None
+    changed = {
+        number: guards.changed_tables(seating, schedule.rounds[number - 1])
+        for number, seating in seated.released.items()
+        if schedule is not None and number <= len(schedule.rounds)
+    }
+    return event, seated, version, schedule, {number: what for number, what in changed.items() if what}
+
+
+# ---- the director's room panel -----------------------------------------------------------------
+
+
+@router.get("/events/{event_id}/room", response_class=HTMLResponse)
+def room_page(request: Request, event_id: Id, errors=None, status: int = 200):
+    event, seated, version, schedule, changed = _seen(request, event_id)
+    return page(
+        request,
+        "room.html.j2",
+        status,
+        event_id=event_id,
+        settings=service.settings_of(event),
+        room=seated,
+        rounds=len(schedule.rounds) if schedule else 0,
+        played=version.played if version else 0,
+        changed=changed,
+        players_url=players_url(request, seated.public_id),
+        local_only=desk_of(request).local_only,
+        timer=seated.timer.state(desk_of(request).clock()),
+        session=_next_session(service.settings_of(event), seated.last, len(schedule.rounds) if schedule else 0),
+        errors=errors or {},
+    )
+
+
+def _next_session(settings, last: int, total: int) -> tuple[int, int, int] | None:
+    """(session, first round, last round) of the next session to release, for an event in sessions."""
+    if not settings.session_rounds or last >= total:
+        return None
+    return room.session_of(last + 1, settings.session_rounds, total)
+
+
+def _room_action(request: Request, event_id: Id, action) -> Response:
+    try:
+        action(desk_of(request))
+    except service.DeskError as error:
+        if isinstance(error, service.NotFound):
+            raise
+        return room_page(request, event_id, errors={error.field or "release": str(error)}, status=error.status)
+    return RedirectResponse(f"/events/{event_id}/room", status_code=303)
+
+
+@router.post("/events/{event_id}/release")
+def release(request: Request, event_id: Id, round: FormNumber):
+    return _room_action(request, event_id, lambda d: room.release(d.store, event_id, round, d.clock()))
+
+
+@router.post("/events/{event_id}/release/session")
+def release_session(request: Request, event_id: Id):
+    return _room_action(request, event_id, lambda d: room.release_session(d.store, event_id, d.clock()))
+
+
+@router.post("/events/{event_id}/release/withdraw")
+def withdraw(request: Request, event_id: Id):
+    return _room_action(request, event_id, lambda d: room.withdraw(d.store, event_id))
+
+
+@router.post("/events/{event_id}/timer")
+def timer(request: Request, event_id: Id, action: Text = "", minutes: Annotated[float, Form()] = 5):
+    return _room_action(request, event_id, lambda d: room.timer(d.store, event_id, action, d.clock(), minutes))
+
+
+@router.post("/events/{event_id}/room")
+def room_settings(
+    request: Request,
+    event_id: Id,
+    minutes: Annotated[float, Form()],
+    pace: Annotated[float, Form()],
+):
+    return _room_action(request, event_id, lambda d: room.set_room(d.store, event_id, minutes, pace))
+
+
+# ---- the projector (a director's page, on the laptop driving it) -------------------------------
+
+
+@router.get("/e/{event_id}/screen", response_class=HTMLResponse)
+def screen(request: Request, event_id: Id):
+    from rotation.printing.pages import lookup_entries, qr_svg
+    from rotation.printing.typeface import widest_word_em
+
+    event, seated, version, schedule, changed = _seen(request, event_id)
+    # the latest round released, while the day still has it (a re-plan may have made the day shorter)
+    shown = min(seated.last, len(schedule.rounds)) if schedule is not None else 0
+    url = players_url(request, seated.public_id)
+    return page(
+        request,
+        "screen.html.j2",
+        settings=service.settings_of(event),
+        event_id=event_id,
+        room=seated,
+        number=shown,
+        round=views.rounds_view(schedule, 0)[shown - 1] if shown else None,
+        find=lookup_entries(schedule, shown - 1) if shown else [],
+        sit_out_word=SIT_OUT_WORDS[schedule.sit_out_scoring.value] if schedule else "",
+        changed=changed.get(shown, []),
+        qr=desk_of(request).rendered.get(("qr", url), lambda: qr_svg(url)),
+        players_url=url,
+        # the widest piece of a name, in em: columns are made at least that wide (room.css), so fewer
+        # columns rather than a name broken mid-word
+        word_em=widest_word_em(schedule.players) if schedule else 0.0,
+        **screen_context(request, event_id),  # the standings, when the director shows them
+    )
+
+
+@router.get("/e/{event_id}/screen/state.json")
+def screen_state(request: Request, event_id: Id) -> dict:
+
+    seated = room.room(desk_of(request).store, event_id)
+    state = {"stamp": seated.stamp, "pace": seated.pace, "timer": seated.timer.state(desk_of(request).clock())}
+    return {**state, "standings": screen_stamp(desk_of(request).store, event_id)}
+
+
+# ---- the players' phones (public: no key, read only, released rounds only) ---------------------
+
+
+def _public(request: Request, public_id: str) -> int:
+    event_id = desk_of(request).store.event_of(public_id)
+    if event_id is None:
+        raise HTTPException(404, "no such page")
+    return event_id
+
+
+@router.get("/e/{public_id}/me", response_class=HTMLResponse)
+def phone(request: Request, public_id: str, q: str = "", player: str = ""):
+    stored = room.stored_id(desk_of(request).store, public_id)
+    if stored is not None and stored != public_id:  # typed in capitals, or with an O for a 0
+        query = f"?{request.url.query}" if request.url.query else ""
+        return RedirectResponse(f"/e/{stored}/me{query}", status_code=307)
+    event, seated, _, schedule, _ = _seen(request, _public(request, public_id))
+    players = schedule.players if schedule else ()
+    typed = loose_key(q)
+    matches = [name for name in players if len(typed) >= 2 and typed in loose_key(name)] if q else []
+    name = next((n for n in players if name_key(n) == name_key(player)), None) if player else None
+    day = views.player_day(schedule, name)[: seated.last] if schedule and name else []
+    return TEMPLATES.TemplateResponse(
+        request,
+        "phone.html.j2",
+        {
+            "settings": service.settings_of(event),
+            "public_id": public_id,
+            "q": q,
+            "typed": typed,
+            "matches": matches[:MATCHES],
+            "more": max(0, len(matches) - MATCHES),
+            "player": player,
+            "name": name,
+            "day": list(reversed(day)),
+            "released": seated.last,
+            "stamp": seated.stamp,
+        },
+    )
+
+
+@router.get("/e/{public_id}/me/state.json")
+async def phone_state(request: Request, public_id: str) -> dict:
+    """What a phone polls: the stamp changes when a round is released or the schedule changes.
+    Answered on the event loop, not in the thread pool: one indexed query costs less than the hand-off."""
+    stamp = desk_of(request).store.public_stamp(public_id)
+    if stamp is None:
+        raise HTTPException(404, "no such page")
+    return {"stamp": stamp}
+
+
+# ---- JSON endpoints ----------------------------------------------------------------------------
+
+
+class RoomOut(BaseModel):
+    public_id: str = Field(description="The players' pages are at /e/<public_id>/me.")
+    released: list[int] = Field(description="The rounds released to the room.")
+    changed: dict[int, list[str]] = Field(description="Released rounds changed since their release: what changed.")
+    pace: float = Field(description="Seconds a projector page stays up.")
+    timer: dict
+
+
+class ReleaseIn(BaseModel):
+    round: int = Field(description="The next round, or a released one again (which clears its change flags).")
+
+
+class TimerIn(BaseModel):
+    action: str = Field(description="start, pause, extend or reset")
+    minutes: float = Field(default=5, description="For extend: the minutes added.")
+
+
+class RoomIn(BaseModel):
+    minutes: float = Field(description="How long a round lasts.")
+    pace: float = Field(description="Seconds a projector page stays up.")
+
+
+def room_out(request: Request, event_id: Id) -> RoomOut:
+    _, seated, _, _, changed = _seen(request, event_id)
+    timer_state = seated.timer.state(desk_of(request).clock())
+    return RoomOut(
+        public_id=seated.public_id,
+        released=sorted(seated.released),
+        changed=changed,
+        pace=seated.pace,
+        timer=timer_state,
+    )
+
+
+@api.get("/events/{event_id}/room")
+def get_room(request: Request, event_id: Id) -> RoomOut:
+    return room_out(request, event_id)
+
+
+@api.put("/events/{event_id}/room")
+def put_room(request: Request, event_id: Id, body: RoomIn) -> RoomOut:
+    room.set_room(desk_of(request).store, event_id, body.minutes, body.pace)
+    return room_out(request, event_id)
+
+
+@api.post("/events/{event_id}/release")
+def post_release(request: Request, event_id: Id, body: ReleaseIn) -> RoomOut:
+    desk = desk_of(request)
+    room.release(desk.store, event_id, body.round, desk.clock())
+    return room_out(request, event_id)
+
+
+@api.post("/events/{event_id}/release/session")
+def post_release_session(request: Request, event_id: int) -> RoomOut:
+    """The next session of a multi-session event goes to the room as a unit."""
+    desk = desk_of(request)
+    room.release_session(desk.store, event_id, desk.clock())
+    return room_out(request, event_id)
+
+
+@api.post("/events/{event_id}/release/withdraw")
+def post_withdraw(request: Request, event_id: Id) -> RoomOut:
+    room.withdraw(desk_of(request).store, event_id)
+    return room_out(request, event_id)
+
+
+@api.post("/events/{event_id}/timer")
+def post_timer(request: Request, event_id: Id, body: TimerIn) -> RoomOut:
+    desk = desk_of(request)
+    room.timer(desk.store, event_id, body.action, desk.clock(), body.minutes)
+    return room_out(request, event_id)

@@ -1,0 +1,1 @@
+"""The desk's scores: table cards, games and standings (pages, JSON routes, service)."""

@@ -1,0 +1,423 @@
+"""The director's score pages: a round's cards as forms, a card's corrections, and the standings
+(a page, printable, CSV and JSON). The rules are rotation.desk.scores.service' and rotation.scoring's."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from models import SEAT_LETTERS
+from models.event import name_key
+from models.rules import SIT_OUT_RULE, Rules
+from models.scores import Card, RoundMark, Standings
+from rotation import scoring
+from rotation.desk.deps import BaseDep, Id, QueryId, Text, desk_of, local_time, page, pages_router
+from rotation.desk.events import service
+from rotation.desk.scores import service as scores
+from rotation.files.gamesheet import RESULT_COLUMNS, game_cells, games_csv
+from rotation.files.output import SIT_OUT_WORDS
+from rotation.printing.standings_pages import (
+    cell,
+    folded_cell,
+    footnotes,
+    heading,
+    high_lines,
+    player_note,
+    results_csv,
+    standings_csv,
+    standings_html,
+    standings_json,
+)
+from rotation.printing.typeface import widest_word_em
+from rotation.scoring.games import second_looks
+
+router = pages_router()
+# A game result's boxes in the games file's order, the keyboard's: (column, label, width in characters)
+GAME_BOXES = (
+    ("winner", "Winner", 2),
+    ("value", "Value", 3),
+    ("how", "How", 0),
+    ("discarder", "Discarder", 2),
+    ("exposures", "Exposures", 2),
+    ("jokerless", "Jokerless", 3),
+    ("dead", "Dead", 4),
+    ("error", "MJ in error", 3),
+)
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    seat: int
+    letter: str
+    name: str
+    boxes: tuple[str, ...]  # games 1-4 as shown in the form
+    total: str  # the stored card's round total, computed by the server
+
+
+@dataclass(frozen=True)
+class GameRow:
+    number: int
+    cells: dict[str, str]  # the result's boxes (rotation.files.gamesheet.RESULT_COLUMNS) as shown in the form
+    points: tuple[str, ...]  # each seat's points in the card that is in, computed by the server
+
+
+@dataclass(frozen=True)
+class CardForm:
+    table: int
+    seats: tuple[SeatRow, ...]
+    status: str  # in, missing, or changed (the seating changed after the card was entered)
+    entered: str  # when the card that is in was entered
+    corrections: int  # earlier entries kept in its history
+    entry: str = "points"  # games: the card takes game results; points: each player's points
+    games: tuple[GameRow, ...] = ()  # the game results' rows, when the card takes them
+    looks: tuple[str, ...] = ()  # a plain card's games worth a second look (scoring.games.second_looks)
+
+    @property
+    def three_handed(self) -> bool:
+        return len(self.seats) == 3
+
+
+def card_form(
+    table: scores.TableCards, rules: Rules, entry: str = "points", typed: dict[int, tuple[str, ...]] | None = None
+) -> CardForm:
+    """A table's card in seat order: what was typed (a refused entry), or the card in, or empty boxes;
+    with `entry` "games" its rows of game results too (typed: game -> the boxes in RESULT_COLUMNS' order)."""
+    latest, counted = table.latest, table.counted
+    rows = []
+    for seat, name in enumerate(table.players):
+        boxes, total = ("",) * rules.games_per_round, ""  # the page's script totals what is typed
+        if typed is not None and entry == "points":
+            boxes = typed.get(seat, boxes)
+        elif counted is not None:
+            boxes, total = tuple(map(str, counted.points[seat])), str(counted.totals()[name])
+        rows.append(SeatRow(seat, SEAT_LETTERS[seat], name, boxes, total))
+    status = "in" if counted is not None else ("changed" if table.stale else "missing")
+    entered = local_time(latest.entered) if latest is not None else ""
+    games = _game_rows(counted, rules, typed) if entry == "games" else ()
+    looks = tuple(look.message for look in second_looks(counted, rules)) if counted and not counted.games else ()
+    corrections = max(0, len(table.entries) - 1)
+    return CardForm(table.table, tuple(rows), status, entered, corrections, entry, games, looks)
+
+
+def _game_rows(counted: Card | None, rules: Rules, typed: dict[int, tuple[str, ...]] | None) -> tuple[GameRow, ...]:
+    stored = {game.game: game_cells(game) for game in counted.games} if counted is not None else {}
+    rows = []
+    for number in range(1, rules.games_per_round + 1):
+        if typed is not None:
+            cells = dict(zip(RESULT_COLUMNS, typed.get(number, ("",) * len(RESULT_COLUMNS))))
+        else:
+            cells = {column: stored.get(number, {}).get(column, "") for column in RESULT_COLUMNS}
+        points = tuple(str(row[number - 1]) for row in counted.points) if counted and typed is None else ()
+        rows.append(GameRow(number, cells, points))
+    return tuple(rows)
+
+
+def _day_scores(request: Request, event_id: Id) -> scores.DayScores:
+    return scores.day_scores(desk_of(request).store, event_id)
+
+
+# ---- a round's cards -----------------------------------------------------------------------------
+
+
+@router.get("/events/{event_id}/scores")
+def scores_start(request: Request, event_id: Id):
+    """The round to enter now: the first played round with a card missing, else the last played one."""
+    day = _day_scores(request, event_id)
+    waiting = [r.number for r in day.rounds if r.played and r.missing]
+    number = waiting[0] if waiting else max(1, day.played)
+    return RedirectResponse(f"/events/{event_id}/scores/{number}", status_code=303)
+
+
+@router.get("/events/{event_id}/scores/{round_number}", response_class=HTMLResponse)
+def round_page(request: Request, event_id: Id, round_number: Id, saved: QueryId = None, unchanged: bool = False):
+    return _round_page(request, event_id, round_number, saved=saved, unchanged=unchanged)
+
+
+def _round_page(
+    request: Request,
+    event_id: Id,
+    round_number: Id,
+    *,
+    saved: QueryId = None,
+    unchanged: bool = False,
+    typed: dict[int, dict[int, tuple[str, ...]]] | None = None,
+    posted: str = "",
+    errors: dict[str, str] | None = None,
+    status: int = 200,
+) -> HTMLResponse:
+    day = _day_scores(request, event_id)
+    this = scores.round_cards(day, round_number)
+    settings = service.settings_of(service.load_event(desk_of(request).store, event_id))
+    sit_outs = day.schedule.rounds[round_number - 1].sit_outs
+    return page(
+        request,
+        "scores.html.j2",
+        status,
+        event_id=event_id,
+        settings=settings,
+        day=day,
+        this=this,
+        cards=[
+            card_form(table, day.rules, *_typed(table.table, settings.score_entry, typed, posted))
+            for table in this.tables
+        ],
+        sit_outs=sit_outs,
+        sit_out_word=SIT_OUT_WORDS[day.schedule.sit_out_scoring.value],
+        saved=saved,
+        unchanged=unchanged,
+        games=range(1, day.rules.games_per_round + 1),
+        entry=settings.score_entry,
+        game_boxes=GAME_BOXES,
+        errors=errors or {},
+        # a seat row as wide as its widest name: cards at least that wide, and narrower ones stacked
+        row_em=widest_word_em(day.schedule.players) + SEAT_ROW_EM,
+    )
+
+
+def _typed(table: int, entry: str, typed: dict[int, dict[int, tuple[str, ...]]] | None, posted: str):
+    """A card's form as the event enters scores, or as it was posted when refused (a JSON client's kind)."""
+    if typed is not None and table in typed:
+        return posted or entry, typed[table]
+    return entry, None
+
+
+@router.post("/events/{event_id}/scores/{round_number}/played")
+def mark_round_played(request: Request, event_id: Id, round_number: Id, base: BaseDep):
+    """Mark rounds up to this one as played (service.mark_played), from the round's score page."""
+    try:
+        service.mark_played(desk_of(request).store, event_id, round_number, base)
+    except service.DeskError as error:
+        if isinstance(error, service.NotFound):
+            raise
+        return _round_page(request, event_id, round_number, errors={"played": str(error)}, status=error.status)
+    return RedirectResponse(f"/events/{event_id}/scores/{round_number}", status_code=303)
+
+
+@router.post("/events/{event_id}/scores/{round_number}/{table_number}")
+async def enter_card(request: Request, event_id: Id, round_number: Id, table_number: Id):
+    """A table's card from its form: game results `game-G-COLUMN` (winner, value, how, ...) for game G,
+    or points: `name-S` (the seat's player, as the page showed them) and `points-S-G` for seat S and game G.
+    Refused: every message beside its box, what was typed kept."""
+    day = _day_scores(request, event_id)
+    scores.table_cards(day, round_number, table_number)  # a page to show it on
+    form = await request.form()
+    fields = {key: value for key, value in form.items() if isinstance(value, str)}
+    store, games = desk_of(request).store, range(1, day.rules.games_per_round + 1)
+    seats = sorted({int(key.split("-")[1]) for key in fields if key.startswith("name-") and key[5:].isdigit()})
+    names = {seat: fields[f"name-{seat}"] for seat in seats}
+    typed: dict[int, tuple[str, ...]]
+    posted = "games" if any(key.startswith("game-") for key in fields) else "points"
+    try:
+        if posted == "games":
+            typed = {g: tuple(fields.get(f"game-{g}-{column}", "") for column in RESULT_COLUMNS) for g in games}
+            results = {g: dict(zip(RESULT_COLUMNS, typed[g])) for g in games}
+            stored = scores.enter_games(store, event_id, round_number, table_number, results)
+        else:
+            typed = {seat: tuple(fields.get(f"points-{seat}-{g}", "") for g in games) for seat in seats}
+            entries = {names[seat]: list(typed[seat]) for seat in seats}
+            stored = scores.enter_card(store, event_id, round_number, table_number, entries)
+    except scoring.CardRefused as refused:
+        errors = _beside_boxes(table_number, names, refused.problems)
+        kept = {table_number: typed}
+        return _round_page(request, event_id, round_number, typed=kept, posted=posted, errors=errors, status=422)
+    except service.DeskError as error:
+        if isinstance(error, service.NotFound) or error.status == 404:
+            raise
+        errors = {error.field or f"t{table_number}": str(error)}
+        return _round_page(
+            request,
+            event_id,
+            round_number,
+            typed={table_number: typed},
+            posted=posted,
+            errors=errors,
+            status=error.status,
+        )
+    where = f"/events/{event_id}/scores/{round_number}?saved={table_number}"
+    return RedirectResponse(where + ("&unchanged=true" if stored is None else "") + f"#table-{table_number}", 303)
+
+
+def _beside_boxes(table: int, names: dict[int, str], problems) -> dict[str, str]:
+    """Each problem keyed by its box (t3-1-4: table 3, seat B, game 4), its row (t3-1) or the card (t3)."""
+    seat_of = {name_key(name): seat for seat, name in names.items()}
+    errors: dict[str, str] = {}
+    for problem in problems:
+        if problem.field is not None:  # a game result's box: t3-g2-winner
+            key = f"t{table}-g{problem.game}-{problem.field}"
+            errors[key] = f"{errors[key]}; {problem.message}" if key in errors else problem.message
+            continue
+        seat = seat_of.get(name_key(problem.player or ""))
+        key = f"t{table}" if seat is None else f"t{table}-{seat}" + (f"-{problem.game}" if problem.game else "")
+        message = f"game {problem.game}: {problem.message}" if seat is None and problem.game else problem.message
+        errors[key] = f"{errors[key]}; {message}" if key in errors else message
+    return errors
+
+
+@router.get("/events/{event_id}/scores/{round_number}/{table_number}/history", response_class=HTMLResponse)
+def card_history(request: Request, event_id: Id, round_number: Id, table_number: Id):
+    day = _day_scores(request, event_id)
+    table = scores.table_cards(day, round_number, table_number)
+    settings = service.settings_of(service.load_event(desk_of(request).store, event_id))
+    return page(
+        request,
+        "card_history.html.j2",
+        event_id=event_id,
+        settings=settings,
+        round_number=round_number,
+        table=table,
+        entries=list(reversed(table.entries)),
+    )
+
+
+# ---- the rules -------------------------------------------------------------------------------------
+
+
+@router.get("/events/{event_id}/rules", response_class=HTMLResponse)
+def rules_page(request: Request, event_id: int):
+    """The event's rule sheet, to print and pin up: the scoring lines, the three-handed and sit-out rules."""
+    settings = service.settings_of(service.load_event(desk_of(request).store, event_id))
+    rules = settings.rules
+    sit_out = rules.sit_out or SIT_OUT_RULE[settings.sit_out_scoring]
+    return page(request, "rules.html.j2", event_id=event_id, settings=settings, rules=rules, sit_out=sit_out)
+
+
+# ---- the standings -------------------------------------------------------------------------------
+
+
+@router.get("/events/{event_id}/standings", response_class=HTMLResponse)
+def standings_page(request: Request, event_id: Id, after: QueryId = None):
+    return _standings_page(request, event_id, after)
+
+
+def _standings_page(
+    request: Request, event_id: Id, after: QueryId = None, errors: dict[str, str] | None = None, status: int = 200
+) -> HTMLResponse:
+    store = desk_of(request).store
+    day = _day_scores(request, event_id)
+    settings = service.settings_of(service.load_event(store, event_id))
+    table = scores.standings_of(day, after) if day.complete else None
+    return page(
+        request,
+        "standings.html.j2",
+        status,
+        event_id=event_id,
+        settings=settings,
+        day=day,
+        standings=table,
+        heading=heading(table) if table else "",
+        rows=_rows(table),
+        footnotes=footnotes(table) if table else [],
+        highs=high_lines(table) if table else [],
+        on_screen=scores.screen_standings(store, event_id) is not None,
+        errors=errors or {},
+    )
+
+
+def _rows(table: Standings | None) -> list:
+    if table is None:
+        return []
+    return [(row, player_note(row), [(cell(score), score.mark.value) for score in row.rounds]) for row in table.rows]
+
+
+SCREEN_ROUNDS = 6  # round columns at most on the projector's standings, beside rank, name and total
+# A score card's seat row beside its name, in rem (desk.css .seat-row): the letter 1.1 and its gap 0.4, four
+# boxes of 4.2, the round's total 4, the grid's five gaps of 0.3.
+SEAT_ROW_EM = 1.1 + 0.4 + 4 * 4.2 + 4 + 5 * 0.3
+SCREEN_EM = 46.8  # a 1920-px projector's row in em of a name's 40 px (room.css: 24-px margins)
+FIXED_EM, ROUND_EM = 3.2 + 3.8 + 2 * 0.4, 4 + 0.4  # rank, total and their gaps; a round column and its gap
+
+
+def _screen_columns(table: Standings | None) -> tuple[list[str], list]:
+    """The projector's round columns: every round while they fit beside the widest word of a name, or
+    else the first rounds summed in one column (with their signs) and the latest each in its own; and
+    each player's row in them."""
+    if table is None:
+        return [], []
+    word = widest_word_em(row.player for row in table.rows)
+    shown = max(1, min(SCREEN_ROUNDS, int((SCREEN_EM - FIXED_EM - word) // ROUND_EM)))
+    folded = table.after - shown + 1 if table.after > shown else 0
+    heads = ([f"R1–{folded}"] if folded else []) + [f"R{number}" for number in range(folded + 1, table.after + 1)]
+    rows = []
+    for row, note, cells in _rows(table):
+        if folded:
+            early = row.rounds[:folded]
+            sat_out = any(score.mark is RoundMark.SAT_OUT for score in early)
+            cells = [(folded_cell(list(early)), "sat out" if sat_out else "played"), *cells[folded:]]
+        rows.append((row, note, cells))
+    return heads, rows
+
+
+@router.post("/events/{event_id}/standings/screen")
+def screen_toggle(request: Request, event_id: Id, show: Text = "", top: Text = ""):
+    try:
+        if top.strip() and not top.strip().isdigit():
+            raise service.DeskError(f"{top.strip()!r} is not a number of places", field="screen", status=422)
+        scores.show_standings(desk_of(request).store, event_id, show == "yes", int(top) if top.strip() else None)
+    except service.DeskError as error:
+        if isinstance(error, service.NotFound):
+            raise
+        return _standings_page(request, event_id, errors={"screen": str(error)}, status=error.status)
+    return RedirectResponse(f"/events/{event_id}/standings", status_code=303)
+
+
+@router.get("/events/{event_id}/standings/print", response_class=HTMLResponse)
+def standings_print(request: Request, event_id: Id, after: QueryId = None):
+    """The printable page of `rotation scores --html`, with the event's title and date."""
+    settings = service.settings_of(service.load_event(desk_of(request).store, event_id))
+    table = scores.standings_of(_day_scores(request, event_id), after)
+    rules = settings.rules if settings.score_entry == "games" else None  # house rules are the director's
+    return HTMLResponse(standings_html(table, settings.title, settings.date, rules))
+
+
+STANDINGS_FILES = {
+    "standings.csv": "text/csv",
+    "standings.json": "application/json",
+    "results.csv": "text/csv",
+    "games.csv": "text/csv",
+}
+
+
+@router.get("/events/{event_id}/standings/download/{what}")
+def standings_download(request: Request, event_id: Id, what: str, after: QueryId = None, excel: bool = False):
+    from rotation.files.output import EXCEL_BOM
+
+    if what not in STANDINGS_FILES:
+        raise service.DeskError(f"downloads are {', '.join(STANDINGS_FILES)}", status=404)
+    day = _day_scores(request, event_id)
+    table = scores.standings_of(day, after)
+    counted = [card for card in day.counted if card.round <= table.after]
+    render = {
+        "standings.csv": lambda: standings_csv(table),
+        "standings.json": lambda: standings_json(table),
+        "results.csv": lambda: results_csv(table),
+        "games.csv": lambda: games_csv(counted),
+    }
+    text = (EXCEL_BOM if excel and what.endswith(".csv") else "") + render[what]()
+    headers = {"Content-Disposition": f'attachment; filename="event-{event_id}-after-{table.after}-{what}"'}
+    return Response(text, media_type=STANDINGS_FILES[what], headers=headers)
+
+
+# ---- the projector (rotation.desk.room.pages.screen) -------------------------------------------------
+
+
+def screen_context(request: Request, event_id: Id) -> dict:
+    """What the projector needs to show the standings instead of the round's tables (standings None: it
+    shows the tables), and the stamp its poll compares."""
+    store = desk_of(request).store
+    table = scores.screen_standings(store, event_id)
+    top = scores.screen_top(store, event_id)
+    if table is not None and top is not None:  # the top places only, a tie at the last one included
+        table = table.model_copy(update={"rows": tuple(row for row in table.rows if row.rank <= top)})
+    heads, rows = _screen_columns(table)
+    return {
+        "standings": table,
+        "standings_heading": heading(table) if table else "",
+        "standings_heads": heads,
+        "standings_rows": rows,
+        "standings_notes": [*footnotes(table), *high_lines(table, range(table.after, table.after + 1))]
+        if table
+        else [],
+        "standings_stamp": scores.screen_stamp(store, event_id),
+    }

@@ -1,0 +1,1 @@
+"""The desk's series: events played as one season (pages, JSON routes, service)."""

@@ -1,0 +1,166 @@
+"""The series page (every member's nights, opponents met and not yet met, the next night from tonight's
+attendance, the series' standings) and its JSON endpoints, over rotation.desk.series.service."""
+
+from __future__ import annotations
+
+from typing import Annotated
+from urllib.parse import quote
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from pydantic import BaseModel, Field
+
+from models import SeasonRule
+from rotation.desk.deps import desk_of, page, pages_router
+from rotation.desk.events.settings import FieldErrors
+from rotation.desk.series import service as series
+from rotation.printing.season_standings_pages import (
+    night_cells,
+    place,
+    rule_words,
+    score_text,
+    season_csv,
+    season_heading,
+    season_html,
+    season_json,
+    season_notes,
+)
+
+# A series' name is one path segment, quoted ('/' as %2F), which the server decodes before routing: so the
+# routes take it as a path, and the longer routes come before the series' own.
+router = pages_router()
+api = APIRouter(prefix="/api")
+
+
+class StandingsChoice(BaseModel):
+    """The rule the series' standings rank by (the series page's choice, also the endpoints' query)."""
+
+    rule: SeasonRule = SeasonRule.CUMULATIVE
+    min_games: int = Field(default=0, ge=0, le=10_000)
+    best: int | None = Field(default=None, ge=1, le=1_000)
+
+    def query(self) -> str:
+        best = f"&best={self.best}" if self.best else ""
+        return f"rule={self.rule.value}&min_games={self.min_games}{best}"
+
+
+def _series_page(request: Request, name: str, choice: StandingsChoice, errors=None, form=None, status: int = 200):
+    store = desk_of(request).store
+    view = series.series_view(store, name)
+    standings, standings_error = None, ""
+    try:
+        standings = series.series_standings(store, name, choice.rule, choice.min_games, choice.best)
+    except FieldErrors as error:
+        standings_error = error.errors.get("best", str(error))
+    season = standings.season if standings else None
+    return page(
+        request,
+        "series.html.j2",
+        status,
+        view=view,
+        url=f"/series/{quote(name, safe='')}",
+        choice=choice,
+        season=season,
+        left_out=standings.left_out if standings else (),
+        standings_error=standings_error,
+        heading=season_heading(season) if season else "",
+        rule=rule_words(season) if season else "",
+        rows=[(place(row), row, score_text(season, row), night_cells(row)) for row in season.rows] if season else [],
+        notes=season_notes(season) if season else [],
+        form=form or {"rounds": str(view.nights[-1].settings.rounds), "guests": "", "present": []},
+        errors=errors or {},
+    )
+
+
+@router.post("/series/{name:path}/next", response_class=HTMLResponse)
+async def next_night(request: Request, name: str):
+    data = await request.form()
+    present = [str(value) for value in data.getlist("present")]
+    guests, rounds_text = str(data.get("guests", "")), str(data.get("rounds", ""))
+    form = {"present": present, "guests": guests, "rounds": rounds_text}
+    desk = desk_of(request)
+    try:
+        rounds = _rounds(rounds_text)
+        event_id = series.next_night(desk.store, desk.planner, name, present, guests, rounds)
+    except FieldErrors as error:
+        return _series_page(request, name, StandingsChoice(), errors=error.errors, form=form, status=422)
+    return RedirectResponse(f"/events/{event_id}", status_code=303)
+
+
+def _rounds(text: str) -> int | None:
+    if not text.strip():
+        return None
+    try:
+        return int(text.strip())
+    except ValueError:
+        raise FieldErrors({"rounds": f"{text.strip()!r} is not a whole number of rounds"}) from None
+
+
+@router.get("/series/{name:path}/standings/{what}")
+def standings_file(request: Request, name: str, what: str, choice: Annotated[StandingsChoice, Query()]):
+    """The series' standings as a printable page (print), CSV or JSON."""
+    season = series.series_standings(desk_of(request).store, name, choice.rule, choice.min_games, choice.best).season
+    if season is None:
+        return HTMLResponse("No night of the series has a complete round of cards yet.", status_code=404)
+    if what == "print":
+        return HTMLResponse(season_html(season, name))
+    if what == "standings.csv":
+        return Response(season_csv(season), media_type="text/csv; charset=utf-8", headers=_attachment(what))
+    if what == "standings.json":
+        return Response(season_json(season), media_type="application/json", headers=_attachment(what))
+    return HTMLResponse("No such file.", status_code=404)
+
+
+@router.get("/series/{name:path}", response_class=HTMLResponse)
+def series_page(request: Request, name: str, choice: Annotated[StandingsChoice, Query()]):
+    return _series_page(request, name, choice)
+
+
+def _attachment(filename: str) -> dict[str, str]:
+    return {"Content-Disposition": f'attachment; filename="{filename}"'}
+
+
+# ---- JSON endpoints ------------------------------------------------------------------------------
+
+
+class NextNight(BaseModel):
+    present: list[str] = Field(default=[], description="The series' members here tonight.")
+    guests: list[str] = Field(default=[], description="Guests, who are not members of the series.")
+    rounds: int | None = Field(default=None, description="Rounds tonight (default: as the last night).")
+
+
+@api.post("/series/{name:path}/next")
+def next_night_json(request: Request, name: str, body: NextNight) -> JSONResponse:
+    """The next night of the series for tonight's attendance, its plan started against the series so far."""
+    desk = desk_of(request)
+    event_id = series.next_night(desk.store, desk.planner, name, body.present, "\n".join(body.guests), body.rounds)
+    return JSONResponse({"event": event_id, "url": f"/events/{event_id}"}, status_code=201)
+
+
+@api.get("/series/{name:path}/standings")
+def standings_json(request: Request, name: str, choice: Annotated[StandingsChoice, Query()]) -> JSONResponse:
+    outcome = series.series_standings(desk_of(request).store, name, choice.rule, choice.min_games, choice.best)
+    season = outcome.season.model_dump(mode="json") if outcome.season else None
+    return JSONResponse({"season": season, "left_out": list(outcome.left_out)})
+
+
+@api.get("/series/{name:path}")
+def series_json(request: Request, name: str) -> JSONResponse:
+    """The series' nights and every member's nights, opponents met and not yet met."""
+    view = series.series_view(desk_of(request).store, name)
+    return JSONResponse(
+        {
+            "name": view.name,
+            "nights": [{"event": night.event.id, "label": night.label} for night in view.nights],
+            "members": [
+                {
+                    "name": m.name,
+                    "guest": m.guest,
+                    "nights": list(m.nights),
+                    "met": list(m.met),
+                    "not_met": list(m.not_met),
+                }
+                for m in view.members
+            ],
+        }
+    )
