@@ -1,6 +1,6 @@
 """Ways to build a schedule, the independent checker and the bounds, behind one small entry point.
 
-    plan(event, time_limit=...)            -> PlanResult: the variety rotation
+    plan(event, time_limit=...)            -> PlanResult: the variety rotation (tuned by a PlanConfig)
     fixed_schedule(event)                  -> Schedule: the fixed MJMP rotation
     zero_repeat_verdict(event, time_limit) -> Verdict: exists / impossible / unknown
     replan(schedule, played, drop=..., add=...) -> Replan: the rounds still to play, again
@@ -15,6 +15,7 @@ The pipeline behind `plan` (optimizer/plan.py): constructions/ (starts) -> searc
 
 from optimizer.bounds import lower_bound
 from optimizer.checker import InvalidSchedule, check, measure
+from optimizer.config import PlanConfig
 from optimizer.constructions.fixed import fixed_schedule
 from optimizer.fix import FixRefused, mark_played, move, moved, rename, respelling, swap
 from optimizer.plan import plan
@@ -25,6 +26,7 @@ from optimizer.verdict import zero_repeat_verdict
 __all__ = [
     "FixRefused",
     "InvalidSchedule",
+    "PlanConfig",
     "check",
     "fixed_schedule",
     "lower_bound",

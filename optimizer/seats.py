@@ -16,13 +16,17 @@ from __future__ import annotations
 from typing import TypeAlias
 
 import numpy as np
+import numpy.typing as npt
 
 from models import Event, Round, Schedule, Table
 
 EMPTY = -1
 
-Seats: TypeAlias = np.ndarray
-"""int (rounds, tables, 4): player index per seat, EMPTY where a three-handed table has no seat D."""
+Seats: TypeAlias = npt.NDArray[np.integer]
+"""int (rounds, tables, 4): player index per seat, EMPTY where a three-handed table has no seat D.
+An alias of numpy's array type, not a class of its own: every builder slices, swaps and counts on it with
+numpy (a wrapper would be unwrapped at each of those hundreds of places); its shape is the checker's to
+vouch for."""
 
 
 def meetings(seats: Seats, player_count: int) -> np.ndarray:

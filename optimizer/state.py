@@ -16,6 +16,7 @@ import numpy as np
 from models import Bound, Event, Metrics, PlanResult, Schedule, Status
 from optimizer.budget import Budget
 from optimizer.checker import InvalidSchedule, check, indirect_meetings
+from optimizer.provenance import Provenance
 from optimizer.seats import Seats, repeats, to_schedule
 
 QUICK_CHECK_SECONDS = 0.1  # a check this quick may end a run up to that much past its limit
@@ -72,9 +73,14 @@ class Candidate:
     seats: Seats
     schedule: Schedule  # as the checker judged it
     metrics: Metrics
-    method: str
+    made: Provenance
     found_at: float
     moves: int = 0  # players moved against the plan being replaced, where a re-plan counts them
+
+    @property
+    def method(self) -> str:
+        """How it was made, in words (the result's `method`)."""
+        return str(self.made)
 
     @property
     def rank(self) -> tuple[int, ...]:
@@ -98,7 +104,7 @@ class Incumbent:
     time_to_first: float | None = None
     check_seconds: float = 0.0  # how long the last check took, seating to schedule included
 
-    def offer(self, seats: Seats, method: str, found_at: float | None = None) -> None:
+    def offer(self, seats: Seats, made: Provenance, found_at: float | None = None) -> None:
         """Keep the seating if the checker passes it (requests included), its shares are fair,
         and it beats the best. Unchecked, since it cannot be kept: a fresh day with more repeats than
         the best (counted on the seats), and in a run on the clock one offered when the time left is
@@ -121,7 +127,7 @@ class Incumbent:
             self.time_to_first = self.budget.elapsed()
         found_at = self.budget.elapsed() if found_at is None else found_at
         moves = 0 if self.moves_of is None else self.moves_of(seats)
-        candidate = Candidate(seats, schedule, metrics, method, found_at, moves)
+        candidate = Candidate(seats, schedule, metrics, made, found_at, moves)
         if self.best is None or (candidate.moves, candidate.rank) < (self.best.moves, self.best.rank):
             self.best = candidate
             if self.on_better:

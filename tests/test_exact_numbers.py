@@ -1,11 +1,9 @@
 """The exact table numbering (CP-SAT over all rounds): what a day's groups allow."""
 
-import importlib
-
 import numpy as np
 
 from models import Event
-from optimizer import check, plan
+from optimizer import PlanConfig, check, plan
 from optimizer.balance import balance_table_numbers, forced_table_visits, table_visits_above_even
 from optimizer.balance.exact_numbers import fewest_table_visits
 from optimizer.budget import Budget
@@ -39,14 +37,14 @@ def test_the_model_renumbers_a_scrambled_day_to_the_descents_figure_or_better():
     assert (found.seats[0] == scrambled[0]).all()  # the first round keeps its numbers
 
 
-def test_a_repeatable_plan_numbers_its_day_exactly_in_the_time_left_and_repeats_it(monkeypatch):
+def test_a_repeatable_plan_numbers_its_day_exactly_in_the_time_left_and_repeats_it():
     # 24 x 9 on one worker: the descent alone leaves visits above even that the day's groups do not force
     # (the search's own day: the room has a day stored, which the run would take)
     event = Event(players=tuple(f"P{k + 1:02d}" for k in range(24)), rounds=9)
     first, second = (plan(event, time_limit=10, seed=0, workers=1, computed_ahead=False) for _ in range(2))
     assert first.schedule == second.schedule and "tables numbered exactly" in first.method
-    monkeypatch.setattr(importlib.import_module("optimizer.plan"), "EXACT_NUMBERING_MIN_SECONDS", float("inf"))
-    without = check(plan(event, time_limit=10, seed=0, workers=1, computed_ahead=False).schedule)
+    never = PlanConfig(exact_numbering_min_seconds=float("inf"))  # the figure that gates the step, changed
+    without = check(plan(event, time_limit=10, seed=0, workers=1, computed_ahead=False, config=never).schedule)
     metrics = check(first.schedule)
     assert metrics.table_visits_above_even < without.table_visits_above_even  # measured: 3 against 4
     assert (metrics.repeats, metrics.trios_again, metrics.back_to_back) == (48, 0, 0)

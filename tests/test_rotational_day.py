@@ -11,6 +11,7 @@ from optimizer.balance.rotational_day import rotational_day
 from optimizer.budget import CPSAT_WORK_PER_SECOND, Budget
 from optimizer.checker import check
 from optimizer.seats import to_schedule
+from optimizer.stages import SearchOutcome
 
 
 def _measured(seats, players: int):
@@ -63,13 +64,14 @@ def test_after_a_stop_the_plan_runs_no_cp_sat_balancing(monkeypatch):
     def not_now(*args, **kwargs):
         raise AssertionError("a CP-SAT balancing step ran after the stop")
 
-    def stopped(run, *args) -> bool:  # the stop token set before any search
+    def stopped(run, *args) -> SearchOutcome:  # the stop token set before any search
         run.budget.stop.set()
-        return False
+        return SearchOutcome()
 
+    other_days = importlib.import_module("optimizer.balance.other_days")
     monkeypatch.setattr(planning, "_stages", stopped)
-    monkeypatch.setattr(planning, "rotational_day", not_now)
-    monkeypatch.setattr(planning, "fewest_table_visits", not_now)
+    monkeypatch.setattr(other_days, "rotational_day", not_now)
+    monkeypatch.setattr(other_days, "fewest_table_visits", not_now)
     event = Event(players=tuple(f"P{k + 1:02d}" for k in range(16)), rounds=12)
     result = plan(event, time_limit=30, seed=0, workers=2)
     assert result.interrupted and check(result.schedule).repeats == result.repeats

@@ -24,12 +24,15 @@ from ortools.sat.python import cp_model
 
 from models import Bound, Event, PlanResult, Progress
 from optimizer.budget import Budget, Stop, solve
+from optimizer.config import PlanConfig
 from optimizer.moves.model import MovesModel
 from optimizer.moves.old import CANNOT_KEEP, OldPlan
 from optimizer.moves.repair import repaired
-from optimizer.plan import CLAUSES_BUILT_PER_SECOND, plan
+from optimizer.plan import plan
+from optimizer.provenance import Provenance
+from optimizer.run import RunContext
 from optimizer.seats import EMPTY, Seats, table_of
-from optimizer.state import Candidate, History, Incumbent
+from optimizer.state import Candidate, History
 
 # Phase 2 leaves every cell free while the whole day's meeting clauses (pairs x rounds x tables) stay
 # within this; the day model (optimizer.plan) uses the same limit.
@@ -68,7 +71,9 @@ def fewest_moves(
     """The re-plan with the fewest moves against `old`, then the fewest repeats, checked. One worker
     counts work (optimizer.budget): a seeded run repeats exactly."""
     budget = Budget.of(time_limit, repeatable=workers == 1, stop=stop)
-    run = _Run(event, history, old, budget, seed, workers, on_progress)
+    run = _Run(
+        event=event, history=history, old=old, budget=budget, seed=seed, workers=workers, on_progress=on_progress
+    )
     start = repaired(old, event, history.burdens_before)
     offering = time.monotonic()
     run.offer(start, "the old plan, repaired")
@@ -87,43 +92,36 @@ def fewest_moves(
     return FewestMoves(run.result(), run.moves_bound, run.repeats_proven)
 
 
-@dataclass
-class _Run:
-    """One fewest-moves run: what it plans from, its budget, the best so far and what it proved."""
+@dataclass(kw_only=True)
+class _Run(RunContext):
+    """One fewest-moves run: the old plan it moves players from, and what it proved. Its bound on the whole
+    day's repeats is the played rounds' only; its incumbent ranks the fewest moves first."""
 
-    event: Event
-    history: History
     old: OldPlan
-    budget: Budget
-    seed: int
-    workers: int
-    on_progress: Callable[[Progress], None] | None
-    incumbent: Incumbent = field(init=False)
     capacity: list[int] = field(init=False)
     moves_bound: int = field(init=False)
-    bound: Bound = field(init=False)  # on the whole day's repeats
     infeasible: bool = False
     interrupted: bool = False
     repeats_proven: bool = False
 
     def __post_init__(self) -> None:
-        moves_of = lambda seats: int(self.old.moved(seats).sum())  # noqa: E731
-        self.incumbent = Incumbent(self.event, self.history, self.budget, on_better=self._show, moves_of=moves_of)
+        super().__post_init__()
         layout = self.event.layout
         self.capacity = [4] * layout.fours + [3] * layout.threes
         self.moves_bound = forced_moves(self.old, self.capacity, layout.sit_outs)
-        self.bound = self.history.bound or Bound(repeats=0, proof="no repeats yet")
 
-    def _show(self, best: Candidate) -> None:
-        if self.on_progress:
-            elapsed, note = self.budget.elapsed(), f"fewest moves: {best.moves}"
-            self.on_progress(
-                Progress(repeats=best.metrics.repeats, lower_bound=self.bound.repeats, elapsed=elapsed, note=note)
-            )
+    def first_bound(self) -> Bound:
+        return Bound(repeats=0, proof="no repeats yet")
+
+    def moves_of(self) -> Callable[[Seats], int]:
+        return lambda seats: int(self.old.moved(seats).sum())
+
+    def note(self, best: Candidate) -> str:
+        return f"fewest moves: {best.moves}"
 
     def offer(self, seats: Seats, method: str) -> None:
         """Letter the seating (unmoved players keep their letters) and offer it to the incumbent."""
-        self.incumbent.offer(self.old.keep_letters(seats, self.history.letters_before), method)
+        self.incumbent.offer(self.old.keep_letters(seats, self.history.letters_before), Provenance.of(method))
 
     def phase_one(self, start: Seats) -> None:
         """The fewest moves, and the proof of that count."""
@@ -205,7 +203,7 @@ def held_cells(seats: Seats, old: OldPlan, capacity: list[int], seconds: float) 
     be built in `seconds` (and is not too big to help); else every player whose group in that round
     (table, or sitting out), old and new, holds nobody who moved; None if even that takes too long."""
     rounds, player_count = old.tables.shape
-    within = seconds * CLAUSES_BUILT_PER_SECOND
+    within = seconds * PlanConfig.clauses_built_per_second
     nobody = np.zeros((rounds, player_count), bool)
     if _clauses(nobody, len(capacity)) <= min(FREE_MAX_CLAUSES, within):
         return nobody

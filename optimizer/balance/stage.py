@@ -1,0 +1,162 @@
+"""The plan's balancing stage (optimizer.plan's last): what players notice beyond repeats, never at the
+cost of one.
+
+Regroup the best day for fewer trios again and back-to-back rematches at the same repeats (polish), then
+order the rounds, number the tables and seat the letters, none of which changes who meets whom; then,
+where table visits stay above even, other days at the same repeats (optimizer.balance.other_days), a
+regrouping for the table numbers, and the exact numbering of the best day's groups. After a stop only
+the quick steps run (ordering, numbering, letters: no regrouping, no CP-SAT), within the run's end.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from optimizer.balance.order import order_rounds
+from optimizer.balance.other_days import offer_exact_numbering, offer_other_days
+from optimizer.balance.polish import polish, regroup_for_tables
+from optimizer.balance.seats import balance_letters
+from optimizer.balance.tables import KICKS, balance_table_numbers
+from optimizer.budget import Budget
+from optimizer.provenance import BALANCED
+from optimizer.requests import pinned, turn_exempt
+from optimizer.run import Run
+from optimizer.search.costs import Costs
+from optimizer.seats import EMPTY, Seats
+from optimizer.state import FINISH_SECONDS
+
+
+def balance(run: Run, rng: np.random.Generator) -> None:
+    """Balance the run's best day (and the day as built, where rounds were chosen for the table numbers),
+    offering each balanced day to the incumbent."""
+    best = run.best
+    if best is None:
+        return
+    steps = Steps.of(run, rng)
+    # The regrouping for table numbers draws from a generator of its own: the stages before it draw as they did.
+    regroup_rng = rng.spawn(1)[0]
+    if run.as_built is not None:  # first, so that it draws as it did before the rounds were chosen
+        plain = steps.number(steps.order(run.as_built.seats), share=run.config.as_built_share)
+        run.offer(steps.letters(plain), run.as_built.made.then(BALANCED))
+    seats = best.seats
+    if steps.regroup:
+        seats = polish(seats, rng, steps.costs, budget=polish_budget(run))
+    seats = steps.number(steps.order(seats))
+    if not run.incumbent.has_time_to_check():
+        return  # the seat letters would not be checked in time (at the room limits)
+    run.offer(steps.letters(seats), best.made.then(BALANCED))
+    if steps.interrupted:
+        return
+    window = regroup_share(run) if steps.regroup else 0.0
+    won = offer_other_days(run, steps.balanced, window)
+    seats = seats if won is None else won
+    if steps.regroup and (run.done or not run.repeatable) and run.best is not None and not run.budget.stopped:
+        _regroup_for_tables(run, steps, seats, regroup_rng)
+    if not run.budget.stopped:
+        offer_exact_numbering(run, seed=int(rng.integers(2**31)))
+
+
+@dataclass(frozen=True)
+class Steps:
+    """The balancing steps of one run, on its finish budget (the whole run's, or past a stop the run's end
+    regardless of the stop): the order of rounds, the table numbers, the seat letters."""
+
+    run: Run
+    rng: np.random.Generator
+    finish: Budget
+    interrupted: bool  # stopped before balancing: the quick steps only
+    regroup: bool  # whether the day is regrouped (polish, and for the table numbers)
+    costs: Costs | None  # the regrouping's cost model, when it regroups (gigabytes at the room limits)
+    pinned: np.ndarray  # the players who keep their table
+    kicks: int  # the table numbering's restarts
+    three_handed: bool
+
+    @classmethod
+    def of(cls, run: Run, rng: np.random.Generator) -> Steps:
+        assert run.best is not None
+        event, interrupted = run.event, run.budget.stopped
+        player_count = len(event.players)
+        regroup = not interrupted and run.costs is not None and player_count <= run.config.polish_max_players
+        costs = run.costs if regroup else None
+        finish = run.budget.unstopped() if interrupted else run.budget
+        kicks = 0 if run.repeatable else KICKS  # a repeatable run numbers by the descent alone, which ends by itself
+        three_handed = bool((run.best.seats == EMPTY).any())
+        return cls(run, rng, finish, interrupted, regroup, costs, pinned(event), kicks, three_handed)
+
+    def order(self, seats: Seats) -> Seats:
+        history = self.run.history
+        return order_rounds(
+            seats, previous=history.previous, player_count=len(self.run.event.players),
+            exempt=turn_exempt(self.run.event), burdens_so_far=history.burdens_before, budget=self.finish,
+        )  # fmt: skip
+
+    def number(self, seats: Seats, kicks: int | None = None, share: float = 1.0) -> Seats:
+        """The table numbering (optimizer.balance.balance_table_numbers) for `share` of the time left but the
+        seat letters' (their checks, and the exact letters where tables of three), one descent at least even
+        past the run's end (milliseconds at this size). A repeatable run's numbering (its descent alone) is
+        not metered: it ends by itself."""
+        run, config = self.run, self.run.config
+        if not numbered(run, seats):
+            return seats
+        if run.repeatable:
+            budget = Budget.unlimited(self.finish.stop)
+        else:
+            left = self.finish.left()
+            reserve = (
+                config.letters_checks * run.incumbent.check_seconds + self.three_handed * config.letters_share * left
+            )
+            budget = self.finish.within(share * (left - reserve), at_least=config.numbering_seconds)
+        return balance_table_numbers(
+            seats, self.pinned, run.history.visits_before, len(run.event.players), rng=self.rng,
+            kicks=self.kicks if kicks is None else kicks, budget=budget,
+        )  # fmt: skip
+
+    def letters(self, seats: Seats) -> Seats:
+        """The seat letters; where tables of three leave them uneven, exactly, on deterministic work."""
+        run = self.run
+        return balance_letters(
+            seats, letters_so_far=run.history.letters_before, player_count=len(run.event.players),
+            budget=self.finish, work=run.config.letters_work,
+        )  # fmt: skip
+
+    def balanced(self, day: Seats) -> Seats:
+        """Another day, ordered, numbered and lettered."""
+        return self.letters(self.number(self.order(day)))
+
+
+def _regroup_for_tables(run: Run, steps: Steps, seats: Seats, rng: np.random.Generator) -> None:
+    """Regroup the day for fewer table visits above even (optimizer.balance.regroup_for_tables), renumbering
+    with fewer restarts between regroupings. A repeatable run regroups only after a search that stopped
+    early (at the bound), when the work left is the share's; otherwise only the finish window's, which the
+    search's end decides."""
+    assert run.best is not None
+    kicks = min(steps.kicks, run.config.kicks_between_regrouping)
+    seats = regroup_for_tables(
+        seats, rng, lambda day: steps.number(day, kicks=kicks), steps.costs, visits_so_far=run.history.visits_before,
+        budget=polish_budget(run, window=True),
+    )  # fmt: skip
+    run.offer(steps.letters(seats), run.best.made)
+
+
+def numbered(run: Run, seats: Seats) -> bool:
+    """Whether the table numbering fits the room: its players x tables arrays within config.numbering_max_cells."""
+    return len(run.event.players) * seats.shape[1] <= run.config.numbering_max_cells
+
+
+def polish_budget(run: Run, window: bool = False) -> Budget:
+    """A regrouping's budget: a tenth of the time limit (at least FINISH_SECONDS), within the run's end.
+    A repeatable run's: the share's after a search that stopped early (at the bound), else (or with
+    `window`) config.repeatable_window_share of the finish window (the part of the run always kept for
+    balancing), in work."""
+    share = regroup_share(run)
+    if not run.repeatable:
+        return run.budget.within(share)
+    finish_window = run.budget.end - run.search.end
+    return run.budget.within(share if run.done and not window else run.config.repeatable_window_share * finish_window)
+
+
+def regroup_share(run: Run) -> float:
+    """A regrouping's seconds: config.polish_share of the time limit, at least FINISH_SECONDS."""
+    return max(FINISH_SECONDS, run.config.polish_share * run.budget.end)

@@ -1,0 +1,106 @@
+"""One planning run's context, handed to each of its stages.
+
+RunContext  what every run holds: the rounds to plan and what was played before them, the budget (its stop
+            token included), the seed and workers, the progress callback, the bound and the best so far
+Run         the plan's (optimizer.plan): its tuning figures, the search's budget and cost model, the day as
+            built beside rounds chosen for the table numbers
+
+The fewest-moves re-plan (optimizer.moves.solve) has a RunContext of its own, which ranks moves first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from models import Bound, Event, Progress
+from optimizer.bounds import lower_bound
+from optimizer.budget import Budget
+from optimizer.config import PlanConfig
+from optimizer.provenance import Provenance
+from optimizer.search import Costs
+from optimizer.seats import Seats
+from optimizer.stages import Start
+from optimizer.state import FINISH_SECONDS, FINISH_SHARE, Candidate, History, Incumbent
+
+
+@dataclass(kw_only=True)
+class RunContext:
+    """The rounds to plan, what was played before them, the budget, the seed and workers, the bound and
+    the best schedule so far (the incumbent, which shows each better one to `on_progress`)."""
+
+    event: Event
+    history: History
+    budget: Budget
+    seed: int
+    workers: int
+    on_progress: Callable[[Progress], None] | None = None
+    bound: Bound = field(init=False)
+    incumbent: Incumbent = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.bound = self.history.bound or self.first_bound()
+        self.incumbent = Incumbent(
+            self.event, self.history, self.budget, on_better=self._show, moves_of=self.moves_of()
+        )
+
+    def first_bound(self) -> Bound:
+        """The bound before anything is proven, where the played rounds prove none."""
+        return lower_bound(self.event)
+
+    def moves_of(self) -> Callable[[Seats], int] | None:
+        """How many players a seating moves, where the run ranks the fewest moves first."""
+        return None
+
+    def note(self, best: Candidate) -> str:
+        """What the progress line says of a better schedule."""
+        return best.method
+
+    def _show(self, best: Candidate) -> None:
+        if self.on_progress:
+            elapsed, note = self.budget.elapsed(), self.note(best)
+            self.on_progress(
+                Progress(repeats=best.metrics.repeats, lower_bound=self.bound.repeats, elapsed=elapsed, note=note)
+            )
+
+    @property
+    def repeatable(self) -> bool:
+        return self.budget.repeatable
+
+    @property
+    def best(self) -> Candidate | None:
+        return self.incumbent.best
+
+
+@dataclass(kw_only=True)
+class Run(RunContext):
+    """One run of the plan: the budget is the whole run's; the search ends before it (`search`) and
+    balancing has the rest."""
+
+    computed_ahead: bool = True  # may offer the day stored for this room (optimizer.balance.ahead)
+    config: PlanConfig = field(default_factory=PlanConfig)
+    # A repeat-free day as built, when the rounds offered instead were chosen for the table numbers:
+    # balanced too, as before the choice, so that the choice can only gain.
+    as_built: Start | None = field(init=False, default=None)
+
+    @property
+    def search(self) -> Budget:
+        """The search's budget: the run's, less the end kept for balancing (a twentieth, at most FINISH_SECONDS)."""
+        return self.budget.before(min(FINISH_SECONDS, FINISH_SHARE * self.budget.end))
+
+    @cached_property
+    def costs(self) -> Costs | None:
+        """The search's cost model, built when a stage first needs it. Its player-by-player
+        matrices outgrow time and memory in the biggest rooms, where the starts alone answer."""
+        if len(self.event.players) > self.config.search_max_players:
+            return None
+        return Costs.of(self.event, self.history.met_before, self.history.burdens_before, self.history.previous)
+
+    def offer(self, seats: Seats, made: Provenance, found_at: float | None = None) -> None:
+        self.incumbent.offer(seats, made, found_at)
+
+    @property
+    def done(self) -> bool:
+        """Repeats at the bound, and no club-mates meeting who were asked to be spread."""
+        return self.best is not None and self.best.rank[:2] <= (self.bound.repeats, 0)

@@ -1,0 +1,59 @@
+"""What the planner's stages hand each other (optimizer.plan), typed.
+
+Start          a seating offered as a start, with how it was made (optimizer.provenance)
+ProbeResult    what 'at most bound repeats?' ended with: a day, a proof that none exists, or neither
+Probe          a way to ask it (the whole-day model, or split by round 2)
+SearchOutcome  what the search for fewer repeats proved beside the best day, which the incumbent holds
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from optimizer.budget import Budget
+from optimizer.provenance import Provenance, Step
+from optimizer.seats import Seats
+
+if TYPE_CHECKING:
+    from optimizer.run import Run
+
+
+@dataclass(frozen=True)
+class Start:
+    seats: Seats
+    made: Provenance
+
+    @classmethod
+    def of(cls, found: tuple[Seats, str]) -> Start:
+        """A construction's answer (optimizer.constructions: its seats and its name) as a start."""
+        seats, words = found
+        return cls(seats, Provenance.of(words))
+
+    def then(self, seats: Seats, *steps: Step) -> Start:
+        """The start these steps made of this one."""
+        return Start(seats, self.made.then(*steps))
+
+
+@dataclass(frozen=True)
+class ProbeResult:
+    """What a probe ('at most bound repeats?') ended with: a day within the bound, or a proof that none
+    exists (named by `how`), or neither (out of time, or stopped)."""
+
+    seats: Seats | None
+    made: Provenance  # how the day was found
+    proven: bool
+    how: str  # how the proof was reached, for the bound's text
+    found_at: float | None = None
+
+
+# A probe: (run, its budget) -> its result.
+Probe = Callable[["Run", Budget], ProbeResult]
+
+
+@dataclass(frozen=True)
+class SearchOutcome:
+    """What the search proved beside the best day: whether the event has no schedule at all."""
+
+    infeasible: bool = False
