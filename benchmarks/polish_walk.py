@@ -17,7 +17,7 @@ import os
 import subprocess
 import sys
 
-from benchmarks.identical import extract
+from benchmarks.same_plans import extract
 
 ROOMS = ((16, 5), (16, 6), (20, 6), (20, 7), (24, 6), (24, 9), (28, 7), (32, 8), (40, 8), (48, 7))
 
