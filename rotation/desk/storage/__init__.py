@@ -13,7 +13,7 @@ Every SQL statement of the desk is in this package, one module per group of tabl
 
 schema    MIGRATIONS (append only) and the schema's version
 base      the connection, its pragmas, the migrations run, `change` (one transaction)
-records   the typed records the store returns, and the runs' statuses
+records   the typed records the store returns (their JSON columns as models), runs' statuses and kinds
 meta      the desk's secret
 events    events and the version current for each
 versions  the schedule versions (checked before they are stored)
@@ -35,10 +35,16 @@ from rotation.desk.storage.meta import Meta
 from rotation.desk.storage.records import (
     CardRow,
     EventRow,
+    Figures,
+    FixedFigures,
+    Made,
     ReleaseRow,
     RoomRow,
+    RunKind,
+    RunProgress,
     RunRow,
     RunStatus,
+    VersionKind,
     VersionRow,
     now,
 )
@@ -62,12 +68,18 @@ __all__ = [
     "CardRow",
     "DamagedDatabase",
     "EventRow",
+    "Figures",
+    "FixedFigures",
+    "Made",
     "NewerDatabase",
     "ReleaseRow",
     "RoomRow",
+    "RunKind",
+    "RunProgress",
     "RunRow",
     "RunStatus",
     "Store",
+    "VersionKind",
     "VersionRow",
     "now",
 ]
