@@ -9,7 +9,7 @@ import optimizer
 from models import Event
 from rotation.desk.events import service
 from rotation.desk.events.settings import EventSettings
-from rotation.desk.storage import Store
+from rotation.desk.storage import Made, Store, VersionKind
 
 HOSTILE = "<img src=x onerror=alert(1)>"
 LOCAL = "http://127.0.0.1"
@@ -26,6 +26,11 @@ def token_of(html: str) -> str:
     return found.group(1)
 
 
+def errors_beside_fields(html: str) -> dict[str, str]:
+    """A page's messages beside its fields: field -> message (HTML-escaped, as the page has it)."""
+    return dict(re.findall(r'<p class="error" id="error-([a-z_]+)" role="alert">([^<]*)</p>', html))
+
+
 def seeded_event(db_path, settings: EventSettings) -> int:
     """An event whose first version is the fixed rule's schedule with the keep-apart groups (checked on
     the way in), planned by no worker."""
@@ -40,9 +45,9 @@ def seeded_event(db_path, settings: EventSettings) -> int:
             db,
             event_id,
             schedule,
-            kind="plan",
+            kind=VersionKind.PLAN,
             note="the fixed rule",
-            figures={"fixed": service.fixed_figures(schedule)},
+            figures=Made(fixed=service.fixed_figures(schedule)),
             parent=None,
         )
     store.close()

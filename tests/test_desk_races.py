@@ -14,10 +14,10 @@ from fastapi.testclient import TestClient
 
 import optimizer
 from desk_helpers import LOCAL, names, seeded_event, token_of
-from models import Schedule
+from models import Moves, Reseat, Schedule
 from rotation.desk.app import create_app
 from rotation.desk.events.settings import EventSettings
-from rotation.desk.storage import RunStatus, Store
+from rotation.desk.storage import Made, RunKind, RunStatus, Store, VersionKind
 from test_desk_layers import FakePlanner
 
 TRIES = 12
@@ -124,17 +124,17 @@ def propose(db, event_id: int) -> int:
         assert event is not None and event.current_version is not None
         version = store.version(event.current_version)
         assert version is not None
-        run_id = store.add_run(event_id, "replan", {"base_version": version.id}, 1)
+        run_id = store.add_run(event_id, RunKind.REPLAN, {"base_version": version.id}, 1)
         proposal = optimizer.swap(version.schedule(), 5, *pairs_of(version.schedule()))
-        moves = {"moves": 2, "players": 2, "bound": 2}
+        moves = Moves(moves=2, players=2, bound=2)
         with store.change() as db_:
             made = store.add_version(
                 db_,
                 event_id,
                 proposal,
-                kind="replan",
+                kind=VersionKind.REPLAN,
                 note="proposal",
-                figures={"proposal": run_id, "reseat": "fewest", "moves": moves, "changes": []},
+                figures=Made(proposal=run_id, reseat=Reseat.FEWEST, moves=moves, changes=[]),
                 parent=version.id,
                 current=False,
             )

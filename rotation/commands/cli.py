@@ -15,8 +15,9 @@ import click
 
 import optimizer
 from models import Answer, OddPolicy, Reseat, Schedule, SitOutScoring, Status
-from models.event import MAX_ROUNDS, FixedRule, did_you_mean, name_key, normalise_name
+from models.event import MAX_ROUNDS, FixedRule
 from optimizer.fix import turns_broken_by
+from optimizer.leaving import NameRefused, arriving, leaving
 from optimizer.season import HALF_LIFE
 from optimizer.words import counted
 from rotation import stopping, tool_version
@@ -281,9 +282,9 @@ VERBOSE = click.option(
     default=HALF_LIFE,
     show_default=True,
     metavar="NIGHTS",
-    help="With --history: an earlier meeting counts half after this many further nights, a quarter after twice "
-    "as many (a pair that met last week matters more than one that met ten weeks ago); 'inf' counts every "
-    "meeting alike.",
+    help="With --history: every earlier meeting counts, and a recent one counts more: a meeting last week "
+    "weighs 2, after this many further nights 1.5, after twice as many 1.25 (a pair that met last week "
+    "matters more than one that met ten weeks ago); 'inf' counts every meeting alike.",
 )
 @solver_options
 @output_options
@@ -396,7 +397,10 @@ def replan(
     files = output.checked({"schedule file": schedule_file})
     schedule = read_checked(schedule_file)
     played = _played_or_recorded(schedule, played)
-    drop, add = _who_leaves(schedule, drop), _who_arrives(schedule, add)
+    try:
+        drop, add = leaving(schedule, played, drop), arriving(schedule, add)
+    except NameRefused as error:
+        raise BadInput(str(error)) from None
     policy = _policy_change(schedule, odd, scoring)
     try:
         with stopping.polled(), progress_display(solver.time_limit) as show:
@@ -422,43 +426,6 @@ def replan(
     with stopping.held():  # the search is over: a stop signal now waits until the best is written
         emit(outcome.result.schedule, files, output, provenance=made)
         say(replan_text(outcome, verbose))
-
-
-def _who_leaves(schedule: Schedule, drop) -> tuple[str, ...]:
-    """--drop names, spelled as the schedule spells them ('ann' drops 'Ann')."""
-    by_key = {name_key(name): name for name in schedule.players}
-    names = []
-    for given in drop:
-        name = by_key.get(name_key(given))
-        if name is None:
-            hint = did_you_mean(given, schedule.players)
-            raise BadInput(f"cannot drop {normalise_name(given)!r}: not on the schedule{hint}")
-        if name in names:
-            raise BadInput(f"--drop {name!r} is given twice")
-        names.append(name)
-    return tuple(names)
-
-
-def _who_arrives(schedule: Schedule, add) -> tuple[str, ...]:
-    """--add names, normalised; refused when empty, twice, or another spelling of a scheduled name."""
-    on_schedule = {name_key(name): name for name in schedule.players}
-    names: dict[str, str] = {}
-    for given in add:
-        name = normalise_name(given)
-        if not name:
-            raise BadInput(f"--add {given!r}: the name is empty")
-        if name_key(name) in on_schedule:
-            known = on_schedule[name_key(name)]
-            if known in schedule.departures:
-                raise BadInput(
-                    f"cannot add {name!r}: {known!r} left the day (missing round {schedule.departures[known]} on), "
-                    "and a player who left cannot come back; add them under another name"
-                )
-            raise BadInput(f"cannot add {name!r}: {known!r} is already on the schedule")
-        if name_key(name) in names:
-            raise BadInput(f"--add {name!r} is given twice")
-        names[name_key(name)] = name
-    return tuple(names.values())
 
 
 def _policy_change(schedule: Schedule, odd: str | None, scoring: str | None) -> dict:

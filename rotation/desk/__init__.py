@@ -1,11 +1,19 @@
 """The director's desk: `rotation serve`, a local web app over the same library as the command line.
 
 storage   SQLite, every statement of it: events, schedule versions (each change a new one), planning
-          runs, rooms, cards; one module per group of tables, typed records
-settings  an event's settings as the director types them, and the messages beside each field
-service   the small functions every page and every JSON endpoint calls
-worker    the planning process: one per plan, progress to the database, SIGINT keeps the best
-views     what a page shows: rounds, a player's day, the figures in a director's words
+          runs, rooms, cards, backups; one module per group of tables, typed records
+deps      what a route is given: the store, the planner, the templates, the CSRF-checked form
+errors    how every refusal is answered: beside its field on a page, JSON for the JSON endpoints
 security  the secret, the CSRF token, the checks every request passes
-app       the FastAPI application: HTML pages and JSON endpoints over the service
+worker    the planning process: one per plan, progress to the database, SIGINT keeps the best
+serve     `rotation serve`: the file, the address, the browser
+app       the FastAPI application: HTML pages and JSON endpoints over the features' services
+
+The features, each a package with its pages, JSON routes and service:
+events    an event's settings (as the director types them), plans, re-plans and schedule versions;
+          views (what a page shows) and guards (what a change would undo of what the room has)
+room      the rounds released to the room, the players' page, the projector
+scores    table cards, games and standings
+series    events played as the nights of one series
+data      backups, an event exported and imported, archived or deleted
 """

@@ -1,5 +1,5 @@
-"""The desk's FastAPI application: HTML pages (rotation.desk.events.pages) and JSON endpoints
-(rotation.desk.events.api) over the same service functions, one SQLite file, one planner."""
+"""The desk's FastAPI application: each feature's HTML pages and JSON endpoints (rotation.desk.events,
+.room, .scores, .series, .data) over the same service functions, one SQLite file, one planner."""
 
 from __future__ import annotations
 

@@ -60,9 +60,11 @@ class _ProgressWriter:
             self.changed = True
 
     def flush(self, store) -> None:
+        from rotation.desk.storage import RunProgress
+
         with self.lock:
             changed, self.changed = self.changed, False
-            progress = {"repeats": self.best, "bound": self.bound, "note": self.label}
+            progress = RunProgress(repeats=self.best, bound=self.bound, note=self.label)
         if changed:
             store.set_progress(self.run_id, progress)
 

@@ -22,7 +22,16 @@ from models.scores import Card
 from rotation.desk.events.service import DeskError, load_event
 from rotation.desk.events.settings import EventSettings
 from rotation.desk.room.service import new_public_id
-from rotation.desk.storage import EVENT_TABLES, SCHEMA_VERSION, Store, now
+from rotation.desk.storage import (
+    EVENT_TABLES,
+    SCHEMA_VERSION,
+    Figures,
+    RunKind,
+    RunProgress,
+    Store,
+    VersionKind,
+    now,
+)
 
 FORMAT = "rotation-desk-event"
 FORMAT_VERSION = 1
@@ -82,12 +91,16 @@ def _check(rows: dict[str, list[dict]]) -> None:
         ids = {row["id"] for row in rows["versions"]}
         for row in rows["versions"]:
             optimizer.check(Schedule.model_validate_json(row["schedule"]))
-            json.loads(row["figures"])
+            Figures.model_validate_json(row["figures"])
+            VersionKind(row["kind"])
             if row["parent"] is not None and row["parent"] not in ids:
                 raise ValueError(f"version {row['id']} names a version the file does not hold")
         current = rows["events"][0].get("current_version")
         if current is not None and current not in ids:
             raise ValueError("the current schedule is not in the file")
+        for row in rows["runs"]:
+            RunKind(row["kind"])
+            RunProgress.model_validate_json(row["progress"])
         for row in rows["releases"]:
             Round.model_validate_json(row["seating"])
         for row in rows["cards"]:

@@ -126,11 +126,11 @@ def version_out(version: VersionRow, current: int | None) -> VersionOut:
     return VersionOut(
         id=version.id,
         parent=version.parent,
-        kind=version.kind,
+        kind=version.kind.value,
         note=version.note,
         played=version.played,
         created=version.created,
-        repeats=version.figures["metrics"]["repeats"],
+        repeats=version.figures.metrics.repeats,
         current=version.id == current,
     )
 
@@ -139,13 +139,13 @@ def run_out(run: RunRow) -> RunOut:
     return RunOut(
         id=run.id,
         event_id=run.event_id,
-        kind=run.kind,
+        kind=run.kind.value,
         status=run.status,
-        repeats=run.progress.get("repeats"),
-        bound=run.progress.get("bound"),
+        repeats=run.progress.repeats,
+        bound=run.progress.bound,
         elapsed=round(run.elapsed(), 1),
         time_limit=run.time_limit,
-        note=run.progress.get("note", ""),
+        note=run.progress.note,
         message=run.message,
         stop_asked=run.stop_asked,
         version_id=run.version_id,
@@ -153,11 +153,12 @@ def run_out(run: RunRow) -> RunOut:
 
 
 def proposal_out(version: VersionRow, current: int | None) -> ProposalOut:
+    assert version.figures.reseat is not None and version.figures.moves is not None, "a proposal says how it re-seats"
     return ProposalOut(
         version=version_out(version, current),
-        reseat=Reseat(version.figures["reseat"]),
-        moves=Moves.model_validate(version.figures["moves"]),
-        changes=[PlayerChange.model_validate(change) for change in version.figures["changes"]],
+        reseat=version.figures.reseat,
+        moves=version.figures.moves,
+        changes=list(version.figures.changes or ()),
     )
 
 
@@ -307,7 +308,7 @@ def schedule(request: Request, event_id: Id, version: QueryId = None) -> Schedul
 
 @router.get("/events/{event_id}/metrics")
 def metrics(request: Request, event_id: Id, version: QueryId = None) -> Metrics:
-    return Metrics.model_validate(_chosen(request, event_id, version).figures["metrics"])
+    return _chosen(request, event_id, version).figures.metrics
 
 
 def _chosen(request: Request, event_id: Id, version: int | None) -> VersionRow:

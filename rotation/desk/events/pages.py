@@ -36,7 +36,7 @@ from rotation.desk.events.settings import (
     settings_from_form,
 )
 from rotation.desk.room.service import room
-from rotation.desk.storage import RunStatus, VersionRow
+from rotation.desk.storage import FixedFigures, RunStatus, VersionRow
 from rotation.files.inputs import BadInput, decoded
 from rotation.files.output import SIT_OUT_WORDS
 from rotation.printing.typeface import widest_word_em
@@ -230,9 +230,9 @@ def _run_repeats(store, run, current: VersionRow | None) -> int | None:
     if run is None:
         return None
     if run.status is not RunStatus.RUNNING and run.version_id and current is not None:
-        return current.figures["metrics"]["repeats"]
+        return current.figures.metrics.repeats
     stored = store.version(run.version_id) if run.version_id else None
-    return stored.figures["metrics"]["repeats"] if stored else run.progress.get("repeats")
+    return stored.figures.metrics.repeats if stored else run.progress.repeats
 
 
 def _released_changes(store, event_id: int, current: VersionRow | None, proposals: list[VersionRow]) -> dict:
@@ -442,7 +442,7 @@ def player_page(request: Request, event_id: Id, player: Id, version: QueryId = N
     if not 0 <= player < len(schedule.players):
         raise HTTPException(404, f"player {player} is not on this schedule")
     name = schedule.players[player]
-    metrics = next(p for p in shown.figures["metrics"]["players"] if p["name"] == name)
+    metrics = next(p for p in shown.figures.metrics.players if p.name == name)
     return page(
         request,
         "player.html.j2",
@@ -458,7 +458,7 @@ def player_page(request: Request, event_id: Id, player: Id, version: QueryId = N
 @router.get("/events/{event_id}/compare", response_class=HTMLResponse)
 def compare_page(request: Request, event_id: Id):
     settings, shown = _shown(request, event_id)
-    fixed = shown.figures.get("fixed") or {}
+    fixed = shown.figures.fixed or FixedFigures()
     variant = None
     if settings.fixed_rule is not FixedRule.MJMP:  # the event's own fixed rule, beside the baseline
         variant = service.fixed_figures(shown.schedule(), settings.fixed_rule)
@@ -468,9 +468,9 @@ def compare_page(request: Request, event_id: Id):
         event_id=event_id,
         settings=settings,
         rows=views.compared_rows(shown.figures, variant),
-        skipped=fixed.get("skipped", ""),
+        skipped=fixed.skipped or "",
         variant=rule_words(settings.fixed_rule, tuple(settings.winds)) if variant is not None else "",
-        variant_skipped=(variant or {}).get("skipped", ""),
+        variant_skipped=(variant.skipped or "") if variant else "",
         version=shown,
     )
 
@@ -582,7 +582,7 @@ def download(request: Request, event_id: Id, what: str, excel: bool = False):
     metrics = optimizer.check(schedule)
     bom = EXCEL_BOM if excel else ""
     render = {
-        "schedule.json": lambda: schedule_json(with_provenance(schedule, metrics, method=shown.kind)),
+        "schedule.json": lambda: schedule_json(with_provenance(schedule, metrics, method=shown.kind.value)),
         "schedule.csv": lambda: bom + schedule_csv(schedule),
         "schedule-long.csv": lambda: bom + schedule_csv_long(schedule),
     }

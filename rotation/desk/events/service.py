@@ -17,12 +17,23 @@ from dataclasses import dataclass, replace
 from typing import Protocol, TypeVar
 
 import optimizer
-from models import Event, NightPlan, PlanResult, Progress, Replan, Reseat, Schedule, Status
+from models import Event, Moves, NightPlan, PlanResult, PlayerChange, Progress, Replan, Reseat, Schedule, Status
 from models.event import FixedRule, name_key, normalise_name
+from optimizer.leaving import NameRefused, arriving, leaving
 from optimizer.words import counted
 from rotation.desk.events import guards
 from rotation.desk.events.settings import EventSettings, FieldErrors, check_time_limit
-from rotation.desk.storage import EventRow, RunRow, RunStatus, Store, VersionRow
+from rotation.desk.storage import (
+    EventRow,
+    FixedFigures,
+    Made,
+    RunKind,
+    RunRow,
+    RunStatus,
+    Store,
+    VersionKind,
+    VersionRow,
+)
 
 T = TypeVar("T")
 
@@ -164,7 +175,7 @@ def start_plan(
         settings = settings_of(event)
         settings.event()
         request = {"settings": settings.model_dump(mode="json"), "earlier": earlier_nights(store, event_id, settings)}
-        run_id = store.add_run(event_id, "plan", request, settings.time_limit, planner.desk)
+        run_id = store.add_run(event_id, RunKind.PLAN, request, settings.time_limit, planner.desk)
     return _launch(store, planner, run_id)
 
 
@@ -195,7 +206,7 @@ def start_replan(
     A round released to the room is re-planned only when the director includes the released rounds."""
     with _day(store, event_id, base) as (_, version):
         request = _replan_request(store, version, from_round, leave, arrive, time_limit, include_released)
-        run_id = store.add_run(event_id, "replan", request, time_limit, planner.desk)
+        run_id = store.add_run(event_id, RunKind.REPLAN, request, time_limit, planner.desk)
     return _launch(store, planner, run_id)
 
 
@@ -224,12 +235,12 @@ def _replan_request(
             "(the proposals then name the released tables they change)",
             field="from_round",
         )
-    request = {
-        "base_version": version.id,
-        "played": from_round - 1,
-        "drop": _leavers(schedule, from_round, leave),
-        "add": _arrivals(schedule, arrive),
-    }
+    try:  # the library's rule (optimizer.leaving), as the command line's; a blank line of a box names nobody
+        drop = leaving(schedule, from_round - 1, [name for name in leave if normalise_name(name)])
+        add = arriving(schedule, [name for name in arrive if normalise_name(name)])
+    except NameRefused as error:
+        raise DeskError(str(error), field=error.side, status=422) from None
+    request = {"base_version": version.id, "played": from_round - 1, "drop": list(drop), "add": list(add)}
     try:
         check_time_limit(time_limit)
     except FieldErrors as error:
@@ -241,33 +252,6 @@ def _released_words(released: list[int]) -> str:
     if len(released) == 1:
         return f"round {released[0]} is released to"
     return f"rounds {released[0]} to {released[-1]} are released to"
-
-
-def _leavers(schedule: Schedule, from_round: int, leave: list[str]) -> list[str]:
-    """The names who leave, spelled as the schedule spells them ('ann' is 'Ann')."""
-    by_key = {name_key(name): name for name in schedule.expected(from_round - 1)}
-    names: list[str] = []
-    for given in filter(None, map(normalise_name, leave)):
-        name = by_key.get(name_key(given))
-        if name is None:
-            raise DeskError(f"{given!r} does not play round {from_round}", field="leave", status=422)
-        if name not in names:
-            names.append(name)
-    return names
-
-
-def _arrivals(schedule: Schedule, arrive: list[str]) -> list[str]:
-    on_schedule = {name_key(name): name for name in schedule.players}
-    names: dict[str, str] = {}
-    for name in filter(None, map(normalise_name, arrive)):
-        if name_key(name) in on_schedule:
-            raise DeskError(
-                f"{name!r}: {on_schedule[name_key(name)]!r} is already on the schedule", field="arrive", status=422
-            )
-        if name_key(name) in names:
-            raise DeskError(f"{name!r} is named twice", field="arrive", status=422)
-        names[name_key(name)] = name
-    return list(names.values())
 
 
 def _launch(store: Store, planner: Planner, run_id: int) -> int:
@@ -302,7 +286,7 @@ def run_again(store: Store, planner: Planner, run_id: int) -> int:
     run = load_run(store, run_id)
     if run.status not in (RunStatus.INTERRUPTED, RunStatus.FAILED):
         raise DeskError(f"only an interrupted or failed plan runs again; this one is {run.status}")
-    if run.kind == "plan":
+    if run.kind is RunKind.PLAN:
         return start_plan(store, planner, run.event_id)
     with store.change():
         if any(other.running for other in store.runs(run.event_id)):
@@ -383,9 +367,9 @@ class Planned:
 
     result: PlanResult
     base: VersionRow | None  # the version a re-plan started from
-    changes: list | None  # a re-plan's players whose seats changed
+    changes: list[PlayerChange] | None  # a re-plan's players whose seats changed
     reseat: Reseat | None = None  # a re-plan's choice: the fewest moves, or everyone re-seated
-    moves: dict | None = None  # a re-plan's models.Moves against the plan it replaces
+    moves: Moves | None = None  # a re-plan's moves against the plan it replaces
     season: str = ""  # a night of a series: what it adds to the nights before
 
 
@@ -395,7 +379,7 @@ RESEAT_WORDS = {Reseat.FEWEST: "fewest moves", Reseat.ALL: "everyone re-seated"}
 def plan_run(store: Store, run: RunRow, on_progress: Callable[[Progress], None]) -> list[Planned] | str:
     """In the worker process: the library's plan, or a re-plan's two proposals, or its refusal in one line."""
     try:
-        if run.kind == "plan":
+        if run.kind is RunKind.PLAN:
             settings = EventSettings.model_validate(run.request["settings"])
             earlier = [_schedule_of(store, event_id) for event_id in run.request.get("earlier", [])]
             planned = plan_day(settings, on_progress, earlier)
@@ -441,9 +425,7 @@ def _proposals(store: Store, run: RunRow, on_progress: Callable[[Progress], None
             run.time_limit / 2,
             on_progress,
         )
-        changes = [change.model_dump(mode="json") for change in outcome.changes]
-        moves = outcome.moves.model_dump(mode="json") if outcome.moves else None
-        proposals.append(Planned(outcome.result, base, changes, reseat, moves))
+        proposals.append(Planned(outcome.result, base, list(outcome.changes), reseat, outcome.moves))
         if outcome.result.interrupted:
             break
     return proposals
@@ -467,7 +449,9 @@ def keep_run(store: Store, run: RunRow, planned: list[Planned] | str | None) -> 
         with store.change() as db:
             ids = [_keep_one(store, db, run, one) for one in found]
             # The run's figures are those of the schedule kept: the live line may lag the last stage.
-            final = {**run.progress, "repeats": found[0].result.repeats, "bound": found[0].result.bound.repeats}
+            final = run.progress.model_copy(
+                update={"repeats": found[0].result.repeats, "bound": found[0].result.bound.repeats}
+            )
             status = RunStatus.STOPPED if stopped else RunStatus.FINISHED
             if not store.end_run(db, run.id, status, version_id=ids[0], progress=final):
                 raise _Closed  # rolls the versions back: the run was closed while it planned
@@ -480,15 +464,15 @@ def keep_run(store: Store, run: RunRow, planned: list[Planned] | str | None) -> 
 def _keep_one(store: Store, db, run: RunRow, planned: Planned) -> int:
     result = planned.result
     assert result.schedule is not None
-    figures = {**result_figures(result), "changes": planned.changes}
+    figures = result_figures(result).model_copy(update={"changes": planned.changes})
     if planned.reseat is not None:
-        figures.update(proposal=run.id, reseat=planned.reseat.value, moves=planned.moves)
+        figures = figures.model_copy(update={"proposal": run.id, "reseat": planned.reseat, "moves": planned.moves})
     parent = load_event(store, run.event_id).current_version
     return store.add_version(
         db,
         run.event_id,
         result.schedule,
-        kind=run.kind,
+        kind=VersionKind(run.kind.value),
         note=_plan_note(run, planned),
         figures=figures,
         parent=parent if planned.base is None else planned.base.id,
@@ -513,7 +497,7 @@ def _plan_note(run: RunRow, planned: Planned) -> str:
     stopped = " (stopped early: the best found so far)" if result.interrupted else ""
     if planned.season:
         return f"planned {planned.season}, {result.runtime:.1f} s{stopped}"
-    if run.kind == "plan" or planned.reseat is None:
+    if run.kind is RunKind.PLAN or planned.reseat is None:
         return f"planned: {counted(result.repeats or 0, 'repeat')}, {result.runtime:.1f} s{stopped}"
     who = [f"{name} leaves" for name in run.request["drop"]] + [f"{name} arrives" for name in run.request["add"]]
     moved = len(planned.changes or [])
@@ -525,29 +509,31 @@ def _plan_note(run: RunRow, planned: Planned) -> str:
     )
 
 
-def result_figures(result: PlanResult) -> dict:
+def result_figures(result: PlanResult) -> Made:
     """What a plan says about itself beyond the schedule: bound, proof, method, time, the fixed rule."""
     assert result.schedule is not None
-    return {
-        "bound": result.bound.model_dump(mode="json"),
-        "method": result.method,
-        "runtime": result.runtime,
-        "interrupted": result.interrupted,
-        "fixed": fixed_figures(result.schedule),
-    }
+    return Made(
+        bound=result.bound,
+        method=result.method,
+        runtime=result.runtime,
+        interrupted=result.interrupted,
+        fixed=fixed_figures(result.schedule),
+    )
 
 
-def fixed_figures(schedule: Schedule, rule: FixedRule = FixedRule.MJMP) -> dict:
+def fixed_figures(schedule: Schedule, rule: FixedRule = FixedRule.MJMP) -> FixedFigures:
     """A fixed rule's metrics on the same room (MJMP item 23, the baseline, unless `rule` says otherwise),
     or why they do not describe this day."""
     if schedule.arrivals or schedule.departures or any(round_.absent for round_ in schedule.rounds):
-        return {"skipped": "players came and went during the day, so the full room's fixed rotation does not apply"}
+        return FixedFigures(
+            skipped="players came and went during the day, so the full room's fixed rotation does not apply"
+        )
     try:
         event = Event(players=schedule.players, rounds=len(schedule.rounds), odd=schedule.odd)
         metrics = optimizer.check(optimizer.fixed_schedule(event, rule))
     except (ValueError, optimizer.InvalidSchedule) as error:
-        return {"skipped": f"the fixed rule cannot seat this room: {error}"}
-    return {"metrics": metrics.model_dump(mode="json")}
+        return FixedFigures(skipped=f"the fixed rule cannot seat this room: {error}")
+    return FixedFigures(metrics=metrics)
 
 
 # ---- changes during the day --------------------------------------------------------------------
@@ -556,9 +542,9 @@ def fixed_figures(schedule: Schedule, rule: FixedRule = FixedRule.MJMP) -> dict:
 def proposals(store: Store, event: EventRow) -> list[VersionRow]:
     """The last re-plan's proposals, fewest moves first, while the day is still the one they start from."""
     runs = store.runs(event.id)
-    if not runs or runs[0].kind != "replan" or runs[0].running:
+    if not runs or runs[0].kind is not RunKind.REPLAN or runs[0].running:
         return []
-    found = [version for version in store.versions(event.id) if version.figures.get("proposal") == runs[0].id]
+    found = [version for version in store.versions(event.id) if version.figures.proposal == runs[0].id]
     return found[::-1] if found and all(version.parent == event.current_version for version in found) else []
 
 
@@ -580,7 +566,7 @@ def mark_played(store: Store, event_id: int, rounds: int, base: int | None = Non
             raise DeskError(f"rounds 1 to {rounds} are already recorded as played", field="played", status=422)
         first = version.played + 1
         note = f"round {rounds} played" if rounds == first else f"rounds {first}-{rounds} played"
-        return _new_version(store, version, played, kind="played", note=note)
+        return _new_version(store, version, played, kind=VersionKind.PLAYED, note=note)
 
 
 def swap(
@@ -600,7 +586,7 @@ def swap(
         a, b = correction.players
         note = f"round {round_number}: {a} and {b} swapped" + (" (as played)" if correction.played else "")
         _confirmed(store, version, swapped, round_number, note, "swap", confirm)
-        return _new_version(store, version, swapped, kind="swap", note=note)
+        return _new_version(store, version, swapped, kind=VersionKind.SWAP, note=note)
 
 
 def move(
@@ -619,7 +605,7 @@ def move(
         player = moved.corrections[-1].players[0]
         note = f"round {round_number}: {player} played at table {table} (as played)"
         _confirmed(store, version, moved, round_number, note, "move", confirm)
-        return _new_version(store, version, moved, kind="move", note=note)
+        return _new_version(store, version, moved, kind=VersionKind.MOVE, note=note)
 
 
 PREVIEW_FIGURES = (
@@ -639,7 +625,7 @@ def _confirmed(
     if confirm:
         return
     before = version.schedule()
-    metrics_before, metrics_after = version.figures["metrics"], optimizer.check(after).model_dump(mode="json")
+    metrics_before, metrics_after = version.figures.metrics, optimizer.check(after)
     moves = [
         f"{name}: {_place_words(was)} \u2192 {_place_words(now)}"
         for name, was, now in optimizer.moved(before, after, round_number)
@@ -650,7 +636,7 @@ def _confirmed(
         "round": round_number,
         "moves": moves,
         "figures": [
-            {"label": label, "before": metrics_before[key], "after": metrics_after[key]}
+            {"label": label, "before": getattr(metrics_before, key), "after": getattr(metrics_after, key)}
             for label, key in PREVIEW_FIGURES
         ],
         "effects": effects.as_json(),
@@ -675,14 +661,10 @@ def _fix(fix: Callable[[], T], field: str) -> T:
         raise DeskError(str(error), field=field, status=422) from None
 
 
-_OF_THAT_SCHEDULE = ("metrics", "changes", "proposal", "reseat", "moves")  # not carried to a fixed copy
-
-
-def _new_version(store: Store, version: VersionRow, schedule: Schedule, *, kind: str, note: str) -> int:
-    figures = {key: value for key, value in version.figures.items() if key not in _OF_THAT_SCHEDULE}
+def _new_version(store: Store, version: VersionRow, schedule: Schedule, *, kind: VersionKind, note: str) -> int:
     with store.change() as db:
         return store.add_version(
-            db, version.event_id, schedule, kind=kind, note=note, figures=figures, parent=version.id
+            db, version.event_id, schedule, kind=kind, note=note, figures=version.figures.carried(), parent=version.id
         )
 
 
@@ -702,9 +684,14 @@ def rename(store: Store, event_id: int, old: str, new: str) -> tuple[str, str]:
     with store.change() as db:
         store.set_settings(event_id, renamed)
         if version is not None and schedule is not None:  # a new version: the older ones keep their spelling
-            figures = {key: value for key, value in version.figures.items() if key not in _OF_THAT_SCHEDULE}
             store.add_version(
-                db, event_id, schedule, kind="rename", note=f"{was} renamed {now}", figures=figures, parent=version.id
+                db,
+                event_id,
+                schedule,
+                kind=VersionKind.RENAME,
+                note=f"{was} renamed {now}",
+                figures=version.figures.carried(),
+                parent=version.id,
             )
         store.rename_in_room(db, event_id, was, now)
     return was, now

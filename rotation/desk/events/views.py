@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from models import SEAT_LETTERS, Metrics, Moves, Reseat, Schedule
 from optimizer.words import counted, moves_proof
-from rotation.desk.storage import VersionRow
+from rotation.desk.storage import Figures, FixedFigures, VersionRow
 from rotation.files.output import NOT_HERE_WORD, SIT_OUT_WORDS, THREE_HANDED_WORD, metrics_lines
 
 
@@ -83,26 +83,26 @@ def player_day(schedule: Schedule, name: str) -> list[DayLine]:
     return lines
 
 
-def figure_lines(figures: dict, schedule: Schedule | None) -> list[str]:
+def figure_lines(figures: Figures, schedule: Schedule | None) -> list[str]:
     """The figures of a version in the CLI report's words (rotation.files.output.metrics_lines, the requests
     confirmed from the schedule), with the fixed rule's repeats, the bound and how it was made."""
-    metrics = Metrics.model_validate(figures["metrics"])
+    metrics = figures.metrics
     lines = metrics_lines(metrics, schedule)
-    fixed = (figures.get("fixed") or {}).get("metrics")
+    fixed = figures.fixed.metrics if figures.fixed else None
     if fixed:
-        lines[0] += f"; the fixed rule on the same room: {counted(fixed['repeats'], 'repeat')}"
-    bound = figures.get("bound")
+        lines[0] += f"; the fixed rule on the same room: {counted(fixed.repeats, 'repeat')}"
+    bound = figures.bound
     if bound:
-        gap = metrics.repeats - bound["repeats"]
+        gap = metrics.repeats - bound.repeats
         lines[1:1] = [
-            f"Best possible: at least {counted(bound['repeats'], 'repeat')} ({bound['proof']})",
+            f"Best possible: at least {counted(bound.repeats, 'repeat')} ({bound.proof})",
             "Proven optimal: no seating of this day has fewer repeats"
             if gap <= 0
             else f"Not proven optimal: at most {counted(gap, 'repeat')} above the best possible",
         ]
-    if figures.get("method"):
-        stopped = " (stopped early: the best found so far)" if figures.get("interrupted") else ""
-        lines.append(f"Made by: {figures['method']}, in {figures.get('runtime', 0):.1f} s{stopped}")
+    if figures.method:
+        stopped = " (stopped early: the best found so far)" if figures.interrupted else ""
+        lines.append(f"Made by: {figures.method}, in {figures.runtime or 0:.1f} s{stopped}")
     return lines
 
 
@@ -119,14 +119,12 @@ COMPARED = (
 )
 
 
-def compared_rows(figures: dict, variant: dict | None = None) -> list[tuple[str, ...]]:
+def compared_rows(figures: Figures, variant: FixedFigures | None = None) -> list[tuple[str, ...]]:
     """(what, this schedule, the fixed rule[, the event's own fixed rule]) for the side-by-side table;
     `variant` is the figures of the fixed rule the event prints, when it is not MJMP item 23."""
-    ours = Metrics.model_validate(figures["metrics"])
-    fixed_data = (figures.get("fixed") or {}).get("metrics")
-    fixed = Metrics.model_validate(fixed_data) if fixed_data else None
-    chosen = (variant or {}).get("metrics")
-    theirs = [Metrics.model_validate(chosen) if chosen else None] if variant is not None else []
+    ours = figures.metrics
+    fixed = figures.fixed.metrics if figures.fixed else None
+    theirs = [variant.metrics] if variant is not None else []
 
     def value(metrics: Metrics | None, key: str | None) -> str:
         if metrics is None:
@@ -150,24 +148,27 @@ class ProposalView:
     note: str
 
 
-PROPOSAL_WORDS = {Reseat.FEWEST.value: "Fewest moves", Reseat.ALL.value: "Everyone re-seated"}
+PROPOSAL_WORDS = {Reseat.FEWEST: "Fewest moves", Reseat.ALL: "Everyone re-seated"}
 
 
 def proposals_view(proposals: list[VersionRow]) -> list[ProposalView]:
-    return [
-        ProposalView(
-            version=version.id,
-            reseat=PROPOSAL_WORDS[version.figures["reseat"]],
-            repeats=version.figures["metrics"]["repeats"],
-            moves=_moves_line(Moves.model_validate(version.figures["moves"])),
-            changes=tuple(
-                f"{c['name']}: round{'s' if len(c['rounds']) > 1 else ''} {', '.join(map(str, c['rounds']))}"
-                for c in version.figures["changes"]
-            ),
-            note=version.note,
-        )
-        for version in proposals
-    ]
+    return [_proposal_view(version) for version in proposals]
+
+
+def _proposal_view(version: VersionRow) -> ProposalView:
+    figures = version.figures
+    assert figures.reseat is not None and figures.moves is not None, "a proposal says how it re-seats"
+    return ProposalView(
+        version=version.id,
+        reseat=PROPOSAL_WORDS[figures.reseat],
+        repeats=figures.metrics.repeats,
+        moves=_moves_line(figures.moves),
+        changes=tuple(
+            f"{c.name}: round{'s' if len(c.rounds) > 1 else ''} {', '.join(map(str, c.rounds))}"
+            for c in figures.changes or ()
+        ),
+        note=version.note,
+    )
 
 
 def _moves_line(moves: Moves) -> str:

@@ -13,13 +13,14 @@ Every SQL statement of the desk is in this package, one module per group of tabl
 
 schema    MIGRATIONS (append only) and the schema's version
 base      the connection, its pragmas, the migrations run, `change` (one transaction)
-records   the typed records the store returns, and the runs' statuses
+records   the typed records the store returns (their JSON columns as models), runs' statuses and kinds
 meta      the desk's secret
 events    events and the version current for each
 versions  the schedule versions (checked before they are stored)
 runs      planning runs, their progress and their end
 rooms     each event's room: public id, timer, pace, released rounds
 cards     score cards and their corrections
+series    a series' settings (its standings rule)
 whole     an event across all its tables: export, import, delete, a rename in what the room has
 lock      one desk per file
 backup    consistent copies of the file while the desk runs, kept and restored whole
@@ -34,21 +35,28 @@ from rotation.desk.storage.meta import Meta
 from rotation.desk.storage.records import (
     CardRow,
     EventRow,
+    Figures,
+    FixedFigures,
+    Made,
     ReleaseRow,
     RoomRow,
+    RunKind,
+    RunProgress,
     RunRow,
     RunStatus,
+    VersionKind,
     VersionRow,
     now,
 )
 from rotation.desk.storage.rooms import Rooms
 from rotation.desk.storage.runs import Runs
 from rotation.desk.storage.schema import MIGRATIONS, SCHEMA_VERSION
+from rotation.desk.storage.series import Series
 from rotation.desk.storage.versions import Versions
 from rotation.desk.storage.whole import EVENT_TABLES, Whole
 
 
-class Store(Meta, Events, Versions, Runs, Rooms, Cards, Whole):
+class Store(Meta, Events, Versions, Runs, Rooms, Cards, Series, Whole):
     """One connection to the desk's file, with every table group's reads and writes; open one per
     thread or process (sqlite3 objects are not shared)."""
 
@@ -60,12 +68,18 @@ __all__ = [
     "CardRow",
     "DamagedDatabase",
     "EventRow",
+    "Figures",
+    "FixedFigures",
+    "Made",
     "NewerDatabase",
     "ReleaseRow",
     "RoomRow",
+    "RunKind",
+    "RunProgress",
     "RunRow",
     "RunStatus",
     "Store",
+    "VersionKind",
     "VersionRow",
     "now",
 ]

@@ -6,9 +6,9 @@ import time
 from datetime import datetime, timezone
 from enum import Enum
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, model_serializer
 
-from models import Round, Schedule
+from models import Bound, Metrics, Moves, PlayerChange, Reseat, Round, Schedule
 from models.scores import Card
 
 
@@ -25,6 +25,74 @@ class RunStatus(str, Enum):
         return self.value
 
 
+class RunKind(str, Enum):
+    """What a planning run makes."""
+
+    PLAN = "plan"  # the whole day (or a night of a series), from the event's settings
+    REPLAN = "replan"  # the rounds still to play, after players left or arrived: proposals to choose from
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class VersionKind(str, Enum):
+    """What made a schedule version: a run (its kind's words) or a change by hand."""
+
+    PLAN = "plan"
+    REPLAN = "replan"
+    PLAYED = "played"  # rounds marked played (or not)
+    SWAP = "swap"  # two players swapped in a round
+    MOVE = "move"  # a player moved to an empty seat in a round
+    RENAME = "rename"  # a player's spelling corrected
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class FixedFigures(BaseModel):
+    """A fixed rule's figures on the same room, or why they do not describe this day."""
+
+    model_config = ConfigDict(frozen=True)
+
+    metrics: Metrics | None = None
+    skipped: str | None = None
+
+    @model_serializer(mode="wrap")
+    def _one_of_them(self, handler: SerializerFunctionWrapHandler) -> dict:
+        """Stored as `{"metrics": ...}` or `{"skipped": ...}`, as it always was."""
+        return {key: value for key, value in handler(self).items() if value is not None}
+
+
+class Made(BaseModel):
+    """How a version was made, as far as its maker knows it: a plan's bound, method, time and the fixed
+    rule beside it; a re-plan's proposal (the run), choice, moves and the players whose seats changed.
+    A change by hand carries the plan's part over (`carried`)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    bound: Bound | None = None
+    method: str | None = None
+    runtime: float | None = None
+    interrupted: bool | None = None
+    fixed: FixedFigures | None = None
+    changes: list[PlayerChange] | None = None  # a run's players whose seats changed (None: a plan)
+    proposal: int | None = None  # the re-plan run whose proposal this is, until one is accepted
+    reseat: Reseat | None = None
+    moves: Moves | None = None
+
+    def carried(self) -> Made:
+        """What a fixed copy of the schedule keeps: how the plan was made, not what its run changed."""
+        return Made(
+            **self.model_dump(include={"bound", "method", "runtime", "interrupted", "fixed"}, exclude_unset=True)
+        )
+
+
+class Figures(Made):
+    """The `figures` column of a version (JSON): how it was made, and the checker's metrics of it."""
+
+    metrics: Metrics
+
+
 class EventRow(BaseModel):
     id: int
     settings: dict
@@ -37,10 +105,10 @@ class VersionRow(BaseModel):
     id: int
     event_id: int
     parent: int | None
-    kind: str
+    kind: VersionKind
     note: str
     played: int  # the schedule's own `played`, read by SQLite without parsing the schedule
-    figures: dict
+    figures: Figures
     created: str
     schedule_json: str
 
@@ -48,10 +116,21 @@ class VersionRow(BaseModel):
         return Schedule.model_validate_json(self.schedule_json)
 
 
+class RunProgress(BaseModel):
+    """A run's live line (the `progress` column, JSON): the best repeats so far, the best lower bound,
+    what the solver is doing; none of it until the planner first reports."""
+
+    model_config = ConfigDict(frozen=True)
+
+    repeats: int | None = None
+    bound: int | None = None
+    note: str = ""
+
+
 class RunRow(BaseModel):
     id: int
     event_id: int
-    kind: str
+    kind: RunKind
     request: dict
     status: RunStatus
     pid: int | None
@@ -59,7 +138,7 @@ class RunRow(BaseModel):
     started: float
     finished: float | None
     stop_asked: bool
-    progress: dict
+    progress: RunProgress
     message: str
     version_id: int | None
     desk: str  # the desk that started it (rotation.desk.worker.Planner.desk)
@@ -81,6 +160,7 @@ class RoomRow(BaseModel):
     left: float | None  # seconds left at `started` (None: the whole round)
     standings_at: int | None  # the projector shows the standings while this round is the latest released
     standings_top: int | None = None  # the top places it shows then (None: everyone)
+    standings_series: bool = False  # then the standings of the event's series, not the night's
 
 
 class ReleaseRow(BaseModel):

@@ -7,17 +7,17 @@ import sqlite3
 import time
 
 from rotation.desk.storage.base import Connection
-from rotation.desk.storage.records import RunRow, RunStatus
+from rotation.desk.storage.records import RunKind, RunProgress, RunRow, RunStatus
 
 
 class Runs(Connection):
-    def add_run(self, event_id: int, kind: str, request: dict, time_limit: float, desk: str = "") -> int:
+    def add_run(self, event_id: int, kind: RunKind, request: dict, time_limit: float, desk: str = "") -> int:
         """A run started by `desk` (the desk's id: only it, or a restart once it is gone, closes it)."""
         with self.change() as db:
             cursor = db.execute(
                 "INSERT INTO runs (event_id, kind, request, status, time_limit, started, desk) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (event_id, kind, json.dumps(request), RunStatus.RUNNING.value, time_limit, time.time(), desk),
+                (event_id, kind.value, json.dumps(request), RunStatus.RUNNING.value, time_limit, time.time(), desk),
             )
             assert cursor.lastrowid is not None
             return cursor.lastrowid
@@ -42,11 +42,11 @@ class Runs(Connection):
         with self.change() as db:
             db.execute("UPDATE runs SET stop_asked = 1 WHERE id = ?", (run_id,))
 
-    def set_progress(self, run_id: int, progress: dict) -> None:
+    def set_progress(self, run_id: int, progress: RunProgress) -> None:
         with self.change() as db:
             db.execute(
                 "UPDATE runs SET progress = ? WHERE id = ? AND status = ?",
-                (json.dumps(progress), run_id, RunStatus.RUNNING.value),
+                (progress.model_dump_json(), run_id, RunStatus.RUNNING.value),
             )
 
     def end_run(
@@ -56,7 +56,7 @@ class Runs(Connection):
         status: RunStatus,
         message: str = "",
         version_id: int | None = None,
-        progress: dict | None = None,
+        progress: RunProgress | None = None,
     ) -> bool:
         """Inside a `change`: close a run that is still running (with its final `progress`, if given).
         False when it was already closed (the desk restarted and marked it interrupted): then its result
@@ -64,7 +64,7 @@ class Runs(Connection):
         if progress is not None:
             db.execute(
                 "UPDATE runs SET progress = ? WHERE id = ? AND status = ?",
-                (json.dumps(progress), run_id, RunStatus.RUNNING.value),
+                (progress.model_dump_json(), run_id, RunStatus.RUNNING.value),
             )
         cursor = db.execute(
             "UPDATE runs SET status = ?, message = ?, version_id = ?, finished = ? WHERE id = ? AND status = ?",

@@ -8,7 +8,7 @@ import sqlite3
 import optimizer
 from models import Schedule
 from rotation.desk.storage.base import Connection
-from rotation.desk.storage.records import VersionRow, now
+from rotation.desk.storage.records import Figures, Made, VersionKind, VersionRow, now
 
 _VERSION_COLUMNS = "*, coalesce(json_extract(schedule, '$.played'), 0) AS played"
 
@@ -20,9 +20,9 @@ class Versions(Connection):
         event_id: int,
         schedule: Schedule,
         *,
-        kind: str,
+        kind: VersionKind,
         note: str,
-        figures: dict,
+        figures: Made,
         parent: int | None,
         current: bool = True,
     ) -> int:
@@ -30,11 +30,13 @@ class Versions(Connection):
         unless `current` is False: a proposal). Nothing the checker refuses is stored (InvalidSchedule
         goes up and the transaction rolls back)."""
         metrics = optimizer.check(schedule)
-        figures = {**figures, "metrics": metrics.model_dump(mode="json")}
+        # The keys its maker set (a plan's `changes` is stored as null), then the checker's metrics.
+        made = figures.model_dump(mode="json")
+        stored = {key: made[key] for key in figures.model_fields_set} | {"metrics": metrics.model_dump(mode="json")}
         cursor = db.execute(
             "INSERT INTO versions (event_id, parent, kind, note, schedule, figures, created) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (event_id, parent, kind, note, schedule.model_dump_json(), json.dumps(figures), now()),
+            (event_id, parent, kind.value, note, schedule.model_dump_json(), json.dumps(stored), now()),
         )
         assert cursor.lastrowid is not None
         if current:
@@ -55,4 +57,5 @@ class Versions(Connection):
 
 def _version(row: sqlite3.Row) -> VersionRow:
     fields = {key: row[key] for key in row.keys() if key != "schedule"}
-    return VersionRow(**{**fields, "figures": json.loads(row["figures"]), "schedule_json": row["schedule"]})
+    figures = Figures.model_validate_json(row["figures"])
+    return VersionRow(**{**fields, "figures": figures, "schedule_json": row["schedule"]})

@@ -1,0 +1,37 @@
+"""The README's architecture section matches the tree: every path it names exists, and every package
+of models/, optimizer/ and rotation/ is named there."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).parent.parent
+
+
+def architecture() -> str:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = readme.index("## Architecture")
+    end = readme.find("\n## ", start + 1)
+    return readme[start : end if end != -1 else len(readme)]
+
+
+def named_paths() -> set[str]:
+    return {path for path in re.findall(r"`([^`\s]+)`", architecture()) if path.split("/")[0] in LAYERS}
+
+
+LAYERS = ("models", "optimizer", "rotation")
+
+
+def test_every_path_the_architecture_names_exists():
+    missing = sorted(path for path in named_paths() if not (ROOT / path).exists())
+    assert not missing, f"the README's architecture names paths that are not in the tree: {missing}"
+
+
+def test_every_package_is_in_the_architecture():
+    text = architecture()
+    packages = {
+        path.parent.relative_to(ROOT).as_posix() for layer in LAYERS for path in (ROOT / layer).rglob("__init__.py")
+    }
+    unnamed = sorted(package for package in packages if f"`{package}/`" not in text)
+    assert not unnamed, f"packages the README's architecture does not name: {unnamed}"
