@@ -12,13 +12,13 @@ seating each night, every night's schedule checked (optimizer.check):
     and earlier rounds), the one with the least sum of squared pair counts kept;
 (c) season: optimizer.season.plan_night against every earlier night (one run per half-life and level
     share given).
-Over the season, per method: repeats (sum over pairs of max(0, meetings - 1)), the most times one pair
-met, pairs of members who met more than the even share (the most meetings any pair needs given the
-night's meetings, ceil(meetings / pairs)), pairs who never met; the sum of squared pair counts (what
-the baseline minimises); seat letters (the worst member's most minus fewest rounds in one letter) and
-three-handed rounds per member (most minus fewest, among members who came every week alike is not
-assumed: all members); and the seconds per night (median, most). Every plan runs on one worker.
-"""
+With them, the bounds no method can beat (season_bounds). Over the season, per method: repeats (sum over
+pairs of max(0, meetings - 1)), the most times one pair met, pairs of members who met more than the even
+share (the most meetings any pair needs given the night's meetings, ceil(meetings / pairs)), pairs who
+never met; the sum of squared pair counts (what the baseline minimises); seat letters (the worst
+member's most minus fewest rounds in one letter) and three-handed rounds per member (most minus fewest,
+among members who came every week alike is not assumed: all members); and the seconds per night (median,
+most). Every plan runs on one worker."""
 
 from __future__ import annotations
 
@@ -79,6 +79,80 @@ def greedy_night(event: Event, counts: np.ndarray, rng: np.random.Generator) -> 
             best, best_score = seats, score
     assert best is not None
     return best
+
+
+def season_bounds(weeks: list[tuple[int, ...]], members: int, rounds: int) -> dict:
+    """What no method can beat, given only the attendance: bounds on repeats, squares and the most.
+
+    Every night's tables follow from its count (models.Event.layout: f tables of four, h of three, no
+    sit-outs here), so the season's pair-meetings M = sum over nights of rounds x (6f + 3h) are the same
+    for every method, and so are, for each member i, the nights n_i they come and H = sum over nights of
+    rounds x 3h three-handed seats. Let c be a pair's meetings over the season, P the pairs who are ever
+    present on the same night (only they can meet) and cap = rounds x the nights they share (one meeting
+    a round at most).
+    - Repeats: sum of max(0, c - 1) = sum of c - #(c >= 1) = M - #(pairs who met) >= M - P.
+    - Most meetings and squares, by pairs: any c with sum M and c <= cap has max c >= the least level L
+      with sum of min(cap, L) >= M, and sum of c^2 >= that of the water-filling (every pair at
+      min(cap, L - 1), then one more to as many uncapped pairs as M needs): moving a meeting from a pair
+      at a to one at b <= a - 2 lowers sum c^2 by 2(a - b) - 2 > 0 (the even split; convexity).
+    - Squares, by members: sum over pairs of c^2 = 1/2 sum over members i of sum over partners j of c_ij^2.
+      Member i meets D_i = 3 rounds n_i - t_i times, t_i their three-handed rounds (sum of t_i = H,
+      0 <= t_i <= rounds x i's nights with tables of three), so i's inner sum is at least g_i(D_i), the
+      water-filling of D_i over i's partners by their caps. g_i is convex in D_i, so the least of
+      sum g_i(3 rounds n_i - t_i) over such t is reached by giving the H turns one at a time where they
+      lower the sum most (the greedy for a separable convex sum under one budget, e.g. Ibaraki and Katoh,
+      Resource Allocation Problems, 1988); half of it is a bound. The larger of the two is reported.
+    A bound reached by no schedule is possible: these relax which pairs can share a table."""
+    names = member_names(members)
+    together = np.zeros((members, members), np.int64)
+    nights = np.zeros(members, np.int64)
+    turn_room = np.zeros(members, np.int64)
+    pair_meetings = three_seats = 0
+    for here in weeks:
+        layout = Event(players=tuple(names[m] for m in here), rounds=rounds).layout
+        if layout.sit_outs:
+            raise ValueError("the bounds count three-handed tables, not sit-outs")
+        pair_meetings += rounds * (6 * layout.fours + 3 * layout.threes)
+        three_seats += rounds * 3 * layout.threes
+        idx = np.array(here)
+        together[np.ix_(idx, idx)] += 1
+        nights[idx] += 1
+        turn_room[idx] += rounds if layout.threes else 0
+    np.fill_diagonal(together, 0)
+    caps = rounds * together
+    pair_caps = caps[np.triu_indices(members, 1)]
+    can_meet = int((pair_caps > 0).sum())
+    level, pair_squares = _water_fill(pair_meetings, pair_caps)
+    meets = 3 * rounds * nights
+    for _ in range(three_seats):  # each turn where it lowers the members' sum most: 2 x top - 1
+        gains = [2 * _water_fill(int(meets[i]), caps[i])[0] - 1 if turn_room[i] else -1 for i in range(members)]
+        i = int(np.argmax(gains))
+        meets[i] -= 1
+        turn_room[i] -= 1
+    member_squares = sum(_water_fill(int(meets[i]), caps[i])[1] for i in range(members))
+    return {
+        "pair_meetings": pair_meetings,
+        "pairs_who_can_meet": can_meet,
+        "repeats": pair_meetings - can_meet,
+        "most_meetings": level,
+        "squared_pair_counts": max(pair_squares, -(-member_squares // 2)),
+    }
+
+
+def _water_fill(total: int, caps: np.ndarray) -> tuple[int, int]:
+    """(top, sum of squares) of `total` split as evenly as `caps` allow (season_bounds): every share at
+    min(cap, top - 1), then one more to as many of those with cap >= top as the total needs."""
+    caps = caps[caps > 0]
+    if total <= 0:
+        return 0, 0
+    if total > caps.sum():
+        raise ValueError(f"{total} meetings do not fit in caps summing to {caps.sum()}")
+    top = 1
+    while np.minimum(caps, top).sum() < total:
+        top += 1
+    shares = np.minimum(caps, top - 1)
+    extra = total - int(shares.sum())
+    return top, int((shares**2).sum()) + extra * (2 * (top - 1) + 1)
 
 
 def season_figures(nights: list[Schedule], members: tuple[str, ...]) -> dict:
@@ -177,6 +251,8 @@ def main() -> None:
     args = parser.parse_args()
     members = member_names(args.members)
     weeks = attendance(args.weeks, args.members, args.seed)
+    bounds = season_bounds(weeks, args.members, args.rounds)
+    print(_bound_line(bounds), flush=True)
     load_before = _load()
     methods: list[tuple[str, str, dict]] = [("alone", "alone", {}), ("greedy", "greedy", {})]
     methods += [
@@ -203,6 +279,7 @@ def main() -> None:
         "time_limit": args.time_limit,
         "workers": 1,
         "seed": args.seed,
+        "bounds": bounds,
         "rows": rows,
     }
     out = Path(args.out)
@@ -210,6 +287,14 @@ def main() -> None:
     (out / "season.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     (out / "season.md").write_text(_markdown(report), encoding="utf-8")
     print(f"wrote {out / 'season.md'} and {out / 'season.json'}")
+
+
+def _gaps(row: dict, bounds: dict) -> str:
+    over = {key: row[key] - bounds[key] for key in ("repeats", "squared_pair_counts", "most_meetings")}
+    return (
+        f"{row['method']} repeats +{over['repeats']}, squares +{over['squared_pair_counts']}, "
+        f"most +{over['most_meetings']}"
+    )
 
 
 def _load() -> list[float]:
@@ -234,6 +319,14 @@ def _line(row: dict) -> str:
     )
 
 
+def _bound_line(bounds: dict) -> str:
+    """The bounds (season_bounds) under the methods' columns they bound."""
+    return (
+        f"{'bound (any seating)':<40} {bounds['repeats']:>7} {'':>13} {'':>5} {bounds['most_meetings']:>4} {'':>10} "
+        f"{'':>9} {bounds['squared_pair_counts']:>7}"
+    )
+
+
 def _markdown(report: dict) -> str:
     machine = report["machine"]
     lines = [
@@ -241,13 +334,22 @@ def _markdown(report: dict) -> str:
         "",
         f"Attendance (seed {report['seed']}): {', '.join(map(str, report['attending']))}.",
         f"Each plan {report['time_limit']:g} s on {report['workers']} worker; load average before "
-        f"{report['load_before']}, after {report['load_after']} (a 2-core machine shared by seven engineers).",
+        f"{report['load_before']}, after {report['load_after']} (a 2-core machine shared with other engineers' work).",
         f"Machine: {machine}",
         "",
         "```",
         HEADER,
         *(_line(row) for row in report["rows"]),
+        _bound_line(report["bounds"]),
         "```",
+        "",
+        f"Bounds (benchmarks.season.season_bounds, proofs in its docstring): the season has "
+        f"{report['bounds']['pair_meetings']} pair-meetings whatever the method and "
+        f"{report['bounds']['pairs_who_can_meet']} pairs of members ever present together, so repeats >= "
+        f"{report['bounds']['pair_meetings']} - {report['bounds']['pairs_who_can_meet']} = "
+        f"{report['bounds']['repeats']}; most >= {report['bounds']['most_meetings']} and squares >= "
+        f"{report['bounds']['squared_pair_counts']} from the even split by pairs and by members. Above the "
+        "bound: " + "; ".join(_gaps(row, report["bounds"]) for row in report["rows"]) + ".",
         "",
         "repeats: sum over pairs of members of max(0, meetings - 1), at the end and after weeks 3, 6 and 9;",
         "again: pairs who share a table on a night and on the night before, summed over the nights; most: the most",

@@ -38,7 +38,7 @@ class NightPlan(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     nights: int = Field(ge=0, description="Earlier nights counted.")
-    half_life: float = Field(gt=0, description="Nights after which an earlier meeting counts half.")
+    half_life: float = Field(gt=0, description="Nights after which an earlier meeting's recency weight halves.")
     members: int = Field(ge=0, description="Tonight's players who played on an earlier night.")
     result: PlanResult = Field(description="Tonight's plan; its repeats and bound are the season's count.")
     season: SeasonFigures | None = Field(default=None, description="Tonight's plan over the season.")

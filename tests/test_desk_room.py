@@ -192,7 +192,7 @@ def test_the_projector_shows_the_released_round_and_a_find_your_table_list(clien
     schedule = client.get(f"/api/events/{event_id}/schedule").json()
     numbers = [int(n) for n in re.findall(r'<div class="card-head">Table (\d+)', screen)]
     assert numbers == sorted(t["table"] for t in schedule["rounds"][0]["tables"])
-    listed = re.findall(r'<div class="entry"><span class="name">([^<]+)</span>', screen)
+    listed = re.findall(r'<div class="entry"><span class="name"[^>]*>([^<]+)</span>', screen)
     assert sorted(listed) == sorted(names(18)) and listed == sorted(listed)  # everyone, alphabetical
     assert screen.count('<div class="card out">') == 1  # the two who sit out, in a card of their own
     assert 'data-pace="12.0"' in screen
@@ -321,6 +321,6 @@ def test_the_find_your_table_list_marks_a_three_handed_table(client, db):
     tables = client.get(f"/api/events/{event_id}/schedule").json()["rounds"][0]["tables"]
     three = [name for table in tables if len(table["players"]) == 3 for name in table["players"]]
     screen = client.get(f"/e/{event_id}/screen").text
-    marked = re.findall(r'<div class="entry three"><span class="name">([^<]+)</span>', screen)
+    marked = re.findall(r'<div class="entry three"><span class="name"[^>]*>([^<]+)</span>', screen)
     assert three and sorted(marked) == sorted(three)
     assert screen.count('title="three-handed">3</span>') == len(three)

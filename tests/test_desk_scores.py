@@ -292,9 +292,10 @@ def test_the_projector_shows_the_standings_when_the_director_says_until_the_next
     assert client.put(f"/api/events/{event_id}/screen/standings", json={"show": True}).json() == {
         "show": True,
         "top": None,
+        "series": False,
     }
     off = client.put(f"/api/events/{event_id}/screen/standings", json={"show": False})
-    assert off.json() == {"show": False, "top": None}
+    assert off.json() == {"show": False, "top": None, "series": False}
 
 
 def test_the_projector_shows_the_top_places_only_when_asked(client, db):
@@ -313,7 +314,7 @@ def test_the_projector_shows_the_top_places_only_when_asked(client, db):
     assert all(row["player"] in screen for row in shown)
     assert client.put(f"/api/events/{event_id}/screen/standings", json={"show": True, "top": 0}).status_code == 422
     everyone = client.put(f"/api/events/{event_id}/screen/standings", json={"show": True})
-    assert everyone.json() == {"show": True, "top": None}
+    assert everyone.json() == {"show": True, "top": None, "series": False}
     assert client.get(f"/e/{event_id}/screen").text.count('class="standing"') == len(standings)
 
 

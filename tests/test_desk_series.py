@@ -119,18 +119,23 @@ def test_json_next_night_and_a_hostile_name(client):
     assert client.post(f"{API}/next", json={"present": ["Nobody"]}).status_code == 422
 
 
+def score_round_one(client, event_id: int) -> None:
+    """Round 1 played, every table's card in: seat A 40 points in game 1, B 30, C 20, D 10."""
+    assert client.post(f"/api/events/{event_id}/played", json={"rounds": 1}).status_code == 200
+    schedule = client.get(f"/api/events/{event_id}/schedule").json()
+    for table in schedule["rounds"][0]["tables"]:
+        points = {name: [10 * (4 - seat), 0, 0, 0] for seat, name in enumerate(table["players"])}
+        entered = client.post(
+            f"/api/events/{event_id}/cards", json={"round": 1, "table": table["table"], "points": points}
+        )
+        assert entered.status_code == 200, entered.text
+
+
 def test_series_standings_by_rule(client):
     members = names(8)
     night1 = first_night(client, members)
     assert client.get(f"{API}/standings").json() == {"season": None, "left_out": ["Night 1"]}
-    assert client.post(f"/api/events/{night1}/played", json={"rounds": 1}).status_code == 200
-    schedule = client.get(f"/api/events/{night1}/schedule").json()
-    for table in schedule["rounds"][0]["tables"]:
-        points = {name: [10 * (4 - seat), 0, 0, 0] for seat, name in enumerate(table["players"])}
-        entered = client.post(
-            f"/api/events/{night1}/cards", json={"round": 1, "table": table["table"], "points": points}
-        )
-        assert entered.status_code == 200, entered.text
+    score_round_one(client, night1)
     season = client.get(f"{API}/standings", params={"rule": "average", "min_games": 4}).json()["season"]
     assert season["rule"] == "average" and season["rows"][0]["score"] == pytest.approx(10.0)
     assert len(season["rows"]) == 8 and all(row["games"] == 4 for row in season["rows"])
@@ -179,3 +184,70 @@ def test_editing_or_renaming_a_night_keeps_its_guests(client):
     assert renamed.status_code == 200, renamed.text
     assert client.get(f"/api/events/{night}").json()["settings"]["guests"] == ["Gail Guest"]
     assert "Gail Guest" not in re.findall(r'name="present" value="([^"]*)"', client.get(URL).text)
+
+
+def test_the_series_rule_is_saved_and_the_projector_shows_the_series(client):
+    """The rule saved on the series page ranks the series everywhere a rule is not asked for; a night's
+    standings page puts the series' standings (its top places, ties included) on the projector."""
+    members = names(8)
+    night1 = first_night(client, members)
+    score_round_one(client, night1)
+    assert client.get(f"{API}/rule").json() == {"rule": "cumulative", "min_games": 0, "best": None}
+    token = token_of(client.get(URL).text)
+    refused = client.post(f"{URL}/rule", data={"csrf": token, "rule": "best", "min_games": "0"})
+    assert refused.status_code == 422 and 'id="error-rule"' in refused.text
+    assert "number of nights that count" in refused.text
+    assert client.get(f"{API}/rule").json()["rule"] == "cumulative"  # nothing saved
+    saved = client.post(
+        f"{URL}/rule", data={"csrf": token, "rule": "average", "min_games": "4"}, follow_redirects=False
+    )
+    assert saved.status_code == 303 and saved.headers["location"] == URL
+    assert client.get(f"{API}/rule").json() == {"rule": "average", "min_games": 4, "best": None}
+    assert client.get(f"{API}/standings").json()["season"]["rule"] == "average"  # no query: the saved rule
+    assert "The series ranks by points per game, at least 4 games" in client.get(URL).text
+    assert client.put(f"{API}/rule", json={"rule": "best"}).status_code == 422  # best without its number
+
+    screen = f"/e/{night1}/screen"
+    assert "standing season" not in client.get(screen).text
+    stamp = client.get(f"{screen}/state.json").json()["standings"]
+    page = client.get(f"/events/{night1}/standings").text
+    assert 'id="series-screen-form"' in page and "ranked by points per game" in page
+    shown = client.post(
+        f"/events/{night1}/standings/screen",
+        data={"csrf": token_of(page), "show": "yes", "what": "series", "top": "3"},
+        follow_redirects=False,
+    )
+    assert shown.status_code == 303
+    assert client.get(f"{screen}/state.json").json()["standings"] != stamp  # the projector reloads
+    projected = client.get(screen).text
+    assert "Season standings after 1 night: points per game, at least 4 games to be ranked" in projected
+    ranks = [row["rank"] for row in client.get(f"{API}/standings").json()["season"]["rows"]]
+    rows = re.findall(r'<div class="standing season"><span class="place">([^<]*)</span>', projected)
+    assert len(rows) == sum(rank is not None and rank <= 3 for rank in ranks) < len(members)  # =1, =1, =3, =3
+    assert rows[0] == "=1" and "The projector shows the standings of" in client.get(f"/events/{night1}/standings").text
+
+    night = client.put(f"/api/events/{night1}/screen/standings", json={"show": True}).json()
+    assert night == {"show": True, "top": None, "series": False}  # the night's standings instead
+    assert "standing season" not in client.get(screen).text and 'class="standing"' in client.get(screen).text
+    back = client.put(f"/api/events/{night1}/screen/standings", json={"show": True, "series": True, "top": 1}).json()
+    assert back == {"show": True, "top": 1, "series": True}
+    stamp = client.get(f"{screen}/state.json").json()["standings"]
+    assert client.put(f"{API}/rule", json={"rule": "cumulative"}).status_code == 200
+    assert client.get(f"{screen}/state.json").json()["standings"] != stamp  # a new rule: the projector reloads
+    assert "Season standings after 1 night: every night" in client.get(screen).text
+    off = client.put(f"/api/events/{night1}/screen/standings", json={"show": False}).json()
+    assert off == {"show": False, "top": None, "series": False} and 'id="standings"' not in client.get(screen).text
+
+
+def test_only_a_night_of_a_series_shows_a_series(client):
+    token = token_of(client.get("/events/new").text)
+    data = {"csrf": token, **FORM, "series": "", "title": "A day", "names": "\n".join(names(8))}
+    event_id = int(client.post("/events", data=data, follow_redirects=False).headers["location"].rsplit("/", 1)[1])
+    refused = client.put(f"/api/events/{event_id}/screen/standings", json={"show": True, "series": True})
+    assert refused.status_code == 409 and "not a night of a series" in refused.text
+    assert 'id="series-screen-form"' not in client.get(f"/events/{event_id}/standings").text
+    night1 = first_night(client, names(8))  # a series, but no card in yet
+    refused = client.put(f"/api/events/{night1}/screen/standings", json={"show": True, "series": True})
+    assert refused.status_code == 409 and "no night of the series has a complete round" in refused.text
+    assert client.get(f"{API}/rule", params={}).status_code == 200
+    assert client.get("/api/series/Nobody/rule").status_code == 404

@@ -355,8 +355,10 @@ def test_every_wall_name_s_longest_word_fits_its_card_in_one_layout_a_day(player
         room_mm = card / chart.columns - 7.2 - 1.6 * chart.name_mm
         assert chart.name_mm >= 14 * PT_MM - 0.01
         for table in chart.tables:
-            for seat in table.seats:
-                assert longest_em(seat.name) * chart.name_mm <= room_mm, seat.name
+            for seat in table.seats:  # whole at the sheet's size, or at its own smaller one, never under 14 pt
+                own = seat.name_mm or chart.name_mm
+                assert 14 * PT_MM - 0.01 <= own <= chart.name_mm
+                assert longest_em(seat.name) * own <= room_mm, seat.name
         assert width_em("three-handed", bold=True) * chart.tag_mm <= card / chart.columns - 7.2
 
 

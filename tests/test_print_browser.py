@@ -139,6 +139,61 @@ def test_names_on_wall_charts_are_at_least_14_pt(printed):
     assert seen and min(seen) >= MIN_NAME_PT - 0.05, min(seen)
 
 
+def test_wall_names_grow_into_the_room_the_sheets_have(tmp_path):
+    """Issue 42: the sizes tried were steps, and one long word set every name's size: 16 long names
+    printed at 19 pt with 12-16% of both sheets empty. Now the names grow into that room (on as many
+    sheets) and the long names shrink alone: most names are larger, and none under 14 pt."""
+    result = Printed("names-16", tmp_path)
+    sizes = sorted(
+        size
+        for page, sheet in zip(result.reader.pages, result.sheets)
+        if sheet.kind == "wall" and sheet.body.tables
+        for text, size in font_sizes(page)
+        if any(text.strip().endswith(name.split()[-1]) for name in result.schedule.players)
+    )
+    assert sum(s.kind == "wall" for s in result.sheets) == 2  # as many sheets as before: one a round
+    assert sizes[len(sizes) // 2] >= 21.0, sizes  # the middle name: 19 pt before
+    assert sizes[0] >= MIN_NAME_PT - 0.05
+
+
+# Every table card inside its sheet and clear of the others, every name inside its card, the notes and
+# rules inside the sheet: the layout as Chromium prints it (print media), measured in the page itself.
+CARDS_INSIDE = r"""() => {
+  const out = [], inside = (a, b) =>
+    a.left >= b.left - 0.5 && a.right <= b.right + 0.5 && a.top >= b.top - 0.5 && a.bottom <= b.bottom + 0.5;
+  for (const page of document.querySelectorAll(".page.wall")) {
+    const sheet = page.getBoundingClientRect();
+    const cards = [...page.querySelectorAll(".table-card")].map((card) => card.getBoundingClientRect());
+    cards.forEach((card, i) => {
+      if (!inside(card, sheet)) out.push(`${page.id}: card ${i + 1} leaves its sheet`);
+      cards.slice(0, i).forEach((other, j) => {
+        if (card.left < other.right && other.left < card.right && card.top < other.bottom && other.top < card.bottom)
+          out.push(`${page.id}: cards ${j + 1} and ${i + 1} overlap`);
+      });
+    });
+    for (const name of page.querySelectorAll(".seat-name"))
+      if (!inside(name.getBoundingClientRect(), name.closest(".table-card").getBoundingClientRect()))
+        out.push(`${page.id}: ${name.textContent} leaves its card`);
+    for (const note of page.querySelectorAll(".notes, .rule"))
+      if (!inside(note.getBoundingClientRect(), sheet)) out.push(`${page.id}: a note leaves its sheet`);
+  }
+  return out;
+}"""
+
+
+def test_every_table_card_fits_its_sheet_as_chromium_prints_it(printed):
+    sync_api = pytest.importorskip("playwright.sync_api")
+    _, result = printed
+    with sync_api.sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=chromium())
+        page = browser.new_page()
+        page.goto(result.html.resolve().as_uri())
+        page.emulate_media(media="print")
+        problems = page.evaluate(CARDS_INSIDE)
+        browser.close()
+    assert problems == []
+
+
 def test_lookup_pages_are_alphabetical_with_table_and_seat(printed):
     _, result = printed
     for number in range(1, len(result.schedule.rounds) + 1):

@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 import optimizer
+from benchmarks.season import season_bounds, season_figures
 from models import Event, Round, Schedule, Table
 from optimizer.season import Season, plan_night
 from rotation.commands.cli import cli
@@ -77,18 +78,19 @@ def test_names_match_ignoring_case_and_ids_match_whatever_the_name():
 
 
 def test_older_nights_weigh_less():
-    """With a half-life of 2 nights, a meeting on the last night weighs 1, two nights before it 1/2."""
+    """With a half-life of 2 nights, a meeting on the last night weighs 1 + 1, two nights before it 1 + 1/2."""
     players = tuple(f"P{i}" for i in range(1, 9))
     event = Event(players=players, rounds=1)
     old = night([["P1", "P2", "P3", "P4"], ["P5", "P6", "P7", "P8"]])
     middle = night([["P1", "P5", "P3", "P7"], ["P2", "P6", "P4", "P8"]])
     last = night([["P1", "P6", "P4", "P7"], ["P2", "P5", "P3", "P8"]])
     season = Season(event, [old, middle, last], half_life=2.0)
-    assert season.weighted[0, 1] == pytest.approx(0.5)  # P1-P2: the oldest night only
-    assert season.weighted[0, 5] == pytest.approx(1.0)  # P1-P6: the last night
-    assert season.weighted[0, 6] == pytest.approx(1 / 2**0.5 + 1)  # P1-P7: the middle and the last
+    assert season.weighted[0, 1] == pytest.approx(1.5)  # P1-P2: the oldest night only
+    assert season.weighted[0, 5] == pytest.approx(2.0)  # P1-P6: the last night
+    assert season.weighted[0, 6] == pytest.approx(2 + 1 / 2**0.5 + 1)  # P1-P7: the middle and the last
+    assert season.weighted[0, 6] > season.weighted[0, 5] > season.weighted[0, 1]  # twice beats once, lately
     forever = Season(event, [old, middle, last], half_life=float("inf"))
-    assert forever.weighted[0, 1] == forever.weighted[0, 5] == 1.0
+    assert forever.weighted[0, 1] == forever.weighted[0, 5] == 2.0
 
 
 def test_a_member_missing_some_nights_and_a_guest():
@@ -176,7 +178,7 @@ def test_cli_plans_against_history_and_reports_the_season(tmp_path):
     result = runner.invoke(cli, [*args, "--history", str(tmp_path / "week1.json"), "--json", str(week2)])
     assert result.exit_code == 0, result.output
     assert "Tonight's pairs who met on an earlier night: 0 of 48 (planning tonight alone: " in result.output
-    assert "Season: 1 earlier night (a meeting counts half after 4 nights)" in result.output
+    assert "Season: 1 earlier night (a meeting's recency halves after 4 nights)" in result.output
     written = json.loads(week2.read_text(encoding="utf-8"))
     assert written["ids"]["P01"] == "1"  # the next night matches by id
     assert runner.invoke(cli, ["check", str(week2)]).exit_code == 0  # checked on its own
@@ -216,3 +218,27 @@ def test_cli_refuses_a_night_too_big_for_a_season(tmp_path):
     args = ["plan", "--players", "2001", "--rounds", "1", "--history", str(tmp_path / "week1.json")]
     result = runner.invoke(cli, args)
     assert result.exit_code == 2 and "at most 2000 players" in result.output and "Traceback" not in result.output
+
+
+def test_a_league_planned_against_history_spreads_pairs_within_the_bounds():
+    """Four nights of a 14-member league, two members away each night: planning each night against the
+    earlier ones lowers the most meetings of a pair and the season's squared pair counts below planning
+    every night alone, and neither beats the bounds the attendance implies (benchmarks.season)."""
+    members = tuple(f"M{i:02d}" for i in range(1, 15))
+    weeks = [tuple(m for m in range(14) if m not in away) for away in ((0, 1), (2, 3), (4, 5), (6, 7))]
+    alone: list[Schedule] = []
+    season: list[Schedule] = []
+    for here in weeks:
+        event = Event(players=tuple(members[m] for m in here), rounds=2)
+        alone.append(optimizer.plan(event, **SOLVE).schedule)
+        season.append(plan_night(event, season, alone=False, **SOLVE).result.schedule)
+        for schedule in (alone[-1], season[-1]):
+            optimizer.check(schedule)
+    bounds = season_bounds(weeks, len(members), 2)
+    ours, theirs = season_figures(season, members), season_figures(alone, members)
+    assert ours["most_meetings"] < theirs["most_meetings"]
+    assert ours["squared_pair_counts"] < theirs["squared_pair_counts"]
+    for figures in (ours, theirs):
+        for measure in ("repeats", "most_meetings", "squared_pair_counts"):
+            assert figures[measure] >= bounds[measure]
+    assert bounds["pair_meetings"] == 4 * 2 * 3 * 6 and bounds["repeats"] == 144 - 91

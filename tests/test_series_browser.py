@@ -14,6 +14,7 @@ from desk_helpers import names
 
 playwright = pytest.importorskip("playwright.sync_api")
 import test_desk_browser as shared  # noqa: E402 (after the skip: Playwright may be missing)
+import test_room_browser as room  # noqa: E402
 
 expect = playwright.expect
 browser, page, server = shared.browser, shared.page, shared.server  # the same fixtures, one for each module
@@ -21,11 +22,13 @@ pytestmark = pytest.mark.skipif(not os.path.exists(shared.CHROMIUM), reason="Deb
 SERIES = "Thursday league"
 LONG = "Maximiliana Wolfeschlegelsteinhausenberger-Dorff"
 SIBLINGS = shared.SIBLINGS + ", .attendance > label"
+NEXT_FRAME = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
 
 
 def check_layout(page, step: str) -> None:
     for width in shared.WIDTHS:
         page.set_viewport_size({"width": width, "height": 900})
+        page.evaluate(NEXT_FRAME)  # the page's own resize handlers have run (a wide table becomes cards)
         problems = page.evaluate(shared.LAYOUT, SIBLINGS)
         assert not problems, f"{step} at {width} px: {problems}"
         if shared.SHOTS is not None:
@@ -70,3 +73,65 @@ def test_the_next_night_of_a_series_from_tonights_attendance(page, server):
     page.goto(server.url + "/")
     expect(page.locator("#series-list")).to_contain_text(SERIES)
     check_layout(page, "index")
+
+
+def test_the_series_standings_on_the_projector(browser, tmp_path):
+    """Two scored nights of a series, its rule saved on the series page, then the director puts the series'
+    standings on the projector from tonight's standings page: at 1920x1080 the top places, every box
+    inside its parent, no two boxes of a row over each other, names 32 px or more and never broken."""
+    from desk_helpers import seeded_event
+    from rotation.desk.events.settings import EventSettings
+
+    members = [LONG, *names(11)]
+    db = tmp_path / "desk.sqlite3"
+    nights = [
+        seeded_event(db, EventSettings(names=members, rounds=2, series=SERIES, title=f"Night {number}"))
+        for number in (1, 2)
+    ]
+    desk = shared.Server(db).start()
+    try:
+        for number, event_id in enumerate(nights, start=1):
+            desk.api("POST", f"/api/events/{event_id}/played", json={"rounds": 1})
+            for table in desk.api("GET", f"/api/events/{event_id}/schedule")["rounds"][0]["tables"]:
+                points = {
+                    name: [1000 * number * (4 - seat) + 7, 0, -3, 0] for seat, name in enumerate(table["players"])
+                }
+                desk.api(
+                    "POST",
+                    f"/api/events/{event_id}/cards",
+                    json={"round": 1, "table": table["table"], "points": points},
+                )
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(f"{desk.url}/series/{quote(SERIES, safe='')}")
+        page.select_option("#rule-form select[name=rule]", "best")
+        page.fill("#rule-form input[name=best]", "1")
+        page.click("#rule-form button")
+        page.click("#save-rule")
+        expect(page.locator("#saved-rule")).to_contain_text("The series ranks by the best 1 nights' totals")
+        check_layout(page, "rule-saved")
+        page.goto(f"{desk.url}/events/{nights[1]}/standings")
+        expect(page.locator("#series-screen-form")).to_contain_text("ranked by the best 1 nights' totals")
+        check_layout(page, "series-screen-off")
+        screen = browser.new_page(viewport={"width": 1920, "height": 1080})
+        screen.goto(f"{desk.url}/e/{nights[1]}/screen")
+        assert screen.locator("#standings").count() == 0
+        page.fill("#series-screen-top", "5")
+        page.click("#series-screen-toggle")
+        expect(page.locator("#series-screen-form")).to_contain_text("The projector shows the standings of")
+        expect(page.locator("#screen-form")).to_contain_text("The projector shows the series' standings (below)")
+        screen.wait_for_selector("#standings .standing.season", timeout=15_000)  # its poll reloads it
+        expect(screen.locator("#screen-title")).to_contain_text("Season standings after 2 nights: the best 1 nights")
+        season = desk.api("GET", f"/api/series/{quote(SERIES, safe='')}/standings")["season"]
+        top = [row for row in season["rows"] if row["rank"] <= 5]
+        assert screen.locator("#standings .standing:visible").count() == len(top) < len(members)
+        assert screen.locator("#standings .standing .name").first.inner_text() == top[0]["player"]
+        boxes = ".standing > *, #standings > *, #standings-notes > *, .screen-head > *, .standings-head > *"
+        measured = screen.evaluate(room.MEASURE, boxes)
+        assert measured["problems"] == [] and measured["smallest"] >= 32, measured
+        assert screen.evaluate(shared.LAYOUT, ".standing > *, #standings > *, body > *") == []
+        if shared.SHOTS is not None:
+            screen.screenshot(path=str(shared.SHOTS / "series-projector-1920.png"))
+        page.click("#series-screen-toggle")
+        screen.wait_for_selector("#waiting", timeout=15_000)  # back to the round (none released yet)
+    finally:
+        desk.stop()

@@ -1,10 +1,12 @@
 """Tonight's seating improved for the season: swaps of two players, each kept when it spreads meetings.
 
 The season cost of tonight's seating is Q = sum over pairs of (w + t)^2, with w the pair's weighted
-earlier meetings (optimizer.season.earlier) and t its meetings tonight: every meeting costs 2(w + t) + 1,
-so a pair that met often, or lately, costs more than one that met seldom, or long ago, and a pair never
-met costs 1. This is the convex measure a repeat count (optimizer.seats) cannot be: a plan that avoids
-the pairs above the season's level leaves the rest alike, and this descent spreads the rest.
+earlier meetings (optimizer.season.earlier: its count plus their recency) and t its meetings tonight:
+every meeting costs 2(w + t) + 1, so a pair that met often, or lately, costs more than one that met
+seldom, or long ago, and a pair never met costs 1. Q is the season's sum of squared pair counts plus a
+recency term (optimizer.season.earlier). This is the convex measure a repeat count (optimizer.seats)
+cannot be: a plan that avoids the pairs above the season's level leaves the rest alike, and this descent
+spreads the rest.
 
 A move swaps two players at different tables of one size in one round (nobody who stays moves, nobody
 sitting out moves), so every player keeps their three-handed turns and sit-outs and the requests hold:

@@ -2,10 +2,15 @@
 
 The earlier nights' schedules become the History tonight is planned against (optimizer.state), as the
 played rounds of a re-planned day do:
-- meetings: a pair's earlier meetings weighed by age, w = sum over nights of meetings x 2^(-a/h), with a
-  the nights from that night to the last earlier one (0 for the last) and h the half-life (HALF_LIFE
-  nights unless given): with h = 4 a meeting last week weighs 1, four weeks before that 1/2, ten weeks
-  ago 0.18; h = inf weighs every meeting alike.
+- meetings: a pair's weight is its earlier meetings m plus their recency,
+  w = m + b, b = sum over nights of meetings x 2^(-a/h), with a the nights from that night to the last
+  earlier one (0 for the last) and h the half-life (HALF_LIFE nights unless given): with h = 4 a meeting
+  last week weighs 2, four weeks before that 1.5, ten weeks ago 1.18; h = inf weighs every meeting 2.
+  The count m keeps the season's measure: the descent's cost sum (w + t)^2 (optimizer.season.descent) is
+  sum (m + t)^2 + 2 sum b t + a constant, the season's sum of squared pair counts (convex: each meeting
+  costs 2(m + t) + 1) plus 2b for each meeting tonight of a pair that met lately. With the recency
+  alone (w = b, as before issue 44's second part) a pair's old meetings fade and the season's squares
+  end higher than the greedy baseline's (benchmarks/README.md, "A league season").
 - the level L: the weight at or below which LEVEL_SHARE (half) of tonight's pairs lie. A pair above it
   counts as met max(1, round(w - L)) times (at most MOST_MEETINGS), one at or below it not at all: the
   pairs who met most, or lately, are kept apart first, whichever night it is.
@@ -35,7 +40,7 @@ from optimizer.requests import turn_exempt
 from optimizer.seats import Seats, from_schedule, meetings, repeats_in
 from optimizer.state import History
 
-HALF_LIFE = 4.0  # nights after which an earlier meeting counts half (see the module docstring)
+HALF_LIFE = 4.0  # nights after which an earlier meeting's recency weight halves (see the module docstring)
 MAX_PLAYERS = 2_000  # the pair matrices, float and int, stay within some tens of megabytes
 MOST_MEETINGS = 100  # a pair's count is kept in one byte, as in a re-plan (optimizer.replan)
 # A pair counts as met by as many weighted meetings as it has above the level that at least this share of
@@ -45,7 +50,8 @@ LEVEL_TOLERANCE = 1e-9  # weights are sums of powers of two: equal ones may diff
 
 
 class Season:
-    """The earlier nights as tonight's players see them: weighted meetings, turns and seat letters."""
+    """The earlier nights as tonight's players see them: weighted meetings (count plus recency, the module
+    docstring), turns and seat letters."""
 
     def __init__(
         self,
@@ -85,7 +91,7 @@ class Season:
         here = where >= 0
         met = meetings(seats, len(night.players))[np.ix_(here, here)]
         mine = where[here]
-        self.weighted[np.ix_(mine, mine)] += weight * met
+        self.weighted[np.ix_(mine, mine)] += (1 + weight) * met
         self.met[np.ix_(mine, mine)] += met
         self.seen[mine] = True
         for round_ in night.rounds:

@@ -282,9 +282,9 @@ VERBOSE = click.option(
     default=HALF_LIFE,
     show_default=True,
     metavar="NIGHTS",
-    help="With --history: an earlier meeting counts half after this many further nights, a quarter after twice "
-    "as many (a pair that met last week matters more than one that met ten weeks ago); 'inf' counts every "
-    "meeting alike.",
+    help="With --history: every earlier meeting counts, and a recent one counts more: a meeting last week "
+    "weighs 2, after this many further nights 1.5, after twice as many 1.25 (a pair that met last week "
+    "matters more than one that met ten weeks ago); 'inf' counts every meeting alike.",
 )
 @solver_options
 @output_options

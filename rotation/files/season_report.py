@@ -16,7 +16,7 @@ def season_text(night: NightPlan, verbose: bool = False) -> str:
     memory = (
         "every meeting counts alike"
         if math.isinf(night.half_life)
-        else (f"a meeting counts half after {night.half_life:g} nights")
+        else (f"a meeting's recency halves after {night.half_life:g} nights")
     )
     lines = [
         "",

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import base64
 import html
+import itertools
+import math
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 
 import jinja2
@@ -42,6 +44,7 @@ _PART_MM = 8.5  # the line under "Round 3" that says which part of the round a s
 _PART_PT = 7.0  # its size in mm, when it fits the line
 _WALL_PT = (36, 32, 28, 26, 24, 22, 21, 20, 19, 18, 17, 16, 15, 14)  # name sizes tried on wall charts, in pt
 _WALL_COLUMNS = (1, 2, 3, 4, 5)
+_GROW_PT = 0.25  # names grow between the sizes tried, and a long name shrinks alone, by quarter points
 _LOOKUP_PT = (24, 20, 18, 16, 14)
 _NOTE_PT = 16.0
 _RULE_MM = 3.9  # the three-handed and sit-out rules under a round's tables
@@ -71,6 +74,7 @@ THREE_MARK = "*"  # after the table number in the find-your-table list
 class Seat:
     letter: str
     name: str
+    name_mm: float = 0.0  # on a wall chart, a name printed smaller than the sheet's names; 0: the sheet's size
 
 
 @dataclass(frozen=True)
@@ -297,9 +301,27 @@ class WallLayout:
         return self.pt * PT_MM
 
     @cached_property
+    def column_mm(self) -> float:
+        """The name column of a card: 0.6 mm border and 3 mm padding each side, the seat letter 1.6 em."""
+        return self.card_mm - 7.2 - 1.6 * self.name_mm
+
+    @cached_property
     def room_em(self) -> float:
-        """The name column of a card in ems: 0.6 mm border and 3 mm padding each side, the letter 1.6 em."""
-        return SAFETY * (self.card_mm - 7.2 - 1.6 * self.name_mm) / self.name_mm
+        """The name column in ems of the sheet's names."""
+        return SAFETY * self.column_mm / self.name_mm
+
+    def own_pt(self, longest_em: float) -> float:
+        """The size of a name whose widest piece is `longest_em`: the sheet's, or, when that piece is wider
+        than the column, the largest quarter point at which it fits (never under 14 pt): a long name
+        shrinks alone rather than every name with it."""
+        if longest_em <= self.room_em:
+            return self.pt
+        fits = SAFETY * self.column_mm / longest_em / PT_MM
+        return max(MIN_WALL_PT, math.floor(fits / _GROW_PT) * _GROW_PT)
+
+    def holds(self, longest_em: float) -> bool:
+        """Whether a piece `longest_em` wide fits the column whole at 14 pt or more."""
+        return longest_em * MIN_WALL_PT * PT_MM <= SAFETY * self.column_mm
 
     @cached_property
     def number_mm(self) -> float:
@@ -316,9 +338,18 @@ class WallLayout:
 
 def _card_height(card: TableCard, layout: WallLayout, lines: NameLines) -> float:
     # 0.6 mm border and 1.5 mm padding above and below, the number's line, 1 mm, the names at 1.25 lines.
-    count = sum(lines(s.name, layout.room_em) for s in card.seats)
+    # A smaller name's first line sits on its seat letter's line (their baselines aligned), so it takes
+    # that line's height; its further lines, its own.
+    names = 0.0
+    for seat in card.seats:
+        widest = lines.widest(seat.name)
+        if widest <= layout.room_em:  # most names: at the sheet's size
+            names += 1.25 * layout.name_mm * lines(seat.name, layout.room_em)
+            continue
+        own = layout.own_pt(widest) * PT_MM
+        names += 1.25 * (layout.name_mm + (lines(seat.name, SAFETY * layout.column_mm / own) - 1) * own)
     tag = 1.6 * layout.tag_mm + 1.0 if card.three_handed else 0.0
-    return 4.2 + layout.number_mm + tag + 1.0 + count * 1.25 * layout.name_mm + 1.0
+    return 4.2 + layout.number_mm + tag + 1.0 + names + 1.0
 
 
 def _sheet_height(heights: Sequence[float], columns: int) -> float:
@@ -418,31 +449,93 @@ def day_wall_charts(
 ) -> dict[int, list[WallChart]]:
     """Every printed round's sheets in one layout: the fewest sheets, then the biggest names.
 
-    Only layouts where the longest word of every name fits its card are tried while there is one, so a
-    name breaks only at a space or after a hyphen; the same layout serves every round, so a re-planned
-    day's sheets look alike.
+    Only layouts where the longest word of every name fits its card at 14 pt or more are tried while
+    there is one, so a name breaks only at a space or after a hyphen; a name whose longest word is wider
+    than its card at the sheet's size prints smaller alone (`WallLayout.own_pt`). Each arrangement
+    (orientation and cards a row) that prints the fewest sheets takes the largest size tried that still
+    does, then grows its names a quarter point at a time below the next size while the sheets stay as
+    few and no further name shrinks; of those, the names largest on average win. The same layout
+    serves every round, so a re-planned day's sheets look alike.
     """
     lines = NameLines()
     cards = {i: _cards(schedule, i) for i in indexes}
-    longest = lines.longest(s.name for i in indexes for c in cards[i] for s in c.seats)
+    names = [s.name for i in indexes for c in cards[i] for s in c.seats]
+    widest = sorted(map(lines.widest, names), reverse=True)
     layouts = wall_layouts(schedule, indexes)
-    whole = [layout for layout in layouts if layout.room_em >= longest] or layouts
-    best: tuple[tuple, dict[int, Callable[[], list[WallChart]]]] | None = None
-    for layout in whole:
+    whole = [layout for layout in layouts if layout.holds(widest[0] if widest else 0.0)] or layouts
+
+    def lay_out(layout: WallLayout) -> _Day | None:
         laid = {i: _lay_out_round(schedule, i, cards[i], layout, lines, texts) for i in indexes}
-        counts = {i: one for i, one in laid.items() if one is not None}
-        if len(counts) < len(laid):
-            continue
-        key = (sum(count for count, _ in counts.values()), -layout.pt, layout.landscape, layout.columns)
-        if best is None or key < best[0]:
-            best = (key, {i: charts for i, (_, charts) in counts.items()})
-    if best is None:
-        name = max((s.name for i in indexes for c in cards[i] for s in c.seats), key=len)
+        if any(one is None for one in laid.values()):
+            return None
+        shrunk = [layout.own_pt(em) for em in itertools.takewhile(lambda em: em > layout.room_em, widest)]
+        mean = layout.pt - sum(layout.pt - pt for pt in shrunk) / max(len(names), 1)
+        return _Day(layout, sum(one[0] for one in laid.values() if one), len(shrunk), mean, laid)
+
+    steps: dict[tuple[bool, int], list[WallLayout]] = {}  # each arrangement's sizes, the largest first
+    for layout in whole:
+        steps.setdefault((layout.landscape, layout.columns), []).append(layout)
+    smallest = {arrangement: lay_out(sizes[-1]) for arrangement, sizes in steps.items()}
+    fewest = min((day.sheets for day in smallest.values() if day), default=None)
+    if fewest is None:
+        name = max(names, key=len)
         raise ValueError(
             f"the name {name[:40]!r}... ({len(name)} characters) is too long for a wall chart: its table does "
             f"not fit a sheet even at {MIN_WALL_PT:g} pt; shorten it in the names file"
         )
-    return {i: charts() for i, charts in best[1].items()}
+    grown = [
+        _grown(day, lay_out)
+        for arrangement, sizes in steps.items()
+        if (at := smallest[arrangement]) and at.sheets == fewest and (day := _largest(sizes, fewest, lay_out))
+    ]
+    best = min(grown, key=_Day.order)
+    return {i: charts() for i, (_, charts) in best.rounds.items() if charts}
+
+
+@dataclass(frozen=True)
+class _Day:
+    """The day's wall charts in one layout: how many sheets, how many names shrink alone, the names'
+    mean size in pt, and each round's sheets to make."""
+
+    layout: WallLayout
+    sheets: int
+    shrunk: int
+    mean_pt: float
+    rounds: dict
+
+    def order(self) -> tuple:
+        return (-self.mean_pt, -self.layout.pt, self.layout.landscape, self.layout.columns)
+
+
+def _largest(sizes: list[WallLayout], fewest: int, lay_out: Callable[[WallLayout], _Day | None]) -> _Day | None:
+    """Of an arrangement's sizes (largest first), the one printing `fewest` sheets with the names
+    largest on average. A size's mean is at most the size itself, so the scan stops at a size no larger
+    than the best mean found. Not a bisection: a larger size can take fewer sheets (a last sheet holding
+    fewer tables has room for the notes under them)."""
+    best = None
+    for size in sizes:
+        if best is not None and size.pt <= best.mean_pt:
+            break
+        day = lay_out(size)
+        if day is not None and day.sheets == fewest and (best is None or day.order() < best.order()):
+            best = day
+    return best
+
+
+def _grown(day: _Day, lay_out: Callable[[WallLayout], _Day | None]) -> _Day:
+    """The day with its names grown below the next size tried while the sheets stay as few and no
+    further name shrinks (a bisection: cards and shrunk names only grow with the size)."""
+    larger = [pt for pt in _WALL_PT if pt > day.layout.pt]
+    low, high = 0, round(((larger[-1] if larger else day.layout.pt) - day.layout.pt) / _GROW_PT)
+    start = day
+    while high - low > 1:
+        middle = (low + high) // 2
+        grown = lay_out(replace(start.layout, pt=start.layout.pt + middle * _GROW_PT))
+        if grown is not None and grown.sheets == start.sheets and grown.shrunk == start.shrunk:
+            low, day = middle, grown
+        else:
+            high = middle
+    return day
 
 
 def wall_charts(schedule: Schedule, index: int) -> list[WallChart]:
@@ -505,10 +598,15 @@ def _lay_out_round(
             layout.tag_mm,
         )
 
+    def sized(card: TableCard) -> TableCard:  # a long name's own size, when it prints smaller
+        own = [layout.own_pt(lines.widest(seat.name)) for seat in card.seats]
+        seats = (replace(s, name_mm=round(pt * PT_MM, 2)) if pt < layout.pt else s for s, pt in zip(card.seats, own))
+        return replace(card, seats=tuple(seats))
+
     def charts() -> list[WallChart]:
         out, first = [], 0
         for i, size in enumerate(split):
-            tables = tuple(cards[first : first + size])
+            tables = tuple(sized(card) for card in cards[first : first + size])
             part = f"tables {first + 1}-{first + size} of {len(cards)}" if parted else ""
             first += size
             out.append(chart(part, tables, tuple(note_sheets[0]) if i == len(split) - 1 else ()))

@@ -15,14 +15,14 @@ UNRANKED = "-"  # below the minimum of games: listed, not ranked
 
 def season_heading(season: SeasonStandings) -> str:
     nights = f"{len(season.labels)} night{'s' if len(season.labels) != 1 else ''}"
-    return f"Season standings after {nights}: {rule_words(season)}"
+    return f"Season standings after {nights}: {rule_words(season.rule, season.min_games, season.best_nights)}"
 
 
-def rule_words(season: SeasonStandings) -> str:
-    if season.rule is SeasonRule.AVERAGE:
-        return f"points per game, at least {season.min_games} games to be ranked"
-    if season.rule is SeasonRule.BEST:
-        return f"the best {season.best_nights} nights' totals"
+def rule_words(rule: SeasonRule, min_games: int, best_nights: int | None) -> str:
+    if rule is SeasonRule.AVERAGE:
+        return f"points per game, at least {min_games} games to be ranked"
+    if rule is SeasonRule.BEST:
+        return f"the best {best_nights} nights' totals"
     return "every night's total added up"
 
 

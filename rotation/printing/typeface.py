@@ -105,6 +105,7 @@ class NameLines:
         self._pieces: dict[str, tuple[tuple[float, bool], ...]] = {}
         self._lines: dict[tuple[str, float], int] = {}
         self._widths: dict[str, float] = {}
+        self._widest: dict[str, float] = {}
 
     def pieces(self, name: str) -> tuple[tuple[float, bool], ...]:
         if name not in self._pieces:
@@ -112,7 +113,13 @@ class NameLines:
         return self._pieces[name]
 
     def longest(self, names) -> float:
-        return max((w for name in names for w, _ in self.pieces(name)), default=0.0)
+        return max(map(self.widest, names), default=0.0)
+
+    def widest(self, name: str) -> float:
+        """The name's widest piece: a line narrower breaks it mid-word."""
+        if name not in self._widest:
+            self._widest[name] = max((w for w, _ in self.pieces(name)), default=0.0)
+        return self._widest[name]
 
     def width(self, name: str) -> float:
         """The name on one line, summed as `_fill` sums it: a line this wide holds it whole."""

@@ -117,7 +117,7 @@ def room_settings(
 @router.get("/e/{event_id}/screen", response_class=HTMLResponse)
 def screen(request: Request, event_id: Id):
     from rotation.printing.pages import lookup_entries, qr_svg
-    from rotation.printing.typeface import widest_word_em
+    from rotation.printing.typeface import longest_em, widest_word_em
 
     event, seated, version, schedule, changed = _seen(request, event_id)
     # the latest round released, while the day still has it (a re-plan may have made the day shorter)
@@ -136,9 +136,11 @@ def screen(request: Request, event_id: Id):
         changed=changed.get(shown, []),
         qr=desk_of(request).rendered.get(("qr", url), lambda: qr_svg(url)),
         players_url=url,
-        # the widest piece of a name, in em: columns are made at least that wide (room.css), so fewer
-        # columns rather than a name broken mid-word
+        # the widest piece of a name, in em: columns hold it at the smallest readable size (room.css), so
+        # fewer columns rather than a name broken mid-word; each name's own widest piece (--piece) lets a
+        # long name shrink alone, down to that size, where the column is narrower than it at full size
         word_em=widest_word_em(schedule.players) if schedule else 0.0,
+        piece_em=longest_em,
         **screen_context(request, event_id),  # the standings, when the director shows them
     )
 

@@ -14,6 +14,7 @@ from models.text import Name
 from rotation import scoring
 from rotation.desk.deps import Id, QueryId, desk_of
 from rotation.desk.scores import service as scores
+from rotation.desk.series import service as series
 from rotation.printing.standings_pages import footnotes
 
 api = APIRouter(prefix="/api", tags=["scores"])
@@ -84,6 +85,9 @@ class StandingsOut(BaseModel):
 class ScreenIn(BaseModel):
     show: bool = Field(description="True: the projector shows the standings until the next round is released.")
     top: int | None = Field(default=None, description="Only the top places, ties included (None: everyone).")
+    series: bool = Field(
+        default=False, description="True: the standings of the event's series (by its saved rule), not the night's."
+    )
 
 
 def entry_out(entry: scores.Entered) -> EntryOut:
@@ -181,5 +185,10 @@ def get_standings(request: Request, event_id: Id, after: QueryId = None) -> Stan
 @api.put("/events/{event_id}/screen/standings")
 def put_screen(request: Request, event_id: Id, body: ScreenIn) -> ScreenIn:
     store = desk_of(request).store
-    scores.show_standings(store, event_id, body.show, body.top)
-    return ScreenIn(show=scores.screen_standings(store, event_id) is not None, top=scores.screen_top(store, event_id))
+    if body.show and body.series:
+        series.show_series(store, event_id, body.top)
+    else:
+        scores.show_standings(store, event_id, body.show, body.top)
+    on_series = series.screen_season(store, event_id) is not None
+    shown = on_series or scores.screen_standings(store, event_id) is not None
+    return ScreenIn(show=shown, top=scores.screen_top(store, event_id), series=on_series)

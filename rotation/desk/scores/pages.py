@@ -16,8 +16,10 @@ from rotation import scoring
 from rotation.desk.deps import BaseDep, Id, QueryId, Text, desk_of, local_time, page, pages_router
 from rotation.desk.events import service
 from rotation.desk.scores import service as scores
+from rotation.desk.series import service as series
 from rotation.files.gamesheet import RESULT_COLUMNS, game_cells, games_csv
 from rotation.files.output import SIT_OUT_WORDS
+from rotation.printing.season_standings_pages import place, rule_words, score_text, season_heading, season_notes
 from rotation.printing.standings_pages import (
     cell,
     folded_cell,
@@ -311,8 +313,18 @@ def _standings_page(
         footnotes=footnotes(table) if table else [],
         highs=high_lines(table) if table else [],
         on_screen=scores.screen_standings(store, event_id) is not None,
+        series_on_screen=series.screen_season(store, event_id) is not None,
+        series_rule=_series_rule(store, settings.series),
         errors=errors or {},
     )
+
+
+def _series_rule(store, name: str) -> str:
+    """The rule the event's series ranks by, in words ('' for an event of no series)."""
+    if not name:
+        return ""
+    choice = series.saved_choice(store, name)
+    return rule_words(choice.rule, choice.min_games, choice.best)
 
 
 def _rows(table: Standings | None) -> list:
@@ -350,11 +362,17 @@ def _screen_columns(table: Standings | None) -> tuple[list[str], list]:
 
 
 @router.post("/events/{event_id}/standings/screen")
-def screen_toggle(request: Request, event_id: Id, show: Text = "", top: Text = ""):
+def screen_toggle(request: Request, event_id: Id, show: Text = "", top: Text = "", what: Text = ""):
+    """The projector shows the night's standings, or with what=series the series', or the round's tables."""
+    store = desk_of(request).store
     try:
         if top.strip() and not top.strip().isdigit():
             raise service.DeskError(f"{top.strip()!r} is not a number of places", field="screen", status=422)
-        scores.show_standings(desk_of(request).store, event_id, show == "yes", int(top) if top.strip() else None)
+        places = int(top) if top.strip() else None
+        if show == "yes" and what == "series":
+            series.show_series(store, event_id, places)
+        else:
+            scores.show_standings(store, event_id, show == "yes", places)
     except service.DeskError as error:
         if isinstance(error, service.NotFound):
             raise
@@ -406,12 +424,23 @@ def screen_context(request: Request, event_id: Id) -> dict:
     """What the projector needs to show the standings instead of the round's tables (standings None: it
     shows the tables), and the stamp its poll compares."""
     store = desk_of(request).store
+    season = series.screen_season(store, event_id)
+    if season is not None:
+        return {
+            "season": season,
+            "standings": None,
+            "standings_heading": season_heading(season),
+            "season_rows": [(place(row), row, score_text(season, row)) for row in season.rows],
+            "standings_notes": season_notes(season)[:1],
+            "standings_stamp": scores.screen_stamp(store, event_id),
+        }
     table = scores.screen_standings(store, event_id)
     top = scores.screen_top(store, event_id)
     if table is not None and top is not None:  # the top places only, a tie at the last one included
         table = table.model_copy(update={"rows": tuple(row for row in table.rows if row.rank <= top)})
     heads, rows = _screen_columns(table)
     return {
+        "season": None,
         "standings": table,
         "standings_heading": heading(table) if table else "",
         "standings_heads": heads,

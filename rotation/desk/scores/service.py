@@ -22,6 +22,8 @@ The rules of scoring (sit-outs, ties, three-handed, leavers) are rotation.scorin
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -218,15 +220,16 @@ def standings_of(scores: DayScores, after: int | None = None) -> Standings:
 # ---- the projector -------------------------------------------------------------------------------
 
 
-def show_standings(store: Store, event_id: int, show: bool, top: int | None = None) -> None:
+def show_standings(store: Store, event_id: int, show: bool, top: int | None = None, series: bool = False) -> None:
     """The projector shows the standings (until the next round is released), the top `top` places only
-    when given (ties at the last place shown included), or the round's tables."""
+    when given (ties at the last place shown included), or the round's tables. With `series` the standings
+    are the series' (rotation.desk.series.show_series, which checks the series has some)."""
     seated = room(store, event_id)
-    if show and day_scores(store, event_id).complete == 0:
+    if show and not series and day_scores(store, event_id).complete == 0:
         raise DeskError("no round has every table's card in yet: nothing to show", field="screen")
     if top is not None and top < 1:
         raise DeskError("show the top 1 or more places, or everyone", field="screen", status=422)
-    store.set_standings_at(event_id, seated.last if show else None, top if show else None)
+    store.set_standings_at(event_id, seated.last if show else None, top if show else None, show and series)
 
 
 def screen_top(store: Store, event_id: int) -> int | None:
@@ -239,12 +242,16 @@ def screen_standings(store: Store, event_id: int) -> Standings | None:
     """The standings the projector shows now, or None: it shows the round's tables."""
     last = room(store, event_id).last
     row = store.room_row(event_id)
-    if row is None or row.standings_at is None or row.standings_at != last:
+    if row is None or row.standings_at is None or row.standings_at != last or row.standings_series:
         return None
     scores = day_scores(store, event_id)
     return standings_of(scores) if scores.complete else None
 
 
 def screen_stamp(store: Store, event_id: int) -> str:
-    """Changes whenever the projector's standings would: shown or not, or a card entered."""
-    return store.cards_stamp(event_id)
+    """Changes whenever the projector's standings would: shown or not, a card entered, or (a night of a
+    series) the series' rule saved."""
+    series = settings_of(load_event(store, event_id)).series
+    rule = store.series_standings_rule(series) if series else None
+    saved = "" if rule is None else "-" + hashlib.sha256(json.dumps(rule, sort_keys=True).encode()).hexdigest()[:8]
+    return store.cards_stamp(event_id) + saved

@@ -8,12 +8,12 @@ from urllib.parse import quote
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
-from models import SeasonRule
 from rotation.desk.deps import desk_of, page, pages_router
 from rotation.desk.events.settings import FieldErrors
 from rotation.desk.series import service as series
+from rotation.desk.series.service import StandingsChoice
 from rotation.printing.season_standings_pages import (
     night_cells,
     place,
@@ -32,21 +32,15 @@ router = pages_router()
 api = APIRouter(prefix="/api")
 
 
-class StandingsChoice(BaseModel):
-    """The rule the series' standings rank by (the series page's choice, also the endpoints' query)."""
-
-    rule: SeasonRule = SeasonRule.CUMULATIVE
-    min_games: int = Field(default=0, ge=0, le=10_000)
-    best: int | None = Field(default=None, ge=1, le=1_000)
-
-    def query(self) -> str:
-        best = f"&best={self.best}" if self.best else ""
-        return f"rule={self.rule.value}&min_games={self.min_games}{best}"
+def _chosen(request: Request, name: str, choice: StandingsChoice) -> StandingsChoice:
+    """The query's rule when it names one, else the series' saved rule."""
+    return choice if "rule" in request.query_params else series.saved_choice(desk_of(request).store, name)
 
 
 def _series_page(request: Request, name: str, choice: StandingsChoice, errors=None, form=None, status: int = 200):
     store = desk_of(request).store
     view = series.series_view(store, name)
+    saved = series.saved_choice(store, name)
     standings, standings_error = None, ""
     try:
         standings = series.series_standings(store, name, choice.rule, choice.min_games, choice.best)
@@ -60,11 +54,13 @@ def _series_page(request: Request, name: str, choice: StandingsChoice, errors=No
         view=view,
         url=f"/series/{quote(name, safe='')}",
         choice=choice,
+        saved=saved,
+        saved_words=rule_words(saved.rule, saved.min_games, saved.best),
         season=season,
         left_out=standings.left_out if standings else (),
         standings_error=standings_error,
         heading=season_heading(season) if season else "",
-        rule=rule_words(season) if season else "",
+        rule=rule_words(season.rule, season.min_games, season.best_nights) if season else "",
         rows=[(place(row), row, score_text(season, row), night_cells(row)) for row in season.rows] if season else [],
         notes=season_notes(season) if season else [],
         form=form or {"rounds": str(view.nights[-1].settings.rounds), "guests": "", "present": []},
@@ -83,8 +79,28 @@ async def next_night(request: Request, name: str):
         rounds = _rounds(rounds_text)
         event_id = series.next_night(desk.store, desk.planner, name, present, guests, rounds)
     except FieldErrors as error:
-        return _series_page(request, name, StandingsChoice(), errors=error.errors, form=form, status=422)
+        return _series_page(
+            request, name, series.saved_choice(desk.store, name), errors=error.errors, form=form, status=422
+        )
     return RedirectResponse(f"/events/{event_id}", status_code=303)
+
+
+@router.post("/series/{name:path}/rule", response_class=HTMLResponse)
+async def save_rule(request: Request, name: str):
+    """The series' standings rule saved as its setting (the rule form's values)."""
+    data = await request.form()
+    fields = {key: str(data.get(key, "")).strip() for key in ("rule", "min_games", "best")}
+    try:
+        choice = StandingsChoice.model_validate({key: value for key, value in fields.items() if value})
+        series.save_choice(desk_of(request).store, name, choice)
+    except ValidationError as error:
+        place = str(error.errors()[0]["loc"][0])
+        return _series_page(
+            request, name, StandingsChoice(), errors={"rule": f"{place}: {error.errors()[0]['msg']}"}, status=422
+        )
+    except FieldErrors as error:
+        return _series_page(request, name, choice, errors={"rule": error.errors["best"]}, status=422)
+    return RedirectResponse(f"/series/{quote(name, safe='')}", status_code=303)
 
 
 def _rounds(text: str) -> int | None:
@@ -98,7 +114,9 @@ def _rounds(text: str) -> int | None:
 
 @router.get("/series/{name:path}/standings/{what}")
 def standings_file(request: Request, name: str, what: str, choice: Annotated[StandingsChoice, Query()]):
-    """The series' standings as a printable page (print), CSV or JSON."""
+    """The series' standings as a printable page (print), CSV or JSON (by the series' rule unless the query
+    names one)."""
+    choice = _chosen(request, name, choice)
     season = series.series_standings(desk_of(request).store, name, choice.rule, choice.min_games, choice.best).season
     if season is None:
         return HTMLResponse("No night of the series has a complete round of cards yet.", status_code=404)
@@ -113,7 +131,7 @@ def standings_file(request: Request, name: str, what: str, choice: Annotated[Sta
 
 @router.get("/series/{name:path}", response_class=HTMLResponse)
 def series_page(request: Request, name: str, choice: Annotated[StandingsChoice, Query()]):
-    return _series_page(request, name, choice)
+    return _series_page(request, name, _chosen(request, name, choice))
 
 
 def _attachment(filename: str) -> dict[str, str]:
@@ -137,8 +155,23 @@ def next_night_json(request: Request, name: str, body: NextNight) -> JSONRespons
     return JSONResponse({"event": event_id, "url": f"/events/{event_id}"}, status_code=201)
 
 
+@api.put("/series/{name:path}/rule")
+def save_rule_json(request: Request, name: str, body: StandingsChoice) -> StandingsChoice:
+    """The series' standings rule from now on: the series page, its files and the projector rank by it."""
+    series.save_choice(desk_of(request).store, name, body)
+    return body
+
+
+@api.get("/series/{name:path}/rule")
+def rule_json(request: Request, name: str) -> StandingsChoice:
+    series.series_view(desk_of(request).store, name)  # NotFound for a series with no night
+    return series.saved_choice(desk_of(request).store, name)
+
+
 @api.get("/series/{name:path}/standings")
 def standings_json(request: Request, name: str, choice: Annotated[StandingsChoice, Query()]) -> JSONResponse:
+    """The series' standings (by the series' rule unless the query names one)."""
+    choice = _chosen(request, name, choice)
     outcome = series.series_standings(desk_of(request).store, name, choice.rule, choice.min_games, choice.best)
     season = outcome.season.model_dump(mode="json") if outcome.season else None
     return JSONResponse({"season": season, "left_out": list(outcome.left_out)})

@@ -3,7 +3,8 @@
 An event belongs to a series by its settings (`EventSettings.series`); its plan is planned against the
 series' earlier nights (service.earlier_nights, optimizer.plan_night). Here: the series as a page sees it
 (every member's nights, opponents met and not yet met), the next night from tonight's attendance, and the
-series' standings (rotation.scoring.season_standings over each night's standings).
+series' standings (rotation.scoring.season_standings over each night's standings) by the rule saved
+as the series' setting.
 """
 
 from __future__ import annotations
@@ -11,11 +12,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
+from pydantic import BaseModel, Field
+
 from models import SeasonRule, SeasonStandings, Standings
 from models.event import name_key, normalise_name
 from rotation.desk.events import service
 from rotation.desk.events.service import DeskError, NotFound, Planner
 from rotation.desk.events.settings import EventSettings, FieldErrors, names_table
+from rotation.desk.room.service import room
 from rotation.desk.scores import service as scores
 from rotation.desk.storage import EventRow, Store
 from rotation.scoring import season_standings
@@ -141,6 +145,33 @@ def _placed_for_attendance(settings: EventSettings) -> None:
         raise FieldErrors(moved) from None
 
 
+class StandingsChoice(BaseModel):
+    """The rule the series' standings rank by: the series' setting, or a page's or endpoint's query."""
+
+    rule: SeasonRule = SeasonRule.CUMULATIVE
+    min_games: int = Field(default=0, ge=0, le=10_000)
+    best: int | None = Field(default=None, ge=1, le=1_000)
+
+    def query(self) -> str:
+        best = f"&best={self.best}" if self.best else ""
+        return f"rule={self.rule.value}&min_games={self.min_games}{best}"
+
+
+def saved_choice(store: Store, name: str) -> StandingsChoice:
+    """The series' standings rule as its director saved it (every night's total until then)."""
+    saved = store.series_standings_rule(name)
+    return StandingsChoice.model_validate(saved) if saved else StandingsChoice()
+
+
+def save_choice(store: Store, name: str, choice: StandingsChoice) -> None:
+    """The series' standings rule from now on (NotFound for a series with no night; FieldErrors 'best'
+    for the best nights without their number)."""
+    series_view(store, name)
+    if choice.rule is SeasonRule.BEST and not choice.best:
+        raise FieldErrors({"best": "give the number of nights that count"})
+    store.set_series_standings_rule(name, choice.model_dump(mode="json"))
+
+
 @dataclass(frozen=True)
 class SeriesStandings:
     season: SeasonStandings | None  # None when no night has a complete round of cards
@@ -172,3 +203,34 @@ def series_standings(
         labels=[label for label, _ in counted],
     )
     return SeriesStandings(season, tuple(left_out))
+
+
+# ---- the projector: the series' standings (rotation.desk.scores_pages.screen_context) -------------------
+
+
+def show_series(store: Store, event_id: int, top: int | None = None) -> None:
+    """The projector of a night of a series shows the series' standings by its saved rule until the next
+    round is released (DeskError 'screen' when the event is no night of a series or none of its nights has
+    a complete round of cards)."""
+    name = service.settings_of(service.load_event(store, event_id)).series
+    if not name:
+        raise DeskError("this event is not a night of a series", field="screen")
+    choice = saved_choice(store, name)
+    if series_standings(store, name, choice.rule, choice.min_games, choice.best).season is None:
+        raise DeskError("no night of the series has a complete round of cards yet: nothing to show", field="screen")
+    scores.show_standings(store, event_id, True, top, series=True)
+
+
+def screen_season(store: Store, event_id: int) -> SeasonStandings | None:
+    """The series' standings the projector shows now (its top places only, ties at the last one
+    included), or None: it shows the round's tables or the night's standings."""
+    row = store.room_row(event_id)
+    if row is None or not row.standings_series or row.standings_at != room(store, event_id).last:
+        return None
+    name = service.settings_of(service.load_event(store, event_id)).series
+    choice = saved_choice(store, name)
+    season = series_standings(store, name, choice.rule, choice.min_games, choice.best).season if name else None
+    if season is None or row.standings_top is None:
+        return season
+    top = row.standings_top
+    return season.model_copy(update={"rows": tuple(r for r in season.rows if r.rank is not None and r.rank <= top)})

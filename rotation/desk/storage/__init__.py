@@ -20,6 +20,7 @@ versions  the schedule versions (checked before they are stored)
 runs      planning runs, their progress and their end
 rooms     each event's room: public id, timer, pace, released rounds
 cards     score cards and their corrections
+series    a series' settings (its standings rule)
 whole     an event across all its tables: export, import, delete, a rename in what the room has
 lock      one desk per file
 backup    consistent copies of the file while the desk runs, kept and restored whole
@@ -50,11 +51,12 @@ from rotation.desk.storage.records import (
 from rotation.desk.storage.rooms import Rooms
 from rotation.desk.storage.runs import Runs
 from rotation.desk.storage.schema import MIGRATIONS, SCHEMA_VERSION
+from rotation.desk.storage.series import Series
 from rotation.desk.storage.versions import Versions
 from rotation.desk.storage.whole import EVENT_TABLES, Whole
 
 
-class Store(Meta, Events, Versions, Runs, Rooms, Cards, Whole):
+class Store(Meta, Events, Versions, Runs, Rooms, Cards, Series, Whole):
     """One connection to the desk's file, with every table group's reads and writes; open one per
     thread or process (sqlite3 objects are not shared)."""
 

@@ -52,7 +52,7 @@ class Cards(Connection):
     def cards_stamp(self, event_id: int) -> str:
         """Changes whenever a card is entered, or the projector's choice of showing the standings (and how many)."""
         row = self.db.execute(
-            "SELECT standings_at, standings_top FROM rooms WHERE event_id = ?", (event_id,)
+            "SELECT standings_at, standings_top, standings_series FROM rooms WHERE event_id = ?", (event_id,)
         ).fetchone()
         cards = self.db.execute("SELECT max(id), count(*) FROM cards WHERE event_id = ?", (event_id,)).fetchone()
         seen = repr((tuple(row) if row else None, tuple(cards)))

@@ -160,6 +160,7 @@ class RoomRow(BaseModel):
     left: float | None  # seconds left at `started` (None: the whole round)
     standings_at: int | None  # the projector shows the standings while this round is the latest released
     standings_top: int | None = None  # the top places it shows then (None: everyone)
+    standings_series: bool = False  # then the standings of the event's series, not the night's
 
 
 class ReleaseRow(BaseModel):

@@ -87,10 +87,13 @@ class Rooms(Connection):
         with self.change() as db:
             db.execute("UPDATE rooms SET started = ?, left = ? WHERE event_id = ?", (started, left, event_id))
 
-    def set_standings_at(self, event_id: int, round_number: int | None, top: int | None = None) -> None:
+    def set_standings_at(
+        self, event_id: int, round_number: int | None, top: int | None = None, series: bool = False
+    ) -> None:
         """The projector shows the standings while `round_number` is the latest released (None: the
-        tables), the top `top` places only (None: everyone)."""
+        tables), the top `top` places only (None: everyone), the series' standings when `series`."""
         with self.change() as db:
             db.execute(
-                "UPDATE rooms SET standings_at = ?, standings_top = ? WHERE event_id = ?", (round_number, top, event_id)
+                "UPDATE rooms SET standings_at = ?, standings_top = ?, standings_series = ? WHERE event_id = ?",
+                (round_number, top, int(series), event_id),
             )

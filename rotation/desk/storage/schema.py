@@ -98,5 +98,11 @@ MIGRATIONS = (
     """
     ALTER TABLE rooms ADD COLUMN standings_top INTEGER;
     """,
+    # 7 -> 8 (issue 44): a series' settings (the rule its standings rank by), and whether the projector's
+    # standings are the night's or its series'.
+    """
+    CREATE TABLE series (name TEXT PRIMARY KEY, standings TEXT NOT NULL);
+    ALTER TABLE rooms ADD COLUMN standings_series INTEGER NOT NULL DEFAULT 0;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)

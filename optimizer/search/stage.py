@@ -1,0 +1,127 @@
+"""The plan's second stage (optimizer.plan): the search for fewer repeats, from the best start.
+
+Local search (optimizer.search: tabu search over the whole day, or round by round in big rooms) for a
+better CP-SAT hint, or for the answer in rooms too big for CP-SAT; then 'at most bound repeats?' to raise
+the bound (each proof that no such day exists adds one; in rooms of at most four groups, split by round 2,
+optimizer.cpsat.split); then the whole-day CP-SAT model, minimising, warm-started from the best so far.
+The search stops early once repeats meet the lower bound.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import optimizer.cpsat as cpsat
+from models import Bound
+from optimizer.budget import Budget
+from optimizer.constructions.stage import offer_greedy
+from optimizer.cpsat.split import split_probe, splits_by_round_two
+from optimizer.provenance import Provenance, searched
+from optimizer.run import Run
+from optimizer.search import improve, tabu_search
+from optimizer.stages import Probe, ProbeResult, SearchOutcome
+from optimizer.verdict import fewest_repeats
+
+
+def search(run: Run, rng: np.random.Generator, warm_start: bool) -> SearchOutcome:
+    """CP-SAT on rooms the full model fits, local search beyond."""
+    event, player_count = run.event, len(run.event.players)
+    clauses = player_count * (player_count - 1) // 2 * event.rounds * event.layout.tables
+    if clauses > run.config.cpsat_max_clauses:
+        _local_search(run, rng, share=1.0)
+        return SearchOutcome()
+    if warm_start:  # a better hint first
+        _local_search(run, rng, share=0.5)
+    if run.done or run.budget.stopped:
+        return SearchOutcome()
+    if not run.search.afford(clauses / run.config.clauses_built_per_second):  # building the model alone would overrun
+        _local_search(run, rng, share=1.0)
+        return SearchOutcome()
+    if run.history.fresh and splits_by_round_two(event):
+        _raise_bound(run, _split_probe, share=run.config.split_share)
+    else:
+        _raise_bound(run, _whole_day_probe, share=run.config.probe_share)
+    if run.done or run.budget.stopped:
+        return SearchOutcome()
+    return _solve_whole_day(run)
+
+
+def _raise_bound(run: Run, probe: Probe, share: float) -> None:
+    """While the best has more repeats than the bound, ask CP-SAT (`probe`) for a day with no more than
+    the bound: a schedule closes the gap, a proof that none exists raises the bound by one. Deciding
+    'at most k repeats' is far easier than minimising, so small rooms get honest bounds quickly; the
+    smallest are split by round 2 (optimizer.cpsat.split), which proves far more."""
+    probing = run.search.share(share)
+    while run.best is not None and run.best.metrics.repeats > run.bound.repeats:
+        if not probing.afford(0.1):
+            return
+        result = probe(run, probing)
+        if result.seats is not None:
+            run.offer(result.seats, result.made, result.found_at)
+        elif result.proven:
+            forced = run.bound.repeats + 1
+            run.bound = Bound(repeats=forced, proof=f"{result.how}: {fewest_repeats(run.event, forced)}")
+        else:
+            return
+
+
+def _whole_day_probe(run: Run, budget: Budget) -> ProbeResult:
+    """'At most bound repeats?' on the whole-day model."""
+    target = run.history.planned_target(run.bound.repeats)
+    outcome = cpsat.solve(
+        run.event,
+        budget,
+        hint=run.best.seats if run.best else None,  # over the target, but CP-SAT repairs a hint near it first
+        lower_bound=target,
+        max_repeats=target,
+        history=run.history,
+        seed=run.seed,
+        workers=run.workers,
+    )
+    return ProbeResult(outcome.seats, Provenance.of("CP-SAT"), outcome.proven, "CP-SAT search proof", outcome.best_at)
+
+
+def _split_probe(run: Run, budget: Budget) -> ProbeResult:
+    """'At most bound repeats?' split by round 2 (a fresh day)."""
+    outcome = split_probe(run.event, run.bound.repeats, budget, seed=run.seed, workers=run.workers)
+    return ProbeResult(outcome.seats, Provenance.of("CP-SAT split by round 2"), outcome.proven, outcome.how)
+
+
+def _solve_whole_day(run: Run) -> SearchOutcome:
+    """The CP-SAT model warm-started from the best so far; its proof raises the bound, or proves that no
+    schedule exists."""
+    outcome = cpsat.solve(
+        run.event,
+        run.search,
+        hint=run.best.seats if run.best else None,
+        lower_bound=run.history.planned_target(run.bound.repeats),
+        history=run.history,
+        seed=run.seed,
+        workers=run.workers,
+        on_progress=run.on_progress,
+    )
+    if outcome.seats is not None:
+        run.offer(outcome.seats, Provenance.of("CP-SAT"), found_at=outcome.best_at)
+    day_bound = run.history.day_bound(outcome.repeats_bound)
+    if day_bound > run.bound.repeats:
+        run.bound = Bound(repeats=day_bound, proof=f"CP-SAT search proof: {fewest_repeats(run.event, day_bound)}")
+    # Seats CP-SAT found that the checker refused prove nothing: not 'no schedule exists'.
+    refused = outcome.seats is not None and run.best is None
+    return SearchOutcome(infeasible=outcome.proven and not refused)
+
+
+def _local_search(run: Run, rng: np.random.Generator, share: float) -> None:
+    """Improve the best start for a share of the time left (a better CP-SAT hint, or the answer)."""
+    if run.best is None:
+        offer_greedy(run, rng)
+    if run.best is None or run.costs is None:
+        return
+    budget = run.search.share(share)
+    small = run.costs.player_count <= run.config.tabu_max_players
+    made = run.best.made.then(searched(tabu=small))
+    offer = lambda seats: run.offer(seats.copy(), made)  # noqa: E731
+    if small:
+        target = run.history.planned_target(run.bound.repeats)
+        offer(tabu_search(run.best.seats, run.costs, budget, rng, target, offer))
+    else:
+        offer(improve(run.best.seats, run.costs, budget, rng, offer))
