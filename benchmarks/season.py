@@ -81,7 +81,7 @@ def greedy_night(event: Event, counts: np.ndarray, rng: np.random.Generator) -> 
     return best
 
 
-def season_bounds(weeks: list[tuple[int, ...]], members: int, rounds: int) -> dict:
+def season_bounds(weeks: list[tuple[int, ...]], members: int, rounds: int, fair: bool = False) -> dict:
     """What no method can beat, given only the attendance: bounds on repeats, squares and the most.
 
     Every night's tables follow from its count (models.Event.layout: f tables of four, h of three, no
@@ -102,6 +102,12 @@ def season_bounds(weeks: list[tuple[int, ...]], members: int, rounds: int) -> di
       sum g_i(3 rounds n_i - t_i) over such t is reached by giving the H turns one at a time where they
       lower the sum most (the greedy for a separable convex sum under one budget, e.g. Ibaraki and Katoh,
       Resource Allocation Problems, 1988); half of it is a bound. The larger of the two is reported.
+    - Most meetings, by members: member i meets at least 3 rounds n_i - (most t_i) times, so some partner
+      at least the top of that water-filling (the larger of this and the pairs' level is reported).
+    With `fair`, for seatings whose three-handed turns are fair each night (optimizer.check: a member's
+    three-handed rounds of a night within one of everyone's, so at most ceil(3h rounds / players)), the
+    same with t_i at most that a night: a bound for such seatings only (the season's and each night
+    alone's, not the greedy baseline's).
     A bound reached by no schedule is possible: these relax which pairs can share a table."""
     names = member_names(members)
     together = np.zeros((members, members), np.int64)
@@ -117,13 +123,14 @@ def season_bounds(weeks: list[tuple[int, ...]], members: int, rounds: int) -> di
         idx = np.array(here)
         together[np.ix_(idx, idx)] += 1
         nights[idx] += 1
-        turn_room[idx] += rounds if layout.threes else 0
+        turn_room[idx] += -(-rounds * 3 * layout.threes // len(here)) if fair else (rounds if layout.threes else 0)
     np.fill_diagonal(together, 0)
     caps = rounds * together
     pair_caps = caps[np.triu_indices(members, 1)]
     can_meet = int((pair_caps > 0).sum())
     level, pair_squares = _water_fill(pair_meetings, pair_caps)
     meets = 3 * rounds * nights
+    member_most = max(_water_fill(int(meets[i] - turn_room[i]), caps[i])[0] for i in range(members))
     for _ in range(three_seats):  # each turn where it lowers the members' sum most: 2 x top - 1
         gains = [2 * _water_fill(int(meets[i]), caps[i])[0] - 1 if turn_room[i] else -1 for i in range(members)]
         i = int(np.argmax(gains))
@@ -134,7 +141,7 @@ def season_bounds(weeks: list[tuple[int, ...]], members: int, rounds: int) -> di
         "pair_meetings": pair_meetings,
         "pairs_who_can_meet": can_meet,
         "repeats": pair_meetings - can_meet,
-        "most_meetings": level,
+        "most_meetings": max(level, member_most),
         "squared_pair_counts": max(pair_squares, -(-member_squares // 2)),
     }
 
@@ -183,6 +190,7 @@ def season_figures(nights: list[Schedule], members: tuple[str, ...]) -> dict:
         "meetings_by_count": {str(k): int((pairs == k).sum()) for k in range(int(pairs.max()) + 1)},
         "seat_spread": int((letters.max(axis=1) - letters.min(axis=1)).max()),
         "three_handed_spread": int(three.max() - three.min()),
+        "fair_turns_every_night": all(optimizer.check(night, indirect=False).turns_fair for night in nights),
     }
 
 
@@ -252,7 +260,8 @@ def main() -> None:
     members = member_names(args.members)
     weeks = attendance(args.weeks, args.members, args.seed)
     bounds = season_bounds(weeks, args.members, args.rounds)
-    print(_bound_line(bounds), flush=True)
+    fair_bounds = season_bounds(weeks, args.members, args.rounds, fair=True)
+    print(_bound_line(bounds), _bound_line(fair_bounds, "bound (fair turns each night)"), sep="\n", flush=True)
     load_before = _load()
     methods: list[tuple[str, str, dict]] = [("alone", "alone", {}), ("greedy", "greedy", {})]
     methods += [
@@ -280,6 +289,7 @@ def main() -> None:
         "workers": 1,
         "seed": args.seed,
         "bounds": bounds,
+        "bounds_fair_turns": fair_bounds,
         "rows": rows,
     }
     out = Path(args.out)
@@ -289,12 +299,19 @@ def main() -> None:
     print(f"wrote {out / 'season.md'} and {out / 'season.json'}")
 
 
-def _gaps(row: dict, bounds: dict) -> str:
-    over = {key: row[key] - bounds[key] for key in ("repeats", "squared_pair_counts", "most_meetings")}
-    return (
+def _gaps(row: dict, report: dict) -> str:
+    """How far a method is above the bounds: those for any seating, and for a method whose turns were fair
+    every night, those for fair turns."""
+    keys = ("repeats", "squared_pair_counts", "most_meetings")
+    over = {key: row[key] - report["bounds"][key] for key in keys}
+    text = (
         f"{row['method']} repeats +{over['repeats']}, squares +{over['squared_pair_counts']}, "
         f"most +{over['most_meetings']}"
     )
+    if row["fair_turns_every_night"]:
+        fair = {key: row[key] - report["bounds_fair_turns"][key] for key in keys}
+        text += f" (fair turns every night: squares +{fair['squared_pair_counts']}, most +{fair['most_meetings']})"
+    return text
 
 
 def _load() -> list[float]:
@@ -319,10 +336,10 @@ def _line(row: dict) -> str:
     )
 
 
-def _bound_line(bounds: dict) -> str:
+def _bound_line(bounds: dict, label: str = "bound (any seating)") -> str:
     """The bounds (season_bounds) under the methods' columns they bound."""
     return (
-        f"{'bound (any seating)':<40} {bounds['repeats']:>7} {'':>13} {'':>5} {bounds['most_meetings']:>4} {'':>10} "
+        f"{label:<40} {bounds['repeats']:>7} {'':>13} {'':>5} {bounds['most_meetings']:>4} {'':>10} "
         f"{'':>9} {bounds['squared_pair_counts']:>7}"
     )
 
@@ -341,6 +358,7 @@ def _markdown(report: dict) -> str:
         HEADER,
         *(_line(row) for row in report["rows"]),
         _bound_line(report["bounds"]),
+        _bound_line(report["bounds_fair_turns"], "bound (fair turns each night)"),
         "```",
         "",
         f"Bounds (benchmarks.season.season_bounds, proofs in its docstring): the season has "
@@ -348,8 +366,12 @@ def _markdown(report: dict) -> str:
         f"{report['bounds']['pairs_who_can_meet']} pairs of members ever present together, so repeats >= "
         f"{report['bounds']['pair_meetings']} - {report['bounds']['pairs_who_can_meet']} = "
         f"{report['bounds']['repeats']}; most >= {report['bounds']['most_meetings']} and squares >= "
-        f"{report['bounds']['squared_pair_counts']} from the even split by pairs and by members. Above the "
-        "bound: " + "; ".join(_gaps(row, report["bounds"]) for row in report["rows"]) + ".",
+        f"{report['bounds']['squared_pair_counts']} from the even split by pairs and by members; with fair "
+        f"three-handed turns each night (the season's and each night alone's, not the greedy baseline's) most >= "
+        f"{report['bounds_fair_turns']['most_meetings']} and squares >= "
+        f"{report['bounds_fair_turns']['squared_pair_counts']}. Above the bound for any seating: "
+        + "; ".join(_gaps(row, report) for row in report["rows"])
+        + ".",
         "",
         "repeats: sum over pairs of members of max(0, meetings - 1), at the end and after weeks 3, 6 and 9;",
         "again: pairs who share a table on a night and on the night before, summed over the nights; most: the most",

@@ -117,7 +117,7 @@ def room_settings(
 @router.get("/e/{event_id}/screen", response_class=HTMLResponse)
 def screen(request: Request, event_id: Id):
     from rotation.printing.pages import lookup_entries, qr_svg
-    from rotation.printing.typeface import longest_em, widest_word_em
+    from rotation.printing.typeface import longest_em, widest_word_em, width_em
 
     event, seated, version, schedule, changed = _seen(request, event_id)
     # the latest round released, while the day still has it (a re-plan may have made the day shorter)
@@ -141,6 +141,8 @@ def screen(request: Request, event_id: Id):
         # long name shrink alone, down to that size, where the column is narrower than it at full size
         word_em=widest_word_em(schedule.players) if schedule else 0.0,
         piece_em=longest_em,
+        # a card's longest name on one line, in em: a wide card lists its names two a row when they fit
+        line_em=lambda seats: max((width_em(seat.name) for seat in seats), default=0.0),
         **screen_context(request, event_id),  # the standings, when the director shows them
     )
 
