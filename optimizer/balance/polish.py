@@ -39,7 +39,7 @@ from typing import NamedTuple
 import numpy as np
 
 from optimizer.balance._day import players_in
-from optimizer.balance.tables import table_visits_above_even
+from optimizer.balance.tables import table_visits_above_even, visits_of
 from optimizer.budget import Budget
 from optimizer.search.costs import Costs
 from optimizer.search.swaps import Moves, Walk, swap, swap_change, tabu_walk
@@ -175,9 +175,7 @@ class _State:
         self.met = room.met_before + meetings(seats, room.n)
         self.visits = np.zeros((room.n, seats.shape[1]), np.int64)
         if room.weights.visit:
-            r, p = np.nonzero(self.where >= 0)
-            np.add.at(self.visits, (p, self.where[r, p]), 1)
-            self.visits += room.visits_so_far
+            self.visits = visits_of(seats, room.n) + room.visits_so_far
 
     def repeats(self) -> int:
         return repeats_in(self.met)
