@@ -13,17 +13,23 @@ from optimizer.seats import EMPTY, meetings, repeats_in, table_of, together, tur
 
 
 @st.composite
-def days(draw) -> tuple[np.ndarray, int]:
+def days(draw, mixed: bool = False) -> tuple[np.ndarray, int]:
     """A seating (rounds, tables, 4) of 5-22 players. Either every round seats everyone at tables of three
     and four (three-handed turns), or at tables of four with the rest sitting out (sit-out turns): the
-    checker counts the two turns apart, and an event has one kind."""
+    checker counts the two turns apart, and an event has one kind. With `mixed`, also days whose rounds
+    have tables of three and four and players sitting out at once."""
     n = draw(st.integers(5, 22))
     rounds = draw(st.integers(1, 6))
     three_handed = draw(st.booleans()) and n >= 6
+    both = mixed and draw(st.booleans())
     day = []
     for _ in range(rounds):
         order = draw(st.permutations(range(n)))
-        if three_handed:
+        if both:
+            threes = draw(st.integers(0, n // 3))
+            sizes = [3] * threes + [4] * draw(st.integers(0, (n - 3 * threes) // 4))
+            sizes = sizes or [3]
+        elif three_handed:
             threes = [t for t in range(n // 3 + 1) if (n - 3 * t) % 4 == 0]
             t = draw(st.sampled_from(threes))
             sizes = [4] * ((n - 3 * t) // 4) + [3] * t
@@ -66,7 +72,7 @@ def checker_meeting_matrix(schedule: Schedule) -> np.ndarray:
 
 
 @settings(max_examples=200, deadline=None)
-@given(days())
+@given(days(mixed=True))
 def test_meetings_and_repeats_agree_with_the_checker(day):
     seats, n = day
     schedule = as_schedule(seats, n)
