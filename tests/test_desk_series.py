@@ -197,6 +197,12 @@ def test_the_series_rule_is_saved_and_the_projector_shows_the_series(client):
     refused = client.post(f"{URL}/rule", data={"csrf": token, "rule": "best", "min_games": "0"})
     assert refused.status_code == 422 and 'id="error-rule"' in refused.text
     assert "number of nights that count" in refused.text
+    for data, said in (
+        ({"rule": "average", "min_games": "abc"}, "whole number of games"),
+        ({"rule": "x"}, "not a rule"),
+    ):
+        refused = client.post(f"{URL}/rule", data={"csrf": token, **data})
+        assert refused.status_code == 422 and said in refused.text and 'id="error-rule"' in refused.text
     assert client.get(f"{API}/rule").json()["rule"] == "cumulative"  # nothing saved
     saved = client.post(
         f"{URL}/rule", data={"csrf": token, "rule": "average", "min_games": "4"}, follow_redirects=False

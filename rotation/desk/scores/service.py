@@ -223,7 +223,7 @@ def standings_of(scores: DayScores, after: int | None = None) -> Standings:
 def show_standings(store: Store, event_id: int, show: bool, top: int | None = None, series: bool = False) -> None:
     """The projector shows the standings (until the next round is released), the top `top` places only
     when given (ties at the last place shown included), or the round's tables. With `series` the standings
-    are the series' (rotation.desk.series.show_series, which checks the series has some)."""
+    are the series' (rotation.desk.series.service.show_series, which checks the series has some)."""
     seated = room(store, event_id)
     if show and not series and day_scores(store, event_id).complete == 0:
         raise DeskError("no round has every table's card in yet: nothing to show", field="screen")

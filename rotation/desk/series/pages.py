@@ -85,6 +85,13 @@ async def next_night(request: Request, name: str):
     return RedirectResponse(f"/events/{event_id}", status_code=303)
 
 
+RULE_FIELDS = {  # the rule form's refusals, in the director's words
+    "rule": "{!r} is not a rule: rank by every night's total, points per game or the best nights",
+    "min_games": "at least {!r} games: give a whole number of games, 0 or more",
+    "best": "the best {!r} nights: give a whole number of nights, 1 or more",
+}
+
+
 @router.post("/series/{name:path}/rule", response_class=HTMLResponse)
 async def save_rule(request: Request, name: str):
     """The series' standings rule saved as its setting (the rule form's values)."""
@@ -94,9 +101,10 @@ async def save_rule(request: Request, name: str):
         choice = StandingsChoice.model_validate({key: value for key, value in fields.items() if value})
         series.save_choice(desk_of(request).store, name, choice)
     except ValidationError as error:
-        place = str(error.errors()[0]["loc"][0])
+        field = str(error.errors()[0]["loc"][0])
+        message = RULE_FIELDS.get(field, "{!r} is not a rule").format(fields.get(field, ""))
         return _series_page(
-            request, name, StandingsChoice(), errors={"rule": f"{place}: {error.errors()[0]['msg']}"}, status=422
+            request, name, series.saved_choice(desk_of(request).store, name), errors={"rule": message}, status=422
         )
     except FieldErrors as error:
         return _series_page(request, name, choice, errors={"rule": error.errors["best"]}, status=422)

@@ -9,7 +9,7 @@ from rotation.desk.storage.base import Connection
 
 class Series(Connection):
     def series_standings_rule(self, name: str) -> dict | None:
-        """The series' standings rule as saved (rotation.desk.series.StandingsChoice), or None."""
+        """The series' standings rule as saved (rotation.desk.series.service.StandingsChoice), or None."""
         row = self.db.execute("SELECT standings FROM series WHERE name = ?", (name,)).fetchone()
         return None if row is None else json.loads(row[0])
 
