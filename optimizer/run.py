@@ -95,7 +95,7 @@ class Run(RunContext):
         matrices outgrow time and memory in the biggest rooms, where the starts alone answer."""
         if len(self.event.players) > self.config.search_max_players:
             return None
-        return Costs.of(self.event, self.history.met_before, self.history.burdens_before)
+        return Costs.of(self.event, self.history.met_before, self.history.burdens_before, self.history.previous)
 
     def offer(self, seats: Seats, made: Provenance, found_at: float | None = None) -> None:
         self.incumbent.offer(seats, made, found_at)

@@ -4,8 +4,11 @@ A seating is an int array of shape (rounds, tables, 4): the player index in each
 table, with EMPTY for the empty seat D of a three-handed table. Players absent from a round's
 tables sit out. Numpy makes meeting counts and local moves cheap on this form.
 
-Repeats are E = sum over pairs of max(0, meetings - 1). The builders count them here and only here
-(the checker keeps its own count, from names, so that it can vouch for them).
+Repeats are E = sum over pairs of max(0, meetings - 1). The builders count meetings here and only here
+(`meetings`, `together`), and judge turns here and only here (`turns_taken`, `turns_fair`): a turn is a
+seat at a table of three or sitting out, and turns are fair while everyone's count of them lies within
+one of everyone else's. The checker keeps its own counts, from names, so that it can vouch for them
+(tests/test_shared_counts.py compares the two on random days).
 """
 
 from __future__ import annotations
@@ -37,6 +40,29 @@ def meetings(seats: Seats, player_count: int) -> np.ndarray:
         [first[seated] * player_count + second[seated], second[seated] * player_count + first[seated]]
     )
     return np.bincount(codes, minlength=player_count * player_count).reshape(player_count, player_count)
+
+
+def together(where: np.ndarray, r: int) -> np.ndarray:
+    """players x players: who shares a table in round r of `where` (rounds x players, `table_of`),
+    diagonal False: one round's meetings."""
+    row = where[r]
+    same = (row[:, None] == row[None, :]) & (row[:, None] >= 0)
+    np.fill_diagonal(same, False)
+    return same
+
+
+def turns_taken(seats: Seats, player_count: int) -> np.ndarray:
+    """rounds x players: who takes a turn each round, a seat at a table of three or sitting out."""
+    where = table_of(seats, player_count)
+    sizes = (seats >= 0).sum(axis=2)
+    three_handed = np.take_along_axis(sizes, np.maximum(where, 0), axis=1) == 3
+    return (where < 0) | three_handed
+
+
+def turns_fair(counts: np.ndarray) -> np.ndarray:
+    """Whether turns are fair: every count within one of every other along the last axis (players), for
+    each row of the leading axes (rounds, or candidate orders), as a bool array of their shape."""
+    return counts.max(axis=-1) - counts.min(axis=-1) <= 1
 
 
 def repeats_in(met: np.ndarray) -> int:

@@ -218,7 +218,8 @@ def test_polish_never_raises_repeats_nor_breaks_requests(seed):
     clubs[:4, :4] = True
     before = _repeats(day, played)
     club_before = _club_meetings(day, clubs)
-    polished = polish(day, rng, met_before=played, apart=apart, clubs=clubs, pinned=pinned, budget=_steps(60))
+    costs = Costs.of_room(players, met_before=played, apart=apart, clubs=clubs, pinned=pinned)
+    polished = polish(day, rng, costs, budget=_steps(60))
     assert same_sizes(polished, day)
     assert _repeats(polished, played) <= before
     assert _club_meetings(polished, clubs) <= club_before
@@ -268,7 +269,7 @@ def test_polish_is_repeatable_with_a_seed_and_a_step_budget():
 def test_polish_counts_rematches_with_the_round_played_before():
     day = random_day(16, 4, np.random.default_rng(11))
     previous = day[0].copy()  # the round before the plan seats the same tables as its first round
-    polished = polish(day, np.random.default_rng(1), previous=previous, budget=_steps(100))
+    polished = polish(day, np.random.default_rng(1), Costs.of_room(16, previous=previous), budget=_steps(100))
     assert back_to_back(polished, previous) < back_to_back(day, previous)
     assert repeats(polished, 16) <= repeats(day, 16)
 
@@ -305,7 +306,8 @@ def test_regrouping_never_raises_an_earlier_figure_nor_breaks_requests(seed):
     clubs[:4, :4] = True
     number = partial(balance_table_numbers, pinned=pinned, rng=np.random.default_rng(seed), kicks=5)
     day = number(day)
-    regrouped = regroup_for_tables(day, rng, number, pinned=pinned, clubs=clubs, budget=_steps(600))
+    costs = Costs.of_room(players, pinned=pinned, clubs=clubs)
+    regrouped = regroup_for_tables(day, rng, number, costs, budget=_steps(600))
     assert same_sizes(regrouped, day)
     assert repeats(regrouped, players) <= repeats(day, players)
     assert _club_meetings(regrouped, clubs) <= _club_meetings(day, clubs)

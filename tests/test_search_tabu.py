@@ -19,12 +19,13 @@ from optimizer.constructions.fixed import fixed_seating
 from optimizer.constructions.greedy import greedy_seating
 from optimizer.search import Costs, tabu, tabu_search
 from optimizer.search.costs import APART_COST, CLUB_COST
+from optimizer.search.swaps import _best_move
+from optimizer.search.swaps import swap as _swap
 from optimizer.search.tabu import (
     TABU_STEPS_PER_SECOND,
-    _best_move,
     _cost,
     _exchange_turns,
-    _swap,
+    _Repeats,
     _swap_gains,
     _trade_gains,
     _turns_taken,
@@ -169,18 +170,18 @@ def test_predicted_change_of_every_swap_equals_the_change_after_it(room):
 @given(rooms())
 def test_best_move_predicts_the_change_it_makes(room):
     event, costs, seats, rng = room
-    n = len(event.players)
-    met = meetings(seats, n) + costs.met_before
-    cost = _cost(met, costs)
-    tabu_until = np.zeros((len(seats), n), dtype=np.int64)
+    objective = _Repeats(seats, costs)
+    cost = objective.cost()
+    tabu_until = np.zeros((len(seats), len(event.players)), dtype=np.int64)
     for step in range(1, 6):
-        move = _best_move(seats, met, costs, tabu_until, step, cost, cost, rng)
+        move = _best_move(objective, tabu_until, step, cost, cost, rng)
         if move is None:
             return
         r, p, q, delta = move
-        _swap(seats[r], p, q, met)
-        after = recount_cost(event, seats, costs.met_before)
+        objective.apply(r, p, q, delta)
+        after = recount_cost(event, objective.seats, costs.met_before)
         assert abs(after - (cost + delta)) < 1e-6
+        assert abs(objective.cost() - after) < 1e-6  # the objective keeps its cost in step
         cost = after
 
 

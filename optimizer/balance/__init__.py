@@ -7,8 +7,8 @@ Pure functions on the array form of `optimizer.seats`; numpy and OR-Tools only.
     rounds_for_tables(design, rounds, rng)          -> rounds, seats: the rounds of a design that number best
     order_rounds(seats, previous, ...)              -> seats: the rounds in the order with fewest back-to-back rematches
     fair_order(seats, player_count)                 -> order: rounds that take three-handed seats and sit-outs in turn
-    polish(seats, rng, played, apart, clubs, ...)   -> seats: fewer trios again and rematches, never more repeats
-    regroup_for_tables(seats, rng, number, ...)     -> seats: fewer table visits above even, nothing else worse
+    polish(seats, rng, costs, ...)                  -> seats: fewer trios again and rematches, never more repeats
+    regroup_for_tables(seats, rng, number, costs)   -> seats: fewer table visits above even, nothing else worse
     exact_numbers.fewest_table_visits(seats)        -> seats: the fewest visits the groups allow, or a proof (CP-SAT)
     rotational_day.rotational_day(players, rounds)  -> seats: other groups at the same repeats, fewer visits (CP-SAT)
 

@@ -27,7 +27,7 @@ import numpy as np
 
 from optimizer.balance._day import players_in
 from optimizer.budget import Budget
-from optimizer.seats import table_of
+from optimizer.seats import table_of, turns_fair, turns_taken
 
 EXACT_ROUNDS = 16
 # Subsets times players beyond which the fair-turns table of the exact programme gets too large.
@@ -82,7 +82,7 @@ def fair_order(seats: np.ndarray, player_count: int | None = None) -> np.ndarray
     if burden is None:
         return np.arange(len(seats))
     day = so_far + burden.sum(axis=0)
-    if day.max() - day.min() > 1:
+    if not turns_fair(day):
         return None
     steps = iter(range(FAIR_ORDER_STEPS))
     dead: set[int] = set()  # first stretches, as masks of rounds, that no order completes
@@ -93,7 +93,7 @@ def fair_order(seats: np.ndarray, player_count: int | None = None) -> np.ndarray
         if held in dead or next(steps, None) is None:
             return None
         after = counts + burden  # row r: the counts if round r comes next
-        for r in map(int, np.flatnonzero(after.max(axis=1) - after.min(axis=1) <= 1)):
+        for r in map(int, np.flatnonzero(turns_fair(after))):
             found = None if held >> r & 1 else grow(order + [r], held | 1 << r, after[r])
             if found is not None:
                 return found
@@ -135,11 +135,8 @@ def _pairs_in_both(first: np.ndarray, second: np.ndarray, tables: int) -> int:
 def _burdens(seats: np.ndarray, n: int, exempt: np.ndarray | None, so_far: np.ndarray):
     """rounds x players: who sits three-handed or sits out, for the players who take turns (None if
     nobody), and those players' burdens so far."""
-    where = table_of(seats, n)
-    sizes = (seats >= 0).sum(axis=2)
-    three = np.take_along_axis(sizes, np.maximum(where, 0), axis=1) == 3
-    burden = ((where >= 0) & three) | (where < 0)
-    taking_turns = (where >= 0).any(axis=0)
+    burden = turns_taken(seats, n)
+    taking_turns = (table_of(seats, n) >= 0).any(axis=0)
     if exempt is not None:
         taking_turns &= ~np.asarray(exempt, bool)
     burden = burden[:, taking_turns]
@@ -151,7 +148,7 @@ def _fair(burden: np.ndarray, so_far: np.ndarray):
 
     def in_turns(order: np.ndarray) -> bool:
         counts = np.cumsum(burden[order], axis=0) + so_far
-        return bool((counts.max(axis=1) - counts.min(axis=1) <= 1).all())
+        return bool(turns_fair(counts).all())
 
     return in_turns
 
@@ -197,7 +194,7 @@ def _fair_subsets(burden: np.ndarray | None, so_far: np.ndarray, rounds: int) ->
     counts = np.zeros((len(masks), burden.shape[1]), np.int64) + so_far
     for j in range(rounds):
         counts += ((masks >> j) & 1)[:, None] * burden[j][None]
-    return counts.max(axis=1) - counts.min(axis=1) <= 1
+    return turns_fair(counts)
 
 
 def _trace(best: np.ndarray, weights: np.ndarray, full: int) -> np.ndarray:

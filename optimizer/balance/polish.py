@@ -23,26 +23,27 @@ Search: a tabu search on the cost 1000 x trios again + back-to-back rematches. C
 never rise above the start. Repeats may rise up to REPEAT_SLACK above the start during the walk, each
 one costing more than any number of trios (in rooms at the fewest repeats every single swap may add
 repeats, and only a second swap takes them back), but a schedule is kept as the best only at or below
-the starting repeats, so the result never has more repeats nor club meetings than the input. Each step takes the best
-non-tabu move over every round (even an uphill one, to leave local minima); a move that beats the best
-so far is taken even if tabu; after STALL_STEPS steps without a new best the search restarts from the
-best after a few random allowed swaps. It stops at zero or once its budget (optimizer.budget) is
-spent: each step is charged 1 / STEPS_PER_SECOND seconds of work, so a seeded run repeats exactly. It
-is a heuristic: zero is not guaranteed.
+the starting repeats, so the result never has more repeats nor club meetings than the input. The walk is
+the one tabu search of optimizer.search.swaps (best non-tabu move over every round, aspiration, restarts
+from the best after STALL_STEPS steps without a new best, each step charged 1 / STEPS_PER_SECOND seconds
+of work so that a seeded run repeats exactly) with this objective. It stops at zero or once its budget
+is spent. It is a heuristic: zero is not guaranteed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from itertools import combinations, pairwise
 from typing import NamedTuple
 
 import numpy as np
 
-from optimizer.balance._day import players_in, together
-from optimizer.balance.tables import table_visits_above_even
+from optimizer.balance._day import players_in
+from optimizer.balance.tables import table_visits_above_even, visits_of
 from optimizer.budget import Budget
-from optimizer.seats import EMPTY, repeats_in, table_of
+from optimizer.search.costs import Costs
+from optimizer.search.swaps import Moves, Walk, swap, swap_change, tabu_walk
+from optimizer.seats import EMPTY, meetings, repeats_in, table_of, together
 
 TRIO_WEIGHT = 1000  # one trio again outweighs any number of back-to-back rematches
 # Repeats may rise this far above the start during the walk (never in the result): in rooms at the fewest
@@ -50,7 +51,7 @@ TRIO_WEIGHT = 1000  # one trio again outweighs any number of back-to-back rematc
 REPEAT_SLACK = 2
 REPEAT_WEIGHT = 20 * TRIO_WEIGHT
 STALL_STEPS = 200
-TENURE = (2, 8)
+TENURE = (3, 9)  # a moved player may move again 3 to 8 steps later
 # Regrouping for table numbers renumbers after this many polish steps, and stops after this many
 # renumberings in a row that gain nothing.
 TABLE_ROUND_STEPS = 300
@@ -71,80 +72,54 @@ class Weights(NamedTuple):
 def polish(
     seats: np.ndarray,
     rng: np.random.Generator,
+    costs: Costs | None = None,
     *,
-    met_before: np.ndarray | None = None,
-    apart: np.ndarray | None = None,
-    clubs: np.ndarray | None = None,
-    pinned: np.ndarray | None = None,
-    previous: np.ndarray | None = None,
     budget: Budget | None = None,
-    player_count: int | None = None,
     weigh_tables: bool = False,
     visits_so_far: np.ndarray | None = None,
 ) -> np.ndarray:
     """The seating with the fewest (trios again, back-to-back rematches) found, lexicographically, with
-    repeats (counting `met_before`, the meetings of rounds already played), club-mate meetings (`clubs`,
-    bool players x players) no higher than the input's, `apart` pairs (bool players x players) never
-    seated together and `pinned` players (bool) at their tables. `previous` is the round played just
-    before the first (tables, 4). With `weigh_tables`, the tables keep their numbers (a row's index) and
-    table visits above even (counting `visits_so_far`, players x tables) come third, lexicographically.
-    Each step is charged 1 / STEPS_PER_SECOND seconds of work to `budget` (no budget: until zero)."""
+    repeats (counting the meetings of rounds already played, `costs.met_before`) and club-mate meetings no
+    higher than the input's, keep-apart pairs never seated together and pinned players at their tables
+    (the cost model `costs`, by default a room of the seated players without requests). Rematches count
+    `costs.previous`, the round played just before the first. With `weigh_tables`, the tables keep their
+    numbers (a row's index) and table visits above even (counting `visits_so_far`, players x tables) come
+    third, lexicographically. Each step is charged 1 / STEPS_PER_SECOND seconds of work to `budget` (no
+    budget: until zero)."""
     budget = budget or Budget.unlimited()
-    n = _players(seats, previous, player_count)
-    room = _Room.of(n, met_before, apart, clubs, pinned, previous)
+    costs = costs or Costs.of_room(players_in(seats))
+    room = _Room(costs)
     if weigh_tables:
         room.weigh_tables(seats, visits_so_far)
-    state = _State(seats.copy(), room)
-    limits = (state.repeats(), state.club_meetings())
-    best, best_cost = state.seats.copy(), state.cost(limits)
-    tabu_until = np.zeros((len(seats), n), np.int64)
-    step = last_better = 0
-    while best_cost > 0 and not budget.done():
-        step += 1
-        budget.charge(1 / STEPS_PER_SECOND)
-        move = _best_move(state, limits, tabu_until, step, best_cost, rng)
-        if move is None or step - last_better > STALL_STEPS:
-            state = _State(best.copy(), room)
-            _shake(state, limits, rng)
-            tabu_until[:] = 0
-            last_better = step
-            continue
-        r, p, q = move
-        state.swap(r, p, q)
-        tabu_until[r, [p, q]] = step + rng.integers(*TENURE, size=2)
-        cost = state.cost(limits)
-        if cost < best_cost:  # the cost counts repeats above the start, so a new best never has any
-            best, best_cost, last_better = state.seats.copy(), cost, step
-    return best
+    walk = Walk(TENURE, STALL_STEPS, STEPS_PER_SECOND, ties="moves")
+    return tabu_walk(_Polish(seats.copy(), room), walk, budget, rng)
 
 
 def regroup_for_tables(
     seats: np.ndarray,
     rng: np.random.Generator,
     number: Callable[[np.ndarray], np.ndarray],
+    costs: Costs | None = None,
     *,
-    pinned: np.ndarray | None = None,
     visits_so_far: np.ndarray | None = None,
     budget: Budget | None = None,
-    player_count: int | None = None,
-    **room: np.ndarray | None,
 ) -> np.ndarray:
     """Fewer table visits above even by regrouping, at no cost to any figure before them. Alternate: the
     polish with the tables' numbers as they stand (`weigh_tables`, TABLE_ROUND_STEPS steps), then
     renumbering the result (`number`, a seating to a seating: the table numbering with the room's
     stayers); a round is kept only if it lowers the table visits, and it stops after TABLE_STALL_ROUNDS
-    rounds in a row that do not, at zero, or once `budget` is spent (no budget: until it stalls). `room`
-    is the rest of polish's keywords (met_before, apart, clubs, previous); repeats, club-mate meetings,
-    trios again and rematches never rise, since polish keeps them (lexicographically before the visits)."""
+    rounds in a row that do not, at zero, or once `budget` is spent (no budget: until it stalls). Repeats,
+    club-mate meetings, trios again and rematches never rise, since polish keeps them (lexicographically
+    before the visits)."""
     budget = budget or Budget.unlimited()
-    n = _players(seats, room.get("previous"), player_count)
+    costs = costs or Costs.of_room(players_in(seats))
+    n, pinned = costs.player_count, costs.pinned
     best = seats.copy()
     best_figure = table_visits_above_even(best, pinned, visits_so_far, n)
     stalled = 0
     while best_figure and stalled < TABLE_STALL_ROUNDS and not budget.done():
         chunk = budget.allowance(TABLE_ROUND_STEPS / STEPS_PER_SECOND)
-        regrouped = polish(best, rng, pinned=pinned, budget=chunk, player_count=n,
-                           weigh_tables=True, visits_so_far=visits_so_far, **room)  # fmt: skip
+        regrouped = polish(best, rng, costs, budget=chunk, weigh_tables=True, visits_so_far=visits_so_far)
         tried = number(regrouped)
         figure = table_visits_above_even(tried, pinned, visits_so_far, n)
         stalled = 0 if figure < best_figure else stalled + 1
@@ -162,24 +137,17 @@ def trios_again(seats: np.ndarray) -> int:
     return sum(c - 1 for c in counts.values())
 
 
-def _players(seats: np.ndarray, previous: np.ndarray | None, player_count: int | None) -> int:
-    if player_count is not None:
-        return player_count
-    return max(players_in(seats), 0 if previous is None else players_in(previous[None]))
-
-
 class _Room:
-    """What the polish weighs besides the seating: meetings already played, requests, the last round."""
+    """The cost model (optimizer.search.costs) as the polish reads it, and what it weighs each figure."""
 
-    def __init__(self, n, met_before, apart, clubs, pinned, before):
-        self.n = n
-        self.met_before = np.zeros((n, n), np.int64) if met_before is None else np.array(met_before, np.int64)
+    def __init__(self, costs: Costs):
+        self.n = n = costs.player_count
+        self.met_before = np.array(costs.met_before, np.int64)
         np.fill_diagonal(self.met_before, 0)  # a player never repeats against themselves
-        self.apart = np.zeros((n, n), bool) if apart is None else np.asarray(apart, bool)
-        self.clubs = np.zeros((n, n), np.int64) if clubs is None else np.array(clubs, np.int64)
-        np.fill_diagonal(self.clubs, 0)
-        self.pinned = np.zeros(n, bool) if pinned is None else np.asarray(pinned, bool)
-        self.before = None if before is None else together(table_of(before[None], n), 0).astype(np.int64)
+        self.apart = costs.apart_pairs
+        self.clubs = costs.club_pairs
+        self.pinned = costs.pinned
+        self.before = costs.met_previous
         self.weights = Weights(REPEAT_WEIGHT, TRIO_WEIGHT, 1, 0)
         self.visits_so_far = np.zeros((n, 0), np.int64)
         self.even = np.zeros(n, np.int64)
@@ -197,10 +165,6 @@ class _Room:
         played = (table_of(seats, self.n) >= 0).sum(axis=0) + so_far.sum(axis=1)
         self.even = -(-played // count)
 
-    @classmethod
-    def of(cls, n, met_before, apart, clubs, pinned, previous) -> _Room:
-        return cls(n, met_before, apart, clubs, pinned, previous)
-
 
 class _State:
     """A seating with its players' tables, meetings and visits to each table number, kept in step by `swap`."""
@@ -208,12 +172,10 @@ class _State:
     def __init__(self, seats: np.ndarray, room: _Room):
         self.seats, self.room = seats, room
         self.where = table_of(seats, room.n)
-        self.met = room.met_before + sum(together(self.where, r).astype(np.int64) for r in range(len(seats)))
+        self.met = room.met_before + meetings(seats, room.n)
         self.visits = np.zeros((room.n, seats.shape[1]), np.int64)
         if room.weights.visit:
-            r, p = np.nonzero(self.where >= 0)
-            np.add.at(self.visits, (p, self.where[r, p]), 1)
-            self.visits += room.visits_so_far
+            self.visits = visits_of(seats, room.n) + room.visits_so_far
 
     def repeats(self) -> int:
         return repeats_in(self.met)
@@ -252,28 +214,22 @@ class _State:
 
     def swap(self, r: int, p: int, q: int) -> None:
         a, b = self.where[r, p], self.where[r, q]
-        for player, old, new in ((p, a, b), (q, b, a)):
-            old_mates = [u for u in self.seats[r, old] if u not in (EMPTY, player)]
-            new_mates = [u for u in self.seats[r, new] if u not in (EMPTY, p, q)]
-            self.met[player, old_mates] -= 1
-            self.met[old_mates, player] -= 1
-            self.met[player, new_mates] += 1
-            self.met[new_mates, player] += 1
-        sp, sq = int(np.flatnonzero(self.seats[r, a] == p)[0]), int(np.flatnonzero(self.seats[r, b] == q)[0])
-        self.seats[r, a, sp], self.seats[r, b, sq] = q, p
+        swap(self.seats[r], p, q, self.met)
         self.where[r, p], self.where[r, q] = b, a
         self.visits[[p, q], [a, b]] -= 1
         self.visits[[p, q], [b, a]] += 1
 
 
-def _pair_change(matrix: np.ndarray, incidence: np.ndarray, table: np.ndarray, leave: np.ndarray | None = None):
-    """[p, q]: the change in the sum of `matrix` over pairs at a table when p and q swap tables; the
-    leave terms use `leave` (default: `matrix`)."""
-    joins = matrix @ incidence  # [p, t]: sum of matrix over p and the players at table t
-    join = joins[:, table] - matrix
-    left = (matrix if leave is None else leave) @ incidence
-    own = left[np.arange(len(table)), table]
-    return join + join.T - own[:, None] - own[None, :]
+def _pair_change(matrix: np.ndarray, table: np.ndarray, tables: int, leave: np.ndarray | None = None):
+    """[p, q]: the change in the sum of `matrix` over pairs at a table when p and q swap tables
+    (optimizer.search.swaps.swap_change over the players seated, zero elsewhere); the leave terms use
+    `leave` (default: `matrix`)."""
+    seated = np.flatnonzero(table >= 0)
+    among = np.ix_(seated, seated)
+    change = np.zeros(matrix.shape, np.int64)
+    leave = matrix if leave is None else leave
+    change[among] = swap_change(matrix[among], leave[among], table[seated], tables)
+    return change
 
 
 def _trio_change(state: _State, r: int, incidence: np.ndarray, table: np.ndarray) -> np.ndarray:
@@ -311,20 +267,21 @@ def _round_moves(state: _State, r: int, limits: tuple[int, int]):
     allowed = seated[:, None] & seated[None, :] & (size[:, None] == size[None, :]) & (table[:, None] != table[None, :])
     allowed &= ~room.pinned[:, None] & ~room.pinned[None, :]
     met = state.met
-    repeats = _pair_change((met >= 1).astype(np.int64), incidence, table, leave=(met >= 2).astype(np.int64))
+    tables = state.seats.shape[1]
+    repeats = _pair_change((met >= 1).astype(np.int64), table, tables, leave=(met >= 2).astype(np.int64))
     now = state.repeats()
     allowed &= now + repeats <= limits[0] + REPEAT_SLACK
     w = room.weights
     above = w.repeat * (np.maximum(now + repeats - limits[0], 0) - max(now - limits[0], 0))
     if room.clubs.any():
-        allowed &= _pair_change(room.clubs, incidence, table) <= limits[1] - state.club_meetings()
+        allowed &= _pair_change(room.clubs, table, tables) <= limits[1] - state.club_meetings()
     if room.apart.any():
         apart = room.apart.astype(np.int64)
         joins = apart @ incidence
         join = joins[:, table] - apart
         allowed &= (join == 0) & (join.T == 0)
     trios = _trio_change(state, r, incidence, table)
-    change = above + w.trio * trios + w.rematch * _pair_change(state.neighbours(r), incidence, table)
+    change = above + w.trio * trios + w.rematch * _pair_change(state.neighbours(r), table, tables)
     if w.visit:
         change = change + _visit_change(state, table)
     return change, allowed
@@ -341,32 +298,36 @@ def _visit_change(state: _State, table: np.ndarray) -> np.ndarray:
     return joins + joins.T - leaves[:, None] - leaves[None, :]
 
 
-def _best_move(state: _State, limits, tabu_until, step, best_cost, rng):
-    """The best allowed non-tabu swap over every round (a tabu one if it beats the best so far)."""
-    cost = state.cost(limits)
-    found: list[tuple[int, int, int]] = []
-    low = np.inf
-    for r in range(len(state.seats)):
-        change, allowed = _round_moves(state, r, limits)
-        free = (tabu_until[r][:, None] < step) & (tabu_until[r][None, :] < step)
-        allowed &= free | (cost + change < best_cost)
-        allowed &= np.triu(np.ones_like(allowed), 1).astype(bool)
-        if not allowed.any():
-            continue
-        value = change[allowed].min()
-        if value < low:
-            found, low = [], value
-        if value == low:
-            found += [(r, int(p), int(q)) for p, q in np.argwhere(allowed & (change == value))]
-    return found[rng.integers(len(found))] if found else None
+class _Polish:
+    """The polish's objective for the one tabu search (optimizer.search.swaps): swaps of same-sized tables
+    within the limits (repeats at most REPEAT_SLACK above the start, club meetings not above it)."""
 
+    def __init__(self, seats: np.ndarray, room: _Room):
+        self.room, self.player_count = room, room.n
+        self.state = _State(seats, room)
+        self.limits = (self.state.repeats(), self.state.club_meetings())
+        self.everyone = np.arange(room.n)
 
-def _shake(state: _State, limits, rng) -> None:
-    """A few random allowed swaps, to leave the neighbourhood of the best."""
-    for _ in range(max(2, state.room.n // 8)):
-        r = int(rng.integers(len(state.seats)))
-        _, allowed = _round_moves(state, r, limits)
-        choices = np.argwhere(np.triu(allowed, 1))
-        if len(choices):
-            p, q = choices[rng.integers(len(choices))]
-            state.swap(r, int(p), int(q))
+    @property
+    def seats(self) -> np.ndarray:
+        return self.state.seats
+
+    def cost(self) -> float:
+        return self.state.cost(self.limits)
+
+    def moves(self) -> Iterator[tuple[int, list[Moves]]]:
+        for r in range(len(self.seats)):
+            change, allowed = _round_moves(self.state, r, self.limits)
+            allowed = np.triu(allowed, 1)
+            yield r, [Moves(self.everyone, self.everyone, np.where(allowed, change, np.inf))] if allowed.any() else []
+
+    def kicks(self, r: int) -> Moves | None:
+        _, allowed = _round_moves(self.state, r, self.limits)
+        allowed = np.triu(allowed, 1)
+        return Moves(self.everyone, self.everyone, np.where(allowed, 0.0, np.inf)) if allowed.any() else None
+
+    def apply(self, r: int, p: int, q: int, change: float | None) -> None:
+        self.state.swap(r, p, q)
+
+    def restart(self, seats: np.ndarray, rng: np.random.Generator) -> None:
+        self.state = _State(seats.copy(), self.room)

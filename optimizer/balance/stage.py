@@ -11,7 +11,6 @@ the quick steps run (ordering, numbering, letters: no regrouping, no CP-SAT), wi
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
@@ -22,8 +21,9 @@ from optimizer.balance.seats import balance_letters
 from optimizer.balance.tables import KICKS, balance_table_numbers
 from optimizer.budget import Budget
 from optimizer.provenance import BALANCED
-from optimizer.requests import apart_pairs, club_mates, pinned, turn_exempt
+from optimizer.requests import pinned, turn_exempt
 from optimizer.run import Run
+from optimizer.search.costs import Costs
 from optimizer.seats import EMPTY, Seats
 from optimizer.state import FINISH_SECONDS
 
@@ -42,7 +42,7 @@ def balance(run: Run, rng: np.random.Generator) -> None:
         run.offer(steps.letters(plain), run.as_built.made.then(BALANCED))
     seats = best.seats
     if steps.regroup:
-        seats = polish(seats, rng, budget=polish_budget(run), **steps.room)
+        seats = polish(seats, rng, steps.costs, budget=polish_budget(run))
     seats = steps.number(steps.order(seats))
     if not run.incumbent.has_time_to_check():
         return  # the seat letters would not be checked in time (at the room limits)
@@ -68,28 +68,22 @@ class Steps:
     finish: Budget
     interrupted: bool  # stopped before balancing: the quick steps only
     regroup: bool  # whether the day is regrouped (polish, and for the table numbers)
-    room: dict[str, Any]  # the regrouping's players x players matrices (gigabytes at the room limits)
+    costs: Costs | None  # the regrouping's cost model, when it regroups (gigabytes at the room limits)
+    pinned: np.ndarray  # the players who keep their table
     kicks: int  # the table numbering's restarts
     three_handed: bool
 
     @classmethod
     def of(cls, run: Run, rng: np.random.Generator) -> Steps:
         assert run.best is not None
-        event, history, interrupted = run.event, run.history, run.budget.stopped
+        event, interrupted = run.event, run.budget.stopped
         player_count = len(event.players)
         regroup = not interrupted and run.costs is not None and player_count <= run.config.polish_max_players
-        room = dict(
-            met_before=history.met_before,
-            apart=apart_pairs(event) > 0 if regroup else None,
-            clubs=club_mates(event) > 0 if regroup else None,
-            pinned=pinned(event),
-            previous=history.previous,
-            player_count=player_count,
-        )
+        costs = run.costs if regroup else None
         finish = run.budget.unstopped() if interrupted else run.budget
         kicks = 0 if run.repeatable else KICKS  # a repeatable run numbers by the descent alone, which ends by itself
         three_handed = bool((run.best.seats == EMPTY).any())
-        return cls(run, rng, finish, interrupted, regroup, room, kicks, three_handed)
+        return cls(run, rng, finish, interrupted, regroup, costs, pinned(event), kicks, three_handed)
 
     def order(self, seats: Seats) -> Seats:
         history = self.run.history
@@ -115,7 +109,7 @@ class Steps:
             )
             budget = self.finish.within(share * (left - reserve), at_least=config.numbering_seconds)
         return balance_table_numbers(
-            seats, self.room["pinned"], run.history.visits_before, len(run.event.players), rng=self.rng,
+            seats, self.pinned, run.history.visits_before, len(run.event.players), rng=self.rng,
             kicks=self.kicks if kicks is None else kicks, budget=budget,
         )  # fmt: skip
 
@@ -140,8 +134,8 @@ def _regroup_for_tables(run: Run, steps: Steps, seats: Seats, rng: np.random.Gen
     assert run.best is not None
     kicks = min(steps.kicks, run.config.kicks_between_regrouping)
     seats = regroup_for_tables(
-        seats, rng, lambda day: steps.number(day, kicks=kicks), visits_so_far=run.history.visits_before,
-        budget=polish_budget(run, window=True), **steps.room,
+        seats, rng, lambda day: steps.number(day, kicks=kicks), steps.costs, visits_so_far=run.history.visits_before,
+        budget=polish_budget(run, window=True),
     )  # fmt: skip
     run.offer(steps.letters(seats), run.best.made)
 

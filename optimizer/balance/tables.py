@@ -113,7 +113,7 @@ def _descend(out: np.ndarray, so_far: np.ndarray, fixed: np.ndarray, n: int, bud
     """Re-solve one round at a time against the others until a pass over every round gains nothing
     or the budget cannot afford another round (each step keeps the numbering valid and no worse)."""
     tables = out.shape[1]
-    visits = so_far + _visits(out, n)
+    visits = so_far + visits_of(out, n)
     even = -(-visits.sum(axis=1) // tables)
     step = 0.0  # what one round's assignment cost: the next is not started if it would overrun
     for _ in range(MAX_PASSES):
@@ -122,12 +122,12 @@ def _descend(out: np.ndarray, so_far: np.ndarray, fixed: np.ndarray, n: int, bud
             if not budget.afford(step):
                 return out
             started = time.monotonic()
-            visits -= _visits(out[r : r + 1], n)
+            visits -= visits_of(out[r : r + 1], n)
             numbered = _number_round(out[r], visits, even, fixed)
             improved |= numbered is not None
             if numbered is not None:
                 out[r] = numbered
-            visits += _visits(out[r : r + 1], n)
+            visits += visits_of(out[r : r + 1], n)
             budget.charge(1 / ROUNDS_NUMBERED_PER_SECOND)
             step = 1 / ROUNDS_NUMBERED_PER_SECOND if budget.repeatable else time.monotonic() - started
         if not improved:
@@ -143,7 +143,7 @@ def table_visits_above_even(
 ) -> int:
     """Sum over players (pinned exempt) and tables of visits beyond ceil(rounds played / tables)."""
     n = players_in(seats, player_count)
-    visits = _visits(seats, n) + (0 if visits_so_far is None else visits_so_far)
+    visits = visits_of(seats, n) + (0 if visits_so_far is None else visits_so_far)
     return int(_above_even(visits, -(-visits.sum(axis=1) // seats.shape[1]), pinned).sum())
 
 
@@ -257,8 +257,9 @@ def _tables_meet(seats: np.ndarray, held: list[tuple[int, int]]) -> bool:
     return all(a & b for (r, a), (s, b) in combinations(groups, 2) if r != s)
 
 
-def _visits(seats: np.ndarray, n: int) -> np.ndarray:
-    """players x tables: rounds each player spends at each table number."""
+def visits_of(seats: np.ndarray, n: int) -> np.ndarray:
+    """players x tables: rounds each player spends at each table number (the one count of it; the
+    polish keeps it in step move by move)."""
     where = table_of(seats, n)
     counts = np.zeros((n, seats.shape[1]), np.int64)
     r, p = np.nonzero(where >= 0)

@@ -13,7 +13,7 @@ from optimizer.budget import Budget
 from optimizer.constructions.stayers import place_stayers
 from optimizer.requests import turn_exempt
 from optimizer.search import Costs, reseat
-from optimizer.seats import EMPTY, Seats
+from optimizer.seats import EMPTY, Seats, meetings
 
 
 def take_turns(event: Event, so_far: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -58,18 +58,9 @@ def greedy_seating(
         if costs is not None and not budget.done():
             assert met is not None  # set above whenever there is a cost model
             tables = reseat(tables, met, costs, rng, budget)
-            _add_meetings(met, tables)
+            met += meetings(tables[None], len(met))
         rounds.append(tables)
     return np.stack(rounds)
-
-
-def _add_meetings(met: np.ndarray, tables: np.ndarray) -> None:
-    """Count one round's meetings into `met` (players x players), pair by pair: linear in seats."""
-    a, b = np.triu_indices(4, 1)
-    first, second = tables[:, a].ravel(), tables[:, b].ravel()
-    seated = (first >= 0) & (second >= 0)
-    np.add.at(met, (first[seated], second[seated]), 1)
-    np.add.at(met, (second[seated], first[seated]), 1)
 
 
 def _apart_group(event: Event) -> np.ndarray:

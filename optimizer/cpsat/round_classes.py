@@ -19,7 +19,7 @@ import numpy as np
 
 from models import Event, Layout
 from optimizer.cpsat.model import first_round_tables
-from optimizer.seats import EMPTY, repeats_in
+from optimizer.seats import EMPTY, repeats_in, together, turns_fair
 
 # Past this many count matrices of a round 3 against rounds 1 and 2, a case is not split by round 3.
 ROUND_THREE_MAX_MATRICES = 5_000
@@ -149,15 +149,13 @@ def _fair(rounds: list[list[int]], fours: int) -> bool:
     of three lies within one of everyone else's."""
     tables = np.array(rounds)
     so_far = ((tables == EMPTY) | (tables >= fours)).cumsum(axis=0)
-    return bool((so_far.max(axis=1) - so_far.min(axis=1) <= 1).all())
+    return bool(turns_fair(so_far).all())
 
 
 def _repeats(rounds: list[list[int]]) -> int:
     """Repeats among the given rounds (each table by player, EMPTY sitting out)."""
     tables = np.array(rounds)
-    met = ((tables[:, :, None] == tables[:, None, :]) & (tables[:, :, None] != EMPTY)).sum(axis=0)
-    np.fill_diagonal(met, 0)
-    return repeats_in(met)
+    return repeats_in(np.stack([together(tables, r) for r in range(len(tables))]).sum(axis=0))
 
 
 @cache

@@ -1,6 +1,9 @@
 """Local search: improve a seating while keeping turns fair and staying players at their table.
 
-costs.Costs            the cost model: repeats, requests, a re-plan's meetings and turns before
+costs.Costs            the one cost model (the search's and the polish's): repeats, requests, a re-plan's
+                       meetings, turns and last round before
+swaps.tabu_walk        the one tabu search over swaps, its objective pluggable: repeats (tabu) or the
+                       polish's figures (optimizer.balance.polish)
 reseat.reseat_round    one round, swaps between tables against a cost matrix
 reseat.improve         the whole day, one round at a time (large rooms)
 reseat.extend          more rounds after a seating, each against every meeting so far

@@ -3,7 +3,10 @@
 A round is improved by swapping two players between tables while that lowers the round's cost;
 the gain of every swap is computed at once from the players-by-tables cost matrix. Swaps only
 exchange players at tables of the same size, so who is three-handed or sits out never changes and
-the fair shares of the start are kept.
+the fair shares of the start are kept. These are the swaps of the one tabu search (optimizer.search.swaps),
+walked differently on purpose: a plain descent of one round with kicks, its players x tables costs kept in
+step move by move, where the tabu search weighs every round afresh each step (players^2 x tables), which
+the rooms of up to 4000 players this serves cannot afford.
 
 Each step weighs every swap of the round (players x players cells); a repeatable run's budget
 (optimizer.budget) is charged CELLS_PER_SECOND cells a second of work, about what this project's 2-core

@@ -21,11 +21,14 @@ optimum of 17 with it; three-handed 14 x 7 reaches its counting bound of 35.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 
 from optimizer.budget import Budget
 from optimizer.search.costs import Costs
-from optimizer.seats import EMPTY, Seats, meetings, repeats_in
+from optimizer.search.swaps import Moves, Walk, swap, swap_change, tabu_walk
+from optimizer.seats import Seats, meetings, repeats_in, turns_taken
 
 # A repeatable run (optimizer.budget's work clock) counts this many steps a second of work.
 TABU_STEPS_PER_SECOND = 300
@@ -43,52 +46,63 @@ def tabu_search(
     tenure: tuple[int, int] = (2, 6),
 ) -> Seats:
     """The best seating found within `budget` (each step charged 1 / TABU_STEPS_PER_SECOND seconds of
-    work, so that a repeatable run repeats exactly), or as soon as its repeats reach `target`."""
-    seats = seats.copy()
-    rounds, tables, _ = seats.shape
-    met = meetings(seats, costs.player_count) + costs.met_before
-    best, best_cost = seats.copy(), _cost(met, costs)
-    cost = best_cost
-    tabu_until = np.zeros((rounds, costs.player_count), dtype=np.int64)
-    step = last_better = 0
-    while best_cost > target and not budget.done():
-        step += 1
-        budget.charge(1 / TABU_STEPS_PER_SECOND)
-        move = _best_move(seats, met, costs, tabu_until, step, cost, best_cost, rng)
-        if move is None or step - last_better > STALL_STEPS:
-            seats, met, cost = _perturb(best, costs, rng)
-            tabu_until[:] = 0
-            last_better = step
-            continue
-        r, p, q, delta = move
-        _swap(seats[r], p, q, met)
-        cost += delta
-        tabu_until[r, [p, q]] = step + rng.integers(*tenure, size=2)
-        if cost < best_cost - 1e-9:
-            best, best_cost, last_better = seats.copy(), cost, step
-            if on_better:
-                on_better(best)
-    return best
+    work, so that a repeatable run repeats exactly), or as soon as its repeats reach `target`: the one
+    tabu search (optimizer.search.swaps) on the objective of repeats and requests."""
+    walk = Walk(tenure, STALL_STEPS, TABU_STEPS_PER_SECOND)
+    return tabu_walk(_Repeats(seats.copy(), costs), walk, budget, rng, target, on_better)
 
 
-def _perturb(best: Seats, costs: Costs, rng: np.random.Generator):
-    """Restart from the best seating after a few random swaps: a stalled search moves elsewhere.
-    Where turns come out even at the end, no single trade is ever allowed, so a turn is exchanged
-    too (elsewhere the trades already move turns, and an exchange at every restart costs more than
-    it frees: measured, sit-out 25 x 8 and 26 x 8 end higher with it)."""
-    seats = best.copy()
-    met = meetings(seats, costs.player_count) + costs.met_before
-    if (taken := _turns_taken(seats, costs)) is not None and np.ptp(_turns_so_far(taken, costs)[-1]) == 0:
-        _exchange_turns(seats, met, taken, costs, rng)
-    for _ in range(max(2, costs.player_count // 8)):
-        r = rng.integers(len(seats))
-        gain = _swap_gains(seats[r], met >= 2, met >= 1, costs, conflicts_only=False)
-        if gain is None:
-            continue
-        players, delta = gain
-        i, j = _random_argmin(np.where(np.isfinite(delta), 0.0, np.inf), 0.0, rng)
-        _swap(seats[r], int(players[i]), int(players[j]), met)
-    return seats, met, _cost(met, costs)
+class _Repeats:
+    """The search's objective: repeats (counting the rounds already played) and the requests' costs, on
+    swaps of same-sized tables that move a player out of a repeat and on turn trades that keep turns fair."""
+
+    def __init__(self, seats: Seats, costs: Costs):
+        self.costs, self.player_count = costs, costs.player_count
+        self.restart(seats, None)
+
+    def restart(self, seats: Seats, rng: np.random.Generator | None) -> None:
+        """From a copy of `seats`. Where turns come out even at the end, no single trade is ever allowed,
+        so a restart (`rng` given) exchanges a turn too (elsewhere the trades already move turns, and an
+        exchange at every restart costs more than it frees: measured, sit-out 25 x 8 and 26 x 8 end
+        higher with it)."""
+        costs = self.costs
+        self.seats = seats.copy()
+        self.met = meetings(self.seats, costs.player_count) + costs.met_before
+        if rng is not None and (taken := _turns_taken(self.seats, costs)) is not None:
+            if np.ptp(_turns_so_far(taken, costs)[-1]) == 0:
+                _exchange_turns(self.seats, self.met, taken, costs, rng)
+        self._cost: float | None = None
+
+    def cost(self) -> float:
+        if self._cost is None:
+            self._cost = _cost(self.met, self.costs)
+        return self._cost
+
+    def apply(self, r: int, p: int, q: int, change: float | None) -> None:
+        swap(self.seats[r], p, q, self.met)
+        self._cost = None if change is None or self._cost is None else self._cost + change
+
+    def kicks(self, r: int) -> Moves | None:
+        gain = _swap_gains(self.seats[r], self.met >= 2, self.met >= 1, self.costs, conflicts_only=False)
+        return None if gain is None else Moves(gain[0], gain[0], gain[1])
+
+    def moves(self) -> Iterator[tuple[int, list[Moves]]]:
+        """Per round, the swaps and the sit-out trades with their exact change in cost."""
+        costs, met = self.costs, self.met
+        # Exact marginal costs: one meeting fewer, one meeting more (keep-apart cost on first meeting).
+        repeated = (met >= 2) + costs.apart * (met == 1) + costs.clubs
+        seen = (met >= 1) + costs.apart * (met == 0) + costs.clubs
+        taken = _turns_taken(self.seats, costs)
+        ahead = None if taken is None else _ahead(_turns_so_far(taken, costs))
+        for r, round_ in enumerate(self.seats):
+            blocks = []
+            three_ahead = ahead[r] if ahead is not None and costs.three_handed_turns else None
+            sitter_ahead = ahead[r] if ahead is not None and costs.sit_out_turns else None
+            if (swaps := _swap_gains(round_, repeated, seen, costs, ahead=three_ahead)) is not None:
+                blocks.append(Moves(swaps[0], *swaps))
+            if sitter_ahead is not None and (trades := _trade_gains(round_, repeated, seen, costs, sitter_ahead)):
+                blocks.append(Moves(*trades))
+            yield r, blocks
 
 
 def _cost(met: np.ndarray, costs: Costs) -> float:
@@ -97,54 +111,12 @@ def _cost(met: np.ndarray, costs: Costs) -> float:
     return float(repeats_in(met) + requests)
 
 
-def _best_move(seats, met, costs: Costs, tabu_until, step, cost, best_cost, rng):
-    """(round, player, player, change in cost) of the best allowed swap or sit-out trade, ties
-    broken at random."""
-    # Exact marginal costs: one meeting fewer, one meeting more (keep-apart cost on first meeting).
-    repeated = (met >= 2) + costs.apart * (met == 1) + costs.clubs
-    seen = (met >= 1) + costs.apart * (met == 0) + costs.clubs
-    taken = _turns_taken(seats, costs)
-    ahead = None if taken is None else _ahead(_turns_so_far(taken, costs))
-    candidates = []
-    for r, round_ in enumerate(seats):
-        gains = []  # (players moving in, players moving out, change in cost of each pair)
-        three_ahead = ahead[r] if ahead is not None and costs.three_handed_turns else None
-        sitter_ahead = ahead[r] if ahead is not None and costs.sit_out_turns else None
-        if (swaps := _swap_gains(round_, repeated, seen, costs, ahead=three_ahead)) is not None:
-            gains.append((swaps[0], *swaps))
-        if sitter_ahead is not None and (trades := _trade_gains(round_, repeated, seen, costs, sitter_ahead)):
-            gains.append(trades)
-        for ins, outs, delta in gains:
-            allowed = (tabu_until[r, ins][:, None] <= step) & (tabu_until[r, outs][None, :] <= step)
-            allowed |= cost + delta < best_cost - 1e-9  # aspiration: a new best is never tabu
-            delta = np.where(allowed, delta, np.inf)
-            low = delta.min()
-            if np.isfinite(low):
-                i, j = _random_argmin(delta, low, rng)
-                candidates.append((low, r, ins[i], outs[j]))
-    if not candidates:
-        return None
-    low = min(c[0] for c in candidates)
-    best = [c for c in candidates if c[0] <= low + 1e-9]
-    delta, r, p, q = best[rng.integers(len(best))]
-    return r, int(p), int(q), float(delta)
-
-
 def _turns_taken(seats: Seats, costs: Costs) -> np.ndarray | None:
     """[round, player]: who takes a turn that round (a seat at a table of three, or sitting out),
     if turns are taken in turn."""
-    taken = np.zeros((len(seats), costs.player_count), dtype=bool)
-    if costs.three_handed_turns:
-        three_handed = (seats[:, :, 3] == EMPTY)[:, :, None] & (seats >= 0)
-        rounds, tables, seat = np.nonzero(three_handed)
-        taken[rounds, seats[rounds, tables, seat]] = True
-    elif costs.sit_out_turns:
-        taken[:] = True
-        for r, round_ in enumerate(seats):
-            taken[r, round_[round_ >= 0]] = False
-    else:
+    if not (costs.three_handed_turns or costs.sit_out_turns):
         return None
-    return taken
+    return turns_taken(seats, costs.player_count)
 
 
 def _turns_so_far(taken: np.ndarray, costs: Costs) -> np.ndarray:
@@ -179,10 +151,10 @@ def _exchange_turns(seats: Seats, met: np.ndarray, taken: np.ndarray, costs: Cos
         return
     i, j = pairs[rng.integers(len(pairs))]
     p, q = int(givers[i]), int(takers[j])
-    _swap(seats[r], p, q, met)
+    swap(seats[r], p, q, met)
     back = np.flatnonzero(taken[r + 1 :, q] & ~taken[r + 1 :, p])
     if len(back):
-        _swap(seats[r + 1 + int(back[0])], q, p, met)
+        swap(seats[r + 1 + int(back[0])], q, p, met)
 
 
 def _trade_gains(round_: np.ndarray, repeated, seen, costs: Costs, ahead: np.ndarray):
@@ -212,15 +184,10 @@ def _swap_gains(round_: np.ndarray, repeated, seen, costs: Costs, conflicts_only
     seated = round_ >= 0
     players = round_[seated]
     table_of = np.nonzero(seated)[0]
-    onehot = np.zeros((len(players), round_.shape[0]))
-    onehot[np.arange(len(players)), table_of] = 1
     sub_repeated = repeated[np.ix_(players, players)]
-    sub_seen = seen[np.ix_(players, players)]
-    same = onehot @ onehot.T
+    delta = swap_change(seen[np.ix_(players, players)], sub_repeated, table_of, round_.shape[0])
+    same = table_of[:, None] == table_of[None, :]
     leave = (sub_repeated * same).sum(axis=1)  # repeats freed by leaving one's table
-    join = sub_seen @ onehot  # [i, table]: cost of i joining that table as it is now
-    joining = join[:, table_of]  # [i, j]: cost of i at j's table
-    delta = joining + joining.T - sub_seen - sub_seen.T - leave[:, None] - leave[None, :]
     sizes = seated.sum(axis=1)[table_of]
     movable = ~costs.pinned[players]
     trade = sizes[:, None] == sizes[None, :]
@@ -237,33 +204,3 @@ def _swap_gains(round_: np.ndarray, repeated, seen, costs: Costs, conflicts_only
     if not allowed.any():
         return None
     return players, np.where(allowed, delta, np.inf)
-
-
-def _random_argmin(values: np.ndarray, low: float, rng) -> tuple[int, int]:
-    ties = np.argwhere(values <= low + 1e-9)
-    return tuple(ties[rng.integers(len(ties))])
-
-
-def _swap(round_: np.ndarray, p: int, q: int, met: np.ndarray) -> None:
-    """Swap p and q between their tables, updating the meetings matrix in place; p sitting out
-    this round takes q's seat and q sits out."""
-    tq, sq = np.argwhere(round_ == q)[0]
-    q_mates = [u for u in round_[tq] if u not in (EMPTY, q)]
-    if p not in round_:
-        _move(met, q, q_mates, [])
-        _move(met, p, [], q_mates)
-        round_[tq, sq] = p
-        return
-    tp, sp = np.argwhere(round_ == p)[0]
-    p_mates = [u for u in round_[tp] if u not in (EMPTY, p)]
-    _move(met, p, p_mates, [u for u in q_mates if u != p])
-    _move(met, q, q_mates, [u for u in p_mates if u != q])
-    round_[tp, sp], round_[tq, sq] = q, p
-
-
-def _move(met: np.ndarray, player: int, old_mates: list[int], new_mates: list[int]) -> None:
-    """Meetings after `player` leaves `old_mates` for `new_mates`."""
-    met[player, old_mates] -= 1
-    met[old_mates, player] -= 1
-    met[player, new_mates] += 1
-    met[new_mates, player] += 1

@@ -1,0 +1,198 @@
+"""The one tabu search over swaps, with pluggable objectives: the search's (repeats, optimizer.search.tabu)
+and the polish's (trios again, rematches, table visits, optimizer.balance.polish).
+
+The neighbourhood is that of the tabu searches for the social golfer problem (Dotu and Van Hentenryck,
+"Scheduling social golfers locally", CPAIOR 2005): two players of one round trade places, between two
+tables or between a table and sitting out. Each step takes the best move over every round that is not
+tabu, even an uphill one, to leave local minima; a move that beats the best so far is taken even if
+tabu (aspiration). Both players of a move are tabu in that round for a random tenure. Ties are drawn at
+random, by one of two rules (`ties`): "rounds", a best move of each round and then one of the rounds whose
+best is lowest (the search's), or "moves", one of all the tied moves of the day (the polish's, whose
+integer costs tie often: measured side by side, the first rule on the polish gave 2 table visits more on
+40 x 8 and 1 fewer on four other rooms, so each keeps the rule it was tuned with). After `stall_steps`
+steps without a new best (or with no move left) the walk restarts from the best after a few random
+allowed moves (kicks, players / 8 of them, at least 2). Each step is charged 1 / `steps_per_second`
+seconds of work to the budget (optimizer.budget), so that a repeatable run repeats exactly. It stops
+once the cost reaches `target` or the budget is spent.
+
+An objective says what moves a round allows and what each costs (`moves`), which moves a kick may take
+(`kicks`), how a move changes the seating (`apply`) and how to start again from a seating (`restart`);
+the cost of the change of every move of a round comes at once from matrix products (`swap_change`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import NamedTuple, Protocol
+
+import numpy as np
+
+from optimizer.budget import Budget
+from optimizer.seats import EMPTY, Seats
+
+# Two costs closer than this are equal (the search's costs are floats: its requests weigh 1e-3 and 1000).
+EPSILON = 1e-9
+
+
+class Walk(NamedTuple):
+    """The settings of one tabu search."""
+
+    tenure: tuple[int, int]  # a moved player is tabu in that round for low to high - 1 steps, drawn
+    stall_steps: int  # steps without a new best before a restart from the best
+    steps_per_second: float  # a repeatable run's work: steps a second
+    ties: str = "rounds"  # "rounds" or "moves": how a tie between best moves is drawn (module docstring)
+
+
+class Moves(NamedTuple):
+    """Moves of one round: players moving in (rows), players moving out (columns) and the change in cost
+    of each pair trading places, infinite where the objective does not allow it."""
+
+    ins: np.ndarray
+    outs: np.ndarray
+    change: np.ndarray
+
+
+class Objective(Protocol):
+    """What one search weighs, on a seating it changes in place."""
+
+    player_count: int
+
+    @property
+    def seats(self) -> Seats: ...
+
+    def cost(self) -> float: ...
+
+    def moves(self) -> Iterator[tuple[int, list[Moves]]]:
+        """Per round (in order), the moves it allows with their change in cost."""
+        ...
+
+    def kicks(self, r: int) -> Moves | None:
+        """The moves a kick may take in round r (finite changes), or None."""
+        ...
+
+    def apply(self, r: int, p: int, q: int, change: float | None) -> None:
+        """p and q trade places in round r (`change`: the change in cost, None for a kick's)."""
+        ...
+
+    def restart(self, seats: Seats, rng: np.random.Generator) -> None:
+        """Start again from `seats` (a copy)."""
+        ...
+
+
+def tabu_walk(
+    objective: Objective,
+    walk: Walk,
+    budget: Budget,
+    rng: np.random.Generator,
+    target: float = 0,
+    on_better: Callable[[Seats], None] | None = None,
+) -> Seats:
+    """The seating of lowest cost found (see the module docstring)."""
+    best, best_cost = objective.seats.copy(), objective.cost()
+    cost = best_cost
+    tabu_until = np.zeros((len(best), objective.player_count), dtype=np.int64)
+    step = last_better = 0
+    while best_cost > target and not budget.done():
+        step += 1
+        budget.charge(1 / walk.steps_per_second)
+        move = _best_move(objective, tabu_until, step, cost, best_cost, rng, walk.ties)
+        if move is None or step - last_better > walk.stall_steps:
+            objective.restart(best, rng)
+            _kick(objective, rng)
+            cost = objective.cost()
+            tabu_until[:] = 0
+            last_better = step
+            continue
+        r, p, q, change = move
+        objective.apply(r, p, q, change)
+        cost = objective.cost()
+        tabu_until[r, [p, q]] = step + rng.integers(*walk.tenure, size=2)
+        if cost < best_cost - EPSILON:
+            best, best_cost, last_better = objective.seats.copy(), cost, step
+            if on_better:
+                on_better(best)
+    return best
+
+
+def _best_move(objective: Objective, tabu_until, step, cost, best_cost, rng, ties: str = "rounds"):
+    """(round, player, player, change in cost) of the best allowed move, ties broken at random by the
+    rule `ties` names."""
+    candidates: list[tuple[float, int, int, int]] = []
+    low = np.inf
+    for r, blocks in objective.moves():
+        for ins, outs, change in blocks:
+            allowed = (tabu_until[r, ins][:, None] <= step) & (tabu_until[r, outs][None, :] <= step)
+            allowed |= cost + change < best_cost - EPSILON  # aspiration: a new best is never tabu
+            change = np.where(allowed, change, np.inf)
+            block_low = change.min()
+            if not np.isfinite(block_low):
+                continue
+            if ties == "rounds":
+                i, j = _random_argmin(change, block_low, rng)
+                candidates.append((block_low, r, ins[i], outs[j]))
+                continue
+            if block_low < low - EPSILON:
+                candidates, low = [], block_low
+            if block_low <= low + EPSILON:
+                candidates += [(low, r, ins[i], outs[j]) for i, j in np.argwhere(change <= low + EPSILON)]
+    if not candidates:
+        return None
+    low = min(c[0] for c in candidates)
+    best = [c for c in candidates if c[0] <= low + EPSILON]
+    change, r, p, q = best[rng.integers(len(best))]
+    return r, int(p), int(q), float(change)
+
+
+def _kick(objective: Objective, rng: np.random.Generator) -> None:
+    """A few random allowed moves, to leave the neighbourhood of the best."""
+    for _ in range(max(2, objective.player_count // 8)):
+        r = int(rng.integers(len(objective.seats)))
+        allowed = objective.kicks(r)
+        if allowed is None:
+            continue
+        ins, outs, change = allowed
+        i, j = _random_argmin(np.where(np.isfinite(change), 0.0, np.inf), 0.0, rng)
+        objective.apply(r, int(ins[i]), int(outs[j]), None)
+
+
+def _random_argmin(values: np.ndarray, low: float, rng) -> tuple[int, int]:
+    ties = np.argwhere(values <= low + EPSILON)
+    return tuple(ties[rng.integers(len(ties))])
+
+
+def swap_change(join: np.ndarray, leave: np.ndarray, table: np.ndarray, tables: int) -> np.ndarray:
+    """[i, j]: the change in a sum of pair terms over the pairs at one table when players i and j, seated
+    at tables table[i] != table[j], swap tables. join[x, y] is the term a pair (x, y) adds on meeting,
+    leave[x, y] the one it frees on parting: i leaving frees leave[i, x] for each x at its table, and
+    joining adds join[i, y] for each y at j's table but j; the same for j."""
+    onehot = np.zeros((len(table), tables))
+    onehot[np.arange(len(table)), table] = 1
+    same = onehot @ onehot.T
+    left = (leave * same).sum(axis=1)  # freed by leaving one's table
+    joining = (join @ onehot)[:, table]  # [i, j]: i meeting j's table as it is now
+    return joining + joining.T - join - join.T - left[:, None] - left[None, :]
+
+
+def swap(round_: np.ndarray, p: int, q: int, met: np.ndarray) -> None:
+    """Swap p and q between their tables, updating the meetings matrix in place; p sitting out
+    this round takes q's seat and q sits out."""
+    tq, sq = np.argwhere(round_ == q)[0]
+    q_mates = [u for u in round_[tq] if u not in (EMPTY, q)]
+    if p not in round_:
+        _move(met, q, q_mates, [])
+        _move(met, p, [], q_mates)
+        round_[tq, sq] = p
+        return
+    tp, sp = np.argwhere(round_ == p)[0]
+    p_mates = [u for u in round_[tp] if u not in (EMPTY, p)]
+    _move(met, p, p_mates, [u for u in q_mates if u != p])
+    _move(met, q, q_mates, [u for u in p_mates if u != q])
+    round_[tp, sp], round_[tq, sq] = q, p
+
+
+def _move(met: np.ndarray, player: int, old_mates: list[int], new_mates: list[int]) -> None:
+    """Meetings after `player` leaves `old_mates` for `new_mates`."""
+    met[player, old_mates] -= 1
+    met[old_mates, player] -= 1
+    met[player, new_mates] += 1
+    met[new_mates, player] += 1
