@@ -444,3 +444,18 @@ def test_a_name_too_long_to_print_is_one_line_and_writes_nothing(tmp_path):
     line = one_error_line(run(path, "--html", tmp_path / "out.html"))
     assert "(1379 characters) is too long for a wall chart" in line and "shorten it" in line
     assert not (tmp_path / "out.html").exists()
+
+
+def test_wall_names_grow_without_sharing_a_round_less_evenly():
+    """Issue 42: names grow a quarter point at a time into the room the sheets have; they stop before a
+    round's tables would be shared less evenly (120 short names grew from 15 to 15.25 pt as 11 + 11 + 8)."""
+    from rotation.printing.pages import day_wall_charts
+
+    first = "Anna Bob Carol David Eva Frank Grace Hans Ines Jack Kate Liam Mia Noah Olga Paul".split()
+    last = "Schmidt Lee Nguyen Okafor Novak Miller Kim Weber Garcia Brown Wilson Murphy Rossi Cohen Petrova Martin"
+    names = tuple(f"{first[i % 16]} {last.split()[(i * 7 + 3) % 16]} {i // 16 or ''}".strip() for i in range(120))
+    schedule = optimizer.fixed_schedule(Event(players=names, rounds=2, odd=OddPolicy.SIT_OUT))
+    charts = day_wall_charts(schedule, range(2))
+    for index in range(2):
+        sizes = [len(chart.tables) for chart in charts[index] if chart.tables]
+        assert max(sizes) - min(sizes) <= 1, sizes

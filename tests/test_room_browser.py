@@ -143,6 +143,19 @@ OVERLAPS = r"""() => {
   }));
   return crossed.slice(0, 5);
 }"""
+# The shown list's columns, in order: each column's free height at the foot of the list, and the height
+# of the entry after it (the next column's first, or None for the page's last column).
+LIST_COLUMNS = r"""() => {
+  const deck = document.querySelector("#find"), foot = deck.getBoundingClientRect().bottom;
+  const shown = [...deck.children].filter((el) => !el.hidden).map((el) => el.getBoundingClientRect());
+  const columns = [];
+  shown.forEach((box, i) => {
+    if (i === 0 || box.left !== shown[i - 1].left) columns.push({free: 0, next: null, first: box.height});
+    columns[columns.length - 1].free = foot - box.bottom;
+  });
+  columns.forEach((column, i) => { if (i + 1 < columns.length) column.next = columns[i + 1].first; });
+  return columns;
+}"""
 SCREEN_BOXES = (
     ".deck > *, .card > *, .names li, .names li > *, .entry > *, .screen-head > *, .screen-foot > *, #changed"
 )
@@ -219,7 +232,7 @@ def test_121_players_list_the_one_sit_out_beside_tables_not_on_a_page_of_its_own
     screen = opened(browser, f"{url}/e/{event_id}/screen", 1920, 1080, clock=True)
     until(screen, "document.querySelectorAll('.card').length > 0", clock=True)
     total = int(re.search(r"/(\d+)\)", screen.inner_text("#page-number")).group(1))
-    pages = []
+    pages, columns = [], []
     for _ in range(total):
         measured = screen.evaluate(MEASURE, SCREEN_BOXES)
         assert measured["problems"] == [], (screen.inner_text("#page-label"), measured)
@@ -227,6 +240,7 @@ def test_121_players_list_the_one_sit_out_beside_tables_not_on_a_page_of_its_own
         assert screen.evaluate(OVERLAPS) == [], screen.inner_text("#page-label")
         if screen.locator("#find:visible").count():
             assert screen.evaluate(DOWN_COLUMNS)
+            columns.append(screen.evaluate(LIST_COLUMNS))
         shown = screen.locator(".card:visible .card-head").all_inner_texts()
         pages.append((screen.inner_text("#page-label"), shown))
         screen.clock.run_for(5000)
@@ -235,6 +249,10 @@ def test_121_players_list_the_one_sit_out_beside_tables_not_on_a_page_of_its_own
     # Issue 42: the cycle took 15 pages (6 of tables, 9 of a one-column list sized for the longest name);
     # now 4 of tables (a wide card lists its names two a row) and 5 of the list (two columns)
     assert total <= 9, pages
+    # Each list column runs on until the next entry would not fit under it (4 px apart): no column ends early.
+    for page, after in zip(columns, columns[1:] + [None]):
+        page[-1]["next"] = after[0]["first"] if after else None
+        assert all(column["next"] is None or column["free"] < column["next"] + 4 for column in page), columns
     with_sit_out = [heads for _, heads in pages if any(not head.startswith("Table") for head in heads)]
     assert len(with_sit_out) == 1, pages  # the one sit-out is shown once...
     assert any(head.startswith("Table") for head in with_sit_out[0]), pages  # ...beside tables

@@ -470,7 +470,9 @@ def day_wall_charts(
             return None
         shrunk = [layout.own_pt(em) for em in itertools.takewhile(lambda em: em > layout.room_em, widest)]
         mean = layout.pt - sum(layout.pt - pt for pt in shrunk) / max(len(names), 1)
-        return _Day(layout, sum(one[0] for one in laid.values() if one), len(shrunk), mean, laid)
+        sheets = sum(one[0] for one in laid.values() if one)
+        uneven = sum(one[1] for one in laid.values() if one)
+        return _Day(layout, sheets, len(shrunk), mean, {i: one[2] for i, one in laid.items() if one}, uneven)
 
     steps: dict[tuple[bool, int], list[WallLayout]] = {}  # each arrangement's sizes, the largest first
     for layout in whole:
@@ -489,19 +491,21 @@ def day_wall_charts(
         if (at := smallest[arrangement]) and at.sheets == fewest and (day := _largest(sizes, fewest, lay_out))
     ]
     best = min(grown, key=_Day.order)
-    return {i: charts() for i, (_, charts) in best.rounds.items() if charts}
+    return {i: charts() for i, charts in best.rounds.items()}
 
 
 @dataclass(frozen=True)
 class _Day:
     """The day's wall charts in one layout: how many sheets, how many names shrink alone, the names'
-    mean size in pt, and each round's sheets to make."""
+    mean size in pt, each round's sheets to make, and how unevenly the rounds' tables are shared over
+    their sheets (the most on a sheet less the fewest, summed over the rounds)."""
 
     layout: WallLayout
     sheets: int
     shrunk: int
     mean_pt: float
     rounds: dict
+    uneven: int = 0
 
     def order(self) -> tuple:
         return (-self.mean_pt, -self.layout.pt, self.layout.landscape, self.layout.columns)
@@ -523,15 +527,20 @@ def _largest(sizes: list[WallLayout], fewest: int, lay_out: Callable[[WallLayout
 
 
 def _grown(day: _Day, lay_out: Callable[[WallLayout], _Day | None]) -> _Day:
-    """The day with its names grown below the next size tried while the sheets stay as few and no
-    further name shrinks (a bisection: cards and shrunk names only grow with the size)."""
+    """The day with its names grown below the next size tried while the sheets stay as few, no further
+    name shrinks and the tables stay as evenly shared over the sheets (a bisection: cards and shrunk
+    names only grow with the size)."""
     larger = [pt for pt in _WALL_PT if pt > day.layout.pt]
     low, high = 0, round(((larger[-1] if larger else day.layout.pt) - day.layout.pt) / _GROW_PT)
     start = day
     while high - low > 1:
         middle = (low + high) // 2
         grown = lay_out(replace(start.layout, pt=start.layout.pt + middle * _GROW_PT))
-        if grown is not None and grown.sheets == start.sheets and grown.shrunk == start.shrunk:
+        if (
+            grown is not None
+            and (grown.sheets, grown.shrunk) == (start.sheets, start.shrunk)
+            and grown.uneven <= start.uneven
+        ):
             low, day = middle, grown
         else:
             high = middle
@@ -562,9 +571,10 @@ def _note_sheets(notes, rule: str, free: float, fresh: float, width: float, unde
 
 def _lay_out_round(
     schedule: Schedule, index: int, cards: list[TableCard], layout: WallLayout, lines: NameLines, texts: RuleTexts
-) -> tuple[int, Callable[[], list[WallChart]]] | None:
-    """The round's sheets in one layout: how many, and how to make them (for the layout chosen alone);
-    None when a card cannot fit a sheet."""
+) -> tuple[int, int, Callable[[], list[WallChart]]] | None:
+    """The round's sheets in one layout: how many, how unevenly its tables are shared over them (the
+    most on a sheet less the fewest), and how to make them (for the layout chosen alone); None when a
+    card cannot fit a sheet."""
     width, height = page_size(layout.landscape)
     notes, rule = _notes(schedule, index), texts.sit_out_for(schedule)
     three = _note_height(texts.three_handed, _RULE_MM, width, False) + 2.0 if any(c.three_handed for c in cards) else 0
@@ -614,7 +624,7 @@ def _lay_out_round(
             out.append(chart("notes", (), tuple(more)))
         return out
 
-    return len(split) + len(note_sheets) - 1, charts
+    return len(split) + len(note_sheets) - 1, max(split) - min(split), charts
 
 
 # ---- find your table -------------------------------------------------------------------------
