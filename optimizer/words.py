@@ -4,7 +4,7 @@ The optimizer writes its proofs and refusals as sentences, and every front end c
 
 from __future__ import annotations
 
-from models import Moves
+from models import Metrics, Moves, Schedule
 
 
 def counted(count: int, noun: str, plural: str | None = None) -> str:
@@ -19,3 +19,29 @@ def moves_proof(moves: Moves) -> str:
     if moves.proven:
         return "proven fewest"
     return f"a longer run might move fewer; no re-plan moves fewer than {moves.bound}"
+
+
+def optimality(repeats: int, bound: int, room: str = "of this room", rules: str = "") -> str:
+    """Whether a day's repeats are proven the fewest: they meet the proven lower bound (optimizer.bounds,
+    raised by CP-SAT's proofs) or, if not, how many above the best possible they may be. `room` names what
+    no other seating beats ('of this room', 'of tonight'); `rules` what the bound assumes (rules_assumed).
+    The CLI's report, the season's and the desk's figures say it in these words."""
+    if repeats > bound:
+        return f"Not proven optimal: at most {counted(repeats - bound, 'repeat')} above the best possible."
+    if repeats == 0:
+        return "Proven optimal: nobody meets an opponent twice."
+    return f"Proven optimal: no schedule {room}{rules} has fewer repeats."
+
+
+def rules_assumed(metrics: Metrics | None, schedule: Schedule | None) -> str:
+    """The rules a bound assumes, as a clause ('' if none): turns taken fairly, which the fixed rule does
+    not do, and the requests kept (players who stay force repeats)."""
+    players = metrics.players if metrics else ()
+    rules = []
+    if any(p.three_handed_rounds for p in players):
+        rules.append("takes three-handed tables in turn")
+    elif any(p.sit_out_rounds for p in players):
+        rules.append("takes sit-outs in turn")
+    if schedule is not None and (schedule.apart or schedule.stay):
+        rules.append("keeps these requests")
+    return f" that {' and '.join(rules)}" if rules else ""

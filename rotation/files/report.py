@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from models import Answer, Metrics, PlanResult, Replan, Reseat, Schedule
 from models.event import FixedRule
-from optimizer.words import counted, moves_proof
+from optimizer.words import counted, moves_proof, optimality, rules_assumed
 from rotation import tool_version
 from rotation.files.output import BALANCE_FIGURES
 from rotation.stopping import stopped_by
@@ -38,12 +38,9 @@ def result_text(result: PlanResult, verbose: bool = False) -> str:
         f"Variety rotation: {counted(result.repeats or 0, 'repeat')}{fixed}",
         f"Lower bound: {counted(result.bound.repeats, 'repeat')} ({result.bound.proof})",
     ]
-    if result.optimal and result.repeats == 0:
-        lines.append("Proven optimal: nobody meets an opponent twice.")
-    elif result.optimal:
-        lines.append(f"Proven optimal: no schedule of this room{_rules_assumed(result)} has fewer repeats.")
-    else:
-        lines.append(f"Not proven optimal: at most {counted(result.gap or 0, 'repeat')} above the best possible.")
+    lines.append(
+        optimality(result.repeats or 0, result.bound.repeats, rules=rules_assumed(result.metrics, result.schedule))
+    )
     return "\n".join(lines + planned_lines(result, verbose))
 
 
@@ -54,21 +51,6 @@ def planned_lines(result: PlanResult, verbose: bool = False, beside: str = "") -
     if result.interrupted:
         how += f" (stopped early by {stopped_by()}: this is the best schedule found so far)"
     return [how + "."] + ([f"Made by: {result.method}"] if verbose else [])
-
-
-def _rules_assumed(result: PlanResult) -> str:
-    """The rules the bounds assume: turns taken fairly, which the fixed rule does not do, and the
-    requests kept (players who stay force repeats)."""
-    players = result.metrics.players if result.metrics else ()
-    schedule = result.schedule
-    rules = []
-    if any(p.three_handed_rounds for p in players):
-        rules.append("takes three-handed tables in turn")
-    elif any(p.sit_out_rounds for p in players):
-        rules.append("takes sit-outs in turn")
-    if schedule is not None and (schedule.apart or schedule.stay):
-        rules.append("keeps these requests")
-    return f" that {' and '.join(rules)}" if rules else ""
 
 
 def zero_repeat_answer(result: PlanResult) -> Answer:

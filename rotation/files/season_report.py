@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from models import NightPlan, SeasonFigures
-from optimizer.words import counted
+from optimizer.words import counted, optimality
 from rotation.files.report import planned_lines
 
 
@@ -38,9 +38,7 @@ def season_text(night: NightPlan, verbose: bool = False) -> str:
         f"Repeats over the season: {counted(result.repeats or 0, 'repeat')} (tonight's meetings of pairs who met "
         "more than most, and tonight's own repeats)",
         f"Lower bound: {counted(result.bound.repeats, 'repeat')} ({result.bound.proof})",
-        "Proven optimal: no seating of tonight has fewer."
-        if result.optimal
-        else f"Not proven optimal: at most {counted(result.gap or 0, 'repeat')} above the best possible.",
+        optimality(result.repeats or 0, result.bound.repeats, room="of tonight"),
     ]
     beside = "" if alone is None else f", and tonight alone in {night.alone_runtime:.1f} s"
     lines += planned_lines(result, verbose, beside)

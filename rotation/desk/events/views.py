@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from models import SEAT_LETTERS, Metrics, Moves, Reseat, Schedule
-from optimizer.words import counted, moves_proof
+from optimizer.words import counted, moves_proof, optimality, rules_assumed
 from rotation.desk.storage import Figures, FixedFigures, VersionRow
 from rotation.files.output import NOT_HERE_WORD, SIT_OUT_WORDS, THREE_HANDED_WORD, metrics_lines
 
@@ -93,12 +93,9 @@ def figure_lines(figures: Figures, schedule: Schedule | None) -> list[str]:
         lines[0] += f"; the fixed rule on the same room: {counted(fixed.repeats, 'repeat')}"
     bound = figures.bound
     if bound:
-        gap = metrics.repeats - bound.repeats
         lines[1:1] = [
             f"Best possible: at least {counted(bound.repeats, 'repeat')} ({bound.proof})",
-            "Proven optimal: no seating of this day has fewer repeats"
-            if gap <= 0
-            else f"Not proven optimal: at most {counted(gap, 'repeat')} above the best possible",
+            optimality(metrics.repeats, bound.repeats, rules=rules_assumed(metrics, schedule)),
         ]
     if figures.method:
         stopped = " (stopped early: the best found so far)" if figures.interrupted else ""
