@@ -66,8 +66,9 @@ def test_players_who_happen_to_keep_one_table_repeat_at_least_as_the_stay_bound_
 )
 def test_the_turn_bound_never_exceeds_what_cpsat_proves_optimal(players, rounds, odd):
     # Rooms where the turn bound is the whole bound: CP-SAT, given no bound, proves the optimum itself.
+    # One worker counting work, so the proof never depends on the load: the largest takes 0.19 s of work.
     event = Event.with_count(players, rounds, odd=OddPolicy(odd))
-    outcome = cpsat.solve(event, Budget.of(20), workers=2)
+    outcome = cpsat.solve(event, Budget.of(2, repeatable=True), seed=0, workers=1)
     assert outcome.proven and outcome.repeats is not None
     assert 0 < turn_bound(event).repeats <= outcome.repeats
 

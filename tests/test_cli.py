@@ -129,8 +129,8 @@ def test_failed_run_leaves_no_output_file(capsys, tmp_path):
 
 def test_compare_prints_a_row_per_room_and_tests_the_guide(capsys):
     status, out, _ = run(
-        capsys, "compare", "--players", "12-20/4", "--rounds", "5", "--time-limit", "2", "--workers", "2"
-    )
+        capsys, "compare", "--players", "12-20/4", "--rounds", "5", "--time-limit", "2", "--workers", "1"
+    )  # one worker counting work: each verdict the same on any load
     rows = [line.split() for line in out.splitlines()[1:4]]
     assert status == 0
     assert [(r[0], r[6]) for r in rows] == [("12", "impossible"), ("16", "exists"), ("20", "exists")]

@@ -9,7 +9,7 @@ from models import Event, OddPolicy
 @given(players=st.integers(6, 30), rounds=st.integers(2, 5), odd=st.sampled_from(list(OddPolicy)))
 def test_variety_rotation_is_valid_and_fair_for_every_count(players, rounds, odd):
     event = Event.with_count(players, rounds, odd=odd)
-    result = optimizer.plan(event, time_limit=0.5, workers=2)
+    result = optimizer.plan(event, time_limit=0.5, seed=0, workers=1)  # counts work: the same on any load
     metrics = optimizer.check(result.schedule)
     assert metrics.three_handed_fair and metrics.sit_outs_fair
     fixed = optimizer.check(optimizer.fixed_schedule(event))

@@ -27,7 +27,9 @@ def day_of(players: int, rounds: int, odd: OddPolicy = OddPolicy.THREE_HANDED) -
 
 
 def fewest(day: Schedule, played: int, drop=(), add=(), **options):
-    replanned = optimizer.replan(day, played, drop=drop, add=add, time_limit=10, workers=2, seed=0, **options)
+    # one seeded worker counting work, so 'proven' and the counts of moves never depend on the load: a
+    # replan below spends at most 2.8 s of work of the 10 but the one reseating everyone (all 8 of its 10)
+    replanned = optimizer.replan(day, played, drop=drop, add=add, time_limit=10, workers=1, seed=0, **options)
     schedule = replanned.result.schedule
     assert schedule is not None and schedule.rounds[:played] == day.rounds[:played]
     assert optimizer.check(schedule).turns_fair

@@ -145,7 +145,7 @@ def test_players_who_stay_repeat_only_in_the_rounds_both_play_when_turns_are_sit
     event = Event.with_count(26, 6, odd=OddPolicy.SIT_OUT).model_copy(update={"stay": dict.fromkeys(stayers, 1)})
     bound = stay_bound(event)
     assert bound.repeats == 9 and "in at least 4 of the 6 rounds" in bound.proof
-    schedule = optimizer.plan(event, time_limit=3, workers=2).schedule
+    schedule = optimizer.plan(event, time_limit=3, seed=0, workers=1).schedule
     meetings = [
         sum(set(pair) <= set(t.players) for r in schedule.rounds for t in r.tables) for pair in combinations(stayers, 2)
     ]

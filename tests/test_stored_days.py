@@ -57,7 +57,7 @@ def test_a_stored_day_that_is_not_a_seating_is_refused(tmp_path, monkeypatch):
 
 def test_a_short_run_takes_the_day_computed_ahead():
     # 20 x 9 at 5 s: the search and the regrouping alone end at 7 table visits above even
-    result = plan(Event.with_count(20, 9), time_limit=5, seed=0, workers=2)
+    result = plan(Event.with_count(20, 9), time_limit=5, seed=0, workers=1)  # counts work: 1 s of the 5 spent
     metrics = check(result.schedule)
     assert metrics.repeats == 80 and metrics.trios_again == 0 and metrics.back_to_back == 0
     assert metrics.table_visits_above_even == 0
