@@ -174,7 +174,7 @@ def test_an_old_event_row_reads_as_settings_and_reading_it_writes_nothing(tmp_pa
     old = json.dumps(OLD_SETTINGS)
     _set_column(store, "events", "settings", event_id, old)
     event = store.event(event_id)
-    assert event is not None and service.settings_of(event) is event.settings
+    assert event is not None
     settings = event.settings
     assert (settings.title, settings.rounds, settings.apart) == ("Spring open", 3, [["Player 01", "Player 02"]])
     assert (settings.score_entry, settings.guests, settings.series) == ("points", [], "")  # what it meant then

@@ -150,7 +150,7 @@ def _event_menu(request: Request) -> dict:
         return {}
     if event is None:
         return {}
-    return {"event_id": event.id, "settings": service.settings_of(event)}
+    return {"event_id": event.id, "settings": event.settings}
 
 
 def _typed(request: Request) -> dict[str, str]:

@@ -107,10 +107,6 @@ def load_event(store: Store, event_id: int) -> EventRow:
     return event
 
 
-def settings_of(event: EventRow) -> EventSettings:
-    return event.settings
-
-
 def current_version(store: Store, event: EventRow) -> VersionRow | None:
     return None if event.current_version is None else store.version(event.current_version)
 
@@ -174,7 +170,7 @@ def start_plan(
                 "or include the released rounds",
                 field="plan",
             )
-        settings = settings_of(event)
+        settings = event.settings
         settings.event()
         request = PlanRequest(settings=settings, earlier=earlier_nights(store, event_id, settings))
         run_id = store.add_run(event_id, request, settings.time_limit, planner.desk)
@@ -183,7 +179,7 @@ def start_plan(
 
 def series_nights(store: Store, series: str) -> list[tuple[EventRow, EventSettings]]:
     """The events of a series (its nights), oldest first."""
-    nights = [(event, settings_of(event)) for event in store.events()]
+    nights = [(event, event.settings) for event in store.events()]
     return sorted(((e, s) for e, s in nights if series and s.series == series), key=lambda night: night[0].id)
 
 
@@ -416,7 +412,7 @@ def _proposals(
     """The re-plan with the fewest moves, then with everyone re-seated, each with half the time. After
     Stop the second is not started: the director gets what was found, at once."""
     base = load_version(store, run.event_id, request.base_version)
-    settings = settings_of(load_event(store, run.event_id))
+    settings = load_event(store, run.event_id).settings
     proposals = []
     for reseat in (Reseat.FEWEST, Reseat.ALL):
         outcome = replan_day(
@@ -681,7 +677,7 @@ def rename(store: Store, event_id: int, old: str, new: str) -> tuple[str, str]:
     event = load_event(store, event_id)
     if any(run.running for run in store.runs(event_id)):
         raise DeskError("a plan is running for this event; wait for it or stop it first", field="rename")
-    settings = settings_of(event)
+    settings = event.settings
     version = current_version(store, event)
     names = version.schedule().players if version else tuple(settings.names)
     was, now = _fix(lambda: optimizer.respelling(names, old, new), "rename")

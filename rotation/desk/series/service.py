@@ -212,7 +212,7 @@ def show_series(store: Store, event_id: int, top: int | None = None) -> None:
     """The projector of a night of a series shows the series' standings by its saved rule until the next
     round is released (DeskError 'screen' when the event is no night of a series or none of its nights has
     a complete round of cards)."""
-    name = service.settings_of(service.load_event(store, event_id)).series
+    name = service.load_event(store, event_id).settings.series
     if not name:
         raise DeskError("this event is not a night of a series", field="screen")
     choice = saved_choice(store, name)
@@ -227,7 +227,7 @@ def screen_season(store: Store, event_id: int) -> SeasonStandings | None:
     row = store.room_row(event_id)
     if row is None or not row.standings_series or row.standings_at != room(store, event_id).last:
         return None
-    name = service.settings_of(service.load_event(store, event_id)).series
+    name = service.load_event(store, event_id).settings.series
     choice = saved_choice(store, name)
     season = series_standings(store, name, choice.rule, choice.min_games, choice.best).season if name else None
     if season is None or row.standings_top is None:
