@@ -23,6 +23,7 @@ from rotation.desk.storage import (
     ReplanRequest,
     RunKind,
     RunProgress,
+    RunStatus,
     Store,
     UnreadableRecord,
     VersionKind,
@@ -268,3 +269,17 @@ def test_an_imported_event_with_a_run_request_no_desk_writes_is_refused_whole(pl
     ):
         transfer.import_event(store, json.dumps(exported).encode())
     assert len(store.events()) == 1
+
+
+def test_an_imported_re_plan_run_names_the_imported_copy_of_the_version_it_started_from(planned):
+    store, event_id, version_id, _ = planned
+    store.add_event(EventSettings(names=names(4), rounds=1))  # the copy's ids differ from the original's
+    request = ReplanRequest(base_version=version_id, played=1, drop=["Player 08"], add=[])
+    store.add_run(event_id, request, 1.0)
+    copy = transfer.import_event(store, transfer.export_event(store, event_id))
+    [run] = store.runs(copy)
+    copied = run.request()
+    assert isinstance(copied, ReplanRequest) and copied.base_version != version_id
+    assert copied == request.model_copy(update={"base_version": copied.base_version})
+    base = service.load_version(store, copy, copied.base_version)  # NotFound while it named the original's
+    assert base.schedule_json == store.version(version_id).schedule_json and run.status is RunStatus.INTERRUPTED

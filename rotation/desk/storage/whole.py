@@ -8,7 +8,7 @@ import sqlite3
 from collections.abc import Callable
 
 from rotation.desk.storage.base import Connection
-from rotation.desk.storage.records import RunStatus
+from rotation.desk.storage.records import ReplanRequest, RunKind, RunStatus, run_request, stored_json
 
 EVENT_TABLES = ("versions", "runs", "rooms", "releases", "cards")  # the tables whose rows name one event
 
@@ -25,7 +25,9 @@ class Whole(Connection):
     def add_event_rows(self, rows: dict[str, list[dict]], public_id: Callable[[], str]) -> int:
         """The rows of `event_rows` (from this file or another) as a new event, in one transaction: new
         ids, every reference between them renumbered, the room's public id kept unless another event of
-        this file has it (then `public_id()`), a run left running marked interrupted. Returns the event."""
+        this file has it (then `public_id()`), a run left running marked interrupted. Returns the event.
+        A plan's request keeps the ids of its series' earlier nights: they are not read again (a plan
+        runs again from the event's settings and series as they are)."""
         with self.change() as db:
             event_id = _insert(db, "events", {**rows["events"][0], "current_version": None}, skip=("id",))
             versions: dict[int, int] = {}
@@ -38,7 +40,12 @@ class Whole(Connection):
             for row in rows["runs"]:
                 running = row["status"] == RunStatus.RUNNING.value
                 status = RunStatus.INTERRUPTED.value if running else row["status"]
-                moved = {"event_id": event_id, "version_id": versions.get(row["version_id"]), "status": status}
+                moved = {
+                    "event_id": event_id,
+                    "version_id": versions.get(row["version_id"]),
+                    "status": status,
+                    "request": _renumbered_request(row, versions),
+                }
                 runs[row["id"]] = _insert(db, "runs", {**row, **moved}, skip=("id", "pid"))
             for old, new in runs.items():  # a re-plan's proposals name their run
                 db.execute(
@@ -86,6 +93,15 @@ class Whole(Connection):
                 "UPDATE releases SET seating = ? WHERE event_id = ? AND round = ?",
                 (json.dumps(seating), event_id, row["round"]),
             )
+
+
+def _renumbered_request(row: dict, versions: dict[int, int]) -> str:
+    """A re-plan's request names the version it started from: by that version's new id (another
+    request is kept as it was written)."""
+    request = run_request(row["id"], RunKind(row["kind"]), row["request"])
+    if not isinstance(request, ReplanRequest) or request.base_version not in versions:
+        return row["request"]
+    return stored_json(request.model_copy(update={"base_version": versions[request.base_version]}))
 
 
 def _insert(db: sqlite3.Connection, table: str, row: dict, skip: tuple[str, ...] = ()) -> int:
