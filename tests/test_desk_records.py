@@ -283,3 +283,19 @@ def test_an_imported_re_plan_run_names_the_imported_copy_of_the_version_it_start
     assert copied == request.model_copy(update={"base_version": copied.base_version})
     base = service.load_version(store, copy, copied.base_version)  # NotFound while it named the original's
     assert base.schedule_json == store.version(version_id).schedule_json and run.status is RunStatus.INTERRUPTED
+
+
+def test_a_run_whose_progress_does_not_read_is_named_by_its_endpoint(tmp_path):
+    db = tmp_path / "desk.sqlite3"
+    store = Store(db)
+    event_id = store.add_event(EventSettings(names=names(8), rounds=3))
+    run_id = store.add_run(event_id, PlanRequest(settings=EventSettings(names=names(8), rounds=3)), 1.0)
+    store.close_run(run_id, RunStatus.INTERRUPTED)
+    _set_column(store, "runs", "progress", run_id, '{"repeats": "many"')  # cut off mid-write by hand
+    store.close()
+    with TestClient(create_app(db), base_url=LOCAL, raise_server_exceptions=False) as client:
+        answer = client.get(f"/api/runs/{run_id}")
+    assert answer.status_code == 500
+    assert answer.json()["detail"].startswith(
+        f"run {run_id}'s progress in the desk's file cannot be read: Invalid JSON"
+    )

@@ -13,7 +13,8 @@ Every SQL statement of the desk is in this package, one module per group of tabl
 
 schema    MIGRATIONS (append only) and the schema's version
 base      the connection, its pragmas, the migrations run, `change` (one transaction)
-records   the typed records the store returns (their JSON columns as models), runs' statuses and kinds
+records   the typed records the store returns (their JSON columns as models: an event's settings, a
+          version's figures, a run's request and progress), runs' statuses and kinds
 meta      the desk's secret
 events    events and the version current for each
 versions  the schedule versions (checked before they are stored)

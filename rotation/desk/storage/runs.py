@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import time
 
 from rotation.desk.storage.base import Connection
-from rotation.desk.storage.records import RunProgress, RunRequest, RunRow, RunStatus, stored_json
+from rotation.desk.storage.records import RunProgress, RunRequest, RunRow, RunStatus, parsed, stored_json
 
 
 class Runs(Connection):
@@ -88,4 +87,5 @@ class Runs(Connection):
 
 def _run(row: sqlite3.Row) -> RunRow:
     fields = {key: row[key] for key in row.keys() if key != "request"}
-    return RunRow(**{**fields, "request_json": row["request"], "progress": json.loads(row["progress"])})
+    progress = parsed(RunProgress, row["progress"], f"run {row['id']}'s progress")
+    return RunRow(**{**fields, "request_json": row["request"], "progress": progress})
