@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 
 import optimizer
 from desk_helpers import LOCAL, names
-from models import Event, Moves, PlayerChange, Reseat
+from models import Event, Moves, PlayerChange, Reseat, SeasonRule
 from rotation.desk.app import create_app
 from rotation.desk.data import transfer
 from rotation.desk.events import service, views
@@ -24,6 +24,7 @@ from rotation.desk.storage import (
     RunKind,
     RunProgress,
     RunStatus,
+    StandingsChoice,
     Store,
     UnreadableRecord,
     VersionKind,
@@ -299,3 +300,17 @@ def test_a_run_whose_progress_does_not_read_is_named_by_its_endpoint(tmp_path):
     assert answer.json()["detail"].startswith(
         f"run {run_id}'s progress in the desk's file cannot be read: Invalid JSON"
     )
+
+
+def test_a_series_standings_rule_is_stored_as_before_and_read_typed(tmp_path):
+    store = Store(tmp_path / "desk.sqlite3")
+    choice = StandingsChoice(rule=SeasonRule.BEST, min_games=4, best=3)
+    store.set_series_standings_rule("League", choice)
+    stored = store.db.execute("SELECT standings FROM series WHERE name = 'League'").fetchone()[0]
+    assert stored == json.dumps({"rule": "best", "min_games": 4, "best": 3})  # as the desk wrote the dict
+    assert store.series_standings_rule("League") == choice and store.series_standings_rule("Cup") is None
+    with store.change() as db:
+        db.execute("UPDATE series SET standings = ? WHERE name = 'League'", (json.dumps({"rule": "guess"}),))
+    with pytest.raises(UnreadableRecord, match="series 'League'.s standings rule in the desk's file cannot be read"):
+        store.series_standings_rule("League")
+    store.close()

@@ -23,7 +23,6 @@ The rules of scoring (sit-outs, ties, three-handed, leavers) are rotation.scorin
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -33,7 +32,7 @@ from models.scores import Card, Standings
 from rotation import scoring
 from rotation.desk.events.service import DeskError, current_version, load_event
 from rotation.desk.room.service import room
-from rotation.desk.storage import Store
+from rotation.desk.storage import Store, stored_json
 from rotation.scoring.cards import CardProblem, table_of
 from rotation.scoring.cards import Entry as Box
 from rotation.scoring.games import games_card, read_game
@@ -253,5 +252,5 @@ def screen_stamp(store: Store, event_id: int) -> str:
     series) the series' rule saved."""
     series = load_event(store, event_id).settings.series
     rule = store.series_standings_rule(series) if series else None
-    saved = "" if rule is None else "-" + hashlib.sha256(json.dumps(rule, sort_keys=True).encode()).hexdigest()[:8]
+    saved = "" if rule is None else "-" + hashlib.sha256(stored_json(rule).encode()).hexdigest()[:8]
     return store.cards_stamp(event_id) + saved

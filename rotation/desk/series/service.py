@@ -12,8 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
-from pydantic import BaseModel, Field
-
 from models import SeasonRule, SeasonStandings, Standings
 from models.event import name_key, normalise_name
 from rotation.desk.events import service
@@ -21,7 +19,7 @@ from rotation.desk.events.service import DeskError, NotFound, Planner
 from rotation.desk.events.settings import EventSettings, FieldErrors, names_table
 from rotation.desk.room.service import room
 from rotation.desk.scores import service as scores
-from rotation.desk.storage import EventRow, Store
+from rotation.desk.storage import EventRow, StandingsChoice, Store
 from rotation.scoring import season_standings
 
 
@@ -145,22 +143,9 @@ def _placed_for_attendance(settings: EventSettings) -> None:
         raise FieldErrors(moved) from None
 
 
-class StandingsChoice(BaseModel):
-    """The rule the series' standings rank by: the series' setting, or a page's or endpoint's query."""
-
-    rule: SeasonRule = SeasonRule.CUMULATIVE
-    min_games: int = Field(default=0, ge=0, le=10_000)
-    best: int | None = Field(default=None, ge=1, le=1_000)
-
-    def query(self) -> str:
-        best = f"&best={self.best}" if self.best else ""
-        return f"rule={self.rule.value}&min_games={self.min_games}{best}"
-
-
 def saved_choice(store: Store, name: str) -> StandingsChoice:
     """The series' standings rule as its director saved it (every night's total until then)."""
-    saved = store.series_standings_rule(name)
-    return StandingsChoice.model_validate(saved) if saved else StandingsChoice()
+    return store.series_standings_rule(name) or StandingsChoice()
 
 
 def save_choice(store: Store, name: str, choice: StandingsChoice) -> None:
@@ -169,7 +154,7 @@ def save_choice(store: Store, name: str, choice: StandingsChoice) -> None:
     series_view(store, name)
     if choice.rule is SeasonRule.BEST and not choice.best:
         raise FieldErrors({"best": "give the number of nights that count"})
-    store.set_series_standings_rule(name, choice.model_dump(mode="json"))
+    store.set_series_standings_rule(name, choice)
 
 
 @dataclass(frozen=True)

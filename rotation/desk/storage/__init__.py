@@ -48,11 +48,13 @@ from rotation.desk.storage.records import (
     RunRequest,
     RunRow,
     RunStatus,
+    StandingsChoice,
     UnreadableRecord,
     VersionKind,
     VersionRow,
     now,
     run_request,
+    stored_json,
 )
 from rotation.desk.storage.rooms import Rooms
 from rotation.desk.storage.runs import Runs
@@ -87,10 +89,12 @@ __all__ = [
     "RunRow",
     "RunStatus",
     "SCHEMA_VERSION",
+    "StandingsChoice",
     "Store",
     "UnreadableRecord",
     "VersionKind",
     "VersionRow",
     "now",
     "run_request",
+    "stored_json",
 ]

@@ -8,9 +8,9 @@ from datetime import datetime, timezone
 from enum import Enum
 from typing import ClassVar, TypeVar
 
-from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, ValidationError, model_serializer
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, ValidationError, model_serializer
 
-from models import Bound, Metrics, Moves, PlayerChange, Reseat, Round, Schedule
+from models import Bound, Metrics, Moves, PlayerChange, Reseat, Round, Schedule, SeasonRule
 from models.scores import Card
 from rotation.desk.events.settings import EventSettings
 
@@ -118,6 +118,19 @@ class Figures(Made):
     """The `figures` column of a version (JSON): how it was made, and the checker's metrics of it."""
 
     metrics: Metrics
+
+
+class StandingsChoice(BaseModel):
+    """The rule the series' standings rank by: the series' setting (the `standings` column of
+    `series`, JSON), or a page's or endpoint's query."""
+
+    rule: SeasonRule = SeasonRule.CUMULATIVE
+    min_games: int = Field(default=0, ge=0, le=10_000)
+    best: int | None = Field(default=None, ge=1, le=1_000)
+
+    def query(self) -> str:
+        best = f"&best={self.best}" if self.best else ""
+        return f"rule={self.rule.value}&min_games={self.min_games}{best}"
 
 
 class EventRow(BaseModel):
