@@ -3,12 +3,14 @@ in what the room has (cards and released seatings)."""
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Callable
 
+import optimizer
+from models import Round
+from models.scores import Card
 from rotation.desk.storage.base import Connection
-from rotation.desk.storage.records import ReplanRequest, RunKind, RunStatus, run_request, stored_json
+from rotation.desk.storage.records import ReplanRequest, RunKind, RunStatus, parsed, run_request, stored_json
 
 EVENT_TABLES = ("versions", "runs", "rooms", "releases", "cards")  # the tables whose rows name one event
 
@@ -75,23 +77,17 @@ class Whole(Connection):
         """Inside a `change`: a player's new spelling in every card (its history included) and every
         released seating of the event, so scores, standings and the room go on under one player."""
 
-        def renamed(names: list[str]) -> list[str]:
-            return [new if name == old else name for name in names]
-
         for row in db.execute("SELECT id, card FROM cards WHERE event_id = ?", (event_id,)).fetchall():
-            card = json.loads(row["card"])
-            if old in card["players"]:
-                card["players"] = renamed(card["players"])
-                db.execute("UPDATE cards SET card = ? WHERE id = ?", (json.dumps(card), row["id"]))
+            card = parsed(Card, row["card"], f"score card {row['id']}")
+            if old in card.players:
+                players = tuple(new if name == old else name for name in card.players)
+                renamed = card.model_copy(update={"players": players}).model_dump_json()
+                db.execute("UPDATE cards SET card = ? WHERE id = ?", (renamed, row["id"]))
         for row in db.execute("SELECT round, seating FROM releases WHERE event_id = ?", (event_id,)).fetchall():
-            seating = json.loads(row["seating"])
-            for table in seating["tables"]:
-                table["players"] = renamed(table["players"])
-            for key in ("sit_outs", "absent"):
-                seating[key] = renamed(seating.get(key, []))
+            seating = parsed(Round, row["seating"], f"event {event_id}'s released round {row['round']}")
             db.execute(
                 "UPDATE releases SET seating = ? WHERE event_id = ? AND round = ?",
-                (json.dumps(seating), event_id, row["round"]),
+                (optimizer.renamed_round(seating, old, new).model_dump_json(), event_id, row["round"]),
             )
 
 
