@@ -17,7 +17,7 @@ from optimizer.bounds import lower_bound
 from optimizer.checker import InvalidSchedule, check, measure
 from optimizer.config import PlanConfig
 from optimizer.constructions.fixed import fixed_schedule
-from optimizer.fix import FixRefused, mark_played, move, moved, rename, respelling, swap
+from optimizer.fix import FixRefused, mark_played, move, moved, rename, renamed_round, respelling, swap
 from optimizer.plan import plan
 from optimizer.replan import replan
 from optimizer.season import plan_night
@@ -35,6 +35,7 @@ __all__ = [
     "move",
     "moved",
     "rename",
+    "renamed_round",
     "respelling",
     "plan",
     "plan_night",

@@ -112,18 +112,10 @@ def rename(schedule: Schedule, old: str, new: str) -> Schedule:
     def many(names: tuple[str, ...]) -> tuple[str, ...]:
         return tuple(map(one, names))
 
-    rounds = tuple(
-        Round(
-            tables=tuple(Table(table=t.table, players=many(t.players)) for t in r.tables),
-            sit_outs=many(r.sit_outs),
-            absent=many(r.absent),
-        )
-        for r in schedule.rounds
-    )
     renamed = schedule.model_copy(
         update={
             "players": many(schedule.players),
-            "rounds": rounds,
+            "rounds": tuple(renamed_round(r, was, now) for r in schedule.rounds),
             "apart": tuple(map(many, schedule.apart)),
             "spread": tuple(map(many, schedule.spread)),
             "stay": {one(n): t for n, t in schedule.stay.items()},
@@ -134,6 +126,20 @@ def rename(schedule: Schedule, old: str, new: str) -> Schedule:
         }
     )
     return Schedule.model_validate(renamed.model_dump())  # validated whole, as a file read back would be
+
+
+def renamed_round(seating: Round, old: str, new: str) -> Round:
+    """The round with the player `old` spelled `new` at its tables, among its sit-outs and absences
+    (a schedule's round, or one released to the room)."""
+
+    def many(names: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(new if name == old else name for name in names)
+
+    return Round(
+        tables=tuple(Table(table=t.table, players=many(t.players)) for t in seating.tables),
+        sit_outs=many(seating.sit_outs),
+        absent=many(seating.absent),
+    )
 
 
 def respelling(names: tuple[str, ...] | list[str], old: str, new: str) -> tuple[str, str]:

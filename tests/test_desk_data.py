@@ -43,7 +43,7 @@ def test_a_backup_holds_what_is_still_in_the_write_ahead_log_where_a_file_copy_d
     db = tmp_path / "desk.sqlite3"
     store = Store(db)  # stays open: SQLite checkpoints the log when the last connection closes
     for number in range(20):
-        store.add_event({"names": names(8), "rounds": 3, "title": f"Event {number}"})
+        store.add_event(EventSettings(names=names(8), rounds=3, title=f"Event {number}"))
     assert Path(f"{db}-wal").stat().st_size > 0
     shutil.copyfile(db, tmp_path / "copied.sqlite3")
     backup.backup(db, tmp_path / "backed-up.sqlite3")
@@ -60,7 +60,7 @@ def test_a_backup_while_another_connection_writes_is_whole_and_consistent(tmp_pa
     def write() -> None:
         store = Store(db)
         while not stop.is_set():
-            store.add_event({"names": names(8), "rounds": 3})
+            store.add_event(EventSettings(names=names(8), rounds=3))
         store.close()
 
     writer = threading.Thread(target=write)
@@ -79,13 +79,13 @@ def test_a_backup_while_another_connection_writes_is_whole_and_consistent(tmp_pa
 def test_the_cli_backs_up_and_restores(tmp_path, capsys):
     db, out = tmp_path / "desk.sqlite3", tmp_path / "safe.sqlite3"
     store = Store(db)
-    store.add_event({"names": names(8), "rounds": 3, "title": "Kept"})
+    store.add_event(EventSettings(names=names(8), rounds=3, title="Kept"))
     assert main(["backup", "--db", str(db), str(out)]) == 0
     assert "integrity checked" in capsys.readouterr().out
-    store.add_event({"names": names(8), "rounds": 3, "title": "Later"})
+    store.add_event(EventSettings(names=names(8), rounds=3, title="Later"))
     assert count(db) == 2
     assert main(["restore", "--db", str(db), str(out), "--yes"]) == 0
-    assert count(db) == 1 and store.events()[0].settings["title"] == "Kept"  # the open connection sees it
+    assert count(db) == 1 and store.events()[0].settings.title == "Kept"  # the open connection sees it
     assert len(backup.listed(db)) == 1  # the state before the restore, kept
     store.close()
     assert main(["backup", "--db", str(tmp_path / "none.sqlite3"), str(out)]) == 2
@@ -110,7 +110,7 @@ def test_a_backup_killed_half_way_leaves_the_desk_whole_and_no_half_backup(tmp_p
     db, out = tmp_path / "desk.sqlite3", tmp_path / "out.sqlite3"
     store = Store(db)
     for _ in range(40):
-        store.add_event({"names": names(120), "rounds": 7})
+        store.add_event(EventSettings(names=names(120), rounds=7))
     store.close()
     process = subprocess.Popen([sys.executable, "-c", KILLED_BACKUP, str(db), str(out)], stdout=subprocess.PIPE)
     assert process.stdout is not None and process.stdout.readline().strip() == b"step"
@@ -146,7 +146,7 @@ def test_the_keeper_backs_up_only_when_something_changed_and_keeps_a_limit(tmp_p
     assert keeper.tick() is None  # nothing written since
     monkeypatch.setattr(backup, "KEEP", 3)
     for _ in range(5):
-        store.add_event({"names": names(8), "rounds": 3})
+        store.add_event(EventSettings(names=names(8), rounds=3))
         keeper.last = 0.0
         keeper.tick()
     assert len(backup.listed(db)) == 3

@@ -19,7 +19,7 @@ from rotation.desk.events import pages, service
 from rotation.desk.events.settings import EventSettings
 from rotation.desk.room import pages as room_pages
 from rotation.desk.scores import pages as scores_pages
-from rotation.desk.storage import Made, RunKind, RunStatus, Store, VersionKind
+from rotation.desk.storage import Made, PlanRequest, RunStatus, Store, VersionKind
 from rotation.desk.storage.lock import DeskBusy
 from test_desk_layers import FakePlanner
 
@@ -53,8 +53,8 @@ def test_a_second_desk_on_the_same_file_is_refused_and_the_first_keeps_its_runs(
 def test_runs_are_stamped_with_their_desk_and_a_restart_closes_only_those_of_a_desk_gone(db):
     event_id = seeded_event(db, SETTINGS)
     store = Store(db)
-    gone = store.add_run(event_id, RunKind.PLAN, {"settings": {}}, 1.0, desk="a desk that is gone")
-    mine = store.add_run(event_id, RunKind.PLAN, {"settings": {}}, 1.0, desk="this desk")
+    gone = store.add_run(event_id, PlanRequest(settings=SETTINGS), 1.0, desk="a desk that is gone")
+    mine = store.add_run(event_id, PlanRequest(settings=SETTINGS), 1.0, desk="this desk")
     assert service.interrupt_left_over(store, "this desk") == 1
     assert store.run(gone).status is RunStatus.INTERRUPTED and store.run(mine).running
     assert store.run(mine).desk == "this desk"

@@ -16,7 +16,7 @@ from desk_helpers import HOSTILE, LOCAL, errors_beside_fields, names, seeded_eve
 from models import Event, Schedule
 from rotation.desk.app import create_app
 from rotation.desk.events.settings import EventSettings
-from rotation.desk.storage import SCHEMA_VERSION, Made, NewerDatabase, RunKind, Store, VersionKind
+from rotation.desk.storage import SCHEMA_VERSION, Made, NewerDatabase, PlanRequest, Store, VersionKind
 from rotation.files.output import metrics_lines
 
 FORM = {"title": "Spring open", "date": "12 June", "rounds": "4", "time_limit": "2", "odd": "three-handed"}
@@ -272,7 +272,9 @@ def test_a_drop_out_is_re_planned_from_its_round(client, db):
 def test_a_run_left_running_by_a_stopped_desk_is_interrupted_and_runs_again(db):
     store = Store(db)
     event_id = seeded_event(db, EventSettings(names=names(8), rounds=3, time_limit=1, workers=1))
-    run_id = store.add_run(event_id, RunKind.PLAN, {"settings": {}}, 1.0)  # its worker died with the old desk
+    run_id = store.add_run(
+        event_id, PlanRequest(settings=store.event(event_id).settings), 1.0
+    )  # its worker died with the old desk
     with TestClient(create_app(db), base_url=LOCAL) as client:
         run = client.get(f"/api/runs/{run_id}").json()
         assert run["status"] == "interrupted" and "nothing was kept" in run["message"]
@@ -486,7 +488,7 @@ def test_a_plan_that_ends_after_the_desk_gave_up_on_it_stores_nothing(db):
     store = Store(db)
     settings = EventSettings(names=names(8), rounds=2, time_limit=0.5, workers=1)
     event_id = service.create_event(store, settings)
-    run_id = store.add_run(event_id, RunKind.PLAN, {"settings": settings.model_dump(mode="json")}, 0.5)
+    run_id = store.add_run(event_id, PlanRequest(settings=settings), 0.5)
     run = store.run(run_id)
     planned = service.plan_run(store, run, lambda progress: None)
     assert isinstance(planned, list) and planned[0].result.schedule is not None
@@ -494,7 +496,7 @@ def test_a_plan_that_ends_after_the_desk_gave_up_on_it_stores_nothing(db):
     service.keep_run(store, run, planned)
     assert store.versions(event_id) == [] and store.event(event_id).current_version is None
     assert store.run(run_id).status is RunStatus.INTERRUPTED
-    fresh = store.add_run(event_id, RunKind.PLAN, {"settings": settings.model_dump(mode="json")}, 0.5)
+    fresh = store.add_run(event_id, PlanRequest(settings=settings), 0.5)
     service.keep_run(store, store.run(fresh), planned)  # the same result for a run still open is kept
     assert [v.kind for v in store.versions(event_id)] == ["plan"] and store.run(fresh).status == "finished"
 

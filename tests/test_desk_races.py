@@ -17,7 +17,7 @@ from desk_helpers import LOCAL, names, seeded_event, token_of
 from models import Moves, Reseat, Schedule
 from rotation.desk.app import create_app
 from rotation.desk.events.settings import EventSettings
-from rotation.desk.storage import Made, RunKind, RunStatus, Store, VersionKind
+from rotation.desk.storage import Made, ReplanRequest, RunStatus, Store, VersionKind
 from test_desk_layers import FakePlanner
 
 TRIES = 12
@@ -124,7 +124,9 @@ def propose(db, event_id: int) -> int:
         assert event is not None and event.current_version is not None
         version = store.version(event.current_version)
         assert version is not None
-        run_id = store.add_run(event_id, RunKind.REPLAN, {"base_version": version.id}, 1)
+        run_id = store.add_run(
+            event_id, ReplanRequest(base_version=version.id, played=version.played, drop=[], add=[]), 1
+        )
         proposal = optimizer.swap(version.schedule(), 5, *pairs_of(version.schedule()))
         moves = Moves(moves=2, players=2, bound=2)
         with store.change() as db_:

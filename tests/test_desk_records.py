@@ -1,18 +1,34 @@
-"""The desk's stored JSON read as typed records: a version's figures, a run's progress, the kinds of
-runs and versions. Rows written by earlier desks read unchanged, and what is written keeps their shape."""
+"""The desk's stored JSON read as typed records: an event's settings, a version's figures, a run's
+request and progress, the kinds of runs and versions. Rows written by earlier desks read unchanged, what
+is written keeps their shape, and a row that does not read is named in one line, never a traceback."""
 
 from __future__ import annotations
 
 import json
 
 import pytest
+from fastapi.testclient import TestClient
 
 import optimizer
-from desk_helpers import names
-from models import Event, Moves, PlayerChange, Reseat
+from desk_helpers import LOCAL, names
+from models import Event, Moves, PlayerChange, Reseat, SeasonRule
+from rotation.desk.app import create_app
 from rotation.desk.data import transfer
 from rotation.desk.events import service, views
-from rotation.desk.storage import Figures, Made, RunKind, RunProgress, Store, VersionKind
+from rotation.desk.events.settings import EventSettings
+from rotation.desk.storage import (
+    Figures,
+    Made,
+    PlanRequest,
+    ReplanRequest,
+    RunKind,
+    RunProgress,
+    RunStatus,
+    StandingsChoice,
+    Store,
+    UnreadableRecord,
+    VersionKind,
+)
 
 
 def _old_row(store: Store, event_id: int, figures: dict, kind: str = "plan") -> int:
@@ -38,7 +54,7 @@ def planned(tmp_path):
     """A store with one event whose version holds a plan's figures exactly as the desk wrote them before
     they were typed (dicts by string keys)."""
     store = Store(tmp_path / "desk.sqlite3")
-    event_id = store.add_event({"names": names(8), "rounds": 3})
+    event_id = store.add_event(EventSettings(names=names(8), rounds=3))
     schedule = optimizer.fixed_schedule(Event(players=tuple(names(8)), rounds=3))
     metrics = optimizer.check(schedule).model_dump(mode="json")
     old = {
@@ -80,7 +96,7 @@ def test_a_change_by_hand_carries_the_plan_part_in_the_shape_stored_before(plann
 
 def test_a_proposal_is_stored_with_its_choice_moves_and_changes_as_json(tmp_path):
     store = Store(tmp_path / "desk.sqlite3")
-    event_id = store.add_event({"names": names(8), "rounds": 3})
+    event_id = store.add_event(EventSettings(names=names(8), rounds=3))
     schedule = optimizer.fixed_schedule(Event(players=tuple(names(8)), rounds=3))
     made = Made(
         proposal=7,
@@ -105,8 +121,8 @@ def test_a_proposal_is_stored_with_its_choice_moves_and_changes_as_json(tmp_path
 
 def test_a_run_reads_its_kind_and_progress_typed(tmp_path):
     store = Store(tmp_path / "desk.sqlite3")
-    event_id = store.add_event({"names": names(8), "rounds": 3})
-    run_id = store.add_run(event_id, RunKind.REPLAN, {"base_version": 1}, 1.0)
+    event_id = store.add_event(EventSettings(names=names(8), rounds=3))
+    run_id = store.add_run(event_id, ReplanRequest(base_version=1, played=0, drop=[], add=[]), 1.0)
     run = store.run(run_id)
     assert run is not None and run.kind is RunKind.REPLAN and run.progress == RunProgress()  # '{}' until reported
     store.set_progress(run_id, RunProgress(repeats=5, bound=2, note="searching"))
@@ -123,3 +139,178 @@ def test_an_imported_event_with_a_kind_no_desk_writes_is_refused_whole(planned):
     with pytest.raises(service.DeskError, match="the file is damaged, nothing was imported"):
         transfer.import_event(store, json.dumps(exported).encode())
     assert len(store.events()) == 1
+
+
+# ---- an event's settings and a run's request ----------------------------------------------------
+
+# An event's settings as the first desks wrote them: before series, guests, sessions, rules, score entry.
+OLD_SETTINGS = {
+    "title": "Spring open",
+    "date": "",
+    "names": names(8),
+    "rounds": 3,
+    "odd": "three-handed",
+    "sit_out_scoring": "zero",
+    "apart": [["Player 01", "Player 02"]],
+    "spread": [],
+    "stay": {},
+    "notes": [],
+    "time_limit": 30.0,
+    "seed": 0,
+    "workers": 8,
+}
+
+
+def _column(store: Store, table: str, column: str, row_id: int) -> str:
+    return store.db.execute(f"SELECT {column} FROM {table} WHERE id = ?", (row_id,)).fetchone()[0]
+
+
+def _set_column(store: Store, table: str, column: str, row_id: int, text: str) -> None:
+    with store.change() as db:
+        db.execute(f"UPDATE {table} SET {column} = ? WHERE id = ?", (text, row_id))
+
+
+def test_an_old_event_row_reads_as_settings_and_reading_it_writes_nothing(tmp_path):
+    store = Store(tmp_path / "desk.sqlite3")
+    event_id = store.add_event(EventSettings(names=names(4), rounds=1))
+    old = json.dumps(OLD_SETTINGS)
+    _set_column(store, "events", "settings", event_id, old)
+    event = store.event(event_id)
+    assert event is not None
+    settings = event.settings
+    assert (settings.title, settings.rounds, settings.apart) == ("Spring open", 3, [["Player 01", "Player 02"]])
+    assert (settings.score_entry, settings.guests, settings.series) == ("points", [], "")  # what it meant then
+    assert _column(store, "events", "settings", event_id) == old
+    store.set_settings(event_id, settings)  # written back: the same keys, in the shape json.dumps gives
+    assert _column(store, "events", "settings", event_id) == json.dumps(settings.model_dump(mode="json"))
+    store.close()
+
+
+def test_the_runs_requests_are_stored_as_the_dicts_earlier_desks_wrote_and_read_typed_by_kind(tmp_path):
+    store = Store(tmp_path / "desk.sqlite3")
+    settings = EventSettings(names=names(8), rounds=3, series="League")
+    event_id = store.add_event(settings)
+    plan = store.add_run(event_id, PlanRequest(settings=settings, earlier=[4, 5]), 1.0)
+    assert _column(store, "runs", "request", plan) == json.dumps(
+        {"settings": settings.model_dump(mode="json"), "earlier": [4, 5]}
+    )
+    replan = store.add_run(event_id, ReplanRequest(base_version=9, played=2, drop=["Player 01"], add=["Zoe"]), 1.0)
+    old_replan = {"base_version": 9, "played": 2, "drop": ["Player 01"], "add": ["Zoe"]}
+    assert _column(store, "runs", "request", replan) == json.dumps(old_replan)
+    run = store.run(replan)
+    assert run is not None and run.kind is RunKind.REPLAN and run.request() == ReplanRequest(**old_replan)
+    _set_column(store, "runs", "request", plan, json.dumps({"settings": OLD_SETTINGS}))  # before series: no nights
+    run = store.run(plan)
+    assert run is not None and run.kind is RunKind.PLAN
+    request = run.request()
+    assert isinstance(request, PlanRequest) and request.earlier == [] and request.settings.title == "Spring open"
+    store.close()
+
+
+@pytest.fixture
+def damaged(tmp_path):
+    """A desk file whose event's stored settings lost their names (a hand edit, a looser desk)."""
+    db = tmp_path / "desk.sqlite3"
+    store = Store(db)
+    event_id = store.add_event(EventSettings(names=names(8), rounds=3))
+    _set_column(store, "events", "settings", event_id, json.dumps({**OLD_SETTINGS, "names": None}))
+    store.close()
+    return db, event_id
+
+
+def test_a_bad_stored_settings_row_is_named_in_one_line(damaged):
+    db, event_id = damaged
+    store = Store(db)
+    with pytest.raises(UnreadableRecord) as raised:
+        store.event(event_id)
+    assert (
+        str(raised.value)
+        == f"event {event_id}'s settings in the desk's file cannot be read at names: Input should be a valid array"
+    )
+    store.close()
+
+
+def test_a_page_or_endpoint_reading_a_bad_row_says_which_and_why_not_a_traceback(damaged):
+    db, event_id = damaged
+    with TestClient(create_app(db), base_url=LOCAL, raise_server_exceptions=False) as client:
+        for path in (f"/events/{event_id}", "/"):
+            page = client.get(path)
+            assert page.status_code == 500 and "text/html" in page.headers["content-type"]
+            assert f"event {event_id}&#39;s settings in the desk&#39;s file cannot be read at names" in page.text
+            assert "Restore a backup" in page.text and "Traceback" not in page.text
+        answer = client.get(f"/api/events/{event_id}")
+        assert answer.status_code == 500
+        assert answer.json()["detail"].startswith(f"event {event_id}'s settings in the desk's file cannot be read")
+
+
+def test_a_run_whose_request_does_not_read_fails_with_that_line_and_its_event_still_opens(tmp_path):
+    db = tmp_path / "desk.sqlite3"
+    store = Store(db)
+    event_id = store.add_event(EventSettings(names=names(8), rounds=3))
+    run_id = store.add_run(event_id, ReplanRequest(base_version=1, played=0, drop=[], add=[]), 1.0)
+    _set_column(store, "runs", "request", run_id, json.dumps({"base_version": 1, "played": "two"}))
+    run = store.run(run_id)
+    assert run is not None and run.kind is RunKind.REPLAN  # listing runs does not read their requests
+    failed = service.plan_run(store, run, lambda progress: None)
+    assert failed == f"run {run_id}'s request in the desk's file cannot be read at played: " + (
+        "Input should be a valid integer, unable to parse string as an integer"
+    )
+    store.close()
+    with TestClient(create_app(db), base_url=LOCAL) as client:
+        assert client.get(f"/events/{event_id}").status_code == 200
+
+
+def test_an_imported_event_with_a_run_request_no_desk_writes_is_refused_whole(planned):
+    store, event_id, _, _ = planned
+    store.add_run(event_id, PlanRequest(settings=store.event(event_id).settings), 1.0)
+    exported = json.loads(transfer.export_event(store, event_id))
+    exported["rows"]["runs"][0]["request"] = json.dumps({"earlier": []})
+    with pytest.raises(
+        service.DeskError, match="nothing was imported: run .*'s request .* at settings: Field required"
+    ):
+        transfer.import_event(store, json.dumps(exported).encode())
+    assert len(store.events()) == 1
+
+
+def test_an_imported_re_plan_run_names_the_imported_copy_of_the_version_it_started_from(planned):
+    store, event_id, version_id, _ = planned
+    store.add_event(EventSettings(names=names(4), rounds=1))  # the copy's ids differ from the original's
+    request = ReplanRequest(base_version=version_id, played=1, drop=["Player 08"], add=[])
+    store.add_run(event_id, request, 1.0)
+    copy = transfer.import_event(store, transfer.export_event(store, event_id))
+    [run] = store.runs(copy)
+    copied = run.request()
+    assert isinstance(copied, ReplanRequest) and copied.base_version != version_id
+    assert copied == request.model_copy(update={"base_version": copied.base_version})
+    base = service.load_version(store, copy, copied.base_version)  # NotFound while it named the original's
+    assert base.schedule_json == store.version(version_id).schedule_json and run.status is RunStatus.INTERRUPTED
+
+
+def test_a_run_whose_progress_does_not_read_is_named_by_its_endpoint(tmp_path):
+    db = tmp_path / "desk.sqlite3"
+    store = Store(db)
+    event_id = store.add_event(EventSettings(names=names(8), rounds=3))
+    run_id = store.add_run(event_id, PlanRequest(settings=EventSettings(names=names(8), rounds=3)), 1.0)
+    store.close_run(run_id, RunStatus.INTERRUPTED)
+    _set_column(store, "runs", "progress", run_id, '{"repeats": "many"')  # cut off mid-write by hand
+    store.close()
+    with TestClient(create_app(db), base_url=LOCAL, raise_server_exceptions=False) as client:
+        answer = client.get(f"/api/runs/{run_id}")
+    assert answer.status_code == 500
+    assert answer.json()["detail"].startswith(
+        f"run {run_id}'s progress in the desk's file cannot be read: Invalid JSON"
+    )
+
+
+def test_a_series_standings_rule_is_stored_as_before_and_read_typed(tmp_path):
+    store = Store(tmp_path / "desk.sqlite3")
+    choice = StandingsChoice(rule=SeasonRule.BEST, min_games=4, best=3)
+    store.set_series_standings_rule("League", choice)
+    stored = store.db.execute("SELECT standings FROM series WHERE name = 'League'").fetchone()[0]
+    assert stored == json.dumps({"rule": "best", "min_games": 4, "best": 3})  # as the desk wrote the dict
+    assert store.series_standings_rule("League") == choice and store.series_standings_rule("Cup") is None
+    with store.change() as db:
+        db.execute("UPDATE series SET standings = ? WHERE name = 'League'", (json.dumps({"rule": "guess"}),))
+    with pytest.raises(UnreadableRecord, match="series 'League'.s standings rule in the desk's file cannot be read"):
+        store.series_standings_rule("League")
+    store.close()

@@ -10,7 +10,7 @@ import pytest
 from desk_helpers import names
 from rotation.desk.deps import local_time
 from rotation.desk.events.settings import EventSettings
-from rotation.desk.storage import RunKind
+from rotation.desk.storage import PlanRequest
 from test_desk_room import client, clock, event  # noqa: F401 (fixtures)
 
 __all__ = ["client", "clock"]
@@ -71,7 +71,7 @@ def test_a_plan_stopped_by_the_director_is_marked_stopped_whatever_stage_it_was_
     result = optimizer.plan(Event(players=tuple(names(8)), rounds=2), time_limit=1, seed=1)
     assert result.schedule is not None and not result.interrupted  # it ended by itself
     for asked in (False, True):
-        run_id = store.add_run(event_id, RunKind.PLAN, {}, 1)
+        run_id = store.add_run(event_id, PlanRequest(settings=EventSettings(names=names(8), rounds=2)), 1)
         if asked:
             store.ask_stop(run_id)
         run = store.run(run_id)

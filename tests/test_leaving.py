@@ -16,6 +16,7 @@ from models import Event, Schedule
 from optimizer.leaving import NameRefused, arriving, leaving
 from rotation.commands.cli import main
 from rotation.desk.app import create_app
+from rotation.desk.events.settings import EventSettings
 from rotation.desk.storage import Made, Store, VersionKind
 
 NAMES = ("Zoë Weiß", "Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal")
@@ -71,7 +72,7 @@ def desk(day, tmp_path):
     """A desk whose event's current schedule is the day (Gus gone, two rounds played), and its CSRF token."""
     db = tmp_path / "desk.sqlite3"
     store = Store(db)
-    event_id = store.add_event({"names": list(NAMES), "rounds": 4, "odd": "sit-out", "workers": 1})
+    event_id = store.add_event(EventSettings(names=list(NAMES), rounds=4, odd="sit-out", workers=1))
     with store.change() as change:
         store.add_version(change, event_id, day, kind=VersionKind.REPLAN, note="", figures=Made(), parent=None)
     store.close()

@@ -3,6 +3,8 @@ where it can, what was typed kept) and JSON for the JSON endpoints.
 
 - A refusal of the desk's (service.DeskError) or of a request (HTTPException): its status and message.
 - A request whose fields do not validate (a number out of range, a name too long): 422 naming each field.
+- A record of the file that does not read as the desk's (storage.UnreadableRecord): 500, which record
+  and why, in one line.
 - The file cannot take the change (the disk is full, another program holds the file past the wait, an
   I/O error): 503, nothing was saved (the transaction rolled back whole), and a page that says so with
   what was typed in a form that sends it again.
@@ -26,6 +28,7 @@ from rotation.desk.deps import TEMPLATES, desk_of
 from rotation.desk.events import service
 from rotation.desk.events.settings import FieldErrors
 from rotation.desk.security import session_of
+from rotation.desk.storage import UnreadableRecord
 
 
 class Refusal(BaseModel):
@@ -49,6 +52,7 @@ REFUSALS: dict[int | str, dict[str, Any]] = {
     )
 }
 
+UNREADABLE = "{error}; nothing was changed. Restore a backup from before it (the Backups page)"
 FULL = "the disk is full: nothing was saved. Free some space on this computer, then send it again"
 BUSY = "the desk's file is busy (another program holds it): nothing was saved; send it again in a moment"
 STORAGE = "the desk could not write its file ({error}): nothing was saved; send it again"
@@ -117,6 +121,13 @@ def install(app: FastAPI) -> None:
         lines = "; ".join(f"{problem['loc'][-1]}: {problem['msg']}" for problem in problems)
         return error_page(request, 422, f"the form was refused: {lines}", _typed(request))
 
+    @app.exception_handler(UnreadableRecord)
+    async def unreadable(request: Request, error: UnreadableRecord) -> Response:
+        message = _shown(UNREADABLE.format(error=error))
+        if is_api(request):
+            return JSONResponse({"detail": message}, status_code=500)
+        return error_page(request, 500, message)
+
     async def cannot_store(request: Request, error: Exception) -> Response:
         message = storage_message(error)
         if message is None:
@@ -133,10 +144,13 @@ def install(app: FastAPI) -> None:
 def _event_menu(request: Request) -> dict:
     """On a refusal of an event's page (one not there before planning, say), the event's menu stays."""
     found = re.match(r"/events/(\d+)(/|$)", request.url.path)
-    event = desk_of(request).store.event(int(found.group(1))) if found and len(found.group(1)) <= 15 else None
+    try:
+        event = desk_of(request).store.event(int(found.group(1))) if found and len(found.group(1)) <= 15 else None
+    except UnreadableRecord:  # the refusal is about this very event: its page says so without the menu
+        return {}
     if event is None:
         return {}
-    return {"event_id": event.id, "settings": service.settings_of(event)}
+    return {"event_id": event.id, "settings": event.settings}
 
 
 def _typed(request: Request) -> dict[str, str]:

@@ -88,7 +88,7 @@ def _delete(request: Request, event_id: Id, confirm: bool) -> None:
         raise service.DeskError("a plan is running for this event; stop it first", field="delete")
     if not confirm:
         rows = store.event_rows(event_id)
-        title = event.settings.get("title") or f"Event {event_id}"
+        title = event.settings.title or f"Event {event_id}"
         lines = [
             f"{title}: {len(rows['versions'])} schedule versions, {len(rows['releases'])} rounds released and "
             f"{len(rows['cards'])} score card entries are deleted",

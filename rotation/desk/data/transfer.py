@@ -31,6 +31,7 @@ from rotation.desk.storage import (
     Store,
     VersionKind,
     now,
+    run_request,
 )
 
 FORMAT = "rotation-desk-event"
@@ -56,7 +57,7 @@ def export_event(store: Store, event_id: int) -> bytes:
         format_version=FORMAT_VERSION,
         schema_version=SCHEMA_VERSION,
         exported=now(),
-        title=event.settings.get("title", ""),
+        title=event.settings.title,
         rows=store.event_rows(event_id),
     )
     return exported.model_dump_json(indent=1).encode()
@@ -64,7 +65,7 @@ def export_event(store: Store, event_id: int) -> bytes:
 
 def file_name(store: Store, event_id: int) -> str:
     """event-3-spring-open.rotation.json: the event's number and title, safe on every system."""
-    title = load_event(store, event_id).settings.get("title", "")
+    title = load_event(store, event_id).settings.title
     slug = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")[:40]
     return f"event-{event_id}{'-' + slug if slug else ''}.rotation.json"
 
@@ -99,7 +100,7 @@ def _check(rows: dict[str, list[dict]]) -> None:
         if current is not None and current not in ids:
             raise ValueError("the current schedule is not in the file")
         for row in rows["runs"]:
-            RunKind(row["kind"])
+            run_request(row["id"], RunKind(row["kind"]), row["request"])
             RunProgress.model_validate_json(row["progress"])
         for row in rows["releases"]:
             Round.model_validate_json(row["seating"])

@@ -169,7 +169,7 @@ def event_out(request: Request, event_id: Id) -> EventOut:
     runs = desk.store.runs(event_id)
     return EventOut(
         id=event.id,
-        settings=service.settings_of(event),
+        settings=event.settings,
         current_version=None if version is None else version_out(version, event.current_version),
         runs=[run_out(run) for run in runs],
         proposals=[proposal_out(p, event.current_version) for p in service.proposals(desk.store, event)],

@@ -55,7 +55,7 @@ def back_to(event_id: Id, anchor: str = "") -> RedirectResponse:
 @router.get("/", response_class=HTMLResponse)
 def index(request: Request):
     store = desk_of(request).store
-    events = [(event, service.settings_of(event)) for event in store.events()]
+    events = [(event, event.settings) for event in store.events()]
     series = Counter(settings.series for _, settings in events if settings.series)
     return page(request, "index.html.j2", events=events, series=sorted(series.items(), key=lambda s: s[0].casefold()))
 
@@ -102,7 +102,7 @@ def _settings_page(request: Request, event_id: Id, status: int = 200, **context)
     """The event's settings, its names as the players are now (once a schedule has them), a rename box."""
     store = desk_of(request).store
     event = service.load_event(store, event_id)
-    settings = service.settings_of(event)
+    settings = event.settings
     form = form_from_settings(settings)
     now = _players_now(service.current_version(store, event))
     if now:
@@ -115,7 +115,7 @@ def _settings_page(request: Request, event_id: Id, status: int = 200, **context)
         form=form,
         event_id=event_id,
         players_now=now,
-        rename_names=now or service.settings_of(event).names,
+        rename_names=now or event.settings.names,
         saved_note=context.pop("saved_note", ""),
         **context,
     )
@@ -148,7 +148,7 @@ async def _save_event(request: Request, event_id: int | None, names_file: Upload
         if event_id is None:
             event_id = service.create_event(store, settings)
         else:
-            old = service.settings_of(service.load_event(store, event_id))
+            old = service.load_event(store, event_id).settings
             listed = {name_key(n) for n in settings.names}
             guests = [n for n in old.guests if name_key(n) in listed]  # the form has no guests field
             service.update_event(
@@ -182,7 +182,7 @@ def _event_page(
 ):
     desk = desk_of(request)
     event = service.load_event(desk.store, event_id)
-    settings = service.settings_of(event)
+    settings = event.settings
     runs = desk.store.runs(event_id)
     run = runs[0] if runs else None
     current = service.current_version(desk.store, event)
@@ -266,7 +266,7 @@ def _day_action(request: Request, event_id: Id, field: str, action, fields: dict
         action()
     except service.Unconfirmed as asked:
         heading, button = CONFIRM_WORDS[asked.field or field]
-        settings = service.settings_of(service.load_event(desk_of(request).store, event_id))
+        settings = service.load_event(desk_of(request).store, event_id).settings
         return page(
             request,
             "confirm.html.j2",
@@ -432,7 +432,7 @@ def _shown(request: Request, event_id: Id, version_id: int | None = None) -> tup
     chosen = version_id if version_id is not None else event.current_version
     if chosen is None:
         raise HTTPException(404, "the event has no schedule yet: plan it first")
-    return service.settings_of(event), service.load_version(store, event_id, chosen)
+    return event.settings, service.load_version(store, event_id, chosen)
 
 
 @router.get("/events/{event_id}/players/{player}", response_class=HTMLResponse)
@@ -492,7 +492,7 @@ def history_page(request: Request, event_id: Id):
         request,
         "history.html.j2",
         event_id=event_id,
-        settings=service.settings_of(event),
+        settings=event.settings,
         versions=store.versions(event_id),
         current=event.current_version,
         running=any(run.running for run in store.runs(event_id)),

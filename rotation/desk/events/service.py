@@ -27,6 +27,8 @@ from rotation.desk.storage import (
     EventRow,
     FixedFigures,
     Made,
+    PlanRequest,
+    ReplanRequest,
     RunKind,
     RunRow,
     RunStatus,
@@ -88,14 +90,14 @@ class Planner(Protocol):
 
 def create_event(store: Store, settings: EventSettings) -> int:
     settings.event()  # FieldErrors beside the fields, before anything is stored
-    return store.add_event(settings.model_dump(mode="json"))
+    return store.add_event(settings)
 
 
 def update_event(store: Store, event_id: int, settings: EventSettings) -> None:
     """New settings for the next plan; the schedules already made keep theirs."""
     load_event(store, event_id)
     settings.event()
-    store.set_settings(event_id, settings.model_dump(mode="json"))
+    store.set_settings(event_id, settings)
 
 
 def load_event(store: Store, event_id: int) -> EventRow:
@@ -103,10 +105,6 @@ def load_event(store: Store, event_id: int) -> EventRow:
     if event is None:
         raise NotFound(f"event {event_id}")
     return event
-
-
-def settings_of(event: EventRow) -> EventSettings:
-    return EventSettings.model_validate(event.settings)
 
 
 def current_version(store: Store, event: EventRow) -> VersionRow | None:
@@ -172,16 +170,16 @@ def start_plan(
                 "or include the released rounds",
                 field="plan",
             )
-        settings = settings_of(event)
+        settings = event.settings
         settings.event()
-        request = {"settings": settings.model_dump(mode="json"), "earlier": earlier_nights(store, event_id, settings)}
-        run_id = store.add_run(event_id, RunKind.PLAN, request, settings.time_limit, planner.desk)
+        request = PlanRequest(settings=settings, earlier=earlier_nights(store, event_id, settings))
+        run_id = store.add_run(event_id, request, settings.time_limit, planner.desk)
     return _launch(store, planner, run_id)
 
 
 def series_nights(store: Store, series: str) -> list[tuple[EventRow, EventSettings]]:
     """The events of a series (its nights), oldest first."""
-    nights = [(event, settings_of(event)) for event in store.events()]
+    nights = [(event, event.settings) for event in store.events()]
     return sorted(((e, s) for e, s in nights if series and s.series == series), key=lambda night: night[0].id)
 
 
@@ -206,7 +204,7 @@ def start_replan(
     A round released to the room is re-planned only when the director includes the released rounds."""
     with _day(store, event_id, base) as (_, version):
         request = _replan_request(store, version, from_round, leave, arrive, time_limit, include_released)
-        run_id = store.add_run(event_id, RunKind.REPLAN, request, time_limit, planner.desk)
+        run_id = store.add_run(event_id, request, time_limit, planner.desk)
     return _launch(store, planner, run_id)
 
 
@@ -218,7 +216,7 @@ def _replan_request(
     arrive: list[str],
     time_limit: float,
     include_released: bool,
-) -> dict:
+) -> ReplanRequest:
     event_id = version.event_id
     schedule = version.schedule()
     total = len(schedule.rounds)
@@ -240,7 +238,7 @@ def _replan_request(
         add = arriving(schedule, [name for name in arrive if normalise_name(name)])
     except NameRefused as error:
         raise DeskError(str(error), field=error.side, status=422) from None
-    request = {"base_version": version.id, "played": from_round - 1, "drop": list(drop), "add": list(add)}
+    request = ReplanRequest(base_version=version.id, played=from_round - 1, drop=list(drop), add=list(add))
     try:
         check_time_limit(time_limit)
     except FieldErrors as error:
@@ -291,7 +289,7 @@ def run_again(store: Store, planner: Planner, run_id: int) -> int:
     with store.change():
         if any(other.running for other in store.runs(run.event_id)):
             raise DeskError("a plan is already running for this event")
-        again = store.add_run(run.event_id, run.kind, run.request, run.time_limit, planner.desk)
+        again = store.add_run(run.event_id, run.request(), run.time_limit, planner.desk)
     return _launch(store, planner, again)
 
 
@@ -379,14 +377,14 @@ RESEAT_WORDS = {Reseat.FEWEST: "fewest moves", Reseat.ALL: "everyone re-seated"}
 def plan_run(store: Store, run: RunRow, on_progress: Callable[[Progress], None]) -> list[Planned] | str:
     """In the worker process: the library's plan, or a re-plan's two proposals, or its refusal in one line."""
     try:
-        if run.kind is RunKind.PLAN:
-            settings = EventSettings.model_validate(run.request["settings"])
-            earlier = [_schedule_of(store, event_id) for event_id in run.request.get("earlier", [])]
-            planned = plan_day(settings, on_progress, earlier)
-            if isinstance(planned, NightPlan):
-                return [Planned(planned.result, None, None, season=_season_words(planned))]
-            return [Planned(planned, None, None)]
-        return _proposals(store, run, on_progress)
+        request = run.request()
+        if isinstance(request, ReplanRequest):
+            return _proposals(store, run, request, on_progress)
+        earlier = [_schedule_of(store, event_id) for event_id in request.earlier]
+        planned = plan_day(request.settings, on_progress, earlier)
+        if isinstance(planned, NightPlan):
+            return [Planned(planned.result, None, None, season=_season_words(planned))]
+        return [Planned(planned, None, None)]
     except (ValueError, FieldErrors) as error:
         return str(error)
 
@@ -408,18 +406,20 @@ def _season_words(night: NightPlan) -> str:
     return f"against {counted(night.nights, 'earlier night')} of the series{met}"
 
 
-def _proposals(store: Store, run: RunRow, on_progress: Callable[[Progress], None]) -> list[Planned]:
+def _proposals(
+    store: Store, run: RunRow, request: ReplanRequest, on_progress: Callable[[Progress], None]
+) -> list[Planned]:
     """The re-plan with the fewest moves, then with everyone re-seated, each with half the time. After
     Stop the second is not started: the director gets what was found, at once."""
-    base = load_version(store, run.event_id, run.request["base_version"])
-    request, settings = run.request, settings_of(load_event(store, run.event_id))
+    base = load_version(store, run.event_id, request.base_version)
+    settings = load_event(store, run.event_id).settings
     proposals = []
     for reseat in (Reseat.FEWEST, Reseat.ALL):
         outcome = replan_day(
             base.schedule(),
-            request["played"],
-            request["drop"],
-            request["add"],
+            request.played,
+            request.drop,
+            request.add,
             settings,
             reseat,
             run.time_limit / 2,
@@ -499,10 +499,12 @@ def _plan_note(run: RunRow, planned: Planned) -> str:
         return f"planned {planned.season}, {result.runtime:.1f} s{stopped}"
     if run.kind is RunKind.PLAN or planned.reseat is None:
         return f"planned: {counted(result.repeats or 0, 'repeat')}, {result.runtime:.1f} s{stopped}"
-    who = [f"{name} leaves" for name in run.request["drop"]] + [f"{name} arrives" for name in run.request["add"]]
+    request = run.request()
+    assert isinstance(request, ReplanRequest), "a re-plan run's request is read as one (storage.REQUESTS)"
+    who = [f"{name} leaves" for name in request.drop] + [f"{name} arrives" for name in request.add]
     moved = len(planned.changes or [])
     return (
-        f"re-planned from round {run.request['played'] + 1}"
+        f"re-planned from round {request.played + 1}"
         + (f" ({', '.join(who)})" if who else "")
         + f", {RESEAT_WORDS[planned.reseat]}: {counted(result.repeats or 0, 'repeat')}, "
         + f"{counted(moved, 'player')} move{'s' if moved == 1 else ''}{stopped}"
@@ -675,7 +677,7 @@ def rename(store: Store, event_id: int, old: str, new: str) -> tuple[str, str]:
     event = load_event(store, event_id)
     if any(run.running for run in store.runs(event_id)):
         raise DeskError("a plan is running for this event; wait for it or stop it first", field="rename")
-    settings = settings_of(event)
+    settings = event.settings
     version = current_version(store, event)
     names = version.schedule().players if version else tuple(settings.names)
     was, now = _fix(lambda: optimizer.respelling(names, old, new), "rename")
@@ -697,19 +699,20 @@ def rename(store: Store, event_id: int, old: str, new: str) -> tuple[str, str]:
     return was, now
 
 
-def _renamed_settings(settings: EventSettings, old: str, new: str) -> dict:
+def _renamed_settings(settings: EventSettings, old: str, new: str) -> EventSettings:
     def one(name: str) -> str:
         return new if name_key(name) == name_key(old) else name
 
-    return {
-        **settings.model_dump(mode="json"),
-        "names": [one(n) for n in settings.names],
-        "apart": [[one(n) for n in group] for group in settings.apart],
-        "spread": [[one(n) for n in group] for group in settings.spread],
-        "stay": {one(n): table for n, table in settings.stay.items()},
-        "ids": {one(n): member for n, member in settings.ids.items()},
-        "guests": [one(n) for n in settings.guests],
-    }
+    return settings.model_copy(
+        update={
+            "names": [one(n) for n in settings.names],
+            "apart": [[one(n) for n in group] for group in settings.apart],
+            "spread": [[one(n) for n in group] for group in settings.spread],
+            "stay": {one(n): table for n, table in settings.stay.items()},
+            "ids": {one(n): member for n, member in settings.ids.items()},
+            "guests": [one(n) for n in settings.guests],
+        }
+    )
 
 
 def undo(store: Store, event_id: int, confirm: bool = False, base: int | None = None) -> int:

@@ -51,7 +51,7 @@ def room_page(request: Request, event_id: Id, errors=None, status: int = 200):
         "room.html.j2",
         status,
         event_id=event_id,
-        settings=service.settings_of(event),
+        settings=event.settings,
         room=seated,
         rounds=len(schedule.rounds) if schedule else 0,
         played=version.played if version else 0,
@@ -59,7 +59,7 @@ def room_page(request: Request, event_id: Id, errors=None, status: int = 200):
         players_url=players_url(request, seated.public_id),
         local_only=desk_of(request).local_only,
         timer=seated.timer.state(desk_of(request).clock()),
-        session=_next_session(service.settings_of(event), seated.last, len(schedule.rounds) if schedule else 0),
+        session=_next_session(event.settings, seated.last, len(schedule.rounds) if schedule else 0),
         errors=errors or {},
     )
 
@@ -126,7 +126,7 @@ def screen(request: Request, event_id: Id):
     return page(
         request,
         "screen.html.j2",
-        settings=service.settings_of(event),
+        settings=event.settings,
         event_id=event_id,
         room=seated,
         number=shown,
@@ -181,7 +181,7 @@ def phone(request: Request, public_id: str, q: str = "", player: str = ""):
         request,
         "phone.html.j2",
         {
-            "settings": service.settings_of(event),
+            "settings": event.settings,
             "public_id": public_id,
             "q": q,
             "typed": typed,

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from models import Round
-from rotation.desk.events.service import DeskError, NotFound, current_version, load_event, settings_of
+from rotation.desk.events.service import DeskError, NotFound, current_version, load_event
 from rotation.desk.storage import Store
 from rotation.desk.storage.rooms import PUBLIC_ALPHABET, PUBLIC_LENGTH, new_public_id
 
@@ -125,7 +125,7 @@ def release_session(store: Store, event_id: int, now: float) -> Room:
     """The next session goes to the room as a unit: every round of it not yet released, in one change
     (a multi-session event: settings' `session_rounds`)."""
     event = load_event(store, event_id)
-    size = settings_of(event).session_rounds
+    size = event.settings.session_rounds
     version = current_version(store, event)
     if not size:
         raise DeskError("the event is not in sessions: release its rounds one at a time", field="release")

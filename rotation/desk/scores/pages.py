@@ -151,7 +151,7 @@ def _round_page(
 ) -> HTMLResponse:
     day = _day_scores(request, event_id)
     this = scores.round_cards(day, round_number)
-    settings = service.settings_of(service.load_event(desk_of(request).store, event_id))
+    settings = service.load_event(desk_of(request).store, event_id).settings
     sit_outs = day.schedule.rounds[round_number - 1].sit_outs
     return page(
         request,
@@ -261,7 +261,7 @@ def _beside_boxes(table: int, names: dict[int, str], problems) -> dict[str, str]
 def card_history(request: Request, event_id: Id, round_number: Id, table_number: Id):
     day = _day_scores(request, event_id)
     table = scores.table_cards(day, round_number, table_number)
-    settings = service.settings_of(service.load_event(desk_of(request).store, event_id))
+    settings = service.load_event(desk_of(request).store, event_id).settings
     return page(
         request,
         "card_history.html.j2",
@@ -279,7 +279,7 @@ def card_history(request: Request, event_id: Id, round_number: Id, table_number:
 @router.get("/events/{event_id}/rules", response_class=HTMLResponse)
 def rules_page(request: Request, event_id: int):
     """The event's rule sheet, to print and pin up: the scoring lines, the three-handed and sit-out rules."""
-    settings = service.settings_of(service.load_event(desk_of(request).store, event_id))
+    settings = service.load_event(desk_of(request).store, event_id).settings
     rules = settings.rules
     sit_out = rules.sit_out or SIT_OUT_RULE[settings.sit_out_scoring]
     return page(request, "rules.html.j2", event_id=event_id, settings=settings, rules=rules, sit_out=sit_out)
@@ -298,7 +298,7 @@ def _standings_page(
 ) -> HTMLResponse:
     store = desk_of(request).store
     day = _day_scores(request, event_id)
-    settings = service.settings_of(service.load_event(store, event_id))
+    settings = service.load_event(store, event_id).settings
     table = scores.standings_of(day, after) if day.complete else None
     return page(
         request,
@@ -383,7 +383,7 @@ def screen_toggle(request: Request, event_id: Id, show: Text = "", top: Text = "
 @router.get("/events/{event_id}/standings/print", response_class=HTMLResponse)
 def standings_print(request: Request, event_id: Id, after: QueryId = None):
     """The printable page of `rotation scores --html`, with the event's title and date."""
-    settings = service.settings_of(service.load_event(desk_of(request).store, event_id))
+    settings = service.load_event(desk_of(request).store, event_id).settings
     table = scores.standings_of(_day_scores(request, event_id), after)
     rules = settings.rules if settings.score_entry == "games" else None  # house rules are the director's
     return HTMLResponse(standings_html(table, settings.title, settings.date, rules))

@@ -23,7 +23,6 @@ The rules of scoring (sit-outs, ties, three-handed, leavers) are rotation.scorin
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -31,9 +30,9 @@ from models import Schedule
 from models.rules import Rules
 from models.scores import Card, Standings
 from rotation import scoring
-from rotation.desk.events.service import DeskError, current_version, load_event, settings_of
+from rotation.desk.events.service import DeskError, current_version, load_event
 from rotation.desk.room.service import room
-from rotation.desk.storage import Store
+from rotation.desk.storage import Store, stored_json
 from rotation.scoring.cards import CardProblem, table_of
 from rotation.scoring.cards import Entry as Box
 from rotation.scoring.games import games_card, read_game
@@ -111,7 +110,7 @@ def _schedule(store: Store, event_id: int) -> tuple[Schedule, int, bool, Rules, 
     version = current_version(store, event)
     if version is None:
         raise DeskError("the event has no schedule yet: plan it first", status=404)
-    settings = settings_of(event)
+    settings = event.settings
     schedule = version.schedule()
     if settings.ids:  # member numbers given after the plan still reach the results
         schedule = schedule.model_copy(update={"ids": {**schedule.ids, **settings.ids}})
@@ -251,7 +250,7 @@ def screen_standings(store: Store, event_id: int) -> Standings | None:
 def screen_stamp(store: Store, event_id: int) -> str:
     """Changes whenever the projector's standings would: shown or not, a card entered, or (a night of a
     series) the series' rule saved."""
-    series = settings_of(load_event(store, event_id)).series
+    series = load_event(store, event_id).settings.series
     rule = store.series_standings_rule(series) if series else None
-    saved = "" if rule is None else "-" + hashlib.sha256(json.dumps(rule, sort_keys=True).encode()).hexdigest()[:8]
+    saved = "" if rule is None else "-" + hashlib.sha256(stored_json(rule).encode()).hexdigest()[:8]
     return store.cards_stamp(event_id) + saved

@@ -12,8 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
-from pydantic import BaseModel, Field
-
 from models import SeasonRule, SeasonStandings, Standings
 from models.event import name_key, normalise_name
 from rotation.desk.events import service
@@ -21,7 +19,7 @@ from rotation.desk.events.service import DeskError, NotFound, Planner
 from rotation.desk.events.settings import EventSettings, FieldErrors, names_table
 from rotation.desk.room.service import room
 from rotation.desk.scores import service as scores
-from rotation.desk.storage import EventRow, Store
+from rotation.desk.storage import EventRow, StandingsChoice, Store
 from rotation.scoring import season_standings
 
 
@@ -145,22 +143,9 @@ def _placed_for_attendance(settings: EventSettings) -> None:
         raise FieldErrors(moved) from None
 
 
-class StandingsChoice(BaseModel):
-    """The rule the series' standings rank by: the series' setting, or a page's or endpoint's query."""
-
-    rule: SeasonRule = SeasonRule.CUMULATIVE
-    min_games: int = Field(default=0, ge=0, le=10_000)
-    best: int | None = Field(default=None, ge=1, le=1_000)
-
-    def query(self) -> str:
-        best = f"&best={self.best}" if self.best else ""
-        return f"rule={self.rule.value}&min_games={self.min_games}{best}"
-
-
 def saved_choice(store: Store, name: str) -> StandingsChoice:
     """The series' standings rule as its director saved it (every night's total until then)."""
-    saved = store.series_standings_rule(name)
-    return StandingsChoice.model_validate(saved) if saved else StandingsChoice()
+    return store.series_standings_rule(name) or StandingsChoice()
 
 
 def save_choice(store: Store, name: str, choice: StandingsChoice) -> None:
@@ -169,7 +154,7 @@ def save_choice(store: Store, name: str, choice: StandingsChoice) -> None:
     series_view(store, name)
     if choice.rule is SeasonRule.BEST and not choice.best:
         raise FieldErrors({"best": "give the number of nights that count"})
-    store.set_series_standings_rule(name, choice.model_dump(mode="json"))
+    store.set_series_standings_rule(name, choice)
 
 
 @dataclass(frozen=True)
@@ -212,7 +197,7 @@ def show_series(store: Store, event_id: int, top: int | None = None) -> None:
     """The projector of a night of a series shows the series' standings by its saved rule until the next
     round is released (DeskError 'screen' when the event is no night of a series or none of its nights has
     a complete round of cards)."""
-    name = service.settings_of(service.load_event(store, event_id)).series
+    name = service.load_event(store, event_id).settings.series
     if not name:
         raise DeskError("this event is not a night of a series", field="screen")
     choice = saved_choice(store, name)
@@ -227,7 +212,7 @@ def screen_season(store: Store, event_id: int) -> SeasonStandings | None:
     row = store.room_row(event_id)
     if row is None or not row.standings_series or row.standings_at != room(store, event_id).last:
         return None
-    name = service.settings_of(service.load_event(store, event_id)).series
+    name = service.load_event(store, event_id).settings.series
     choice = saved_choice(store, name)
     season = series_standings(store, name, choice.rule, choice.min_games, choice.best).season if name else None
     if season is None or row.standings_top is None:

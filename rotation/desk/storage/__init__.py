@@ -13,7 +13,8 @@ Every SQL statement of the desk is in this package, one module per group of tabl
 
 schema    MIGRATIONS (append only) and the schema's version
 base      the connection, its pragmas, the migrations run, `change` (one transaction)
-records   the typed records the store returns (their JSON columns as models), runs' statuses and kinds
+records   the typed records the store returns (their JSON columns as models: an event's settings, a
+          version's figures, a run's request and progress), runs' statuses and kinds
 meta      the desk's secret
 events    events and the version current for each
 versions  the schedule versions (checked before they are stored)
@@ -38,15 +39,22 @@ from rotation.desk.storage.records import (
     Figures,
     FixedFigures,
     Made,
+    PlanRequest,
     ReleaseRow,
+    ReplanRequest,
     RoomRow,
     RunKind,
     RunProgress,
+    RunRequest,
     RunRow,
     RunStatus,
+    StandingsChoice,
+    UnreadableRecord,
     VersionKind,
     VersionRow,
     now,
+    run_request,
+    stored_json,
 )
 from rotation.desk.storage.rooms import Rooms
 from rotation.desk.storage.runs import Runs
@@ -62,24 +70,31 @@ class Store(Meta, Events, Versions, Runs, Rooms, Cards, Series, Whole):
 
 
 __all__ = [
-    "EVENT_TABLES",
-    "MIGRATIONS",
-    "SCHEMA_VERSION",
     "CardRow",
     "DamagedDatabase",
+    "EVENT_TABLES",
     "EventRow",
     "Figures",
     "FixedFigures",
+    "MIGRATIONS",
     "Made",
     "NewerDatabase",
+    "PlanRequest",
     "ReleaseRow",
+    "ReplanRequest",
     "RoomRow",
     "RunKind",
     "RunProgress",
+    "RunRequest",
     "RunRow",
     "RunStatus",
+    "SCHEMA_VERSION",
+    "StandingsChoice",
     "Store",
+    "UnreadableRecord",
     "VersionKind",
     "VersionRow",
     "now",
+    "run_request",
+    "stored_json",
 ]

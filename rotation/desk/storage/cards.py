@@ -8,7 +8,7 @@ import sqlite3
 
 from models.scores import Card
 from rotation.desk.storage.base import Connection
-from rotation.desk.storage.records import CardRow, now
+from rotation.desk.storage.records import CardRow, now, parsed
 
 
 class Cards(Connection):
@@ -60,4 +60,4 @@ class Cards(Connection):
 
 
 def _card(row: sqlite3.Row) -> CardRow:
-    return CardRow(**{**dict(row), "card": Card.model_validate_json(row["card"])})
+    return CardRow(**{**dict(row), "card": parsed(Card, row["card"], f"score card {row['id']}")})

@@ -2,26 +2,26 @@
 
 from __future__ import annotations
 
-import json
 import sqlite3
 
+from rotation.desk.events.settings import EventSettings
 from rotation.desk.storage.base import Connection
-from rotation.desk.storage.records import EventRow, now
+from rotation.desk.storage.records import EventRow, now, parsed, stored_json
 from rotation.desk.storage.rooms import new_public_id
 
 
 class Events(Connection):
-    def add_event(self, settings: dict) -> int:
+    def add_event(self, settings: EventSettings) -> int:
         """The event, and its room with a random public id (rotation.desk.room.service)."""
         with self.change() as db:
-            cursor = db.execute("INSERT INTO events (settings, created) VALUES (?, ?)", (json.dumps(settings), now()))
+            cursor = db.execute("INSERT INTO events (settings, created) VALUES (?, ?)", (stored_json(settings), now()))
             assert cursor.lastrowid is not None
             db.execute("INSERT INTO rooms (event_id, public_id) VALUES (?, ?)", (cursor.lastrowid, new_public_id()))
             return cursor.lastrowid
 
-    def set_settings(self, event_id: int, settings: dict) -> None:
+    def set_settings(self, event_id: int, settings: EventSettings) -> None:
         with self.change() as db:
-            db.execute("UPDATE events SET settings = ? WHERE id = ?", (json.dumps(settings), event_id))
+            db.execute("UPDATE events SET settings = ? WHERE id = ?", (stored_json(settings), event_id))
 
     def set_archived(self, event_id: int, archived: bool) -> None:
         with self.change() as db:
@@ -40,4 +40,5 @@ class Events(Connection):
 
 
 def _event(row: sqlite3.Row) -> EventRow:
-    return EventRow(**{**dict(row), "settings": json.loads(row["settings"])})
+    settings = parsed(EventSettings, row["settings"], f"event {row['id']}'s settings")
+    return EventRow(**{**dict(row), "settings": settings})

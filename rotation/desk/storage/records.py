@@ -2,14 +2,41 @@
 
 from __future__ import annotations
 
+import json
 import time
 from datetime import datetime, timezone
 from enum import Enum
+from typing import ClassVar, TypeVar
 
-from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, model_serializer
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, ValidationError, model_serializer
 
-from models import Bound, Metrics, Moves, PlayerChange, Reseat, Round, Schedule
+from models import Bound, Metrics, Moves, PlayerChange, Reseat, Round, Schedule, SeasonRule
 from models.scores import Card
+from rotation.desk.events.settings import EventSettings
+
+Stored = TypeVar("Stored", bound=BaseModel)
+
+
+class UnreadableRecord(ValueError):
+    """A JSON column of the desk's file that does not read as its record (written by hand, or by a desk
+    whose rules were looser): which row, which field and why, in one line."""
+
+
+def parsed(model: type[Stored], text: str, what: str) -> Stored:
+    """The stored JSON `text` as a `model`, or UnreadableRecord naming `what` ('event 3's settings')."""
+    try:
+        return model.model_validate_json(text)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        raise UnreadableRecord(
+            f"{what} in the desk's file cannot be read{' at ' + where if where else ''}: {first['msg']}"
+        ) from None
+
+
+def stored_json(record: BaseModel) -> str:
+    """A record as its JSON column holds it: the bytes earlier desks wrote (json.dumps of the dump)."""
+    return json.dumps(record.model_dump(mode="json"))
 
 
 class RunStatus(str, Enum):
@@ -93,9 +120,22 @@ class Figures(Made):
     metrics: Metrics
 
 
+class StandingsChoice(BaseModel):
+    """The rule the series' standings rank by: the series' setting (the `standings` column of
+    `series`, JSON), or a page's or endpoint's query."""
+
+    rule: SeasonRule = SeasonRule.CUMULATIVE
+    min_games: int = Field(default=0, ge=0, le=10_000)
+    best: int | None = Field(default=None, ge=1, le=1_000)
+
+    def query(self) -> str:
+        best = f"&best={self.best}" if self.best else ""
+        return f"rule={self.rule.value}&min_games={self.min_games}{best}"
+
+
 class EventRow(BaseModel):
     id: int
-    settings: dict
+    settings: EventSettings
     current_version: int | None
     created: str
     archived: bool = False
@@ -127,11 +167,43 @@ class RunProgress(BaseModel):
     note: str = ""
 
 
+class PlanRequest(BaseModel):
+    """A plan's request (the `request` column of a run of kind plan, JSON): the event's settings as the
+    run started, and a night of a series' earlier nights (their events) it is planned against."""
+
+    kind: ClassVar[RunKind] = RunKind.PLAN
+
+    settings: EventSettings
+    earlier: list[int] = []  # runs stored before series had none
+
+
+class ReplanRequest(BaseModel):
+    """A re-plan's request (the `request` column of a run of kind replan, JSON): the version it starts
+    from, the rounds played before it, who leaves and who arrives (as the library spelled them)."""
+
+    kind: ClassVar[RunKind] = RunKind.REPLAN
+
+    base_version: int
+    played: int
+    drop: list[str]
+    add: list[str]
+
+
+RunRequest = PlanRequest | ReplanRequest
+REQUESTS: dict[RunKind, type[RunRequest]] = {RunKind.PLAN: PlanRequest, RunKind.REPLAN: ReplanRequest}
+
+
+def run_request(run_id: int, kind: RunKind, text: str) -> RunRequest:
+    """A run's stored request, typed by its kind (the `kind` column says which: the JSON is as it always
+    was, without a tag); UnreadableRecord (a ValueError) when it does not read."""
+    return parsed(REQUESTS[kind], text, f"run {run_id}'s request")
+
+
 class RunRow(BaseModel):
     id: int
     event_id: int
     kind: RunKind
-    request: dict
+    request_json: str  # read by request(): listing runs never depends on what a run asked for
     status: RunStatus
     pid: int | None
     time_limit: float
@@ -146,6 +218,10 @@ class RunRow(BaseModel):
     @property
     def running(self) -> bool:
         return self.status is RunStatus.RUNNING
+
+    def request(self) -> RunRequest:
+        """What the run asked for, typed by its kind; UnreadableRecord (a ValueError) when it does not read."""
+        return run_request(self.id, self.kind, self.request_json)
 
     def elapsed(self) -> float:
         return (self.finished or time.time()) - self.started

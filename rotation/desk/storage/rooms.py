@@ -7,7 +7,7 @@ import secrets
 
 from models import Round
 from rotation.desk.storage.base import Connection
-from rotation.desk.storage.records import ReleaseRow, RoomRow
+from rotation.desk.storage.records import ReleaseRow, RoomRow, parsed
 
 PUBLIC_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"  # Crockford's base 32, lower case: no i, l, o, u
 PUBLIC_LENGTH = 16  # 80 random bits
@@ -43,7 +43,11 @@ class Rooms(Connection):
             "SELECT round, seating, released FROM releases WHERE event_id = ? ORDER BY round", (event_id,)
         )
         return [
-            ReleaseRow(round=r["round"], seating=Round.model_validate_json(r["seating"]), released=r["released"])
+            ReleaseRow(
+                round=r["round"],
+                seating=parsed(Round, r["seating"], f"event {event_id}'s released round {r['round']}"),
+                released=r["released"],
+            )
             for r in rows
         ]
 

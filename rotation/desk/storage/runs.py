@@ -2,22 +2,30 @@
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import time
 
 from rotation.desk.storage.base import Connection
-from rotation.desk.storage.records import RunKind, RunProgress, RunRow, RunStatus
+from rotation.desk.storage.records import RunProgress, RunRequest, RunRow, RunStatus, parsed, stored_json
 
 
 class Runs(Connection):
-    def add_run(self, event_id: int, kind: RunKind, request: dict, time_limit: float, desk: str = "") -> int:
-        """A run started by `desk` (the desk's id: only it, or a restart once it is gone, closes it)."""
+    def add_run(self, event_id: int, request: RunRequest, time_limit: float, desk: str = "") -> int:
+        """A run of the request's kind, started by `desk` (the desk's id: only it, or a restart once it is
+        gone, closes it)."""
         with self.change() as db:
             cursor = db.execute(
                 "INSERT INTO runs (event_id, kind, request, status, time_limit, started, desk) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (event_id, kind.value, json.dumps(request), RunStatus.RUNNING.value, time_limit, time.time(), desk),
+                (
+                    event_id,
+                    request.kind.value,
+                    stored_json(request),
+                    RunStatus.RUNNING.value,
+                    time_limit,
+                    time.time(),
+                    desk,
+                ),
             )
             assert cursor.lastrowid is not None
             return cursor.lastrowid
@@ -78,4 +86,6 @@ class Runs(Connection):
 
 
 def _run(row: sqlite3.Row) -> RunRow:
-    return RunRow(**{**dict(row), "request": json.loads(row["request"]), "progress": json.loads(row["progress"])})
+    fields = {key: row[key] for key in row.keys() if key != "request"}
+    progress = parsed(RunProgress, row["progress"], f"run {row['id']}'s progress")
+    return RunRow(**{**fields, "request_json": row["request"], "progress": progress})

@@ -8,7 +8,7 @@ import sqlite3
 import optimizer
 from models import Schedule
 from rotation.desk.storage.base import Connection
-from rotation.desk.storage.records import Figures, Made, VersionKind, VersionRow, now
+from rotation.desk.storage.records import Figures, Made, VersionKind, VersionRow, now, parsed
 
 _VERSION_COLUMNS = "*, coalesce(json_extract(schedule, '$.played'), 0) AS played"
 
@@ -57,5 +57,5 @@ class Versions(Connection):
 
 def _version(row: sqlite3.Row) -> VersionRow:
     fields = {key: row[key] for key in row.keys() if key != "schedule"}
-    figures = Figures.model_validate_json(row["figures"])
+    figures = parsed(Figures, row["figures"], f"version {row['id']}'s figures")
     return VersionRow(**{**fields, "figures": figures, "schedule_json": row["schedule"]})

@@ -3,12 +3,14 @@ in what the room has (cards and released seatings)."""
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Callable
 
+import optimizer
+from models import Round
+from models.scores import Card
 from rotation.desk.storage.base import Connection
-from rotation.desk.storage.records import RunStatus
+from rotation.desk.storage.records import ReplanRequest, RunKind, RunStatus, parsed, run_request, stored_json
 
 EVENT_TABLES = ("versions", "runs", "rooms", "releases", "cards")  # the tables whose rows name one event
 
@@ -25,7 +27,9 @@ class Whole(Connection):
     def add_event_rows(self, rows: dict[str, list[dict]], public_id: Callable[[], str]) -> int:
         """The rows of `event_rows` (from this file or another) as a new event, in one transaction: new
         ids, every reference between them renumbered, the room's public id kept unless another event of
-        this file has it (then `public_id()`), a run left running marked interrupted. Returns the event."""
+        this file has it (then `public_id()`), a run left running marked interrupted. Returns the event.
+        A plan's request keeps the ids of its series' earlier nights: they are not read again (a plan
+        runs again from the event's settings and series as they are)."""
         with self.change() as db:
             event_id = _insert(db, "events", {**rows["events"][0], "current_version": None}, skip=("id",))
             versions: dict[int, int] = {}
@@ -38,7 +42,12 @@ class Whole(Connection):
             for row in rows["runs"]:
                 running = row["status"] == RunStatus.RUNNING.value
                 status = RunStatus.INTERRUPTED.value if running else row["status"]
-                moved = {"event_id": event_id, "version_id": versions.get(row["version_id"]), "status": status}
+                moved = {
+                    "event_id": event_id,
+                    "version_id": versions.get(row["version_id"]),
+                    "status": status,
+                    "request": _renumbered_request(row, versions),
+                }
                 runs[row["id"]] = _insert(db, "runs", {**row, **moved}, skip=("id", "pid"))
             for old, new in runs.items():  # a re-plan's proposals name their run
                 db.execute(
@@ -68,24 +77,27 @@ class Whole(Connection):
         """Inside a `change`: a player's new spelling in every card (its history included) and every
         released seating of the event, so scores, standings and the room go on under one player."""
 
-        def renamed(names: list[str]) -> list[str]:
-            return [new if name == old else name for name in names]
-
         for row in db.execute("SELECT id, card FROM cards WHERE event_id = ?", (event_id,)).fetchall():
-            card = json.loads(row["card"])
-            if old in card["players"]:
-                card["players"] = renamed(card["players"])
-                db.execute("UPDATE cards SET card = ? WHERE id = ?", (json.dumps(card), row["id"]))
+            card = parsed(Card, row["card"], f"score card {row['id']}")
+            if old in card.players:
+                players = tuple(new if name == old else name for name in card.players)
+                renamed = card.model_copy(update={"players": players}).model_dump_json()
+                db.execute("UPDATE cards SET card = ? WHERE id = ?", (renamed, row["id"]))
         for row in db.execute("SELECT round, seating FROM releases WHERE event_id = ?", (event_id,)).fetchall():
-            seating = json.loads(row["seating"])
-            for table in seating["tables"]:
-                table["players"] = renamed(table["players"])
-            for key in ("sit_outs", "absent"):
-                seating[key] = renamed(seating.get(key, []))
+            seating = parsed(Round, row["seating"], f"event {event_id}'s released round {row['round']}")
             db.execute(
                 "UPDATE releases SET seating = ? WHERE event_id = ? AND round = ?",
-                (json.dumps(seating), event_id, row["round"]),
+                (optimizer.renamed_round(seating, old, new).model_dump_json(), event_id, row["round"]),
             )
+
+
+def _renumbered_request(row: dict, versions: dict[int, int]) -> str:
+    """A re-plan's request names the version it started from: by that version's new id (another
+    request is kept as it was written)."""
+    request = run_request(row["id"], RunKind(row["kind"]), row["request"])
+    if not isinstance(request, ReplanRequest) or request.base_version not in versions:
+        return row["request"]
+    return stored_json(request.model_copy(update={"base_version": versions[request.base_version]}))
 
 
 def _insert(db: sqlite3.Connection, table: str, row: dict, skip: tuple[str, ...] = ()) -> int:
