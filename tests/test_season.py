@@ -13,6 +13,7 @@ import optimizer
 from benchmarks.season import season_bounds, season_figures
 from models import Event, Round, Schedule, Table
 from optimizer.season import Season, plan_night
+from optimizer.season.descent import PairCosts, season_cost, spread_out
 from rotation.commands.cli import cli
 
 SOLVE = {"time_limit": 2.0, "seed": 0, "workers": 1}
@@ -160,6 +161,24 @@ def test_the_descent_spreads_meetings_over_the_season():
         assert planned.result.schedule is not None and planned.season is not None and planned.alone is not None
         assert planned.season.most_meetings <= planned.alone.most_meetings
         earlier.append(planned.result.schedule)
+
+
+def test_the_descent_keeps_the_seasons_worst_pair_apart_before_spreading_the_rest():
+    """Players 0 and 1 met 3 times (the season's most), and each met 4..7 twice. By squared counts alone
+    the best night seats 0 and 1 with 2 and 3 (their meeting costs 7, splitting them makes 0 or 1 meet
+    two or three of 4..7 at 5 each: 28 against 18); a fourth meeting passes the season's most, so the
+    descent splits them, and no pair passes 3."""
+    counts = np.zeros((8, 8), np.int64)
+    counts[0, 1] = 3
+    counts[np.ix_([0, 1], range(4, 8))] = 2
+    counts = counts + counts.T
+    costs = PairCosts(counts, np.zeros((8, 8)), np.zeros((8, 8), bool))
+    start = np.array([[[0, 1, 2, 3], [4, 5, 6, 7]]])
+    seats = spread_out(start, costs, pinned=np.zeros(8, bool), rng=np.random.default_rng(0), steps=50)
+    tables = {p: t for t, table in enumerate(seats[0]) for p in table}
+    assert tables[0] != tables[1]
+    assert (counts + optimizer.seats.meetings(seats, 8)).max() == 3
+    assert season_cost(seats, costs) < season_cost(start, costs)
 
 
 def test_a_half_life_must_be_positive():

@@ -8,7 +8,8 @@ played rounds of a re-planned day do:
   last week weighs 2, four weeks before that 1.5, ten weeks ago 1.18; h = inf weighs every meeting 2.
   The count m keeps the season's measure: the descent's cost sum (w + t)^2 (optimizer.season.descent) is
   sum (m + t)^2 + 2 sum b t + a constant, the season's sum of squared pair counts (convex: each meeting
-  costs 2(m + t) + 1) plus 2b for each meeting tonight of a pair that met lately. With the recency
+  costs 2(m + t) + 1) plus 2b for each meeting tonight of a pair that met lately (and a large cost for a
+  meeting past the season's most so far: the worst pair first, optimizer.season.descent). With the recency
   alone (w = b, as before issue 44's second part) a pair's old meetings fade and the season's squares
   end higher than the greedy baseline's (benchmarks/README.md, "A league season").
 - the level L: the weight at or below which LEVEL_SHARE (half) of tonight's pairs lie. A pair above it

@@ -13,7 +13,7 @@ from optimizer.budget import STOP, Stop
 from optimizer.checker import InvalidSchedule, check, indirect_meetings
 from optimizer.plan import plan
 from optimizer.requests import apart_pairs, pinned
-from optimizer.season.descent import season_cost, spread_out
+from optimizer.season.descent import PairCosts, season_cost, spread_out
 from optimizer.season.earlier import HALF_LIFE, LEVEL_SHARE, Season
 from optimizer.seats import from_schedule, meetings, to_schedule
 
@@ -91,17 +91,17 @@ def _spread(result: PlanResult, season: Season, *, seconds: float, seed: int, st
     event = season.event
     seats = from_schedule(result.schedule)
     steps = int(max(seconds, 0.0) * DESCENT_STEPS_PER_SECOND)
+    costs = PairCosts(season.met, season.weighted - season.met, apart_pairs(event) > 0)
     spread = spread_out(
         seats,
-        season.weighted,
-        apart=apart_pairs(event) > 0,
+        costs,
         pinned=pinned(event),
         rng=np.random.default_rng(seed),
         steps=steps,
         deadline=time.monotonic() + seconds,
         stopped=stop.is_set,
     )
-    if season_cost(spread, season.weighted) >= season_cost(seats, season.weighted):
+    if season_cost(spread, costs) >= season_cost(seats, costs):
         return result
     lettered = balance_letters(spread, letters_so_far=season.letters, player_count=len(event.players))
     schedule = to_schedule(event, lettered, rule="variety")
