@@ -230,6 +230,35 @@ def test_a_bad_stored_settings_row_is_named_in_one_line(damaged):
     store.close()
 
 
+def test_a_row_read_before_is_read_as_it_is_now_after_a_change_behind_the_store(tmp_path):
+    """The store keeps the records it read by their text: a row changed by another hand (another desk
+    process, a hand edit) reads as it now is, and one damaged since it last read well is refused."""
+    store = Store(tmp_path / "desk.sqlite3")
+    event_id = store.add_event(EventSettings(names=names(8), rounds=3))
+    first = store.event(event_id)
+    assert first is not None and first.settings.title == ""
+    _set_column(store, "events", "settings", event_id, json.dumps({**OLD_SETTINGS, "title": "Autumn open"}))
+    again = store.event(event_id)
+    assert again is not None and again.settings.title == "Autumn open"
+    _set_column(store, "events", "settings", event_id, json.dumps({**OLD_SETTINGS, "names": None}))
+    with pytest.raises(UnreadableRecord, match="settings in the desk's file cannot be read at names"):
+        store.event(event_id)
+    store.close()
+
+
+def test_a_record_read_cannot_be_changed_by_whoever_holds_it(planned):
+    """Records read are shared by the pages that read the same row, so none of them may change one."""
+    store, event_id, version_id, _ = planned
+    event, version = store.event(event_id), store.version(version_id)
+    assert event is not None and version is not None
+    with pytest.raises(ValueError, match="frozen"):
+        event.settings.title = "Changed"
+    with pytest.raises(ValueError, match="frozen"):
+        version.figures.metrics.repeats = 0
+    again = store.event(event_id)
+    assert again is not None and again.settings.title == ""
+
+
 def test_a_page_or_endpoint_reading_a_bad_row_says_which_and_why_not_a_traceback(damaged):
     db, event_id = damaged
     with TestClient(create_app(db), base_url=LOCAL, raise_server_exceptions=False) as client:

@@ -170,9 +170,14 @@ def schedule_csv(schedule: Schedule) -> str:
     for r in range(1, len(schedule.rounds) + 1):
         header += [f"round {r} table", f"round {r} seat", f"round {r} note"]
     seats = [schedule.seat_of(r) for r in range(len(schedule.rounds))]
+    three_handed = [{t.table for t in round_.tables if len(t.players) == 3} for round_ in schedule.rounds]
     rows = (
         [name, *ids(name)]
-        + [cell for r, round_ in enumerate(schedule.rounds) for cell in _cells(schedule, name, seats[r], round_)]
+        + [
+            cell
+            for r, round_ in enumerate(schedule.rounds)
+            for cell in _cells(schedule, name, seats[r], three_handed[r], round_)
+        ]
         for name in schedule.players
     )
     return csv_text([header, *rows])
@@ -205,11 +210,11 @@ def schedule_csv_long(schedule: Schedule) -> str:
     return csv_text(rows)
 
 
-def _cells(schedule: Schedule, name: str, seat_of: dict[str, tuple[int, str]], round_) -> list:
+def _cells(schedule: Schedule, name: str, seat_of: dict[str, tuple[int, str]], three_handed: set[int], round_) -> list:
+    """A player's three cells of one round: table, seat letter and note."""
     if name in seat_of:
         table, letter = seat_of[name]
-        three = next(len(t.players) == 3 for t in round_.tables if t.table == table)
-        return [table, letter, THREE_HANDED_WORD if three else ""]
+        return [table, letter, THREE_HANDED_WORD if table in three_handed else ""]
     if name in round_.sit_outs:
         return ["", "", SIT_OUT_WORDS[schedule.sit_out_scoring.value]]
     return ["", "", NOT_HERE_WORD]

@@ -221,7 +221,8 @@ def _players_now(current: VersionRow | None) -> list[str]:
     if current is None:
         return []
     schedule = current.schedule()
-    return [name for name in schedule.players if name in guards.staying(schedule)]
+    staying = guards.staying(schedule)
+    return [name for name in schedule.players if name in staying]
 
 
 def _run_repeats(store, run, current: VersionRow | None) -> int | None:

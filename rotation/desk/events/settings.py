@@ -14,7 +14,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Literal
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from models import Event, OddPolicy, SitOutScoring
 from models.event import DEFAULT_WINDS, FixedRule, name_key, normalise_name
@@ -54,6 +54,8 @@ class FieldErrors(Exception):
 
 class EventSettings(BaseModel):
     """Everything the director decides about the day before it is planned."""
+
+    model_config = ConfigDict(frozen=True)  # kept by the store once read (storage.records.parsed)
 
     title: Title = ""
     date: Line = ""

@@ -6,6 +6,7 @@ import json
 import time
 from datetime import datetime, timezone
 from enum import Enum
+from functools import lru_cache
 from typing import ClassVar, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, ValidationError, model_serializer
@@ -25,13 +26,23 @@ class UnreadableRecord(ValueError):
 def parsed(model: type[Stored], text: str, what: str) -> Stored:
     """The stored JSON `text` as a `model`, or UnreadableRecord naming `what` ('event 3's settings')."""
     try:
-        return model.model_validate_json(text)
+        return _validated(model, text)
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(part) for part in first["loc"])
         raise UnreadableRecord(
             f"{what} in the desk's file cannot be read{' at ' + where if where else ''}: {first['msg']}"
         ) from None
+
+
+@lru_cache(maxsize=256)
+def _validated(model: type[Stored], text: str) -> Stored:
+    """Validation is most of a page's time (a 200-player day's figures hold every player's metrics, and
+    every name of the settings is normalised), and the pages read the same rows again and again (the
+    projector and the phones poll, a director goes back and forth). The same text always validates to
+    the same record, and the records are frozen, so the last ones read are kept by their text: a row
+    that changed has another text and is validated afresh. A refusal is not kept (it raises)."""
+    return model.model_validate_json(text)
 
 
 def stored_json(record: BaseModel) -> str:
@@ -124,6 +135,8 @@ class StandingsChoice(BaseModel):
     """The rule the series' standings rank by: the series' setting (the `standings` column of
     `series`, JSON), or a page's or endpoint's query."""
 
+    model_config = ConfigDict(frozen=True)
+
     rule: SeasonRule = SeasonRule.CUMULATIVE
     min_games: int = Field(default=0, ge=0, le=10_000)
     best: int | None = Field(default=None, ge=1, le=1_000)
@@ -153,7 +166,7 @@ class VersionRow(BaseModel):
     schedule_json: str
 
     def schedule(self) -> Schedule:
-        return Schedule.model_validate_json(self.schedule_json)
+        return parsed(Schedule, self.schedule_json, f"version {self.id}'s schedule")
 
 
 class RunProgress(BaseModel):
@@ -171,6 +184,8 @@ class PlanRequest(BaseModel):
     """A plan's request (the `request` column of a run of kind plan, JSON): the event's settings as the
     run started, and a night of a series' earlier nights (their events) it is planned against."""
 
+    model_config = ConfigDict(frozen=True)
+
     kind: ClassVar[RunKind] = RunKind.PLAN
 
     settings: EventSettings
@@ -180,6 +195,8 @@ class PlanRequest(BaseModel):
 class ReplanRequest(BaseModel):
     """A re-plan's request (the `request` column of a run of kind replan, JSON): the version it starts
     from, the rounds played before it, who leaves and who arrives (as the library spelled them)."""
+
+    model_config = ConfigDict(frozen=True)
 
     kind: ClassVar[RunKind] = RunKind.REPLAN
 
