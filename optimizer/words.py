@@ -4,7 +4,7 @@ The optimizer writes its proofs and refusals as sentences, and every front end c
 
 from __future__ import annotations
 
-from models import Metrics, Moves, Schedule
+from models import Metrics, Moves, PlanResult, Schedule, Status
 
 
 def counted(count: int, noun: str, plural: str | None = None) -> str:
@@ -45,3 +45,17 @@ def rules_assumed(metrics: Metrics | None, schedule: Schedule | None) -> str:
     if schedule is not None and (schedule.apart or schedule.stay):
         rules.append("keeps these requests")
     return f" that {' and '.join(rules)}" if rules else ""
+
+
+def why_no_schedule(result: PlanResult, time_limit: float, requests: str | None, time_setting: str) -> str:
+    """Why a run ended without a schedule, naming the front end's own controls: `requests` the requests
+    to loosen when some were made ('--apart or --stay', 'keep-apart or stay at one table'; None when none
+    were), `time_setting` its time limit ('--time-limit', 'time limit'). The CLI and the desk say it in
+    these words."""
+    if result.status is Status.INFEASIBLE:
+        if requests:
+            return f"proven infeasible: no schedule meets these requests; loosen {requests}"
+        return "proven infeasible: no schedule seats these players in these rounds"
+    if result.interrupted:
+        return "stopped before a first schedule was found"
+    return f"no schedule found in {time_limit:g} s; try a longer {time_setting}"

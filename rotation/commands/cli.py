@@ -19,7 +19,7 @@ from models.event import MAX_ROUNDS, FixedRule
 from optimizer.fix import turns_broken_by
 from optimizer.leaving import NameRefused, arriving, leaving
 from optimizer.season import HALF_LIFE
-from optimizer.words import counted
+from optimizer.words import counted, why_no_schedule
 from rotation import stopping, tool_version
 from rotation.commands.data_commands import backup_command, export_command, import_command, restore_command
 from rotation.commands.print_command import print_command
@@ -349,11 +349,9 @@ def plan_season_night(event, earlier, half_life: float, solver: SolverSettings, 
 
 
 def no_schedule(result, time_limit: float, requests: bool) -> click.ClickException:
-    if result.status is Status.INFEASIBLE:
-        if requests:
-            return BadInput("proven infeasible: no schedule meets these requests; loosen --apart or --stay")
-        return BadInput("proven infeasible: no schedule seats these players in these rounds")
-    return click.ClickException(f"no schedule found in {time_limit:g} s; try a longer --time-limit")
+    """Bad input (exit 2) when no schedule can exist, else the run's failure (exit 1)."""
+    why = why_no_schedule(result, time_limit, "--apart or --stay" if requests else None, "--time-limit")
+    return BadInput(why) if result.status is Status.INFEASIBLE else click.ClickException(why)
 
 
 @cli.command()

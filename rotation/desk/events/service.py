@@ -17,10 +17,10 @@ from dataclasses import dataclass, replace
 from typing import Protocol, TypeVar
 
 import optimizer
-from models import Event, Moves, NightPlan, PlanResult, PlayerChange, Progress, Replan, Reseat, Schedule, Status
+from models import Event, Moves, NightPlan, PlanResult, PlayerChange, Progress, Replan, Reseat, Schedule
 from models.event import FixedRule, name_key, normalise_name
 from optimizer.leaving import NameRefused, arriving, leaving
-from optimizer.words import counted
+from optimizer.words import counted, why_no_schedule
 from rotation.desk.events import guards
 from rotation.desk.events.settings import EventSettings, FieldErrors, check_time_limit
 from rotation.desk.storage import (
@@ -442,7 +442,10 @@ def keep_run(store: Store, run: RunRow, planned: list[Planned] | str | None) -> 
         planned = [replace(one, result=one.result.model_copy(update={"interrupted": True})) for one in planned]
     found = [one for one in planned if one.result.schedule is not None]
     if not found:
-        store.close_run(run.id, RunStatus.FAILED, _no_schedule(planned[0].result, run.time_limit))
+        settings = load_event(store, run.event_id).settings
+        requests = "keep-apart or stay at one table" if settings.apart or settings.stay else None
+        why = why_no_schedule(planned[0].result, run.time_limit, requests, "time limit")
+        store.close_run(run.id, RunStatus.FAILED, why)
         return
     stopped = any(one.result.interrupted for one in planned)
     try:
@@ -482,14 +485,6 @@ def _keep_one(store: Store, db, run: RunRow, planned: Planned) -> int:
 
 class _Closed(Exception):
     pass
-
-
-def _no_schedule(result: PlanResult, time_limit: float) -> str:
-    if result.status is Status.INFEASIBLE:
-        return "proven infeasible: no schedule meets these requests; loosen keep-apart or stay at one table"
-    if result.interrupted:
-        return "stopped before a first schedule was found"
-    return f"no schedule found in {time_limit:g} s; try a longer time limit"
 
 
 def _plan_note(run: RunRow, planned: Planned) -> str:
