@@ -4,7 +4,7 @@ The optimizer writes its proofs and refusals as sentences, and every front end c
 
 from __future__ import annotations
 
-from models import Metrics, Moves, PlanResult, Schedule, Status
+from models import Metrics, Moves, PlanResult, Reseat, Schedule, Status
 
 
 def counted(count: int, noun: str, plural: str | None = None) -> str:
@@ -19,6 +19,12 @@ def moves_proof(moves: Moves) -> str:
     if moves.proven:
         return "proven fewest"
     return f"a longer run might move fewer; no re-plan moves fewer than {moves.bound}"
+
+
+def reseat_choice(reseat: Reseat) -> str:
+    """A re-plan's choice as a director calls it: 'fewest moves' or 'everyone re-seated' (capitalised as a
+    title). The CLI's report, the desk's proposals and its history's notes say it in these words."""
+    return {Reseat.FEWEST: "fewest moves", Reseat.ALL: "everyone re-seated"}[reseat]
 
 
 def optimality(repeats: int, bound: int, room: str = "of this room", rules: str = "") -> str:

@@ -151,9 +151,9 @@ def test_the_report_gives_moves_and_repeats_of_both_choices(capsys, tmp_path, re
     out = capsys.readouterr().out
     fewest_line = "1 player moves in rounds 4-8 (5 seat changes, proven fewest)"
     if reseat == "fewest":
-        assert f"Fewest moves: {fewest_line}" in out and "Re-seating everyone: 0 repeats, " in out
+        assert f"Fewest moves: {fewest_line}" in out and "Everyone re-seated: 0 repeats, " in out
     else:
-        assert "Re-seating everyone: " in out and "Fewest moves: 0 repeats, 1 player moves" in out
+        assert "Everyone re-seated: " in out and "Fewest moves: 0 repeats, 1 player moves" in out
     optimizer.check(Schedule.model_validate_json(after.read_text(encoding="utf-8")))
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from models import Answer, Metrics, PlanResult, Replan, Reseat, Schedule
+from models import Answer, Metrics, PlanResult, Replan, Schedule
 from models.event import FixedRule
-from optimizer.words import counted, moves_proof, optimality, rules_assumed
+from optimizer.words import counted, moves_proof, optimality, reseat_choice, rules_assumed
 from rotation import tool_version
 from rotation.files.output import BALANCE_FIGURES
 from rotation.stopping import stopped_by
@@ -127,10 +127,10 @@ def _moves_lines(replan: Replan) -> list[str]:
     where = f" in {_rounds(rounds)}" if rounds else ""
     seats = f"{_count(moves.moves, 'seat change')}, {moves_proof(moves)}"
     repeats = f"repeats {replan.result.repeats}" + (", the fewest with these moves" if moves.repeats_proven else "")
-    title = "Fewest moves" if replan.reseat is Reseat.FEWEST else "Re-seating everyone"
+    title = reseat_choice(replan.reseat).capitalize()
     lines = [f"{title}: {_count(moves.players, 'player', 'moves', 'move')}{where} ({seats}); {repeats}"]
     if other is not None:
-        title = "Re-seating everyone" if other.reseat is Reseat.ALL else "Fewest moves"
+        title = reseat_choice(other.reseat).capitalize()
         if other.moves is None or other.repeats is None:
             lines.append(f"{title}: no schedule in a {other.runtime:.1f} s run")
         else:

@@ -20,7 +20,7 @@ import optimizer
 from models import Event, Moves, NightPlan, PlanResult, PlayerChange, Progress, Replan, Reseat, Schedule
 from models.event import FixedRule, name_key, normalise_name
 from optimizer.leaving import NameRefused, arriving, leaving
-from optimizer.words import counted, why_no_schedule
+from optimizer.words import counted, reseat_choice, why_no_schedule
 from rotation.desk.events import guards
 from rotation.desk.events.settings import EventSettings, FieldErrors, check_time_limit
 from rotation.desk.storage import (
@@ -371,9 +371,6 @@ class Planned:
     season: str = ""  # a night of a series: what it adds to the nights before
 
 
-RESEAT_WORDS = {Reseat.FEWEST: "fewest moves", Reseat.ALL: "everyone re-seated"}
-
-
 def plan_run(store: Store, run: RunRow, on_progress: Callable[[Progress], None]) -> list[Planned] | str:
     """In the worker process: the library's plan, or a re-plan's two proposals, or its refusal in one line."""
     try:
@@ -501,7 +498,7 @@ def _plan_note(run: RunRow, planned: Planned) -> str:
     return (
         f"re-planned from round {request.played + 1}"
         + (f" ({', '.join(who)})" if who else "")
-        + f", {RESEAT_WORDS[planned.reseat]}: {counted(result.repeats or 0, 'repeat')}, "
+        + f", {reseat_choice(planned.reseat)}: {counted(result.repeats or 0, 'repeat')}, "
         + f"{counted(moved, 'player')} move{'s' if moved == 1 else ''}{stopped}"
     )
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from models import SEAT_LETTERS, Metrics, Moves, Reseat, Schedule
-from optimizer.words import counted, moves_proof, optimality, rules_assumed
+from models import SEAT_LETTERS, Metrics, Moves, Schedule
+from optimizer.words import counted, moves_proof, optimality, reseat_choice, rules_assumed
 from rotation.desk.storage import Figures, FixedFigures, VersionRow
 from rotation.files.output import NOT_HERE_WORD, SIT_OUT_WORDS, THREE_HANDED_WORD, metrics_lines
 
@@ -145,9 +145,6 @@ class ProposalView:
     note: str
 
 
-PROPOSAL_WORDS = {Reseat.FEWEST: "Fewest moves", Reseat.ALL: "Everyone re-seated"}
-
-
 def proposals_view(proposals: list[VersionRow]) -> list[ProposalView]:
     return [_proposal_view(version) for version in proposals]
 
@@ -157,7 +154,7 @@ def _proposal_view(version: VersionRow) -> ProposalView:
     assert figures.reseat is not None and figures.moves is not None, "a proposal says how it re-seats"
     return ProposalView(
         version=version.id,
-        reseat=PROPOSAL_WORDS[figures.reseat],
+        reseat=reseat_choice(figures.reseat).capitalize(),
         repeats=figures.metrics.repeats,
         moves=_moves_line(figures.moves),
         changes=tuple(
