@@ -42,7 +42,7 @@ from optimizer.balance._day import players_in
 from optimizer.balance.tables import table_visits_above_even, visits_of
 from optimizer.budget import Budget
 from optimizer.search.costs import Costs
-from optimizer.search.swaps import Moves, Walk, swap, swap_change, tabu_walk
+from optimizer.search.swaps import Moves, Walk, seated_at, swap, swap_change, tabu_walk
 from optimizer.seats import EMPTY, meetings, repeats_in, table_of, together
 
 TRIO_WEIGHT = 1000  # one trio again outweighs any number of back-to-back rematches
@@ -176,6 +176,14 @@ class _State:
         self.visits = np.zeros((room.n, seats.shape[1]), np.int64)
         if room.weights.visit:
             self.visits = visits_of(seats, room.n) + room.visits_so_far
+        self._together: dict[int, np.ndarray] = {}  # each round's `together`, until a swap in it
+
+    def together(self, r: int) -> np.ndarray:
+        """Who shares a table in round r (optimizer.seats.together): every step weighs each round's two
+        neighbours, and a step changes one round."""
+        if r not in self._together:
+            self._together[r] = together(self.where, r)
+        return self._together[r]
 
     def repeats(self) -> int:
         return repeats_in(self.met)
@@ -184,7 +192,7 @@ class _State:
         return int((self.met * self.room.clubs).sum() // 2)
 
     def back_to_back(self) -> int:
-        rounds = [together(self.where, r) for r in range(len(self.seats))]
+        rounds = [self.together(r) for r in range(len(self.seats))]
         count = sum(int((a & b).sum()) for a, b in pairwise(rounds)) // 2
         if self.room.before is not None:
             count += int((self.room.before.astype(bool) & rounds[0]).sum()) // 2
@@ -205,31 +213,28 @@ class _State:
         """players x players: pairs at one table in the round before or after round r (or `previous`)."""
         near = np.zeros((self.room.n, self.room.n), np.int64)
         if r > 0:
-            near += together(self.where, r - 1)
+            near += self.together(r - 1)
         elif self.room.before is not None:
             near += self.room.before
         if r + 1 < len(self.seats):
-            near += together(self.where, r + 1)
+            near += self.together(r + 1)
         return near
 
     def swap(self, r: int, p: int, q: int) -> None:
         a, b = self.where[r, p], self.where[r, q]
         swap(self.seats[r], p, q, self.met)
         self.where[r, p], self.where[r, q] = b, a
+        self._together.pop(r, None)
         self.visits[[p, q], [a, b]] -= 1
         self.visits[[p, q], [b, a]] += 1
 
 
-def _pair_change(matrix: np.ndarray, table: np.ndarray, tables: int, leave: np.ndarray | None = None):
+def _pair_change(matrix: np.ndarray, at: np.ndarray, table: np.ndarray, leave: np.ndarray | None = None):
     """[p, q]: the change in the sum of `matrix` over pairs at a table when p and q swap tables
-    (optimizer.search.swaps.swap_change over the players seated, zero elsewhere); the leave terms use
-    `leave` (default: `matrix`)."""
-    seated = np.flatnonzero(table >= 0)
-    among = np.ix_(seated, seated)
-    change = np.zeros(matrix.shape, np.int64)
-    leave = matrix if leave is None else leave
-    change[among] = swap_change(matrix[among], leave[among], table[seated], tables)
-    return change
+    (optimizer.search.swaps.swap_change, `at` the round's seated_at); the leave terms use `leave`
+    (default: `matrix`). Entries of a player sitting out mean nothing: `_round_moves` never allows them."""
+    change = swap_change(matrix, matrix if leave is None else leave, table, at)
+    return change.astype(np.int64)
 
 
 def _trio_change(state: _State, r: int, incidence: np.ndarray, table: np.ndarray) -> np.ndarray:
@@ -257,31 +262,29 @@ def _trio_change(state: _State, r: int, incidence: np.ndarray, table: np.ndarray
 
 def _round_moves(state: _State, r: int, limits: tuple[int, int]):
     """(cost change, allowed) for every swap of round r, players x players."""
-    room, n = state.room, state.room.n
+    room = state.room
     table = state.where[r]
     seated = table >= 0
-    incidence = np.zeros((n, state.seats.shape[1]), np.int64)
-    incidence[np.flatnonzero(seated), table[seated]] = 1
+    incidence = seated_at(table, state.seats.shape[1])
     sizes = (state.seats[r] >= 0).sum(axis=1)
     size = np.where(seated, sizes[np.maximum(table, 0)], 0)
     allowed = seated[:, None] & seated[None, :] & (size[:, None] == size[None, :]) & (table[:, None] != table[None, :])
     allowed &= ~room.pinned[:, None] & ~room.pinned[None, :]
     met = state.met
-    tables = state.seats.shape[1]
-    repeats = _pair_change((met >= 1).astype(np.int64), table, tables, leave=(met >= 2).astype(np.int64))
+    repeats = _pair_change((met >= 1).astype(np.int64), incidence, table, leave=(met >= 2).astype(np.int64))
     now = state.repeats()
     allowed &= now + repeats <= limits[0] + REPEAT_SLACK
     w = room.weights
     above = w.repeat * (np.maximum(now + repeats - limits[0], 0) - max(now - limits[0], 0))
     if room.clubs.any():
-        allowed &= _pair_change(room.clubs, table, tables) <= limits[1] - state.club_meetings()
+        allowed &= _pair_change(room.clubs, incidence, table) <= limits[1] - state.club_meetings()
     if room.apart.any():
         apart = room.apart.astype(np.int64)
         joins = apart @ incidence
         join = joins[:, table] - apart
         allowed &= (join == 0) & (join.T == 0)
     trios = _trio_change(state, r, incidence, table)
-    change = above + w.trio * trios + w.rematch * _pair_change(state.neighbours(r), table, tables)
+    change = above + w.trio * trios + w.rematch * _pair_change(state.neighbours(r), incidence, table)
     if w.visit:
         change = change + _visit_change(state, table)
     return change, allowed
@@ -307,6 +310,7 @@ class _Polish:
         self.state = _State(seats, room)
         self.limits = (self.state.repeats(), self.state.club_meetings())
         self.everyone = np.arange(room.n)
+        self.upper = np.triu(np.ones((room.n, room.n), bool), 1)  # each swap once: p < q
 
     @property
     def seats(self) -> np.ndarray:
@@ -318,12 +322,12 @@ class _Polish:
     def moves(self) -> Iterator[tuple[int, list[Moves]]]:
         for r in range(len(self.seats)):
             change, allowed = _round_moves(self.state, r, self.limits)
-            allowed = np.triu(allowed, 1)
+            allowed &= self.upper
             yield r, [Moves(self.everyone, self.everyone, np.where(allowed, change, np.inf))] if allowed.any() else []
 
     def kicks(self, r: int) -> Moves | None:
         _, allowed = _round_moves(self.state, r, self.limits)
-        allowed = np.triu(allowed, 1)
+        allowed &= self.upper
         return Moves(self.everyone, self.everyone, np.where(allowed, 0.0, np.inf)) if allowed.any() else None
 
     def apply(self, r: int, p: int, q: int, change: float | None) -> None:

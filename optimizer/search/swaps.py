@@ -160,17 +160,24 @@ def _random_argmin(values: np.ndarray, low: float, rng) -> tuple[int, int]:
     return tuple(ties[rng.integers(len(ties))])
 
 
-def swap_change(join: np.ndarray, leave: np.ndarray, table: np.ndarray, tables: int) -> np.ndarray:
+def seated_at(table: np.ndarray, tables: int) -> np.ndarray:
+    """players x tables: 1 where player p sits at table table[p]; a player sitting out (-1) has a row of 0.
+    Floats, so that the products of `swap_change` run in BLAS."""
+    at = np.zeros((len(table), tables))
+    seated = table >= 0
+    at[np.flatnonzero(seated), table[seated]] = 1
+    return at
+
+
+def swap_change(join: np.ndarray, leave: np.ndarray, table: np.ndarray, at: np.ndarray) -> np.ndarray:
     """[i, j]: the change in a sum of pair terms over the pairs at one table when players i and j, seated
-    at tables table[i] != table[j], swap tables. join[x, y] is the term a pair (x, y) adds on meeting,
-    leave[x, y] the one it frees on parting: i leaving frees leave[i, x] for each x at its table, and
-    joining adds join[i, y] for each y at j's table but j; the same for j."""
-    onehot = np.zeros((len(table), tables))
-    onehot[np.arange(len(table)), table] = 1
-    same = onehot @ onehot.T
-    left = (leave * same).sum(axis=1)  # freed by leaving one's table
-    joining = (join @ onehot)[:, table]  # [i, j]: i meeting j's table as it is now
-    return joining + joining.T - join - join.T - left[:, None] - left[None, :]
+    at tables table[i] != table[j], swap tables (`at` = seated_at(table, tables), built once per round by
+    callers who weigh several sums). join[x, y] is the term a pair (x, y) adds on meeting, leave[x, y] the
+    one it frees on parting: i leaving frees leave[i, x] for each x at its table, and joining adds
+    join[i, y] for each y at j's table but j; the same for j. Entries of a player sitting out mean nothing."""
+    own = (leave @ at)[np.arange(len(table)), table]  # freed by leaving one's table
+    joining = (join @ at)[:, table]  # [i, j]: i meeting j's table as it is now
+    return joining + joining.T - join - join.T - own[:, None] - own[None, :]
 
 
 def swap(round_: np.ndarray, p: int, q: int, met: np.ndarray) -> None:
