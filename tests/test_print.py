@@ -422,6 +422,19 @@ def test_the_font_travels_with_the_page_and_measures_what_it_prints(nine_sit_out
     assert {ord(c) for c in "Zoë Łucja"} <= set(font.getBestCmap())  # the cut keeps what the page prints
 
 
+def test_the_font_cut_is_the_same_bytes_whenever_it_is_cut(monkeypatch):
+    # fontTools stamps a saved font with the time it was saved unless told not to: a page printed a
+    # second later would differ in its font alone.
+    from fontTools.ttLib.tables import _h_e_a_d
+
+    from rotation.printing import typeface
+
+    first = typeface.font_face_css(set("Zoë Łucja"))
+    typeface._font_face_css.cache_clear()
+    monkeypatch.setattr(_h_e_a_d, "timestampNow", lambda: 3_000_000_000)
+    assert typeface.font_face_css(set("Zoë Łucja")) == first
+
+
 def test_players_url_puts_a_qr_code_on_wall_charts_and_lookup_lists(tmp_path, nine_sit_out):
     import segno
 

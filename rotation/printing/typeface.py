@@ -34,7 +34,8 @@ SAFETY = 0.97  # a line measured a little short of the real one: browsers round 
 
 def _font(bold: bool) -> TTFont:
     with resources.as_file(resources.files("rotation.printing") / "fonts" / _FILES[bold]) as path:
-        return TTFont(path)
+        # The file's own timestamp, not the time of the cut: the same day prints the same bytes.
+        return TTFont(path, recalcTimestamp=False)
 
 
 @lru_cache(maxsize=2)
