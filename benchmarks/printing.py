@@ -16,7 +16,11 @@ from pathlib import Path
 import optimizer
 from benchmarks.machine import describe
 from models import Event, OddPolicy
-from rotation.printing.pages import PARTS, Options, day_wall_charts, lookup_pages, sheets, slip_sheets
+from rotation.printing.lookup import lookup_pages
+from rotation.printing.options import PARTS, Options
+from rotation.printing.pages import sheets
+from rotation.printing.slips import slip_sheets
+from rotation.printing.walls import day_wall_charts
 
 FIRST_NAMES = (
     "Mei-Ling", "José", "Ahmed", "Łucja", "Zoë", "Anna-Katharina", "Bartholomew", "Siobhán", "Oluwaseun",

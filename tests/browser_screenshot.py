@@ -23,7 +23,8 @@ import optimizer  # noqa: E402
 from benchmarks.printing import room_names  # noqa: E402
 from models import Event, OddPolicy, Round, Schedule, SitOutScoring, Table  # noqa: E402
 from rotation.commands.print_command import compare  # noqa: E402
-from rotation.printing.pages import Options, expected_pages, render_page  # noqa: E402
+from rotation.printing.options import Options  # noqa: E402
+from rotation.printing.pages import expected_pages, render_page  # noqa: E402
 
 # Names that have broken printed pages before: accents, apostrophes, a very long name, markup.
 AWKWARD_NAMES = (

@@ -17,7 +17,7 @@ from pdfminer.layout import LAParams, LTChar, LTPage
 
 MM = 72 / 25.4
 MARGIN = 12 * MM  # the page's @page margin
-SHEET = (184 * MM, 250 * MM)  # the box every sheet is laid out in (rotation/printing/pages.py), upright
+SHEET = (184 * MM, 250 * MM)  # the box every sheet is laid out in (rotation/printing/paper.py), upright
 
 
 @dataclass(frozen=True)

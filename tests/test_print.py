@@ -10,18 +10,13 @@ import optimizer
 from models import Event, OddPolicy, Round, SitOutScoring, Table
 from rotation.commands.print_command import print_command
 from rotation.files.output import schedule_json
-from rotation.printing.pages import (
-    PAGE_HEIGHT_MM,
-    PAGE_WIDTH_MM,
-    PT_MM,
-    Options,
-    expected_pages,
-    lines_needed,
-    lookup_pages,
-    slip_layout,
-    slip_sheets,
-    wall_charts,
-)
+from rotation.printing.lookup import lookup_pages
+from rotation.printing.options import Options
+from rotation.printing.pages import expected_pages
+from rotation.printing.paper import PAGE_HEIGHT_MM, PAGE_WIDTH_MM, PT_MM
+from rotation.printing.slips import slip_layout, slip_sheets
+from rotation.printing.typeface import lines_needed
+from rotation.printing.walls import wall_charts
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 HOSTILE = "<script>alert(1)</script>"
@@ -344,8 +339,8 @@ def issue_room(players, rounds=2, odd=OddPolicy.SIT_OUT):
 
 @pytest.mark.parametrize("players", [16, 22, 96, 200])
 def test_every_wall_name_s_longest_word_fits_its_card_in_one_layout_a_day(players):
-    from rotation.printing.pages import day_wall_charts
     from rotation.printing.typeface import longest_em, width_em
+    from rotation.printing.walls import day_wall_charts
 
     schedule = issue_room(players, rounds=3)
     charts = [chart for index in range(3) for chart in day_wall_charts(schedule, range(3))[index]]
@@ -363,7 +358,7 @@ def test_every_wall_name_s_longest_word_fits_its_card_in_one_layout_a_day(player
 
 
 def test_a_round_splits_evenly_over_its_sheets():
-    from rotation.printing.pages import _split
+    from rotation.printing.walls import _split
 
     assert _split([50.0] * 10, 2, 170.0) == [5, 5]  # three rows of 50 mm a sheet: greedy would give 6 + 4
     assert _split([50.0] * 7, 1, 110.0) == [2, 2, 2, 1]
@@ -462,7 +457,7 @@ def test_a_name_too_long_to_print_is_one_line_and_writes_nothing(tmp_path):
 def test_wall_names_grow_without_sharing_a_round_less_evenly():
     """Issue 42: names grow a quarter point at a time into the room the sheets have; they stop before a
     round's tables would be shared less evenly (120 short names grew from 15 to 15.25 pt as 11 + 11 + 8)."""
-    from rotation.printing.pages import day_wall_charts
+    from rotation.printing.walls import day_wall_charts
 
     first = "Anna Bob Carol David Eva Frank Grace Hans Ines Jack Kate Liam Mia Noah Olga Paul".split()
     last = "Schmidt Lee Nguyen Okafor Novak Miller Kim Weber Garcia Brown Wilson Murphy Rossi Cohen Petrova Martin"

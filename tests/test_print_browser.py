@@ -22,9 +22,12 @@ from browser_screenshot import (  # noqa: E402
     sample_schedules,
     screenshot,
 )
+from models.rules import THREE_HANDED_RULE  # noqa: E402
 from rotation.commands.print_command import print_command  # noqa: E402
 from rotation.files.output import schedule_json  # noqa: E402
-from rotation.printing.pages import SEAT_LEGEND, THREE_HANDED_RULE, Options, sheets, sort_key  # noqa: E402
+from rotation.printing.lookup import sort_key  # noqa: E402
+from rotation.printing.options import SEAT_LEGEND, Options  # noqa: E402
+from rotation.printing.pages import sheets  # noqa: E402
 
 pytestmark = pytest.mark.skipif(
     chromium() is None, reason="chromium is not on PATH; install it with .ci/browser-deps to run the browser checks"

@@ -140,7 +140,8 @@ def parse_text(option: str, text: str) -> str:
 def print_command(file, html_path, png_path, title, date, only, rounds_text, sort_by, players_url, winds, rules_path):
     """Wall charts, find-your-table lists, score cards and sheets, and a summary page, ready to print."""
     # Imported here: matplotlib takes half a second, which no other command should pay.
-    from rotation.printing.pages import Options, render_page, rule_options, sheets
+    from rotation.printing.options import Options, rule_options
+    from rotation.printing.pages import render_page, sheets
     from rotation.printing.pictures import summary_png
 
     outputs = dict(check_outputs({"--html": html_path, "--png": png_path}, {"schedule file": file}))

@@ -135,7 +135,7 @@ def _stays(metrics: Metrics, schedule: Schedule) -> list[str]:
     return lines
 
 
-# The same words as the printed pages (rotation.printing.pages imports these).
+# The same words as the printed pages (rotation.printing.slips and the standings pages import these).
 SIT_OUT_WORDS = {"zero": "sits out - scores zero", "average": "sits out - scores the round's average"}
 THREE_HANDED_WORD = "three-handed"
 NOT_HERE_WORD = "not here"

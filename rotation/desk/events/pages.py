@@ -505,7 +505,7 @@ def history_page(request: Request, event_id: Id):
 
 @router.get("/events/{event_id}/print-options", response_class=HTMLResponse)
 def print_options(request: Request, event_id: Id):
-    from rotation.printing.pages import PARTS, parts_for
+    from rotation.printing.options import PARTS, parts_for
 
     settings, shown = _shown(request, event_id)
     schedule = shown.schedule()
@@ -523,7 +523,7 @@ def print_options(request: Request, event_id: Id):
 
 
 def _print_options(settings: EventSettings, parts=(), rounds=None, players_url: str = ""):
-    from rotation.printing.pages import Options, rule_options
+    from rotation.printing.options import Options, rule_options
 
     return Options(
         title=settings.title,
@@ -546,7 +546,8 @@ def print_page(
 ):
     """The printable page of `rotation print`, with the event's title and date."""
     from rotation.commands.print_command import compare
-    from rotation.printing.pages import PARTS, render_page
+    from rotation.printing.options import PARTS
+    from rotation.printing.pages import render_page
 
     settings, shown = _shown(request, event_id)
     schedule = shown.schedule()

@@ -116,7 +116,8 @@ def room_settings(
 
 @router.get("/e/{event_id}/screen", response_class=HTMLResponse)
 def screen(request: Request, event_id: Id):
-    from rotation.printing.pages import lookup_entries, qr_svg
+    from rotation.printing.lookup import lookup_entries
+    from rotation.printing.pages import qr_svg
     from rotation.printing.typeface import longest_em, widest_word_em, width_em
 
     event, seated, version, schedule, changed = _seen(request, event_id)
