@@ -5,48 +5,38 @@ from __future__ import annotations
 import errno
 import functools
 import json
-import math
 import os
 import signal
 import sys
-from dataclasses import dataclass
 
 import click
 
 import optimizer
 from models import Answer, OddPolicy, Reseat, Schedule, SitOutScoring, Status
 from models.event import MAX_ROUNDS, FixedRule
-from optimizer.fix import turns_broken_by
 from optimizer.leaving import NameRefused, arriving, leaving
 from optimizer.season import HALF_LIFE
 from optimizer.words import counted, why_no_schedule
 from rotation import stopping, tool_version
 from rotation.commands.data_commands import backup_command, export_command, import_command, restore_command
+from rotation.commands.day_files import emit, read_checked
+from rotation.commands.fix_commands import move, played_command, rename_command, swap
+from rotation.commands.options import (
+    VERBOSE,
+    ScheduleOutputs,
+    SolverSettings,
+    fixed_rule_option,
+    output_options,
+    room_options,
+    solver_options,
+)
 from rotation.commands.print_command import print_command
 from rotation.commands.progress import progress_display
 from rotation.commands.scores_command import scores_command
 from rotation.commands.season_command import season_command
 from rotation.desk.serve import serve
-from rotation.files.inputs import (
-    BadInput,
-    check_outputs,
-    make_event,
-    one_line_error,
-    parse_sizes,
-    read_schedule,
-)
-from rotation.files.output import (
-    EXCEL_BOM,
-    StdoutLost,
-    metrics_text,
-    say,
-    schedule_csv,
-    schedule_csv_long,
-    schedule_json,
-    seating_text,
-    with_provenance,
-    write_outputs,
-)
+from rotation.files.inputs import BadInput, check_outputs, make_event, one_line_error, parse_sizes, read_schedule
+from rotation.files.output import StdoutLost, metrics_text, say, write_outputs
 from rotation.files.report import (
     COMPARE_HEADER,
     COMPARE_LEGEND,
@@ -56,9 +46,7 @@ from rotation.files.report import (
     compare_record,
     compare_row,
     compare_summary,
-    fix_text,
     guide_claim_note,
-    played_text,
     replan_text,
     result_text,
     zero_repeat_answer,
@@ -66,110 +54,10 @@ from rotation.files.report import (
 from rotation.files.season_report import season_text
 
 
-def room_options(command):
-    """--players/--names, --rounds, --odd and --sit-out-scoring: the room and the day."""
-    options = [
-        click.option("--players", type=click.IntRange(min=1), help="Number of players (named P01, P02, ...)."),
-        click.option(
-            "--names", type=str, metavar="FILE", help="Names: one per line, or a table with a name column (and club)."
-        ),
-        click.option("--rounds", type=click.IntRange(min=1), required=True, help="Rounds to play."),
-        click.option(
-            "--odd",
-            type=click.Choice([p.value for p in OddPolicy]),
-            default=OddPolicy.THREE_HANDED.value,
-            show_default=True,
-            help="When the count is not a multiple of four: tables of three, or players sitting out.",
-        ),
-        click.option(
-            "--sit-out-scoring",
-            "scoring",
-            type=click.Choice([s.value for s in SitOutScoring]),
-            default=SitOutScoring.ZERO.value,
-            show_default=True,
-            help="What a sat-out round scores.",
-        ),
-    ]
-    return functools.reduce(lambda cmd, option: option(cmd), reversed(options), command)
-
-
-@dataclass(frozen=True)
-class ScheduleOutputs:
-    """--json, --csv, --csv-long, --excel and --quiet: where a schedule goes and how it is printed."""
-
-    json_path: str | None
-    csv_path: str | None
-    csv_long: str | None
-    excel: bool
-    quiet: bool
-
-    def checked(self, inputs: dict) -> list[tuple[str, str]]:
-        """(option, path) of every file to write, refused before any work if one would clobber an input."""
-        return check_outputs({"--json": self.json_path, "--csv": self.csv_path, "--csv-long": self.csv_long}, inputs)
-
-
-def output_options(command):
-    """The options of ScheduleOutputs, handed to the command as one `output` argument."""
-
-    @functools.wraps(command)
-    def with_outputs(*args, json_path, csv_path, csv_long, excel, quiet, **kwargs):
-        return command(*args, output=ScheduleOutputs(json_path, csv_path, csv_long, excel, quiet), **kwargs)
-
-    options = [
-        click.option("--json", "json_path", metavar="FILE", help="Write the schedule as JSON."),
-        click.option("--csv", "csv_path", metavar="FILE", help="Write the schedule as CSV: a row per player."),
-        click.option(
-            "--csv-long", "csv_long", metavar="FILE", help="Write the schedule as CSV: a row per player per round."
-        ),
-        click.option("--excel", is_flag=True, help="Start the CSV files with a byte-order mark, for Excel."),
-        click.option("--quiet", "-q", is_flag=True, help="Print the summary only, not the seating."),
-    ]
-    return functools.reduce(lambda cmd, option: option(cmd), reversed(options), with_outputs)
-
-
-def emit(
-    schedule: Schedule,
-    files: list[tuple[str, str]],
-    output: ScheduleOutputs | None = None,
-    *,
-    provenance: dict | None = None,
-    figures: bool = True,
-) -> None:
-    """Check, write every output (all or nothing), then print. Nothing reaches the director unchecked,
-    and a closed or full stdout cannot lose the files: they are written before the report. The seating
-    is printed only when nothing is written and --quiet is not given (`output` None: a certificate, written
-    only); the figures unless `figures` is False."""
-    metrics = optimizer.check(schedule)
-    stamped = with_provenance(schedule, metrics, **provenance) if provenance is not None else schedule
-    bom = EXCEL_BOM if output is not None and output.excel else ""
-    render = {
-        "--json": lambda: schedule_json(stamped),
-        "--csv": lambda: bom + schedule_csv(schedule),
-        "--csv-long": lambda: bom + schedule_csv_long(schedule),
-    }
-    write_outputs([(path, render[what]()) for what, path in files])
-    if output is not None and not output.quiet and not files:
-        say(seating_text(schedule))
-        say()
-    if figures:
-        say(metrics_text(metrics, schedule))
-
-
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(tool_version(), "--version", "-V", prog_name="rotation", message="%(prog)s %(version)s")
 def cli():
     """Seat a mahjong tournament: the fixed MJMP rotation or a variety rotation."""
-
-
-fixed_rule_option = click.option(
-    "--rule",
-    "rule",
-    type=click.Choice([r.value for r in FixedRule]),
-    default=FixedRule.MJMP.value,
-    show_default=True,
-    help="mjmp: A up 1 table, B down 1, C up 2, D down 2 (MJMP item 23); east-stays: East stays, North up 1, "
-    "West up 2, South down 1; a-stays: A stays, B down 1, C down 2, D up 1.",
-)
 
 
 @cli.command()
@@ -186,74 +74,6 @@ def fixed(players, names, rounds, odd, scoring, output: ScheduleOutputs, rule):
     if chosen is not FixedRule.MJMP:
         baseline = optimizer.check(optimizer.fixed_schedule(event), indirect=False)
         say(f"The MJMP rule (item 23) on the same room: {baseline.repeats} repeats.")
-
-
-MAX_SECONDS = 86_400.0  # a day: no tournament waits longer for its seating
-MAX_SEED = 2**31 - 1  # CP-SAT takes a 32-bit seed
-MAX_WORKERS = 64  # CP-SAT refuses the model with tens of thousands; a few per core is all that helps
-
-
-class Seconds(click.ParamType):
-    """A finite number of seconds from 0.1 to a day: inf and nan are refused, not run unbounded."""
-
-    name = "seconds"
-
-    def convert(self, value, param, ctx):
-        try:
-            seconds = float(value)
-        except (TypeError, ValueError):
-            self.fail(f"{value!r} is not a number of seconds", param, ctx)
-        if not math.isfinite(seconds) or not 0.1 <= seconds <= MAX_SECONDS:
-            self.fail(f"{value!r} is not from 0.1 to {MAX_SECONDS:g} seconds", param, ctx)
-        return seconds
-
-
-SECONDS = Seconds()
-
-
-@dataclass(frozen=True)
-class SolverSettings:
-    """--time-limit, --seed and --workers, as optimizer.plan and the verdict take them."""
-
-    time_limit: float
-    seed: int
-    workers: int
-
-
-def solver_options(command, seconds: float = 30.0, what: str = "Seconds to search."):
-    """The options of SolverSettings, handed to the command as one `solver` argument."""
-
-    @functools.wraps(command)
-    def with_solver(*args, time_limit, seed, workers, **kwargs):
-        return command(*args, solver=SolverSettings(time_limit, seed, workers), **kwargs)
-
-    options = [
-        click.option(
-            "--time-limit", type=SECONDS, default=seconds, show_default=True, help=f"{what} 0.1 to {MAX_SECONDS:g}."
-        ),
-        click.option(
-            "--seed",
-            type=click.IntRange(min=0, max=MAX_SEED),
-            default=0,
-            show_default=True,
-            help=f"Random seed, 0 to {MAX_SEED} (CP-SAT seeds are 32-bit).",
-        ),
-        click.option(
-            "--workers",
-            type=click.IntRange(min=1, max=MAX_WORKERS),
-            default=8,
-            show_default=True,
-            help=f"CP-SAT workers, 1 to {MAX_WORKERS}. One worker repeats a run exactly (same seed and input, same "
-            "file, however busy the machine): its --time-limit is then seconds of work (CP-SAT's deterministic "
-            "time, search steps at a fixed rate), never the clock's, so a busy machine takes longer.",
-        ),
-    ]
-    return functools.reduce(lambda cmd, option: option(cmd), reversed(options), with_solver)
-
-
-VERBOSE = click.option(
-    "--verbose", "-v", is_flag=True, help="Also say how the schedule was made (the methods; the file records them too)."
-)
 
 
 @cli.command()
@@ -436,19 +256,6 @@ def _policy_change(schedule: Schedule, odd: str | None, scoring: str | None) -> 
     return change
 
 
-# Fixes by hand (optimizer/fix.py): swap, move and played, and the schedule file they read.
-
-
-def read_checked(path: str) -> Schedule:
-    """A schedule file that passes the checker, or BadInput saying what is wrong."""
-    schedule = read_schedule(path)
-    try:
-        optimizer.check(schedule)
-    except optimizer.InvalidSchedule as error:
-        raise BadInput(f"{path}: invalid schedule: {error}") from None
-    return schedule
-
-
 def _played_or_recorded(schedule: Schedule, played: int | None) -> int:
     """--played, or the rounds the file records as played; the library refuses fewer than recorded."""
     if played is not None:
@@ -458,109 +265,6 @@ def _played_or_recorded(schedule: Schedule, played: int | None) -> int:
     if schedule.played == len(schedule.rounds):
         raise BadInput(f"all {schedule.played} rounds are recorded as played: there is nothing to re-plan")
     return schedule.played
-
-
-def fix_options(command):
-    """--round, --as-played and --json: which round a fix changes, and where the result goes."""
-    options = [
-        click.option(
-            "--round", "round_number", type=click.IntRange(min=1, max=MAX_ROUNDS), required=True, help="The round."
-        ),
-        click.option(
-            "--as-played",
-            is_flag=True,
-            help="The round was played this way: record rounds 1 to --round as played first.",
-        ),
-        click.option("--json", "json_path", metavar="FILE", help="Write the fixed schedule (else only the report)."),
-    ]
-    return functools.reduce(lambda cmd, option: option(cmd), reversed(options), command)
-
-
-@cli.command()
-@click.argument("schedule_file", metavar="DAY.json")
-@click.argument("names", nargs=2, metavar="NAME NAME")
-@fix_options
-def swap(schedule_file, names, round_number, as_played, json_path):
-    """Two players trade places in one round: seats, or a seat and a sit-out. The input file is not changed."""
-    _fix(schedule_file, json_path, round_number, as_played, lambda s: optimizer.swap(s, round_number, *names))
-
-
-@cli.command()
-@click.argument("schedule_file", metavar="DAY.json")
-@click.argument("name")
-@click.option("--table", type=click.IntRange(min=1), required=True, help="The table of three it took a seat at.")
-@fix_options
-def move(schedule_file, name, table, round_number, as_played, json_path):
-    """In a played round, a player took the empty seat at a table of three (their table played three-handed)."""
-    _fix(schedule_file, json_path, round_number, as_played, lambda s: optimizer.move(s, round_number, name, table))
-
-
-def _fix(schedule_file, json_path, round_number: int, as_played: bool, change) -> None:
-    """Read, fix, check, write (all or nothing), then report against the day before."""
-    files = check_outputs({"--json": json_path}, {"schedule file": schedule_file})
-    before = read_checked(schedule_file)
-    try:
-        start = optimizer.mark_played(before, round_number) if as_played and round_number > before.played else before
-        after = change(start)
-    except optimizer.FixRefused as error:
-        raise BadInput(str(error)) from None
-    old = before.provenance
-    made = {"method": f"{old.method}, fixed by hand" if old else "fixed by hand"}
-    emit(
-        after,
-        files,
-        provenance={**made, "seed": old.seed, "time_limit": old.time_limit} if old else made,
-        figures=False,
-    )
-    notes = [str(b) for b in turns_broken_by(before, after)[:1]]  # where the turns break; later rounds follow
-    say(
-        fix_text(
-            after, optimizer.moved(before, after, round_number), optimizer.check(before), optimizer.check(after), notes
-        )
-    )
-    if not files:
-        say("Nothing written: give --json FILE to keep this fix.")
-
-
-@cli.command("rename")
-@click.argument("schedule_file", metavar="DAY.json")
-@click.argument("old", metavar="OLD")
-@click.argument("new", metavar="NEW")
-@click.option("--json", "json_path", metavar="FILE", help="Write the renamed schedule here (default: DAY.json itself).")
-def rename_command(schedule_file, old, new, json_path):
-    """Correct a player's spelling everywhere in the schedule (seats, requests, arrivals, corrections): the
-    same player, nobody moves. Without --json the file is replaced whole, never half-written."""
-    files = (
-        check_outputs({"--json": json_path}, {"schedule file": schedule_file})
-        if json_path
-        else check_outputs({"--json": schedule_file}, {})
-    )
-    before = read_checked(schedule_file)
-    try:
-        was, now = optimizer.respelling(before.players, old, new)
-        after = optimizer.rename(before, was, now)
-    except optimizer.FixRefused as error:
-        raise BadInput(str(error)) from None
-    emit(after, files, figures=False)
-    say(f"{was} is now {now} in every round, request and record of the schedule.")
-
-
-@cli.command("played")
-@click.argument("schedule_file", metavar="DAY.json")
-@click.option(
-    "--round", "round_number", type=click.IntRange(min=1, max=MAX_ROUNDS), required=True, help="The last round played."
-)
-@click.option("--json", "json_path", metavar="FILE", required=True, help="Write the schedule with the record.")
-def played_command(schedule_file, round_number, json_path):
-    """Record rounds 1 to --round as played: a re-plan keeps them, and a fix there records what happened."""
-    files = check_outputs({"--json": json_path}, {"schedule file": schedule_file})
-    before = read_checked(schedule_file)
-    try:
-        after = optimizer.mark_played(before, round_number)
-    except optimizer.FixRefused as error:
-        raise BadInput(str(error)) from None
-    emit(after, files, figures=False)
-    say(played_text(before.played, after.played))
 
 
 @cli.command()
@@ -662,6 +366,8 @@ def schema():
     say(json.dumps(Schedule.model_json_schema(), indent=2))
 
 
+for command in (swap, move, rename_command, played_command):
+    cli.add_command(command)
 cli.add_command(print_command)
 cli.add_command(scores_command)
 cli.add_command(season_command)
