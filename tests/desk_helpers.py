@@ -7,7 +7,7 @@ import time
 
 import optimizer
 from models import Event
-from rotation.desk.events import service
+from rotation.desk.events import planning, service
 from rotation.desk.events.settings import EventSettings
 from rotation.desk.storage import Made, Store, VersionKind
 
@@ -47,7 +47,7 @@ def seeded_event(db_path, settings: EventSettings) -> int:
             schedule,
             kind=VersionKind.PLAN,
             note="the fixed rule",
-            figures=Made(fixed=service.fixed_figures(schedule)),
+            figures=Made(fixed=planning.fixed_figures(schedule)),
             parent=None,
         )
     store.close()

@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from desk_helpers import LOCAL, names, seeded_event, wait_run
 from rotation.commands.cli import cli
 from rotation.desk.app import create_app
-from rotation.desk.events import pages, service
+from rotation.desk.events import pages, runs, service
 from rotation.desk.events.settings import EventSettings
 from rotation.desk.room import pages as room_pages
 from rotation.desk.scores import pages as scores_pages
@@ -55,7 +55,7 @@ def test_runs_are_stamped_with_their_desk_and_a_restart_closes_only_those_of_a_d
     store = Store(db)
     gone = store.add_run(event_id, PlanRequest(settings=SETTINGS), 1.0, desk="a desk that is gone")
     mine = store.add_run(event_id, PlanRequest(settings=SETTINGS), 1.0, desk="this desk")
-    assert service.interrupt_left_over(store, "this desk") == 1
+    assert runs.interrupt_left_over(store, "this desk") == 1
     assert store.run(gone).status is RunStatus.INTERRUPTED and store.run(mine).running
     assert store.run(mine).desk == "this desk"
 

@@ -482,7 +482,7 @@ def test_serve_refuses_a_file_it_cannot_open_and_knows_local_addresses(tmp_path)
 
 
 def test_a_plan_that_ends_after_the_desk_gave_up_on_it_stores_nothing(db):
-    from rotation.desk.events import service
+    from rotation.desk.events import planning, service
     from rotation.desk.storage import RunStatus
 
     store = Store(db)
@@ -490,14 +490,14 @@ def test_a_plan_that_ends_after_the_desk_gave_up_on_it_stores_nothing(db):
     event_id = service.create_event(store, settings)
     run_id = store.add_run(event_id, PlanRequest(settings=settings), 0.5)
     run = store.run(run_id)
-    planned = service.plan_run(store, run, lambda progress: None)
+    planned = planning.plan_run(store, run, lambda progress: None)
     assert isinstance(planned, list) and planned[0].result.schedule is not None
     store.close_run(run_id, RunStatus.INTERRUPTED, "the desk was stopped while this plan ran")  # a restarted desk
-    service.keep_run(store, run, planned)
+    planning.keep_run(store, run, planned)
     assert store.versions(event_id) == [] and store.event(event_id).current_version is None
     assert store.run(run_id).status is RunStatus.INTERRUPTED
     fresh = store.add_run(event_id, PlanRequest(settings=settings), 0.5)
-    service.keep_run(store, store.run(fresh), planned)  # the same result for a run still open is kept
+    planning.keep_run(store, store.run(fresh), planned)  # the same result for a run still open is kept
     assert [v.kind for v in store.versions(event_id)] == ["plan"] and store.run(fresh).status == "finished"
 
 

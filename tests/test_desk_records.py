@@ -14,7 +14,7 @@ from desk_helpers import LOCAL, names
 from models import Event, Moves, PlayerChange, Reseat, SeasonRule
 from rotation.desk.app import create_app
 from rotation.desk.data import transfer
-from rotation.desk.events import service, views
+from rotation.desk.events import changes, planning, service, views
 from rotation.desk.events.settings import EventSettings
 from rotation.desk.storage import (
     Figures,
@@ -85,7 +85,7 @@ def test_an_old_plan_row_reads_as_typed_figures_and_says_the_same(planned):
 
 def test_a_change_by_hand_carries_the_plan_part_in_the_shape_stored_before(planned):
     store, event_id, version_id, old = planned
-    swapped = service.mark_played(store, event_id, 1)
+    swapped = changes.mark_played(store, event_id, 1)
     stored = _stored(store, swapped)
     carried = {key: old[key] for key in ("bound", "method", "runtime", "interrupted", "fixed")}
     assert {key: value for key, value in stored.items() if key != "metrics"} == carried
@@ -280,7 +280,7 @@ def test_a_run_whose_request_does_not_read_fails_with_that_line_and_its_event_st
     _set_column(store, "runs", "request", run_id, json.dumps({"base_version": 1, "played": "two"}))
     run = store.run(run_id)
     assert run is not None and run.kind is RunKind.REPLAN  # listing runs does not read their requests
-    failed = service.plan_run(store, run, lambda progress: None)
+    failed = planning.plan_run(store, run, lambda progress: None)
     assert failed == f"run {run_id}'s request in the desk's file cannot be read at played: " + (
         "Input should be a valid integer, unable to parse string as an integer"
     )

@@ -63,7 +63,7 @@ def test_the_desk_takes_names_written_surname_first(client):
 def test_a_plan_stopped_by_the_director_is_marked_stopped_whatever_stage_it_was_in(db):
     import optimizer
     from models import Event
-    from rotation.desk.events import service
+    from rotation.desk.events import planning, service
     from rotation.desk.storage import Store
 
     store = Store(db)
@@ -76,7 +76,7 @@ def test_a_plan_stopped_by_the_director_is_marked_stopped_whatever_stage_it_was_
             store.ask_stop(run_id)
         run = store.run(run_id)
         assert run is not None
-        service.keep_run(store, run, [service.Planned(result, None, None)])
+        planning.keep_run(store, run, [planning.Planned(result, None, None)])
         kept = store.run(run_id)
         assert kept is not None and kept.status == ("stopped" if asked else "finished")
         note = store.versions(event_id)[0].note

@@ -8,7 +8,7 @@ from desk_helpers import names
 from models import Event, OddPolicy
 from optimizer.words import optimality
 from rotation.commands.cli import no_schedule
-from rotation.desk.events import service
+from rotation.desk.events import planning
 from rotation.desk.events.settings import EventSettings
 from rotation.desk.events.views import figure_lines
 from rotation.desk.storage import Figures, PlanRequest, RunStatus, Store
@@ -52,7 +52,7 @@ def test_the_cli_and_the_desk_word_a_proven_infeasible_day_alike_each_naming_its
     store = Store(tmp_path / "desk.sqlite3")
     settings = EventSettings(names=players, rounds=3, apart=triangle)
     run_id = store.add_run(store.add_event(settings), PlanRequest(settings=settings), 5.0)
-    service.keep_run(store, store.run(run_id), [service.Planned(result, None, None)])
+    planning.keep_run(store, store.run(run_id), [planning.Planned(result, None, None)])
     run = store.run(run_id)
     assert run is not None and run.status is RunStatus.FAILED
     assert run.message == said.replace("--apart or --stay", "keep-apart or stay at one table")

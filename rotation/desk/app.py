@@ -14,7 +14,7 @@ from fastapi.staticfiles import StaticFiles
 from rotation.desk import errors
 from rotation.desk.data import pages as data_pages
 from rotation.desk.deps import HERE, Desk
-from rotation.desk.events import api, pages, service
+from rotation.desk.events import api, pages, runs, service
 from rotation.desk.room import pages as room_pages
 from rotation.desk.scores import api as scores_api
 from rotation.desk.scores import pages as scores_pages
@@ -47,7 +47,7 @@ def create_app(
         first.quick_check()
         guard = Guard(secret=first.new_secret() if new_key else first.secret(), exposed=exposed, hosts=hosts)
         planner = planner or WorkerPlanner(str(db_path), desk=secrets.token_hex(8))
-        service.interrupt_left_over(first, planner.desk)
+        runs.interrupt_left_over(first, planner.desk)
         first.close()
     except BaseException:
         lock.release()

@@ -3,8 +3,8 @@
     python -m rotation.desk.worker DB RUN_ID
 
 One process per run. It writes its progress to the run's row (at most a few times a second) and,
-at the end, the checked schedule and the run's close in one transaction (service.keep_run).
-Stop is a request written to the run's row (`stop_asked`, service.stop_run), not a signal: the
+at the end, the checked schedule and the run's close in one transaction (planning.keep_run).
+Stop is a request written to the run's row (`stop_asked`, runs.stop_run), not a signal: the
 worker's watcher thread reads it with the progress and sets the optimizer's stop token
 (optimizer.budget.STOP), on which optimizer.plan returns the best schedule so far. It works from the
 first millisecond (a token set before planning begins stops the library at its first schedule, the
@@ -24,7 +24,7 @@ PROGRESS_EVERY = 0.25  # seconds between progress writes: live enough, and cheap
 
 
 def main(argv: list[str]) -> int:
-    from rotation.desk.events import service
+    from rotation.desk.events import planning
     from rotation.desk.storage import Store
 
     db_path, run_id = argv[0], int(argv[1])
@@ -35,7 +35,7 @@ def main(argv: list[str]) -> int:
         return 1
     progress = _ProgressWriter(db_path, run_id)
     threading.Thread(target=_watch, args=(parent, progress), daemon=True).start()
-    service.keep_run(store, run, service.plan_run(store, run, progress.note))
+    planning.keep_run(store, run, planning.plan_run(store, run, progress.note))
     return 0
 
 
@@ -69,7 +69,7 @@ class _ProgressWriter:
             store.set_progress(self.run_id, progress)
 
     def stop_requested(self, store) -> bool:
-        """The director pressed Stop (service.stop_run wrote it to the run's row): true once, then the
+        """The director pressed Stop (runs.stop_run wrote it to the run's row): true once, then the
         request is delivered."""
         if self.stop_asked:
             return False

@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field
 from models import Metrics, Moves, PlayerChange, Reseat, Schedule
 from models.text import Name
 from rotation.desk.deps import Id, QueryId, desk_of
-from rotation.desk.events import service
+from rotation.desk.events import changes, runs, service
 from rotation.desk.events.settings import EventSettings
 from rotation.desk.storage import RunRow, VersionRow
 
@@ -172,7 +172,7 @@ def event_out(request: Request, event_id: Id) -> EventOut:
         settings=event.settings,
         current_version=None if version is None else version_out(version, event.current_version),
         runs=[run_out(run) for run in runs],
-        proposals=[proposal_out(p, event.current_version) for p in service.proposals(desk.store, event)],
+        proposals=[proposal_out(p, event.current_version) for p in changes.proposals(desk.store, event)],
     )
 
 
@@ -203,14 +203,14 @@ def plan(request: Request, event_id: Id, include_released: bool = False, body: B
     base_version 0: the event had no schedule yet."""
     desk = desk_of(request)
     base = body.base_version if body else None
-    run_id = service.start_plan(desk.store, desk.planner, event_id, include_released, base)
-    return run_out(service.load_run(desk.store, run_id))
+    run_id = runs.start_plan(desk.store, desk.planner, event_id, include_released, base)
+    return run_out(runs.load_run(desk.store, run_id))
 
 
 @router.post("/events/{event_id}/replan", status_code=202)
 def replan(request: Request, event_id: Id, body: ReplanIn) -> RunOut:
     desk = desk_of(request)
-    run_id = service.start_replan(
+    run_id = runs.start_replan(
         desk.store,
         desk.planner,
         event_id,
@@ -221,45 +221,45 @@ def replan(request: Request, event_id: Id, body: ReplanIn) -> RunOut:
         body.include_released,
         body.base_version,
     )
-    return run_out(service.load_run(desk.store, run_id))
+    return run_out(runs.load_run(desk.store, run_id))
 
 
 @router.get("/runs/{run_id}")
 def get_run(request: Request, run_id: Id) -> RunOut:
     desk = desk_of(request)
-    return run_out(service.load_run(desk.store, run_id))
+    return run_out(runs.load_run(desk.store, run_id))
 
 
 @router.post("/runs/{run_id}/stop")
 def stop(request: Request, run_id: Id) -> RunOut:
     desk = desk_of(request)
-    return run_out(service.stop_run(desk.store, desk.planner, run_id))
+    return run_out(runs.stop_run(desk.store, desk.planner, run_id))
 
 
 @router.post("/runs/{run_id}/again", status_code=202)
 def again(request: Request, run_id: Id) -> RunOut:
     desk = desk_of(request)
-    new_run = service.run_again(desk.store, desk.planner, run_id)
-    return run_out(service.load_run(desk.store, new_run))
+    new_run = runs.run_again(desk.store, desk.planner, run_id)
+    return run_out(runs.load_run(desk.store, new_run))
 
 
 @router.post("/events/{event_id}/played")
 def played(request: Request, event_id: Id, body: PlayedIn) -> VersionOut:
     store = desk_of(request).store
-    return _version(request, event_id, service.mark_played(store, event_id, body.rounds, body.base_version))
+    return _version(request, event_id, changes.mark_played(store, event_id, body.rounds, body.base_version))
 
 
 @router.post("/events/{event_id}/swap")
 def swap(request: Request, event_id: Id, body: SwapIn) -> VersionOut:
     store = desk_of(request).store
-    swapped = service.swap(store, event_id, body.round, body.first, body.second, body.confirm, body.base_version)
+    swapped = changes.swap(store, event_id, body.round, body.first, body.second, body.confirm, body.base_version)
     return _version(request, event_id, swapped)
 
 
 @router.post("/events/{event_id}/move")
 def move(request: Request, event_id: Id, body: MoveIn) -> VersionOut:
     store = desk_of(request).store
-    moved = service.move(store, event_id, body.round, body.player, body.table, body.confirm, body.base_version)
+    moved = changes.move(store, event_id, body.round, body.player, body.table, body.confirm, body.base_version)
     return _version(request, event_id, moved)
 
 
@@ -267,7 +267,7 @@ def move(request: Request, event_id: Id, body: MoveIn) -> VersionOut:
 def rename(request: Request, event_id: Id, body: RenameIn) -> RenamedOut:
     """Correct a player's spelling everywhere: settings, a new version of the schedule, cards, the room."""
     store = desk_of(request).store
-    _, name = service.rename(store, event_id, body.old, body.new)
+    _, name = changes.rename(store, event_id, body.old, body.new)
     event = service.load_event(store, event_id)
     version = service.current_version(store, event)
     return RenamedOut(name=name, current_version=None if version is None else version_out(version, version.id))
@@ -277,13 +277,13 @@ def rename(request: Request, event_id: Id, body: RenameIn) -> RenamedOut:
 def accept(request: Request, event_id: Id, version_id: Id, body: BaseIn | None = None) -> VersionOut:
     """Make one of the last re-plan's proposals the current schedule."""
     base = body.base_version if body else None
-    return _version(request, event_id, service.accept(desk_of(request).store, event_id, version_id, base))
+    return _version(request, event_id, changes.accept(desk_of(request).store, event_id, version_id, base))
 
 
 @router.post("/events/{event_id}/undo")
 def undo(request: Request, event_id: Id, body: GoBackIn | None = None) -> VersionOut:
     body = body or GoBackIn()
-    return _version(request, event_id, service.undo(desk_of(request).store, event_id, body.confirm, body.base_version))
+    return _version(request, event_id, changes.undo(desk_of(request).store, event_id, body.confirm, body.base_version))
 
 
 @router.get("/events/{event_id}/versions")
@@ -297,7 +297,7 @@ def versions(request: Request, event_id: Id) -> list[VersionOut]:
 def restore(request: Request, event_id: Id, version_id: Id, body: GoBackIn | None = None) -> VersionOut:
     body = body or GoBackIn()
     store = desk_of(request).store
-    return _version(request, event_id, service.restore(store, event_id, version_id, body.confirm, body.base_version))
+    return _version(request, event_id, changes.restore(store, event_id, version_id, body.confirm, body.base_version))
 
 
 @router.get("/events/{event_id}/schedule")

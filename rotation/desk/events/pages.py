@@ -25,7 +25,7 @@ from rotation.desk.deps import (
     pages_router,
     players_url,
 )
-from rotation.desk.events import guards, service, views
+from rotation.desk.events import changes, guards, planning, runs, service, views
 from rotation.desk.events import rules_form as rule_boxes
 from rotation.desk.events.settings import (
     MAX_UPLOAD_BYTES,
@@ -123,10 +123,10 @@ def _settings_page(request: Request, event_id: Id, status: int = 200, **context)
 
 @router.post("/events/{event_id}/rename", response_class=HTMLResponse)
 def rename(request: Request, event_id: Id, old: Text = "", new: Text = ""):
-    """A player's spelling corrected everywhere (service.rename); back to the page the form was on."""
+    """A player's spelling corrected everywhere (changes.rename); back to the page the form was on."""
     store = desk_of(request).store
     try:
-        was, now = service.rename(store, event_id, old, new)
+        was, now = changes.rename(store, event_id, old, new)
     except service.DeskError as error:
         if isinstance(error, service.NotFound):
             raise
@@ -188,7 +188,7 @@ def _event_page(
     current = service.current_version(desk.store, event)
     shown = current if version_id is None else service.load_version(desk.store, event_id, version_id)
     schedule = shown.schedule() if shown else None
-    proposals = [] if version_id is not None else service.proposals(desk.store, event)
+    proposals = [] if version_id is not None else changes.proposals(desk.store, event)
     return page(
         request,
         "event.html.j2",
@@ -294,7 +294,7 @@ def plan(request: Request, event_id: Id, base: BaseDep, include_released: Text =
 
     def start() -> None:
         try:
-            service.start_plan(desk.store, desk.planner, event_id, bool(include_released), base)
+            runs.start_plan(desk.store, desk.planner, event_id, bool(include_released), base)
         except FieldErrors as error:
             raise service.DeskError(f"the settings need a change first: {error}", field="plan") from None
 
@@ -303,18 +303,18 @@ def plan(request: Request, event_id: Id, base: BaseDep, include_released: Text =
 
 @router.post("/events/{event_id}/runs/{run_id}/stop")
 def stop(request: Request, event_id: Id, run_id: Id):
-    return _run_action(request, event_id, run_id, service.stop_run)
+    return _run_action(request, event_id, run_id, runs.stop_run)
 
 
 @router.post("/events/{event_id}/runs/{run_id}/again")
 def again(request: Request, event_id: Id, run_id: Id):
-    return _run_action(request, event_id, run_id, service.run_again)
+    return _run_action(request, event_id, run_id, runs.run_again)
 
 
 def _run_action(request: Request, event_id: Id, run_id: Id, action) -> Response:
     """Stop a run, or run it again: only a run of this event."""
     desk = desk_of(request)
-    service.load_run(desk.store, run_id, event_id)
+    runs.load_run(desk.store, run_id, event_id)
     return _day_action(request, event_id, "plan", lambda: action(desk.store, desk.planner, run_id))
 
 
@@ -322,7 +322,7 @@ def _run_action(request: Request, event_id: Id, run_id: Id, action) -> Response:
 def played(request: Request, event_id: Id, rounds: FormNumber, base: BaseDep):
     store = desk_of(request).store
     typed = {"rounds": rounds}
-    return _day_action(request, event_id, "played", lambda: service.mark_played(store, event_id, rounds, base), typed)
+    return _day_action(request, event_id, "played", lambda: changes.mark_played(store, event_id, rounds, base), typed)
 
 
 @router.post("/events/{event_id}/replan")
@@ -342,7 +342,7 @@ def replan(
         request,
         event_id,
         "replan",
-        lambda: service.start_replan(
+        lambda: runs.start_replan(
             desk.store,
             desk.planner,
             event_id,
@@ -372,7 +372,7 @@ def swap(
         request,
         event_id,
         "swap",
-        lambda: service.swap(store, event_id, round, first, second, bool(confirm), base),
+        lambda: changes.swap(store, event_id, round, first, second, bool(confirm), base),
         {"round": round, "first": first, "second": second, "base": "" if base is None else base},
     )
 
@@ -393,7 +393,7 @@ def move(
         number = table.strip()
         if not (number.isascii() and number.isdigit() and len(number) <= 4):
             raise service.DeskError(f"{number!r} is not a table number", field="move", status=422)
-        service.move(store, event_id, round, player, int(number), bool(confirm), base)
+        changes.move(store, event_id, round, player, int(number), bool(confirm), base)
 
     fields = {"round": round, "player": player, "table": table, "base": "" if base is None else base}
     return _day_action(request, event_id, "move", record, fields)
@@ -402,14 +402,14 @@ def move(
 @router.post("/events/{event_id}/versions/{version_id}/accept")
 def accept(request: Request, event_id: Id, version_id: Id, base: BaseDep):
     store = desk_of(request).store
-    return _day_action(request, event_id, "accept", lambda: service.accept(store, event_id, version_id, base))
+    return _day_action(request, event_id, "accept", lambda: changes.accept(store, event_id, version_id, base))
 
 
 @router.post("/events/{event_id}/undo")
 def undo(request: Request, event_id: Id, base: BaseDep, confirm: Text = ""):
     store = desk_of(request).store
     fields = {"base": "" if base is None else base}
-    return _day_action(request, event_id, "undo", lambda: service.undo(store, event_id, bool(confirm), base), fields)
+    return _day_action(request, event_id, "undo", lambda: changes.undo(store, event_id, bool(confirm), base), fields)
 
 
 @router.post("/events/{event_id}/versions/{version_id}/restore")
@@ -419,7 +419,7 @@ def restore(request: Request, event_id: Id, version_id: Id, base: BaseDep, confi
         request,
         event_id,
         "restore",
-        lambda: service.restore(store, event_id, version_id, bool(confirm), base),
+        lambda: changes.restore(store, event_id, version_id, bool(confirm), base),
         {"base": "" if base is None else base},
     )
 
@@ -462,7 +462,7 @@ def compare_page(request: Request, event_id: Id):
     fixed = shown.figures.fixed or FixedFigures()
     variant = None
     if settings.fixed_rule is not FixedRule.MJMP:  # the event's own fixed rule, beside the baseline
-        variant = service.fixed_figures(shown.schedule(), settings.fixed_rule)
+        variant = planning.fixed_figures(shown.schedule(), settings.fixed_rule)
     return page(
         request,
         "compare.html.j2",

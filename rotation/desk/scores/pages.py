@@ -14,7 +14,7 @@ from models.rules import SIT_OUT_RULE, Rules
 from models.scores import Card, RoundMark, Standings
 from rotation import scoring
 from rotation.desk.deps import BaseDep, Id, QueryId, Text, desk_of, local_time, page, pages_router
-from rotation.desk.events import service
+from rotation.desk.events import changes, service
 from rotation.desk.scores import service as scores
 from rotation.desk.series import service as series
 from rotation.files.gamesheet import RESULT_COLUMNS, game_cells, games_csv
@@ -187,9 +187,9 @@ def _typed(table: int, entry: str, typed: dict[int, dict[int, tuple[str, ...]]] 
 
 @router.post("/events/{event_id}/scores/{round_number}/played")
 def mark_round_played(request: Request, event_id: Id, round_number: Id, base: BaseDep):
-    """Mark rounds up to this one as played (service.mark_played), from the round's score page."""
+    """Mark rounds up to this one as played (changes.mark_played), from the round's score page."""
     try:
-        service.mark_played(desk_of(request).store, event_id, round_number, base)
+        changes.mark_played(desk_of(request).store, event_id, round_number, base)
     except service.DeskError as error:
         if isinstance(error, service.NotFound):
             raise

@@ -1,7 +1,7 @@
 """A series in the desk: events that are nights of one league season (or sessions of one event).
 
 An event belongs to a series by its settings (`EventSettings.series`); its plan is planned against the
-series' earlier nights (service.earlier_nights, optimizer.plan_night). Here: the series as a page sees it
+series' earlier nights (runs.earlier_nights, optimizer.plan_night). Here: the series as a page sees it
 (every member's nights, opponents met and not yet met), the next night from tonight's attendance, and the
 series' standings (rotation.scoring.season_standings over each night's standings) by the rule saved
 as the series' setting.
@@ -14,7 +14,7 @@ from itertools import combinations
 
 from models import SeasonRule, SeasonStandings, Standings
 from models.event import name_key, normalise_name
-from rotation.desk.events import service
+from rotation.desk.events import runs, service
 from rotation.desk.events.service import DeskError, NotFound, Planner
 from rotation.desk.events.settings import EventSettings, FieldErrors, names_table
 from rotation.desk.room.service import room
@@ -52,7 +52,7 @@ def series_view(store: Store, name: str) -> SeriesView:
     a member not met yet, and not on the next night's tick list."""
     nights = tuple(
         Night(event, settings, settings.title or settings.date or f"Event {event.id}")
-        for event, settings in service.series_nights(store, name)
+        for event, settings in runs.series_nights(store, name)
     )
     if not nights:
         raise NotFound(f"series {name!r}")
@@ -123,7 +123,7 @@ def next_night(
     )
     _placed_for_attendance(settings)
     event_id = service.create_event(store, settings)
-    service.start_plan(store, planner, event_id)
+    runs.start_plan(store, planner, event_id)
     return event_id
 
 
