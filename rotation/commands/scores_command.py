@@ -82,15 +82,7 @@ def scores_command(
     if template_path is not None:
         if scores_file is not None or csv_path or json_path or html_path or games_path or results_path:
             raise BadInput("--template writes the empty sheet only: give DAY.json and --template FILE")
-        files = check_outputs({"--template": template_path}, {"schedule file": schedule_file})
-        schedule = _checked(schedule_file)
-        if form == "games":
-            write_outputs([(files[0][1], bom + games_template(schedule, rules))])
-            say(f"{template_path}: the empty games file; fill in each game and run `rotation scores` on it")
-        else:
-            write_outputs([(files[0][1], bom + template_csv(schedule, rules.games_per_round))])
-            say(f"{template_path}: the empty score sheet; fill in the points column and run `rotation scores` on it")
-        return
+        return _write_template(schedule_file, template_path, form, rules, bom)
     if scores_file is None:
         raise BadInput("give the games file GAMES.csv, or --template FILE to write an empty one")
     outputs = {
@@ -126,6 +118,18 @@ def scores_command(
         except OSError:
             pass  # stderr closed: the standings still go to stdout
     say(standings_text(table))
+
+
+def _write_template(schedule_file: str, template_path: str, form: str, rules: Rules, bom: str) -> None:
+    """--template: the empty games file (or, with --form points, the score sheet) for the day's tables."""
+    files = check_outputs({"--template": template_path}, {"schedule file": schedule_file})
+    schedule = _checked(schedule_file)
+    if form == "games":
+        write_outputs([(files[0][1], bom + games_template(schedule, rules))])
+        say(f"{template_path}: the empty games file; fill in each game and run `rotation scores` on it")
+    else:
+        write_outputs([(files[0][1], bom + template_csv(schedule, rules.games_per_round))])
+        say(f"{template_path}: the empty score sheet; fill in the points column and run `rotation scores` on it")
 
 
 def _read(schedule, path: str, rules: Rules) -> tuple[Scoresheet, list[str]]:

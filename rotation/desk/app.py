@@ -43,20 +43,71 @@ def create_app(
     lock = DeskLock(db_path)
     lock.acquire()  # DeskBusy: another desk serves this file
     try:
-        first = Store(db_path)  # creates or migrates the file before the first request
+        desk = _open(db_path, exposed, hosts, public_url, planner, new_key)
+    except BaseException:
+        lock.release()
+        raise
+    app = FastAPI(
+        title="rotation desk",
+        summary="The director's desk: events, plans, re-plans and swaps over the rotation library.",
+        lifespan=_lifespan(desk, db_path, lock),
+        docs_url=None,  # FastAPI's docs pages load their scripts from a CDN; the desk works offline
+        redoc_url=None,
+        responses=errors.REFUSALS,  # every refusal's shape, in the schema (and checked by the fuzzing)
+    )
+    app.state.desk = desk
+    app.add_middleware(GuardMiddleware, guard=desk.guard)
+    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+
+    errors.install(app)
+    for router in ROUTERS:
+        app.include_router(router)
+    return app
+
+
+# Included in this order: Starlette answers a request with the first route that matches it.
+ROUTERS = (
+    api.router,
+    room_pages.api,
+    scores_api.api,
+    data_pages.api,
+    pages.router,
+    room_pages.router,
+    scores_pages.router,
+    data_pages.router,
+    series_pages.api,
+    series_pages.router,
+)
+
+
+def _open(
+    db_path: str | Path,
+    exposed: bool,
+    hosts: tuple[str, ...],
+    public_url: str,
+    planner: service.Planner | None,
+    new_key: bool,
+) -> Desk:
+    """The file created or migrated and checked, the guard's secret read (or a new one), the runs a closed
+    desk left behind marked interrupted: what every request then shares."""
+    first = Store(db_path)  # creates or migrates the file before the first request
+    try:
         first.quick_check()
         guard = Guard(secret=first.new_secret() if new_key else first.secret(), exposed=exposed, hosts=hosts)
         planner = planner or WorkerPlanner(str(db_path), desk=secrets.token_hex(8))
         runs.interrupt_left_over(first, planner.desk)
+    finally:
         first.close()
-    except BaseException:
-        lock.release()
-        raise
-    desk = Desk(str(db_path), guard, planner, public_url)
+    return Desk(str(db_path), guard, planner, public_url)
+
+
+def _lifespan(desk: Desk, db_path: str | Path, lock: DeskLock):
+    """While the desk serves: a backup every 15 minutes while something changed; at shutdown, the plans
+    still running stopped and marked interrupted, and the file's lock released."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        keeper = backup.Keeper(db_path)  # a backup every 15 minutes while something changed
+        keeper = backup.Keeper(db_path)
         keeper.start()
         try:
             yield
@@ -67,27 +118,4 @@ def create_app(
         finally:
             lock.release()
 
-    app = FastAPI(
-        title="rotation desk",
-        summary="The director's desk: events, plans, re-plans and swaps over the rotation library.",
-        lifespan=lifespan,
-        docs_url=None,  # FastAPI's docs pages load their scripts from a CDN; the desk works offline
-        redoc_url=None,
-        responses=errors.REFUSALS,  # every refusal's shape, in the schema (and checked by the fuzzing)
-    )
-    app.state.desk = desk
-    app.add_middleware(GuardMiddleware, guard=guard)
-    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
-
-    errors.install(app)
-    app.include_router(api.router)
-    app.include_router(room_pages.api)
-    app.include_router(scores_api.api)
-    app.include_router(data_pages.api)
-    app.include_router(pages.router)
-    app.include_router(room_pages.router)
-    app.include_router(scores_pages.router)
-    app.include_router(data_pages.router)
-    app.include_router(series_pages.api)
-    app.include_router(series_pages.router)
-    return app
+    return lifespan
