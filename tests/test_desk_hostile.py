@@ -9,19 +9,16 @@ import threading
 
 import pytest
 from click.testing import CliRunner
-from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
 from desk_helpers import LOCAL, names, seeded_event, wait_run
 from rotation.commands.cli import cli
 from rotation.desk.app import create_app
-from rotation.desk.events import pages, runs, service
+from rotation.desk.events import runs, service
 from rotation.desk.events.settings import EventSettings
-from rotation.desk.room import pages as room_pages
-from rotation.desk.scores import pages as scores_pages
 from rotation.desk.storage import Made, PlanRequest, RunStatus, Store, VersionKind
 from rotation.desk.storage.lock import DeskBusy
-from test_desk_layers import FakePlanner
+from test_desk_layers import FakePlanner, page_routes
 
 SETTINGS = EventSettings(names=names(10), rounds=4, odd="sit-out")
 
@@ -77,8 +74,7 @@ def get_paths(client, event_id: int, public_id: str) -> list[str]:
         "name": "Spring league",
     }
     paths = [path for path, item in client.get("/openapi.json").json()["paths"].items() if "get" in item]
-    for router in (pages.router, room_pages.router, scores_pages.router):
-        paths += [route.path for route in router.routes if isinstance(route, APIRoute) and "GET" in route.methods]
+    paths += [route.path for route in page_routes("GET")]
     return sorted({path.replace(":path}", "}").format(**ids) for path in paths})
 
 
