@@ -14,7 +14,7 @@ from fastapi.staticfiles import StaticFiles
 from rotation.desk import errors
 from rotation.desk.data import pages as data_pages
 from rotation.desk.deps import HERE, Desk
-from rotation.desk.events import api, pages, runs, service
+from rotation.desk.events import api, pages, runs, schedule_pages, service, settings_pages
 from rotation.desk.room import pages as room_pages
 from rotation.desk.scores import api as scores_api
 from rotation.desk.scores import pages as scores_pages
@@ -71,7 +71,9 @@ ROUTERS = (
     room_pages.api,
     scores_api.api,
     data_pages.api,
+    settings_pages.router,  # before the event's page: /events/new is not an event's id
     pages.router,
+    schedule_pages.router,
     room_pages.router,
     scores_pages.router,
     data_pages.router,

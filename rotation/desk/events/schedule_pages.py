@@ -1,0 +1,182 @@
+"""Looking at a schedule (a player's day, the fixed rule beside it, who meets whom, the history) and
+printing and downloading it."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import HTTPException, Query, Request
+from fastapi.responses import HTMLResponse, Response
+
+import optimizer
+from models.event import FixedRule
+from optimizer.constructions.fixed import rule_words
+from rotation.desk.deps import Id, QueryId, desk_of, page, pages_router, players_url
+from rotation.desk.events import planning, service, views
+from rotation.desk.events.settings import EventSettings
+from rotation.desk.room.service import room
+from rotation.desk.storage import FixedFigures, VersionRow
+
+router = pages_router()
+
+
+def _shown(request: Request, event_id: Id, version_id: int | None = None) -> tuple[EventSettings, VersionRow]:
+    store = desk_of(request).store
+    event = service.load_event(store, event_id)
+    chosen = version_id if version_id is not None else event.current_version
+    if chosen is None:
+        raise HTTPException(404, "the event has no schedule yet: plan it first")
+    return event.settings, service.load_version(store, event_id, chosen)
+
+
+@router.get("/events/{event_id}/players/{player}", response_class=HTMLResponse)
+def player_page(request: Request, event_id: Id, player: Id, version: QueryId = None):
+    settings, shown = _shown(request, event_id, version)
+    schedule = shown.schedule()
+    if not 0 <= player < len(schedule.players):
+        raise HTTPException(404, f"player {player} is not on this schedule")
+    name = schedule.players[player]
+    metrics = next(p for p in shown.figures.metrics.players if p.name == name)
+    return page(
+        request,
+        "player.html.j2",
+        event_id=event_id,
+        settings=settings,
+        name=name,
+        day=views.player_day(schedule, name),
+        metrics=metrics,
+        played=shown.played,
+    )
+
+
+@router.get("/events/{event_id}/compare", response_class=HTMLResponse)
+def compare_page(request: Request, event_id: Id):
+    settings, shown = _shown(request, event_id)
+    fixed = shown.figures.fixed or FixedFigures()
+    variant = None
+    if settings.fixed_rule is not FixedRule.MJMP:  # the event's own fixed rule, beside the baseline
+        variant = planning.fixed_figures(shown.schedule(), settings.fixed_rule)
+    return page(
+        request,
+        "compare.html.j2",
+        event_id=event_id,
+        settings=settings,
+        rows=views.compared_rows(shown.figures, variant),
+        skipped=fixed.skipped or "",
+        variant=rule_words(settings.fixed_rule, tuple(settings.winds)) if variant is not None else "",
+        variant_skipped=(variant.skipped or "") if variant else "",
+        version=shown,
+    )
+
+
+@router.get("/events/{event_id}/meetings.png")
+def meetings_picture(request: Request, event_id: Id, version: QueryId = None):
+    from rotation.printing.pictures import meetings_png  # matplotlib: only when the picture is asked for
+
+    _, shown = _shown(request, event_id, version)
+    picture = desk_of(request).rendered.get(("meetings", shown.id), lambda: meetings_png(shown.schedule()))
+    return Response(picture, media_type="image/png")
+
+
+@router.get("/events/{event_id}/history", response_class=HTMLResponse)
+def history_page(request: Request, event_id: Id):
+    store = desk_of(request).store
+    event = service.load_event(store, event_id)
+    return page(
+        request,
+        "history.html.j2",
+        event_id=event_id,
+        settings=event.settings,
+        versions=store.versions(event_id),
+        current=event.current_version,
+        running=any(run.running for run in store.runs(event_id)),
+    )
+
+
+@router.get("/events/{event_id}/print-options", response_class=HTMLResponse)
+def print_options(request: Request, event_id: Id):
+    from rotation.printing.options import PARTS, parts_for
+
+    settings, shown = _shown(request, event_id)
+    schedule = shown.schedule()
+    return page(
+        request,
+        "print_options.html.j2",
+        event_id=event_id,
+        settings=settings,
+        parts=PARTS,
+        chosen=parts_for(schedule, _print_options(settings)),
+        rounds=len(schedule.rounds),
+        first=shown.played + 1 if shown.played < len(schedule.rounds) else 1,
+        local_only=desk_of(request).local_only,
+    )
+
+
+def _print_options(settings: EventSettings, parts=(), rounds=None, players_url: str = ""):
+    from rotation.printing.options import Options, rule_options
+
+    return Options(
+        title=settings.title,
+        date=settings.date,
+        only=tuple(parts),
+        rounds=rounds,
+        players_url=players_url,
+        winds=tuple(settings.winds),
+        **(rule_options(settings.rules, settings.sit_out_scoring) if settings.score_entry == "games" else {}),
+    )
+
+
+@router.get("/events/{event_id}/print", response_class=HTMLResponse)
+def print_page(
+    request: Request,
+    event_id: Id,
+    parts: Annotated[list[str], Query()] = [],  # noqa: B006 (FastAPI copies query defaults)
+    first: QueryId = None,
+    last: QueryId = None,
+):
+    """The printable page of `rotation print`, with the event's title and date."""
+    from rotation.commands.print_command import compare
+    from rotation.printing.options import PARTS
+    from rotation.printing.pages import render_page
+
+    settings, shown = _shown(request, event_id)
+    schedule = shown.schedule()
+    unknown = [part for part in parts if part not in PARTS]
+    total = len(schedule.rounds)
+    low, high = first or 1, last or total
+    if unknown or not 1 <= low <= high <= total:
+        raise HTTPException(422, f"choose parts from {', '.join(PARTS)} and rounds from 1 to {total}")
+    url = players_url(request, room(desk_of(request).store, event_id).public_id)  # its QR code on the sheets
+    options = _print_options(settings, parts, (low, high), url)
+
+    def make() -> str:
+        metrics = optimizer.check(schedule)  # nothing unchecked reaches the wall
+        return render_page(schedule, metrics, compare(schedule), options)
+
+    key = ("print", shown.id, settings.title, settings.date, tuple(parts), low, high, url)
+    try:
+        return HTMLResponse(desk_of(request).rendered.get(key, make))
+    except ValueError as error:  # a name too long for a wall chart: the library says which
+        raise HTTPException(422, str(error)) from None
+
+
+DOWNLOADS = {"schedule.json": "application/json", "schedule.csv": "text/csv", "schedule-long.csv": "text/csv"}
+
+
+@router.get("/events/{event_id}/download/{what}")
+def download(request: Request, event_id: Id, what: str, excel: bool = False):
+    from rotation.files.output import EXCEL_BOM, schedule_csv, schedule_csv_long, schedule_json, with_provenance
+
+    if what not in DOWNLOADS:
+        raise HTTPException(404, f"downloads are {', '.join(DOWNLOADS)}")
+    _, shown = _shown(request, event_id)
+    schedule = shown.schedule()
+    metrics = optimizer.check(schedule)
+    bom = EXCEL_BOM if excel else ""
+    render = {
+        "schedule.json": lambda: schedule_json(with_provenance(schedule, metrics, method=shown.kind.value)),
+        "schedule.csv": lambda: bom + schedule_csv(schedule),
+        "schedule-long.csv": lambda: bom + schedule_csv_long(schedule),
+    }
+    headers = {"Content-Disposition": f'attachment; filename="event-{event_id}-{what}"'}
+    return Response(render[what](), media_type=DOWNLOADS[what], headers=headers)

@@ -1,0 +1,145 @@
+"""The events' pages: the list of events, a new event's form, an event's settings and a name's spelling."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Annotated
+from urllib.parse import urlencode
+
+from fastapi import File, Request, UploadFile
+from fastapi.responses import HTMLResponse, RedirectResponse
+
+from models.event import name_key
+from models.rules import Rules
+from rotation.desk.deps import TEMPLATES, Id, Text, desk_of, page, pages_router
+from rotation.desk.events import changes, service
+from rotation.desk.events import rules_form as rule_boxes
+from rotation.desk.events.pages import back_to, players_now
+from rotation.desk.events.settings import (
+    MAX_UPLOAD_BYTES,
+    FieldErrors,
+    form_from_settings,
+    names_text,
+    settings_from_form,
+)
+from rotation.files.inputs import BadInput, decoded
+
+router = pages_router()
+TEMPLATES.env.globals["rule_numbers"] = rule_boxes.NUMBERS  # the settings form's box per figure of the rule sheet
+
+
+@router.get("/", response_class=HTMLResponse)
+def index(request: Request):
+    store = desk_of(request).store
+    events = [(event, event.settings) for event in store.events()]
+    series = Counter(settings.series for _, settings in events if settings.series)
+    return page(request, "index.html.j2", events=events, series=sorted(series.items(), key=lambda s: s[0].casefold()))
+
+
+@router.get("/events/new", response_class=HTMLResponse)
+def new_event(request: Request):
+    blank = {
+        "rounds": "7",
+        "time_limit": "30",
+        "odd": "three-handed",
+        "sit_out_scoring": "zero",
+        **rule_boxes.form_from_rules(Rules()),
+    }
+    return page(request, "event_form.html.j2", form=blank, event_id=None)
+
+
+async def _form_fields(request: Request, names_file: UploadFile | None) -> dict[str, str]:
+    """The form's text fields, the names file (if one was chosen) taking the place of pasted names."""
+    form = await request.form()
+    fields = {key: value for key, value in form.items() if isinstance(value, str)}
+    if names_file is not None and names_file.filename:
+        data = await names_file.read(MAX_UPLOAD_BYTES + 1)
+        if len(data) > MAX_UPLOAD_BYTES:
+            raise FieldErrors({"names": f"the names file is larger than {MAX_UPLOAD_BYTES // 1024} KB"})
+        try:
+            fields["names"] = decoded(data, "the names file")  # as the CLI reads it: UTF-8, or UTF-16 with its mark
+        except BadInput as error:
+            raise FieldErrors({"names": str(error)}) from None
+    return fields
+
+
+@router.post("/events", response_class=HTMLResponse)
+async def create_event(request: Request, names_file: Annotated[UploadFile | None, File()] = None):
+    return await _save_event(request, None, names_file)
+
+
+@router.get("/events/{event_id}/edit", response_class=HTMLResponse)
+def edit_event(request: Request, event_id: Id, renamed: str = "", to: str = ""):
+    note = f"{renamed} is now {to}, everywhere." if renamed and to else ""
+    return _settings_page(request, event_id, saved_note=note)
+
+
+def _settings_page(request: Request, event_id: Id, status: int = 200, **context) -> HTMLResponse:
+    """The event's settings, its names as the players are now (once a schedule has them), a rename box."""
+    store = desk_of(request).store
+    event = service.load_event(store, event_id)
+    settings = event.settings
+    form = form_from_settings(settings)
+    now = players_now(service.current_version(store, event))
+    if now:
+        form["names"] = names_text(now, settings.ids)
+    context.setdefault("errors", {})
+    return page(
+        request,
+        "event_form.html.j2",
+        status,
+        form=form,
+        event_id=event_id,
+        players_now=now,
+        rename_names=now or event.settings.names,
+        saved_note=context.pop("saved_note", ""),
+        **context,
+    )
+
+
+@router.post("/events/{event_id}/rename", response_class=HTMLResponse)
+def rename(request: Request, event_id: Id, old: Text = "", new: Text = ""):
+    """A player's spelling corrected everywhere (changes.rename); back to the page the form was on."""
+    store = desk_of(request).store
+    try:
+        was, now = changes.rename(store, event_id, old, new)
+    except service.DeskError as error:
+        if isinstance(error, service.NotFound):
+            raise
+        return _settings_page(request, event_id, error.status, errors={"rename": str(error)})
+    return RedirectResponse(f"/events/{event_id}/edit?{urlencode({'renamed': was, 'to': now})}", status_code=303)
+
+
+@router.post("/events/{event_id}/edit", response_class=HTMLResponse)
+async def save_event(request: Request, event_id: Id, names_file: Annotated[UploadFile | None, File()] = None):
+    return await _save_event(request, event_id, names_file)
+
+
+async def _save_event(request: Request, event_id: int | None, names_file: UploadFile | None):
+    fields: dict[str, str] = {}
+    try:
+        fields = await _form_fields(request, names_file)
+        settings = settings_from_form(fields)
+        store = desk_of(request).store
+        if event_id is None:
+            event_id = service.create_event(store, settings)
+        else:
+            old = service.load_event(store, event_id).settings
+            listed = {name_key(n) for n in settings.names}
+            guests = [n for n in old.guests if name_key(n) in listed]  # the form has no guests field
+            service.update_event(
+                store,
+                event_id,
+                settings.model_copy(update={"seed": old.seed, "workers": old.workers, "guests": guests}),
+            )
+            now = players_now(service.current_version(store, service.load_event(store, event_id)))
+            if now and {name_key(n) for n in now} != {name_key(n) for n in settings.names}:
+                note = (
+                    "Saved for the next plan of the whole day. The current schedule keeps its players: to "
+                    "correct a spelling use Rename a player below; for someone who leaves or arrives, re-plan on "
+                    "the Day page."
+                )
+                return _settings_page(request, event_id, saved_note=note)
+    except FieldErrors as error:
+        return page(request, "event_form.html.j2", 422, form=fields, event_id=event_id, errors=error.errors)
+    return back_to(event_id)
