@@ -69,7 +69,7 @@ def export_command(db_path, event_id, out):
     from rotation.desk.data import transfer
     from rotation.desk.events import service
     from rotation.desk.storage import Store
-    from rotation.files.output import write_outputs
+    from rotation.files.writing import write_outputs
 
     store = Store(_db(db_path))
     try:

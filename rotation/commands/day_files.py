@@ -9,14 +9,13 @@ from rotation.files.inputs import BadInput, read_schedule
 from rotation.files.output import (
     EXCEL_BOM,
     metrics_text,
-    say,
     schedule_csv,
     schedule_csv_long,
     schedule_json,
     seating_text,
     with_provenance,
-    write_outputs,
 )
+from rotation.files.writing import say, write_outputs
 
 
 def read_checked(path: str) -> Schedule:

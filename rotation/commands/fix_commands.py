@@ -10,8 +10,8 @@ from optimizer.fix import turns_broken_by
 from rotation.commands.day_files import emit, read_checked
 from rotation.commands.options import fix_options
 from rotation.files.inputs import BadInput, check_outputs
-from rotation.files.output import say
 from rotation.files.report import fix_text, played_text
+from rotation.files.writing import say
 
 
 @click.command()

@@ -1,0 +1,169 @@
+"""What a command prints and writes: the report on standard output, and a set of files all or nothing."""
+
+from __future__ import annotations
+
+import errno
+import os
+import secrets
+import shutil
+import stat
+import sys
+import tempfile
+from dataclasses import dataclass
+
+import click
+
+from rotation import stopping
+from rotation.files.inputs import BadInput
+
+
+class StdoutLost(Exception):
+    """The report could not be printed (a closed pipe, a full disk); the files were already written."""
+
+    def __init__(self, error: OSError):
+        super().__init__(error.strerror or str(error))
+        self.error = error
+
+
+def say(text: str = "") -> None:
+    """Print the report on standard output; a closed or full stdout becomes StdoutLost, not a traceback."""
+    if sys.stdout is None:  # the program was started with stdout closed (`>&-`)
+        raise StdoutLost(OSError(errno.EBADF, "standard output is closed"))
+    try:
+        click.echo(text)
+    except OSError as error:
+        raise StdoutLost(error) from None
+
+
+def write_outputs(files: list[tuple[str, str | bytes]]) -> None:
+    """Write a set of outputs all or nothing, never losing an earlier file.
+
+    Every file is first written in full to a temporary file in its target's folder, and every target
+    that already exists is kept aside under a hard link (a copy where links are not allowed); only then
+    is each temporary renamed into place. If any step fails, the targets already replaced get their
+    earlier version back (or are removed, when there was none), and BadInput says in one line why and
+    what state the set is in. No stop signal interrupts any of this (it takes effect once the set is
+    written or restored), and no temporary file is left on any path. Then one line `wrote FILE` per
+    output on stderr."""
+    with stopping.held():
+        staged = _Staged()
+        try:
+            for path, content in files:
+                staged.add(path, content)
+            staged.replace_all()
+        except BaseException as error:
+            state = staged.roll_back()
+            if not isinstance(error, (OSError, UnicodeError)):
+                raise
+            reason = getattr(error, "strerror", None) or str(error)
+            raise BadInput(f"cannot write {staged.current!r}: {reason}; {state}") from None
+        finally:
+            staged.clean()
+        for path, _ in files:
+            try:
+                click.echo(f"wrote {path}", err=True)
+            except OSError:
+                pass  # stderr closed: the files are written all the same
+
+
+@dataclass
+class _Output:
+    path: str  # as given, for messages
+    target: str  # through a symbolic link: the link stays, the file it points to is replaced
+    temporary: str = ""
+    earlier: str | None = None  # a second name for the file the target held, if any
+    replaced: bool = False
+    stuck: bool = False  # could not be put back: its earlier version stays under the second name
+
+
+class _Staged:
+    """The steps of one set of outputs: temporaries written, earlier files kept aside, renames done."""
+
+    def __init__(self) -> None:
+        self.current = ""  # the output being worked on, for the message
+        self.outputs: list[_Output] = []
+
+    def add(self, path: str, content: str | bytes) -> None:
+        self.current = path
+        output = _Output(path, os.path.realpath(path))
+        self.outputs.append(output)
+        folder = os.path.dirname(output.target)
+        fd, output.temporary = tempfile.mkstemp(dir=folder, prefix=".rotation-", suffix=".tmp")
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(content if isinstance(content, bytes) else content.encode("utf-8"))
+            handle.flush()
+            os.fsync(handle.fileno())  # a full disk shows here at the latest, not after the rename
+        mode = _mode(output.target)
+        # mkstemp makes files private; a new output is for sharing, a replaced one keeps its mode.
+        os.chmod(output.temporary, 0o666 & ~_umask() if mode is None else mode)
+        if mode is not None:
+            output.earlier = _keep_aside(output.target, folder)
+
+    def replace_all(self) -> None:
+        for output in self.outputs:
+            self.current = output.path
+            os.replace(output.temporary, output.target)
+            output.temporary, output.replaced = "", True
+
+    def roll_back(self) -> str:
+        """Put every replaced target back as it was; the state of the set, in words."""
+        stuck = []
+        for output in reversed([o for o in self.outputs if o.replaced]):
+            try:
+                if output.earlier is None:
+                    os.unlink(output.target)
+                else:
+                    os.replace(output.earlier, output.target)
+                    output.earlier = None
+            except OSError:
+                output.stuck = True
+                stuck.append(output)
+        if stuck:  # the earlier versions are kept where they are, and named
+            return "; ".join(
+                f"{o.path!r} holds the new version"
+                + ("" if o.earlier is None else f", the earlier one is in {o.earlier!r}")
+                for o in reversed(stuck)
+            )
+        kept = any(_mode(o.target) is not None for o in self.outputs)
+        return "no output written" + (", earlier files kept" if kept else "")
+
+    def clean(self) -> None:
+        """Remove the temporaries and the second names no longer needed."""
+        for output in self.outputs:
+            for leftover in (output.temporary, None if output.stuck else output.earlier):
+                if not leftover:
+                    continue
+                try:
+                    os.unlink(leftover)
+                except OSError:
+                    pass  # a temporary already renamed into place
+
+
+def _mode(target: str) -> int | None:
+    """The permission bits of an existing regular file, None when there is none."""
+    try:
+        status = os.stat(target)
+    except FileNotFoundError:
+        return None
+    return stat.S_IMODE(status.st_mode) if stat.S_ISREG(status.st_mode) else None
+
+
+def _keep_aside(target: str, folder: str) -> str:
+    """A second name for the earlier version of `target` in its folder, to put back on failure."""
+    for _ in range(100):
+        aside = os.path.join(folder, f".rotation-{secrets.token_hex(8)}.old")
+        try:
+            os.link(target, aside)
+            return aside
+        except FileExistsError:
+            continue
+        except OSError:  # no hard links here (some network and FAT file systems): a copy will do
+            shutil.copy2(target, aside)
+            return aside
+    raise FileExistsError(errno.EEXIST, "no free temporary name", folder)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
