@@ -18,6 +18,7 @@ from rotation.desk.events import api, pages, runs, schedule_pages, service, sett
 from rotation.desk.room import pages as room_pages
 from rotation.desk.scores import api as scores_api
 from rotation.desk.scores import pages as scores_pages
+from rotation.desk.scores import standings_pages
 from rotation.desk.security import LOCAL_HOSTS, Guard, GuardMiddleware
 from rotation.desk.series import pages as series_pages
 from rotation.desk.storage import RunStatus, Store, backup
@@ -76,6 +77,7 @@ ROUTERS = (
     schedule_pages.router,
     room_pages.router,
     scores_pages.router,
+    standings_pages.router,
     data_pages.router,
     series_pages.api,
     series_pages.router,

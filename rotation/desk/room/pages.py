@@ -16,8 +16,8 @@ from models.event import loose_key, name_key
 from rotation.desk.deps import TEMPLATES, FormNumber, Id, Text, desk_of, page, pages_router, players_url
 from rotation.desk.events import guards, service, views
 from rotation.desk.room import service as room
-from rotation.desk.scores.pages import screen_context
 from rotation.desk.scores.service import screen_stamp
+from rotation.desk.scores.standings_pages import screen_context
 from rotation.files.output import SIT_OUT_WORDS
 
 router = pages_router()

@@ -1,37 +1,23 @@
-"""The director's score pages: a round's cards as forms, a card's corrections, and the standings
-(a page, printable, CSV and JSON). The rules are rotation.desk.scores.service' and rotation.scoring's."""
+"""The director's score pages: a round's cards as forms, a card's corrections and the event's rules; the
+standings are standings_pages.py. The rules are rotation.desk.scores.service' and rotation.scoring's."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from fastapi import Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, RedirectResponse
 
 from models import SEAT_LETTERS
 from models.event import name_key
 from models.rules import SIT_OUT_RULE, Rules
-from models.scores import Card, RoundMark, Standings
+from models.scores import Card
 from rotation import scoring
-from rotation.desk.deps import BaseDep, Id, QueryId, Text, desk_of, local_time, page, pages_router
+from rotation.desk.deps import BaseDep, Id, QueryId, desk_of, local_time, page, pages_router
 from rotation.desk.events import changes, service
 from rotation.desk.scores import service as scores
-from rotation.desk.series import service as series
-from rotation.files.gamesheet import RESULT_COLUMNS, game_cells, games_csv
+from rotation.files.gamesheet import RESULT_COLUMNS, game_cells
 from rotation.files.output import SIT_OUT_WORDS
-from rotation.printing.season_standings_pages import place, rule_words, score_text, season_heading, season_notes
-from rotation.printing.standings_pages import (
-    cell,
-    folded_cell,
-    footnotes,
-    heading,
-    high_lines,
-    player_note,
-    results_csv,
-    standings_csv,
-    standings_html,
-    standings_json,
-)
 from rotation.printing.typeface import widest_word_em
 from rotation.scoring.games import second_looks
 
@@ -47,6 +33,11 @@ GAME_BOXES = (
     ("dead", "Dead", 4),
     ("error", "MJ in error", 3),
 )
+
+
+# A score card's seat row beside its name, in rem (desk.css .seat-row): the letter 1.1 and its gap 0.4, four
+# boxes of 4.2, the round's total 4, the grid's five gaps of 0.3.
+SEAT_ROW_EM = 1.1 + 0.4 + 4 * 4.2 + 4 + 5 * 0.3
 
 
 @dataclass(frozen=True)
@@ -116,7 +107,7 @@ def _game_rows(counted: Card | None, rules: Rules, typed: dict[int, tuple[str, .
     return tuple(rows)
 
 
-def _day_scores(request: Request, event_id: Id) -> scores.DayScores:
+def day_scores(request: Request, event_id: Id) -> scores.DayScores:
     return scores.day_scores(desk_of(request).store, event_id)
 
 
@@ -126,7 +117,7 @@ def _day_scores(request: Request, event_id: Id) -> scores.DayScores:
 @router.get("/events/{event_id}/scores")
 def scores_start(request: Request, event_id: Id):
     """The round to enter now: the first played round with a card missing, else the last played one."""
-    day = _day_scores(request, event_id)
+    day = day_scores(request, event_id)
     waiting = [r.number for r in day.rounds if r.played and r.missing]
     number = waiting[0] if waiting else max(1, day.played)
     return RedirectResponse(f"/events/{event_id}/scores/{number}", status_code=303)
@@ -149,7 +140,7 @@ def _round_page(
     errors: dict[str, str] | None = None,
     status: int = 200,
 ) -> HTMLResponse:
-    day = _day_scores(request, event_id)
+    day = day_scores(request, event_id)
     this = scores.round_cards(day, round_number)
     settings = service.load_event(desk_of(request).store, event_id).settings
     sit_outs = day.schedule.rounds[round_number - 1].sit_outs
@@ -202,7 +193,7 @@ async def enter_card(request: Request, event_id: Id, round_number: Id, table_num
     """A table's card from its form: game results `game-G-COLUMN` (winner, value, how, ...) for game G,
     or points: `name-S` (the seat's player, as the page showed them) and `points-S-G` for seat S and game G.
     Refused: every message beside its box, what was typed kept."""
-    day = _day_scores(request, event_id)
+    day = day_scores(request, event_id)
     scores.table_cards(day, round_number, table_number)  # a page to show it on
     form = await request.form()
     fields = {key: value for key, value in form.items() if isinstance(value, str)}
@@ -259,7 +250,7 @@ def _beside_boxes(table: int, names: dict[int, str], problems) -> dict[str, str]
 
 @router.get("/events/{event_id}/scores/{round_number}/{table_number}/history", response_class=HTMLResponse)
 def card_history(request: Request, event_id: Id, round_number: Id, table_number: Id):
-    day = _day_scores(request, event_id)
+    day = day_scores(request, event_id)
     table = scores.table_cards(day, round_number, table_number)
     settings = service.load_event(desk_of(request).store, event_id).settings
     return page(
@@ -283,170 +274,3 @@ def rules_page(request: Request, event_id: int):
     rules = settings.rules
     sit_out = rules.sit_out or SIT_OUT_RULE[settings.sit_out_scoring]
     return page(request, "rules.html.j2", event_id=event_id, settings=settings, rules=rules, sit_out=sit_out)
-
-
-# ---- the standings -------------------------------------------------------------------------------
-
-
-@router.get("/events/{event_id}/standings", response_class=HTMLResponse)
-def standings_page(request: Request, event_id: Id, after: QueryId = None):
-    return _standings_page(request, event_id, after)
-
-
-def _standings_page(
-    request: Request, event_id: Id, after: QueryId = None, errors: dict[str, str] | None = None, status: int = 200
-) -> HTMLResponse:
-    store = desk_of(request).store
-    day = _day_scores(request, event_id)
-    settings = service.load_event(store, event_id).settings
-    table = scores.standings_of(day, after) if day.complete else None
-    return page(
-        request,
-        "standings.html.j2",
-        status,
-        event_id=event_id,
-        settings=settings,
-        day=day,
-        standings=table,
-        heading=heading(table) if table else "",
-        rows=_rows(table),
-        footnotes=footnotes(table) if table else [],
-        highs=high_lines(table) if table else [],
-        on_screen=scores.screen_standings(store, event_id) is not None,
-        series_on_screen=series.screen_season(store, event_id) is not None,
-        series_rule=_series_rule(store, settings.series),
-        errors=errors or {},
-    )
-
-
-def _series_rule(store, name: str) -> str:
-    """The rule the event's series ranks by, in words ('' for an event of no series)."""
-    if not name:
-        return ""
-    choice = series.saved_choice(store, name)
-    return rule_words(choice.rule, choice.min_games, choice.best)
-
-
-def _rows(table: Standings | None) -> list:
-    if table is None:
-        return []
-    return [(row, player_note(row), [(cell(score), score.mark.value) for score in row.rounds]) for row in table.rows]
-
-
-SCREEN_ROUNDS = 6  # round columns at most on the projector's standings, beside rank, name and total
-# A score card's seat row beside its name, in rem (desk.css .seat-row): the letter 1.1 and its gap 0.4, four
-# boxes of 4.2, the round's total 4, the grid's five gaps of 0.3.
-SEAT_ROW_EM = 1.1 + 0.4 + 4 * 4.2 + 4 + 5 * 0.3
-SCREEN_EM = 46.8  # a 1920-px projector's row in em of a name's 40 px (room.css: 24-px margins)
-FIXED_EM, ROUND_EM = 3.2 + 3.8 + 2 * 0.4, 4 + 0.4  # rank, total and their gaps; a round column and its gap
-
-
-def _screen_columns(table: Standings | None) -> tuple[list[str], list]:
-    """The projector's round columns: every round while they fit beside the widest word of a name, or
-    else the first rounds summed in one column (with their signs) and the latest each in its own; and
-    each player's row in them."""
-    if table is None:
-        return [], []
-    word = widest_word_em(row.player for row in table.rows)
-    shown = max(1, min(SCREEN_ROUNDS, int((SCREEN_EM - FIXED_EM - word) // ROUND_EM)))
-    folded = table.after - shown + 1 if table.after > shown else 0
-    heads = ([f"R1–{folded}"] if folded else []) + [f"R{number}" for number in range(folded + 1, table.after + 1)]
-    rows = []
-    for row, note, cells in _rows(table):
-        if folded:
-            early = row.rounds[:folded]
-            sat_out = any(score.mark is RoundMark.SAT_OUT for score in early)
-            cells = [(folded_cell(list(early)), "sat out" if sat_out else "played"), *cells[folded:]]
-        rows.append((row, note, cells))
-    return heads, rows
-
-
-@router.post("/events/{event_id}/standings/screen")
-def screen_toggle(request: Request, event_id: Id, show: Text = "", top: Text = "", what: Text = ""):
-    """The projector shows the night's standings, or with what=series the series', or the round's tables."""
-    store = desk_of(request).store
-    try:
-        if top.strip() and not top.strip().isdigit():
-            raise service.DeskError(f"{top.strip()!r} is not a number of places", field="screen", status=422)
-        places = int(top) if top.strip() else None
-        if show == "yes" and what == "series":
-            series.show_series(store, event_id, places)
-        else:
-            scores.show_standings(store, event_id, show == "yes", places)
-    except service.DeskError as error:
-        if isinstance(error, service.NotFound):
-            raise
-        return _standings_page(request, event_id, errors={"screen": str(error)}, status=error.status)
-    return RedirectResponse(f"/events/{event_id}/standings", status_code=303)
-
-
-@router.get("/events/{event_id}/standings/print", response_class=HTMLResponse)
-def standings_print(request: Request, event_id: Id, after: QueryId = None):
-    """The printable page of `rotation scores --html`, with the event's title and date."""
-    settings = service.load_event(desk_of(request).store, event_id).settings
-    table = scores.standings_of(_day_scores(request, event_id), after)
-    rules = settings.rules if settings.score_entry == "games" else None  # house rules are the director's
-    return HTMLResponse(standings_html(table, settings.title, settings.date, rules))
-
-
-STANDINGS_FILES = {
-    "standings.csv": "text/csv",
-    "standings.json": "application/json",
-    "results.csv": "text/csv",
-    "games.csv": "text/csv",
-}
-
-
-@router.get("/events/{event_id}/standings/download/{what}")
-def standings_download(request: Request, event_id: Id, what: str, after: QueryId = None, excel: bool = False):
-    from rotation.files.output import EXCEL_BOM
-
-    if what not in STANDINGS_FILES:
-        raise service.DeskError(f"downloads are {', '.join(STANDINGS_FILES)}", status=404)
-    day = _day_scores(request, event_id)
-    table = scores.standings_of(day, after)
-    counted = [card for card in day.counted if card.round <= table.after]
-    render = {
-        "standings.csv": lambda: standings_csv(table),
-        "standings.json": lambda: standings_json(table),
-        "results.csv": lambda: results_csv(table),
-        "games.csv": lambda: games_csv(counted),
-    }
-    text = (EXCEL_BOM if excel and what.endswith(".csv") else "") + render[what]()
-    headers = {"Content-Disposition": f'attachment; filename="event-{event_id}-after-{table.after}-{what}"'}
-    return Response(text, media_type=STANDINGS_FILES[what], headers=headers)
-
-
-# ---- the projector (rotation.desk.room.pages.screen) -------------------------------------------------
-
-
-def screen_context(request: Request, event_id: Id) -> dict:
-    """What the projector needs to show the standings instead of the round's tables (standings None: it
-    shows the tables), and the stamp its poll compares."""
-    store = desk_of(request).store
-    season = series.screen_season(store, event_id)
-    if season is not None:
-        return {
-            "season": season,
-            "standings": None,
-            "standings_heading": season_heading(season),
-            "season_rows": [(place(row), row, score_text(season, row)) for row in season.rows],
-            "standings_notes": season_notes(season)[:1],
-            "standings_stamp": scores.screen_stamp(store, event_id),
-        }
-    table = scores.screen_standings(store, event_id)
-    top = scores.screen_top(store, event_id)
-    if table is not None and top is not None:  # the top places only, a tie at the last one included
-        table = table.model_copy(update={"rows": tuple(row for row in table.rows if row.rank <= top)})
-    heads, rows = _screen_columns(table)
-    return {
-        "season": None,
-        "standings": table,
-        "standings_heading": heading(table) if table else "",
-        "standings_heads": heads,
-        "standings_rows": rows,
-        "standings_notes": [*footnotes(table), *high_lines(table, range(table.after, table.after + 1))]
-        if table
-        else [],
-        "standings_stamp": scores.screen_stamp(store, event_id),
-    }

@@ -190,7 +190,7 @@ def series_standings(
     return SeriesStandings(season, tuple(left_out))
 
 
-# ---- the projector: the series' standings (rotation.desk.scores.pages.screen_context) -------------------
+# ---- the projector: the series' standings (rotation.desk.scores.standings_pages.screen_context) -------------------
 
 
 def show_series(store: Store, event_id: int, top: int | None = None) -> None:
