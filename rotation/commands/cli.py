@@ -35,7 +35,7 @@ from rotation.commands.progress import progress_display
 from rotation.commands.scores_command import scores_command
 from rotation.commands.season_command import season_command
 from rotation.desk.serve import serve
-from rotation.files.inputs import BadInput, check_outputs, make_event, one_line_error, parse_sizes, read_schedule
+from rotation.files.inputs import BadInput, make_event, one_line_error, parse_sizes, read_schedule
 from rotation.files.output import metrics_text
 from rotation.files.report import (
     COMPARE_HEADER,
@@ -52,7 +52,7 @@ from rotation.files.report import (
     zero_repeat_answer,
 )
 from rotation.files.season_report import season_text
-from rotation.files.writing import StdoutLost, say, write_outputs
+from rotation.files.writing import StdoutLost, check_outputs, say, write_outputs
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

@@ -9,9 +9,9 @@ from models.event import MAX_ROUNDS
 from optimizer.fix import turns_broken_by
 from rotation.commands.day_files import emit, read_checked
 from rotation.commands.options import fix_options
-from rotation.files.inputs import BadInput, check_outputs
+from rotation.files.inputs import BadInput
 from rotation.files.report import fix_text, played_text
-from rotation.files.writing import say
+from rotation.files.writing import check_outputs, say
 
 
 @click.command()

@@ -10,7 +10,7 @@ import click
 
 from models import OddPolicy, SitOutScoring
 from models.event import MAX_ROUNDS, FixedRule
-from rotation.files.inputs import check_outputs
+from rotation.files.writing import check_outputs
 
 
 def room_options(command):

@@ -9,9 +9,9 @@ import click
 import optimizer
 from models import Event, Schedule
 from optimizer.words import counted
-from rotation.files.inputs import BadInput, check_outputs, read_rules, read_schedule
+from rotation.files.inputs import BadInput, read_rules, read_schedule
 from rotation.files.lists import ListError, read_winds
-from rotation.files.writing import say, write_outputs
+from rotation.files.writing import check_outputs, say, write_outputs
 
 PART_NAMES = ("walls", "lookup", "slips", "sheets", "summary")
 

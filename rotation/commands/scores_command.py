@@ -10,11 +10,11 @@ from models.rules import Rules
 from rotation import scoring
 from rotation.commands.print_command import parse_text
 from rotation.files.gamesheet import games_csv, games_template, read_gamesheet
-from rotation.files.inputs import MAX_SCHEDULE_BYTES, BadInput, check_outputs, read_rules, read_schedule, read_text
+from rotation.files.inputs import MAX_SCHEDULE_BYTES, BadInput, read_rules, read_schedule, read_text
 from rotation.files.lists import ListError
 from rotation.files.output import EXCEL_BOM
 from rotation.files.scoresheet import Scoresheet, read_scoresheet, sheet_kind, template_csv
-from rotation.files.writing import say, write_outputs
+from rotation.files.writing import check_outputs, say, write_outputs
 from rotation.printing.standings_pages import results_csv, standings_csv, standings_html, standings_json, standings_text
 from rotation.scoring.games import second_looks
 

@@ -9,9 +9,9 @@ from pydantic import ValidationError
 
 from models import SeasonRule, Standings
 from rotation.commands.print_command import parse_text
-from rotation.files.inputs import MAX_SCHEDULE_BYTES, BadInput, check_outputs, one_line, read_text
+from rotation.files.inputs import MAX_SCHEDULE_BYTES, BadInput, one_line, read_text
 from rotation.files.output import EXCEL_BOM
-from rotation.files.writing import say, write_outputs
+from rotation.files.writing import check_outputs, say, write_outputs
 from rotation.printing.season_standings_pages import season_csv, season_html, season_json, season_text
 from rotation.scoring import season_standings
 

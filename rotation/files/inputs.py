@@ -8,7 +8,6 @@ import json
 import os
 import stat
 import sys
-import tempfile
 from pathlib import Path
 
 import click
@@ -17,7 +16,6 @@ from pydantic import ValidationError
 from models import Event, OddPolicy, Schedule, SitOutScoring
 from models.event import MAX_PLAYERS, name_key, normalise_name
 from models.rules import Rules
-from rotation import stopping
 from rotation.files import lists
 from rotation.files.lists import GroupLine, ListError, NamesTable, StayLine, lines_text, read_names_table
 
@@ -89,7 +87,7 @@ def read_text(path: str, what: str, limit: int = MAX_INPUT_BYTES) -> str:
     except FileNotFoundError:
         raise BadInput(f"{what} file {path!r} does not exist") from None
     except NotADirectoryError:
-        raise BadInput(f"{what} file {path!r}: {_file_in_path(path)!r} is not a folder") from None
+        raise BadInput(f"{what} file {path!r}: {file_in_path(path)!r} is not a folder") from None
     except (OSError, ValueError) as error:
         raise BadInput(f"cannot read {what} file {path!r}: {getattr(error, 'strerror', None) or error}") from None
     if not text.strip():
@@ -118,7 +116,7 @@ def decoded(data: bytes, what: str) -> str:
         raise BadInput(f"{what} is not UTF-8 text (a spreadsheet saves it as 'CSV UTF-8')") from None
 
 
-def _file_in_path(path: str) -> str:
+def file_in_path(path: str) -> str:
     """The first part of a path that exists but is not a folder."""
     parts = Path(path).parts
     for end in range(1, len(parts)):
@@ -322,66 +320,6 @@ def _located(error: ValueError, files: dict) -> str:
         for kind, numbers in lists.refused_lines(refused, **listed).items()
     )
     return f"{where}: {refused}" if where else str(refused)
-
-
-def check_outputs(outputs: dict[str, str | None], inputs: dict[str, str | None]) -> list[tuple[str, str]]:
-    """Refuse, before any work, an output that cannot be written or that is an input or another output.
-
-    `outputs` and `inputs` map what the path is ('--json', 'schedule file') to the path. Returns the
-    (option, path) pairs to write."""
-    chosen = [(what, path) for what, path in outputs.items() if path is not None]
-    for what, path in chosen:
-        _writable(what, path)
-    named = [(what, path) for what, path in inputs.items() if path is not None] + chosen
-    for i, (what, path) in enumerate(chosen):
-        for other_what, other in named[: len(named) - len(chosen) + i]:
-            if _same_file(path, other):
-                raise BadInput(f"{what} {path!r} is the same file as the {other_what} {other!r}; choose another name")
-    return chosen
-
-
-def _same_file(a: str, b: str) -> bool:
-    if os.path.realpath(a) == os.path.realpath(b):
-        return True
-    try:
-        return os.path.samefile(a, b)  # hard links
-    except OSError:
-        return False
-
-
-def _writable(what: str, path: str) -> None:
-    where = f"cannot write {what} {path!r}"
-    if path == "-":
-        raise BadInput(f"{where}: standard output is not an output file here; write ./- for a file named '-'")
-    if not path or path.endswith(("/", os.sep)):
-        raise BadInput(f"{where}: not a file name")
-    folder = os.path.dirname(path) or "."
-    if not os.path.exists(folder):
-        raise BadInput(f"{where}: folder {folder!r} does not exist")
-    if not os.path.isdir(folder):
-        raise BadInput(f"{where}: {_file_in_path(path)!r} is not a folder")
-    if os.path.isdir(path):
-        raise BadInput(f"{where}: it is a folder")
-    if os.path.exists(path) and not os.path.isfile(path):
-        raise BadInput(f"{where}: it exists and is not a regular file")
-    if os.path.isfile(path) and not (os.stat(path).st_mode & 0o222 and os.access(path, os.W_OK)):
-        raise BadInput(f"{where}: the file is read-only")
-    try:
-        longest = os.pathconf(folder, "PC_NAME_MAX")
-    except (AttributeError, OSError, ValueError):  # Windows has no os.pathconf; 255 is NTFS's limit too
-        longest = 255
-    if len(os.path.basename(path).encode("utf-8", "surrogateescape")) > longest:
-        raise BadInput(f"{where}: the file name is longer than {longest} bytes")
-    target_folder = os.path.dirname(os.path.realpath(path))  # a symbolic link's file is the one replaced
-    if not os.path.isdir(target_folder):
-        raise BadInput(f"{where}: it is a link into folder {target_folder!r}, which does not exist")
-    try:  # the folder may look writable and still refuse files (/proc, a read-only disk)
-        with stopping.held():  # a signal between the two steps would leave the probe behind
-            fd, probe = tempfile.mkstemp(dir=target_folder, prefix=".rotation-", suffix=".tmp")
-            os.close(fd)
-            os.unlink(probe)
-    except OSError as error:
-        raise BadInput(f"{where}: {error.strerror or error}") from None
 
 
 def parse_sizes(text: str, option: str, minimum: int, maximum: int = MAX_PLAYERS) -> list[int]:

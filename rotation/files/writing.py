@@ -1,4 +1,5 @@
-"""What a command prints and writes: the report on standard output, and a set of files all or nothing."""
+"""What a command prints and writes: its outputs refused before any work if they cannot be written or would
+replace an input, the report on standard output, and a set of files written all or nothing."""
 
 from __future__ import annotations
 
@@ -14,7 +15,67 @@ from dataclasses import dataclass
 import click
 
 from rotation import stopping
-from rotation.files.inputs import BadInput
+from rotation.files.inputs import BadInput, file_in_path
+
+
+def check_outputs(outputs: dict[str, str | None], inputs: dict[str, str | None]) -> list[tuple[str, str]]:
+    """Refuse, before any work, an output that cannot be written or that is an input or another output.
+
+    `outputs` and `inputs` map what the path is ('--json', 'schedule file') to the path. Returns the
+    (option, path) pairs to write."""
+    chosen = [(what, path) for what, path in outputs.items() if path is not None]
+    for what, path in chosen:
+        _writable(what, path)
+    named = [(what, path) for what, path in inputs.items() if path is not None] + chosen
+    for i, (what, path) in enumerate(chosen):
+        for other_what, other in named[: len(named) - len(chosen) + i]:
+            if _same_file(path, other):
+                raise BadInput(f"{what} {path!r} is the same file as the {other_what} {other!r}; choose another name")
+    return chosen
+
+
+def _same_file(a: str, b: str) -> bool:
+    if os.path.realpath(a) == os.path.realpath(b):
+        return True
+    try:
+        return os.path.samefile(a, b)  # hard links
+    except OSError:
+        return False
+
+
+def _writable(what: str, path: str) -> None:
+    where = f"cannot write {what} {path!r}"
+    if path == "-":
+        raise BadInput(f"{where}: standard output is not an output file here; write ./- for a file named '-'")
+    if not path or path.endswith(("/", os.sep)):
+        raise BadInput(f"{where}: not a file name")
+    folder = os.path.dirname(path) or "."
+    if not os.path.exists(folder):
+        raise BadInput(f"{where}: folder {folder!r} does not exist")
+    if not os.path.isdir(folder):
+        raise BadInput(f"{where}: {file_in_path(path)!r} is not a folder")
+    if os.path.isdir(path):
+        raise BadInput(f"{where}: it is a folder")
+    if os.path.exists(path) and not os.path.isfile(path):
+        raise BadInput(f"{where}: it exists and is not a regular file")
+    if os.path.isfile(path) and not (os.stat(path).st_mode & 0o222 and os.access(path, os.W_OK)):
+        raise BadInput(f"{where}: the file is read-only")
+    try:
+        longest = os.pathconf(folder, "PC_NAME_MAX")
+    except (AttributeError, OSError, ValueError):  # Windows has no os.pathconf; 255 is NTFS's limit too
+        longest = 255
+    if len(os.path.basename(path).encode("utf-8", "surrogateescape")) > longest:
+        raise BadInput(f"{where}: the file name is longer than {longest} bytes")
+    target_folder = os.path.dirname(os.path.realpath(path))  # a symbolic link's file is the one replaced
+    if not os.path.isdir(target_folder):
+        raise BadInput(f"{where}: it is a link into folder {target_folder!r}, which does not exist")
+    try:  # the folder may look writable and still refuse files (/proc, a read-only disk)
+        with stopping.held():  # a signal between the two steps would leave the probe behind
+            fd, probe = tempfile.mkstemp(dir=target_folder, prefix=".rotation-", suffix=".tmp")
+            os.close(fd)
+            os.unlink(probe)
+    except OSError as error:
+        raise BadInput(f"{where}: {error.strerror or error}") from None
 
 
 class StdoutLost(Exception):
