@@ -35,6 +35,7 @@ def check_outputs(outputs: dict[str, str | None], inputs: dict[str, str | None])
 
 
 def _same_file(a: str, b: str) -> bool:
+    """The same file by path, through a symbolic link, or as a hard link."""
     if os.path.realpath(a) == os.path.realpath(b):
         return True
     try:
@@ -44,6 +45,8 @@ def _same_file(a: str, b: str) -> bool:
 
 
 def _writable(what: str, path: str) -> None:
+    """BadInput in one line unless `path` can be written as a file: not standard output, not a folder, in a
+    folder that exists and takes files (a probe file is made and removed), not read-only, a name short enough."""
     where = f"cannot write {what} {path!r}"
     if path == "-":
         raise BadInput(f"{where}: standard output is not an output file here; write ./- for a file named '-'")

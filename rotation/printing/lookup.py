@@ -63,6 +63,8 @@ def sort_key(name: str, sort_by: str = "first") -> tuple:
 
 
 def lookup_entries(schedule: Schedule, index: int, sort_by: str = "first") -> list[LookupEntry]:
+    """A round's players with their table and seat (or "out"), in the reader's alphabetical order; the
+    projector's find-your-table list on the desk is the same."""
     round_ = schedule.rounds[index]
     three = {n for t in round_.tables if len(t.players) == 3 for n in t.players}
     seats = schedule.seat_of(index)

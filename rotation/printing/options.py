@@ -40,6 +40,8 @@ GUIDE_TEXTS = RuleTexts()
 
 @dataclass(frozen=True)
 class Options:
+    """What the director asks the print for (`rotation print`'s options, the desk's print form)."""
+
     title: str = ""
     date: str = ""
     only: tuple[str, ...] = ()  # empty: walls, slips, summary, and lookup for rooms over 24 players
@@ -61,6 +63,8 @@ def rule_options(rules: Rules, sit_out_scoring: SitOutScoring) -> dict:
 
 
 def parts_for(schedule: Schedule, options: Options) -> tuple[str, ...]:
+    """The parts to print, in PARTS order: those asked for, else walls, slips and the summary, with the
+    find-your-table lists from LOOKUP_FROM players."""
     if options.only:
         return tuple(p for p in PARTS if p in options.only)
     lookup = ("lookup",) if len(schedule.players) >= LOOKUP_FROM else ()
@@ -68,6 +72,7 @@ def parts_for(schedule: Schedule, options: Options) -> tuple[str, ...]:
 
 
 def round_indexes(schedule: Schedule, options: Options) -> range:
+    """The 0-based rounds to print: the asked-for first to last round (1-based, inclusive), at most the day's."""
     first, last = options.rounds or (1, len(schedule.rounds))
     return range(first - 1, min(last, len(schedule.rounds)))
 

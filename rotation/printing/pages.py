@@ -44,6 +44,9 @@ class Comparison:
 
 @dataclass(frozen=True)
 class Sheet:
+    """One printed sheet: its part and what it holds (a wall chart, a lookup page, slips, score sheets, the
+    rules page's lines, or nothing for the summary)."""
+
     kind: str  # "wall", "lookup", "slips", "scores" or "summary"
     body: object = None
     extra: tuple = field(default=())
@@ -54,6 +57,8 @@ class Sheet:
 
 
 def sheets(schedule: Schedule, options: Options = Options()) -> list[Sheet]:
+    """Every sheet of the print in the order it comes out of the printer: each round's wall charts and lookup
+    pages, then the slips, the rules page and score sheets, then the summary."""
     parts, indexes = parts_for(schedule, options), round_indexes(schedule, options)
     walls = day_wall_charts(schedule, indexes, options.texts) if "walls" in parts else {}
     out: list[Sheet] = []
@@ -76,6 +81,7 @@ def sheets(schedule: Schedule, options: Options = Options()) -> list[Sheet]:
 
 
 def expected_pages(schedule: Schedule, options: Options = Options()) -> int:
+    """The number of sheets to print: what the command and the desk announce."""
     return len(sheets(schedule, options))
 
 

@@ -27,6 +27,7 @@ class ScoreSheet:
 
 
 def heading_of(round_number: int, table: int, three_handed: bool) -> str:
+    """'Round 3 · Table 12', and ' · three-handed' at a table of three."""
     return f"Round {round_number} · Table {table}" + (" · three-handed" if three_handed else "")
 
 
