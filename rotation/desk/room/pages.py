@@ -92,13 +92,44 @@ def release_session(request: Request, event_id: Id):
     return _room_action(request, event_id, lambda d: room.release_session(d.store, event_id, d.clock()))
 
 
+def _asked(request: Request, event_id: Id, heading: str, note: str, button: str, fields: dict) -> Response:
+    """The page that asks before an action the room would notice and nobody can redo by a click
+    (confirm.html.j2, as the day's changes ask): the same post again, confirmed, or back."""
+    settings = service.load_event(desk_of(request).store, event_id).settings
+    return page(
+        request,
+        "confirm.html.j2",
+        event_id=event_id,
+        settings=settings,
+        heading=heading,
+        button=button,
+        preview={"note": note, "effects": {"lines": []}},
+        action=request.url.path,
+        fields=fields,
+        back=f"/events/{event_id}/room",
+    )
+
+
 @router.post("/events/{event_id}/release/withdraw")
-def withdraw(request: Request, event_id: Id):
+def withdraw(request: Request, event_id: Id, confirm: Text = ""):
+    last = room.room(desk_of(request).store, event_id).last
+    if last and not confirm:
+        note = f"The projector and the players' phones stop showing round {last} until it is released again."
+        return _asked(request, event_id, f"Take round {last} back?", note, f"Take round {last} back", {})
     return _room_action(request, event_id, lambda d: room.withdraw(d.store, event_id))
 
 
 @router.post("/events/{event_id}/timer")
-def timer(request: Request, event_id: Id, action: Text = "", minutes: Annotated[float, Form()] = 5):
+def timer(request: Request, event_id: Id, action: Text = "", minutes: Annotated[float, Form()] = 5, confirm: Text = ""):
+    if action == "reset" and not confirm:
+        desk = desk_of(request)
+        clock = room.room(desk.store, event_id).timer
+        left = max(0.0, clock.remaining(desk.clock()))
+        note = (
+            f"The round's timer goes back to {clock.minutes:g}:00 and stands still; "
+            f"the {int(left // 60)}:{int(left % 60):02d} it has left now is forgotten."
+        )
+        return _asked(request, event_id, "Reset the round's timer?", note, "Reset the timer", {"action": "reset"})
     return _room_action(request, event_id, lambda d: room.timer(d.store, event_id, action, d.clock(), minutes))
 
 
