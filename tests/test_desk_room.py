@@ -139,6 +139,9 @@ def test_exposed_the_phones_need_no_key_and_everything_else_still_does(db):
         assert phone.get(f"/e/{pid}/me", params={"player": "Player 01"}).status_code == 200
         assert phone.get(f"/e/{pid}/me/state.json").status_code == 200
         assert phone.get("/static/phone.js").status_code == 200 and phone.get("/static/room.css").status_code == 200
+        for icon in ("/static/favicon.svg", "/favicon.ico"):  # a phone's icon, never a 404 (issue 53)
+            answer = phone.get(icon)
+            assert answer.status_code == 200 and answer.headers["content-type"] == "image/svg+xml", icon
         assert phone.get("/e/nobody/me").status_code == 404
         for path in (
             f"/e/{event_id}/screen",

@@ -9,11 +9,11 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Form, HTTPException, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field
 
 from models.event import loose_key, name_key
-from rotation.desk.deps import TEMPLATES, FormNumber, Id, Text, desk_of, page, pages_router, players_url
+from rotation.desk.deps import HERE, TEMPLATES, FormNumber, Id, Text, desk_of, page, pages_router, players_url
 from rotation.desk.events import guards, service, views
 from rotation.desk.room import service as room
 from rotation.desk.scores.service import screen_stamp
@@ -188,6 +188,13 @@ def screen_state(request: Request, event_id: Id) -> dict:
 
 
 # ---- the players' phones (public: no key, read only, released rounds only) ---------------------
+
+
+@router.get("/favicon.ico")
+def favicon() -> FileResponse:
+    """The desk's icon where a browser asks for it by default (a print page, a tool's own request): the
+    pages name it (/static/favicon.svg); neither is ever a 404."""
+    return FileResponse(HERE / "static" / "favicon.svg", media_type="image/svg+xml")
 
 
 def _public(request: Request, public_id: str) -> int:
