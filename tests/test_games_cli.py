@@ -145,10 +145,9 @@ def csv_text(rows) -> str:
     return buffer.getvalue()
 
 
-def test_the_readme_examples_score_as_it_says(tmp_path, capsys):
-    """The Scoring section's games and rules file, read by the command as a director would copy them."""
-    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Scoring\n", 1)[1].split("\n## ", 1)[0]
+def test_the_scoring_pages_examples_score_as_it_says(tmp_path, capsys):
+    """The Scoring page's games and rules file, read by the command as a director would copy them."""
+    section = (Path(__file__).parent.parent / "docs" / "scoring.md").read_text(encoding="utf-8")
     blocks = [block for block in section.split("\n\n") if block.startswith("    ")]
     games, rules = ("\n".join(line[4:] for line in block.splitlines()) + "\n" for block in blocks[:2])
     day = tmp_path / "day.json"
