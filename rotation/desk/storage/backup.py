@@ -34,7 +34,12 @@ class BackupError(Exception):
 def backup(source: str | Path, out: str | Path, pages: int = -1, progress: Callable | None = None) -> Path:
     """A consistent copy of the database `source` at `out`, made by SQLite's online backup while other
     connections write, checked, then moved into place whole. `pages` per step (-1: all at once)."""
-    out = Path(out)
+    refuse_out(source, out)
+    return _copy(source, Path(out), pages, progress)
+
+
+def _copy(source: str | Path, out: Path, pages: int = -1, progress: Callable | None = None) -> Path:
+    """`backup` without the check of `out` (the desk's automatic backups go in its own folder)."""
     for left in out.parent.glob(f".{out.name}.partial-*"):  # a backup killed before it was whole
         left.unlink(missing_ok=True)
     partial = out.with_name(f".{out.name}.partial-{os.getpid()}")
@@ -49,6 +54,41 @@ def backup(source: str | Path, out: str | Path, pages: int = -1, progress: Calla
     finally:
         partial.unlink(missing_ok=True)
     return out
+
+
+def desk_files(db_path: str | Path) -> list[Path]:
+    """The files that are the desk's data: the database, the journals SQLite keeps beside it (`-wal`,
+    `-shm`, `-journal`), its lock and the automatic backups' folder."""
+    path = Path(db_path)
+    return [path, *(Path(f"{path}{suffix}") for suffix in ("-wal", "-shm", "-journal", ".lock")), folder(path)]
+
+
+def refuse_out(db_path: str | Path, out: str | Path) -> None:
+    """BackupError unless `out` may take a backup of `db_path`: not a folder, none of the desk's own files
+    (`desk_files`, a link to one of them) and nothing inside its backups' folder. Replacing the `-wal` of
+    a running desk loses every change it still holds (issue 57)."""
+    out = Path(out)
+    if out.is_dir():
+        raise BackupError(
+            f"{str(out)!r} is a folder: name the backup's file, for example {str(out / 'desk-backup.sqlite3')!r}"
+        )
+    backups = folder(db_path)
+    own = desk_files(db_path) + (sorted(backups.iterdir()) if backups.is_dir() else [])
+    found = next((path for path in own if out.resolve() == path.resolve() or _same_file(out, path)), None)
+    if found is None and backups.resolve() in out.resolve().parents:
+        found = backups
+    if found is not None:
+        raise BackupError(
+            f"{str(out)!r} is the desk's own {found.name!r}: the backup would replace it; choose another name"
+        )
+
+
+def _same_file(first: Path, second: Path) -> bool:
+    """Whether two names are one file (a hard link is another name of the same file)."""
+    try:
+        return first.samefile(second)
+    except OSError:
+        return False
 
 
 def restore(backup_file: str | Path, target: str | Path) -> None:
@@ -79,7 +119,7 @@ def automatic(db_path: str | Path, reason: str) -> Path | None:
     where = folder(db_path)
     where.mkdir(parents=True, exist_ok=True)
     stamp = datetime.now().strftime("%Y-%m-%d-%H%M%S")
-    made = backup(db_path, _free(where / f"{stamp}-{reason}{SUFFIX}"))
+    made = _copy(db_path, _free(where / f"{stamp}-{reason}{SUFFIX}"))
     for old in listed(db_path)[KEEP:]:
         old.unlink(missing_ok=True)
     return made
