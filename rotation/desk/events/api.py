@@ -110,6 +110,12 @@ class GoBackIn(BaseModel):
 class RenameIn(BaseModel):
     old: Name = Field(description="The player's name as it is now (any case).")
     new: Name = Field(description="The new spelling; not another player's name.")
+    base_version: int | None = Field(
+        default=None,
+        description="The version this rename was made from (0: the event had no schedule yet). If the day has "
+        "changed since, nothing is stored and the answer is 409 with the current version's id. Left out: the "
+        "rename is made to whatever is current when it arrives.",
+    )
 
 
 class RenamedOut(BaseModel):
@@ -267,7 +273,7 @@ def move(request: Request, event_id: Id, body: MoveIn) -> VersionOut:
 def rename(request: Request, event_id: Id, body: RenameIn) -> RenamedOut:
     """Correct a player's spelling everywhere: settings, a new version of the schedule, cards, the room."""
     store = desk_of(request).store
-    _, name = changes.rename(store, event_id, body.old, body.new)
+    _, name = changes.rename(store, event_id, body.old, body.new, body.base_version)
     event = service.load_event(store, event_id)
     version = service.current_version(store, event)
     return RenamedOut(name=name, current_version=None if version is None else version_out(version, version.id))

@@ -11,7 +11,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 
 from models.event import name_key
 from models.rules import Rules
-from rotation.desk.deps import TEMPLATES, Id, Text, desk_of, page, pages_router
+from rotation.desk.deps import TEMPLATES, BaseDep, Id, Text, desk_of, page, pages_router
 from rotation.desk.events import changes, service
 from rotation.desk.events import rules_form as rule_boxes
 from rotation.desk.events.pages import back_to, players_now
@@ -92,21 +92,24 @@ def _settings_page(request: Request, event_id: Id, status: int = 200, **context)
         event_id=event_id,
         players_now=now,
         rename_names=now or event.settings.names,
+        rename_base=event.current_version or 0,
         saved_note=context.pop("saved_note", ""),
         **context,
     )
 
 
 @router.post("/events/{event_id}/rename", response_class=HTMLResponse)
-def rename(request: Request, event_id: Id, old: Text = "", new: Text = ""):
-    """A player's spelling corrected everywhere (changes.rename); back to the page the form was on."""
+def rename(request: Request, event_id: Id, base: BaseDep, old: Text = "", new: Text = ""):
+    """A player's spelling corrected everywhere (changes.rename); back to the page the form was on. Refused
+    (the day changed since the form was shown, say): the settings page as it is now, what was typed kept."""
     store = desk_of(request).store
     try:
-        was, now = changes.rename(store, event_id, old, new)
+        was, now = changes.rename(store, event_id, old, new, base)
     except service.DeskError as error:
         if isinstance(error, service.NotFound):
             raise
-        return _settings_page(request, event_id, error.status, errors={"rename": str(error)})
+        typed = {"old": old, "new": new}
+        return _settings_page(request, event_id, error.status, errors={"rename": str(error)}, rename_typed=typed)
     return RedirectResponse(f"/events/{event_id}/edit?{urlencode({'renamed': was, 'to': now})}", status_code=303)
 
 
