@@ -31,14 +31,15 @@ def desk(tmp_path):
         yield client, db
 
 
-def at_once(client, *posts: tuple[str, dict]):
-    """POST each (path, keywords) from a thread of its own, all released together; the responses in order."""
+def at_once(client, *posts: tuple[str, dict], method: str = "post"):
+    """POST (or `method`) each (path, keywords) from a thread of its own, all released together; the
+    responses in order."""
     barrier = threading.Barrier(len(posts))
 
     def go(post: tuple[str, dict]):
         barrier.wait()
         path, keywords = post
-        return client.post(path, follow_redirects=False, **keywords)
+        return client.request(method, path, follow_redirects=False, **keywords)
 
     with ThreadPoolExecutor(len(posts)) as pool:
         return list(pool.map(go, posts))

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
 
 from models import Metrics, Moves, PlayerChange, Reseat, Schedule
@@ -51,6 +53,9 @@ class ProposalOut(BaseModel):
 class EventOut(BaseModel):
     id: int
     settings: EventSettings
+    settings_version: str = Field(
+        description="The settings as read, named: send it back as `base_settings` when you change them."
+    )
     current_version: VersionOut | None
     runs: list[RunOut]
     proposals: list[ProposalOut] = Field(description="The last re-plan's schedules, until one is accepted.")
@@ -176,6 +181,7 @@ def event_out(request: Request, event_id: Id) -> EventOut:
     return EventOut(
         id=event.id,
         settings=event.settings,
+        settings_version=service.settings_tag(event.settings),
         current_version=None if version is None else version_out(version, event.current_version),
         runs=[run_out(run) for run in runs],
         proposals=[proposal_out(p, event.current_version) for p in changes.proposals(desk.store, event)],
@@ -197,9 +203,23 @@ def get_event(request: Request, event_id: Id) -> EventOut:
     return event_out(request, event_id)
 
 
+BaseSettings = Annotated[
+    str | None,
+    Query(
+        max_length=64,
+        description="The settings these were made from (the event's `settings_version` when you read it). If "
+        "they have changed since (another client saved settings, or renamed a player), nothing is stored and the "
+        "answer is 409 with the settings as they are now and their `settings_version`. Left out: the new "
+        "settings replace whatever is stored.",
+    ),
+]
+
+
 @router.put("/events/{event_id}")
-def update_event(request: Request, event_id: Id, settings: EventSettings) -> EventOut:
-    service.update_event(desk_of(request).store, event_id, settings)
+def update_event(
+    request: Request, event_id: Id, settings: EventSettings, base_settings: BaseSettings = None
+) -> EventOut:
+    service.update_event(desk_of(request).store, event_id, settings, base_settings)
     return event_out(request, event_id)
 
 
