@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import re
 
-from desk_helpers import names, seeded_event
+from desk_helpers import names, seeded_event, token_of
 from rotation.desk.events.settings import EventSettings
+from test_desk_games import TABLE_1_GAMES, TABLE_1_TOTALS, games_day
 from test_desk_races import at_once
+from test_desk_scores import CARD_1, TABLE_1, enter, errors_of, form_of, played, sit_out_day
 
 SETTINGS = EventSettings(title="Spring Open", names=names(16), rounds=4, time_limit=1)
 
@@ -94,3 +96,128 @@ def test_two_settings_saves_from_one_base_at_once_one_stored_one_refused(client,
         assert sorted(r.status_code for r in responses) == [200, 409]
         winner = next(r for r in responses if r.status_code == 200).json()["settings"]["title"]
         assert client.get(f"/api/events/{event_id}").json()["settings"]["title"] == winner
+
+
+# ---- score cards name the entry they were made from (issue 53) -----------------------------------------
+
+
+def card_json(points: dict, base: int | None) -> dict:
+    return {"round": 1, "table": 1, "points": points, **({} if base is None else {"base_entry": base})}
+
+
+def test_a_json_card_made_from_an_entry_changed_since_is_refused_with_the_card_as_it_is_now(client, db):
+    event_id = sit_out_day(db)
+    played(client, event_id)
+    path = f"/api/events/{event_id}/cards"
+    first = client.post(path, json=card_json(CARD_1, 0))
+    assert first.status_code == 200 and first.json()["stored"] is True
+    entry = first.json()["table"]["card"]["id"]
+    other = {**CARD_1, "Player 01": [10, 0, 0, 5]}
+    late = client.post(path, json=card_json(other, 0))  # made when no card was in: one is in now
+    assert late.status_code == 409 and late.json()["field"] == "t1"
+    assert late.json()["table"]["card"]["id"] == entry and late.json()["table"]["card"]["totals"]["Player 01"] == 10
+    same = client.post(path, json=card_json(CARD_1, 0))  # what is in already: nothing to lose, nothing stored
+    assert same.status_code == 200 and same.json()["stored"] is False
+    corrected = client.post(path, json=card_json(other, entry))
+    assert corrected.status_code == 200 and corrected.json()["table"]["card"]["totals"]["Player 01"] == 15
+    assert client.post(path, json=card_json(CARD_1, entry)).status_code == 409  # the correction is newer
+    assert client.post(path, json=card_json(CARD_1, None)).status_code == 200  # no base named: replaces it
+    history = client.get(f"/api/events/{event_id}/cards/1/1/history").json()
+    assert [h["totals"]["Player 01"] for h in history] == [10, 15, 10]
+
+
+def test_json_game_results_name_their_entry_too(client, db):
+    event_id = games_day(db)
+    played(client, event_id)
+    games = [{"game": g, **cells} for g, cells in TABLE_1_GAMES.items()]
+    path = f"/api/events/{event_id}/games"
+    assert client.post(path, json={"round": 1, "table": 1, "games": games, "base_entry": 0}).status_code == 200
+    other = [{"game": g, "how": "wall"} for g in range(1, 5)]
+    late = client.post(path, json={"round": 1, "table": 1, "games": other, "base_entry": 0})
+    assert late.status_code == 409 and late.json()["table"]["card"]["totals"]["Player 01"] == TABLE_1_TOTALS[0]
+
+
+def test_two_cards_for_one_table_from_one_entry_at_once_one_stored_one_refused(client, db):
+    event_id = sit_out_day(db)
+    played(client, event_id)
+    path = f"/api/events/{event_id}/cards"
+    base = 0
+    for attempt in range(8):
+        one = {**CARD_1, "Player 04": [0, 0, 0, attempt * 2 + 1]}
+        two = {**CARD_1, "Player 04": [0, 0, 0, attempt * 2 + 2]}
+        responses = at_once(client, (path, {"json": card_json(one, base)}), (path, {"json": card_json(two, base)}))
+        assert sorted(r.status_code for r in responses) == [200, 409]
+        stored = next(r for r in responses if r.status_code == 200).json()["table"]["card"]
+        refused = next(r for r in responses if r.status_code == 409).json()["table"]["card"]
+        assert refused == stored  # the refusal carries the card that was stored meanwhile
+        base = stored["id"]
+    assert len(client.get(f"/api/events/{event_id}/cards/1/1/history").json()) == 8
+
+
+def test_two_tabs_on_one_card_the_second_sees_the_card_as_it_is_now_and_what_it_typed(client, db):
+    event_id = sit_out_day(db)
+    played(client, event_id)
+    first, second = (client.get(f"/events/{event_id}/scores/1").text for _ in range(2))
+    assert 'name="base_entry" value="0"' in first
+    saved = client.post(
+        f"/events/{event_id}/scores/1/1", data={"csrf": token_of(first), "base_entry": "0", **form_of(CARD_1, TABLE_1)}
+    )
+    assert saved.status_code == 200 and "Table 1: card saved" in saved.text
+    entry = client.get(f"/api/events/{event_id}/cards", params={"round": 1}).json()[0]["tables"][0]["card"]["id"]
+    typed = {**CARD_1, "Player 02": [0, 21, 0, 0]}
+    data = {"csrf": token_of(second), "base_entry": "0", **form_of(typed, TABLE_1)}
+    refused = client.post(f"/events/{event_id}/scores/1/1", data=data)
+    assert refused.status_code == 409
+    assert "this card changed while you were editing it" in errors_of(refused.text)["t1"]
+    assert 'id="not-saved-1"' in refused.text
+    assert 'name="points-1-2" value="21"' in refused.text  # what was typed, in the boxes
+    now = re.search(r'<table class="card-now" id="card-now-1">(.*?)</table>', refused.text, re.S)
+    assert now and re.findall(r"<td>(-?\d+)</td>", now.group(1))[5:10] == ["0", "20", "0", "0", "20"]  # as it is now
+    assert f'name="base_entry" value="{entry}"' in refused.text  # sent again, it is made from the card as it is now
+    totals = client.get(f"/api/events/{event_id}/cards", params={"round": 1}).json()[0]["tables"][0]["card"]["totals"]
+    assert totals["Player 02"] == 20
+    again = client.post(f"/events/{event_id}/scores/1/1", data={**data, "base_entry": str(entry)})
+    assert again.status_code == 200 and "Table 1: card saved" in again.text
+
+
+def test_a_wrong_box_keeps_the_entry_the_form_was_made_from(client, db):
+    event_id = sit_out_day(db)
+    played(client, event_id)
+    page = client.get(f"/events/{event_id}/scores/1").text
+    assert enter(client, event_id, 1, 1, CARD_1).status_code == 200  # meanwhile, from elsewhere
+    data = {"csrf": token_of(page), "base_entry": "0", **form_of(CARD_1, TABLE_1), "points-1-3": "1O"}
+    wrong = client.post(f"/events/{event_id}/scores/1/1", data=data)
+    assert wrong.status_code == 422 and 'name="base_entry" value="0"' in wrong.text  # not silently the newer one
+
+
+def test_a_blank_card_says_so_beside_its_form(client, db):
+    event_id = sit_out_day(db)
+    played(client, event_id)
+    page = client.get(f"/events/{event_id}/scores/1").text
+    blank = {"csrf": token_of(page), "base_entry": "0", **form_of({}, TABLE_1)}
+    refused = client.post(f"/events/{event_id}/scores/1/1", data=blank)
+    assert refused.status_code == 422 and errors_of(refused.text)["t1"].startswith(
+        "the card is empty: nothing was saved"
+    )
+    assert 'id="not-saved-1"' in refused.text
+    assert client.get(f"/api/events/{event_id}/cards", params={"round": 1}).json()[0]["missing"] == [1, 2]
+
+
+def test_a_swap_in_a_played_round_offers_the_cards_entered_before(client, db):
+    event_id = games_day(db)
+    played(client, event_id)
+    games = [{"game": g, **cells} for g, cells in TABLE_1_GAMES.items()]
+    assert client.post(f"/api/events/{event_id}/games", json={"round": 1, "table": 1, "games": games}).is_success
+    swap = {"round": 1, "first": "Player 02", "second": "Player 06", "confirm": True}
+    assert client.post(f"/api/events/{event_id}/swap", json=swap).is_success
+    page = client.get(f"/events/{event_id}/scores/1").text
+    assert "that card is filled in above, seat by seat" in page
+    assert 'name="game-1-value" value="30"' in page and 'name="game-3-dead" value="C"' in page
+    form = re.search(r'<form[^>]*id="table-1".*?</form>', page, re.S)
+    assert form is not None
+    fields = dict(re.findall(r'name="((?:name|game|base)[a-z0-9_-]*)" value="([^"]*)"', form.group(0)))
+    fields |= {f"game-{g}-how": cells["how"] for g, cells in TABLE_1_GAMES.items()}  # the selects
+    confirmed = client.post(f"/events/{event_id}/scores/1/1", data={"csrf": token_of(page), **fields})
+    assert confirmed.status_code == 200 and "Table 1: card saved" in confirmed.text
+    table = client.get(f"/api/events/{event_id}/cards", params={"round": 1}).json()[0]["tables"][0]
+    assert table["status"] == "in" and table["card"]["totals"]["Player 06"] == TABLE_1_TOTALS[1]
