@@ -221,3 +221,23 @@ def test_a_swap_in_a_played_round_offers_the_cards_entered_before(client, db):
     assert confirmed.status_code == 200 and "Table 1: card saved" in confirmed.text
     table = client.get(f"/api/events/{event_id}/cards", params={"round": 1}).json()[0]["tables"][0]
     assert table["status"] == "in" and table["card"]["totals"]["Player 06"] == TABLE_1_TOTALS[1]
+
+
+# ---- the room: a release taken back names the round -------------------------------------------------
+
+
+def test_two_tabs_taking_the_latest_round_back_take_back_one_round(client, db):
+    event_id = seeded_event(db, SETTINGS)
+    for number in (1, 2):
+        assert client.post(f"/api/events/{event_id}/release", json={"round": number}).status_code == 200
+    first, second = (client.get(f"/events/{event_id}/room").text for _ in range(2))
+    assert 'name="round" value="2"' in first
+    form = {"csrf": token_of(first), "round": "2"}
+    assert client.post(f"/events/{event_id}/release/withdraw", data=form, follow_redirects=False).status_code == 303
+    refused = client.post(f"/events/{event_id}/release/withdraw", data={**form, "csrf": token_of(second)})
+    assert refused.status_code == 409 and "round 2 is not the latest released round now (round 1 is)" in refused.text
+    assert client.get(f"/api/events/{event_id}/room").json()["released"] == [1]
+    stale = client.post(f"/api/events/{event_id}/release/withdraw", json={"round": 2})
+    assert stale.status_code == 409 and stale.json()["field"] == "release"
+    assert client.post(f"/api/events/{event_id}/release/withdraw", json={"round": 1}).status_code == 200
+    assert client.get(f"/api/events/{event_id}/room").json()["released"] == []

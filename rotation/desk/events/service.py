@@ -8,13 +8,17 @@ re-plans, and what is stored from them) and the changes during the day (changes.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Protocol
+from typing import Concatenate, ParamSpec, Protocol, TypeVar
 
 from rotation.desk.events.settings import EventSettings
 from rotation.desk.storage import EventRow, Store, VersionRow, stored_json
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 
 class DeskError(Exception):
@@ -140,6 +144,18 @@ def load_version(store: Store, event_id: int, version_id: int) -> VersionRow:
     if version is None or version.event_id != event_id:
         raise NotFound(f"version {version_id} of event {event_id}")
     return version
+
+
+def one_change(action: Callable[Concatenate[Store, P], T]) -> Callable[Concatenate[Store, P], T]:
+    """An action of the desk (its first argument the store) read and written in one immediate
+    transaction, so what it read is still so when it writes (two at once follow one another)."""
+
+    @functools.wraps(action)
+    def in_one_transaction(store: Store, *args: P.args, **kwargs: P.kwargs) -> T:
+        with store.change():
+            return action(store, *args, **kwargs)
+
+    return in_one_transaction
 
 
 @contextmanager

@@ -30,7 +30,7 @@ from models import Schedule
 from models.rules import Rules
 from models.scores import Card, Standings
 from rotation import scoring
-from rotation.desk.events.service import DeskError, current_version, load_event
+from rotation.desk.events.service import DeskError, current_version, load_event, one_change
 from rotation.desk.room.service import room
 from rotation.desk.storage import Store, stored_json
 from rotation.scoring.cards import CardProblem, table_of
@@ -262,6 +262,7 @@ def standings_of(scores: DayScores, after: int | None = None) -> Standings:
 # ---- the projector -------------------------------------------------------------------------------
 
 
+@one_change
 def show_standings(store: Store, event_id: int, show: bool, top: int | None = None, series: bool = False) -> None:
     """The projector shows the standings (until the next round is released), the top `top` places only
     when given (ties at the last place shown included), or the round's tables. With `series` the standings
