@@ -13,7 +13,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field
 
 from models.event import loose_key, name_key
-from rotation.desk.deps import TEMPLATES, FormNumber, Id, Text, desk_of, page, pages_router, players_url
+from rotation.desk.deps import TEMPLATES, FormNumber, Id, Text, desk_of, form_id, page, pages_router, players_url
 from rotation.desk.events import guards, service, views
 from rotation.desk.room import service as room
 from rotation.desk.scores.service import screen_stamp
@@ -93,8 +93,8 @@ def release_session(request: Request, event_id: Id):
 
 
 @router.post("/events/{event_id}/release/withdraw")
-def withdraw(request: Request, event_id: Id):
-    return _room_action(request, event_id, lambda d: room.withdraw(d.store, event_id))
+def withdraw(request: Request, event_id: Id, round: Text = ""):
+    return _room_action(request, event_id, lambda d: room.withdraw(d.store, event_id, form_id(round)))
 
 
 @router.post("/events/{event_id}/timer")
@@ -273,9 +273,15 @@ def post_release_session(request: Request, event_id: int) -> RoomOut:
     return room_out(request, event_id)
 
 
+class WithdrawIn(BaseModel):
+    round: int | None = Field(
+        default=None, description="The latest released round as you read it: taken back only while it still is."
+    )
+
+
 @api.post("/events/{event_id}/release/withdraw")
-def post_withdraw(request: Request, event_id: Id) -> RoomOut:
-    room.withdraw(desk_of(request).store, event_id)
+def post_withdraw(request: Request, event_id: Id, body: WithdrawIn | None = None) -> RoomOut:
+    room.withdraw(desk_of(request).store, event_id, body.round if body else None)
     return room_out(request, event_id)
 
 
