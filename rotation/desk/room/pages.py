@@ -13,7 +13,18 @@ from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Resp
 from pydantic import BaseModel, Field
 
 from models.event import loose_key, name_key
-from rotation.desk.deps import HERE, TEMPLATES, FormNumber, Id, Text, desk_of, page, pages_router, players_url
+from rotation.desk.deps import (
+    HERE,
+    TEMPLATES,
+    FormNumber,
+    Id,
+    Text,
+    desk_of,
+    form_id,
+    page,
+    pages_router,
+    players_url,
+)
 from rotation.desk.events import guards, service, views
 from rotation.desk.room import service as room
 from rotation.desk.scores.service import screen_stamp
@@ -111,12 +122,13 @@ def _asked(request: Request, event_id: Id, heading: str, note: str, button: str,
 
 
 @router.post("/events/{event_id}/release/withdraw")
-def withdraw(request: Request, event_id: Id, confirm: Text = ""):
-    last = room.room(desk_of(request).store, event_id).last
-    if last and not confirm:
-        note = f"The projector and the players' phones stop showing round {last} until it is released again."
-        return _asked(request, event_id, f"Take round {last} back?", note, f"Take round {last} back", {})
-    return _room_action(request, event_id, lambda d: room.withdraw(d.store, event_id))
+def withdraw(request: Request, event_id: Id, round: Text = "", confirm: Text = ""):
+    asked = form_id(round) or room.room(desk_of(request).store, event_id).last
+    if asked and not confirm:  # the round is checked when confirmed: it must still be the latest released
+        note = f"The projector and the players' phones stop showing round {asked} until it is released again."
+        fields = {"round": round}
+        return _asked(request, event_id, f"Take round {asked} back?", note, f"Take round {asked} back", fields)
+    return _room_action(request, event_id, lambda d: room.withdraw(d.store, event_id, form_id(round)))
 
 
 @router.post("/events/{event_id}/timer")
@@ -311,9 +323,15 @@ def post_release_session(request: Request, event_id: int) -> RoomOut:
     return room_out(request, event_id)
 
 
+class WithdrawIn(BaseModel):
+    round: int | None = Field(
+        default=None, description="The latest released round as you read it: taken back only while it still is."
+    )
+
+
 @api.post("/events/{event_id}/release/withdraw")
-def post_withdraw(request: Request, event_id: Id) -> RoomOut:
-    room.withdraw(desk_of(request).store, event_id)
+def post_withdraw(request: Request, event_id: Id, body: WithdrawIn | None = None) -> RoomOut:
+    room.withdraw(desk_of(request).store, event_id, body.round if body else None)
     return room_out(request, event_id)
 
 

@@ -19,7 +19,7 @@ import math
 from dataclasses import dataclass
 
 from models import Round
-from rotation.desk.events.service import DeskError, NotFound, current_version, load_event
+from rotation.desk.events.service import DeskError, NotFound, current_version, load_event, one_change
 from rotation.desk.storage import Store
 from rotation.desk.storage.rooms import PUBLIC_ALPHABET, PUBLIC_LENGTH, new_public_id
 
@@ -113,6 +113,7 @@ def stored_id(store: Store, typed: str) -> str | None:
 # ---- releasing rounds --------------------------------------------------------------------------
 
 
+@one_change
 def release(store: Store, event_id: int, round_number: int, now: float) -> Room:
     """Round `round_number` goes to the room: the next one, whose timer then starts from the round's full
     length, or a released one again (which takes its current seating as released, so the projector stops
@@ -153,6 +154,7 @@ def session_of(round_number: int, session_rounds: int, total: int) -> tuple[int,
     return session, (session - 1) * session_rounds + 1, min(session * session_rounds, total)
 
 
+@one_change
 def release_session(store: Store, event_id: int, now: float) -> Room:
     """The next session goes to the room as a unit: every round of it not yet released, in one change
     (a multi-session event: settings' `session_rounds`)."""
@@ -176,11 +178,18 @@ def release_session(store: Store, event_id: int, now: float) -> Room:
     return room(store, event_id)
 
 
-def withdraw(store: Store, event_id: int) -> Room:
-    """Take the latest release back (released too early): the room no longer shows that round."""
+@one_change
+def withdraw(store: Store, event_id: int, round_number: int | None = None) -> Room:
+    """Take the latest release back (released too early): the room no longer shows that round. With
+    `round_number` (the round the director saw as the latest), only while it still is."""
     last = room(store, event_id).last
     if last == 0:
         raise DeskError("no round is released", field="release")
+    if round_number is not None and round_number != last:
+        raise DeskError(
+            f"round {round_number} is not the latest released round now (round {last} is): nothing was taken back",
+            field="release",
+        )
     store.delete_release(event_id, last)
     return room(store, event_id)
 
@@ -194,6 +203,7 @@ def _in(value: float, limits: tuple[int, int], what: str, field: str) -> float:
     return value
 
 
+@one_change
 def set_room(store: Store, event_id: int, minutes: float, pace: float) -> Room:
     """A round's length and the projector's pace. The round under way takes the new length at once: its
     timer, running or not, gains or loses the difference (a round cut from 90 to 75 minutes with 20 left
@@ -207,6 +217,7 @@ def set_room(store: Store, event_id: int, minutes: float, pace: float) -> Room:
     return room(store, event_id)
 
 
+@one_change
 def timer(store: Store, event_id: int, action: str, now: float, minutes: float = 5) -> Room:
     """start, pause, extend (by `minutes`) or reset the round's timer."""
     seated = room(store, event_id)
