@@ -63,6 +63,16 @@ def test_a_backup_never_replaces_a_file_of_the_desk(open_desk, capsys):
     assert not Path(f"{db}-journal").exists() and not (backup.folder(db) / "new.sqlite3").exists()
 
 
+def test_an_export_never_replaces_a_file_of_the_desk(client, db, capsys):
+    client.post("/api/events", json={"names": names(8), "rounds": 2}, headers=JSON)
+    wal = Path(f"{db}-wal")
+    before = wal.read_bytes()
+    assert main(["export", "--db", str(db), "1", str(wal)]) == 2
+    err = capsys.readouterr().err
+    assert "is the desk's own 'desk.sqlite3-wal'" in err and len(err.strip().splitlines()) == 1, err
+    assert wal.read_bytes() == before and client.get("/api/events").status_code == 200
+
+
 def test_a_backup_into_a_folder_is_refused_in_one_line(open_desk, capsys):
     out = open_desk.parent / "elsewhere"
     out.mkdir()

@@ -66,9 +66,13 @@ def export_command(db_path, event_id, out):
     """Event number EVENT to one file, with everything, for `rotation import` or a desk's Import."""
     from rotation.desk.data import transfer
     from rotation.desk.events import service
-    from rotation.desk.storage import Store
+    from rotation.desk.storage import Store, backup
     from rotation.files.writing import write_outputs
 
+    try:
+        backup.refuse_out(_db(db_path), out)  # the export would replace the desk's own file
+    except backup.BackupError as error:
+        raise BadInput(str(error)) from None
     store = Store(_db(db_path))
     try:
         data = transfer.export_event(store, event_id)

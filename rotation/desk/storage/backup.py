@@ -73,7 +73,7 @@ def refuse_out(db_path: str | Path, out: str | Path) -> None:
     out = Path(out)
     if out.is_dir():
         raise BackupError(
-            f"{str(out)!r} is a folder: name the backup's file, for example {str(out / 'desk-backup.sqlite3')!r}"
+            f"{str(out)!r} is a folder: name a file in it, for example {str(out / 'desk-backup.sqlite3')!r}"
         )
     backups = folder(db_path)
     own = desk_files(db_path) + (sorted(backups.iterdir()) if backups.is_dir() else [])
@@ -82,7 +82,7 @@ def refuse_out(db_path: str | Path, out: str | Path) -> None:
         found = backups
     if found is not None:
         raise BackupError(
-            f"{str(out)!r} is the desk's own {found.name!r}: the backup would replace it; choose another name"
+            f"{str(out)!r} is the desk's own {found.name!r}: writing it would lose the desk's data; choose another name"
         )
 
 
