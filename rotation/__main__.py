@@ -1,5 +1,6 @@
 """The `rotation` program: stop signals are handled from its first instant, so Ctrl-C while the
-commands are still being imported (numpy, OR-Tools: about a second) is one line, not a traceback."""
+program or a command is still being imported (numpy, OR-Tools: about a second) is one line, not a traceback.
+Only the light front is imported here (rotation.commands.program); a command imports what it needs."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ def run() -> None:
     stopping.install()
     survive_any_console()
     try:
-        from rotation.commands.cli import main
+        from rotation.commands.program import main
     except KeyboardInterrupt:
         stopping.ignore()
         try:
