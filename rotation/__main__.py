@@ -5,6 +5,7 @@ Only the light front is imported here (rotation.commands.program); a command imp
 from __future__ import annotations
 
 import io
+import os
 import signal
 import sys
 
@@ -22,10 +23,23 @@ def run() -> None:
             print(f"rotation: stopped by {stopping.stopped_by()}", file=sys.stderr)
         except OSError:
             pass
-        sys.exit(stopping.exit_status(stopping.received() or signal.SIGINT))
-    status = main()
+        end(stopping.exit_status(stopping.received() or signal.SIGINT))
+    end(main())
+
+
+def end(status: int) -> None:
+    """Exit with `status`. After a stop signal, at once (the outputs are whole, the streams flushed): a
+    Ctrl-C inside a compiled module's import can leave CPython marked as interrupted, and under
+    `python -m rotation` it would then end itself by SIGINT after our line, losing the status."""
     stopping.ignore()
-    sys.exit(status)
+    if not stopping.signalled():
+        sys.exit(status)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass  # a closed pipe or terminal: the status still says how the run ended
+    os._exit(status)
 
 
 def survive_any_console() -> None:
