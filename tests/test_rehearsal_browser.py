@@ -247,3 +247,71 @@ def standings_seen(day, url: str, event_id: int) -> dict[str, int]:
     expect(rows.first).to_be_attached()
     names = [text.split(" (")[0].strip() for text in rows.locator("td.player").all_inner_texts()]
     return dict(zip(names, map(int, rows.locator("td.total").all_inner_texts())))
+
+
+TWO_DIRECTORS = [f"{first} {last}" for last in LAST[:2] for first in FIRST[:8]]  # 16 players
+
+
+def swap_typed(page, round_number: int, first: str, second: str) -> None:
+    page.select_option("#swap-form select[name=round]", str(round_number))
+    page.fill("#swap-form input[name=first]", first)
+    page.fill("#swap-form input[name=second]", second)
+    page.click("#swap-form button[type=submit]")
+
+
+def test_two_directors_on_one_day(rehearsal):
+    """Two directors at two laptops (two browser contexts, each its own session and token) change one day:
+    a change made from a page the other has since changed is refused in words beside its form, what was typed
+    stays in the form, and every change either was acknowledged and is in the day, or was refused."""
+    r = rehearsal
+    ann = r.open("/")
+    event_id = new_event(ann, TWO_DIRECTORS, "Club day", rounds=4)
+    plan(ann)
+    bob = r.open(f"/events/{event_id}")
+    rounds = r.api("GET", f"/api/events/{event_id}/schedule")["rounds"]
+    two = rounds[1]["tables"]
+
+    # Ann swaps two players of round 2 (asked first, then applied): acknowledged on her page.
+    swap_typed(ann, 2, two[0]["players"][0], two[1]["players"][0])
+    expect(ann.locator("#preview-moves li")).to_have_count(2)
+    ann.click("#confirm-button")
+    expect(ann.locator("#round-2 .table").nth(0)).to_contain_text(two[1]["players"][0])
+
+    # Bob, on the page he opened before Ann's swap, swaps two others in round 2: refused, his words kept.
+    swap_typed(bob, 2, two[2]["players"][1], two[3]["players"][1])
+    expect(bob.locator("#error-swap")).to_contain_text("the day changed while you were editing")
+    assert bob.input_value("#swap-form input[name=first]") == two[2]["players"][1]
+    assert bob.input_value("#swap-form input[name=second]") == two[3]["players"][1]
+    assert bob.input_value("#swap-form select[name=round]") == "2"
+    expect(bob.locator("#round-2 .table").nth(0)).to_contain_text(two[1]["players"][0])  # the day as it is now
+    r.director_sees(bob, "bob-refused")
+    bob.click("#swap-form button[type=submit]")  # sent again from the day as it is now: asked, then applied
+    bob.click("#confirm-button")
+    expect(bob.locator("#round-2 .table").nth(2)).to_contain_text(two[3]["players"][1])
+
+    # Ann is asked to confirm a swap in round 3; meanwhile Bob marks round 1 played. Her confirmation, made
+    # from the day before his change, is refused; his stays, and her swap is still typed in her form.
+    three = rounds[2]["tables"]
+    swap_typed(ann, 3, three[0]["players"][2], three[2]["players"][3])  # her page is from before Bob's swap
+    expect(ann.locator("#error-swap")).to_contain_text("the day changed while you were editing")
+    ann.click("#swap-form button[type=submit]")
+    expect(ann.locator("#confirm-button")).to_be_visible()
+    bob.select_option("#played-form select[name=rounds]", "1")
+    bob.click("#played-form button[type=submit]")
+    expect(bob.locator("#day")).to_contain_text("Rounds played: 1 of 4")
+    ann.click("#confirm-button")
+    expect(ann.locator("#error-swap")).to_contain_text("the day changed while you were editing")
+    assert ann.input_value("#swap-form input[name=first]") == three[0]["players"][2]
+    assert ann.input_value("#swap-form input[name=second]") == three[2]["players"][3]
+    expect(ann.locator("#day")).to_contain_text("Rounds played: 1 of 4")
+    r.director_sees(ann, "ann-refused")
+
+    # Nothing acknowledged is lost: both swaps of round 2 and round 1 played are in the day, Ann's refused
+    # swap of round 3 is not.
+    day = r.api("GET", f"/api/events/{event_id}/schedule")
+    assert day["played"] == 1
+    assert rh.seat_of(day["rounds"], 2, two[0]["players"][0]) == (two[1]["table"], "A")
+    assert rh.seat_of(day["rounds"], 2, two[1]["players"][0]) == (two[0]["table"], "A")
+    assert rh.seat_of(day["rounds"], 2, two[2]["players"][1]) == (two[3]["table"], "B")
+    assert rh.seat_of(day["rounds"], 2, two[3]["players"][1]) == (two[2]["table"], "B")
+    assert day["rounds"][2] == rounds[2]
