@@ -9,7 +9,7 @@ from importlib.metadata import PackageNotFoundError, version
 @lru_cache(maxsize=1)
 def tool_version() -> str:
     """The installed rotation's version, from its package metadata: pyproject.toml's `version` is the
-    one place it is set (README, "Versions"). "unknown" when the code runs without being installed."""
+    one place it is set (docs/install.md, "Versions"). "unknown" when the code runs without being installed."""
     try:
         return version("rotation")
     except PackageNotFoundError:

@@ -222,7 +222,9 @@ def test_re_plans_swaps_and_undo_never_touch_the_scores(client, db):
     cards = client.get(f"/api/events/{event_id}/cards", params={"round": 1}).json()[0]
     assert [t["status"] for t in cards["tables"]] == ["changed", "changed"] and cards["missing"] == [1, 2]
     assert client.get(f"/api/events/{event_id}/standings").status_code == 404
-    assert "enter it again" in client.get(f"/events/{event_id}/scores/1").text
+    page = client.get(f"/events/{event_id}/scores/1").text  # the cards entered before, offered to confirm
+    assert page.count("that card is filled in above, seat by seat") == 2
+    assert re.findall(r'name="points-0-\d" value="(-?\d+)"', page) == ["10", "0", "0", "0", "1", "1", "1", "1"]
     assert client.post(f"/api/events/{event_id}/undo", json={}).status_code == 200
     assert standings(client, event_id) == before  # back as it was: the same cards count again
     assert len(client.get(f"/api/events/{event_id}/cards/1/1/history").json()) == 1

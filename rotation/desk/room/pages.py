@@ -13,7 +13,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field
 
 from models.event import loose_key, name_key
-from rotation.desk.deps import TEMPLATES, FormNumber, Id, Text, desk_of, page, pages_router, players_url
+from rotation.desk.deps import TEMPLATES, FormNumber, Id, Text, desk_of, form_id, page, pages_router, players_url
 from rotation.desk.events import guards, service, views
 from rotation.desk.room import service as room
 from rotation.desk.scores.service import screen_stamp
@@ -55,6 +55,7 @@ def room_page(request: Request, event_id: Id, errors=None, status: int = 200):
         room=seated,
         rounds=len(schedule.rounds) if schedule else 0,
         played=version.played if version else 0,
+        showing=room.showing(seated, version.played, len(schedule.rounds)) if version and schedule else 0,
         changed=changed,
         players_url=players_url(request, seated.public_id),
         local_only=desk_of(request).local_only,
@@ -92,8 +93,8 @@ def release_session(request: Request, event_id: Id):
 
 
 @router.post("/events/{event_id}/release/withdraw")
-def withdraw(request: Request, event_id: Id):
-    return _room_action(request, event_id, lambda d: room.withdraw(d.store, event_id))
+def withdraw(request: Request, event_id: Id, round: Text = ""):
+    return _room_action(request, event_id, lambda d: room.withdraw(d.store, event_id, form_id(round)))
 
 
 @router.post("/events/{event_id}/timer")
@@ -121,8 +122,7 @@ def screen(request: Request, event_id: Id):
     from rotation.printing.typeface import longest_em, widest_word_em, width_em
 
     event, seated, version, schedule, changed = _seen(request, event_id)
-    # the latest round released, while the day still has it (a re-plan may have made the day shorter)
-    shown = min(seated.last, len(schedule.rounds)) if schedule is not None else 0
+    shown = room.showing(seated, version.played, len(schedule.rounds)) if version and schedule else 0
     url = players_url(request, seated.public_id)
     return page(
         request,
@@ -172,12 +172,13 @@ def phone(request: Request, public_id: str, q: str = "", player: str = ""):
     if stored is not None and stored != public_id:  # typed in capitals, or with an O for a 0
         query = f"?{request.url.query}" if request.url.query else ""
         return RedirectResponse(f"/e/{stored}/me{query}", status_code=307)
-    event, seated, _, schedule, _ = _seen(request, _public(request, public_id))
+    event, seated, version, schedule, _ = _seen(request, _public(request, public_id))
     players = schedule.players if schedule else ()
     typed = loose_key(q)
     matches = [name for name in players if len(typed) >= 2 and typed in loose_key(name)] if q else []
     name = next((n for n in players if name_key(n) == name_key(player)), None) if player else None
-    day = views.player_day(schedule, name)[: seated.last] if schedule and name else []
+    day = views.player_day(schedule, name)[: seated.last] if version and schedule and name else []
+    now = room.showing(seated, version.played, len(schedule.rounds)) if version and schedule else 0
     return TEMPLATES.TemplateResponse(
         request,
         "phone.html.j2",
@@ -190,7 +191,9 @@ def phone(request: Request, public_id: str, q: str = "", player: str = ""):
             "more": max(0, len(matches) - MATCHES),
             "player": player,
             "name": name,
-            "day": list(reversed(day)),
+            "now": day[now - 1] if day else None,
+            "coming": day[now:],  # released, not yet played: the rest of a session released at once
+            "earlier": list(reversed(day[: now - 1])),
             "released": seated.last,
             "stamp": seated.stamp,
         },
@@ -270,9 +273,15 @@ def post_release_session(request: Request, event_id: int) -> RoomOut:
     return room_out(request, event_id)
 
 
+class WithdrawIn(BaseModel):
+    round: int | None = Field(
+        default=None, description="The latest released round as you read it: taken back only while it still is."
+    )
+
+
 @api.post("/events/{event_id}/release/withdraw")
-def post_withdraw(request: Request, event_id: Id) -> RoomOut:
-    room.withdraw(desk_of(request).store, event_id)
+def post_withdraw(request: Request, event_id: Id, body: WithdrawIn | None = None) -> RoomOut:
+    room.withdraw(desk_of(request).store, event_id, body.round if body else None)
     return room_out(request, event_id)
 
 
