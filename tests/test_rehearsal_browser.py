@@ -315,3 +315,15 @@ def test_two_directors_on_one_day(rehearsal):
     assert rh.seat_of(day["rounds"], 2, two[2]["players"][1]) == (two[3]["table"], "B")
     assert rh.seat_of(day["rounds"], 2, two[3]["players"][1]) == (two[2]["table"], "B")
     assert day["rounds"][2] == rounds[2]
+
+    # Round 1's cards at Ann's laptop: table 2's first game typed, not sent, then table 1's card sent (the
+    # page reloads with it): what she typed into table 2 is still there.
+    ann.goto(f"{r.url}/events/{event_id}/scores/1")
+    ann.select_option("#table-2 [name=game-1-how]", "self")
+    ann.fill("#table-2 [name=game-1-winner]", "C")
+    ann.fill("#table-2 [name=game-1-value]", "40")
+    type_card(ann, 1, TYPED)
+    expect(ann.locator("#saved")).to_have_text("Table 1: card saved.")
+    assert ann.input_value("#table-2 [name=game-1-winner]") == "C"
+    assert ann.input_value("#table-2 [name=game-1-value]") == "40"
+    assert ann.input_value("#table-2 [name=game-1-how]") == "self"
