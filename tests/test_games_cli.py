@@ -150,10 +150,9 @@ def csv_text(rows) -> str:
     return buffer.getvalue()
 
 
-def test_the_readme_examples_score_as_it_says(tmp_path, capsys):
-    """The Scoring section's games and rules file, read by the command as a director would copy them."""
-    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Scoring\n", 1)[1].split("\n## ", 1)[0]
+def test_the_scoring_pages_examples_score_as_it_says(tmp_path, capsys):
+    """The Scoring page's games and rules file, read by the command as a director would copy them."""
+    section = (Path(__file__).parent.parent / "docs" / "scoring.md").read_text(encoding="utf-8")
     blocks = [block for block in section.split("\n\n") if block.startswith("    ")]
     games, rules = ("\n".join(line[4:] for line in block.splitlines()) + "\n" for block in blocks[:2])
     day = tmp_path / "day.json"
@@ -241,8 +240,8 @@ def test_the_printed_score_sheets_carry_the_events_rules(tmp_path, capsys):
     assert html.count('<section class="page rule-sheet">') == 1 and "<p>Tables of three: no Charleston.</p>" in html
     assert "-10 when the winner has 0-1 exposures, -20 with 2, -30 with 3 or more" in html
     assert html.count("the discarder loses 10 (winner 0-1 exposures), 20 (2), 30 (3+)") == 6  # every table's sheet
-    status, out, _ = run(capsys, "print", day, "--html", page, "--only", "sheets")
-    # Without the rules: no rules page, and sheets without the line fit two pages (two tables a page more).
+    status, out, _ = run(capsys, "print", day, "--html", page, "--only", "sheets", "--form", "points")
+    # Without the rules: no rules page, and points sheets without the line fit two pages (two tables a page more).
     assert "2 pages to print" in out and 'class="page rule-sheet"' not in page.read_text(encoding="utf-8")
 
 
