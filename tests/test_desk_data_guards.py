@@ -285,3 +285,22 @@ def test_an_import_leaves_the_pages_answering_while_it_is_read(client, db, monke
         page.join()
     assert answered_while_importing
     assert sorted(answer.status_code for answer in answers) == [200, 201]
+
+
+def test_a_backup_of_an_older_desk_restored_into_a_running_desk_is_brought_up_to_date(client, db, tmp_path):
+    from rotation.desk.storage import MIGRATIONS, SCHEMA_VERSION
+
+    old = tmp_path / "old.sqlite3"
+    with sqlite3.connect(old) as made:
+        for migration in MIGRATIONS[:4]:
+            for statement in migration.split(";"):
+                made.execute(statement)
+        made.execute("PRAGMA user_version = 4")
+    client.post("/api/events", json={"names": names(8), "rounds": 2}, headers=JSON)
+    names_page = client.get("/")
+    assert main(["restore", "--db", str(db), str(old), "--yes"]) == 0
+    assert client.get("/api/events").json() == [] and client.get("/").status_code == names_page.status_code == 200
+    made_now = client.post("/api/events", json={"names": names(8), "rounds": 2}, headers=JSON)
+    assert made_now.status_code == 201, made_now.text
+    with sqlite3.connect(db) as now:
+        assert now.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION

@@ -109,6 +109,15 @@ def restore(backup_file: str | Path, target: str | Path) -> None:
         automatic(target, "before-restore")
         with _open(target) as db:
             source.backup(db)
+    _bring_up_to_date(target)
+
+
+def _bring_up_to_date(path: str | Path) -> None:
+    """A backup of an older desk, restored, has its schema migrated at once: the desk that runs on the file
+    opened its connections at its own schema and would not migrate it again."""
+    from rotation.desk.storage.base import Connection  # base backs up before it migrates: imported here
+
+    Connection(path).close()
 
 
 def folder(db_path: str | Path) -> Path:
