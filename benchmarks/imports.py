@@ -93,7 +93,7 @@ def main(argv: list[str] | None = None) -> None:
             event_id = http.get("/api/events").json()[0]["id"]
             data = big_file(http, event_id, args.versions)
             path = f"/e/{public_id}/me/state.json"
-            done, answer = threading.Event(), {}
+            done, answer = threading.Event(), dict[str, float]()
 
             def importing() -> None:
                 started = time.perf_counter()
