@@ -111,7 +111,7 @@ def main(argv: list[str] | None = None) -> None:
             process.terminate()
             process.wait(timeout=15)
     machine = describe()
-    results = {
+    results: dict = {
         "file_mb": round(len(data) / 2**20, 1),
         "import": answer,
         "idle": figures(idle),
