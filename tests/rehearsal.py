@@ -28,6 +28,7 @@ NEXT_FRAME = "() => new Promise((done) => requestAnimationFrame(() => requestAni
 DESK_SIBLINGS = (
     shared.SIBLINGS + ", .cards > form, .card-title > *, .seat-legend > *, .game-row > label, .round-picker > *"
 )
+expect.set_options(timeout=WAIT)
 PROJECTOR = (1920, 1080)
 PHONE = (390, 844)
 
