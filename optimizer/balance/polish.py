@@ -238,7 +238,10 @@ def _pair_change(matrix: np.ndarray, at: np.ndarray, table: np.ndarray, leave: n
 
 
 def _trio_change(state: _State, r: int, incidence: np.ndarray, table: np.ndarray) -> np.ndarray:
-    """[p, q]: the change in trios again when p and q swap tables in round r."""
+    """[p, q]: the change in trios again when p and q swap tables in round r. tri[k, p] (rounds in which
+    pair k of round r and p share a table) is counted over the rounds where the pair meets alone, from
+    their tables' seats: a pair meets in a few rounds, so this is pairs x meetings x 4, not rounds x pairs
+    x players."""
     n = state.room.n
     rows = state.seats[r]
     pairs = [(x, y, t) for t, row in enumerate(rows.tolist()) for x, y in combinations([u for u in row if u >= 0], 2)]
@@ -246,18 +249,21 @@ def _trio_change(state: _State, r: int, incidence: np.ndarray, table: np.ndarray
         return np.zeros((n, n), np.int64)
     x, y, pair_table = (np.array(column) for column in zip(*pairs))
     where = state.where
-    pair_together = (where[:, x] == where[:, y]) & (where[:, x] >= 0)  # (rounds, pairs)
-    with_pair = where[:, None, :] == where[:, x][:, :, None]  # (rounds, pairs, players)
-    tri = np.einsum("rk,rkp->kp", pair_together.astype(np.int64), with_pair.astype(np.int64))
-    holds = np.zeros((len(x), n), np.int64)
-    holds[np.arange(len(x)), x] = holds[np.arange(len(x)), y] = 1
-    at_table = np.zeros((len(x), incidence.shape[1]), np.int64)
-    at_table[np.arange(len(x)), pair_table] = 1
-    again = (tri >= 1).astype(np.int64)  # joining repeats a trio that was ever together
-    twice = (tri >= 2).astype(np.int64)  # leaving frees a trio that is together this round and another
+    met_in, k = np.nonzero((where[:, x] == where[:, y]) & (where[:, x] >= 0))  # (round, pair) where it meets
+    mates = state.seats[met_in, where[met_in, x[k]]]  # (meetings, 4): the seats of its table then
+    seated = mates >= 0
+    cell = (np.repeat(k, mates.shape[1]) * n + mates.ravel())[seated.ravel()]
+    tri = np.bincount(cell, minlength=len(x) * n).reshape(len(x), n)
+    pair_at = np.arange(len(x))
+    holds = np.zeros((len(x), n))
+    holds[pair_at, x] = holds[pair_at, y] = 1
+    at_table = np.zeros((len(x), incidence.shape[1]))
+    at_table[pair_at, pair_table] = 1
+    again = (tri >= 1).astype(float)  # joining repeats a trio that was ever together
+    twice = (tri >= 2).astype(float)  # leaving frees a trio that is together this round and another
     join = (again.T @ at_table)[:, table] - again.T @ holds
-    own = (twice.T @ at_table)[np.arange(n), table] - (twice.T @ holds)[np.arange(n), np.arange(n)]
-    return join + join.T - own[:, None] - own[None, :]
+    own = (twice.T @ at_table)[np.arange(n), table] - (twice * holds).sum(axis=0)
+    return (join + join.T - own[:, None] - own[None, :]).astype(np.int64)
 
 
 def _round_moves(state: _State, r: int, limits: tuple[int, int]):
