@@ -133,3 +133,15 @@
     message.appendChild(button);
   });
 })();
+
+// "Tick every member": every attendance box of its name ticked at once (the button shows only with script).
+(function () {
+  "use strict";
+  document.querySelectorAll("button[data-tick-all]").forEach(function (button) {
+    button.hidden = false;
+    button.addEventListener("click", function () {
+      var boxes = button.form.querySelectorAll('input[type="checkbox"][name="' + button.dataset.tickAll + '"]');
+      boxes.forEach(function (box) { box.checked = true; });
+    });
+  });
+})();
