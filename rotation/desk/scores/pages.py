@@ -64,6 +64,7 @@ class NowRow:
     name: str
     points: tuple[int, ...]
     total: int
+    differs: tuple[bool, ...] = ()  # each game: the typed box says otherwise
 
 
 @dataclass(frozen=True)
@@ -117,9 +118,15 @@ def card_form(
     base = str(latest.id if latest is not None else 0)
     now: tuple[NowRow, ...] = ()
     if refused is not None and refused.moved and latest is not None:
-        card = latest.card
+        card, kept = latest.card, typed if typed is not None and entry == "points" else {}
         now = tuple(
-            NowRow(SEAT_LETTERS[seat], name, tuple(card.points[seat]), sum(card.points[seat]))
+            NowRow(
+                SEAT_LETTERS[seat],
+                name,
+                tuple(card.points[seat]),
+                sum(card.points[seat]),
+                tuple(box.strip() != str(points) for box, points in zip(kept.get(seat, ()), card.points[seat])),
+            )
             for seat, name in enumerate(card.players)
         )
     elif refused is not None:
