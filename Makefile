@@ -18,7 +18,7 @@ $(VENV)/.test-tools: $(VENV)/.app
 
 PORT ?= 8765
 
-.PHONY: app setup demo serve test test-quick test-busy test-lowest bench bench-quick bench-odd bench-replan bench-balance bench-desk bench-room bench-odd-seats bench-limits bench-season fuzz-desk
+.PHONY: app setup demo serve test test-quick test-busy test-lowest bench bench-quick bench-odd bench-replan bench-balance bench-desk bench-room bench-odd-seats bench-limits bench-season fuzz-desk rehearse
 app: $(VENV)/.app
 
 setup: $(VENV)/.test-tools
@@ -34,6 +34,12 @@ test: setup
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/pytest
+
+# The rehearsal alone (whole events in Chromium: director, projector, phones, paper), a screenshot of every step
+# kept in rehearsal-shots/ for a person to look at (emptied first, so it shows this run only).
+rehearse: setup
+	rm -rf rehearsal-shots
+	REHEARSAL_SHOTS=rehearsal-shots $(BIN)/pytest -p no:cacheprovider tests/test_rehearsal_browser.py
 
 # A developer's lane: every test but the slow, browser and subprocess ones (under two minutes, quiet machine).
 test-quick: setup

@@ -31,8 +31,6 @@ def backup_command(db_path, out):
     from rotation.desk.storage import backup
 
     source = _db(db_path)
-    if Path(out).resolve() == source.resolve():
-        raise BadInput("OUT is the desk's file itself; choose another name")
     try:
         made = backup.backup(source, out)
     except backup.BackupError as error:

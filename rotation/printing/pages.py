@@ -24,7 +24,7 @@ from rotation.files.output import metrics_lines
 from rotation.printing.lookup import lookup_pages
 from rotation.printing.options import Options, event_line, parts_for, round_indexes, seat_legend, title_of
 from rotation.printing.paper import PAGE_HEIGHT_MM, PAGE_WIDTH_MM
-from rotation.printing.score_sheets import score_sheets
+from rotation.printing.score_sheets import GAME_ROW_MM, HOW_CHOICES, RESULT_HEADS, score_sheets
 from rotation.printing.slips import slip_sheets
 from rotation.printing.typeface import font_face_css
 from rotation.printing.walls import day_wall_charts
@@ -72,9 +72,10 @@ def sheets(schedule: Schedule, options: Options = Options()) -> list[Sheet]:
     if "sheets" in parts:
         out += [Sheet("rules", options.rules)] if options.rules else []
         event = event_line(options, schedule)
-        out += [
-            Sheet("scores", group) for group in score_sheets(schedule, indexes, options.scoring, options.texts, event)
-        ]
+        groups = score_sheets(
+            schedule, indexes, options.scoring, options.texts, event, options.results, options.game_rules
+        )
+        out += [Sheet("scores", group) for group in groups]
     if "summary" in parts:
         out.append(Sheet("summary"))
     return out
@@ -155,6 +156,9 @@ def render_page(
             page_height=PAGE_HEIGHT_MM,
             fonts=_FONTS_HERE,
             qr=qr_svg(options.players_url),
+            result_heads=RESULT_HEADS,
+            how_choices=HOW_CHOICES,
+            game_row_mm=GAME_ROW_MM,
         )
     )
     # The font is cut to the characters the page prints, so it is known only once the page is written.

@@ -122,6 +122,8 @@ def _print_options(settings: EventSettings, parts=(), rounds=None, players_url: 
         rounds=rounds,
         players_url=players_url,
         winds=tuple(settings.winds),
+        results=settings.score_entry,
+        game_rules=settings.rules,  # the games in a round, also on points sheets
         **(rule_options(settings.rules, settings.sit_out_scoring) if settings.score_entry == "games" else {}),
     )
 
@@ -153,7 +155,7 @@ def print_page(
         metrics = optimizer.check(schedule)  # nothing unchecked reaches the wall
         return render_page(schedule, metrics, compare(schedule), options)
 
-    key = ("print", shown.id, settings.title, settings.date, tuple(parts), low, high, url)
+    key = ("print", shown.id, options)  # the options whole: a change of rules or score entry prints anew
     try:
         return HTMLResponse(desk_of(request).rendered.get(key, make))
     except ValueError as error:  # a name too long for a wall chart: the library says which

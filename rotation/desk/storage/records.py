@@ -9,7 +9,16 @@ from enum import Enum
 from functools import lru_cache
 from typing import ClassVar, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, ValidationError, model_serializer
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_serializer,
+)
 
 from models import Bound, Metrics, Moves, PlayerChange, Reseat, Round, Schedule, SeasonRule
 from models.scores import Card
@@ -142,6 +151,15 @@ class StandingsChoice(BaseModel):
     rule: SeasonRule = SeasonRule.CUMULATIVE
     min_games: int = Field(default=0, ge=0, le=10_000)
     best: int | None = Field(default=None, ge=1, le=1_000)
+
+    @field_validator("min_games", "best", mode="before")
+    @classmethod
+    def _blank_is_unset(cls, value: object, info: ValidationInfo) -> object:
+        """A box the form sends empty is no limit: 'Best __ nights' blank counts every night, 'at least
+        __ games' blank is 0."""
+        if isinstance(value, str) and not value.strip():
+            return None if info.field_name == "best" else 0
+        return value
 
     def query(self) -> str:
         best = f"&best={self.best}" if self.best else ""
