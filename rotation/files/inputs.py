@@ -18,6 +18,7 @@ from models.event import MAX_PLAYERS, name_key, normalise_name
 from models.rules import Rules
 from rotation.files import lists
 from rotation.files.lists import GroupLine, ListError, NamesTable, StayLine, lines_text, read_names_table
+from rotation.files.platform_paths import too_long_path
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -91,7 +92,7 @@ def read_bytes(path: str, what: str, limit: int = MAX_INPUT_BYTES) -> bytes:
         with open(path, "rb") as handle:
             data = handle.read(limit + 1)
     except FileNotFoundError:
-        raise BadInput(f"{what} file {path!r} does not exist") from None
+        raise BadInput(f"{what} file {path!r} {too_long_path(path) or 'does not exist'}") from None
     except NotADirectoryError:
         raise BadInput(f"{what} file {path!r}: {file_in_path(path)!r} is not a folder") from None
     except (OSError, ValueError) as error:
