@@ -314,6 +314,7 @@ def test_the_projector_shows_the_top_places_only_when_asked(client, db):
     shown = [row for row in standings if row["rank"] <= 3]
     assert screen.count('class="standing"') == len(shown) < len(standings)
     assert all(row["player"] in screen for row in shown)
+    assert f"of {len(standings)} players." in screen  # the whole field, not the places shown (issue 53)
     assert client.put(f"/api/events/{event_id}/screen/standings", json={"show": True, "top": 0}).status_code == 422
     everyone = client.put(f"/api/events/{event_id}/screen/standings", json={"show": True})
     assert everyone.json() == {"show": True, "top": None, "series": False}

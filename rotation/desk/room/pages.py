@@ -9,11 +9,22 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Form, HTTPException, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field
 
 from models.event import loose_key, name_key
-from rotation.desk.deps import TEMPLATES, FormNumber, Id, Text, desk_of, form_id, page, pages_router, players_url
+from rotation.desk.deps import (
+    HERE,
+    TEMPLATES,
+    FormNumber,
+    Id,
+    Text,
+    desk_of,
+    form_id,
+    page,
+    pages_router,
+    players_url,
+)
 from rotation.desk.events import guards, service, views
 from rotation.desk.room import service as room
 from rotation.desk.scores.service import screen_stamp
@@ -92,13 +103,45 @@ def release_session(request: Request, event_id: Id):
     return _room_action(request, event_id, lambda d: room.release_session(d.store, event_id, d.clock()))
 
 
+def _asked(request: Request, event_id: Id, heading: str, note: str, button: str, fields: dict) -> Response:
+    """The page that asks before an action the room would notice and nobody can redo by a click
+    (confirm.html.j2, as the day's changes ask): the same post again, confirmed, or back."""
+    settings = service.load_event(desk_of(request).store, event_id).settings
+    return page(
+        request,
+        "confirm.html.j2",
+        event_id=event_id,
+        settings=settings,
+        heading=heading,
+        button=button,
+        preview={"note": note, "effects": {"lines": []}},
+        action=request.url.path,
+        fields=fields,
+        back=f"/events/{event_id}/room",
+    )
+
+
 @router.post("/events/{event_id}/release/withdraw")
-def withdraw(request: Request, event_id: Id, round: Text = ""):
+def withdraw(request: Request, event_id: Id, round: Text = "", confirm: Text = ""):
+    asked = form_id(round) or room.room(desk_of(request).store, event_id).last
+    if asked and not confirm:  # the round is checked when confirmed: it must still be the latest released
+        note = f"The projector and the players' phones stop showing round {asked} until it is released again."
+        fields = {"round": round}
+        return _asked(request, event_id, f"Take round {asked} back?", note, f"Take round {asked} back", fields)
     return _room_action(request, event_id, lambda d: room.withdraw(d.store, event_id, form_id(round)))
 
 
 @router.post("/events/{event_id}/timer")
-def timer(request: Request, event_id: Id, action: Text = "", minutes: Annotated[float, Form()] = 5):
+def timer(request: Request, event_id: Id, action: Text = "", minutes: Annotated[float, Form()] = 5, confirm: Text = ""):
+    if action == "reset" and not confirm:
+        desk = desk_of(request)
+        clock = room.room(desk.store, event_id).timer
+        left = max(0.0, clock.remaining(desk.clock()))
+        note = (
+            f"The round's timer goes back to {clock.minutes:g}:00 and stands still; "
+            f"the {int(left // 60)}:{int(left % 60):02d} it has left now is forgotten."
+        )
+        return _asked(request, event_id, "Reset the round's timer?", note, "Reset the timer", {"action": "reset"})
     return _room_action(request, event_id, lambda d: room.timer(d.store, event_id, action, d.clock(), minutes))
 
 
@@ -157,6 +200,13 @@ def screen_state(request: Request, event_id: Id) -> dict:
 
 
 # ---- the players' phones (public: no key, read only, released rounds only) ---------------------
+
+
+@router.get("/favicon.ico")
+def favicon() -> FileResponse:
+    """The desk's icon where a browser asks for it by default (a print page, a tool's own request): the
+    pages name it (/static/favicon.svg); neither is ever a 404."""
+    return FileResponse(HERE / "static" / "favicon.svg", media_type="image/svg+xml")
 
 
 def _public(request: Request, public_id: str) -> int:

@@ -205,11 +205,15 @@ def _in(value: float, limits: tuple[int, int], what: str, field: str) -> float:
 
 @one_change
 def set_room(store: Store, event_id: int, minutes: float, pace: float) -> Room:
-    """A round's length and the projector's pace. A timer not yet started takes the new length."""
+    """A round's length and the projector's pace. The round under way takes the new length at once: its
+    timer, running or not, gains or loses the difference (a round cut from 90 to 75 minutes with 20 left
+    has 5 left), with no Reset needed."""
     _in(minutes, MINUTES, "a round lasts", "minutes")
     _in(pace, PACE, "a page stays up for", "pace")
-    room(store, event_id)
-    store.set_pace(event_id, minutes, pace)
+    clock = room(store, event_id).timer
+    with store.change():
+        store.set_pace(event_id, minutes, pace)
+        store.set_clock(event_id, clock.started, clock.left + 60 * (minutes - clock.minutes))
     return room(store, event_id)
 
 
