@@ -89,3 +89,13 @@ def test_the_printed_summary_says_repeats_in_words(client, db):
     event_id = seeded_event(db, EventSettings(names=names(16), rounds=2))
     summary = client.get(f"/events/{event_id}/print", params={"parts": ["summary"]}).text
     assert "Repeats (E)" not in summary and "Repeats in this schedule (meetings of a pair after its first)" in summary
+
+
+def test_the_printed_summary_of_a_series_night_compares_with_no_fixed_rule(client, db):
+    event_id = seeded_event(db, EventSettings(names=names(16), rounds=2, series="Thursday league"))
+    summary = client.get(f"/events/{event_id}/print", params={"parts": ["summary"]}).text
+    assert "Repeats of the fixed MJMP rule" not in summary and "No comparison: a night of a series" in summary
+    day = seeded_event(db, EventSettings(names=names(16), rounds=2))
+    printed = client.get(f"/events/{day}/print", params={"parts": ["summary"]}).text
+    assert "Repeats of the fixed MJMP rule" in printed
+    assert "No schedule can have fewer: " in printed and "counting:" not in printed  # the bound in plain words
