@@ -155,6 +155,8 @@ def test_a_one_day_tournament_of_52_in_two_sessions(rehearsal):
     zoe = rh.phone_of(r, room["public_id"], "zoe weis", "Zoë Weiß")
     r.phone_sees(zoe, "phone-session-1")
     shows_round(r, screen, zoe, "Zoë Weiß", event_id, released=(1, 2))
+    siobhan = rh.phone_of(r, room["public_id"], "o’brien", "Siobhán O'Brien")  # a phone's curly apostrophe
+    shows_round(r, screen, siobhan, "Siobhán O'Brien", event_id, released=(1, 2))
 
     # Session 1 is played: each round marked played on its score page, its cards in, the standings after it.
     totals = {name: 0 for name in PLAYERS}
