@@ -4,11 +4,13 @@ or at a stop, the best so far kept. No timings: what is asserted is who polled a
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 import optimizer
 import optimizer.balance.polish  # noqa: F401  (the module, not the function the package exports)
 from budget_helpers import ending_after, recording
 from models import Answer, Event
+from optimizer.budget import Budget
 from optimizer.constructions.fixed import fixed_seating
 from optimizer.moves import OldPlan, fewest_moves
 from optimizer.replan import _history, _remaining_event
@@ -95,3 +97,20 @@ def test_a_night_hands_parts_of_its_budget_to_the_plan_the_descent_and_the_compa
     planned = plan_night(Event(players=players, rounds=3), [last_week], budget=budget, workers=1)
     assert planned.result.schedule is not None and planned.alone is not None
     assert {"optimizer.plan", "optimizer.season.descent", "optimizer.balance.stage"} <= budget.clock.asked
+
+
+def test_a_repeatable_polish_is_charged_by_the_swaps_it_weighs_and_begins_no_step_it_cannot_pay(monkeypatch):
+    seats = shuffled_day(200, 10)
+    step = 10 * 200 * 200 * polish_module.SECONDS_PER_SWAP  # past 1 / STEPS_PER_SECOND at this size
+    assert step > 1 / polish_module.STEPS_PER_SECOND
+    weighed = []
+    round_moves = polish_module._round_moves
+    monkeypatch.setattr(
+        polish_module, "_round_moves", lambda state, r, limits: weighed.append(r) or round_moves(state, r, limits)
+    )
+    polish_module.polish(seats, np.random.default_rng(0), budget=Budget.of(0.5 * step, repeatable=True))
+    assert weighed == []  # half a step's work: none begun
+    budget = Budget.of(2.5 * step, repeatable=True)
+    polish_module.polish(seats, np.random.default_rng(0), budget=budget)
+    assert len(weighed) == 2 * len(seats)  # two whole steps, every round weighed in each
+    assert budget.clock.now() == pytest.approx(2 * step)

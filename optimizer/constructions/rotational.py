@@ -95,7 +95,15 @@ def feasible_by_counting(shape: Shape, rounds: int) -> bool:
         return False
     if shape.f > shape.tables or (shape.f and shape.k < 3):
         return False
-    return pairs_needed(shape) <= len(pair_types(shape, rounds))
+    return pairs_needed(shape) <= pair_type_count(shape, rounds)
+
+
+def pair_type_count(shape: Shape, rounds: int) -> int:
+    """len(pair_types(shape, rounds)), counted without listing their pairs (at hundreds of players every
+    shape is counted: listing them took minutes)."""
+    m, k = shape.m, shape.k
+    within = m // 2 - (m % 2 == 0 and rounds > m // 2)
+    return k * (k - 1) // 2 * m + k * within
 
 
 def candidate_shapes(player_count: int, rounds: int, limit: int = 4) -> list[Shape]:

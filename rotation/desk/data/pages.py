@@ -12,6 +12,7 @@ from fastapi import APIRouter, File, Request, UploadFile
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field
 from starlette.background import BackgroundTask
+from starlette.concurrency import run_in_threadpool
 
 from rotation.desk.data import transfer
 from rotation.desk.deps import Id, Text, desk_of, page, pages_router
@@ -149,10 +150,17 @@ def export_event(request: Request, event_id: Id) -> Response:
 
 
 @api.post("/events/import", status_code=201)
-async def import_event(request: Request) -> dict:
-    """An exported event (the file's JSON as the body) as a new event of this desk."""
-    event_id = transfer.import_event(desk_of(request).store, await request.body())
-    return {"id": event_id}
+async def import_event(request: Request, as_copy: bool = False) -> dict:
+    """An exported event (the file's JSON as the body) as a new event of this desk; 409 naming the event
+    when this desk has it already, unless `as_copy` (then a copy with a new public id)."""
+    return {"id": await _imported(request, await request.body(), as_copy)}
+
+
+async def _imported(request: Request, data: bytes, copy: bool) -> int:
+    """The import checked and stored in a worker thread (its own connection): the pages and the phones
+    go on being answered while a big file is read."""
+    desk = desk_of(request)
+    return await run_in_threadpool(lambda: transfer.import_event(desk.store, data, copy))
 
 
 @api.post("/events/{event_id}/archive")
@@ -195,9 +203,9 @@ def restore_form(request: Request, name: str, confirm: Text = ""):
 
 
 @router.post("/events/import")
-async def import_form(request: Request, event_file: Annotated[UploadFile, File()]):
+async def import_form(request: Request, event_file: Annotated[UploadFile, File()], as_copy: Text = ""):
     data = await event_file.read(MAX_IMPORT_BYTES + 1)
-    event_id = transfer.import_event(desk_of(request).store, data)
+    event_id = await _imported(request, data, bool(as_copy))
     return RedirectResponse(f"/events/{event_id}", status_code=303)
 
 
