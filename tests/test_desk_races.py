@@ -262,6 +262,8 @@ def test_two_renames_from_one_version_one_stored_one_refused(desk):
         winner = one_stored_one_refused(responses, 200)
         refused = responses[1 - winner].json()
         assert refused["current_version"] == current(client, event_id)["id"]
+        assert refused["since"] == [current(client, event_id)["note"]]  # what changed, in the version's words
+        assert f"(since: {refused['since'][0]})" in refused["detail"]
         assert children(db, event_id, base["id"]) == [current(client, event_id)["id"]]
         kept = {"Player Two", "Player Three"} & set(client.get(f"/api/events/{event_id}").json()["settings"]["names"])
         assert len(kept) == 1  # the refused one stored nothing, in the settings either

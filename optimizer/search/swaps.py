@@ -133,7 +133,8 @@ def _best_move(objective: Objective, tabu_until, step, cost, best_cost, rng, tie
     """(round, player, player, change in cost) of the best allowed move, ties broken at random by the
     rule `ties` names; _GIVEN_UP if the budget's stop token is set or its wall clock runs out while the
     rounds are weighed (a repeatable run's step was paid for when begun: it always ends)."""
-    candidates: list[tuple[float, int, int, int]] = []
+    candidates: list[tuple[float, int, int, int]] = []  # "rounds": each round's best
+    tied: list[tuple[int, np.ndarray, np.ndarray]] = []  # "moves": (round, ins, outs) of the moves at `low`
     low = np.inf
     for r, blocks in objective.moves():
         if budget.stopped or (not budget.repeatable and budget.done()):
@@ -150,9 +151,16 @@ def _best_move(objective: Objective, tabu_until, step, cost, best_cost, rng, tie
                 candidates.append((block_low, r, ins[i], outs[j]))
                 continue
             if block_low < low - EPSILON:
-                candidates, low = [], block_low
+                tied, low = [], block_low
             if block_low <= low + EPSILON:
-                candidates += [(low, r, ins[i], outs[j]) for i, j in np.argwhere(change <= low + EPSILON)]
+                rows, cols = np.nonzero(change <= low + EPSILON)  # kept as arrays: thousands tie at the room limits
+                tied.append((r, ins[rows], outs[cols]))
+    if tied:  # one of all the tied moves, each as likely
+        pick = int(rng.integers(sum(len(ins) for _, ins, _ in tied)))
+        for r, ins, outs in tied:
+            if pick < len(ins):
+                return r, int(ins[pick]), int(outs[pick]), float(low)
+            pick -= len(ins)
     if not candidates:
         return None
     low = min(c[0] for c in candidates)

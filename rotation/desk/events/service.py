@@ -53,16 +53,16 @@ class NotFound(DeskError):
 class DayMoved(DeskError):
     """The change was made from a version of the day that is no longer the current one (someone else,
     or another tab, changed the day meanwhile): nothing is stored, and the director sees the day as it
-    is now. `current` is the current version's id."""
+    is now. `current` is the current version's id, `since` what changed it since, in its versions' words."""
 
-    MESSAGE = "the day changed while you were editing; here it is now: check it, then make your change again"
-
-    def __init__(self, current: int | None, field: str | None = None):
-        super().__init__(self.MESSAGE, field=field, status=409)
-        self.current = current
+    def __init__(self, current: int | None, field: str | None = None, since: tuple[str, ...] = ()):
+        said = f" (since: {'; '.join(since)})" if since else ""
+        message = f"the day changed while you were editing{said}; here it is now: check it, then make your change again"
+        super().__init__(message, field=field, status=409)
+        self.current, self.since = current, since
 
     def state(self) -> dict:
-        return {"current_version": self.current}
+        return {"current_version": self.current, "since": list(self.since)}
 
 
 class SettingsMoved(DeskError):
@@ -181,5 +181,20 @@ def changing_event(
         if any(run.running for run in store.runs(event_id)):
             raise DeskError("a plan is running for this event; wait for it or stop it first", field=field)
         if base is not None and base != (event.current_version or 0):
-            raise DayMoved(event.current_version, field)
+            raise DayMoved(event.current_version, field, _since(store, event.current_version, base))
         yield event, current_version(store, event)
+
+
+def _since(store: Store, current: int | None, base: int, most: int = 3, looked: int = 50) -> tuple[str, ...]:
+    """What changed the day since version `base`, oldest first, in the versions' own words: the notes of
+    the current version's chain back to `base` (the last `most` of them; none when `base` is not among
+    its last `looked`, after an undo say)."""
+    notes: list[str] = []
+    at = store.version(current) if current is not None else None
+    while at is not None and at.id != base and len(notes) < looked:
+        notes.append(at.note)
+        at = store.version(at.parent) if at.parent is not None else None
+    if at is None or at.id != base:
+        return ()
+    earlier = (f"{len(notes) - most} more before",) if len(notes) > most else ()
+    return earlier + tuple(reversed(notes[:most]))

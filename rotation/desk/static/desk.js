@@ -44,15 +44,17 @@
   // What is typed in a card not yet saved is kept in this tab, so saving (or a refusal of) another
   // table's card, which reloads the page, loses none of it; a card's drafts go when it is sent.
   // by the card's own address: a refusal's page is the post's answer, at another address than the round's
+  // The boxes of either kind of card: each player's points, or each game's result (a select for how).
+  var boxes = "input.points, .game-row input, .game-row select";
   function key(form, box) { return "draft " + form.getAttribute("action") + " " + box.name; }
   document.querySelectorAll("form.card-form").forEach(function (form) {
-    form.querySelectorAll("input.points").forEach(function (box) {
+    form.querySelectorAll(boxes).forEach(function (box) {
       var kept = sessionStorage.getItem(key(form, box));
       if (kept !== null && !box.disabled) box.value = kept;
       box.addEventListener("input", function () { sessionStorage.setItem(key(form, box), box.value); });
     });
     form.addEventListener("submit", function () {
-      form.querySelectorAll("input.points").forEach(function (box) { sessionStorage.removeItem(key(form, box)); });
+      form.querySelectorAll(boxes).forEach(function (box) { sessionStorage.removeItem(key(form, box)); });
     });
   });
   document.querySelectorAll("form.card-form .seat-row").forEach(function (row) {
@@ -129,5 +131,17 @@
     button.addEventListener("click", function () { fix(); form.requestSubmit(); });
     message.appendChild(document.createTextNode(" "));
     message.appendChild(button);
+  });
+})();
+
+// "Tick every member": every attendance box of its name ticked at once (the button shows only with script).
+(function () {
+  "use strict";
+  document.querySelectorAll("button[data-tick-all]").forEach(function (button) {
+    button.hidden = false;
+    button.addEventListener("click", function () {
+      var boxes = button.form.querySelectorAll('input[type="checkbox"][name="' + button.dataset.tickAll + '"]');
+      boxes.forEach(function (box) { box.checked = true; });
+    });
   });
 })();
