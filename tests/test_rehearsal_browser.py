@@ -145,6 +145,16 @@ def test_a_one_day_tournament_of_52_in_two_sessions(rehearsal):
                 f"{seat} {wind} {name}" for seat, wind, name in zip("ABCD", WINDS, table["players"], strict=True)
             )
             assert f"Round {number} · Table {table['table']} " in sheets and seated in sheets
+    # The paper records what the score page asks: a row per game with the page's boxes, in its order.
+    day.goto(f"{r.url}/events/{event_id}/scores/1")
+    boxes = day.evaluate(
+        "() => [...document.querySelectorAll('#table-1 .game-row')[0].querySelectorAll('label')]"
+        ".map((label) => label.firstChild.textContent.trim())"
+    )
+    assert boxes == ["Winner", "Value", "How", "Discarder", "Exposures", "Jokerless", "Dead", "MJ in error"]
+    assert sheets.count("Game " + " ".join(boxes) + " 1 A B C D self discard wall unfinished") == 26
+    assert "Game 1 Game 2" not in sheets  # no points boxes on a game-result event's sheets
+    day.goto(f"{r.url}/events/{event_id}/room")
     day.click("#release-session-form button")
     expect(day.locator("#released")).to_contain_text("Released: rounds 1 to 2")
     room = r.api("GET", f"/api/events/{event_id}/room")
