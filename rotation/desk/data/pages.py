@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Annotated
 
 from fastapi import APIRouter, File, Request, UploadFile
-from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field
 from starlette.background import BackgroundTask
 from starlette.concurrency import run_in_threadpool
@@ -18,6 +18,7 @@ from rotation.desk.data import transfer
 from rotation.desk.deps import Id, Text, desk_of, page, pages_router
 from rotation.desk.events import service
 from rotation.desk.security import MAX_IMPORT_BYTES
+from rotation.desk.serve import log_file
 from rotation.desk.storage import backup
 
 router = pages_router()
@@ -182,9 +183,22 @@ def delete(request: Request, event_id: Id, confirm: bool = False) -> dict:
 
 @router.get("/backups", response_class=HTMLResponse)
 def backups_page(request: Request, done: str = ""):
+    db_path = desk_of(request).db_path
     return page(
-        request, "backups.html.j2", backups=_backups(request), done=done, folder=backup.folder(desk_of(request).db_path)
+        request,
+        "backups.html.j2",
+        backups=_backups(request),
+        done=done,
+        folder=backup.folder(db_path),
+        log=log_file(db_path),
     )
+
+
+@router.get("/backups/log", response_class=PlainTextResponse)
+def desk_log(request: Request) -> str:
+    """The desk's log (rotation serve writes it beside the file): its start-ups, warnings and errors."""
+    log = log_file(desk_of(request).db_path)
+    return log.read_text(encoding="utf-8", errors="replace") if log.is_file() else "Nothing logged yet.\n"
 
 
 @router.post("/backups")
