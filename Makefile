@@ -16,7 +16,8 @@ $(VENV)/.test-tools: $(VENV)/.app
 	$(BIN)/python -m pip install --quiet -e '.[test]' || { rm -rf $(VENV); exit 1; }
 	touch $@
 
-PORT ?= 8765
+# `make serve PORT=9000` for a port of your choosing; left out, 8765 or the next free one.
+PORT ?=
 
 .PHONY: app setup demo serve test test-quick test-busy test-lowest bench bench-quick bench-odd bench-replan bench-balance bench-desk bench-room bench-odd-seats bench-limits bench-season fuzz-desk rehearse
 app: $(VENV)/.app
@@ -27,7 +28,7 @@ demo: app
 	$(BIN)/rotation plan --players 20 --rounds 7 --time-limit 10
 
 serve: app
-	$(BIN)/rotation serve --port $(PORT)
+	$(BIN)/rotation serve $(if $(PORT),--port $(PORT))
 
 test: setup
 	$(BIN)/ruff format --check .

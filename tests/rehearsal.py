@@ -100,13 +100,15 @@ class Rehearsal:
         self.shot(screen, what, full_page=False)
 
     def phone_sees(self, phone: Page, what: str) -> None:
-        """The players' page at 390 px: every box inside its parent, nothing wider than the phone."""
-        phone.evaluate(NEXT_FRAME)
-        measured = phone.evaluate(room.MEASURE.replace("off the screen", "off the side"), room.PHONE_BOXES)
-        problems = [p for p in measured["problems"] if "off the side" not in p or "wider" in p]
-        assert problems == [], (what, measured)
-        assert phone.evaluate(shared.LAYOUT, "main > *, .now > *, .find-form > *") == [], what
-        self.shot(phone, what)
+        """The players' page on a phone (390 px) and on a laptop (1920 px): every box inside its parent and
+        the window, no two side by side over each other, names never broken mid-word."""
+        for width in (1920, PHONE[0]):
+            phone.set_viewport_size({"width": width, "height": PHONE[1]})
+            phone.evaluate(NEXT_FRAME)
+            measured = phone.evaluate(room.MEASURE.replace("window.innerHeight", "Infinity"), room.PHONE_BOXES)
+            assert measured["problems"] == [], (what, width, measured)
+            assert phone.evaluate(shared.LAYOUT, "main > *, .now > *, .find-form > *") == [], (what, width)
+            self.shot(phone, what)
 
     def paper(self, page: Page, path: str, what: str, pdf: bool = False) -> str:
         """The printout as the director prints it from the page: its text as Chromium lays it out for print, or

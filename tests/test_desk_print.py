@@ -53,3 +53,19 @@ def test_a_change_of_score_entry_prints_anew(client, db):
     store.set_settings(event_id, event.settings.model_copy(update={"score_entry": "points"}))
     store.close()
     assert GAME_HEADS not in sheets_of(client, event_id)
+
+
+def test_find_your_table_by_surname_from_the_print_options(client, db):
+    """Issue 53: the command line printed the lookup lists by surname (--sort-by surname); the desk could not."""
+    players = [f"{first} {last}" for first, last in zip("Ann Bob Cy Di Ed Flo Gus Hal".split(), "ZYXWVUTS")]
+    event_id = seeded_event(db, EventSettings(names=players, rounds=2))
+    options = client.get(f"/events/{event_id}/print-options").text
+    assert '<select name="sort_by" id="sort-by">' in options and 'value="surname"' in options
+    query = {"parts": ["lookup"], "first": 1, "last": 1}
+    by_surname = client.get(f"/events/{event_id}/print", params={**query, "sort_by": "surname"}).text
+    shown = re.findall(r"(?:[A-Z], )?(?:Ann|Bob|Cy|Di|Ed|Flo|Gus|Hal)(?: [A-Z])?(?=<)", by_surname)
+    assert shown == [f"{last}, {first}" for first, last in zip("Hal Gus Flo Ed Di Cy Bob Ann".split(), "STUVWXYZ")]
+    by_first = client.get(f"/events/{event_id}/print", params=query).text
+    assert "Z, Ann" not in by_first and by_first.index(">Ann Z<") < by_first.index(">Hal S<")
+    refused = client.get(f"/events/{event_id}/print", params={**query, "sort_by": "shoe size"})
+    assert refused.status_code == 422 and "an order from first, surname" in refused.text

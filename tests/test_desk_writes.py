@@ -233,7 +233,7 @@ def test_two_tabs_taking_the_latest_round_back_take_back_one_round(client, db):
         assert client.post(f"/api/events/{event_id}/release", json={"round": number}).status_code == 200
     first, second = (client.get(f"/events/{event_id}/room").text for _ in range(2))
     assert 'name="round" value="2"' in first
-    form = {"csrf": token_of(first), "round": "2"}
+    form = {"csrf": token_of(first), "round": "2", "confirm": "1"}
     assert client.post(f"/events/{event_id}/release/withdraw", data=form, follow_redirects=False).status_code == 303
     refused = client.post(f"/events/{event_id}/release/withdraw", data={**form, "csrf": token_of(second)})
     assert refused.status_code == 409 and "round 2 is not the latest released round now (round 1 is)" in refused.text
@@ -242,3 +242,15 @@ def test_two_tabs_taking_the_latest_round_back_take_back_one_round(client, db):
     assert stale.status_code == 409 and stale.json()["field"] == "release"
     assert client.post(f"/api/events/{event_id}/release/withdraw", json={"round": 1}).status_code == 200
     assert client.get(f"/api/events/{event_id}/room").json()["released"] == []
+
+
+def test_two_extensions_of_the_timer_at_once_both_count(client, db):
+    """The timer is read and written in one transaction: two directors adding five minutes at once add ten."""
+    event_id = seeded_event(db, SETTINGS)
+    assert client.post(f"/api/events/{event_id}/release", json={"round": 1}).status_code == 200
+    path, extend = f"/api/events/{event_id}/timer", {"json": {"action": "extend", "minutes": 5}}
+    for attempt in range(1, 9):
+        before = client.post(path, json={"action": "pause"}).json()["timer"]["left"]
+        responses = at_once(client, (path, extend), (path, extend))
+        assert [r.status_code for r in responses] == [200, 200]
+        assert client.get(f"/api/events/{event_id}/room").json()["timer"]["left"] == before + 600, attempt

@@ -312,3 +312,37 @@ def test_a_score_sheets_long_title_is_printed_whole(tmp_path):
     assert print_pdf(html, pdf).returncode == 0
     text = squash("".join(page.extract_text() for page in pypdf.PdfReader(pdf).pages))
     assert text.count(squash(f"{title} · {date}")) == 2 and "…" not in text  # tables of 4 and 3
+
+
+FOOTNOTES_MM = r"""() => [...document.querySelectorAll(".footnotes")]
+  .reduce((sum, notes) => sum + notes.getBoundingClientRect().height, 0) / (96 / 25.4)"""
+
+
+def test_the_printed_standings_notes_are_compact(tmp_path):
+    """Issue 53: the notes under the printed standings (signs, ties, prizes, each round's winners and table
+    highs) took 101 mm of a 273 mm page for 53 players over 6 rounds; now at most a fifth of a page."""
+    import csv
+
+    from rotation.commands.cli import cli
+
+    day, blank, filled, page = (tmp_path / name for name in ("day.json", "blank.csv", "filled.csv", "s.html"))
+    runner = CliRunner()
+    assert runner.invoke(cli, ["fixed", "--players", "53", "--rounds", "6", "--json", str(day)]).exit_code == 0
+    made = runner.invoke(cli, ["scores", str(day), "--template", str(blank), "--form", "points"])
+    assert made.exit_code == 0, made.output
+    rows = list(csv.reader(blank.open(encoding="utf-8")))
+    for row in rows[1:]:  # points that differ by table and seat, so every round has winners and highs
+        row[5] = str(((int(row[0]) * 7 + int(row[1]) * 3 + int(row[2]) * 5 + "ABCD".index(row[3]) * 11) % 9) * 5 - 10)
+    with filled.open("w", encoding="utf-8", newline="") as out:
+        csv.writer(out).writerows(rows)
+    printed = runner.invoke(cli, ["scores", str(day), str(filled), "--html", str(page), "--title", "Spring Open"])
+    assert printed.exit_code == 0, printed.output
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=chromium())
+        shown = browser.new_page()
+        shown.goto(page.resolve().as_uri())
+        shown.emulate_media(media="print")
+        notes_mm = shown.evaluate(FOOTNOTES_MM)
+        browser.close()
+    assert 0 < notes_mm <= (297 - 24) / 5, notes_mm

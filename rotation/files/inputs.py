@@ -18,6 +18,7 @@ from models.event import MAX_PLAYERS, name_key, normalise_name
 from models.rules import Rules
 from rotation.files import lists
 from rotation.files.lists import GroupLine, ListError, NamesTable, StayLine, lines_text, read_names_table
+from rotation.files.platform_paths import too_long_path
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -70,6 +71,15 @@ MAX_SCHEDULE_BYTES = 64 * 2**20
 
 
 def read_text(path: str, what: str, limit: int = MAX_INPUT_BYTES) -> str:
+    text = decoded(read_bytes(path, what, limit), f"{what} file {path!r}")
+    if not text.strip():
+        raise BadInput(f"{what} file {path!r} is empty")
+    return text
+
+
+def read_bytes(path: str, what: str, limit: int = MAX_INPUT_BYTES) -> bytes:
+    """The file's bytes, looked at before it is read (a folder, a device such as /dev/zero, a pipe or a
+    file over `limit` is refused) and read with the limit as a cap (a file that grows meanwhile)."""
     too_large = f"{what} file {path!r} is larger than {size_words(limit)}"
     try:
         status = os.stat(path)
@@ -81,18 +91,15 @@ def read_text(path: str, what: str, limit: int = MAX_INPUT_BYTES) -> str:
             raise BadInput(too_large)
         with open(path, "rb") as handle:
             data = handle.read(limit + 1)
-        if len(data) > limit:
-            raise BadInput(too_large)
-        text = decoded(data, f"{what} file {path!r}")
     except FileNotFoundError:
-        raise BadInput(f"{what} file {path!r} does not exist") from None
+        raise BadInput(f"{what} file {path!r} {too_long_path(path) or 'does not exist'}") from None
     except NotADirectoryError:
         raise BadInput(f"{what} file {path!r}: {file_in_path(path)!r} is not a folder") from None
     except (OSError, ValueError) as error:
         raise BadInput(f"cannot read {what} file {path!r}: {getattr(error, 'strerror', None) or error}") from None
-    if not text.strip():
-        raise BadInput(f"{what} file {path!r} is empty")
-    return text
+    if len(data) > limit:
+        raise BadInput(too_large)
+    return data
 
 
 def size_words(size: int) -> str:

@@ -34,8 +34,26 @@ def event_page(request: Request, event_id: Id, version: QueryId = None):
     return _event_page(request, event_id, version)
 
 
+def _moved(store, event_id: Id, base) -> list[str]:
+    """What changed the day since the version a refused change was made from (`base`), newest first, in
+    the history's words: shown at the top of the page, above the fold."""
+    seen = int(base) if str(base).isdigit() else 0
+    event = service.load_event(store, event_id)
+    lines = [version.note for version in store.versions(event_id) if version.id > seen]
+    current = service.current_version(store, event)
+    if current is not None and current.id <= seen:
+        lines.insert(0, f"back to an earlier schedule: {current.note}")
+    return lines[:5]
+
+
 def _event_page(
-    request: Request, event_id: Id, version_id: int | None = None, errors=None, status: int = 200, kept=None
+    request: Request,
+    event_id: Id,
+    version_id: int | None = None,
+    errors=None,
+    status: int = 200,
+    kept=None,
+    moved=(),
 ):
     desk = desk_of(request)
     event = service.load_event(desk.store, event_id)
@@ -66,10 +84,11 @@ def _event_page(
         schedule=schedule,
         rounds=views.rounds_view(schedule, shown.played) if schedule and shown else [],
         word_em=widest_word_em(schedule.players) if schedule else 0.0,
-        figures=views.figure_lines(shown.figures, schedule) if shown else [],
+        figures=views.figure_lines(shown.figures, schedule, bool(settings.series)) if shown else [],
         proposals=views.proposals_view(proposals),
         errors=errors or {},
         kept=kept or {"form": ""},  # what a refused form had typed, shown in it again
+        moved=moved,  # the day changed under a refused change: what changed
     )
 
 
@@ -142,7 +161,11 @@ def _day_action(request: Request, event_id: Id, field: str, action, fields: dict
         if isinstance(error, service.NotFound):
             raise
         kept = {"form": field, **(fields or {})}
-        return _event_page(request, event_id, errors={error.field or field: str(error)}, status=error.status, kept=kept)
+        moved = (
+            _moved(desk_of(request).store, event_id, kept.get("base")) if isinstance(error, service.DayMoved) else []
+        )
+        errors = {error.field or field: str(error)}
+        return _event_page(request, event_id, errors=errors, status=error.status, kept=kept, moved=moved)
     return back_to(event_id)
 
 
@@ -179,7 +202,7 @@ def _run_action(request: Request, event_id: Id, run_id: Id, action) -> Response:
 @router.post("/events/{event_id}/played")
 def played(request: Request, event_id: Id, rounds: FormNumber, base: BaseDep):
     store = desk_of(request).store
-    typed = {"rounds": rounds}
+    typed = {"rounds": rounds, "base": "" if base is None else base}
     return _day_action(request, event_id, "played", lambda: changes.mark_played(store, event_id, rounds, base), typed)
 
 
@@ -315,7 +338,8 @@ def move(
 @router.post("/events/{event_id}/versions/{version_id}/accept")
 def accept(request: Request, event_id: Id, version_id: Id, base: BaseDep):
     store = desk_of(request).store
-    return _day_action(request, event_id, "accept", lambda: changes.accept(store, event_id, version_id, base))
+    fields = {"base": "" if base is None else base}
+    return _day_action(request, event_id, "accept", lambda: changes.accept(store, event_id, version_id, base), fields)
 
 
 @router.post("/events/{event_id}/undo")

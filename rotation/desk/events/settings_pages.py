@@ -108,7 +108,24 @@ def _form_now(store, event) -> tuple[dict[str, str], list[str]]:
     return form, now
 
 
-FIELD_WORDS = {"title": "Title", "date": "Date", "series": "Series", "names": "Names", "rounds": "Rounds"}
+FIELD_WORDS = {  # the settings form's labels, for what was saved meanwhile (a rule's box: its own name)
+    "title": "Title",
+    "date": "Date",
+    "series": "Series",
+    "names": "Names",
+    "rounds": "Rounds",
+    "session_rounds": "Rounds a session",
+    "time_limit": "Time to plan",
+    "odd": "When the count is not a multiple of four",
+    "sit_out_scoring": "A sat-out round scores",
+    "late_as_sit_out": "A late arrival's rounds score as sat out",
+    "fixed_rule": "The fixed rotation you print",
+    "winds": "Seats A, B, C, D are",
+    "apart": "Keep apart",
+    "spread": "Clubs to spread",
+    "stay": "Stay at one table",
+    "score_entry": "The score page takes",
+}
 
 
 def _stored_now(store, event_id: int, typed: dict[str, str]) -> list[tuple[str, str]]:

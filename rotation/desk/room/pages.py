@@ -123,15 +123,12 @@ def _asked(request: Request, event_id: Id, heading: str, note: str, button: str,
 
 @router.post("/events/{event_id}/release/withdraw")
 def withdraw(request: Request, event_id: Id, round: Text = "", confirm: Text = ""):
-    seen = form_id(round)
-    last = room.room(desk_of(request).store, event_id).last
-    if last and not confirm:
-        shown = seen if seen is not None and seen > 0 else last
-        note = f"The projector and the players' phones stop showing round {shown} until it is released again."
-        return _asked(
-            request, event_id, f"Take round {shown} back?", note, f"Take round {shown} back", {"round": round}
-        )
-    return _room_action(request, event_id, lambda d: room.withdraw(d.store, event_id, seen))
+    asked = form_id(round) or room.room(desk_of(request).store, event_id).last
+    if asked and not confirm:  # the round is checked when confirmed: it must still be the latest released
+        note = f"The projector and the players' phones stop showing round {asked} until it is released again."
+        fields = {"round": round}
+        return _asked(request, event_id, f"Take round {asked} back?", note, f"Take round {asked} back", fields)
+    return _room_action(request, event_id, lambda d: room.withdraw(d.store, event_id, form_id(round)))
 
 
 @router.post("/events/{event_id}/timer")

@@ -118,21 +118,26 @@ def card_form(
     base = str(latest.id if latest is not None else 0)
     now: tuple[NowRow, ...] = ()
     if refused is not None and refused.moved and latest is not None:
-        card, kept = latest.card, typed if typed is not None and entry == "points" else {}
-        now = tuple(
-            NowRow(
-                SEAT_LETTERS[seat],
-                name,
-                tuple(card.points[seat]),
-                sum(card.points[seat]),
-                tuple(box.strip() != str(points) for box, points in zip(kept.get(seat, ()), card.points[seat])),
-            )
-            for seat, name in enumerate(card.players)
-        )
+        now = _now_rows(latest.card, typed if typed is not None and entry == "points" else {})
     elif refused is not None:
         base = refused.base
     return CardForm(
         table.table, tuple(rows), status, entered, corrections, entry, games, looks, base, now, carried and not typed
+    )
+
+
+def _now_rows(card: Card, typed: dict[int, tuple[str, ...]]) -> tuple[NowRow, ...]:
+    """The card as it is now, seat by seat, each game marked where the typed box says otherwise."""
+    totals = card.totals()
+    return tuple(
+        NowRow(
+            SEAT_LETTERS[seat],
+            name,
+            tuple(card.points[seat]),
+            totals[name],
+            tuple(box.strip() != str(points) for box, points in zip(typed.get(seat, ()), card.points[seat])),
+        )
+        for seat, name in enumerate(card.players)
     )
 
 

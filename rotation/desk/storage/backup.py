@@ -73,7 +73,7 @@ def refuse_out(db_path: str | Path, out: str | Path) -> None:
     out = Path(out)
     if out.is_dir():
         raise BackupError(
-            f"{str(out)!r} is a folder: name the backup's file, for example {str(out / 'desk-backup.sqlite3')!r}"
+            f"{str(out)!r} is a folder: name a file in it, for example {str(out / 'desk-backup.sqlite3')!r}"
         )
     backups = folder(db_path)
     own = desk_files(db_path) + (sorted(backups.iterdir()) if backups.is_dir() else [])
@@ -82,7 +82,7 @@ def refuse_out(db_path: str | Path, out: str | Path) -> None:
         found = backups
     if found is not None:
         raise BackupError(
-            f"{str(out)!r} is the desk's own {found.name!r}: the backup would replace it; choose another name"
+            f"{str(out)!r} is the desk's own {found.name!r}: writing it would lose the desk's data; choose another name"
         )
 
 
@@ -109,6 +109,15 @@ def restore(backup_file: str | Path, target: str | Path) -> None:
         automatic(target, "before-restore")
         with _open(target) as db:
             source.backup(db)
+    _bring_up_to_date(target)
+
+
+def _bring_up_to_date(path: str | Path) -> None:
+    """A backup of an older desk, restored, has its schema migrated at once: the desk that runs on the file
+    opened its connections at its own schema and would not migrate it again."""
+    from rotation.desk.storage.base import Connection  # base backs up before it migrates: imported here
+
+    Connection(path).close()
 
 
 def folder(db_path: str | Path) -> Path:

@@ -166,6 +166,26 @@ class StandingsChoice(BaseModel):
         return f"rule={self.rule.value}&min_games={self.min_games}{best}"
 
 
+class RosterMember(BaseModel):
+    """A member of a series on its roster: their name and their member number (empty: none given)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str = Field(min_length=1, max_length=200)
+    id: str = Field(default="", max_length=100)
+
+
+class Roster(BaseModel):
+    """A series' roster (the `roster` column of `series`, JSON): the members added on the series page
+    (before they play, or a returning guest made a member), and whether guests are ranked in the series'
+    standings. A player on a night's list not as a guest is a member too, roster or not."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    members: tuple[RosterMember, ...] = ()
+    guests_ranked: bool = True
+
+
 class EventRow(BaseModel):
     id: int
     settings: EventSettings
