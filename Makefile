@@ -16,9 +16,10 @@ $(VENV)/.test-tools: $(VENV)/.app
 	$(BIN)/python -m pip install --quiet -e '.[test]' || { rm -rf $(VENV); exit 1; }
 	touch $@
 
-PORT ?= 8765
+# `make serve PORT=9000` for a port of your choosing; left out, 8765 or the next free one.
+PORT ?=
 
-.PHONY: app setup demo serve test test-quick test-busy test-lowest bench bench-quick bench-odd bench-replan bench-balance bench-desk bench-room bench-odd-seats bench-limits bench-season fuzz-desk
+.PHONY: app setup demo serve test test-quick test-busy test-lowest bench bench-quick bench-odd bench-replan bench-balance bench-desk bench-room bench-odd-seats bench-limits bench-season fuzz-desk rehearse
 app: $(VENV)/.app
 
 setup: $(VENV)/.test-tools
@@ -27,13 +28,19 @@ demo: app
 	$(BIN)/rotation plan --players 20 --rounds 7 --time-limit 10
 
 serve: app
-	$(BIN)/rotation serve --port $(PORT)
+	$(BIN)/rotation serve $(if $(PORT),--port $(PORT))
 
 test: setup
 	$(BIN)/ruff format --check .
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/pytest
+
+# The rehearsal alone (whole events in Chromium: director, projector, phones, paper), a screenshot of every step
+# kept in rehearsal-shots/ for a person to look at (emptied first, so it shows this run only).
+rehearse: setup
+	rm -rf rehearsal-shots
+	REHEARSAL_SHOTS=rehearsal-shots $(BIN)/pytest -p no:cacheprovider tests/test_rehearsal_browser.py
 
 # A developer's lane: every test but the slow, browser and subprocess ones (under two minutes, quiet machine).
 test-quick: setup

@@ -288,12 +288,19 @@ def _taken(held: dict[int, list[int]], full: set[int], group, event: Event) -> s
     return "; ".join(parts)
 
 
-_LOOSE = str.maketrans({"ø": "o", "ł": "l", "đ": "d", "æ": "ae", "œ": "oe", "ı": "i", "þ": "th", "ð": "d"})
+_LOOSE = str.maketrans(
+    {"ø": "o", "ł": "l", "đ": "d", "æ": "ae", "œ": "oe", "ı": "i", "þ": "th", "ð": "d"}
+    # a phone's keyboard types curly apostrophes and quotes (O’Brien), a list may have straight ones
+    | dict.fromkeys("‘’‚‛ʼʹ`′", "'")
+    | dict.fromkeys("“”„‟″", '"')
+    | dict.fromkeys("‐‑‒–—", "-")
+)
 
 
 def loose_key(name: str) -> str:
-    """A name ignoring case and accents: 'Zoë Weiß' and 'zoe weiss' (NFKD without its combining marks,
-    casefolded, so ß is ss; a few letters NFKD keeps whole, such as ø and ł, spelled plainly)."""
+    """A name ignoring case, accents and the kind of apostrophe, quote or dash: 'Zoë Weiß' and 'zoe weiss',
+    'O’Brien' and "o'brien" (NFKD without its combining marks, casefolded, so ß is ss; a few letters NFKD
+    keeps whole, such as ø and ł, spelled plainly)."""
     folded = unicodedata.normalize("NFKD", normalise_name(name).casefold()).translate(_LOOSE)
     return "".join(char for char in folded if not unicodedata.combining(char))
 

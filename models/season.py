@@ -80,3 +80,4 @@ class SeasonStandings(BaseModel):
     best_nights: int | None = Field(default=None, ge=1, description="Best: the nights counted per member.")
     labels: tuple[str, ...] = Field(description="The nights, in order.")
     rows: tuple[SeasonRow, ...]
+    left_out: tuple[str, ...] = Field(default=(), description="Players who played but are not ranked (guests).")

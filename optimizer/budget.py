@@ -3,7 +3,8 @@
 In the spirit of PyVRP's stopping criteria (pyvrp.stop): a stage asks its budget, never the clock.
 
 Clock      what a budget counts: the wall clock, or the work clock of a repeatable run
-Budget     an end on a clock and a stop token: `left`, `done`, `afford(cost)`, `share(part)`, `charge(work)`
+Budget     an end on a clock and a stop token: `left`, `done`, `afford(cost)`, `share(part)`, `charge(work)`;
+           `for_run` builds a run's from its caller's limit (the one place), `part` hands a composed run its own
 Stop       the stop token: Ctrl-C, SIGTERM or the desk's "Stop and keep the best" set it, every stage polls it
 solve      the one CP-SAT runner: time or work limit, workers, seed, the stop token and a callback
 
@@ -16,6 +17,11 @@ time limit: about the time limit when the machine is quiet (the rates are this p
 machine's), longer when it is busy.
 
 No exception reports an outcome: a stopped stage returns what it has, and `done()` tells the next stage.
+A library caller's own Ctrl-C (KeyboardInterrupt, where no signal handler sets the token) is turned into
+the stop token here alone (`Budget.until_interrupted`, and the CP-SAT runner's wait).
+
+The clock is read here alone: the stages ask their budget (`left`, `done`, `afford`), and measure a step
+(`stopwatch`) or a run (`elapsed`) through it, for reports and for keeping back time on the wall clock.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from ortools.sat.python import cp_model
 
@@ -89,6 +96,7 @@ class WorkClock:
 
 
 Clock = WallClock | WorkClock
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -113,6 +121,19 @@ class Budget:
         clock: Clock = WorkClock() if repeatable else WallClock()
         return cls(clock, seconds, stop if stop is not None else Stop(STOP))
 
+    @classmethod
+    def for_run(cls, time_limit: float, *, workers: int, stop: Stop | None = None) -> Budget:
+        """An entry point's budget from its caller's limit: a run on one worker counts work (repeatable,
+        with a seed), any other the wall clock."""
+        return cls.of(time_limit, repeatable=workers == 1, stop=stop)
+
+    def part(self, seconds: float) -> Budget:
+        """A composed run's budget (a plan inside a re-plan, a night, a comparison): `seconds` on a clock
+        of its own that starts now, as if the run were called alone (its `end` is its length), never past
+        this budget's end; its work counts here too and this stop token stops it."""
+        clock: Clock = WorkClock() if self.repeatable else WallClock()
+        return Budget(clock, seconds, self.stop, parent=self)
+
     @property
     def repeatable(self) -> bool:
         return self.parent.repeatable if self.parent is not None else isinstance(self.clock, WorkClock)
@@ -123,9 +144,10 @@ class Budget:
 
     def left(self) -> float:
         """Seconds (of work, in a repeatable run) until the end; 0 once stopped."""
-        if self.stopped or (self.parent is not None and self.parent.done()):
+        if self.stopped:
             return 0.0
-        return max(0.0, self.end - self.clock.now())
+        own = max(0.0, self.end - self.clock.now())
+        return own if self.parent is None else min(own, self.parent.left())
 
     def done(self) -> bool:
         return self.left() <= EPSILON
@@ -178,6 +200,22 @@ class Budget:
     def elapsed(self) -> float:
         """Wall seconds since the run began, for reports only."""
         return time.monotonic() - self.started
+
+    @staticmethod
+    def stopwatch() -> Callable[[], float]:
+        """Wall seconds since this call, each time asked: how long a step took, for reports and for keeping
+        back its time on the wall clock (a repeatable run decides nothing by it)."""
+        started = time.monotonic()
+        return lambda: time.monotonic() - started
+
+    def until_interrupted(self, step: Callable[[], T]) -> T | None:
+        """What `step` returns; a library caller's own Ctrl-C (KeyboardInterrupt, where no stop signal
+        handler sets the token) sets the stop token instead (None), and the run goes on to keep its best."""
+        try:
+            return step()
+        except KeyboardInterrupt:
+            self.stop.set()
+            return None
 
 
 @dataclass(frozen=True)

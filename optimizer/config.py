@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from optimizer.budget import Budget
+
 
 @dataclass(frozen=True)
 class PlanConfig:
@@ -36,6 +38,21 @@ class PlanConfig:
     clauses_built_per_second: int = 100_000
     """How fast the whole-day model is built, to tell whether building it alone would overrun the run.
     Measured: about 150 000 on this project's 2-core machine (kept lower, for slower laptops)."""
+
+    model_max_clauses: int = 800_000
+    """Above this many clauses no CP-SAT model is built (the whole day's, a construction's base round): about
+    a kilobyte a clause, measured (0.9 GB at 68 x 22, 850 000; 5 GB for 300 x 99's base round, 6.7 million)."""
+
+    def too_big(self, clauses: int, budget: Budget) -> str | None:
+        """Why a CP-SAT model of `clauses` clauses is not built, if it is not: more than model_max_clauses
+        (its memory), or more than `budget` has time left to build. A model too big for the machine is
+        never begun."""
+        if clauses > self.model_max_clauses:
+            return "is too big to build here"
+        if not budget.afford(clauses / self.clauses_built_per_second):
+            return "takes longer to build than the time limit"
+        return None
+
     tabu_max_players: int = 120
     """Tabu search weighs every swap of every round at each step; past this many players the local search
     swaps round by round instead."""

@@ -24,7 +24,6 @@ the quick balancing steps still run on the best.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
 
 import numpy as np
 
@@ -55,6 +54,7 @@ def plan(
     computed_ahead: bool = True,
     stop: Stop | None = None,
     config: PlanConfig | None = None,
+    budget: Budget | None = None,
 ) -> PlanResult:
     """The variety rotation with the fewest repeats found within the time limit, checked.
 
@@ -64,32 +64,19 @@ def plan(
     search's own (`optimizer.balance.ahead` regenerates them so). `workers=1` with a seed repeats a run
     exactly: its `time_limit` is then seconds of work (optimizer.budget), never the wall clock's. Setting
     `stop` (or the process's optimizer.budget.STOP, as the stop signals do) ends the run with the best
-    so far. `config` holds the tuning figures (optimizer.config; by default those every benchmark measured)."""
-    budget = Budget.of(time_limit, repeatable=workers == 1, stop=stop)
+    so far. `config` holds the tuning figures (optimizer.config; by default those every benchmark measured).
+    A composed run (a re-plan, a night) hands its `budget` instead of `time_limit` and `stop`."""
+    budget = budget or Budget.for_run(time_limit, workers=workers, stop=stop)
     run = Run(
         event=event, history=history or History(), budget=budget, seed=seed, workers=workers,
         on_progress=on_progress, computed_ahead=computed_ahead, config=config or PlanConfig(),
     )  # fmt: skip
-    fixed_repeats = None if history is not None else _until_ctrl_c(budget, lambda: _fixed_rule(run, warm_start))
-    outcome = _until_ctrl_c(budget, lambda: _stages(run, warm_start)) or SearchOutcome()
-    _until_ctrl_c(budget, lambda: balance(run, np.random.default_rng(seed)))
+    fixed_repeats = None if history is not None else budget.until_interrupted(lambda: _fixed_rule(run, warm_start))
+    outcome = budget.until_interrupted(lambda: _stages(run, warm_start)) or SearchOutcome()
+    budget.until_interrupted(lambda: balance(run, np.random.default_rng(seed)))
     return run.incumbent.result(
         run.bound, fixed_repeats=fixed_repeats, infeasible=outcome.infeasible, interrupted=budget.stopped
     )
-
-
-T = TypeVar("T")
-
-
-def _until_ctrl_c(budget: Budget, step: Callable[[], T]) -> T | None:
-    """Run a step and return what it returns; a library caller's own Ctrl-C (KeyboardInterrupt, where no
-    stop signal handler sets the token) sets the run's stop token instead (None), and the run goes on to
-    keep its best."""
-    try:
-        return step()
-    except KeyboardInterrupt:
-        budget.stop.set()
-        return None
 
 
 def _fixed_rule(run: Run, warm_start: bool) -> int:

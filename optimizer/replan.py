@@ -7,7 +7,6 @@ against the old plan (optimizer.moves), or re-seating everyone for the fewest re
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from collections.abc import Callable
 from itertools import combinations
@@ -29,6 +28,7 @@ from models import (
     SitOutScoring,
 )
 from models.event import normalise_name
+from optimizer.budget import Budget, Stop
 from optimizer.checker import InvalidSchedule, check, turn_breaks
 from optimizer.moves import OldPlan, fewest_moves
 from optimizer.moves.solve import forced_moves
@@ -54,6 +54,8 @@ def replan(
     on_progress: Callable[[Progress], None] | None = None,
     odd: OddPolicy | None = None,
     sit_out_scoring: SitOutScoring | None = None,
+    stop: Stop | None = None,
+    budget: Budget | None = None,
 ) -> Replan:
     """The rounds after `played` planned again for the new list of players.
 
@@ -62,7 +64,9 @@ def replan(
     (OTHER_WAY_SHARE of the time limit) says what it would gain or cost. Raise ValueError (one line,
     naming the problem) when the request does not fit the schedule. `odd` and `sit_out_scoring` change
     how the rounds still to play seat an odd count; the day keeps one policy, so the rounds played must
-    fit the new one too."""
+    fit the new one too. The run's budget (`budget`, else `time_limit` and `stop`) is handed down in parts:
+    the chosen run's, then the comparison's."""
+    budget = budget or Budget.for_run(time_limit, workers=workers, stop=stop)
     repeats_before = check(schedule, indirect=False).repeats
     drop = tuple(normalise_name(name) for name in drop)  # as Event and the schedule file spell names
     add = tuple(normalise_name(name) for name in add)
@@ -73,16 +77,16 @@ def replan(
     _played_rounds_hold(schedule, played, kept)
     history = _history(schedule, played, event, drop, add, repeats_played)
     old = OldPlan.of(schedule, played, event.players)
-    own = time_limit * (1 - OTHER_WAY_SHARE) if other_way else time_limit
+    own = budget.end * (1 - OTHER_WAY_SHARE) if other_way else budget.end
     solving = {"seed": seed, "workers": workers}
     outcome, moves_bound, repeats_proven = _reseated(
-        reseat, event, history, old, own, on_progress=on_progress, **solving
+        reseat, event, history, old, budget.part(own), on_progress=on_progress, **solving
     )
     changes = _changes(schedule, outcome.schedule, played) if outcome.schedule else ()
     other = None
     if other_way and not outcome.interrupted:  # Ctrl-C stops the comparison too
         opposite = Reseat.ALL if reseat is Reseat.FEWEST else Reseat.FEWEST
-        other = _other_way(opposite, schedule, played, event, history, old, time_limit - own, **solving)
+        other = _other_way(opposite, schedule, played, event, history, old, budget.part(budget.end - own), **solving)
     return Replan(
         played=played,
         dropped=drop,
@@ -114,24 +118,23 @@ def _history(schedule: Schedule, played: int, event: Event, drop, add, repeats_p
 
 
 def _reseated(
-    reseat: Reseat, event: Event, history: History, old: OldPlan, time_limit: float, **solving
+    reseat: Reseat, event: Event, history: History, old: OldPlan, budget: Budget, **solving
 ) -> tuple[PlanResult, int, bool]:
     """The planned rounds under one reseat choice, a proven bound on the moves of any re-plan, and
     whether its repeats are proven fewest for its moves."""
     if reseat is Reseat.FEWEST:
-        found = fewest_moves(event, history, old, time_limit=time_limit, **solving)
+        found = fewest_moves(event, history, old, budget=budget, **solving)
         return found.result, found.moves_bound, found.repeats_proven
     capacity = [4] * event.layout.fours + [3] * event.layout.threes
     forced = forced_moves(old, capacity, event.layout.sit_outs)
-    return plan(event, time_limit=time_limit, history=history, **solving), forced, False
+    return plan(event, history=history, budget=budget, **solving), forced, False
 
 
-def _other_way(reseat: Reseat, schedule: Schedule, played: int, event, history, old, time_limit: float, **solving):
+def _other_way(reseat: Reseat, schedule: Schedule, played: int, event, history, old, budget: Budget, **solving):
     """A short run of the other reseat choice: its repeats and moves, to set beside the chosen one."""
-    started = time.monotonic()
-    result, bound, proven = _reseated(reseat, event, history, old, time_limit, **solving)
+    result, bound, proven = _reseated(reseat, event, history, old, budget, **solving)
     moves = _moves(_changes(schedule, result.schedule, played), bound, proven) if result.schedule else None
-    return OtherWay(reseat=reseat, repeats=result.repeats, moves=moves, runtime=time.monotonic() - started)
+    return OtherWay(reseat=reseat, repeats=result.repeats, moves=moves, runtime=budget.elapsed())
 
 
 def _moves(changes: tuple[PlayerChange, ...], bound: int, repeats_proven: bool) -> Moves:

@@ -7,7 +7,6 @@ Incumbent  the best schedule that passed the checker, with `offer` as its only w
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -111,14 +110,14 @@ class Incumbent:
         shorter than the last check took (seconds at the room limits)."""
         if self._cannot_win(seats):
             return
-        started = time.monotonic()
+        took = Budget.stopwatch()
         schedule = self.history.whole_day(self.event, seats)
         try:
             metrics = check(schedule, indirect=False)  # not in the rank: measured for the best alone
         except InvalidSchedule:
             return
         finally:
-            self.check_seconds = time.monotonic() - started
+            self.check_seconds = took()
         if not metrics.turns_fair:
             return
         if self.history.season is not None:

@@ -7,21 +7,29 @@ from models import Answer, Event, Verdict
 from optimizer.bounds import lower_bound
 from optimizer.budget import Budget, Stop
 from optimizer.checker import check
+from optimizer.config import PlanConfig
 from optimizer.constructions import instant_seating, zero_repeat_seating
 from optimizer.constructions.fixed import fixed_schedule
 from optimizer.constructions.odd_rooms import odd_room_seating
 from optimizer.constructions.theorems import design_theorem
+from optimizer.cpsat.model import day_clauses
 from optimizer.cpsat.split import SplitOutcome, split_probe, splits_by_round_two
 from optimizer.seats import to_schedule
 
 
 def zero_repeat_verdict(
-    event: Event, *, time_limit: float = 30.0, seed: int = 0, workers: int = 8, stop: Stop | None = None
+    event: Event,
+    *,
+    time_limit: float = 30.0,
+    seed: int = 0,
+    workers: int = 8,
+    stop: Stop | None = None,
+    budget: Budget | None = None,
 ) -> Verdict:
     """Exists (with a checked schedule), impossible (with the proof named and the rules it holds
     under), or unknown; the stop token (Ctrl-C) gives an honest unknown. One worker counts work
     (optimizer.budget): a seeded run repeats exactly."""
-    budget = Budget.of(time_limit, repeatable=workers == 1, stop=stop)
+    budget = budget or Budget.for_run(time_limit, workers=workers, stop=stop)
     n, rounds = len(event.players), event.rounds
 
     def verdict(answer: Answer, reason: str, seats=None) -> Verdict:
@@ -56,6 +64,8 @@ def zero_repeat_verdict(
     outcome: cpsat.Outcome | SplitOutcome
     if budget.stopped:
         return verdict(Answer.UNKNOWN, "stopped by Ctrl-C before an answer was reached")
+    if too_big := _too_big(event, budget):
+        return verdict(Answer.UNKNOWN, too_big)
     if splits_by_round_two(event):
         outcome = split_probe(event, 0, budget, seed=seed, workers=workers)
         how = outcome.how
@@ -68,7 +78,14 @@ def zero_repeat_verdict(
         return verdict(Answer.IMPOSSIBLE, f"{how}: {fewest_repeats(event, 1)}")
     if outcome.interrupted:
         return verdict(Answer.UNKNOWN, "stopped by Ctrl-C before an answer was reached")
-    return verdict(Answer.UNKNOWN, f"no repeat-free schedule found and no proof reached in {time_limit:g} s")
+    return verdict(Answer.UNKNOWN, f"no repeat-free schedule found and no proof reached in {budget.end:g} s")
+
+
+def _too_big(event: Event, budget: Budget) -> str | None:
+    """Why the whole-day model is not built, if it is not (optimizer.config's `too_big`)."""
+    clauses = day_clauses(event)
+    why = PlanConfig().too_big(clauses, budget)
+    return why and f"no construction for this room, and its CP-SAT model ({clauses:,} clauses) {why}"
 
 
 def fewest_repeats(event: Event, forced: int) -> str:

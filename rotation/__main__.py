@@ -1,9 +1,11 @@
 """The `rotation` program: stop signals are handled from its first instant, so Ctrl-C while the
-commands are still being imported (numpy, OR-Tools: about a second) is one line, not a traceback."""
+program or a command is still being imported (numpy, OR-Tools: about a second) is one line, not a traceback.
+Only the light front is imported here (rotation.commands.program); a command imports what it needs."""
 
 from __future__ import annotations
 
 import io
+import os
 import signal
 import sys
 
@@ -14,17 +16,30 @@ def run() -> None:
     stopping.install()
     survive_any_console()
     try:
-        from rotation.commands.cli import main
+        from rotation.commands.program import main
     except KeyboardInterrupt:
         stopping.ignore()
         try:
             print(f"rotation: stopped by {stopping.stopped_by()}", file=sys.stderr)
         except OSError:
             pass
-        sys.exit(stopping.exit_status(stopping.received() or signal.SIGINT))
-    status = main()
+        end(stopping.exit_status(stopping.received() or signal.SIGINT))
+    end(main())
+
+
+def end(status: int) -> None:
+    """Exit with `status`. After a stop signal, at once (the outputs are whole, the streams flushed): a
+    Ctrl-C inside a compiled module's import can leave CPython marked as interrupted, and under
+    `python -m rotation` it would then end itself by SIGINT after our line, losing the status."""
     stopping.ignore()
-    sys.exit(status)
+    if not stopping.signalled():
+        sys.exit(status)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass  # a closed pipe or terminal: the status still says how the run ended
+    os._exit(status)
 
 
 def survive_any_console() -> None:

@@ -34,12 +34,14 @@ class _State:
     told = False  # whether the run was told to stop yet (KeyboardInterrupt raised, or the token set while polled)
     held = 0  # depth of sections no signal may interrupt
     polled = 0  # depth of sections that poll the stop token instead
+    signalled = False  # whether the process ever received a stop signal (kept when a run's state is reset)
 
 
 _state = _State()
 
 
 def _on_stop(signum: int, frame) -> None:
+    _state.signalled = True
     if _state.received is None:
         _state.received = signum
     _token_set()
@@ -53,10 +55,12 @@ def _on_stop(signum: int, frame) -> None:
 
 
 def _token(action: str) -> None:
-    """Set or clear the optimizer's stop token, if the optimizer is imported (no run without it)."""
-    budget = sys.modules.get("optimizer.budget")
-    if budget is not None:
-        getattr(budget.STOP, action)()
+    """Set or clear the optimizer's stop token, if the optimizer is imported (no run without it). A
+    signal while optimizer.budget is still being imported finds the module without its token yet: no
+    run has started, and the signal ends the import instead."""
+    token = getattr(sys.modules.get("optimizer.budget"), "STOP", None)
+    if token is not None:
+        getattr(token, action)()
 
 
 def _token_set() -> None:
@@ -131,6 +135,11 @@ def polled() -> Iterator[None]:
 def received() -> int | None:
     """The stop signal this run received, if any."""
     return _state.received
+
+
+def signalled() -> bool:
+    """Whether this process received a stop signal, in any run so far."""
+    return _state.signalled
 
 
 def stopped_by() -> str:

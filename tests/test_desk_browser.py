@@ -236,6 +236,10 @@ def test_drop_out_re_plan_swap_and_undo(page, server):
     page.fill("#replan-form textarea[name=leave]", "Player 05")
     page.fill("#replan-form input[name=time_limit]", "2")
     page.click("#replan-form button")
+    page.wait_for_load_state()  # asked first: Player 05 is seated in round 2, not played yet
+    assert "Player 05 is seated in round 2" in page.inner_text("#preview-note")
+    check_layout(page, "re-plan asked")
+    page.click("#confirm-button")  # they play round 2 first
     wait_finished(page)
     assert page.locator("#run").get_attribute("data-status") == "finished"
     # Both choices, each with its repeats and moves, and the day unchanged until one is accepted.

@@ -184,7 +184,11 @@ def test_an_event_exported_and_imported_on_another_desk_has_everything(client, d
             )
             assert _without_ids(here) == _without_ids(there), path
         assert "Ann Lee" in other.get(f"/e/{pid}/me", params={"player": "ann lee"}).text  # the QR codes still work
-        again = other.post("/api/events/import", content=exported.content, headers=JSON)  # its public id is taken now
+        twice = other.post("/api/events/import", content=exported.content, headers=JSON)  # the same event again
+        assert twice.status_code == 409 and f"event {new_id}, 'Spring Open'" in twice.json()["detail"]
+        again = other.post(
+            "/api/events/import?as_copy=true", content=exported.content, headers=JSON
+        )  # a copy asked for
         assert other.get(f"/api/events/{again.json()['id']}/room").json()["public_id"] != pid
         damaged = json.loads(exported.content)
         damaged["rows"]["versions"][0]["schedule"] = damaged["rows"]["versions"][0]["schedule"].replace(

@@ -226,6 +226,18 @@ def test_a_drop_out_is_re_planned_from_its_round(client, db):
     client.post(
         f"/events/{event_id}/replan",
         data={"csrf": token, "from_round": "3", "leave": "player 09", "arrive": "Newcomer", "time_limit": "2"},
+    )  # asked first: Player 09 is seated in round 2, not played yet (test_desk_replan_asks)
+    assert client.get(f"/api/events/{event_id}").json()["runs"] == []
+    client.post(
+        f"/events/{event_id}/replan",
+        data={
+            "csrf": token,
+            "from_round": "3",
+            "leave": "player 09",
+            "arrive": "Newcomer",
+            "time_limit": "2",
+            "confirm": "1",
+        },
     )
     run = client.get(f"/api/events/{event_id}").json()["runs"][0]
     assert run["kind"] == "replan"

@@ -31,14 +31,15 @@ def desk(tmp_path):
         yield client, db
 
 
-def at_once(client, *posts: tuple[str, dict]):
-    """POST each (path, keywords) from a thread of its own, all released together; the responses in order."""
+def at_once(client, *posts: tuple[str, dict], method: str = "post"):
+    """POST (or `method`) each (path, keywords) from a thread of its own, all released together; the
+    responses in order."""
     barrier = threading.Barrier(len(posts))
 
     def go(post: tuple[str, dict]):
         barrier.wait()
         path, keywords = post
-        return client.post(path, follow_redirects=False, **keywords)
+        return client.request(method, path, follow_redirects=False, **keywords)
 
     with ThreadPoolExecutor(len(posts)) as pool:
         return list(pool.map(go, posts))
@@ -209,3 +210,79 @@ def test_a_change_without_a_base_applies_to_the_day_as_it_is(desk):
     now = current(client, event_id)
     ids = {response.json()["id"] for response in responses}
     assert now["id"] in ids and now["parent"] in ids | {base["id"]} and len(children(db, event_id, base["id"])) == 1
+
+
+def test_two_renames_at_once_both_kept(desk):
+    """Issue 57: a rename read the day outside its transaction, so of two at once one was lost (both 200)."""
+    client, db = desk
+    for _ in range(TRIES):
+        event_id, _ = fresh_day(client, db)
+        path = f"/api/events/{event_id}/rename"
+        responses = at_once(
+            client,
+            (path, {"json": {"old": "Player 02", "new": "Player Two"}}),
+            (path, {"json": {"old": "Player 03", "new": "Player Three"}}),
+        )
+        assert [response.status_code for response in responses] == [200, 200]
+        schedule = client.get(f"/api/events/{event_id}/schedule").json()
+        settings = client.get(f"/api/events/{event_id}").json()["settings"]
+        for listed in (schedule["players"], settings["names"]):
+            assert {"Player Two", "Player Three"} <= set(listed) and not {"Player 02", "Player 03"} & set(listed)
+
+
+def test_a_rename_beside_a_swap_and_a_played_mark_loses_neither(desk):
+    client, db = desk
+    for _ in range(TRIES):
+        event_id, base = fresh_day(client, db)
+        (a, b), _ = pairs_apart(client, event_id, 4)
+        old = next(name for name in names(16) if name not in (a, b))
+        responses = at_once(
+            client,
+            (f"/api/events/{event_id}/rename", {"json": {"old": old, "new": "Player Five"}}),
+            (f"/api/events/{event_id}/swap", {"json": {"round": 4, "first": a, "second": b, "confirm": True}}),
+            (f"/api/events/{event_id}/played", {"json": {"rounds": 1}}),
+        )
+        assert [response.status_code for response in responses] == [200, 200, 200], [r.text for r in responses]
+        before = Schedule.model_validate(client.get(f"/api/events/{event_id}/schedule?version={base['id']}").json())
+        now = Schedule.model_validate(client.get(f"/api/events/{event_id}/schedule").json())
+        expected = optimizer.rename(optimizer.mark_played(optimizer.swap(before, 4, a, b), 1), old, "Player Five")
+        assert now.rounds == expected.rounds and now.played == 1 and "Player Five" in now.players
+
+
+def test_two_renames_from_one_version_one_stored_one_refused(desk):
+    client, db = desk
+    for _ in range(TRIES):
+        event_id, base = fresh_day(client, db)
+        path = f"/api/events/{event_id}/rename"
+        responses = at_once(
+            client,
+            (path, {"json": {"old": "Player 02", "new": "Player Two", "base_version": base["id"]}}),
+            (path, {"json": {"old": "Player 03", "new": "Player Three", "base_version": base["id"]}}),
+        )
+        winner = one_stored_one_refused(responses, 200)
+        refused = responses[1 - winner].json()
+        assert refused["current_version"] == current(client, event_id)["id"]
+        assert refused["since"] == [current(client, event_id)["note"]]  # what changed, in the version's words
+        assert f"(since: {refused['since'][0]})" in refused["detail"]
+        assert children(db, event_id, base["id"]) == [current(client, event_id)["id"]]
+        kept = {"Player Two", "Player Three"} & set(client.get(f"/api/events/{event_id}").json()["settings"]["names"])
+        assert len(kept) == 1  # the refused one stored nothing, in the settings either
+
+
+def test_a_rename_form_from_a_day_that_changed_shows_the_day_and_keeps_what_was_typed(desk):
+    client, db = desk
+    event_id, base = fresh_day(client, db)
+    page = client.get(f"/events/{event_id}/edit").text
+    assert f'name="base" value="{base["id"]}"' in page
+    (a, b), _ = pairs_apart(client, event_id, 4)
+    assert client.post(
+        f"/api/events/{event_id}/swap", json={"round": 4, "first": a, "second": b, "confirm": True}
+    ).is_success
+    form = {"csrf": token_of(page), "base": str(base["id"]), "old": "Player 07", "new": "Player Seven"}
+    refused = client.post(f"/events/{event_id}/rename", data=form)
+    assert refused.status_code == 409 and "the day changed while you were editing" in refused.text
+    assert 'value="Player 07"' in refused.text and 'value="Player Seven"' in refused.text
+    assert f'name="base" value="{current(client, event_id)["id"]}"' in refused.text  # made from the day as it is now
+    assert "Player Seven" not in client.get(f"/api/events/{event_id}/schedule").text
+    again = client.post(f"/events/{event_id}/rename", data={**form, "base": str(current(client, event_id)["id"])})
+    assert again.status_code == 200 and "Player 07 is now Player Seven" in again.text

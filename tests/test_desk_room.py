@@ -88,12 +88,13 @@ def test_an_event_without_a_schedule_has_nothing_to_release(client):
 
 
 def test_a_phone_finds_a_player_by_a_few_letters_and_shows_released_rounds_only(client, db):
-    players = ["Zoë Weiß", "Zoe Adams", "Łukasz Nowak", *names(13)]
+    players = ["Zoë Weiß", "Zoe Adams", "Łukasz Nowak", "Seán O'Brien", *names(12)]
     event_id = event(db, players=players, rounds=3)
     pid = public_id(client, event_id)
     found = client.get(f"/e/{pid}/me", params={"q": "ZOE"}).text
     assert re.findall(r"player=([^\"]+)\">", found) == ["Zo%C3%AB%20Wei%C3%9F", "Zoe%20Adams"]  # accents and case
     assert "Łukasz Nowak" in client.get(f"/e/{pid}/me", params={"q": "luk"}).text
+    assert "Seán O&#39;Brien" in client.get(f"/e/{pid}/me", params={"q": "o’brien"}).text  # a phone's apostrophe
     assert 'id="too-short"' in client.get(f"/e/{pid}/me", params={"q": "z"}).text
     assert 'id="no-match"' in client.get(f"/e/{pid}/me", params={"q": "xyz"}).text
     before = client.get(f"/e/{pid}/me", params={"player": "zoë weiß"}).text
@@ -103,7 +104,7 @@ def test_a_phone_finds_a_player_by_a_few_letters_and_shows_released_rounds_only(
     table = next(t for t in schedule["rounds"][0]["tables"] if "Zoë Weiß" in t["players"])
     shown = day_of(client.get(f"/e/{pid}/me", params={"player": "Zoë Weiß"}).text)
     assert f"Table {table['table']}" in shown and f"seat {'ABCD'[table['players'].index('Zoë Weiß')]}" in shown
-    assert all(mate in shown for mate in table["players"])
+    assert all(mate.replace("'", "&#39;") in shown for mate in table["players"])
     assert "Round 2" not in shown and "Earlier rounds" not in shown  # round 2 is not released
     release(client, event_id, 2)
     shown = day_of(client.get(f"/e/{pid}/me", params={"player": "Zoë Weiß", "round": 3}).text)
@@ -138,6 +139,9 @@ def test_exposed_the_phones_need_no_key_and_everything_else_still_does(db):
         assert phone.get(f"/e/{pid}/me", params={"player": "Player 01"}).status_code == 200
         assert phone.get(f"/e/{pid}/me/state.json").status_code == 200
         assert phone.get("/static/phone.js").status_code == 200 and phone.get("/static/room.css").status_code == 200
+        for icon in ("/static/favicon.svg", "/favicon.ico"):  # a phone's icon, never a 404 (issue 53)
+            answer = phone.get(icon)
+            assert answer.status_code == 200 and answer.headers["content-type"] == "image/svg+xml", icon
         assert phone.get("/e/nobody/me").status_code == 404
         for path in (
             f"/e/{event_id}/screen",
@@ -253,6 +257,17 @@ def test_the_room_settings_set_a_rounds_length_and_the_pace(client, db):
     assert client.get(f"/api/events/{event_id}/room").json()["pace"] == 8  # nothing half-saved
 
 
+def test_a_new_length_applies_to_the_round_under_way_without_a_reset(client, db, clock):
+    event_id = event(db)
+    release(client, event_id, 1)  # its timer runs from 60 minutes
+    clock.now += 40 * 60
+    shorter = client.put(f"/api/events/{event_id}/room", json={"minutes": 45, "pace": 8}).json()["timer"]
+    assert shorter["running"] and shorter["left"] == 5 * 60 and shorter["ends_at"] == clock.now + 5 * 60
+    client.post(f"/api/events/{event_id}/timer", json={"action": "pause"})
+    longer = client.put(f"/api/events/{event_id}/room", json={"minutes": 50, "pace": 8}).json()["timer"]
+    assert not longer["running"] and longer["left"] == 10 * 60
+
+
 def test_the_printed_sheets_carry_the_players_pages_qr_code(client, db):
     event_id = event(db, rounds=2)
     from rotation.printing.pages import qr_svg
@@ -325,3 +340,27 @@ def test_the_find_your_table_list_marks_a_three_handed_table(client, db):
     marked = re.findall(r'<div class="entry three"><span class="name"[^>]*>([^<]+)</span>', screen)
     assert three and sorted(marked) == sorted(three)
     assert screen.count('title="three-handed">3</span>') == len(three)
+
+
+def test_reset_and_take_round_back_ask_first_and_reset_is_not_beside_pause(client, db, clock):
+    event_id = event(db)
+    release(client, event_id, 1)
+    page = client.get(f"/events/{event_id}/room").text
+    token = token_of(page)
+    pause = re.search(r'<form[^>]*id="timer-form".*?</form>', page, re.S).group(0)
+    assert "reset" not in pause.lower() and 'id="reset-form"' in page  # a form of its own, apart from Pause
+    clock.now += 600
+    asked = client.post(f"/events/{event_id}/timer", data={"action": "reset", "csrf": token})
+    assert asked.status_code == 200 and "Reset the round&#39;s timer?" in asked.text and "50:00" in asked.text
+    assert client.get(f"/api/events/{event_id}/room").json()["timer"]["left"] == 3000  # nothing reset yet
+    done = client.post(
+        f"/events/{event_id}/timer", data={"action": "reset", "confirm": "1", "csrf": token}, follow_redirects=False
+    )
+    assert done.status_code == 303 and client.get(f"/api/events/{event_id}/room").json()["timer"]["left"] == 3600
+    asked = client.post(f"/events/{event_id}/release/withdraw", data={"csrf": token})
+    assert asked.status_code == 200 and "Take round 1 back?" in asked.text and 'name="confirm"' in asked.text
+    assert client.get(f"/api/events/{event_id}/room").json()["released"] == [1]
+    done = client.post(
+        f"/events/{event_id}/release/withdraw", data={"csrf": token, "confirm": "1"}, follow_redirects=False
+    )
+    assert done.status_code == 303 and client.get(f"/api/events/{event_id}/room").json()["released"] == []

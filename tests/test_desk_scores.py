@@ -222,7 +222,9 @@ def test_re_plans_swaps_and_undo_never_touch_the_scores(client, db):
     cards = client.get(f"/api/events/{event_id}/cards", params={"round": 1}).json()[0]
     assert [t["status"] for t in cards["tables"]] == ["changed", "changed"] and cards["missing"] == [1, 2]
     assert client.get(f"/api/events/{event_id}/standings").status_code == 404
-    assert "enter it again" in client.get(f"/events/{event_id}/scores/1").text
+    page = client.get(f"/events/{event_id}/scores/1").text  # the cards entered before, offered to confirm
+    assert page.count("that card is filled in above, seat by seat") == 2
+    assert re.findall(r'name="points-0-\d" value="(-?\d+)"', page) == ["10", "0", "0", "0", "1", "1", "1", "1"]
     assert client.post(f"/api/events/{event_id}/undo", json={}).status_code == 200
     assert standings(client, event_id) == before  # back as it was: the same cards count again
     assert len(client.get(f"/api/events/{event_id}/cards/1/1/history").json()) == 1
@@ -312,6 +314,7 @@ def test_the_projector_shows_the_top_places_only_when_asked(client, db):
     shown = [row for row in standings if row["rank"] <= 3]
     assert screen.count('class="standing"') == len(shown) < len(standings)
     assert all(row["player"] in screen for row in shown)
+    assert f"of {len(standings)} players." in screen  # the whole field, not the places shown (issue 53)
     assert client.put(f"/api/events/{event_id}/screen/standings", json={"show": True, "top": 0}).status_code == 422
     everyone = client.put(f"/api/events/{event_id}/screen/standings", json={"show": True})
     assert everyone.json() == {"show": True, "top": None, "series": False}

@@ -149,6 +149,18 @@ def test_series_standings_by_rule(client):
     assert missing_best.status_code == 200 and "number of nights that count" in missing_best.text
 
 
+def test_the_standings_form_shows_with_its_defaults(client):
+    """Issue 53: 'Show' with the form's defaults sent best= (blank) and was refused with a 422; blank is no
+    limit (every night counts) and an empty minimum is 0."""
+    score_round_one(client, first_night(client, names(8)))
+    shown = client.get(URL, params={"rule": "cumulative", "min_games": "0", "best": ""})
+    assert shown.status_code == 200 and 'id="season-table"' in shown.text
+    assert client.get(URL, params={"rule": "average", "min_games": "", "best": " "}).status_code == 200
+    assert client.get(f"{API}/standings", params={"rule": "cumulative", "best": ""}).status_code == 200
+    assert client.get(f"{URL}/standings/print", params={"rule": "cumulative", "best": ""}).status_code == 200
+    assert client.get(URL, params={"rule": "cumulative", "best": "x"}).status_code == 422  # not a number: refused
+
+
 def test_guests_are_not_members_but_stay_in_opponents(client):
     members = names(8)
     first_night(client, members)

@@ -95,3 +95,37 @@ def test_the_replan_form_defaults_to_the_next_sessions_first_round(db, client):
     plain = seeded_event(db, EventSettings(names=names(8), rounds=4, time_limit=2))
     client.post(f"/api/events/{plain}/release", json={"round": 1})
     assert selected_from_round(client.get(f"/events/{plain}").text) == 2  # not in sessions: the next round
+
+
+def test_a_released_session_shows_its_first_unplayed_round_and_moves_on_as_rounds_are_played(db, client):
+    """Issue 53: "Release session 1" showed round 3 on the projector and rounds 1 and 2 as earlier on a
+    phone, though nothing was played."""
+    event_id = seeded_event(db, EventSettings(names=names(24), rounds=6, session_rounds=3, title="Open"))
+    client.post(f"/api/events/{event_id}/release/session", json={})
+    pid = client.get(f"/api/events/{event_id}/room").json()["public_id"]
+    rounds = client.get(f"/api/events/{event_id}/schedule").json()["rounds"]
+
+    def seen(played: int) -> None:
+        on = played + 1
+        screen = client.get(f"/e/{event_id}/screen").text
+        assert re.search(r'id="screen-title">Open <strong>Round (\d)</strong>', screen).group(1) == str(on)
+        table = next(t for t in rounds[on - 1]["tables"] if "Player 07" in t["players"])
+        phone = client.get(f"/e/{pid}/me", params={"player": "Player 07"}).text
+        now = re.search(r'<div class="now" id="now">(.*?)</div>', phone, re.S).group(1)
+        assert f"Round {on}" in now and f"Table {table['table']}" in now
+        coming = re.search(r'id="coming">(.*?)</ol>', phone, re.S)
+        earlier = re.search(r'id="earlier">(.*?)</ol>', phone, re.S)
+        assert re.findall(r"Round (\d)", coming.group(1) if coming else "") == [str(n) for n in range(on + 1, 4)]
+        assert re.findall(r"Round (\d)", earlier.group(1) if earlier else "") == [str(n) for n in range(on - 1, 0, -1)]
+        assert f"show round {on}" in client.get(f"/events/{event_id}/room").text
+
+    seen(0)
+    client.post(f"/api/events/{event_id}/release", json={"round": 3})  # released again: the room stays put
+    seen(0)
+    for played in (1, 2):
+        assert client.post(f"/api/events/{event_id}/played", json={"rounds": played}).status_code == 200
+        seen(played)
+    assert client.post(f"/api/events/{event_id}/played", json={"rounds": 3}).status_code == 200
+    assert "<strong>Round 3</strong>" in client.get(f"/e/{event_id}/screen").text  # all played: the latest
+    client.post(f"/api/events/{event_id}/release", json={"round": 4})  # one round on its own: on at once
+    assert "<strong>Round 4</strong>" in client.get(f"/e/{event_id}/screen").text

@@ -103,7 +103,12 @@ def test_bad_rules_files_are_one_line(room, tmp_path, capsys):  # noqa: F811
         ('{"self_pick": -5}', "self_pick: Input should be greater than or equal to 0"),
         ('{"selfpick": 5}', "selfpick: Extra inputs are not permitted"),
         ("[1, 2]", "not the rules' names and values"),
-        ("self_pick = ", "neither JSON nor TOML"),
+        ("self_pick = ", "not valid TOML: Invalid value"),
+        ('{"self_pick": 5, "self_pick": 6}', "not valid JSON: the key 'self_pick' appears twice in one object"),
+        ('{"self_pick": NaN}', "not valid JSON: NaN is not a number in JSON"),
+        ('{"self_pick": ' + "9" * 5000 + "}", "not valid JSON: a number with 5000 digits"),
+        ("self_pick = " + "9" * 5000, "not valid TOML: a number with thousands of digits"),
+        ("# " + "x" * 70_000, "is larger than 64 KB"),
     ):
         rules.write_text(text, encoding="utf-8")
         status, _, err = run(capsys, "scores", room, "--template", tmp_path / "t.csv", "--rules", rules)
@@ -145,10 +150,9 @@ def csv_text(rows) -> str:
     return buffer.getvalue()
 
 
-def test_the_readme_examples_score_as_it_says(tmp_path, capsys):
-    """The Scoring section's games and rules file, read by the command as a director would copy them."""
-    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Scoring\n", 1)[1].split("\n## ", 1)[0]
+def test_the_scoring_pages_examples_score_as_it_says(tmp_path, capsys):
+    """The Scoring page's games and rules file, read by the command as a director would copy them."""
+    section = (Path(__file__).parent.parent / "docs" / "scoring.md").read_text(encoding="utf-8")
     blocks = [block for block in section.split("\n\n") if block.startswith("    ")]
     games, rules = ("\n".join(line[4:] for line in block.splitlines()) + "\n" for block in blocks[:2])
     day = tmp_path / "day.json"
@@ -236,8 +240,8 @@ def test_the_printed_score_sheets_carry_the_events_rules(tmp_path, capsys):
     assert html.count('<section class="page rule-sheet">') == 1 and "<p>Tables of three: no Charleston.</p>" in html
     assert "-10 when the winner has 0-1 exposures, -20 with 2, -30 with 3 or more" in html
     assert html.count("the discarder loses 10 (winner 0-1 exposures), 20 (2), 30 (3+)") == 6  # every table's sheet
-    status, out, _ = run(capsys, "print", day, "--html", page, "--only", "sheets")
-    # Without the rules: no rules page, and sheets without the line fit two pages (two tables a page more).
+    status, out, _ = run(capsys, "print", day, "--html", page, "--only", "sheets", "--form", "points")
+    # Without the rules: no rules page, and points sheets without the line fit two pages (two tables a page more).
     assert "2 pages to print" in out and 'class="page rule-sheet"' not in page.read_text(encoding="utf-8")
 
 
@@ -256,3 +260,29 @@ def test_the_events_three_handed_and_sit_out_words_reach_every_part(tmp_path, ca
     assert THREE_HANDED_RULE not in html
     assert "Tables of three: no Charleston." in html.split('class="page rule-sheet"')[0]  # walls, lookup, slips
     assert html.count("Tables of three: no Charleston.") > 9
+
+
+def test_games_files_too_long_or_with_numbers_too_long_are_refused_in_one_line(room, tmp_path, capsys):  # noqa: F811
+    form = tmp_path / "games.csv"
+    run(capsys, "scores", room, "--template", form)
+    header, first, *_ = form.read_text(encoding="utf-8").splitlines()
+    for lines, message in (
+        ([header, "9" * 5000 + first[1:]], "line 2: the round is a number of 5000 digits"),
+        ([header, "1,1,1,,,unfinished", "2,99,1,,,unfinished"], "line 3: round 2, table 99: there is no such table"),
+        # a bad line 2 is found before the rest is read (an unclosed quote further down is not met)
+        ([header, "77,1,1,,,unfinished", '"never closed', *["1,1,1,,,unfinished"] * 1000], "line 2: round 77"),
+        ([header, *["1,1,1,,,unfinished"] * 100_000], "more than this day's tables can fill"),
+    ):
+        form.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        status, _, err = run(capsys, "scores", room, form)
+        assert status == 2 and message in err and err.count("\n") == 1, err
+
+
+def test_a_score_sheets_points_of_thousands_of_digits_are_refused_in_one_line(room, tmp_path, capsys):  # noqa: F811
+    sheet = tmp_path / "sheet.csv"
+    run(capsys, "scores", room, "--template", sheet, "--form", "points")
+    rows = list(csv.reader(io.StringIO(sheet.read_text(encoding="utf-8"))))
+    rows[1][5] = "9" * 5000
+    sheet.write_text(csv_text(rows), encoding="utf-8")
+    status, _, err = run(capsys, "scores", room, sheet)
+    assert status == 2 and "a number of 5000 digits is beyond the 1,000,000 points" in err and err.count("\n") == 1

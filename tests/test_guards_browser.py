@@ -84,6 +84,12 @@ def test_guards_rename_backup_and_moving_an_event(page, server, tmp_path):
     page.set_input_files("#import-form input[type=file]", str(saved))
     page.click("#import-form button")
     page.wait_for_load_state()
+    assert f"this desk has this event already: event {event_id}" in page.inner_text("body")  # not made twice
+    page.goto(server.url + "/")
+    page.set_input_files("#import-form input[type=file]", str(saved))
+    page.check("#import-form input[name=as_copy]")
+    page.click("#import-form button")
+    page.wait_for_load_state()
     imported = int(re.search(r"/events/(\d+)", page.url).group(1))  # type: ignore[union-attr]
     assert imported != event_id and "Łukasz Nowak-Kowalski" in page.inner_text("#rounds")
     check_layout(page, "imported")

@@ -132,7 +132,8 @@ def test_page_is_self_contained(tmp_path, nine_sit_out):
 def test_summary_compares_with_the_fixed_rule_and_the_bound(tmp_path, nine_sit_out):
     seen = text_of(printed(tmp_path, nine_sit_out))
     assert "Repeats of the fixed MJMP rule on the same room" in seen
-    assert "lower bound" in seen and "Why the bound holds" in seen
+    assert "lower bound" in seen  # why it holds, in plain words (the exact proof is the CLI report's)
+    assert "No schedule can have fewer: with this many tables each later round must repeat some meetings." in seen
 
 
 def test_re_planned_day_skips_the_comparison(tmp_path, nine_sit_out):
@@ -208,11 +209,12 @@ def test_title_date_legend_only_and_rounds(tmp_path):
     )
     seen = text_of(page)
     assert page.count('class="page wall"') == 2 and 'id="round-4"' in page and 'id="round-3"' not in page
-    assert page.count('class="score"') == 6 and page.count('class="page score-sheet"') == 2
+    assert page.count('class="score"') == 6 and page.count('class="page score-sheet"') == 3  # two to a sheet
     assert "slip-sheet" not in page and "summary" not in page.split("<body>")[1]
     assert seen.count("Spring Open") == 1 + 2 + 6 and seen.count("12 April") == 2 + 6
     assert "A East (starting dealer) · B North · C West · D South" in seen
-    assert expected_pages(schedule, Options(only=("walls", "sheets"), rounds=(4, 5))) == 2 + 2
+    assert expected_pages(schedule, Options(only=("walls", "sheets"), rounds=(4, 5))) == 2 + 3
+    assert expected_pages(schedule, Options(only=("walls", "sheets"), rounds=(4, 5), results="points")) == 2 + 2
 
 
 def test_bad_only_and_rounds_are_one_line(tmp_path, nine_sit_out):
@@ -467,3 +469,27 @@ def test_wall_names_grow_without_sharing_a_round_less_evenly():
     for index in range(2):
         sizes = [len(chart.tables) for chart in charts[index] if chart.tables]
         assert max(sizes) - min(sizes) <= 1, sizes
+
+
+def test_score_sheets_record_what_the_score_page_takes(tmp_path, seven_three_handed):
+    """Issue 53: sheets had boxes 'Game 1 ... Game 4, Total' (points) where the event takes game results:
+    a row per game with the games file's columns, by the event's rules (--form points: the points)."""
+    from rotation.files.gamesheet import RESULT_COLUMNS
+    from rotation.printing.score_sheets import RESULT_HEADS
+
+    rules = tmp_path / "rules.json"
+    rules.write_text('{"games_per_round": 3, "two_winners": true, "highest_value": 90}', encoding="utf-8")
+    page = printed(tmp_path, seven_three_handed, "--only", "sheets", "--rounds", "1", "--rules", rules)
+    assert tuple(RESULT_HEADS) == RESULT_COLUMNS  # the games file's columns, in its order
+    heads = "<tr><th>Game</th>" + "".join(f"<th>{head}</th>" for head in RESULT_HEADS.values()) + "</tr>"
+    games = re.findall(r'<table class="games">(.*?)</table>', page, re.S)
+    assert len(games) == 2 and all(heads in table for table in games)  # a table of four, a table of three
+    assert [table.count("<tr style") for table in games] == [3, 3]  # the event's games in a round
+    assert games[0].count(">A B C D<") == 3 * 4 and games[1].count(">A B C<") == 3 * 4 and "A B C D" not in games[1]
+    text = text_of(page)
+    assert "winner, or two on one discard" in text and "Value: the hand's, 25 to 90" in text
+    assert "Game 1" not in text and "Total" not in text
+    default = printed(tmp_path, seven_three_handed, "--only", "sheets", "--rounds", "1")
+    assert default.count('<table class="games">') == 2 and default.count("<tr style") == 2 * 4 + 4  # 4 games, seats
+    points = printed(tmp_path, seven_three_handed, "--only", "sheets", "--form", "points", "--rules", rules)
+    assert "Seat Player Game 1 Game 2 Game 3 Total" in text_of(points) and 'class="games"' not in points

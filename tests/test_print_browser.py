@@ -197,6 +197,51 @@ def test_every_table_card_fits_its_sheet_as_chromium_prints_it(printed):
     assert problems == []
 
 
+# Every score sheet inside its printed sheet and clear of the next, and every box of it (the seats, each
+# game's boxes, the hint, the rules) inside the score sheet: as Chromium prints it.
+SCORES_INSIDE = r"""() => {
+  const out = [], inside = (a, b) =>
+    a.left >= b.left - 0.5 && a.right <= b.right + 0.5 && a.top >= b.top - 0.5 && a.bottom <= b.bottom + 0.5;
+  for (const page of document.querySelectorAll(".page.score-sheet")) {
+    const sheet = page.getBoundingClientRect();
+    const scores = [...page.querySelectorAll(".score")];
+    scores.forEach((score, i) => {
+      const box = score.getBoundingClientRect();
+      if (!inside(box, sheet)) out.push(`score sheet ${score.querySelector("h2").textContent} leaves its page`);
+      if (i && box.top < scores[i - 1].getBoundingClientRect().bottom - 0.5)
+        out.push(`score sheets ${i} and ${i + 1} overlap`);
+      for (const part of score.querySelectorAll("td, th, .hint, .rule, .scoring, .sign"))
+        if (!inside(part.getBoundingClientRect(), box)) out.push(`${part.textContent.trim()} leaves its score sheet`);
+      for (const cell of score.querySelectorAll("td.circle"))
+        if (cell.scrollWidth > cell.clientWidth + 1) out.push(`"${cell.textContent}" is wider than its box`);
+    });
+  }
+  return out;
+}"""
+
+
+def test_score_sheets_take_game_results_and_fit_their_sheet(printed):
+    """Issue 53: the sheets asked for each player's points per game while the score page takes game
+    results. Printed by the command's default, each sheet has a row per game with the games file's boxes."""
+    name, result = printed
+    if "sheets" not in ROOMS[name]:
+        pytest.skip("this room prints no score sheets")
+    heads = squash("Game Winner Value How Discarder Exposures Jokerless Dead MJ in error")
+    pages = [page for page, sheet in zip(result.pages, result.sheets) if sheet.kind == "scores"]
+    sheets = sum(len(sheet.body) for sheet in result.sheets if sheet.kind == "scores")
+    assert pages and sum(page.count(heads) for page in pages) == sheets
+    assert all("Game1Game2" not in page for page in pages)
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=chromium())
+        page = browser.new_page()
+        page.goto(result.html.resolve().as_uri())
+        page.emulate_media(media="print")
+        problems = page.evaluate(SCORES_INSIDE)
+        browser.close()
+    assert problems == []
+
+
 def test_lookup_pages_are_alphabetical_with_table_and_seat(printed):
     _, result = printed
     for number in range(1, len(result.schedule.rounds) + 1):
@@ -267,3 +312,37 @@ def test_a_score_sheets_long_title_is_printed_whole(tmp_path):
     assert print_pdf(html, pdf).returncode == 0
     text = squash("".join(page.extract_text() for page in pypdf.PdfReader(pdf).pages))
     assert text.count(squash(f"{title} · {date}")) == 2 and "…" not in text  # tables of 4 and 3
+
+
+FOOTNOTES_MM = r"""() => [...document.querySelectorAll(".footnotes")]
+  .reduce((sum, notes) => sum + notes.getBoundingClientRect().height, 0) / (96 / 25.4)"""
+
+
+def test_the_printed_standings_notes_are_compact(tmp_path):
+    """Issue 53: the notes under the printed standings (signs, ties, prizes, each round's winners and table
+    highs) took 101 mm of a 273 mm page for 53 players over 6 rounds; now at most a fifth of a page."""
+    import csv
+
+    from rotation.commands.cli import cli
+
+    day, blank, filled, page = (tmp_path / name for name in ("day.json", "blank.csv", "filled.csv", "s.html"))
+    runner = CliRunner()
+    assert runner.invoke(cli, ["fixed", "--players", "53", "--rounds", "6", "--json", str(day)]).exit_code == 0
+    made = runner.invoke(cli, ["scores", str(day), "--template", str(blank), "--form", "points"])
+    assert made.exit_code == 0, made.output
+    rows = list(csv.reader(blank.open(encoding="utf-8")))
+    for row in rows[1:]:  # points that differ by table and seat, so every round has winners and highs
+        row[5] = str(((int(row[0]) * 7 + int(row[1]) * 3 + int(row[2]) * 5 + "ABCD".index(row[3]) * 11) % 9) * 5 - 10)
+    with filled.open("w", encoding="utf-8", newline="") as out:
+        csv.writer(out).writerows(rows)
+    printed = runner.invoke(cli, ["scores", str(day), str(filled), "--html", str(page), "--title", "Spring Open"])
+    assert printed.exit_code == 0, printed.output
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=chromium())
+        shown = browser.new_page()
+        shown.goto(page.resolve().as_uri())
+        shown.emulate_media(media="print")
+        notes_mm = shown.evaluate(FOOTNOTES_MM)
+        browser.close()
+    assert 0 < notes_mm <= (297 - 24) / 5, notes_mm

@@ -174,7 +174,7 @@ def test_best_move_predicts_the_change_it_makes(room):
     cost = objective.cost()
     tabu_until = np.zeros((len(seats), len(event.players)), dtype=np.int64)
     for step in range(1, 6):
-        move = _best_move(objective, tabu_until, step, cost, cost, rng)
+        move = _best_move(objective, tabu_until, step, cost, cost, rng, "rounds", Budget.unlimited())
         if move is None:
             return
         r, p, q, delta = move

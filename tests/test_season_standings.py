@@ -116,3 +116,13 @@ def test_cli_season_from_standings_files(tmp_path):
     (tmp_path / "bad.json").write_text("[1]", encoding="utf-8")
     bad = runner.invoke(cli, ["season", str(tmp_path / "bad.json")])
     assert bad.exit_code == 2 and "not a standings file" in bad.output
+
+
+def test_players_left_out_are_not_ranked_and_listed_apart():
+    """Issue 53: a series that ranks members only leaves its guests out; the others rank as if they had
+    not played, and the standings say who was left out."""
+    everyone = season_standings([WEEK1, WEEK2, WEEK3])
+    guest = everyone.rows[0].player
+    members = season_standings([WEEK1, WEEK2, WEEK3], left_out=[guest.upper()])
+    assert [row.player for row in members.rows] == [row.player for row in everyone.rows[1:]]
+    assert members.rows[0].rank == 1 and members.left_out == (guest,) and everyone.left_out == ()

@@ -211,13 +211,16 @@ def _trace(best: np.ndarray, weights: np.ndarray, full: int) -> np.ndarray:
 
 def _local(weights: np.ndarray, start: np.ndarray, order: np.ndarray, in_turns, budget: Budget) -> np.ndarray:
     """Or-opt, swap and 2-opt moves from the given order, first improvement, until none helps or the
-    budget is spent (a repeatable budget is not charged: the descent ends by itself)."""
+    budget is spent, polled at each move weighed (3 x rounds^2 of them in a pass: seconds at 100 rounds)
+    (a repeatable budget is not charged: the descent ends by itself)."""
     order = order.copy()
     length = _length(weights, start, order)
     improved = True
     while improved and not budget.done():
         improved = False
         for candidate in _neighbours(order):
+            if budget.stopped or (not budget.repeatable and budget.done()):
+                return order
             if length and _length(weights, start, candidate) < length and (in_turns is None or in_turns(candidate)):
                 order, length, improved = candidate, _length(weights, start, candidate), True
                 break

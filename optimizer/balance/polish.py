@@ -55,8 +55,11 @@ TENURE = (3, 9)  # a moved player may move again 3 to 8 steps later
 # Regrouping for table numbers renumbers after this many polish steps, and stops after this many
 # renumberings in a row that gain nothing.
 TABLE_ROUND_STEPS = 300
-# A repeatable run is charged one second of work for this many steps.
+# A repeatable run is charged one second of work for this many steps, or in big rooms this much a swap
+# weighed (optimizer.search.swaps.Walk.step_work): measured 1.2-1.5e-7 s of CPU a swap at 121-300 players
+# (one round of 300 x 100 weighs 90 000 swaps in 0.012 s) on this project's 2-core machine under load.
 STEPS_PER_SECOND = 1_000
+SECONDS_PER_SWAP = 1e-7
 TABLE_STALL_ROUNDS = 3
 
 
@@ -91,7 +94,7 @@ def polish(
     room = _Room(costs)
     if weigh_tables:
         room.weigh_tables(seats, visits_so_far)
-    walk = Walk(TENURE, STALL_STEPS, STEPS_PER_SECOND, ties="moves")
+    walk = Walk(TENURE, STALL_STEPS, STEPS_PER_SECOND, ties="moves", seconds_per_cell=SECONDS_PER_SWAP)
     return tabu_walk(_Polish(seats.copy(), room), walk, budget, rng)
 
 
@@ -238,7 +241,10 @@ def _pair_change(matrix: np.ndarray, at: np.ndarray, table: np.ndarray, leave: n
 
 
 def _trio_change(state: _State, r: int, incidence: np.ndarray, table: np.ndarray) -> np.ndarray:
-    """[p, q]: the change in trios again when p and q swap tables in round r."""
+    """[p, q]: the change in trios again when p and q swap tables in round r. tri[k, p] (rounds in which
+    pair k of round r and p share a table) is counted over the rounds where the pair meets alone, from
+    their tables' seats: a pair meets in a few rounds, so this is pairs x meetings x 4, not rounds x pairs
+    x players."""
     n = state.room.n
     rows = state.seats[r]
     pairs = [(x, y, t) for t, row in enumerate(rows.tolist()) for x, y in combinations([u for u in row if u >= 0], 2)]
@@ -246,18 +252,21 @@ def _trio_change(state: _State, r: int, incidence: np.ndarray, table: np.ndarray
         return np.zeros((n, n), np.int64)
     x, y, pair_table = (np.array(column) for column in zip(*pairs))
     where = state.where
-    pair_together = (where[:, x] == where[:, y]) & (where[:, x] >= 0)  # (rounds, pairs)
-    with_pair = where[:, None, :] == where[:, x][:, :, None]  # (rounds, pairs, players)
-    tri = np.einsum("rk,rkp->kp", pair_together.astype(np.int64), with_pair.astype(np.int64))
-    holds = np.zeros((len(x), n), np.int64)
-    holds[np.arange(len(x)), x] = holds[np.arange(len(x)), y] = 1
-    at_table = np.zeros((len(x), incidence.shape[1]), np.int64)
-    at_table[np.arange(len(x)), pair_table] = 1
-    again = (tri >= 1).astype(np.int64)  # joining repeats a trio that was ever together
-    twice = (tri >= 2).astype(np.int64)  # leaving frees a trio that is together this round and another
+    met_in, k = np.nonzero((where[:, x] == where[:, y]) & (where[:, x] >= 0))  # (round, pair) where it meets
+    mates = state.seats[met_in, where[met_in, x[k]]]  # (meetings, 4): the seats of its table then
+    seated = mates >= 0
+    cell = (np.repeat(k, mates.shape[1]) * n + mates.ravel())[seated.ravel()]
+    tri = np.bincount(cell, minlength=len(x) * n).reshape(len(x), n)
+    pair_at = np.arange(len(x))
+    holds = np.zeros((len(x), n))
+    holds[pair_at, x] = holds[pair_at, y] = 1
+    at_table = np.zeros((len(x), incidence.shape[1]))
+    at_table[pair_at, pair_table] = 1
+    again = (tri >= 1).astype(float)  # joining repeats a trio that was ever together
+    twice = (tri >= 2).astype(float)  # leaving frees a trio that is together this round and another
     join = (again.T @ at_table)[:, table] - again.T @ holds
-    own = (twice.T @ at_table)[np.arange(n), table] - (twice.T @ holds)[np.arange(n), np.arange(n)]
-    return join + join.T - own[:, None] - own[None, :]
+    own = (twice.T @ at_table)[np.arange(n), table] - (twice * holds).sum(axis=0)
+    return (join + join.T - own[:, None] - own[None, :]).astype(np.int64)
 
 
 def _round_moves(state: _State, r: int, limits: tuple[int, int]):

@@ -35,7 +35,6 @@ stand and calls this numbering again.
 from __future__ import annotations
 
 import math
-import time
 from itertools import combinations
 
 import numpy as np
@@ -121,7 +120,7 @@ def _descend(out: np.ndarray, so_far: np.ndarray, fixed: np.ndarray, n: int, bud
         for r in range(len(out)):
             if not budget.afford(step):
                 return out
-            started = time.monotonic()
+            took = Budget.stopwatch()
             visits -= visits_of(out[r : r + 1], n)
             numbered = _number_round(out[r], visits, even, fixed)
             improved |= numbered is not None
@@ -129,7 +128,7 @@ def _descend(out: np.ndarray, so_far: np.ndarray, fixed: np.ndarray, n: int, bud
                 out[r] = numbered
             visits += visits_of(out[r : r + 1], n)
             budget.charge(1 / ROUNDS_NUMBERED_PER_SECOND)
-            step = 1 / ROUNDS_NUMBERED_PER_SECOND if budget.repeatable else time.monotonic() - started
+            step = 1 / ROUNDS_NUMBERED_PER_SECOND if budget.repeatable else took()
         if not improved:
             break
     return out

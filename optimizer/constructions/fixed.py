@@ -1,7 +1,7 @@
 """The fixed MJMP rotation (item 23): A up 1 table, B down 1, C up 2, D down 2, wrapping round; and
 the other fixed rotations events print on their slips (`FixedRule`), each a table move per seat letter.
 
-Decisions where the guide is silent (also in the README):
+Decisions where the guide is silent (also in docs/fixed-rule.md):
 - Three-handed tables are the last ones and have no seat D, in every round. Seats A, B and C wrap
   over all tables; seat D wraps over the four-handed tables only, so nobody is sent to a D chair
   that does not exist.

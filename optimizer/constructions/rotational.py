@@ -26,6 +26,7 @@ import numpy as np
 from ortools.sat.python import cp_model
 
 from optimizer.budget import Budget, solve
+from optimizer.config import PlanConfig
 from optimizer.seats import repeats
 
 
@@ -94,7 +95,15 @@ def feasible_by_counting(shape: Shape, rounds: int) -> bool:
         return False
     if shape.f > shape.tables or (shape.f and shape.k < 3):
         return False
-    return pairs_needed(shape) <= len(pair_types(shape, rounds))
+    return pairs_needed(shape) <= pair_type_count(shape, rounds)
+
+
+def pair_type_count(shape: Shape, rounds: int) -> int:
+    """len(pair_types(shape, rounds)), counted without listing their pairs (at hundreds of players every
+    shape is counted: listing them took minutes)."""
+    m, k = shape.m, shape.k
+    within = m // 2 - (m % 2 == 0 and rounds > m // 2)
+    return k * (k - 1) // 2 * m + k * within
 
 
 def candidate_shapes(player_count: int, rounds: int, limit: int = 4) -> list[Shape]:
@@ -152,6 +161,12 @@ def _solve_once(shape: Shape, rounds: int, budget: Budget, seed: int, workers: i
     value = solved.solver.boolean_value
     base = [[p for p in range(shape.player_count) if value(seat[p, j])] for j in range(shape.tables)]
     return solved.status, np.array(base, dtype=np.int64)
+
+
+def base_clauses(shape: Shape) -> int:
+    """The base model's pair clauses (`_limit_pair_types`): two for each pair of movers at each table."""
+    movers = shape.m * shape.k
+    return movers * (movers - 1) * shape.tables
 
 
 def _base_model(shape: Shape, rounds: int):
@@ -308,6 +323,8 @@ def rotational_seating(
     for index, shape in enumerate(shapes):
         if not budget.afford(0.05):
             break
+        if PlanConfig().too_big(base_clauses(shape), budget):
+            continue  # at hundreds of players: gigabytes, and minutes to build
         # The first shapes are the likeliest: give each most of what is left, not an equal split.
         last = index == len(shapes) - 1
         base = search_base_round(shape, rounds, budget if last else budget.share(0.6), seed, workers)

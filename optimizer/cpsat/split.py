@@ -20,6 +20,7 @@ import os
 import threading
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
+from functools import partial
 
 from ortools.sat.python import cp_model
 
@@ -121,11 +122,10 @@ class _Cases:
         with ThreadPoolExecutor(lanes) as lanes_pool:
             futures = {lanes_pool.submit(self._attempt, queue, lanes, cap, lanes_budget) for _ in range(lanes)}
             while futures:
-                try:
-                    done, futures = wait(futures, timeout=0.1, return_when=FIRST_COMPLETED)
-                except KeyboardInterrupt:  # a library caller's own Ctrl-C: the stop token
-                    self.budget.stop.set()
+                waited = self.budget.until_interrupted(partial(wait, futures, timeout=0.1, return_when=FIRST_COMPLETED))
+                if waited is None:  # a library caller's own Ctrl-C set the stop token
                     continue
+                done, futures = waited
                 for future in done:
                     seats, left_open = future.result()
                     found = found if seats is None else seats

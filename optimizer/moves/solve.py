@@ -15,7 +15,6 @@ keeps the fewest moves first, then the plan's own ranking (repeats, trios, back-
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -62,26 +61,28 @@ def fewest_moves(
     history: History,
     old: OldPlan,
     *,
-    time_limit: float,
+    time_limit: float = 30.0,
     seed: int = 0,
     workers: int = 8,
     on_progress: Callable[[Progress], None] | None = None,
     stop: Stop | None = None,
+    budget: Budget | None = None,
 ) -> FewestMoves:
     """The re-plan with the fewest moves against `old`, then the fewest repeats, checked. One worker
-    counts work (optimizer.budget): a seeded run repeats exactly."""
-    budget = Budget.of(time_limit, repeatable=workers == 1, stop=stop)
+    counts work (optimizer.budget): a seeded run repeats exactly. A composed run (a re-plan) hands its
+    `budget` instead of `time_limit` and `stop`."""
+    budget = budget or Budget.for_run(time_limit, workers=workers, stop=stop)
     run = _Run(
         event=event, history=history, old=old, budget=budget, seed=seed, workers=workers, on_progress=on_progress
     )
     start = repaired(old, event, history.burdens_before)
-    offering = time.monotonic()
+    offering = Budget.stopwatch()
     run.offer(start, "the old plan, repaired")
     # The phases end early enough to letter, check and keep their seatings within the time limit
     # (a repeatable run counts work, so its limits must not depend on the clock).
     if not run.budget.repeatable:
-        reserve = FINISH_OFFERS * (time.monotonic() - offering)
-        run.budget = run.budget.before(min(reserve, time_limit - 0.1))
+        reserve = FINISH_OFFERS * offering()
+        run.budget = run.budget.before(min(reserve, budget.end - 0.1))
     if fits(event):
         run.phase_one(start)
     if run.incumbent.best is None and not run.interrupted:
@@ -151,9 +152,7 @@ class _Run(RunContext):
         if self.budget.left() < MIN_FALLBACK_SECONDS:
             return
         event, left = self.event, self.budget.left()
-        result = plan(
-            event, time_limit=left, seed=self.seed, workers=self.workers, history=self.history, stop=self.budget.stop
-        )
+        result = plan(event, seed=self.seed, workers=self.workers, history=self.history, budget=self.budget.part(left))
         if result.schedule is not None:
             played = len(result.schedule.rounds) - event.rounds
             seats = OldPlan.of(result.schedule, played, event.players).seats(event.layout.tables)

@@ -15,6 +15,7 @@ import optimizer.cpsat as cpsat
 from models import Bound
 from optimizer.budget import Budget
 from optimizer.constructions.stage import offer_greedy
+from optimizer.cpsat.model import day_clauses
 from optimizer.cpsat.split import split_probe, splits_by_round_two
 from optimizer.provenance import Provenance, searched
 from optimizer.run import Run
@@ -25,16 +26,16 @@ from optimizer.verdict import fewest_repeats
 
 def search(run: Run, rng: np.random.Generator, warm_start: bool) -> SearchOutcome:
     """CP-SAT on rooms the full model fits, local search beyond."""
-    event, player_count = run.event, len(run.event.players)
-    clauses = player_count * (player_count - 1) // 2 * event.rounds * event.layout.tables
-    if clauses > run.config.cpsat_max_clauses:
+    event = run.event
+    clauses = day_clauses(event)
+    if clauses > run.config.cpsat_max_clauses:  # too big to build at all (optimizer.config's `too_big`)
         _local_search(run, rng, share=1.0)
         return SearchOutcome()
     if warm_start:  # a better hint first
         _local_search(run, rng, share=0.5)
     if run.done or run.budget.stopped:
         return SearchOutcome()
-    if not run.search.afford(clauses / run.config.clauses_built_per_second):  # building the model alone would overrun
+    if run.config.too_big(clauses, run.search):  # building the model alone would overrun
         _local_search(run, rng, share=1.0)
         return SearchOutcome()
     if run.history.fresh and splits_by_round_two(event):

@@ -11,9 +11,12 @@ best is lowest (the search's), or "moves", one of all the tied moves of the day 
 integer costs tie often: measured side by side, the first rule on the polish gave 2 table visits more on
 40 x 8 and 1 fewer on four other rooms, so each keeps the rule it was tuned with). After `stall_steps`
 steps without a new best (or with no move left) the walk restarts from the best after a few random
-allowed moves (kicks, players / 8 of them, at least 2). Each step is charged 1 / `steps_per_second`
-seconds of work to the budget (optimizer.budget), so that a repeatable run repeats exactly. It stops
-once the cost reaches `target` or the budget is spent.
+allowed moves (kicks, players / 8 of them, at least 2). Each step is charged its work to the budget
+(optimizer.budget), so that a repeatable run repeats exactly: 1 / `steps_per_second` seconds, or in big
+rooms rounds x players^2 x `seconds_per_cell` (every swap of every round is weighed: at 300 x 100 a step
+of the polish is a second of work), whichever is more; a step whose work does not fit in what is left is
+not begun. It stops once the cost reaches `target` or the budget is spent; the stop token and the wall
+clock are polled after each round weighed, so that a long step is given up at the end, the best kept.
 
 An objective says what moves a round allows and what each costs (`moves`), which moves a kick may take
 (`kicks`), how a move changes the seating (`apply`) and how to start again from a seating (`restart`);
@@ -41,6 +44,11 @@ class Walk(NamedTuple):
     stall_steps: int  # steps without a new best before a restart from the best
     steps_per_second: float  # a repeatable run's work: steps a second
     ties: str = "rounds"  # "rounds" or "moves": how a tie between best moves is drawn (module docstring)
+    seconds_per_cell: float = 0.0  # a repeatable run's work in big rooms: seconds per swap weighed
+
+    def step_work(self, rounds: int, players: int) -> float:
+        """The work charged for one step over `rounds` rounds of `players` (module docstring)."""
+        return max(1 / self.steps_per_second, rounds * players * players * self.seconds_per_cell)
 
 
 class Moves(NamedTuple):
@@ -92,10 +100,13 @@ def tabu_walk(
     cost = best_cost
     tabu_until = np.zeros((len(best), objective.player_count), dtype=np.int64)
     step = last_better = 0
-    while best_cost > target and not budget.done():
+    work = walk.step_work(len(best), objective.player_count)
+    while best_cost > target and not budget.done() and (work <= 1 / walk.steps_per_second or budget.afford(work)):
         step += 1
-        budget.charge(1 / walk.steps_per_second)
-        move = _best_move(objective, tabu_until, step, cost, best_cost, rng, walk.ties)
+        budget.charge(work)
+        move = _best_move(objective, tabu_until, step, cost, best_cost, rng, walk.ties, budget)
+        if move is _GIVEN_UP:
+            break
         if move is None or step - last_better > walk.stall_steps:
             objective.restart(best, rng)
             _kick(objective, rng)
@@ -114,12 +125,20 @@ def tabu_walk(
     return best
 
 
-def _best_move(objective: Objective, tabu_until, step, cost, best_cost, rng, ties: str = "rounds"):
+# What `_best_move` returns when the run was stopped, or its wall clock ran out, before every round was weighed.
+_GIVEN_UP = (-1, -1, -1, 0.0)
+
+
+def _best_move(objective: Objective, tabu_until, step, cost, best_cost, rng, ties: str, budget: Budget):
     """(round, player, player, change in cost) of the best allowed move, ties broken at random by the
-    rule `ties` names."""
-    candidates: list[tuple[float, int, int, int]] = []
+    rule `ties` names; _GIVEN_UP if the budget's stop token is set or its wall clock runs out while the
+    rounds are weighed (a repeatable run's step was paid for when begun: it always ends)."""
+    candidates: list[tuple[float, int, int, int]] = []  # "rounds": each round's best
+    tied: list[tuple[int, np.ndarray, np.ndarray]] = []  # "moves": (round, ins, outs) of the moves at `low`
     low = np.inf
     for r, blocks in objective.moves():
+        if budget.stopped or (not budget.repeatable and budget.done()):
+            return _GIVEN_UP
         for ins, outs, change in blocks:
             allowed = (tabu_until[r, ins][:, None] <= step) & (tabu_until[r, outs][None, :] <= step)
             allowed |= cost + change < best_cost - EPSILON  # aspiration: a new best is never tabu
@@ -132,9 +151,16 @@ def _best_move(objective: Objective, tabu_until, step, cost, best_cost, rng, tie
                 candidates.append((block_low, r, ins[i], outs[j]))
                 continue
             if block_low < low - EPSILON:
-                candidates, low = [], block_low
+                tied, low = [], block_low
             if block_low <= low + EPSILON:
-                candidates += [(low, r, ins[i], outs[j]) for i, j in np.argwhere(change <= low + EPSILON)]
+                rows, cols = np.nonzero(change <= low + EPSILON)  # kept as arrays: thousands tie at the room limits
+                tied.append((r, ins[rows], outs[cols]))
+    if tied:  # one of all the tied moves, each as likely
+        pick = int(rng.integers(sum(len(ins) for _, ins, _ in tied)))
+        for r, ins, outs in tied:
+            if pick < len(ins):
+                return r, int(ins[pick]), int(outs[pick]), float(low)
+            pick -= len(ins)
     if not candidates:
         return None
     low = min(c[0] for c in candidates)

@@ -26,11 +26,9 @@ Glover 1989; a swap that beats the best seating is always allowed), and the best
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
-
 import numpy as np
 
+from optimizer.budget import Budget
 from optimizer.seats import EMPTY, Seats, meetings
 
 APART_COST = 1e6  # more than any seating's meetings cost
@@ -86,11 +84,12 @@ def spread_out(
     pinned: np.ndarray,
     rng: np.random.Generator,
     steps: int,
-    deadline: float = float("inf"),
-    stopped: Callable[[], bool] = lambda: False,
+    budget: Budget | None = None,
+    step_work: float = 0.0,
 ) -> Seats:
-    """The seating after at most `steps` steps (or at `deadline`, or once `stopped`) of the search: the
-    least cost seen."""
+    """The seating after at most `steps` steps (or once `budget` is spent, each step charged `step_work`
+    seconds of work) of the search: the least cost seen."""
+    budget = budget or Budget.unlimited()
     n = len(costs.counts)
     met = meetings(seats, n).astype(float)
     current = seats.copy()
@@ -98,8 +97,9 @@ def spread_out(
     cost = best_cost
     until = np.zeros((len(current), n), np.int64)  # step until which a player may not move in a round
     for step in range(steps):
-        if time.monotonic() > deadline or stopped():
+        if budget.done():
             break
+        budget.charge(step_work)
         r = int(rng.integers(len(current)))
         move = _best_swap(current[r], met, costs, pinned, until[r] > step, best_cost - cost)
         if move is None:

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
 from models import Event, NightPlan, PlanResult, Progress, Schedule, Status
 from optimizer.balance.seats import balance_letters
-from optimizer.budget import STOP, Stop
+from optimizer.budget import Budget, Stop
 from optimizer.checker import InvalidSchedule, check, indirect_meetings
 from optimizer.plan import plan
 from optimizer.requests import apart_pairs, pinned
@@ -22,7 +21,7 @@ from optimizer.seats import from_schedule, meetings, to_schedule
 ALONE_SHARE = 0.2
 DESCENT_SHARE = 0.8
 # A repeatable run counts steps (about 1400 a second at 34 players on this project's loaded 2-core machine),
-# and stops at its time limit all the same (then, on a machine loaded beyond that, it is cut short).
+# each charged as 1 / this of a second of work.
 DESCENT_STEPS_PER_SECOND = 500
 # A step weighs every swap of a round (players x players): past this many players the plan's seating stays.
 DESCENT_MAX_PLAYERS = 400
@@ -41,6 +40,7 @@ def plan_night(
     on_progress: Callable[[Progress], None] | None = None,
     alone: bool = True,
     stop: Stop | None = None,
+    budget: Budget | None = None,
 ) -> NightPlan:
     """Tonight planned against the earlier nights (oldest first), players matched by `ids` (name -> member
     id; the event's own by default) where both nights have one, else by name: optimizer.plan with their history (the
@@ -50,29 +50,28 @@ def plan_night(
     say what the season gains. `workers=1` with a seed repeats the plan (optimizer.plan) and counts the
     descent's steps. Setting `stop` (or optimizer.budget.STOP, as the stop signals do) ends the night with
     the best so far. Raise ValueError on a half-life that is not positive, or a room larger than
-    optimizer.season.earlier.MAX_PLAYERS."""
-    started = time.monotonic()
-    stop = stop if stop is not None else Stop(STOP)
+    optimizer.season.earlier.MAX_PLAYERS. The night's budget (`budget`, else `time_limit` and `stop`) is
+    handed down in parts: the plan's, the descent's, then the comparison's."""
+    budget = budget or Budget.for_run(time_limit, workers=workers, stop=stop)
     season = Season(event, earlier, event.ids if ids is None else ids, half_life, level_share)
-    own = time_limit * (1 - ALONE_SHARE) if alone else time_limit
+    own = budget.end * (1 - ALONE_SHARE) if alone else budget.end
     result = plan(
         event,
-        time_limit=own * (1 - DESCENT_SHARE),
         seed=seed,
         workers=workers,
         history=season.history(),
         on_progress=on_progress,
-        stop=stop,
+        budget=budget.part(own * (1 - DESCENT_SHARE)),
     )
     small = len(event.players) <= DESCENT_MAX_PLAYERS
-    if result.schedule is not None and small and not (result.interrupted or stop.is_set()):
-        result = _spread(result, season, seconds=own * DESCENT_SHARE, seed=seed, stop=stop)
-    result = result.model_copy(update={"runtime": time.monotonic() - started})
+    if result.schedule is not None and small and not (result.interrupted or budget.stopped):
+        result = _spread(result, season, budget.part(own * DESCENT_SHARE), seed=seed)
+    result = result.model_copy(update={"runtime": budget.elapsed()})
     other, other_runtime = None, 0.0
-    if alone and not (result.interrupted or stop.is_set()):
-        begun = time.monotonic()
-        other = plan(event, time_limit=time_limit * ALONE_SHARE, seed=seed, workers=workers, stop=stop)
-        other_runtime = time.monotonic() - begun
+    if alone and not (result.interrupted or budget.stopped):
+        alone_budget = budget.part(budget.end * ALONE_SHARE)
+        other = plan(event, seed=seed, workers=workers, budget=alone_budget)
+        other_runtime = alone_budget.elapsed()
     return NightPlan(
         nights=season.nights,
         half_life=half_life,
@@ -84,13 +83,13 @@ def plan_night(
     )
 
 
-def _spread(result: PlanResult, season: Season, *, seconds: float, seed: int, stop: Stop) -> PlanResult:
+def _spread(result: PlanResult, season: Season, budget: Budget, *, seed: int) -> PlanResult:
     """The plan's seating after the season's descent and its seat letters balanced again over the season,
     when the checker passes it with fair turns and its season cost is lower; else the plan as it was."""
     assert result.schedule is not None
     event = season.event
     seats = from_schedule(result.schedule)
-    steps = int(max(seconds, 0.0) * DESCENT_STEPS_PER_SECOND)
+    steps = int(max(budget.end, 0.0) * DESCENT_STEPS_PER_SECOND)
     costs = PairCosts(season.met, season.weighted - season.met, apart_pairs(event) > 0)
     spread = spread_out(
         seats,
@@ -98,8 +97,8 @@ def _spread(result: PlanResult, season: Season, *, seconds: float, seed: int, st
         pinned=pinned(event),
         rng=np.random.default_rng(seed),
         steps=steps,
-        deadline=time.monotonic() + seconds,
-        stopped=stop.is_set,
+        budget=budget,
+        step_work=1 / DESCENT_STEPS_PER_SECOND,
     )
     if season_cost(spread, costs) >= season_cost(seats, costs):
         return result

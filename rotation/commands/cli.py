@@ -1,12 +1,10 @@
-"""`rotation`: a thin command line over the optimizer's library API."""
+"""`rotation`'s commands: a thin command line over the optimizer's library API, registered on the group of
+rotation.commands.program (which imports this module when a command runs)."""
 
 from __future__ import annotations
 
-import errno
 import functools
 import json
-import os
-import signal
 import sys
 
 import click
@@ -17,7 +15,7 @@ from models.event import MAX_ROUNDS, FixedRule
 from optimizer.leaving import NameRefused, arriving, leaving
 from optimizer.season import HALF_LIFE
 from optimizer.words import counted, why_no_schedule
-from rotation import stopping, tool_version
+from rotation import stopping
 from rotation.commands.data_commands import backup_command, export_command, import_command, restore_command
 from rotation.commands.day_files import emit, read_checked
 from rotation.commands.fix_commands import move, played_command, rename_command, swap
@@ -31,6 +29,7 @@ from rotation.commands.options import (
     solver_options,
 )
 from rotation.commands.print_command import print_command
+from rotation.commands.program import cli, main
 from rotation.commands.progress import progress_display
 from rotation.commands.scores_command import scores_command
 from rotation.commands.season_command import season_command
@@ -52,13 +51,7 @@ from rotation.files.report import (
     zero_repeat_answer,
 )
 from rotation.files.season_report import season_text
-from rotation.files.writing import StdoutLost, check_outputs, say, write_outputs
-
-
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(tool_version(), "--version", "-V", prog_name="rotation", message="%(prog)s %(version)s")
-def cli():
-    """Seat a mahjong tournament: the fixed MJMP rotation or a variety rotation."""
+from rotation.files.writing import check_outputs, say, write_outputs
 
 
 @cli.command()
@@ -375,71 +368,6 @@ cli.add_command(season_command)
 cli.add_command(serve)
 for command in (backup_command, restore_command, export_command, import_command):
     cli.add_command(command)
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Run one command; Ctrl-C, SIGTERM and SIGHUP stop it the same way (rotation.stopping)."""
-    with stopping.handled():
-        try:
-            status = _command(argv)
-        except KeyboardInterrupt:  # a stop signal ended the command (any set of outputs is whole)
-            status = _stopped()
-        stop = stopping.received()
-        if stop is not None and stop != signal.SIGINT and status in (0, 1):
-            # The best was written (the report may be lost with a closed terminal): say it was stopped.
-            status = stopping.exit_status(stop)
-        return status
-
-
-def _command(argv: list[str] | None) -> int:
-    try:
-        status = cli.main(args=argv, prog_name="rotation", standalone_mode=False)
-    except click.ClickException as error:
-        _error_line(f"rotation: error: {printable(error.format_message())}")
-        return 2 if isinstance(error, (click.UsageError, BadInput)) else 1
-    except click.exceptions.Abort:
-        return _stopped()
-    except MemoryError:  # a safety net: the room limits keep every command known to us well inside memory
-        _error_line("rotation: error: out of memory: the room is too large for this command on this machine")
-        return 2
-    except StdoutLost as lost:
-        _silence_stdout()
-        if lost.error.errno == errno.EPIPE:
-            return 0  # the reader stopped reading (`| head`); every output file was already written
-        _error_line(f"rotation: error: the report could not be printed: {lost}")
-        return 1
-    return status if isinstance(status, int) else 0
-
-
-def _stopped() -> int:
-    signum = stopping.received() or signal.SIGINT
-    _error_line(f"rotation: stopped by {stopping.stopped_by()}")
-    return stopping.exit_status(signum)
-
-
-def _error_line(text: str) -> None:
-    with stopping.held():  # nothing interrupts the last line
-        try:
-            click.echo(text, err=True)
-        except OSError:
-            pass  # stderr closed or full: the exit status still says it
-
-
-def printable(text: str) -> str:
-    """The message on one line whatever a file held: characters that would break the line or not show
-    (a control character, U+2028) are written as escapes."""
-    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
-
-
-def _silence_stdout() -> None:
-    """After stdout failed, point it at /dev/null so the exit-time flush does not print a traceback."""
-    try:
-        fd = sys.stdout.fileno()
-    except (OSError, ValueError, AttributeError):
-        return  # not a real file (tests capture it)
-    null = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(null, fd)
-    os.close(null)
 
 
 if __name__ == "__main__":  # `python -m rotation` is the program (rotation/__main__.py); this runs it too

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from rotation.files.inputs import BadInput
+from rotation.files.inputs import BadInput, read_bytes
 
 DB_OPTION = click.option(
     "--db", "db_path", metavar="FILE", help="The desk's SQLite file (default: the one in your data directory)."
@@ -31,8 +31,6 @@ def backup_command(db_path, out):
     from rotation.desk.storage import backup
 
     source = _db(db_path)
-    if Path(out).resolve() == source.resolve():
-        raise BadInput("OUT is the desk's file itself; choose another name")
     try:
         made = backup.backup(source, out)
     except backup.BackupError as error:
@@ -50,7 +48,9 @@ def restore_command(db_path, backup_file, yes):
 
     target = _db(db_path, must_exist=False)
     if not Path(backup_file).is_file():
-        raise BadInput(f"the backup {backup_file!r} does not exist")
+        raise BadInput(
+            f"the backup {backup_file!r} {'is not a file' if Path(backup_file).exists() else 'does not exist'}"
+        )
     if not yes and not click.confirm(f"Replace every event in {target} by the backup {backup_file}?"):
         raise BadInput("nothing restored")
     try:
@@ -68,9 +68,13 @@ def export_command(db_path, event_id, out):
     """Event number EVENT to one file, with everything, for `rotation import` or a desk's Import."""
     from rotation.desk.data import transfer
     from rotation.desk.events import service
-    from rotation.desk.storage import Store
+    from rotation.desk.storage import Store, backup
     from rotation.files.writing import write_outputs
 
+    try:
+        backup.refuse_out(_db(db_path), out)  # the export would replace the desk's own file
+    except backup.BackupError as error:
+        raise BadInput(str(error)) from None
     store = Store(_db(db_path))
     try:
         data = transfer.export_event(store, event_id)
@@ -84,23 +88,23 @@ def export_command(db_path, event_id, out):
 @click.command("import")
 @DB_OPTION
 @click.argument("event_file", metavar="FILE")
-def import_command(db_path, event_file):
-    """An exported event into the desk's file as a new event (all or nothing)."""
+@click.option("--copy", is_flag=True, help="Import it again as a copy, if the desk has the event already.")
+def import_command(db_path, event_file, copy):
+    """An exported event into the desk's file as a new event (all or nothing); refused, naming it, when
+    the desk has the event already (unless --copy)."""
     from rotation.desk.data import transfer
     from rotation.desk.events import service
+    from rotation.desk.security import MAX_IMPORT_BYTES
     from rotation.desk.storage import Store
 
-    try:
-        data = Path(event_file).read_bytes()
-    except OSError as error:
-        raise BadInput(f"cannot read {event_file!r}: {error.strerror}") from None
+    data = read_bytes(event_file, "event", MAX_IMPORT_BYTES)
     path = _db(db_path, must_exist=False)
     path.parent.mkdir(parents=True, exist_ok=True)
     store = Store(path)
     try:
-        event_id = transfer.import_event(store, data)
+        event_id = transfer.import_event(store, data, copy)
     except service.DeskError as error:
-        raise BadInput(str(error)) from None
+        raise BadInput(f"{error}{' (--copy)' if error.field == 'as_copy' else ''}") from None
     finally:
         store.close()
     click.echo(f"imported {event_file} as event {event_id} of {path}")

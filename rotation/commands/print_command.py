@@ -8,6 +8,7 @@ import click
 
 import optimizer
 from models import Event, Schedule
+from models.rules import Rules
 from optimizer.words import counted
 from rotation.files.inputs import BadInput, read_rules, read_schedule
 from rotation.files.lists import ListError, read_winds
@@ -137,7 +138,18 @@ def parse_text(option: str, text: str) -> str:
     help="The event's scoring rules (JSON or TOML, as `rotation scores --rules`): a rules page before the score "
     "sheets and a line at the foot of each.",
 )
-def print_command(file, html_path, png_path, title, date, only, rounds_text, sort_by, players_url, winds, rules_path):
+@click.option(
+    "--form",
+    type=click.Choice(["games", "points"]),
+    default="games",
+    show_default=True,
+    help="The score sheets' form, as the event's scores are entered (`rotation scores`): a row per game for its "
+    "result (winner, value, how, discarder, exposures, jokerless, dead, Mah Jongg in error), or each player's "
+    "points per game.",
+)
+def print_command(
+    file, html_path, png_path, title, date, only, rounds_text, sort_by, players_url, winds, rules_path, form
+):
     """Wall charts, find-your-table lists, score cards and sheets, and a summary page, ready to print."""
     # Imported here: matplotlib takes half a second, which no other command should pay.
     from rotation.printing.options import Options, rule_options
@@ -155,6 +167,7 @@ def print_command(file, html_path, png_path, title, date, only, rounds_text, sor
     except optimizer.InvalidSchedule as error:
         raise BadInput(f"{file}: invalid schedule: {error}") from None
     rounds = parse_rounds(rounds_text, schedule)
+    rules = read_rules(rules_path) if rules_path else None
     options = Options(
         title=title,
         date=date,
@@ -163,7 +176,9 @@ def print_command(file, html_path, png_path, title, date, only, rounds_text, sor
         sort_by=sort_by,
         players_url=players_url,
         winds=parse_winds(winds),
-        **(rule_options(read_rules(rules_path), schedule.sit_out_scoring) if rules_path else {}),
+        results=form,
+        game_rules=rules or Rules(),
+        **(rule_options(rules, schedule.sit_out_scoring) if rules else {}),
     )
     comparison = compare(schedule) if "summary" in (parts or ("summary",)) else compare_skipped()
     try:

@@ -25,12 +25,12 @@ from models import Progress
 class LiveLine:
     """What the line says; rich re-renders it every refresh, so the clock moves on its own."""
 
-    def __init__(self, time_limit: float | None, label: str = ""):
+    def __init__(self, time_limit: float | None, label: str = "", encoding: str = "utf-8"):
         self.time_limit, self.label = time_limit, label
         self.best: int | None = None
         self.lower_bound: int | None = None
         self.started = time.monotonic()
-        self.spinner = Spinner("dots")
+        self.spinner = spinner(encoding)
 
     def update(self, progress: Progress) -> None:
         if progress.repeats is not None and (self.best is None or progress.repeats < self.best):
@@ -50,6 +50,17 @@ class LiveLine:
         grid = Table.grid(padding=(0, 1))
         grid.add_row(self.spinner, self.text())
         return grid
+
+
+def spinner(encoding: str) -> Spinner:
+    """Braille dots where the terminal can show them; plain - \\ | / on a legacy console (Windows' cp1252
+    or cp437), which would otherwise show each frame as an escape like \\u280b."""
+    dots = Spinner("dots")
+    try:
+        "".join(dots.frames).encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return Spinner("line")
+    return dots
 
 
 class _Terminal(io.TextIOBase):
@@ -75,6 +86,10 @@ class _Terminal(io.TextIOBase):
     def isatty(self) -> bool:
         return self.stream.isatty()
 
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return getattr(self.stream, "encoding", None) or "utf-8"
+
     def fileno(self) -> int:
         return self.stream.fileno()
 
@@ -85,6 +100,6 @@ def progress_display(time_limit: float | None = None, label: str = ""):
     if console is None or not console.is_terminal:  # piped, or started with stderr closed
         yield None
         return
-    line = LiveLine(time_limit, label)
+    line = LiveLine(time_limit, label, console.encoding)
     with Live(line, console=console, refresh_per_second=4, transient=True):
         yield line.update

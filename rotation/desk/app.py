@@ -97,6 +97,7 @@ def _open(
     first = Store(db_path)  # creates or migrates the file before the first request
     try:
         first.quick_check()
+        first.writable_check()
         guard = Guard(secret=first.new_secret() if new_key else first.secret(), exposed=exposed, hosts=hosts)
         planner = planner or WorkerPlanner(str(db_path), desk=secrets.token_hex(8))
         runs.interrupt_left_over(first, planner.desk)

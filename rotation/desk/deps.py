@@ -100,13 +100,18 @@ QueryId = Annotated[int | None, Query(ge=0, le=MAX_ID)]
 FormNumber = Annotated[int, Form(ge=0, le=MAX_ID)]
 
 
-def _base(base: Annotated[str, Form()] = "") -> int | None:
-    """The version a form's change was made from (its hidden field `base`, service.DayMoved): None when
-    the form names none, -1 (no version's id) when it names one that is not a number."""
-    text = base.strip()
+def form_id(text: str) -> int | None:
+    """The stored row a form's change was made from (a hidden field: a version, a card's entry): None when
+    the form names none, -1 (no row's id) when it names one that is not a number."""
+    text = text.strip()
     if not text:
         return None
     return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else -1
+
+
+def _base(base: Annotated[str, Form()] = "") -> int | None:
+    """The version a form's change was made from (its hidden field `base`, service.DayMoved)."""
+    return form_id(base)
 
 
 BaseDep = Annotated[int | None, Depends(_base)]

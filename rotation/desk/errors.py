@@ -46,7 +46,11 @@ REFUSALS: dict[int | str, dict[str, Any]] = {
     status: {"model": Refusal, "description": words}
     for status, words in (
         (404, "Not found."),
-        (409, "Refused as things stand (the day changed: current_version; not confirmed: preview)."),
+        (
+            409,
+            "Refused as things stand (the day changed: current_version; the settings changed: settings; a card "
+            "changed: table; not confirmed: preview).",
+        ),
         (422, "A field that does not validate, named."),
         (503, "The file could not take the change; nothing was saved."),
     )
@@ -92,11 +96,8 @@ def install(app: FastAPI) -> None:
     async def desk_error(request: Request, error: service.DeskError) -> Response:
         if not is_api(request):
             return await refused(request, HTTPException(error.status, str(error)))
-        body: dict = {"detail": str(error), "field": error.field}
-        if isinstance(error, service.DayMoved):
-            body["current_version"] = error.current
-        if isinstance(error, service.Unconfirmed):
-            body["preview"] = error.preview  # what the change would do, to show before confirming
+        # with the current state a stale change missed, or what an unconfirmed one would do
+        body: dict = {"detail": str(error), "field": error.field, **error.state()}
         return JSONResponse(body, status_code=error.status)
 
     @app.exception_handler(HTTPException)

@@ -40,7 +40,9 @@ MAX_IMPORT_BYTES = 256 * 1024 * 1024  # an exported event: every version of a lo
 IMPORTS = ("/api/events/import", "/events/import")  # the requests that carry an exported event
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
-PUBLIC = re.compile(r"/e/[A-Za-z0-9_-]{1,64}/me(/state\.json)?|/static/(phone\.js|room\.css)")
+PUBLIC = re.compile(
+    r"/e/[A-Za-z0-9_-]{1,64}/me(/state\.json)?|/static/(phone\.js|room\.css|favicon\.svg)|/favicon\.ico"
+)
 POLICY = (
     "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
     "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"

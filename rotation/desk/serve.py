@@ -1,9 +1,12 @@
-"""`rotation serve`: start the desk and say where it is."""
+"""`rotation serve`: start the desk and say where it is: on the next free port when the default one is taken,
+with a word when the browser cannot be opened or the file sits in a synced or network folder, and a log
+beside the desk's file (linked from the Backups page)."""
 
 from __future__ import annotations
 
 import errno
 import ipaddress
+import logging
 import os
 import socket
 import threading
@@ -14,7 +17,12 @@ from urllib.parse import urlparse
 
 import click
 
+from rotation import tool_version
+from rotation.desk.folders import risky_folder
 from rotation.desk.security import answered_hosts, is_local
+
+DEFAULT_PORT = 8765
+PORTS_TRIED = 20  # the default port and the next ones, when another program (another desk) holds it
 
 
 def default_db() -> Path:
@@ -73,7 +81,11 @@ def check_public_url(url: str) -> str:
     show_default=True,
     help="Address to serve on; 0.0.0.0 serves the room's network (phones, a tablet), with the printed key.",
 )
-@click.option("--port", type=click.IntRange(1, 65535), default=8765, show_default=True)
+@click.option(
+    "--port",
+    type=click.IntRange(1, 65535),
+    help=f"The port [default: {DEFAULT_PORT}, or the next free one when another program holds it, said so].",
+)
 @click.option(
     "--public-url",
     metavar="URL",
@@ -95,7 +107,8 @@ def serve(db_path, host, port, public_url, open_browser, new_key):
     from rotation.files.inputs import BadInput
 
     path = Path(db_path) if db_path else default_db()
-    port_free(host, port)
+    chosen = port is not None
+    port = port_free(host, port) if chosen else free_port(host, DEFAULT_PORT)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         exposed = not is_local(host)
@@ -113,25 +126,55 @@ def serve(db_path, host, port, public_url, open_browser, new_key):
     except Exception as error:  # sqlite3.DatabaseError: not a database, or a damaged one
         raise BadInput(f"cannot open the desk's file {str(path)!r}: {error}") from None
     url = address(host, port, app.state.desk.guard, public_url)
+    if port != DEFAULT_PORT and not chosen:
+        click.echo(f"Port {DEFAULT_PORT} is in use (another desk?): this desk takes port {port}.", err=True)
     click.echo(f"The desk is at {url}  (data: {path}; Ctrl-C stops it)", err=True)
+    risk = risky_folder(path)
+    if risk:
+        click.echo(f"Warning: {risk}", err=True)
     if not exposed and not public_url:
         click.echo(
             "Served on this machine only: phones cannot reach the players' page. "
             "For the room, start it with --host 0.0.0.0.",
             err=True,
         )
-    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))
+    logs = log_config(log_file(path))
+    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_config=logs, log_level="info"))
+    logging.getLogger("rotation.desk").info("rotation %s serves %s at %s", tool_version(), path, url.split("?")[0])
     if open_browser:
         threading.Thread(target=open_when_listening, args=(server, url), daemon=True).start()
     server.run()
 
 
-def port_free(host: str, port: int) -> None:
-    """Refuse, before any address is printed, a port another program (another desk) listens on: that
-    address would open the other desk and its data. A probe: the port could still be taken before the
-    desk binds it, and then uvicorn says so."""
+def free_port(host: str, first: int) -> int:
+    """The first of `first` and the ports after it that no program listens on; the last one tried is refused
+    as port_free says."""
+    last = min(first + PORTS_TRIED, 65536) - 1
+    for port in range(first, last):
+        error = _probe(host, port)
+        if error is None:
+            return port
+        if not _in_use(error):
+            return port_free(host, port)  # refused with its reason
+    return port_free(host, last)
+
+
+def port_free(host: str, port: int) -> int:
+    """`port`, unless another program (another desk) listens on it: refused before any address is printed,
+    as that address would open the other desk and its data. A probe: the port could still be taken before
+    the desk binds it, and then uvicorn says so."""
     from rotation.files.inputs import BadInput
 
+    error = _probe(host, port)
+    if error is None:
+        return port
+    if _in_use(error):
+        raise BadInput(f"port {port} is in use on {host} (another desk?): stop that one, or choose another with --port")
+    raise BadInput(f"cannot serve on {host} port {port}: {error.strerror or error}")
+
+
+def _probe(host: str, port: int) -> OSError | None:
+    """Bind `port` as uvicorn will and let it go: the error, if it cannot be bound."""
     try:
         family = socket.getaddrinfo(host.strip("[]"), port, type=socket.SOCK_STREAM)[0][0]
         with socket.socket(family, socket.SOCK_STREAM) as probe:
@@ -139,11 +182,12 @@ def port_free(host: str, port: int) -> None:
                 probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             probe.bind((host.strip("[]"), port))
     except OSError as error:
-        if error.errno in (errno.EADDRINUSE, getattr(errno, "WSAEADDRINUSE", errno.EADDRINUSE)):
-            raise BadInput(
-                f"port {port} is in use on {host} (another desk?): stop that one, or choose another with --port"
-            ) from None
-        raise BadInput(f"cannot serve on {host} port {port}: {error.strerror or error}") from None
+        return error
+    return None
+
+
+def _in_use(error: OSError) -> bool:
+    return error.errno in (errno.EADDRINUSE, getattr(errno, "WSAEADDRINUSE", errno.EADDRINUSE))
 
 
 def open_when_listening(server, url: str) -> None:
@@ -152,4 +196,43 @@ def open_when_listening(server, url: str) -> None:
         if server.should_exit:
             return
         time.sleep(0.05)
-    webbrowser.open(url)
+    try:
+        opened = webbrowser.open(url)
+    except webbrowser.Error:
+        opened = False
+    if not opened:
+        click.echo(f"No web browser could be opened here: open {url} in one yourself.", err=True)
+
+
+def log_file(db_path: str | Path) -> Path:
+    """The desk's log, beside its file (`desk.sqlite3.log`): start-ups, warnings and errors; not the requests,
+    whose addresses may carry the key."""
+    path = Path(db_path)
+    return path.with_name(path.name + ".log")
+
+
+def log_config(file: Path) -> dict:
+    """uvicorn's logging: warnings on the terminal as before, and everything from INFO up in the log file
+    (a megabyte, then one older file kept)."""
+    line = {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {"line": line, "terminal": {"format": "%(levelname)s: %(message)s"}},
+        "handlers": {
+            "terminal": {"class": "logging.StreamHandler", "formatter": "terminal", "level": "WARNING"},
+            "file": {
+                "class": "logging.handlers.RotatingFileHandler",
+                "filename": str(file),
+                "maxBytes": 2**20,
+                "backupCount": 1,
+                "encoding": "utf-8",
+                "formatter": "line",
+            },
+        },
+        "loggers": {
+            "uvicorn": {"handlers": ["terminal", "file"], "level": "INFO", "propagate": False},
+            "uvicorn.access": {"handlers": [], "level": "WARNING", "propagate": False},
+            "rotation": {"handlers": ["terminal", "file"], "level": "INFO", "propagate": False},
+        },
+    }

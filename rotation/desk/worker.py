@@ -9,7 +9,9 @@ worker's watcher thread reads it with the progress and sets the optimizer's stop
 (optimizer.budget.STOP), on which optimizer.plan returns the best schedule so far. It works from the
 first millisecond (a token set before planning begins stops the library at its first schedule, the
 quick start) and on Windows alike. If the desk that started it goes away (killed, or stopped), the
-worker ends without storing anything; the desk marks the run interrupted on restart.
+worker ends without storing anything; the desk marks the run interrupted on restart. It learns so from its
+stdin, a pipe whose other end only the desk holds: the pipe reads end-of-file when the desk ends however it
+ends, on every system (a parent's pid, which POSIX changes when the parent dies, never changes on Windows).
 """
 
 from __future__ import annotations
@@ -28,13 +30,13 @@ def main(argv: list[str]) -> int:
     from rotation.desk.storage import Store
 
     db_path, run_id = argv[0], int(argv[1])
-    parent = os.getppid()
+    threading.Thread(target=_end_with_the_desk, args=(sys.stdin.fileno(),), daemon=True).start()
     store = Store(db_path)
     run = store.run(run_id)
     if run is None or not run.running:
         return 1
     progress = _ProgressWriter(db_path, run_id)
-    threading.Thread(target=_watch, args=(parent, progress), daemon=True).start()
+    threading.Thread(target=_watch, args=(progress,), daemon=True).start()
     planning.keep_run(store, run, planning.plan_run(store, run, progress.note))
     return 0
 
@@ -78,15 +80,24 @@ class _ProgressWriter:
         return self.stop_asked
 
 
-def _watch(parent: int, progress: _ProgressWriter) -> None:
-    """Write progress and read the stop request; end the process at once if the desk that started it is gone."""
+def _end_with_the_desk(desk_pipe: int) -> None:
+    """End the process at once when the desk's end of the pipe is closed (end-of-file, or a broken pipe)."""
+    while True:
+        try:
+            if not os.read(desk_pipe, 1):
+                break
+        except OSError:
+            break
+    os._exit(3)
+
+
+def _watch(progress: _ProgressWriter) -> None:
+    """Write progress and read the stop request."""
     from optimizer.budget import STOP
     from rotation.desk.storage import Store
 
     store = Store(progress.db_path)
     while True:
-        if os.getppid() != parent:
-            os._exit(3)
         progress.flush(store)
         if progress.stop_requested(store):
             STOP.set()  # the library keeps the best so far
@@ -106,9 +117,8 @@ class Planner:
     def start(self, run_id: int) -> int:
         # -I: `-m` would put the current folder first on the path, and a models.py there would be imported.
         command = [sys.executable, "-I", "-m", "rotation.desk.worker", self.db_path, str(run_id)]
-        # A session of its own: Ctrl-C on the desk's terminal stops the desk, and the desk ends its
-        # workers itself (their runs are then interrupted, never half-stored).
-        process = subprocess.Popen(command, start_new_session=True, stdin=subprocess.DEVNULL)
+        # stdin: the pipe whose closing tells the worker that the desk is gone (the desk never writes to it).
+        process = subprocess.Popen(command, stdin=subprocess.PIPE, **own_process_group(sys.platform))
         # Reaped as soon as it ends (no defunct process left per plan); poll() still reads its status.
         with self.lock:
             self.processes[run_id] = process
@@ -121,6 +131,8 @@ class Planner:
         from rotation.desk.storage import RunStatus, Store
 
         process.wait()
+        if process.stdin is not None:
+            process.stdin.close()
         if self.stopping:
             return
         store = Store(self.db_path)
@@ -148,6 +160,19 @@ class Planner:
             except subprocess.TimeoutExpired:
                 process.kill()
         return list(running)
+
+
+# Windows' CREATE_NEW_PROCESS_GROUP (the constant exists only in Windows' subprocess module).
+NEW_PROCESS_GROUP = getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0x00000200)
+
+
+def own_process_group(platform: str) -> dict:
+    """Popen's arguments that give the worker a process group of its own (Windows) or a session of its own
+    (POSIX): Ctrl-C on the desk's console reaches the desk alone, and the desk ends its workers itself (their
+    runs are then interrupted, never half-stored)."""
+    if platform == "win32":
+        return {"creationflags": NEW_PROCESS_GROUP}
+    return {"start_new_session": True}
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ from models.scores import Card
 from rotation import scoring
 from rotation.files.lists import ListError
 from rotation.files.output import csv_text
-from rotation.files.scoresheet import Scoresheet, sheet_rows
+from rotation.files.scoresheet import Scoresheet, most_lines, place_check, sheet_number, sheet_rows
 from rotation.scoring.games import games_card, read_game
 
 RESULT_COLUMNS = GAME_COLUMNS[3:]  # what the director fills in
@@ -70,11 +70,13 @@ def games_csv(cards: list[Card]) -> str:
 def read_gamesheet(schedule: Schedule, text: str, rules: Rules) -> Scoresheet:
     """The cards of a filled-in games file. A table whose lines are all blank is not entered yet; a later
     line for the same round, table and game is a correction: it replaces the earlier one (a note says so)."""
-    header, rows = sheet_rows(text, GAME_COLUMNS)
+    header, rows = sheet_rows(text, GAME_COLUMNS, most_lines(schedule, rules.games_per_round))
+    on_schedule = place_check(schedule)
     tables: dict[tuple[int, int], dict[int, tuple[int, dict[str, str]]]] = {}
     notes: list[str] = []
     for line, cells in rows:
         where, results = _line(cells, header, line, rules)
+        on_schedule(where, line)
         games = tables.setdefault(where[:2], {})
         earlier = games.get(where[2])
         if earlier is not None and _filled(earlier[1]) and not _filled(results):
@@ -100,11 +102,7 @@ def _filled(results: dict[str, str]) -> bool:
 def _line(cells: list[str], header: dict[str, int], line: int, rules: Rules) -> tuple[tuple[int, int, int], dict]:
     """((round, table, game), the result's boxes) of one line."""
     cell = {column: cells[header[column]].strip() if header[column] < len(cells) else "" for column in GAME_COLUMNS}
-    numbers = []
-    for column in ("round", "table", "game"):
-        if not cell[column].isdecimal() or not cell[column].isascii():
-            raise ListError(f"the {column} is {cell[column]!r}, not a number", line)
-        numbers.append(int(cell[column]))
+    numbers = [sheet_number(cell[column], column, line) for column in ("round", "table", "game")]
     if not 1 <= numbers[2] <= rules.games_per_round:
         raise ListError(f"game {numbers[2]}: a round has games 1 to {rules.games_per_round}", line)
     return (numbers[0], numbers[1], numbers[2]), {column: cell[column] for column in RESULT_COLUMNS}

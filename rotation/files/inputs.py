@@ -18,6 +18,7 @@ from models.event import MAX_PLAYERS, name_key, normalise_name
 from models.rules import Rules
 from rotation.files import lists
 from rotation.files.lists import GroupLine, ListError, NamesTable, StayLine, lines_text, read_names_table
+from rotation.files.platform_paths import too_long_path
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -70,7 +71,16 @@ MAX_SCHEDULE_BYTES = 64 * 2**20
 
 
 def read_text(path: str, what: str, limit: int = MAX_INPUT_BYTES) -> str:
-    too_large = f"{what} file {path!r} is larger than {limit // 2**20} MB"
+    text = decoded(read_bytes(path, what, limit), f"{what} file {path!r}")
+    if not text.strip():
+        raise BadInput(f"{what} file {path!r} is empty")
+    return text
+
+
+def read_bytes(path: str, what: str, limit: int = MAX_INPUT_BYTES) -> bytes:
+    """The file's bytes, looked at before it is read (a folder, a device such as /dev/zero, a pipe or a
+    file over `limit` is refused) and read with the limit as a cap (a file that grows meanwhile)."""
+    too_large = f"{what} file {path!r} is larger than {size_words(limit)}"
     try:
         status = os.stat(path)
         if stat.S_ISDIR(status.st_mode):
@@ -81,18 +91,20 @@ def read_text(path: str, what: str, limit: int = MAX_INPUT_BYTES) -> str:
             raise BadInput(too_large)
         with open(path, "rb") as handle:
             data = handle.read(limit + 1)
-        if len(data) > limit:
-            raise BadInput(too_large)
-        text = decoded(data, f"{what} file {path!r}")
     except FileNotFoundError:
-        raise BadInput(f"{what} file {path!r} does not exist") from None
+        raise BadInput(f"{what} file {path!r} {too_long_path(path) or 'does not exist'}") from None
     except NotADirectoryError:
         raise BadInput(f"{what} file {path!r}: {file_in_path(path)!r} is not a folder") from None
     except (OSError, ValueError) as error:
         raise BadInput(f"cannot read {what} file {path!r}: {getattr(error, 'strerror', None) or error}") from None
-    if not text.strip():
-        raise BadInput(f"{what} file {path!r} is empty")
-    return text
+    if len(data) > limit:
+        raise BadInput(too_large)
+    return data
+
+
+def size_words(size: int) -> str:
+    """A size in bytes as a person says it: 64 KB, 10 MB."""
+    return f"{size // 2**20} MB" if size >= 2**20 else f"{size // 1024} KB"
 
 
 # UTF-32's little-endian mark starts with UTF-16's: it is looked for first.
@@ -163,22 +175,29 @@ def read_schedule(path: str) -> Schedule:
 
 
 def read_rules(path: str) -> Rules:
-    """The event's rules from a JSON or TOML file (read as TOML when it is not a JSON object); keys as
-    `models.rules.Rules` names them, any left out keeping its common value."""
+    """The event's rules from a JSON or TOML file (read as JSON when it starts with `{`, else as TOML);
+    keys as `models.rules.Rules` names them, any left out keeping its common value."""
     text = read_text(path, "rules", MAX_RULES_BYTES)
+    kind = "JSON" if text.lstrip().startswith(("{", "[")) else "TOML"
     try:
-        data = json.loads(text, object_pairs_hook=_object, parse_constant=_not_json)
-    except (ValueError, RecursionError):
-        try:
+        if kind == "JSON":
+            data = json.loads(text, object_pairs_hook=_object, parse_constant=_not_json, parse_int=_whole_number)
+        else:
             data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as error:
-            raise BadInput(f"rules file {path!r}: neither JSON nor TOML ({str(error).splitlines()[0]})") from None
+    except (ValueError, RecursionError) as error:  # tomllib.TOMLDecodeError is a ValueError
+        raise BadInput(f"rules file {path!r}: not valid {kind}: {_first_line(error)}") from None
     if not isinstance(data, dict):
         raise BadInput(f"rules file {path!r}: holds {_json_kind(data)}, not the rules' names and values")
     try:
         return Rules.model_validate(data)
     except ValidationError as error:
         raise BadInput(f"rules file {path!r}: {one_line(error)}") from None
+
+
+def _first_line(error: Exception) -> str:
+    """A parser's message in one line; Python's for a number past its digits' limit in words."""
+    text = str(error).splitlines()[0] if str(error) else "nested too deeply"
+    return "a number with thousands of digits; none needs more than a few" if "int_max_str_digits" in text else text
 
 
 def _object(pairs: list[tuple[str, object]]) -> dict:
@@ -195,12 +214,12 @@ def _not_json(constant: str):
     raise ValueError(f"{constant} is not a number in JSON")
 
 
-MAX_DIGITS = 18  # no count in a schedule comes near; Python would say "use sys.set_int_max_str_digits()"
+MAX_DIGITS = 18  # no count in a schedule or a rule comes near; Python would say "use sys.set_int_max_str_digits()"
 
 
 def _whole_number(digits: str) -> int:
     if len(digits.lstrip("-")) > MAX_DIGITS:
-        raise ValueError(f"a number with {len(digits.lstrip('-'))} digits; no schedule needs more than {MAX_DIGITS}")
+        raise ValueError(f"a number with {len(digits.lstrip('-'))} digits; none needs more than {MAX_DIGITS}")
     return int(digits)
 
 

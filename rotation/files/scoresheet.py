@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
 from models import SEAT_LETTERS, Schedule
@@ -18,6 +19,7 @@ from models.scores import GAMES_PER_ROUND, Card
 from rotation import scoring
 from rotation.files.lists import EXCEL_SEPARATOR_LINE, SEPARATORS, ListError, filled_lines
 from rotation.files.output import FORMULA_STARTS, csv_text
+from rotation.scoring.cards import table_of
 
 COLUMNS = ("round", "table", "game", "seat", "player", "points")
 READ = ("round", "table", "game", "player", "points")  # the seat is for the reader; the player decides
@@ -49,12 +51,14 @@ def read_scoresheet(schedule: Schedule, text: str, games: int = GAMES_PER_ROUND)
     """The cards of a filled-in sheet. A table whose points are all blank is not entered yet; a later
     line with points for the same round, table, game and player is a correction: it replaces the
     earlier one (a note says so), it is never added to it."""
-    header, rows = sheet_rows(text, READ)
+    header, rows = sheet_rows(text, READ, most_lines(schedule, games * len(SEAT_LETTERS)))
+    on_schedule = place_check(schedule)
     boxes: dict[tuple[int, int], dict[str, dict[int, _Box]]] = {}
     spelling: dict[str, str] = {}
     notes: list[str] = []
     for line, cells in rows:
         where, name, points = _line(cells, header, line, games)
+        on_schedule(where, line)
         spelling.setdefault(name_key(name), name)
         player = boxes.setdefault(where[:2], {}).setdefault(name_key(name), {})
         earlier = player.get(where[2])
@@ -110,30 +114,88 @@ def sheet_kind(text: str) -> str:
     return "games" if "how" in header else "points"
 
 
-def sheet_rows(text: str, required: tuple[str, ...]) -> tuple[dict[str, int], list[tuple[int, list[str]]]]:
-    """The header (column -> index) and (line, cells) of every line below it that is not blank; the header
-    is the first line (after Excel's `sep=` line) and must name the `required` columns."""
+def sheet_rows(
+    text: str, required: tuple[str, ...], most_lines: int | None = None
+) -> tuple[dict[str, int], Iterator[tuple[int, list[str]]]]:
+    """The header (column -> index) and (line, cells) of every line below it that is not blank, read one
+    by one as they are asked for (a problem on line 2 is found without reading the rest); the header is
+    the first line (after Excel's `sep=` line) and must name the `required` columns. A text of more than
+    `most_lines` lines is refused before any of it is read."""
     text = text.removeprefix("\ufeff")
-    lines = filled_lines(text)
+    found = max(text.count("\n"), text.count("\r")) + 1  # every line has a break of one kind, but the last
+    if most_lines is not None and found > most_lines:
+        raise ListError(
+            f"the sheet has {found} lines, more than this day's tables can fill ({most_lines} at most: every "
+            "line of every table twice over)"
+        )
+    lines = filled_lines(text[:HEAD])  # the header is on the first or second line that is not blank
     if not lines:
         raise ListError("the sheet is empty")
     declared = EXCEL_SEPARATOR_LINE.fullmatch(lines[0][1])
     header_at, first = lines[1] if declared and len(lines) > 1 else lines[0]
     separator = _separator(first, declared[1] if declared else None, header_at, required)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=separator, skipinitialspace=True, strict=True)
-    start, header, rows = 1, dict[str, int](), list[tuple[int, list[str]]]()
+    header: dict[str, int] = {}
+    start = 1
     try:
         for cells in reader:
             line, start = start, reader.line_num + 1
-            if line < header_at or not any(cell.strip() for cell in cells):
-                continue
-            if not header:
+            if line >= header_at and any(cell.strip() for cell in cells):
                 header = {_unformula(normalise_name(c)).casefold(): i for i, c in enumerate(cells)}
-            else:
-                rows.append((line, cells))
+                break
     except csv.Error:
         raise ListError("a double quote is not closed, or a quoted field is followed by more text", start) from None
-    return header, rows
+    return header, _rows_below(reader, start)
+
+
+HEAD = 64 * 1024  # where a sheet's header is looked for: its first lines
+
+
+def _rows_below(reader, start: int) -> Iterator[tuple[int, list[str]]]:
+    try:
+        for cells in reader:
+            line, start = start, reader.line_num + 1
+            if any(cell.strip() for cell in cells):
+                yield line, cells
+    except csv.Error:
+        raise ListError("a double quote is not closed, or a quoted field is followed by more text", start) from None
+
+
+def most_lines(schedule: Schedule, per_table: int) -> int:
+    """The longest sheet a day can fill: `per_table` lines for each table of each round, every one of them
+    written twice over (corrections), and a thousand lines more (blank lines, notes)."""
+    return 3 * per_table * sum(len(round_.tables) for round_ in schedule.rounds) + 1000
+
+
+def place_check(schedule: Schedule) -> Callable[[tuple[int, int, int], int], None]:
+    """A check of each line's round and table against the schedule as the line is read: ListError at that
+    line for a round or table the day does not have (the rest of the sheet is not read)."""
+    places = {(number, table.table) for number, round_ in enumerate(schedule.rounds, 1) for table in round_.tables}
+
+    def check(where: tuple[int, int, int], line: int) -> None:
+        if where[:2] not in places:
+            try:
+                table_of(schedule, where[0], where[1])
+            except scoring.CardRefused as refused:
+                raise ListError(str(refused), line) from None
+
+    return check
+
+
+MAX_DIGITS = 6  # no day has a million rounds, tables or games
+
+
+def sheet_number(text: str, column: str, line: int) -> int:
+    """A round, table or game as typed: ASCII digits, at most `MAX_DIGITS` of them."""
+    if not (text.isdecimal() and text.isascii()):
+        raise ListError(f"the {column} is {_shortened(text)!r}, not a number", line)
+    if len(text) > MAX_DIGITS:
+        raise ListError(f"the {column} is a number of {len(text)} digits: no day has that many", line)
+    return int(text)
+
+
+def _shortened(text: str) -> str:
+    return text if len(text) <= 40 else text[:40] + "..."
 
 
 def _separator(line: str, only: str | None, number: int, required: tuple[str, ...]) -> str:
@@ -149,11 +211,7 @@ def _separator(line: str, only: str | None, number: int, required: tuple[str, ..
 def _line(cells: list[str], header: dict[str, int], line: int, games: int) -> tuple[tuple[int, int, int], str, str]:
     """((round, table, game), player, points as typed) of one line of the sheet."""
     cell = {column: normalise_name(cells[header[column]]) if header[column] < len(cells) else "" for column in READ}
-    numbers = []
-    for column in ("round", "table", "game"):
-        if not cell[column].isdecimal() or not cell[column].isascii():
-            raise ListError(f"the {column} is {cell[column]!r}, not a number", line)
-        numbers.append(int(cell[column]))
+    numbers = [sheet_number(cell[column], column, line) for column in ("round", "table", "game")]
     if not 1 <= numbers[2] <= games:
         raise ListError(f"game {numbers[2]}: a round has games 1 to {games}", line)
     name = _unformula(cell["player"])

@@ -16,6 +16,7 @@ import click
 
 from rotation import stopping
 from rotation.files.inputs import BadInput, file_in_path
+from rotation.files.platform_paths import name_length, too_long_path
 
 
 def check_outputs(outputs: dict[str, str | None], inputs: dict[str, str | None]) -> list[tuple[str, str]]:
@@ -53,8 +54,9 @@ def _writable(what: str, path: str) -> None:
     if not path or path.endswith(("/", os.sep)):
         raise BadInput(f"{where}: not a file name")
     folder = os.path.dirname(path) or "."
+    long_path = too_long_path(path)
     if not os.path.exists(folder):
-        raise BadInput(f"{where}: folder {folder!r} does not exist")
+        raise BadInput(f"{where}: {long_path or f'folder {folder!r} does not exist'}")
     if not os.path.isdir(folder):
         raise BadInput(f"{where}: {file_in_path(path)!r} is not a folder")
     if os.path.isdir(path):
@@ -67,8 +69,9 @@ def _writable(what: str, path: str) -> None:
         longest = os.pathconf(folder, "PC_NAME_MAX")
     except (AttributeError, OSError, ValueError):  # Windows has no os.pathconf; 255 is NTFS's limit too
         longest = 255
-    if len(os.path.basename(path).encode("utf-8", "surrogateescape")) > longest:
-        raise BadInput(f"{where}: the file name is longer than {longest} bytes")
+    length, unit = name_length(os.path.basename(path))
+    if length > longest:
+        raise BadInput(f"{where}: the file name is longer than {longest} {unit}")
     target_folder = os.path.dirname(os.path.realpath(path))  # a symbolic link's file is the one replaced
     if not os.path.isdir(target_folder):
         raise BadInput(f"{where}: it is a link into folder {target_folder!r}, which does not exist")
@@ -78,7 +81,7 @@ def _writable(what: str, path: str) -> None:
             os.close(fd)
             os.unlink(probe)
     except OSError as error:
-        raise BadInput(f"{where}: {error.strerror or error}") from None
+        raise BadInput(f"{where}: {long_path or error.strerror or error}") from None
 
 
 class StdoutLost(Exception):

@@ -52,6 +52,8 @@ class Options:
     scoring: str = ""  # the event's scoring rules in one line, at the foot of every score sheet
     rules: tuple[str, ...] = ()  # the event's rule sheet: a page of its own before the score sheets
     texts: RuleTexts = GUIDE_TEXTS  # the three-handed and sit-out rules on every part
+    results: str = "games"  # score sheets record game results (a row per game) or "points" (as the event takes)
+    game_rules: Rules = Rules()  # the event's rules: the games in a round, the values a game-result row takes
 
 
 def rule_options(rules: Rules, sit_out_scoring: SitOutScoring) -> dict:

@@ -19,12 +19,13 @@ import jinja2
 import segno
 
 from models import SEAT_LETTERS, Bound, Metrics, Schedule
+from optimizer.words import proof_words
 from rotation import tool_version
 from rotation.files.output import metrics_lines
 from rotation.printing.lookup import lookup_pages
 from rotation.printing.options import Options, event_line, parts_for, round_indexes, seat_legend, title_of
 from rotation.printing.paper import PAGE_HEIGHT_MM, PAGE_WIDTH_MM
-from rotation.printing.score_sheets import score_sheets
+from rotation.printing.score_sheets import GAME_ROW_MM, HOW_CHOICES, RESULT_HEADS, score_sheets
 from rotation.printing.slips import slip_sheets
 from rotation.printing.typeface import font_face_css
 from rotation.printing.walls import day_wall_charts
@@ -72,9 +73,10 @@ def sheets(schedule: Schedule, options: Options = Options()) -> list[Sheet]:
     if "sheets" in parts:
         out += [Sheet("rules", options.rules)] if options.rules else []
         event = event_line(options, schedule)
-        out += [
-            Sheet("scores", group) for group in score_sheets(schedule, indexes, options.scoring, options.texts, event)
-        ]
+        groups = score_sheets(
+            schedule, indexes, options.scoring, options.texts, event, options.results, options.game_rules
+        )
+        out += [Sheet("scores", group) for group in groups]
     if "summary" in parts:
         out.append(Sheet("summary"))
     return out
@@ -149,12 +151,16 @@ def render_page(
             metrics=metrics,
             metrics_lines=_lines(metrics),
             comparison=comparison,
+            bound_why=proof_words(comparison.bound.proof) if comparison.bound else "",
             meetings_picture=_data_uri(meetings_png(schedule)) if summary and matrix else "",
             repeats_picture=_data_uri(repeats_png(metrics)) if summary and metrics.repeats else "",
             page_width=PAGE_WIDTH_MM,
             page_height=PAGE_HEIGHT_MM,
             fonts=_FONTS_HERE,
             qr=qr_svg(options.players_url),
+            result_heads=RESULT_HEADS,
+            how_choices=HOW_CHOICES,
+            game_row_mm=GAME_ROW_MM,
         )
     )
     # The font is cut to the characters the page prints, so it is known only once the page is written.

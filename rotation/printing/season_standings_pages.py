@@ -35,6 +35,8 @@ def season_notes(season: SeasonStandings) -> list[str]:
         )
     if season.rule is SeasonRule.BEST:
         notes.append("( ): a night's total that is not among the member's best nights, not counted.")
+    if season.left_out:
+        notes.append(f"Guests are not ranked: {', '.join(season.left_out)}.")
     return notes
 
 

@@ -8,13 +8,14 @@
 Members are matched across nights by name as the project compares names (models.event.name_key: 'Ann'
 and 'ANN' are one); a member keeps the spelling of their latest night. Level scores are split by games
 won over the season; members level on both share the rank (1, =2, =2, 4). A night a member missed
-counts nothing.
+counts nothing. Players named in `left_out` (a series' guests when it ranks members only) are not in the
+rows; the standings list them apart.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from models import SeasonRow, SeasonRule, SeasonStandings, Standings
 from models.event import name_key
@@ -30,17 +31,23 @@ def season_standings(
     min_games: int = 0,
     best_nights: int | None = None,
     labels: Sequence[str] | None = None,
+    left_out: Collection[str] = (),
 ) -> SeasonStandings:
-    """The season after `nights` (in order) by `rule`. Raise ValueError when the best rule has no N, or
-    labels do not match the nights."""
+    """The season after `nights` (in order) by `rule`, without the players in `left_out`. Raise ValueError
+    when the best rule has no N, or labels do not match the nights."""
     if rule is SeasonRule.BEST and not best_nights:
         raise ValueError("the best-nights rule needs the number of nights that count")
     labels = tuple(labels) if labels is not None else tuple(f"night {n}" for n in range(1, len(nights) + 1))
     if len(labels) != len(nights):
         raise ValueError(f"{len(labels)} labels for {len(nights)} nights")
     members: dict[str, dict] = {}
+    leave = {name_key(player) for player in left_out}
+    apart: dict[str, str] = {}  # left out and seen on a night, as last spelled
     for number, night in enumerate(nights):
         for row in night.rows:
+            if name_key(row.player) in leave:
+                apart[name_key(row.player)] = row.player
+                continue
             member = members.setdefault(name_key(row.player), _empty(len(nights)))
             member["player"] = row.player
             member["nights"][number] = row.total
@@ -54,6 +61,7 @@ def season_standings(
         best_nights=best_nights if rule is SeasonRule.BEST else None,
         labels=labels,
         rows=_ranked(rows, rule, min_games),
+        left_out=tuple(sorted(apart.values(), key=str.casefold)),
     )
 
 

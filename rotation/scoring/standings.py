@@ -1,6 +1,6 @@
 """The standings after a round, from the tables' cards and the schedule's rules.
 
-Rules (the README's "Scores and standings" states them for directors):
+Rules (docs/requests.md, "Scores and standings", states them for directors):
 
 - A player's round is the sum of their four games. A sat-out round scores by the schedule's
   `sit_out_scoring`: zero, or the round's average, the mean round total of the players who played that

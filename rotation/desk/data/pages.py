@@ -9,14 +9,16 @@ from pathlib import Path
 from typing import Annotated
 
 from fastapi import APIRouter, File, Request, UploadFile
-from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field
 from starlette.background import BackgroundTask
+from starlette.concurrency import run_in_threadpool
 
 from rotation.desk.data import transfer
 from rotation.desk.deps import Id, Text, desk_of, page, pages_router
 from rotation.desk.events import service
 from rotation.desk.security import MAX_IMPORT_BYTES
+from rotation.desk.serve import log_file
 from rotation.desk.storage import backup
 
 router = pages_router()
@@ -149,10 +151,17 @@ def export_event(request: Request, event_id: Id) -> Response:
 
 
 @api.post("/events/import", status_code=201)
-async def import_event(request: Request) -> dict:
-    """An exported event (the file's JSON as the body) as a new event of this desk."""
-    event_id = transfer.import_event(desk_of(request).store, await request.body())
-    return {"id": event_id}
+async def import_event(request: Request, as_copy: bool = False) -> dict:
+    """An exported event (the file's JSON as the body) as a new event of this desk; 409 naming the event
+    when this desk has it already, unless `as_copy` (then a copy with a new public id)."""
+    return {"id": await _imported(request, await request.body(), as_copy)}
+
+
+async def _imported(request: Request, data: bytes, copy: bool) -> int:
+    """The import checked and stored in a worker thread (its own connection): the pages and the phones
+    go on being answered while a big file is read."""
+    desk = desk_of(request)
+    return await run_in_threadpool(lambda: transfer.import_event(desk.store, data, copy))
 
 
 @api.post("/events/{event_id}/archive")
@@ -174,9 +183,22 @@ def delete(request: Request, event_id: Id, confirm: bool = False) -> dict:
 
 @router.get("/backups", response_class=HTMLResponse)
 def backups_page(request: Request, done: str = ""):
+    db_path = desk_of(request).db_path
     return page(
-        request, "backups.html.j2", backups=_backups(request), done=done, folder=backup.folder(desk_of(request).db_path)
+        request,
+        "backups.html.j2",
+        backups=_backups(request),
+        done=done,
+        folder=backup.folder(db_path),
+        log=log_file(db_path),
     )
+
+
+@router.get("/backups/log", response_class=PlainTextResponse)
+def desk_log(request: Request) -> str:
+    """The desk's log (rotation serve writes it beside the file): its start-ups, warnings and errors."""
+    log = log_file(desk_of(request).db_path)
+    return log.read_text(encoding="utf-8", errors="replace") if log.is_file() else "Nothing logged yet.\n"
 
 
 @router.post("/backups")
@@ -195,9 +217,9 @@ def restore_form(request: Request, name: str, confirm: Text = ""):
 
 
 @router.post("/events/import")
-async def import_form(request: Request, event_file: Annotated[UploadFile, File()]):
+async def import_form(request: Request, event_file: Annotated[UploadFile, File()], as_copy: Text = ""):
     data = await event_file.read(MAX_IMPORT_BYTES + 1)
-    event_id = transfer.import_event(desk_of(request).store, data)
+    event_id = await _imported(request, data, bool(as_copy))
     return RedirectResponse(f"/events/{event_id}", status_code=303)
 
 

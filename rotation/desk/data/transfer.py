@@ -11,28 +11,16 @@ other desk has an event with that id already.
 
 from __future__ import annotations
 
-import json
 import re
+import sqlite3
 
 from pydantic import BaseModel, ValidationError
 
-import optimizer
-from models import Round, Schedule
-from models.scores import Card
+from rotation.desk.data.rows import EventRows, first_problem
 from rotation.desk.events.service import DeskError, load_event
-from rotation.desk.events.settings import EventSettings
 from rotation.desk.room.service import new_public_id
-from rotation.desk.storage import (
-    EVENT_TABLES,
-    SCHEMA_VERSION,
-    Figures,
-    RunKind,
-    RunProgress,
-    Store,
-    VersionKind,
-    now,
-    run_request,
-)
+from rotation.desk.storage import EVENT_TABLES, SCHEMA_VERSION, Store, now
+from rotation.desk.storage.whole import AlreadyHere
 
 FORMAT = "rotation-desk-event"
 FORMAT_VERSION = 1
@@ -70,42 +58,45 @@ def file_name(store: Store, event_id: int) -> str:
     return f"event-{event_id}{'-' + slug if slug else ''}.rotation.json"
 
 
-def import_event(store: Store, data: bytes) -> int:
-    """An exported event as a new event of this desk, checked whole first, stored in one transaction."""
+def import_event(store: Store, data: bytes, copy: bool = False) -> int:
+    """An exported event as a new event of this desk, checked whole first (every column through its
+    type, `rows.EventRows`), stored in one transaction. An event this desk has already (its room's
+    public id is here) is refused naming it, unless `copy`: then it is stored again with a new public id."""
     try:
         exported = EventFile.model_validate_json(data)
     except ValidationError:
         raise DeskError("this is not an event exported by the desk (a .rotation.json file)", status=422) from None
     if exported.format != FORMAT or exported.format_version > FORMAT_VERSION:
         raise DeskError("this file was exported by a newer desk, or is not an exported event", status=422)
-    rows = {table: exported.rows.get(table, []) for table in ("events", *EVENT_TABLES)}
-    _check(rows)
-    return store.add_event_rows(rows, new_public_id)
-
-
-def _check(rows: dict[str, list[dict]]) -> None:
-    """Refuse the file, in one line, unless every part of it is what the desk stores."""
-    if len(rows["events"]) != 1:
-        raise DeskError("the file holds no event", status=422)
+    checked = _checked(exported.rows)
     try:
-        EventSettings.model_validate(json.loads(rows["events"][0]["settings"]))
-        ids = {row["id"] for row in rows["versions"]}
-        for row in rows["versions"]:
-            optimizer.check(Schedule.model_validate_json(row["schedule"]))
-            Figures.model_validate_json(row["figures"])
-            VersionKind(row["kind"])
-            if row["parent"] is not None and row["parent"] not in ids:
-                raise ValueError(f"version {row['id']} names a version the file does not hold")
-        current = rows["events"][0].get("current_version")
-        if current is not None and current not in ids:
+        return store.add_event_rows(checked, new_public_id, copy=copy)
+    except sqlite3.IntegrityError as error:  # a row the checks let through and the schema does not (rolled back)
+        raise DeskError(f"the file is damaged, nothing was imported: {error}", status=422) from None
+    except AlreadyHere as here:
+        title = load_event(store, here.event_id).settings.title or f"Event {here.event_id}"
+        raise DeskError(
+            f"this desk has this event already: event {here.event_id}, {title!r} (same public id); nothing was "
+            "imported. Open that one, or import the file again as a copy",
+            field="as_copy",
+        ) from None
+
+
+def _checked(given: dict[str, list[dict]]) -> dict[str, list[dict]]:
+    """The file's rows, each column as its type stores it, or DeskError naming the first bad field."""
+    try:
+        rows = EventRows.model_validate({table: given.get(table, []) for table in ("events", *EVENT_TABLES)})
+        ids = {version.id for version in rows.versions}
+        for version in rows.versions:
+            if version.parent is not None and version.parent not in ids:
+                raise ValueError(f"version {version.id} names a version the file does not hold")
+        if rows.events[0].current_version not in ids | {None}:
             raise ValueError("the current schedule is not in the file")
-        for row in rows["runs"]:
-            run_request(row["id"], RunKind(row["kind"]), row["request"])
-            RunProgress.model_validate_json(row["progress"])
-        for row in rows["releases"]:
-            Round.model_validate_json(row["seating"])
-        for row in rows["cards"]:
-            Card.model_validate_json(row["card"])
-    except (KeyError, TypeError, ValueError, ValidationError, optimizer.InvalidSchedule) as error:
-        first = str(error).splitlines()[0]
-        raise DeskError(f"the file is damaged, nothing was imported: {first}", status=422) from None
+        for run in rows.runs:
+            if run.version_id not in ids | {None}:
+                raise ValueError(f"run {run.id} names a version the file does not hold")
+    except ValidationError as error:
+        raise DeskError(f"the file is damaged, nothing was imported: {first_problem(error)}", status=422) from None
+    except ValueError as error:
+        raise DeskError(f"the file is damaged, nothing was imported: {error}", status=422) from None
+    return {table: [row.model_dump(mode="json") for row in getattr(rows, table)] for table in ("events", *EVENT_TABLES)}

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
 
-from models import Metrics, Moves, PlayerChange, Reseat, Schedule
+from models import Bound, Metrics, Moves, PlayerChange, Reseat, Schedule
 from models.text import Name
 from rotation.desk.deps import Id, QueryId, desk_of
 from rotation.desk.events import changes, runs, service
@@ -24,6 +26,8 @@ class VersionOut(BaseModel):
     created: str
     repeats: int
     current: bool
+    method: str | None = Field(default=None, description="How the plan was made, in the planner's exact words.")
+    bound: Bound | None = Field(default=None, description="The fewest repeats possible, and its exact proof.")
 
 
 class RunOut(BaseModel):
@@ -51,6 +55,9 @@ class ProposalOut(BaseModel):
 class EventOut(BaseModel):
     id: int
     settings: EventSettings
+    settings_version: str = Field(
+        description="The settings as read, named: send it back as `base_settings` when you change them."
+    )
     current_version: VersionOut | None
     runs: list[RunOut]
     proposals: list[ProposalOut] = Field(description="The last re-plan's schedules, until one is accepted.")
@@ -110,6 +117,12 @@ class GoBackIn(BaseModel):
 class RenameIn(BaseModel):
     old: Name = Field(description="The player's name as it is now (any case).")
     new: Name = Field(description="The new spelling; not another player's name.")
+    base_version: int | None = Field(
+        default=None,
+        description="The version this rename was made from (0: the event had no schedule yet). If the day has "
+        "changed since, nothing is stored and the answer is 409 with the current version's id. Left out: the "
+        "rename is made to whatever is current when it arrives.",
+    )
 
 
 class RenamedOut(BaseModel):
@@ -132,6 +145,8 @@ def version_out(version: VersionRow, current: int | None) -> VersionOut:
         created=version.created,
         repeats=version.figures.metrics.repeats,
         current=version.id == current,
+        method=version.figures.method,
+        bound=version.figures.bound,
     )
 
 
@@ -170,6 +185,7 @@ def event_out(request: Request, event_id: Id) -> EventOut:
     return EventOut(
         id=event.id,
         settings=event.settings,
+        settings_version=service.settings_tag(event.settings),
         current_version=None if version is None else version_out(version, event.current_version),
         runs=[run_out(run) for run in runs],
         proposals=[proposal_out(p, event.current_version) for p in changes.proposals(desk.store, event)],
@@ -191,9 +207,23 @@ def get_event(request: Request, event_id: Id) -> EventOut:
     return event_out(request, event_id)
 
 
+BaseSettings = Annotated[
+    str | None,
+    Query(
+        max_length=64,
+        description="The settings these were made from (the event's `settings_version` when you read it). If "
+        "they have changed since (another client saved settings, or renamed a player), nothing is stored and the "
+        "answer is 409 with the settings as they are now and their `settings_version`. Left out: the new "
+        "settings replace whatever is stored.",
+    ),
+]
+
+
 @router.put("/events/{event_id}")
-def update_event(request: Request, event_id: Id, settings: EventSettings) -> EventOut:
-    service.update_event(desk_of(request).store, event_id, settings)
+def update_event(
+    request: Request, event_id: Id, settings: EventSettings, base_settings: BaseSettings = None
+) -> EventOut:
+    service.update_event(desk_of(request).store, event_id, settings, base_settings)
     return event_out(request, event_id)
 
 
@@ -267,7 +297,7 @@ def move(request: Request, event_id: Id, body: MoveIn) -> VersionOut:
 def rename(request: Request, event_id: Id, body: RenameIn) -> RenamedOut:
     """Correct a player's spelling everywhere: settings, a new version of the schedule, cards, the room."""
     store = desk_of(request).store
-    _, name = changes.rename(store, event_id, body.old, body.new)
+    _, name = changes.rename(store, event_id, body.old, body.new, body.base_version)
     event = service.load_event(store, event_id)
     version = service.current_version(store, event)
     return RenamedOut(name=name, current_version=None if version is None else version_out(version, version.id))

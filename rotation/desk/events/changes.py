@@ -16,7 +16,7 @@ from models import Schedule
 from models.event import name_key
 from optimizer.words import counted
 from rotation.desk.events import guards
-from rotation.desk.events.service import DeskError, Unconfirmed, changing, current_version, load_event, load_version
+from rotation.desk.events.service import DeskError, Unconfirmed, changing, changing_event, load_version
 from rotation.desk.events.settings import EventSettings
 from rotation.desk.storage import EventRow, RunKind, Store, VersionKind, VersionRow
 
@@ -152,32 +152,20 @@ def _new_version(store: Store, version: VersionRow, schedule: Schedule, *, kind:
         )
 
 
-def rename(store: Store, event_id: int, old: str, new: str) -> tuple[str, str]:
-    """Correct a player's spelling at any time, in one transaction: the settings (names and requests),
+def rename(store: Store, event_id: int, old: str, new: str, base: int | None = None) -> tuple[str, str]:
+    """Correct a player's spelling at any time, in one transaction (`changing_event`: read and written
+    under the file's write lock, from the version `base` when given): the settings (names and requests),
     a new version of the current schedule (optimizer.rename) and, for what the room has, every card and
     released round; the player's history stays one player's. Returns (the name as it was, as it is)."""
-    event = load_event(store, event_id)
-    if any(run.running for run in store.runs(event_id)):
-        raise DeskError("a plan is running for this event; wait for it or stop it first", field="rename")
-    settings = event.settings
-    version = current_version(store, event)
-    names = version.schedule().players if version else tuple(settings.names)
-    was, now = _fix(lambda: optimizer.respelling(names, old, new), "rename")
-    schedule = _fix(lambda: optimizer.rename(version.schedule(), was, now), "rename") if version else None
-    renamed = _renamed_settings(settings, was, now)
-    with store.change() as db:
-        store.set_settings(event_id, renamed)
-        if version is not None and schedule is not None:  # a new version: the older ones keep their spelling
-            store.add_version(
-                db,
-                event_id,
-                schedule,
-                kind=VersionKind.RENAME,
-                note=f"{was} renamed {now}",
-                figures=version.figures.carried(),
-                parent=version.id,
-            )
-        store.rename_in_room(db, event_id, was, now)
+    with changing_event(store, event_id, base, field="rename") as (event, version):
+        settings = event.settings
+        names = version.schedule().players if version else tuple(settings.names)
+        was, now = _fix(lambda: optimizer.respelling(names, old, new), "rename")
+        store.set_settings(event_id, _renamed_settings(settings, was, now))
+        if version is not None:  # a new version: the older ones keep their spelling
+            schedule = _fix(lambda: optimizer.rename(version.schedule(), was, now), "rename")
+            _new_version(store, version, schedule, kind=VersionKind.RENAME, note=f"{was} renamed {now}")
+        store.rename_in_room(store.db, event_id, was, now)
     return was, now
 
 

@@ -12,6 +12,8 @@ from typing import Annotated
 from fastapi import Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from models.event import normalise_name
+from optimizer.leaving import NameRefused, leaving
 from rotation.desk.deps import BaseDep, FormNumber, Id, QueryId, Text, desk_of, page, pages_router
 from rotation.desk.events import changes, guards, runs, service, views
 from rotation.desk.events.settings import FieldErrors
@@ -32,8 +34,26 @@ def event_page(request: Request, event_id: Id, version: QueryId = None):
     return _event_page(request, event_id, version)
 
 
+def _moved(store, event_id: Id, base) -> list[str]:
+    """What changed the day since the version a refused change was made from (`base`), newest first, in
+    the history's words: shown at the top of the page, above the fold."""
+    seen = int(base) if str(base).isdigit() else 0
+    event = service.load_event(store, event_id)
+    lines = [version.note for version in store.versions(event_id) if version.id > seen]
+    current = service.current_version(store, event)
+    if current is not None and current.id <= seen:
+        lines.insert(0, f"back to an earlier schedule: {current.note}")
+    return lines[:5]
+
+
 def _event_page(
-    request: Request, event_id: Id, version_id: int | None = None, errors=None, status: int = 200, kept=None
+    request: Request,
+    event_id: Id,
+    version_id: int | None = None,
+    errors=None,
+    status: int = 200,
+    kept=None,
+    moved=(),
 ):
     desk = desk_of(request)
     event = service.load_event(desk.store, event_id)
@@ -64,10 +84,11 @@ def _event_page(
         schedule=schedule,
         rounds=views.rounds_view(schedule, shown.played) if schedule and shown else [],
         word_em=widest_word_em(schedule.players) if schedule else 0.0,
-        figures=views.figure_lines(shown.figures, schedule) if shown else [],
+        figures=views.figure_lines(shown.figures, schedule, bool(settings.series)) if shown else [],
         proposals=views.proposals_view(proposals),
         errors=errors or {},
         kept=kept or {"form": ""},  # what a refused form had typed, shown in it again
+        moved=moved,  # the day changed under a refused change: what changed
     )
 
 
@@ -110,6 +131,7 @@ CONFIRM_WORDS = {  # (heading, button) of the page that asks before a change is 
     "move": ("Record the move?", "Record it"),
     "undo": ("Undo the last change?", "Undo it all the same"),
     "restore": ("Go back to this schedule?", "Go back all the same"),
+    "replan": ("Re-plan from the round you asked?", ""),  # its buttons name their rounds (_replan_asked)
 }
 
 
@@ -129,17 +151,21 @@ def _day_action(request: Request, event_id: Id, field: str, action, fields: dict
             event_id=event_id,
             settings=settings,
             heading=heading,
-            button=button,
+            button=asked.preview.get("button", button),
             preview=asked.preview,
             action=request.url.path,
-            fields=fields or {},
+            fields={**(fields or {}), **asked.preview.get("fields", {})},
             back=f"/events/{event_id}/history" if field == "restore" else f"/events/{event_id}",
         )
     except service.DeskError as error:
         if isinstance(error, service.NotFound):
             raise
         kept = {"form": field, **(fields or {})}
-        return _event_page(request, event_id, errors={error.field or field: str(error)}, status=error.status, kept=kept)
+        moved = (
+            _moved(desk_of(request).store, event_id, kept.get("base")) if isinstance(error, service.DayMoved) else []
+        )
+        errors = {error.field or field: str(error)}
+        return _event_page(request, event_id, errors=errors, status=error.status, kept=kept, moved=moved)
     return back_to(event_id)
 
 
@@ -176,7 +202,7 @@ def _run_action(request: Request, event_id: Id, run_id: Id, action) -> Response:
 @router.post("/events/{event_id}/played")
 def played(request: Request, event_id: Id, rounds: FormNumber, base: BaseDep):
     store = desk_of(request).store
-    typed = {"rounds": rounds}
+    typed = {"rounds": rounds, "base": "" if base is None else base}
     return _day_action(request, event_id, "played", lambda: changes.mark_played(store, event_id, rounds, base), typed)
 
 
@@ -190,14 +216,15 @@ def replan(
     time_limit: Annotated[float, Form()] = 10.0,
     include_released: Text = "",
     base: BaseDep = None,
+    confirm: Text = "",
 ):
     desk = desk_of(request)
     typed = {"from_round": from_round, "leave": leave, "arrive": arrive, "time_limit": f"{time_limit:g}"}
-    return _day_action(
-        request,
-        event_id,
-        "replan",
-        lambda: runs.start_replan(
+
+    def start() -> None:
+        if not confirm:
+            _replan_asked(desk.store, event_id, from_round, leave.splitlines(), bool(include_released))
+        runs.start_replan(
             desk.store,
             desk.planner,
             event_id,
@@ -207,9 +234,63 @@ def replan(
             time_limit,
             bool(include_released),
             base,
-        ),
-        typed,
+        )
+
+    fields = {**typed, "include_released": include_released, "base": "" if base is None else base}
+    return _day_action(request, event_id, "replan", start, fields)
+
+
+def _replan_asked(store, event_id: Id, from_round: int, leave: list[str], include_released: bool) -> None:
+    """The page asks before a re-plan that would start later than the director means, and offers the
+    round they mean in one click: someone who leaves still seated in a round before `from_round` that is
+    not played yet, or a released round asked for without "re-plan released rounds too" (the JSON route
+    refuses that in words). Anything else wrong is left to the re-plan to refuse."""
+    current = service.current_version(store, service.load_event(store, event_id))
+    if current is None or not current.played < from_round <= len(current.schedule().rounds):
+        return
+    released = set(store.released_rounds(event_id))
+    schedule = current.schedule()
+    try:
+        leavers = leaving(schedule, current.played, [name for name in leave if normalise_name(name)])
+    except NameRefused:
+        return
+    seated = [
+        (name, number)
+        for name in leavers
+        for number in range(current.played + 1, from_round)
+        if any(name in table.players for table in schedule.rounds[number - 1].tables)
+    ]
+    if seated:
+        _ask_seated(seated, from_round, released, include_released)
+    if from_round in released and not include_released:
+        note = (
+            f"Round {from_round} is released to the room: re-planning from it re-seats what the room has, "
+            "and the room sees its tables change. Re-plan from it all the same?"
+        )
+        button = f"Re-plan from round {from_round}, released round included"
+        preview = {"note": note, "button": button, "fields": {"include_released": "1"}, "effects": {"lines": []}}
+        raise service.Unconfirmed("ask", preview, field="replan")
+
+
+def _ask_seated(seated: list[tuple[str, int]], from_round: int, released: set[int], include_released: bool):
+    """Who leaves is seated in a round still to play before the one asked: they play it first (as
+    asked), or the re-plan starts at that round (released or not, as the director chooses here)."""
+    start = min(number for _, number in seated)
+    who = "; ".join(f"{name} is seated in round {number}" for name, number in seated)
+    in_room = " (released: the room sees it change)" if start in released else ""
+    note = (
+        f"You asked to re-plan from round {from_round}, but {who}, not played yet. Re-planned from round "
+        f"{from_round}, they play it first; if they do not, re-plan from round {start} instead{in_room}."
     )
+    other = {"from_round": start, "include_released": "1" if start in released or include_released else ""}
+    preview = {
+        "note": note,
+        "button": f"Re-plan from round {from_round}: they play round {start} first",
+        "fields": {"include_released": "1" if include_released or from_round in released else ""},
+        "other": (f"Re-plan from round {start}: they leave before it", other),
+        "effects": {"lines": []},
+    }
+    raise service.Unconfirmed("ask", preview, field="replan")
 
 
 @router.post("/events/{event_id}/swap")
@@ -257,7 +338,8 @@ def move(
 @router.post("/events/{event_id}/versions/{version_id}/accept")
 def accept(request: Request, event_id: Id, version_id: Id, base: BaseDep):
     store = desk_of(request).store
-    return _day_action(request, event_id, "accept", lambda: changes.accept(store, event_id, version_id, base))
+    fields = {"base": "" if base is None else base}
+    return _day_action(request, event_id, "accept", lambda: changes.accept(store, event_id, version_id, base), fields)
 
 
 @router.post("/events/{event_id}/undo")

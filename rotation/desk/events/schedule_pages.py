@@ -112,7 +112,7 @@ def print_options(request: Request, event_id: Id):
     )
 
 
-def _print_options(settings: EventSettings, parts=(), rounds=None, players_url: str = ""):
+def _print_options(settings: EventSettings, parts=(), rounds=None, players_url: str = "", sort_by: str = "first"):
     from rotation.printing.options import Options, rule_options
 
     return Options(
@@ -120,8 +120,11 @@ def _print_options(settings: EventSettings, parts=(), rounds=None, players_url: 
         date=settings.date,
         only=tuple(parts),
         rounds=rounds,
+        sort_by=sort_by,
         players_url=players_url,
         winds=tuple(settings.winds),
+        results=settings.score_entry,
+        game_rules=settings.rules,  # the games in a round, also on points sheets
         **(rule_options(settings.rules, settings.sit_out_scoring) if settings.score_entry == "games" else {}),
     )
 
@@ -133,32 +136,44 @@ def print_page(
     parts: Annotated[list[str], Query()] = [],  # noqa: B006 (FastAPI copies query defaults)
     first: QueryId = None,
     last: QueryId = None,
+    sort_by: str = "first",
 ):
-    """The printable page of `rotation print`, with the event's title and date."""
+    """The printable page of `rotation print`, with the event's title and date; the find-your-table lists
+    and slips by first name or by surname (`sort_by`, as `rotation print --sort-by`)."""
     from rotation.commands.print_command import compare
-    from rotation.printing.options import PARTS
-    from rotation.printing.pages import render_page
+    from rotation.printing.options import PARTS, SORTS
+    from rotation.printing.pages import Comparison, render_page
 
     settings, shown = _shown(request, event_id)
     schedule = shown.schedule()
     unknown = [part for part in parts if part not in PARTS]
     total = len(schedule.rounds)
     low, high = first or 1, last or total
-    if unknown or not 1 <= low <= high <= total:
-        raise HTTPException(422, f"choose parts from {', '.join(PARTS)} and rounds from 1 to {total}")
+    if unknown or not 1 <= low <= high <= total or sort_by not in SORTS:
+        raise HTTPException(
+            422, f"choose parts from {', '.join(PARTS)}, rounds from 1 to {total}, an order from {', '.join(SORTS)}"
+        )
     url = players_url(request, room(desk_of(request).store, event_id).public_id)  # its QR code on the sheets
-    options = _print_options(settings, parts, (low, high), url)
+    options = _print_options(settings, parts, (low, high), url, sort_by)
 
     def make() -> str:
         metrics = optimizer.check(schedule)  # nothing unchecked reaches the wall
-        return render_page(schedule, metrics, compare(schedule), options)
+        comparison = Comparison(None, None, SERIES_NIGHT) if settings.series else compare(schedule)
+        return render_page(schedule, metrics, comparison, options)
 
-    key = ("print", shown.id, settings.title, settings.date, tuple(parts), low, high, url)
+    key = ("print", shown.id, options)  # the options whole: a change of rules or score entry prints anew
     try:
         return HTMLResponse(desk_of(request).rendered.get(key, make))
     except ValueError as error:  # a name too long for a wall chart: the library says which
         raise HTTPException(422, str(error)) from None
 
+
+# Why a night of a series is not compared: the fixed rule and the bound on tonight's room alone say nothing
+# about a night planned against the earlier nights.
+SERIES_NIGHT = (
+    "a night of a series is planned against its earlier nights, which the fixed rule on tonight's room alone "
+    "knows nothing of"
+)
 
 DOWNLOADS = {"schedule.json": "application/json", "schedule.csv": "text/csv", "schedule-long.csv": "text/csv"}
 

@@ -8,12 +8,17 @@ re-plans, and what is stored from them) and the changes during the day (changes.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import functools
+import hashlib
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Protocol
+from typing import Concatenate, ParamSpec, Protocol, TypeVar
 
 from rotation.desk.events.settings import EventSettings
-from rotation.desk.storage import EventRow, Store, VersionRow
+from rotation.desk.storage import EventRow, Store, VersionRow, stored_json
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 
 class DeskError(Exception):
@@ -22,6 +27,10 @@ class DeskError(Exception):
     def __init__(self, message: str, field: str | None = None, status: int = 409):
         super().__init__(message)
         self.field, self.status = field, status
+
+    def state(self) -> dict:
+        """What a JSON refusal carries beside its words (the current state a stale change missed)."""
+        return {}
 
 
 class Unconfirmed(DeskError):
@@ -32,6 +41,9 @@ class Unconfirmed(DeskError):
         super().__init__(message, field=field, status=409)
         self.preview = preview
 
+    def state(self) -> dict:
+        return {"preview": self.preview}
+
 
 class NotFound(DeskError):
     def __init__(self, what: str):
@@ -41,13 +53,33 @@ class NotFound(DeskError):
 class DayMoved(DeskError):
     """The change was made from a version of the day that is no longer the current one (someone else,
     or another tab, changed the day meanwhile): nothing is stored, and the director sees the day as it
-    is now. `current` is the current version's id."""
+    is now. `current` is the current version's id, `since` what changed it since, in its versions' words."""
 
-    MESSAGE = "the day changed while you were editing; here it is now: check it, then make your change again"
+    def __init__(self, current: int | None, field: str | None = None, since: tuple[str, ...] = ()):
+        said = f" (since: {'; '.join(since)})" if since else ""
+        message = f"the day changed while you were editing{said}; here it is now: check it, then make your change again"
+        super().__init__(message, field=field, status=409)
+        self.current, self.since = current, since
 
-    def __init__(self, current: int | None):
-        super().__init__(self.MESSAGE, status=409)
-        self.current = current
+    def state(self) -> dict:
+        return {"current_version": self.current, "since": list(self.since)}
+
+
+class SettingsMoved(DeskError):
+    """New settings made from settings that are no longer the stored ones (another tab saved them, or a
+    rename respelled a name since): nothing is stored. `settings` are the stored ones, `current` their tag."""
+
+    MESSAGE = (
+        "the settings changed while you were editing (saved in another tab, or a player renamed); "
+        "what you typed is kept below: check it against the settings as they are now, then save again"
+    )
+
+    def __init__(self, settings: EventSettings):
+        super().__init__(self.MESSAGE, field="settings", status=409)
+        self.settings, self.current = settings, settings_tag(settings)
+
+    def state(self) -> dict:
+        return {"settings": self.settings.model_dump(mode="json"), "settings_version": self.current}
 
 
 class Planner(Protocol):
@@ -69,11 +101,31 @@ def create_event(store: Store, settings: EventSettings) -> int:
     return store.add_event(settings)
 
 
-def update_event(store: Store, event_id: int, settings: EventSettings) -> None:
-    """New settings for the next plan; the schedules already made keep theirs."""
-    load_event(store, event_id)
-    settings.event()
-    store.set_settings(event_id, settings)
+def settings_tag(settings: EventSettings) -> str:
+    """The settings as stored, named: a digest of their stored JSON. A change of the settings is made
+    from the tag its maker read (`base`), so a save made from settings changed since is refused."""
+    return hashlib.sha256(stored_json(settings).encode()).hexdigest()[:16]
+
+
+def update_event(
+    store: Store,
+    event_id: int,
+    settings: EventSettings,
+    base: str | None = None,
+    kept: Callable[[EventSettings, EventSettings], EventSettings] | None = None,
+) -> None:
+    """New settings for the next plan; the schedules already made keep theirs. In one transaction: the
+    stored settings are read, compared with `base` (the tag of the settings the change was made from;
+    None: whatever is stored; SettingsMoved otherwise), and what the form does not hold taken from them
+    (`kept(stored, new)`) before the new ones are written."""
+    with store.change():
+        stored = load_event(store, event_id).settings
+        if base is not None and base != settings_tag(stored):
+            raise SettingsMoved(stored)
+        if kept is not None:
+            settings = kept(stored, settings)
+        settings.event()
+        store.set_settings(event_id, settings)
 
 
 def load_event(store: Store, event_id: int) -> EventRow:
@@ -94,26 +146,55 @@ def load_version(store: Store, event_id: int, version_id: int) -> VersionRow:
     return version
 
 
+def one_change(action: Callable[Concatenate[Store, P], T]) -> Callable[Concatenate[Store, P], T]:
+    """An action of the desk (its first argument the store) read and written in one immediate
+    transaction, so what it read is still so when it writes (two at once follow one another)."""
+
+    @functools.wraps(action)
+    def in_one_transaction(store: Store, *args: P.args, **kwargs: P.kwargs) -> T:
+        with store.change():
+            return action(store, *args, **kwargs)
+
+    return in_one_transaction
+
+
 @contextmanager
 def changing(store: Store, event_id: int, base: int | None) -> Iterator[tuple[EventRow, VersionRow]]:
     """One immediate transaction around a change of the day: the current version is read, compared
     with `base` (the version the change was made from; None: whatever is current) and the change
     written, all while this desk holds the file's write lock. So two changes made from one version
     never both store a version (the second is DayMoved), and none is lost."""
-    with store.change():
-        event, version = _schedule_now(store, event_id)
-        if base is not None and base != version.id:
-            raise DayMoved(version.id)
+    with changing_event(store, event_id, base) as (event, version):
+        if version is None:
+            raise DeskError("the event has no schedule yet: plan it first")
         yield event, version
 
 
-def _schedule_now(store: Store, event_id: int) -> tuple[EventRow, VersionRow]:
-    """The event and its current version, for a change that needs a schedule and no plan running."""
-    event = load_event(store, event_id)
-    active = [run for run in store.runs(event_id) if run.running]
-    if active:
-        raise DeskError("a plan is running for this event; wait for it or stop it first")
-    version = current_version(store, event)
-    if version is None:
-        raise DeskError("the event has no schedule yet: plan it first")
-    return event, version
+@contextmanager
+def changing_event(
+    store: Store, event_id: int, base: int | None, field: str | None = None
+) -> Iterator[tuple[EventRow, VersionRow | None]]:
+    """`changing` for a change that may come before the first plan: the event and its current version
+    (None before a plan; `base` 0 names that), read in the change's own transaction, no plan running."""
+    with store.change():
+        event = load_event(store, event_id)
+        if any(run.running for run in store.runs(event_id)):
+            raise DeskError("a plan is running for this event; wait for it or stop it first", field=field)
+        if base is not None and base != (event.current_version or 0):
+            raise DayMoved(event.current_version, field, _since(store, event.current_version, base))
+        yield event, current_version(store, event)
+
+
+def _since(store: Store, current: int | None, base: int, most: int = 3, looked: int = 50) -> tuple[str, ...]:
+    """What changed the day since version `base`, oldest first, in the versions' own words: the notes of
+    the current version's chain back to `base` (the last `most` of them; none when `base` is not among
+    its last `looked`, after an undo say)."""
+    notes: list[str] = []
+    at = store.version(current) if current is not None else None
+    while at is not None and at.id != base and len(notes) < looked:
+        notes.append(at.note)
+        at = store.version(at.parent) if at.parent is not None else None
+    if at is None or at.id != base:
+        return ()
+    earlier = (f"{len(notes) - most} more before",) if len(notes) > most else ()
+    return earlier + tuple(reversed(notes[:most]))

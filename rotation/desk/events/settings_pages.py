@@ -11,12 +11,13 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 
 from models.event import name_key
 from models.rules import Rules
-from rotation.desk.deps import TEMPLATES, Id, Text, desk_of, page, pages_router
+from rotation.desk.deps import TEMPLATES, BaseDep, Id, Text, desk_of, page, pages_router
 from rotation.desk.events import changes, service
 from rotation.desk.events import rules_form as rule_boxes
 from rotation.desk.events.pages import back_to, players_now
 from rotation.desk.events.settings import (
     MAX_UPLOAD_BYTES,
+    EventSettings,
     FieldErrors,
     form_from_settings,
     names_text,
@@ -74,39 +75,79 @@ def edit_event(request: Request, event_id: Id, renamed: str = "", to: str = ""):
     return _settings_page(request, event_id, saved_note=note)
 
 
-def _settings_page(request: Request, event_id: Id, status: int = 200, **context) -> HTMLResponse:
-    """The event's settings, its names as the players are now (once a schedule has them), a rename box."""
+def _settings_page(
+    request: Request, event_id: Id, status: int = 200, typed: dict[str, str] | None = None, **context
+) -> HTMLResponse:
+    """The event's settings, its names as the players are now (once a schedule has them), a rename box;
+    the form holds what was `typed` instead when a save was refused."""
     store = desk_of(request).store
     event = service.load_event(store, event_id)
-    settings = event.settings
-    form = form_from_settings(settings)
-    now = players_now(service.current_version(store, event))
-    if now:
-        form["names"] = names_text(now, settings.ids)
+    form, now = _form_now(store, event)
     context.setdefault("errors", {})
     return page(
         request,
         "event_form.html.j2",
         status,
-        form=form,
+        form=form if typed is None else typed,
         event_id=event_id,
         players_now=now,
         rename_names=now or event.settings.names,
+        rename_base=event.current_version or 0,
+        settings_base=service.settings_tag(event.settings),
         saved_note=context.pop("saved_note", ""),
         **context,
     )
 
 
+def _form_now(store, event) -> tuple[dict[str, str], list[str]]:
+    """The settings form as the page shows it now, and the players as they are now (once planned)."""
+    form = form_from_settings(event.settings)
+    now = players_now(service.current_version(store, event))
+    if now:
+        form["names"] = names_text(now, event.settings.ids)
+    return form, now
+
+
+FIELD_WORDS = {  # the settings form's labels, for what was saved meanwhile (a rule's box: its own name)
+    "title": "Title",
+    "date": "Date",
+    "series": "Series",
+    "names": "Names",
+    "rounds": "Rounds",
+    "session_rounds": "Rounds a session",
+    "time_limit": "Time to plan",
+    "odd": "When the count is not a multiple of four",
+    "sit_out_scoring": "A sat-out round scores",
+    "late_as_sit_out": "A late arrival's rounds score as sat out",
+    "fixed_rule": "The fixed rotation you print",
+    "winds": "Seats A, B, C, D are",
+    "apart": "Keep apart",
+    "spread": "Clubs to spread",
+    "stay": "Stay at one table",
+    "score_entry": "The score page takes",
+}
+
+
+def _stored_now(store, event_id: int, typed: dict[str, str]) -> list[tuple[str, str]]:
+    """The settings saved meanwhile where they differ from what was typed: (field, as stored now)."""
+    form, _ = _form_now(store, service.load_event(store, event_id))
+    differ = [key for key, value in form.items() if value.strip() != typed.get(key, "").replace("\r\n", "\n").strip()]
+    words = [FIELD_WORDS.get(key, key.removeprefix("rules_").replace("_", " ").capitalize()) for key in differ]
+    return [(word, form[key] or "(empty)") for word, key in zip(words, differ)]
+
+
 @router.post("/events/{event_id}/rename", response_class=HTMLResponse)
-def rename(request: Request, event_id: Id, old: Text = "", new: Text = ""):
-    """A player's spelling corrected everywhere (changes.rename); back to the page the form was on."""
+def rename(request: Request, event_id: Id, base: BaseDep, old: Text = "", new: Text = ""):
+    """A player's spelling corrected everywhere (changes.rename); back to the page the form was on. Refused
+    (the day changed since the form was shown, say): the settings page as it is now, what was typed kept."""
     store = desk_of(request).store
     try:
-        was, now = changes.rename(store, event_id, old, new)
+        was, now = changes.rename(store, event_id, old, new, base)
     except service.DeskError as error:
         if isinstance(error, service.NotFound):
             raise
-        return _settings_page(request, event_id, error.status, errors={"rename": str(error)})
+        typed = {"old": old, "new": new}
+        return _settings_page(request, event_id, error.status, errors={"rename": str(error)}, rename_typed=typed)
     return RedirectResponse(f"/events/{event_id}/edit?{urlencode({'renamed': was, 'to': now})}", status_code=303)
 
 
@@ -124,14 +165,7 @@ async def _save_event(request: Request, event_id: int | None, names_file: Upload
         if event_id is None:
             event_id = service.create_event(store, settings)
         else:
-            old = service.load_event(store, event_id).settings
-            listed = {name_key(n) for n in settings.names}
-            guests = [n for n in old.guests if name_key(n) in listed]  # the form has no guests field
-            service.update_event(
-                store,
-                event_id,
-                settings.model_copy(update={"seed": old.seed, "workers": old.workers, "guests": guests}),
-            )
+            service.update_event(store, event_id, settings, fields.get("base_settings") or None, _not_on_the_form)
             now = players_now(service.current_version(store, service.load_event(store, event_id)))
             if now and {name_key(n) for n in now} != {name_key(n) for n in settings.names}:
                 note = (
@@ -141,5 +175,20 @@ async def _save_event(request: Request, event_id: int | None, names_file: Upload
                 )
                 return _settings_page(request, event_id, saved_note=note)
     except FieldErrors as error:
-        return page(request, "event_form.html.j2", 422, form=fields, event_id=event_id, errors=error.errors)
+        base = fields.get("base_settings", "")
+        return page(
+            request, "event_form.html.j2", 422, form=fields, event_id=event_id, errors=error.errors, settings_base=base
+        )
+    except service.SettingsMoved as moved:
+        assert event_id is not None
+        stored = _stored_now(desk_of(request).store, event_id, fields)
+        return _settings_page(request, event_id, 409, typed=fields, errors={"settings": str(moved)}, stored=stored)
     return back_to(event_id)
+
+
+def _not_on_the_form(stored: EventSettings, new: EventSettings) -> EventSettings:
+    """What the settings form does not hold, kept from the stored settings: the seed, the workers and the
+    guests still listed."""
+    listed = {name_key(n) for n in new.names}
+    guests = [n for n in stored.guests if name_key(n) in listed]
+    return new.model_copy(update={"seed": stored.seed, "workers": stored.workers, "guests": guests})

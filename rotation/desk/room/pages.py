@@ -9,11 +9,22 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Form, HTTPException, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field
 
 from models.event import loose_key, name_key
-from rotation.desk.deps import TEMPLATES, FormNumber, Id, Text, desk_of, page, pages_router, players_url
+from rotation.desk.deps import (
+    HERE,
+    TEMPLATES,
+    FormNumber,
+    Id,
+    Text,
+    desk_of,
+    form_id,
+    page,
+    pages_router,
+    players_url,
+)
 from rotation.desk.events import guards, service, views
 from rotation.desk.room import service as room
 from rotation.desk.scores.service import screen_stamp
@@ -55,6 +66,7 @@ def room_page(request: Request, event_id: Id, errors=None, status: int = 200):
         room=seated,
         rounds=len(schedule.rounds) if schedule else 0,
         played=version.played if version else 0,
+        showing=room.showing(seated, version.played, len(schedule.rounds)) if version and schedule else 0,
         changed=changed,
         players_url=players_url(request, seated.public_id),
         local_only=desk_of(request).local_only,
@@ -91,13 +103,45 @@ def release_session(request: Request, event_id: Id):
     return _room_action(request, event_id, lambda d: room.release_session(d.store, event_id, d.clock()))
 
 
+def _asked(request: Request, event_id: Id, heading: str, note: str, button: str, fields: dict) -> Response:
+    """The page that asks before an action the room would notice and nobody can redo by a click
+    (confirm.html.j2, as the day's changes ask): the same post again, confirmed, or back."""
+    settings = service.load_event(desk_of(request).store, event_id).settings
+    return page(
+        request,
+        "confirm.html.j2",
+        event_id=event_id,
+        settings=settings,
+        heading=heading,
+        button=button,
+        preview={"note": note, "effects": {"lines": []}},
+        action=request.url.path,
+        fields=fields,
+        back=f"/events/{event_id}/room",
+    )
+
+
 @router.post("/events/{event_id}/release/withdraw")
-def withdraw(request: Request, event_id: Id):
-    return _room_action(request, event_id, lambda d: room.withdraw(d.store, event_id))
+def withdraw(request: Request, event_id: Id, round: Text = "", confirm: Text = ""):
+    asked = form_id(round) or room.room(desk_of(request).store, event_id).last
+    if asked and not confirm:  # the round is checked when confirmed: it must still be the latest released
+        note = f"The projector and the players' phones stop showing round {asked} until it is released again."
+        fields = {"round": round}
+        return _asked(request, event_id, f"Take round {asked} back?", note, f"Take round {asked} back", fields)
+    return _room_action(request, event_id, lambda d: room.withdraw(d.store, event_id, form_id(round)))
 
 
 @router.post("/events/{event_id}/timer")
-def timer(request: Request, event_id: Id, action: Text = "", minutes: Annotated[float, Form()] = 5):
+def timer(request: Request, event_id: Id, action: Text = "", minutes: Annotated[float, Form()] = 5, confirm: Text = ""):
+    if action == "reset" and not confirm:
+        desk = desk_of(request)
+        clock = room.room(desk.store, event_id).timer
+        left = max(0.0, clock.remaining(desk.clock()))
+        note = (
+            f"The round's timer goes back to {clock.minutes:g}:00 and stands still; "
+            f"the {int(left // 60)}:{int(left % 60):02d} it has left now is forgotten."
+        )
+        return _asked(request, event_id, "Reset the round's timer?", note, "Reset the timer", {"action": "reset"})
     return _room_action(request, event_id, lambda d: room.timer(d.store, event_id, action, d.clock(), minutes))
 
 
@@ -121,8 +165,7 @@ def screen(request: Request, event_id: Id):
     from rotation.printing.typeface import longest_em, widest_word_em, width_em
 
     event, seated, version, schedule, changed = _seen(request, event_id)
-    # the latest round released, while the day still has it (a re-plan may have made the day shorter)
-    shown = min(seated.last, len(schedule.rounds)) if schedule is not None else 0
+    shown = room.showing(seated, version.played, len(schedule.rounds)) if version and schedule else 0
     url = players_url(request, seated.public_id)
     return page(
         request,
@@ -159,6 +202,13 @@ def screen_state(request: Request, event_id: Id) -> dict:
 # ---- the players' phones (public: no key, read only, released rounds only) ---------------------
 
 
+@router.get("/favicon.ico")
+def favicon() -> FileResponse:
+    """The desk's icon where a browser asks for it by default (a print page, a tool's own request): the
+    pages name it (/static/favicon.svg); neither is ever a 404."""
+    return FileResponse(HERE / "static" / "favicon.svg", media_type="image/svg+xml")
+
+
 def _public(request: Request, public_id: str) -> int:
     event_id = desk_of(request).store.event_of(public_id)
     if event_id is None:
@@ -172,12 +222,13 @@ def phone(request: Request, public_id: str, q: str = "", player: str = ""):
     if stored is not None and stored != public_id:  # typed in capitals, or with an O for a 0
         query = f"?{request.url.query}" if request.url.query else ""
         return RedirectResponse(f"/e/{stored}/me{query}", status_code=307)
-    event, seated, _, schedule, _ = _seen(request, _public(request, public_id))
+    event, seated, version, schedule, _ = _seen(request, _public(request, public_id))
     players = schedule.players if schedule else ()
     typed = loose_key(q)
     matches = [name for name in players if len(typed) >= 2 and typed in loose_key(name)] if q else []
     name = next((n for n in players if name_key(n) == name_key(player)), None) if player else None
-    day = views.player_day(schedule, name)[: seated.last] if schedule and name else []
+    day = views.player_day(schedule, name)[: seated.last] if version and schedule and name else []
+    now = room.showing(seated, version.played, len(schedule.rounds)) if version and schedule else 0
     return TEMPLATES.TemplateResponse(
         request,
         "phone.html.j2",
@@ -190,7 +241,9 @@ def phone(request: Request, public_id: str, q: str = "", player: str = ""):
             "more": max(0, len(matches) - MATCHES),
             "player": player,
             "name": name,
-            "day": list(reversed(day)),
+            "now": day[now - 1] if day else None,
+            "coming": day[now:],  # released, not yet played: the rest of a session released at once
+            "earlier": list(reversed(day[: now - 1])),
             "released": seated.last,
             "stamp": seated.stamp,
         },
@@ -270,9 +323,15 @@ def post_release_session(request: Request, event_id: int) -> RoomOut:
     return room_out(request, event_id)
 
 
+class WithdrawIn(BaseModel):
+    round: int | None = Field(
+        default=None, description="The latest released round as you read it: taken back only while it still is."
+    )
+
+
 @api.post("/events/{event_id}/release/withdraw")
-def post_withdraw(request: Request, event_id: Id) -> RoomOut:
-    room.withdraw(desk_of(request).store, event_id)
+def post_withdraw(request: Request, event_id: Id, body: WithdrawIn | None = None) -> RoomOut:
+    room.withdraw(desk_of(request).store, event_id, body.round if body else None)
     return room_out(request, event_id)
 
 

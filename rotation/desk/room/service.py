@@ -15,10 +15,11 @@ from a wall without look-alikes.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from models import Round
-from rotation.desk.events.service import DeskError, NotFound, current_version, load_event
+from rotation.desk.events.service import DeskError, NotFound, current_version, load_event, one_change
 from rotation.desk.storage import Store
 from rotation.desk.storage.rooms import PUBLIC_ALPHABET, PUBLIC_LENGTH, new_public_id
 
@@ -62,6 +63,7 @@ class Room:
     pace: float
     timer: Timer
     released: dict[int, Round]  # round number: its seating when it was (last) released
+    times: dict[int, float]  # round number: when it was (last) released; a session's rounds share one time
     stamp: str  # changes whenever what the room sees changes (a release, a new current version)
 
     @property
@@ -69,20 +71,36 @@ class Room:
         """The latest round released, 0 before the first."""
         return max(self.released, default=0)
 
+    @property
+    def opened(self) -> int:
+        """The first round of the latest release: the latest round when released on its own, a session's
+        first round when the session went at once (its rounds share the release's time); 0 before any."""
+        return min((n for n, at in self.times.items() if at == self.times[self.last]), default=0)
+
 
 def room(store: Store, event_id: int) -> Room:
     """The event's room (made with the event: Store.add_event; reading it never writes)."""
     row = store.room_row(event_id)
     if row is None:
         raise NotFound(f"event {event_id}")
+    releases = store.releases(event_id)
     return Room(
         event_id=event_id,
         public_id=row.public_id,
         pace=row.pace,
         timer=Timer(row.minutes, row.started, row.minutes * 60 if row.left is None else row.left),
-        released={release.round: release.seating for release in store.releases(event_id)},
+        released={release.round: release.seating for release in releases},
+        times={release.round: release.released for release in releases},
         stamp=store.room_stamp(event_id) or "",  # never "": the room's row is there
     )
+
+
+def showing(seated: Room, played: int, total: int) -> int:
+    """The round the room is on: the latest release's first round not yet played. A round released on
+    its own is on at once; a session released at once shows its first round, then the next as each is
+    played; once all are played, the latest. 0 before the first release; never past the day's last round
+    (a re-plan may have made the day shorter)."""
+    return min(seated.last, max(seated.opened, played + 1), total)
 
 
 def stored_id(store: Store, typed: str) -> str | None:
@@ -95,6 +113,7 @@ def stored_id(store: Store, typed: str) -> str | None:
 # ---- releasing rounds --------------------------------------------------------------------------
 
 
+@one_change
 def release(store: Store, event_id: int, round_number: int, now: float) -> Room:
     """Round `round_number` goes to the room: the next one, whose timer then starts from the round's full
     length, or a released one again (which takes its current seating as released, so the projector stops
@@ -104,15 +123,29 @@ def release(store: Store, event_id: int, round_number: int, now: float) -> Room:
     if version is None:
         raise DeskError("the event has no schedule yet: plan it first", field="release")
     rounds = version.schedule().rounds
-    last = room(store, event_id).last
+    seated = room(store, event_id)
+    last = seated.last
     if not 1 <= round_number <= min(last + 1, len(rounds)):
         span = f"round {last + 1}" if last < len(rounds) else "a released round"
         raise DeskError(f"release {span} (rounds go to the room in order)", field="release", status=422)
     with store.change():
-        store.set_release(event_id, round_number, rounds[round_number - 1], now)
+        # released again: the rest of its release keeps its seating as released but takes the new time,
+        # so a session stays one release (Room.opened) and the room stays on the round it was on
+        at, before = _later(seated, now), seated.times.get(round_number)
+        for number, seating in seated.released.items():
+            if number != round_number and seated.times[number] == before:
+                store.set_release(event_id, number, seating, at)
+        store.set_release(event_id, round_number, rounds[round_number - 1], at)
         if round_number == last + 1:  # a new round: its clock starts from the full length
             store.restart_clock(event_id, now)
     return room(store, event_id)
+
+
+def _later(seated: Room, now: float) -> float:
+    """A release's time, later than every earlier release's even on a clock that stands still or was set
+    back: the time tells one release from the next (Room.opened)."""
+    latest = max(seated.times.values(), default=None)
+    return now if latest is None or now > latest else math.nextafter(latest, math.inf)
 
 
 def session_of(round_number: int, session_rounds: int, total: int) -> tuple[int, int, int]:
@@ -121,6 +154,7 @@ def session_of(round_number: int, session_rounds: int, total: int) -> tuple[int,
     return session, (session - 1) * session_rounds + 1, min(session * session_rounds, total)
 
 
+@one_change
 def release_session(store: Store, event_id: int, now: float) -> Room:
     """The next session goes to the room as a unit: every round of it not yet released, in one change
     (a multi-session event: settings' `session_rounds`)."""
@@ -132,22 +166,30 @@ def release_session(store: Store, event_id: int, now: float) -> Room:
     if version is None:
         raise DeskError("the event has no schedule yet: plan it first", field="release")
     rounds = version.schedule().rounds
-    last = room(store, event_id).last
+    seated = room(store, event_id)
+    last, at = seated.last, _later(seated, now)
     if last >= len(rounds):
         raise DeskError("every round is released", field="release", status=422)
     _, _, until = session_of(last + 1, size, len(rounds))
     with store.change():
         for number in range(last + 1, until + 1):
-            store.set_release(event_id, number, rounds[number - 1], now)
+            store.set_release(event_id, number, rounds[number - 1], at)
         store.restart_clock(event_id, now)  # the session's first round begins
     return room(store, event_id)
 
 
-def withdraw(store: Store, event_id: int) -> Room:
-    """Take the latest release back (released too early): the room no longer shows that round."""
+@one_change
+def withdraw(store: Store, event_id: int, round_number: int | None = None) -> Room:
+    """Take the latest release back (released too early): the room no longer shows that round. With
+    `round_number` (the round the director saw as the latest), only while it still is."""
     last = room(store, event_id).last
     if last == 0:
         raise DeskError("no round is released", field="release")
+    if round_number is not None and round_number != last:
+        raise DeskError(
+            f"round {round_number} is not the latest released round now (round {last} is): nothing was taken back",
+            field="release",
+        )
     store.delete_release(event_id, last)
     return room(store, event_id)
 
@@ -161,15 +203,21 @@ def _in(value: float, limits: tuple[int, int], what: str, field: str) -> float:
     return value
 
 
+@one_change
 def set_room(store: Store, event_id: int, minutes: float, pace: float) -> Room:
-    """A round's length and the projector's pace. A timer not yet started takes the new length."""
+    """A round's length and the projector's pace. The round under way takes the new length at once: its
+    timer, running or not, gains or loses the difference (a round cut from 90 to 75 minutes with 20 left
+    has 5 left), with no Reset needed."""
     _in(minutes, MINUTES, "a round lasts", "minutes")
     _in(pace, PACE, "a page stays up for", "pace")
-    room(store, event_id)
-    store.set_pace(event_id, minutes, pace)
+    clock = room(store, event_id).timer
+    with store.change():
+        store.set_pace(event_id, minutes, pace)
+        store.set_clock(event_id, clock.started, clock.left + 60 * (minutes - clock.minutes))
     return room(store, event_id)
 
 
+@one_change
 def timer(store: Store, event_id: int, action: str, now: float, minutes: float = 5) -> Room:
     """start, pause, extend (by `minutes`) or reset the round's timer."""
     seated = room(store, event_id)

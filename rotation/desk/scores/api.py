@@ -20,9 +20,18 @@ from rotation.printing.standings_pages import footnotes
 api = APIRouter(prefix="/api", tags=["scores"])
 
 
+BASE_ENTRY = Field(
+    default=None,
+    description="The entry of the table's card this one was made from (the card's `id` as you read it; 0: no card "
+    "was in). If the table's card has been entered or corrected since, nothing is stored and the answer is 409 "
+    "with the table as it is now (`table`). Left out: the card replaces whatever is in.",
+)
+
+
 class CardIn(BaseModel):
     round: int = Field(description="A round marked played.")
     table: int
+    base_entry: int | None = BASE_ENTRY
     points: dict[Name, list[StrictInt | Annotated[str, Field(max_length=20)] | None]] = Field(
         description="Each of the table's players (names match ignoring case) -> the points of games 1 to 4; "
         "whole numbers, negative allowed (as text too: '-12')."
@@ -46,6 +55,7 @@ class GameIn(BaseModel):
 class GamesIn(BaseModel):
     round: int = Field(description="A round marked played.")
     table: int
+    base_entry: int | None = BASE_ENTRY
     games: list[GameIn] = Field(description="Every game of the round, scored by the event's rules.")
 
 
@@ -126,7 +136,10 @@ def get_cards(request: Request, event_id: Id, round: QueryId = None) -> list[Rou
 
 @api.post(
     "/events/{event_id}/cards",
-    responses={422: {"description": "The card does not fit the table: `problems` names each box and why."}},
+    responses={
+        409: {"description": "Made from an entry that is no longer the newest: `table` is the card as it is now."},
+        422: {"description": "The card does not fit the table: `problems` names each box and why."},
+    },
 )
 def post_card(request: Request, event_id: Id, body: CardIn) -> EnteredOut:
     """Enter a table's card, or correct it (the old one is kept in its history)."""
@@ -136,13 +149,16 @@ def post_card(request: Request, event_id: Id, body: CardIn) -> EnteredOut:
         event_id,
         body.round,
         body.table,
-        lambda: scores.enter_card(store, event_id, body.round, body.table, body.points),
+        lambda: scores.enter_card(store, event_id, body.round, body.table, body.points, body.base_entry),
     )
 
 
 @api.post(
     "/events/{event_id}/games",
-    responses={422: {"description": "A game cannot have happened: `problems` names each game's box and why."}},
+    responses={
+        409: {"description": "Made from an entry that is no longer the newest: `table` is the card as it is now."},
+        422: {"description": "A game cannot have happened: `problems` names each game's box and why."},
+    },
 )
 def post_games(request: Request, event_id: int, body: GamesIn) -> EnteredOut:
     """Enter a table's round as game results, scored by the event's rules (a correction keeps the old card)."""
@@ -153,17 +169,22 @@ def post_games(request: Request, event_id: int, body: GamesIn) -> EnteredOut:
         event_id,
         body.round,
         body.table,
-        lambda: scores.enter_games(store, event_id, body.round, body.table, results),
+        lambda: scores.enter_games(store, event_id, body.round, body.table, results, body.base_entry),
     )
 
 
 def _entered(store, event_id: int, round_number: int, table_number: int, enter) -> EnteredOut:
-    """The table after `enter` stored its card, or a 422 answer naming each wrong box."""
+    """The table after `enter` stored its card, a 422 answer naming each wrong box, or a 409 with the table
+    as it is now (the card was made from an entry no longer the newest)."""
     try:
         entry = enter()
     except scoring.CardRefused as refused:
         problems = [problem._asdict() for problem in refused.problems]
         return JSONResponse({"detail": str(refused), "problems": problems}, status_code=422)  # type: ignore[return-value]
+    except scores.CardMoved as moved:
+        now = table_out(round_number, moved.table).model_dump(mode="json")
+        body = {"detail": str(moved), "field": moved.field, "table": now}
+        return JSONResponse(body, status_code=409)  # type: ignore[return-value]
     table = scores.table_cards(scores.day_scores(store, event_id), round_number, table_number)
     return EnteredOut(stored=entry is not None, table=table_out(round_number, table))
 

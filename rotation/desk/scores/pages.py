@@ -13,7 +13,7 @@ from models.event import name_key
 from models.rules import SIT_OUT_RULE, Rules
 from models.scores import Card
 from rotation import scoring
-from rotation.desk.deps import BaseDep, Id, QueryId, desk_of, local_time, page, pages_router
+from rotation.desk.deps import BaseDep, Id, QueryId, desk_of, form_id, local_time, page, pages_router
 from rotation.desk.events import changes, service
 from rotation.desk.scores import service as scores
 from rotation.files.gamesheet import RESULT_COLUMNS, game_cells
@@ -57,6 +57,17 @@ class GameRow:
 
 
 @dataclass(frozen=True)
+class NowRow:
+    """A seat of the card as it is now, read only: its player, each game's points, the round's total."""
+
+    letter: str
+    name: str
+    points: tuple[int, ...]
+    total: int
+    differs: tuple[bool, ...] = ()  # each game: the typed box says otherwise
+
+
+@dataclass(frozen=True)
 class CardForm:
     table: int
     seats: tuple[SeatRow, ...]
@@ -66,6 +77,9 @@ class CardForm:
     entry: str = "points"  # games: the card takes game results; points: each player's points
     games: tuple[GameRow, ...] = ()  # the game results' rows, when the card takes them
     looks: tuple[str, ...] = ()  # a plain card's games worth a second look (scoring.games.second_looks)
+    base: str = "0"  # the entry the form is made from (the newest; 0: none), sent back as `base_entry`
+    now: tuple[NowRow, ...] = ()  # the card as it is now, beside what was typed, when the typed one came too late
+    carried: bool = False  # the boxes hold the entry made before the table's seating changed, to confirm
 
     @property
     def three_handed(self) -> bool:
@@ -73,37 +87,82 @@ class CardForm:
 
 
 def card_form(
-    table: scores.TableCards, rules: Rules, entry: str = "points", typed: dict[int, tuple[str, ...]] | None = None
+    table: scores.TableCards,
+    rules: Rules,
+    entry: str = "points",
+    typed: dict[int, tuple[str, ...]] | None = None,
+    refused: Refused | None = None,
 ) -> CardForm:
     """A table's card in seat order: what was typed (a refused entry), or the card in, or empty boxes;
-    with `entry` "games" its rows of game results too (typed: game -> the boxes in RESULT_COLUMNS' order)."""
+    with `entry` "games" its rows of game results too (typed: game -> the boxes in RESULT_COLUMNS' order).
+    A card whose seating changed after it was entered (a swap or an undo) holds that entry, seat by seat,
+    for the director to confirm or adjust rather than type again. A refused entry keeps the entry it was
+    made from (`refused.base`), unless it came too late: then the card as it is now is shown beside it."""
     latest, counted = table.latest, table.counted
+    carried = counted is None and latest is not None and len(latest.card.players) == len(table.players)
+    shown = counted if counted is not None else (latest.card if carried and latest is not None else None)
     rows = []
     for seat, name in enumerate(table.players):
         boxes, total = ("",) * rules.games_per_round, ""  # the page's script totals what is typed
         if typed is not None and entry == "points":
             boxes = typed.get(seat, boxes)
-        elif counted is not None:
-            boxes, total = tuple(map(str, counted.points[seat])), str(counted.totals()[name])
+        elif shown is not None:
+            boxes = tuple(map(str, shown.points[seat]))
+            total = str(counted.totals()[name]) if counted is not None else ""
         rows.append(SeatRow(seat, SEAT_LETTERS[seat], name, boxes, total))
     status = "in" if counted is not None else ("changed" if table.stale else "missing")
     entered = local_time(latest.entered) if latest is not None else ""
-    games = _game_rows(counted, rules, typed) if entry == "games" else ()
+    games = _game_rows(shown, rules, typed, points=counted is not None) if entry == "games" else ()
     looks = tuple(look.message for look in second_looks(counted, rules)) if counted and not counted.games else ()
     corrections = max(0, len(table.entries) - 1)
-    return CardForm(table.table, tuple(rows), status, entered, corrections, entry, games, looks)
+    base = str(latest.id if latest is not None else 0)
+    now: tuple[NowRow, ...] = ()
+    if refused is not None and refused.moved and latest is not None:
+        now = _now_rows(latest.card, typed if typed is not None and entry == "points" else {})
+    elif refused is not None:
+        base = refused.base
+    return CardForm(
+        table.table, tuple(rows), status, entered, corrections, entry, games, looks, base, now, carried and not typed
+    )
 
 
-def _game_rows(counted: Card | None, rules: Rules, typed: dict[int, tuple[str, ...]] | None) -> tuple[GameRow, ...]:
-    stored = {game.game: game_cells(game) for game in counted.games} if counted is not None else {}
+def _now_rows(card: Card, typed: dict[int, tuple[str, ...]]) -> tuple[NowRow, ...]:
+    """The card as it is now, seat by seat, each game marked where the typed box says otherwise."""
+    totals = card.totals()
+    return tuple(
+        NowRow(
+            SEAT_LETTERS[seat],
+            name,
+            tuple(card.points[seat]),
+            totals[name],
+            tuple(box.strip() != str(points) for box, points in zip(typed.get(seat, ()), card.points[seat])),
+        )
+        for seat, name in enumerate(card.players)
+    )
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A table's card that was refused: the entry its form was made from, and whether it came too late
+    (the table's card was entered meanwhile)."""
+
+    base: str
+    moved: bool = False
+
+
+def _game_rows(
+    shown: Card | None, rules: Rules, typed: dict[int, tuple[str, ...]] | None, points: bool = True
+) -> tuple[GameRow, ...]:
+    """The game results' rows: what was typed, or the card `shown` (with its points when `points`)."""
+    stored = {game.game: game_cells(game) for game in shown.games} if shown is not None else {}
     rows = []
     for number in range(1, rules.games_per_round + 1):
         if typed is not None:
             cells = dict(zip(RESULT_COLUMNS, typed.get(number, ("",) * len(RESULT_COLUMNS))))
         else:
             cells = {column: stored.get(number, {}).get(column, "") for column in RESULT_COLUMNS}
-        points = tuple(str(row[number - 1]) for row in counted.points) if counted and typed is None else ()
-        rows.append(GameRow(number, cells, points))
+        scored = shown.points if shown is not None and typed is None and points else ()
+        rows.append(GameRow(number, cells, tuple(str(row[number - 1]) for row in scored)))
     return tuple(rows)
 
 
@@ -137,6 +196,7 @@ def _round_page(
     unchanged: bool = False,
     typed: dict[int, dict[int, tuple[str, ...]]] | None = None,
     posted: str = "",
+    refused: dict[int, Refused] | None = None,
     errors: dict[str, str] | None = None,
     status: int = 200,
 ) -> HTMLResponse:
@@ -153,9 +213,10 @@ def _round_page(
         day=day,
         this=this,
         cards=[
-            card_form(table, day.rules, *_typed(table.table, settings.score_entry, typed, posted))
+            card_form(table, day.rules, *_typed(table.table, settings.score_entry, typed, posted, refused))
             for table in this.tables
         ],
+        refused=sorted(refused or {}),
         sit_outs=sit_outs,
         sit_out_word=SIT_OUT_WORDS[day.schedule.sit_out_scoring.value],
         saved=saved,
@@ -169,11 +230,17 @@ def _round_page(
     )
 
 
-def _typed(table: int, entry: str, typed: dict[int, dict[int, tuple[str, ...]]] | None, posted: str):
+def _typed(
+    table: int,
+    entry: str,
+    typed: dict[int, dict[int, tuple[str, ...]]] | None,
+    posted: str,
+    refused: dict[int, Refused] | None,
+) -> tuple[str, dict[int, tuple[str, ...]] | None, Refused | None]:
     """A card's form as the event enters scores, or as it was posted when refused (a JSON client's kind)."""
     if typed is not None and table in typed:
-        return posted or entry, typed[table]
-    return entry, None
+        return posted or entry, typed[table], (refused or {}).get(table)
+    return entry, None, None
 
 
 @router.post("/events/{event_id}/scores/{round_number}/played")
@@ -202,34 +269,43 @@ async def enter_card(request: Request, event_id: Id, round_number: Id, table_num
     names = {seat: fields[f"name-{seat}"] for seat in seats}
     typed: dict[int, tuple[str, ...]]
     posted = "games" if any(key.startswith("game-") for key in fields) else "points"
+    base_text = fields.get("base_entry", "").strip()
+    base = form_id(base_text)
+    if posted == "games":
+        typed = {g: tuple(fields.get(f"game-{g}-{column}", "") for column in RESULT_COLUMNS) for g in games}
+    else:
+        typed = {seat: tuple(fields.get(f"points-{seat}-{g}", "") for g in games) for seat in seats}
+
+    def again(errors: dict[str, str], status: int, moved: bool = False) -> HTMLResponse:
+        """The round's page, this card's form holding what was typed and its message beside it."""
+        refused = {table_number: Refused(base_text, moved)}
+        kept = {table_number: typed}
+        return _round_page(
+            request, event_id, round_number, typed=kept, posted=posted, refused=refused, errors=errors, status=status
+        )
+
+    if not any(box.strip() for boxes in typed.values() for box in boxes):
+        return again({f"t{table_number}": EMPTY_CARD}, 422)
     try:
         if posted == "games":
-            typed = {g: tuple(fields.get(f"game-{g}-{column}", "") for column in RESULT_COLUMNS) for g in games}
             results = {g: dict(zip(RESULT_COLUMNS, typed[g])) for g in games}
-            stored = scores.enter_games(store, event_id, round_number, table_number, results)
+            stored = scores.enter_games(store, event_id, round_number, table_number, results, base)
         else:
-            typed = {seat: tuple(fields.get(f"points-{seat}-{g}", "") for g in games) for seat in seats}
             entries = {names[seat]: list(typed[seat]) for seat in seats}
-            stored = scores.enter_card(store, event_id, round_number, table_number, entries)
+            stored = scores.enter_card(store, event_id, round_number, table_number, entries, base)
     except scoring.CardRefused as refused:
-        errors = _beside_boxes(table_number, names, refused.problems)
-        kept = {table_number: typed}
-        return _round_page(request, event_id, round_number, typed=kept, posted=posted, errors=errors, status=422)
+        return again(_beside_boxes(table_number, names, refused.problems), 422)
+    except scores.CardMoved as moved:
+        return again({f"t{table_number}": str(moved)}, moved.status, moved=True)
     except service.DeskError as error:
         if isinstance(error, service.NotFound) or error.status == 404:
             raise
-        errors = {error.field or f"t{table_number}": str(error)}
-        return _round_page(
-            request,
-            event_id,
-            round_number,
-            typed={table_number: typed},
-            posted=posted,
-            errors=errors,
-            status=error.status,
-        )
+        return again({error.field or f"t{table_number}": str(error)}, error.status)
     where = f"/events/{event_id}/scores/{round_number}?saved={table_number}"
     return RedirectResponse(where + ("&unchanged=true" if stored is None else "") + f"#table-{table_number}", 303)
+
+
+EMPTY_CARD = "the card is empty: nothing was saved. Type its points (or its games' results), then save"
 
 
 def _beside_boxes(table: int, names: dict[int, str], problems) -> dict[str, str]:

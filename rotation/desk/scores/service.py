@@ -30,7 +30,7 @@ from models import Schedule
 from models.rules import Rules
 from models.scores import Card, Standings
 from rotation import scoring
-from rotation.desk.events.service import DeskError, current_version, load_event
+from rotation.desk.events.service import DeskError, current_version, load_event, one_change
 from rotation.desk.room.service import room
 from rotation.desk.storage import Store, stored_json
 from rotation.scoring.cards import CardProblem, table_of
@@ -149,22 +149,57 @@ def table_cards(scores: DayScores, round_number: int, table_number: int) -> Tabl
     raise DeskError(f"round {round_number} has no table {table_number}", status=404)
 
 
+class CardMoved(DeskError):
+    """A card made from an entry of its table that is no longer the newest (another tab or client entered
+    the table's card meanwhile): nothing is stored. `table` is the table's cards as they are now."""
+
+    MESSAGE = (
+        "this card changed while you were editing it (entered meanwhile from another tab or computer); "
+        "here it is now, and what you typed is kept in the form: check them, then save again"
+    )
+
+    def __init__(self, table: TableCards):
+        super().__init__(self.MESSAGE, field=f"t{table.table}", status=409)
+        self.table = table
+
+
 def enter_card(
-    store: Store, event_id: int, round_number: int, table_number: int, points: Mapping[str, Sequence[Box]]
+    store: Store,
+    event_id: int,
+    round_number: int,
+    table_number: int,
+    points: Mapping[str, Sequence[Box]],
+    base: int | None = None,
 ) -> Entered | None:
     """Store a table's card (each player's games, name -> games 1 to the rules' games per round) in one
-    transaction: a new card, or a correction of the one in. None when it equals the card that counts
-    (nothing stored). Raises scoring.CardRefused naming each wrong box, DeskError for a round not yet played."""
-    schedule, rules = _played(store, event_id, round_number)
-    return _store(store, event_id, scoring.card(schedule, round_number, table_number, points, rules.games_per_round))
+    transaction: a new card, or a correction of the one in, made from the entry `base` (its id; 0: no
+    card was in; None: whatever is in). None when it equals the newest entry (nothing stored). Raises
+    scoring.CardRefused naming each wrong box, DeskError for a round not yet played, CardMoved when the
+    table's newest entry is no longer `base`."""
+    with store.change():
+        schedule, rules = _played(store, event_id, round_number)
+        card = scoring.card(schedule, round_number, table_number, points, rules.games_per_round)
+        return _store(store, event_id, card, base)
 
 
 def enter_games(
-    store: Store, event_id: int, round_number: int, table_number: int, results: Mapping[int, Mapping[str, str]]
+    store: Store,
+    event_id: int,
+    round_number: int,
+    table_number: int,
+    results: Mapping[int, Mapping[str, str]],
+    base: int | None = None,
 ) -> Entered | None:
     """Store a table's card made from its game results (game -> the boxes of `rotation.scoring.games.read_game`),
-    scored by the event's rules, as `enter_card` stores points. Raises scoring.CardRefused naming every
-    wrong box of every game."""
+    scored by the event's rules, as `enter_card` stores points (from the entry `base`). Raises
+    scoring.CardRefused naming every wrong box of every game."""
+    with store.change():
+        return _store(store, event_id, _games_card(store, event_id, round_number, table_number, results), base)
+
+
+def _games_card(
+    store: Store, event_id: int, round_number: int, table_number: int, results: Mapping[int, Mapping[str, str]]
+) -> Card:
     schedule, rules = _played(store, event_id, round_number)
     table_of(schedule, round_number, table_number)
     games, problems, unread = [], list[CardProblem](), set()
@@ -182,7 +217,7 @@ def enter_games(
         problems += [problem for problem in refused.problems if problem.game not in unread]
     if problems:
         raise scoring.CardRefused(sorted(problems, key=lambda p: p.game or 0))
-    return _store(store, event_id, card)
+    return card
 
 
 def _played(store: Store, event_id: int, round_number: int) -> tuple[Schedule, Rules]:
@@ -195,7 +230,15 @@ def _played(store: Store, event_id: int, round_number: int) -> tuple[Schedule, R
     return schedule, rules
 
 
-def _store(store: Store, event_id: int, card: Card) -> Entered | None:
+def _store(store: Store, event_id: int, card: Card, base: int | None) -> Entered | None:
+    """Inside the card's transaction: the card stored, unless it equals the table's newest entry (None,
+    nothing lost either way) or was made from an entry that is no longer the newest (CardMoved)."""
+    table = table_cards(day_scores(store, event_id), card.round, card.table)
+    latest = table.latest
+    if latest is not None and latest.card == card:
+        return None
+    if base is not None and base != (latest.id if latest is not None else 0):
+        raise CardMoved(table)
     stored = store.add_card(event_id, card.round, card.table, card)
     return None if stored is None else Entered(stored.id, stored.card, stored.entered)
 
@@ -219,6 +262,7 @@ def standings_of(scores: DayScores, after: int | None = None) -> Standings:
 # ---- the projector -------------------------------------------------------------------------------
 
 
+@one_change
 def show_standings(store: Store, event_id: int, show: bool, top: int | None = None, series: bool = False) -> None:
     """The projector shows the standings (until the next round is released), the top `top` places only
     when given (ties at the last place shown included), or the round's tables. With `series` the standings

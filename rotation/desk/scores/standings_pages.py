@@ -177,6 +177,8 @@ def screen_context(request: Request, event_id: Id) -> dict:
             "standings_stamp": scores.screen_stamp(store, event_id),
         }
     table = scores.screen_standings(store, event_id)
+    # the notes count the whole field ("the top 12 of 53 players"), whatever the places shown
+    notes = [*footnotes(table), *high_lines(table, range(table.after, table.after + 1))] if table else []
     top = scores.screen_top(store, event_id)
     if table is not None and top is not None:  # the top places only, a tie at the last one included
         table = table.model_copy(update={"rows": tuple(row for row in table.rows if row.rank <= top)})
@@ -187,8 +189,6 @@ def screen_context(request: Request, event_id: Id) -> dict:
         "standings_heading": heading(table) if table else "",
         "standings_heads": heads,
         "standings_rows": rows,
-        "standings_notes": [*footnotes(table), *high_lines(table, range(table.after, table.after + 1))]
-        if table
-        else [],
+        "standings_notes": notes,
         "standings_stamp": scores.screen_stamp(store, event_id),
     }

@@ -14,6 +14,7 @@ from rotation.desk.deps import desk_of, page, pages_router
 from rotation.desk.events.settings import FieldErrors
 from rotation.desk.series import service as series
 from rotation.desk.series.service import StandingsChoice
+from rotation.desk.storage import RosterMember
 from rotation.printing.season_standings_pages import (
     night_cells,
     place,
@@ -63,7 +64,8 @@ def _series_page(request: Request, name: str, choice: StandingsChoice, errors=No
         rule=rule_words(season.rule, season.min_games, season.best_nights) if season else "",
         rows=[(place(row), row, score_text(season, row), night_cells(row)) for row in season.rows] if season else [],
         notes=season_notes(season) if season else [],
-        form=form or {"rounds": str(view.nights[-1].settings.rounds), "guests": "", "present": []},
+        form={"rounds": str(view.nights[-1].settings.rounds), "guests": "", "present": [], "join": [], "members": ""}
+        | (form or {}),
         errors=errors or {},
     )
 
@@ -72,17 +74,39 @@ def _series_page(request: Request, name: str, choice: StandingsChoice, errors=No
 async def next_night(request: Request, name: str):
     data = await request.form()
     present = [str(value) for value in data.getlist("present")]
+    join = [str(value) for value in data.getlist("join")]
     guests, rounds_text = str(data.get("guests", "")), str(data.get("rounds", ""))
-    form = {"present": present, "guests": guests, "rounds": rounds_text}
+    form = {"present": present, "join": join, "guests": guests, "rounds": rounds_text}
     desk = desk_of(request)
     try:
         rounds = _rounds(rounds_text)
-        event_id = series.next_night(desk.store, desk.planner, name, present, guests, rounds)
+        event_id = series.next_night(desk.store, desk.planner, name, present, guests, rounds, join)
     except FieldErrors as error:
         return _series_page(
             request, name, series.saved_choice(desk.store, name), errors=error.errors, form=form, status=422
         )
     return RedirectResponse(f"/events/{event_id}", status_code=303)
+
+
+@router.post("/series/{name:path}/members", response_class=HTMLResponse)
+async def add_members(request: Request, name: str):
+    """New members on the series' roster, before they play (one per line, or a table with name and id)."""
+    text = str((await request.form()).get("members", ""))
+    store = desk_of(request).store
+    try:
+        series.add_members(store, name, series.members_from_text(text))
+    except FieldErrors as error:
+        choice = series.saved_choice(store, name)
+        return _series_page(request, name, choice, errors=error.errors, form={"members": text}, status=422)
+    return RedirectResponse(f"/series/{quote(name, safe='')}#members", status_code=303)
+
+
+@router.post("/series/{name:path}/guests", response_class=HTMLResponse)
+async def rank_guests(request: Request, name: str):
+    """Whether guests are ranked in the series' standings: the checkbox, there when ticked."""
+    ranked = (await request.form()).get("guests_ranked") == "yes"
+    series.rank_guests(desk_of(request).store, name, ranked)
+    return RedirectResponse(f"/series/{quote(name, safe='')}#series-standings", status_code=303)
 
 
 RULE_FIELDS = {  # the rule form's refusals, in the director's words
@@ -151,6 +175,7 @@ def _attachment(filename: str) -> dict[str, str]:
 
 class NextNight(BaseModel):
     present: list[str] = Field(default=[], description="The series' members here tonight.")
+    join: list[str] = Field(default=[], description="Guests of earlier nights here tonight, members from now on.")
     guests: list[str] = Field(default=[], description="Guests, who are not members of the series.")
     rounds: int | None = Field(default=None, description="Rounds tonight (default: as the last night).")
 
@@ -159,8 +184,30 @@ class NextNight(BaseModel):
 def next_night_json(request: Request, name: str, body: NextNight) -> JSONResponse:
     """The next night of the series for tonight's attendance, its plan started against the series so far."""
     desk = desk_of(request)
-    event_id = series.next_night(desk.store, desk.planner, name, body.present, "\n".join(body.guests), body.rounds)
+    guests = "\n".join(body.guests)
+    event_id = series.next_night(desk.store, desk.planner, name, body.present, guests, body.rounds, body.join)
     return JSONResponse({"event": event_id, "url": f"/events/{event_id}"}, status_code=201)
+
+
+class NewMembers(BaseModel):
+    members: list[RosterMember] = Field(description="New members, each with their number when they have one.")
+
+
+@api.post("/series/{name:path}/members")
+def add_members_json(request: Request, name: str, body: NewMembers) -> JSONResponse:
+    """New members on the series' roster (a guest of an earlier night named here becomes a member)."""
+    series.add_members(desk_of(request).store, name, body.members)
+    return JSONResponse(_members_json(series.series_view(desk_of(request).store, name)), status_code=201)
+
+
+class GuestsRanked(BaseModel):
+    ranked: bool = Field(description="Guests are ranked in the series' standings (and its prizes).")
+
+
+@api.put("/series/{name:path}/guests")
+def rank_guests_json(request: Request, name: str, body: GuestsRanked) -> GuestsRanked:
+    series.rank_guests(desk_of(request).store, name, body.ranked)
+    return body
 
 
 @api.put("/series/{name:path}/rule")
@@ -193,15 +240,23 @@ def series_json(request: Request, name: str) -> JSONResponse:
         {
             "name": view.name,
             "nights": [{"event": night.event.id, "label": night.label} for night in view.nights],
-            "members": [
-                {
-                    "name": m.name,
-                    "guest": m.guest,
-                    "nights": list(m.nights),
-                    "met": list(m.met),
-                    "not_met": list(m.not_met),
-                }
-                for m in view.members
-            ],
+            "guests_ranked": view.roster.guests_ranked,
+            **_members_json(view),
         }
     )
+
+
+def _members_json(view: series.SeriesView) -> dict:
+    return {
+        "members": [
+            {
+                "name": m.name,
+                "id": m.id,
+                "guest": m.guest,
+                "nights": list(m.nights),
+                "met": list(m.met),
+                "not_met": list(m.not_met),
+            }
+            for m in view.members
+        ]
+    }

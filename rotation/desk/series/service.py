@@ -2,9 +2,13 @@
 
 An event belongs to a series by its settings (`EventSettings.series`); its plan is planned against the
 series' earlier nights (runs.earlier_nights, optimizer.plan_night). Here: the series as a page sees it
-(every member's nights, opponents met and not yet met), the next night from tonight's attendance, and the
-series' standings (rotation.scoring.season_standings over each night's standings) by the rule saved
-as the series' setting.
+(every member's nights, opponents met and not yet met), its roster (members added with their ids before
+they play, a returning guest made a member), the next night from tonight's attendance, and the series'
+standings (rotation.scoring.season_standings over each night's standings) by the rule saved as the
+series' setting, with or without its guests.
+
+Who is a member: a player on the roster, or on some night's list not as one of its guests. A guest is
+anyone else who played on a night.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from rotation.desk.events.service import DeskError, NotFound, Planner
 from rotation.desk.events.settings import EventSettings, FieldErrors, names_table
 from rotation.desk.room.service import room
 from rotation.desk.scores import service as scores
-from rotation.desk.storage import EventRow, StandingsChoice, Store
+from rotation.desk.storage import EventRow, Roster, RosterMember, StandingsChoice, Store
 from rotation.scoring import season_standings
 
 
@@ -36,7 +40,8 @@ class Member:
     nights: tuple[bool, ...]  # came to each night
     met: tuple[str, ...]  # opponents met on the series' nights, alphabetical
     not_met: tuple[str, ...]  # the series' other members not met yet, alphabetical
-    guest: bool = False  # came only as a guest (never on a night's list but as one of its guests)
+    guest: bool = False  # came only as a guest (never on a night's list but as one of its guests, not on the roster)
+    id: str = ""  # the member's number: the roster's, else the latest night's that gave one
 
 
 @dataclass(frozen=True)
@@ -44,22 +49,26 @@ class SeriesView:
     name: str
     nights: tuple[Night, ...]
     members: tuple[Member, ...]
+    roster: Roster
 
 
 def series_view(store: Store, name: str) -> SeriesView:
     """The series' nights, oldest first, and every player's nights and opponents (NotFound when none). A
-    player who came only among a night's guests is a guest, not a member: met by others, not counted as
-    a member not met yet, and not on the next night's tick list."""
+    player who came only among a night's guests and is not on the roster is a guest, not a member: met by
+    others, not counted as a member not met yet, and not on the next night's tick list. A member on the
+    roster who has not played yet is listed with no nights."""
     nights = tuple(
         Night(event, settings, settings.title or settings.date or f"Event {event.id}")
         for event, settings in runs.series_nights(store, name)
     )
     if not nights:
         raise NotFound(f"series {name!r}")
+    roster = store.series_roster(name)
     spelled: dict[str, str] = {}
     came: dict[str, set[int]] = {}
     met: dict[str, set[str]] = {}
-    joined: set[str] = set()  # on some night's list not as a guest: a member
+    ids: dict[str, str] = {}
+    joined: set[str] = set()  # on some night's list not as a guest, or on the roster: a member
     for number, night in enumerate(nights):
         guests = {name_key(guest) for guest in night.settings.guests}
         for player in night.settings.names:
@@ -67,6 +76,7 @@ def series_view(store: Store, name: str) -> SeriesView:
             came.setdefault(name_key(player), set()).add(number)
             if name_key(player) not in guests:
                 joined.add(name_key(player))
+        ids.update({name_key(player): number for player, number in night.settings.ids.items() if number})
         version = service.current_version(store, night.event)
         if version is None:
             continue
@@ -75,35 +85,100 @@ def series_view(store: Store, name: str) -> SeriesView:
                 for a, b in combinations(map(name_key, table.players), 2):
                     met.setdefault(a, set()).add(b)
                     met.setdefault(b, set()).add(a)
+    for member in roster.members:  # the roster's spelling and number; a night's list comes after it
+        key = name_key(member.name)
+        spelled.setdefault(key, member.name)
+        joined.add(key)
+        if member.id:
+            ids[key] = member.id
     members = tuple(
         Member(
             spelled[key],
-            tuple(n in came[key] for n in range(len(nights))),
+            tuple(n in came.get(key, ()) for n in range(len(nights))),
             tuple(sorted((spelled[other] for other in met.get(key, ())), key=str.casefold)),
             tuple(sorted((spelled[o] for o in joined if o != key and o not in met.get(key, ())), key=str.casefold)),
             key not in joined,
+            ids.get(key, ""),
         )
         for key in sorted(spelled, key=lambda key: spelled[key].casefold())
     )
-    return SeriesView(name, nights, members)
+    return SeriesView(name, nights, members, roster)
+
+
+def add_members(store: Store, name: str, added: list[RosterMember]) -> None:
+    """New members on the series' roster, each with their number when given; a guest of an earlier night
+    named here becomes a member. FieldErrors 'members': a name already a member, a name twice, a number
+    another member has."""
+    view = series_view(store, name)
+    if not added:
+        raise FieldErrors({"members": "give the new members' names, one per line"})
+    members = {name_key(m.name): m for m in view.members if not m.guest}
+    numbers = {m.id: m.name for m in view.members if m.id and not m.guest}
+    seen: set[str] = set()
+    for member in added:
+        key = name_key(member.name)
+        if key in members:
+            raise FieldErrors({"members": f"{members[key].name!r} is already a member"})
+        if key in seen:
+            raise FieldErrors({"members": f"{member.name!r} is listed twice"})
+        if member.id and member.id in numbers:
+            raise FieldErrors({"members": f"number {member.id!r} is {numbers[member.id]}'s"})
+        seen.add(key)
+        numbers[member.id] = member.name
+    roster = view.roster.model_copy(update={"members": view.roster.members + tuple(added)})
+    store.set_series_roster(name, roster)
+
+
+def members_from_text(text: str) -> list[RosterMember]:
+    """New members as typed or uploaded: one name per line, or a table with a 'name' column and an 'id'
+    column (rotation.files.lists, as an event's list). FieldErrors 'members' for a list that does not read."""
+    if not text.strip():
+        return []
+    try:
+        table = names_table(text)
+    except FieldErrors as error:
+        raise FieldErrors({"members": error.errors["names"]}) from None
+    return [RosterMember(name=player, id=table.ids.get(player, "")) for player in table.names]
+
+
+def rank_guests(store: Store, name: str, ranked: bool) -> None:
+    """Whether the series' guests are ranked in its standings (and so in its prizes) from now on."""
+    view = series_view(store, name)
+    store.set_series_roster(name, view.roster.model_copy(update={"guests_ranked": ranked}))
 
 
 def next_night(
-    store: Store, planner: Planner, name: str, present: list[str], guests_text: str, rounds: int | None = None
+    store: Store,
+    planner: Planner,
+    name: str,
+    present: list[str],
+    guests_text: str,
+    rounds: int | None = None,
+    join: list[str] | None = None,
 ) -> int:
-    """A new night of the series for tonight's attendance (the members ticked, then the guests, one per
-    line), with the last night's settings, and its plan started against the series so far. Returns the
-    event. FieldErrors names the field a problem is about ('present', 'guests', 'rounds')."""
+    """A new night of the series for tonight's attendance (the members ticked, the earlier nights' guests
+    who come tonight and `join` the series as members, then the guests, one per line), with the last
+    night's settings, and its plan started against the series so far; the guests who join are on the
+    roster in the same change. Returns the event. FieldErrors names the field a problem is about
+    ('present', 'join', 'guests', 'rounds')."""
     view = series_view(store, name)
     members = {name_key(member.name): member.name for member in view.members if not member.guest}
+    guests_before = {name_key(member.name): member.name for member in view.members if member.guest}
     unknown = [player for player in present if name_key(player) not in members]
     if unknown:
-        raise FieldErrors({"present": f"{unknown[0]!r} is not a member of the series"})
+        was_guest = " (a guest before: tick them under the returning guests to make them a member)"
+        said = was_guest if name_key(unknown[0]) in guests_before else ""
+        raise FieldErrors({"present": f"{unknown[0]!r} is not a member of the series{said}"})
+    joining = [guests_before.get(name_key(player)) for player in join or []]
+    if None in joining:
+        stranger = (join or [])[joining.index(None)]
+        raise FieldErrors({"join": f"{stranger!r} is no returning guest of the series: add new members above"})
     try:
         guests = list(names_table(guests_text).names) if guests_text.strip() else []
     except FieldErrors as error:
         raise FieldErrors({"guests": error.errors["names"]}) from None
-    tonight = [members[name_key(player)] for player in present] + [normalise_name(guest) for guest in guests]
+    members_tonight = [members[name_key(player)] for player in present] + [g for g in joining if g]
+    tonight = members_tonight + [normalise_name(guest) for guest in guests]
     if not tonight:
         raise FieldErrors({"present": "tick the members who are here tonight, or add guests"})
     last = view.nights[-1].settings
@@ -122,14 +197,17 @@ def next_night(
         }
     )
     _placed_for_attendance(settings)
-    event_id = service.create_event(store, settings)
+    with store.change():  # the guests who join and the night: both or neither
+        if any(joining):
+            add_members(store, name, [RosterMember(name=player) for player in joining if player])
+        event_id = service.create_event(store, settings)
     runs.start_plan(store, planner, event_id)
     return event_id
 
 
 def _ids_tonight(view: SeriesView, tonight: list[str]) -> dict[str, str]:
-    """Tonight's members' numbers, each from the latest night that gave one (a guest has none)."""
-    known = {name_key(n): i for night in view.nights for n, i in night.settings.ids.items()}
+    """Tonight's members' numbers: the roster's, else the latest night's that gave one (a guest has none)."""
+    known = {name_key(member.name): member.id for member in view.members if member.id}
     return {name: known[name_key(name)] for name in tonight if name_key(name) in known}
 
 
@@ -167,7 +245,7 @@ def series_standings(
     store: Store, name: str, rule: SeasonRule, min_games: int = 0, best_nights: int | None = None
 ) -> SeriesStandings:
     """The series' standings by `rule`, over the nights with at least one complete round of cards (each
-    counted after its last complete round)."""
+    counted after its last complete round); the guests left out when the series ranks members only."""
     view = series_view(store, name)
     counted: list[tuple[str, Standings]] = []
     left_out: list[str] = []
@@ -180,12 +258,14 @@ def series_standings(
         raise FieldErrors({"best": "give the number of nights that count"})
     if not counted:
         return SeriesStandings(None, tuple(left_out))
+    guests = () if view.roster.guests_ranked else [member.name for member in view.members if member.guest]
     season = season_standings(
         [standings for _, standings in counted],
         rule,
         min_games=min_games,
         best_nights=best_nights,
         labels=[label for label, _ in counted],
+        left_out=guests,
     )
     return SeriesStandings(season, tuple(left_out))
 

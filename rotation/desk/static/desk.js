@@ -44,15 +44,17 @@
   // What is typed in a card not yet saved is kept in this tab, so saving (or a refusal of) another
   // table's card, which reloads the page, loses none of it; a card's drafts go when it is sent.
   // by the card's own address: a refusal's page is the post's answer, at another address than the round's
+  // The boxes of either kind of card: each player's points, or each game's result (a select for how).
+  var boxes = "input.points, .game-row input, .game-row select";
   function key(form, box) { return "draft " + form.getAttribute("action") + " " + box.name; }
   document.querySelectorAll("form.card-form").forEach(function (form) {
-    form.querySelectorAll("input.points").forEach(function (box) {
+    form.querySelectorAll(boxes).forEach(function (box) {
       var kept = sessionStorage.getItem(key(form, box));
       if (kept !== null && !box.disabled) box.value = kept;
       box.addEventListener("input", function () { sessionStorage.setItem(key(form, box), box.value); });
     });
     form.addEventListener("submit", function () {
-      form.querySelectorAll("input.points").forEach(function (box) { sessionStorage.removeItem(key(form, box)); });
+      form.querySelectorAll(boxes).forEach(function (box) { sessionStorage.removeItem(key(form, box)); });
     });
   });
   document.querySelectorAll("form.card-form .seat-row").forEach(function (row) {
@@ -76,4 +78,70 @@
   }
   window.addEventListener("resize", fit);
   fit();
+})();
+
+// What the director types in the day's forms (swap, move, re-plan) is kept in this tab until the form
+// is sent: a page reloaded meanwhile (a re-plan ending, which reloads it) gives it back, with its round.
+(function () {
+  "use strict";
+  var forms = document.querySelectorAll("#day form[id]");
+  function key(form, box) { return "typed " + form.getAttribute("action") + " " + box.name; }
+  forms.forEach(function (form) {
+    var boxes = Array.prototype.filter.call(form.elements, function (box) {
+      return box.name && box.name !== "csrf" && box.name !== "base" && /^(text|textarea|select-one)$/.test(box.type);
+    });
+    var typed = boxes.filter(function (box) { return box.type !== "select-one"; });
+    // a page that already shows what was typed (a refusal) keeps it as the desk sent it
+    if (typed.every(function (box) { return !box.value; })) {
+      boxes.forEach(function (box) {
+        var kept = sessionStorage.getItem(key(form, box));
+        if (kept !== null && (box.type !== "select-one" || box.querySelector("option[value='" + CSS.escape(kept) + "']"))) box.value = kept;
+      });
+    }
+    boxes.forEach(function (box) {
+      box.addEventListener("input", function () { sessionStorage.setItem(key(form, box), box.value); });
+      box.addEventListener("change", function () { sessionStorage.setItem(key(form, box), box.value); });
+    });
+    form.addEventListener("submit", function () {
+      boxes.forEach(function (box) { sessionStorage.removeItem(key(form, box)); });
+    });
+  });
+})();
+
+// A name refused with one likely spelling ("did you mean 'Zoë Weiß'?"): a button beside the message puts
+// it in place of what was typed and sends the form again. Two spellings or more stay the director's call.
+(function () {
+  "use strict";
+  var loose = function (text) { return text.trim().replace(/\s+/g, " ").toLowerCase(); };
+  document.querySelectorAll("form .error").forEach(function (message) {
+    var text = message.textContent, form = message.closest("form");
+    var meant = text.match(/did you mean (['"])(.*)\1\?$/), typed = text.match(/^(?:cannot \w+ )?(['"])(.*?)\1[: ]/);
+    if (!meant || !typed || /['"] or ['"]/.test(meant[2])) return;
+    var wrong = loose(typed[2]), fix = null;
+    Array.prototype.forEach.call(form.elements, function (box) {
+      if (fix || !/^(text|textarea)$/.test(box.type)) return;
+      var lines = box.value.split("\n"), at = lines.map(loose).indexOf(wrong);
+      if (at >= 0) fix = function () { lines[at] = meant[2]; box.value = lines.join("\n"); };
+    });
+    if (!fix) return;
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "fix";
+    button.textContent = "Use \u201c" + meant[2] + "\u201d";
+    button.addEventListener("click", function () { fix(); form.requestSubmit(); });
+    message.appendChild(document.createTextNode(" "));
+    message.appendChild(button);
+  });
+})();
+
+// "Tick every member": every attendance box of its name ticked at once (the button shows only with script).
+(function () {
+  "use strict";
+  document.querySelectorAll("button[data-tick-all]").forEach(function (button) {
+    button.hidden = false;
+    button.addEventListener("click", function () {
+      var boxes = button.form.querySelectorAll('input[type="checkbox"][name="' + button.dataset.tickAll + '"]');
+      boxes.forEach(function (box) { box.checked = true; });
+    });
+  });
 })();

@@ -145,6 +145,11 @@
       .then(function () { setTimeout(poll, 1000); });
   }
 
+  var full = document.getElementById("full-screen");
+  if (full && document.documentElement.requestFullscreen) {  // the projector's whole screen, one click
+    full.hidden = false;
+    full.addEventListener("click", function () { document.documentElement.requestFullscreen(); });
+  }
   window.addEventListener("resize", paginate);
   setInterval(showTimer, 250);
   paginate();

@@ -21,7 +21,7 @@ versions  the schedule versions (checked before they are stored)
 runs      planning runs, their progress and their end
 rooms     each event's room: public id, timer, pace, released rounds
 cards     score cards and their corrections
-series    a series' settings (its standings rule)
+series    a series' settings (its standings rule, its roster)
 whole     an event across all its tables: export, import, delete, a rename in what the room has
 lock      one desk per file
 backup    consistent copies of the file while the desk runs, kept and restored whole
@@ -43,6 +43,8 @@ from rotation.desk.storage.records import (
     ReleaseRow,
     ReplanRequest,
     RoomRow,
+    Roster,
+    RosterMember,
     RunKind,
     RunProgress,
     RunRequest,
@@ -83,6 +85,8 @@ __all__ = [
     "ReleaseRow",
     "ReplanRequest",
     "RoomRow",
+    "Roster",
+    "RosterMember",
     "RunKind",
     "RunProgress",
     "RunRequest",

@@ -16,6 +16,14 @@ class NewerDatabase(Exception):
     """The file was written by a newer desk; this one does not know its schema."""
 
 
+class ReadOnlyDatabase(Exception):
+    """The desk cannot write its file (read-only, or on a read-only disk): every change would fail."""
+
+
+class _Probed(Exception):
+    """The write probe's way out of its transaction (rolled back)."""
+
+
 class DamagedDatabase(Exception):
     """SQLite's quick check finds the file damaged: the desk refuses to serve it (and to write to it)."""
 
@@ -47,6 +55,24 @@ class Connection:
                 f"Restore its latest backup (the backups are in {backup.folder(self.path)}): "
                 f"rotation restore --db {self.path} BACKUP"
             )
+
+    def writable_check(self) -> None:
+        """ReadOnlyDatabase unless this connection can take the file's write lock (a desk that starts on a
+        file it cannot write answers every change with an error it cannot help). SQLite opens a file it
+        may not write read-only and says so only at the first page written: a table made and rolled back."""
+        try:
+            with self.change() as db:
+                db.execute("CREATE TABLE main.write_probe (x)")
+                raise _Probed
+        except _Probed:
+            pass
+        except sqlite3.OperationalError as error:
+            if "readonly" not in str(error):  # SQLITE_READONLY: "attempt to write a readonly database"
+                raise
+            raise ReadOnlyDatabase(
+                f"it is read-only ({error}): make the file and its folder writable, "
+                "or copy it somewhere writable and start the desk with --db on the copy"
+            ) from None
 
     def _migrate(self) -> None:
         """Bring the file's schema up to date; a file already up to date is only read (every thread of

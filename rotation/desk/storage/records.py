@@ -9,7 +9,16 @@ from enum import Enum
 from functools import lru_cache
 from typing import ClassVar, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, ValidationError, model_serializer
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_serializer,
+)
 
 from models import Bound, Metrics, Moves, PlayerChange, Reseat, Round, Schedule, SeasonRule
 from models.scores import Card
@@ -143,9 +152,38 @@ class StandingsChoice(BaseModel):
     min_games: int = Field(default=0, ge=0, le=10_000)
     best: int | None = Field(default=None, ge=1, le=1_000)
 
+    @field_validator("min_games", "best", mode="before")
+    @classmethod
+    def _blank_is_unset(cls, value: object, info: ValidationInfo) -> object:
+        """A box the form sends empty is no limit: 'Best __ nights' blank counts every night, 'at least
+        __ games' blank is 0."""
+        if isinstance(value, str) and not value.strip():
+            return None if info.field_name == "best" else 0
+        return value
+
     def query(self) -> str:
         best = f"&best={self.best}" if self.best else ""
         return f"rule={self.rule.value}&min_games={self.min_games}{best}"
+
+
+class RosterMember(BaseModel):
+    """A member of a series on its roster: their name and their member number (empty: none given)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str = Field(min_length=1, max_length=200)
+    id: str = Field(default="", max_length=100)
+
+
+class Roster(BaseModel):
+    """A series' roster (the `roster` column of `series`, JSON): the members added on the series page
+    (before they play, or a returning guest made a member), and whether guests are ranked in the series'
+    standings. A player on a night's list not as a guest is a member too, roster or not."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    members: tuple[RosterMember, ...] = ()
+    guests_ranked: bool = True
 
 
 class EventRow(BaseModel):

@@ -104,5 +104,10 @@ MIGRATIONS = (
     CREATE TABLE series (name TEXT PRIMARY KEY, standings TEXT NOT NULL);
     ALTER TABLE rooms ADD COLUMN standings_series INTEGER NOT NULL DEFAULT 0;
     """,
+    # 8 -> 9 (issue 53): a series' roster (members with their ids, added before they play or made members
+    # from guests) and whether guests are ranked in its standings, as one JSON record.
+    """
+    ALTER TABLE series ADD COLUMN roster TEXT NOT NULL DEFAULT '{}';
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)

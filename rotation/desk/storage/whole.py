@@ -15,6 +15,14 @@ from rotation.desk.storage.records import ReplanRequest, RunKind, RunStatus, par
 EVENT_TABLES = ("versions", "runs", "rooms", "releases", "cards")  # the tables whose rows name one event
 
 
+class AlreadyHere(Exception):
+    """The event of an import is in this file already: its room's public id is one of this file's."""
+
+    def __init__(self, event_id: int):
+        super().__init__(f"event {event_id}")
+        self.event_id = event_id
+
+
 class Whole(Connection):
     def event_rows(self, event_id: int) -> dict[str, list[dict]]:
         """Every row of the event, table by table, each as its columns (whatever migrations added)."""
@@ -24,10 +32,11 @@ class Whole(Connection):
             rows[table] = [dict(row) for row in found]
         return rows
 
-    def add_event_rows(self, rows: dict[str, list[dict]], public_id: Callable[[], str]) -> int:
+    def add_event_rows(self, rows: dict[str, list[dict]], public_id: Callable[[], str], copy: bool = False) -> int:
         """The rows of `event_rows` (from this file or another) as a new event, in one transaction: new
-        ids, every reference between them renumbered, the room's public id kept unless another event of
-        this file has it (then `public_id()`), a run left running marked interrupted. Returns the event.
+        ids, every reference between them renumbered, the room's public id kept, a run left running marked
+        interrupted. Returns the event. An event of this file with the same public id is the same event
+        (ids are 80 random bits): AlreadyHere, nothing stored; with `copy`, a copy with a new public id.
         A plan's request keeps the ids of its series' earlier nights: they are not read again (a plan
         runs again from the event's settings and series as they are)."""
         with self.change() as db:
@@ -58,7 +67,9 @@ class Whole(Connection):
             current = rows["events"][0]["current_version"]
             db.execute("UPDATE events SET current_version = ? WHERE id = ?", (versions.get(current), event_id))
             for row in rows["rooms"] or [{"public_id": public_id()}]:  # every event has its room
-                taken = db.execute("SELECT 1 FROM rooms WHERE public_id = ?", (row["public_id"],)).fetchone()
+                taken = db.execute("SELECT event_id FROM rooms WHERE public_id = ?", (row["public_id"],)).fetchone()
+                if taken and not copy:
+                    raise AlreadyHere(taken[0])
                 _insert(db, "rooms", {**row, "event_id": event_id, **({"public_id": public_id()} if taken else {})})
             for table in ("releases", "cards"):
                 for row in rows[table]:

@@ -1,4 +1,4 @@
-"""The README's architecture section matches the tree: every path it names exists, and every package
+"""The architecture page (docs/architecture.md) matches the tree: every path it names exists, and every package
 of models/, optimizer/ and rotation/ is named there."""
 
 from __future__ import annotations
@@ -10,10 +10,7 @@ ROOT = Path(__file__).parent.parent
 
 
 def architecture() -> str:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    start = readme.index("## Architecture")
-    end = readme.find("\n## ", start + 1)
-    return readme[start : end if end != -1 else len(readme)]
+    return (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
 
 
 def named_paths() -> set[str]:
@@ -25,7 +22,7 @@ LAYERS = ("models", "optimizer", "rotation")
 
 def test_every_path_the_architecture_names_exists():
     missing = sorted(path for path in named_paths() if not (ROOT / path).exists())
-    assert not missing, f"the README's architecture names paths that are not in the tree: {missing}"
+    assert not missing, f"docs/architecture.md names paths that are not in the tree: {missing}"
 
 
 def test_every_package_is_in_the_architecture():
@@ -34,4 +31,4 @@ def test_every_package_is_in_the_architecture():
         path.parent.relative_to(ROOT).as_posix() for layer in LAYERS for path in (ROOT / layer).rglob("__init__.py")
     }
     unnamed = sorted(package for package in packages if f"`{package}/`" not in text)
-    assert not unnamed, f"packages the README's architecture does not name: {unnamed}"
+    assert not unnamed, f"packages docs/architecture.md does not name: {unnamed}"

@@ -1,0 +1,66 @@
+"""A re-plan on the event's page never starts later than the director asked (issue 53, major 5): a released
+round asked for without "re-plan released rounds too", or someone who leaves still seated in a round not
+played yet before the one asked, is asked about on a page that offers the round meant in one click; the
+JSON route refuses the first in words."""
+
+from __future__ import annotations
+
+import html
+import re
+
+from desk_helpers import names, seeded_event, token_of
+from rotation.desk.events.settings import EventSettings
+from rotation.desk.storage import Store
+
+
+def day(db, client) -> tuple[int, str]:
+    """16 players, 4 rounds: round 1 played, round 2 released; the event's page."""
+    event_id = seeded_event(db, EventSettings(names=names(16), rounds=4, time_limit=1))
+    client.post(f"/api/events/{event_id}/release", json={"round": 1})
+    client.post(f"/api/events/{event_id}/played", json={"rounds": 1})
+    client.post(f"/api/events/{event_id}/release", json={"round": 2})
+    return event_id, client.get(f"/events/{event_id}").text
+
+
+def form_of(page: str, selector: str) -> dict[str, str]:
+    form = re.search(rf"<form[^>]*{selector}.*?</form>", page, re.S)
+    assert form, f"no form {selector}"
+    return {
+        name: html.unescape(value) for name, value in re.findall(r'name="([a-z_]+)" value="([^"]*)"', form.group(0))
+    }
+
+
+def replans(db, event_id: int) -> list[int]:
+    """The first round of each re-plan run started, oldest first."""
+    store = Store(db)
+    try:
+        return [run.request().played + 1 for run in reversed(store.runs(event_id))]
+    finally:
+        store.close()
+
+
+def test_a_released_round_asked_for_is_asked_about_and_re_planned_as_asked_in_one_click(db, client):
+    event_id, page = day(db, client)
+    typed = {"csrf": token_of(page), "from_round": "2", "leave": "Player 03", "arrive": "Newcomer", "time_limit": "1"}
+    asked = client.post(f"/events/{event_id}/replan", data=typed)
+    assert asked.status_code == 200 and "Round 2 is released to the room" in asked.text
+    assert replans(db, event_id) == []  # nothing started yet
+    again = form_of(asked.text, 'class="actions"')
+    assert again["from_round"] == "2" and again["include_released"] == "1" and again["leave"] == "Player 03"
+    done = client.post(f"/events/{event_id}/replan", data=again, follow_redirects=False)
+    assert done.status_code == 303 and replans(db, event_id) == [2]
+    refused = client.post(f"/api/events/{event_id}/replan", json={"from_round": 2, "leave": ["Player 04"]})
+    assert refused.status_code == 409  # the JSON route: refused in words, started nothing
+
+
+def test_someone_who_leaves_seated_in_a_round_not_played_is_asked_about(db, client):
+    event_id, page = day(db, client)
+    chosen = re.search(r'<option value="(\d)" selected>', page).group(1)
+    assert chosen == "3"  # the page's default: the first round not released
+    typed = {"csrf": token_of(page), "from_round": chosen, "leave": "player 03", "arrive": "", "time_limit": "1"}
+    asked = client.post(f"/events/{event_id}/replan", data=typed)
+    assert asked.status_code == 200 and "Player 03 is seated in round 2, not played yet" in asked.text
+    other = form_of(asked.text, 'id="other-form"')
+    assert other["from_round"] == "2" and other["include_released"] == "1" and other["confirm"] == "1"
+    assert client.post(f"/events/{event_id}/replan", data=other, follow_redirects=False).status_code == 303
+    assert replans(db, event_id) == [2]

@@ -1,0 +1,116 @@
+"""Limits that hold at any size (issue 54): the long steps poll the budget, so that a run ends at its end
+or at a stop, the best so far kept. No timings: what is asserted is who polled and when."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import optimizer
+import optimizer.balance.polish  # noqa: F401  (the module, not the function the package exports)
+from budget_helpers import ending_after, recording
+from models import Answer, Event
+from optimizer.budget import Budget
+from optimizer.constructions.fixed import fixed_seating
+from optimizer.moves import OldPlan, fewest_moves
+from optimizer.replan import _history, _remaining_event
+from optimizer.season import plan_night
+
+polish_module = __import__("sys").modules["optimizer.balance.polish"]
+
+
+def shuffled_day(players: int, rounds: int, seed: int = 0) -> np.ndarray:
+    """A day of random rounds (the fixed rule's seats shuffled in each round): trios again to polish."""
+    seats, rng = fixed_seating(Event.with_count(players, rounds)), np.random.default_rng(seed)
+    for round_ in seats:
+        rng.shuffle(round_.reshape(-1))
+    return seats
+
+
+def test_a_polish_step_is_given_up_between_rounds_when_the_end_comes(monkeypatch):
+    seats = shuffled_day(40, 10)
+    weighed = []
+    round_moves = polish_module._round_moves
+    monkeypatch.setattr(
+        polish_module, "_round_moves", lambda state, r, limits: weighed.append(r) or round_moves(state, r, limits)
+    )
+    budget = ending_after(reads=4)
+    polished = polish_module.polish(seats, np.random.default_rng(0), budget=budget)
+    assert 0 < len(weighed) < len(seats)  # the end came inside the first step, after a round or two
+    assert (polished == seats).all()  # no step was taken: the input is the best so far
+    assert budget.done()
+
+
+# One budget, handed down (issue 56): each entry point takes a budget and the stages it composes poll it.
+# The budget's clock records which of the optimizer's modules were on the stack at each read.
+
+
+def test_a_plan_hands_its_budget_to_the_starts_the_search_and_the_balancing():
+    budget = recording(2.0)
+    result = optimizer.plan(Event.with_count(20, 6), budget=budget, workers=2)
+    assert result.schedule is not None
+    stages = {"optimizer.constructions.stage", "optimizer.search.stage", "optimizer.balance.stage"}
+    assert stages <= budget.clock.asked
+    assert {"optimizer.search.swaps", "optimizer.balance.polish"} <= budget.clock.asked  # their long steps
+
+
+def test_a_replan_hands_parts_of_its_budget_to_the_fewest_moves_and_to_the_comparison():
+    day = optimizer.plan(Event.with_count(16, 5), time_limit=1, workers=1, seed=0).schedule
+    assert day is not None
+    budget = recording(3.0, repeatable=True)
+    replanned = optimizer.replan(day, 2, drop=("P03",), budget=budget, workers=1)
+    assert replanned.other_way is not None  # the comparison ran, within the same budget
+    assert {"optimizer.moves.solve", "optimizer.plan", "optimizer.search.stage"} <= budget.clock.asked
+    assert budget.left() >= 0 and budget.clock.now() <= 3.0 + 0.5  # the parts' work was charged here
+
+
+def test_the_fewest_moves_polls_the_budget_it_is_handed():
+    day = optimizer.plan(Event.with_count(16, 5), time_limit=1, workers=1, seed=0).schedule
+    assert day is not None
+    event = _remaining_event(day, 2, ("P03",), ())
+    history = _history(day, 2, event, ("P03",), (), 0)
+    budget = recording(2.0)
+    found = fewest_moves(event, history, OldPlan.of(day, 2, event.players), budget=budget, workers=2)
+    assert found.result.schedule is not None
+    assert "optimizer.moves.solve" in budget.clock.asked
+
+
+def test_the_verdict_hands_its_budget_to_the_constructions_and_the_model_size_check():
+    budget = recording(1.0)
+    verdict = optimizer.zero_repeat_verdict(Event.with_count(68, 22), budget=budget, workers=2)
+    assert verdict.answer is Answer.UNKNOWN and "too big to build" in verdict.reason  # 851 972 clauses
+    assert {"optimizer.constructions.rotational", "optimizer.config"} <= budget.clock.asked
+
+
+def test_the_verdict_hands_its_budget_to_cp_sat():
+    budget = recording(3.0)
+    verdict = optimizer.zero_repeat_verdict(Event.with_count(41, 10, odd="three-handed"), budget=budget, workers=2)
+    assert "CP-SAT" in verdict.reason or verdict.answer is Answer.UNKNOWN
+    assert "optimizer.cpsat.solve" in budget.clock.asked
+
+
+def test_a_night_hands_parts_of_its_budget_to_the_plan_the_descent_and_the_comparison():
+    players = tuple(f"P{i:02d}" for i in range(1, 17))
+    last_week = optimizer.plan(Event(players=players, rounds=1), time_limit=1, workers=1, seed=0).schedule
+    assert last_week is not None
+    budget = recording(2.0, repeatable=True)
+    planned = plan_night(Event(players=players, rounds=3), [last_week], budget=budget, workers=1)
+    assert planned.result.schedule is not None and planned.alone is not None
+    assert {"optimizer.plan", "optimizer.season.descent", "optimizer.balance.stage"} <= budget.clock.asked
+
+
+def test_a_repeatable_polish_is_charged_by_the_swaps_it_weighs_and_begins_no_step_it_cannot_pay(monkeypatch):
+    seats = shuffled_day(200, 10)
+    step = 10 * 200 * 200 * polish_module.SECONDS_PER_SWAP  # past 1 / STEPS_PER_SECOND at this size
+    assert step > 1 / polish_module.STEPS_PER_SECOND
+    weighed = []
+    round_moves = polish_module._round_moves
+    monkeypatch.setattr(
+        polish_module, "_round_moves", lambda state, r, limits: weighed.append(r) or round_moves(state, r, limits)
+    )
+    polish_module.polish(seats, np.random.default_rng(0), budget=Budget.of(0.5 * step, repeatable=True))
+    assert weighed == []  # half a step's work: none begun
+    budget = Budget.of(2.5 * step, repeatable=True)
+    polish_module.polish(seats, np.random.default_rng(0), budget=budget)
+    assert len(weighed) == 2 * len(seats)  # two whole steps, every round weighed in each
+    assert budget.clock.now() == pytest.approx(2 * step)
