@@ -65,3 +65,53 @@ def why_no_schedule(result: PlanResult, time_limit: float, requests: str | None,
     if result.interrupted:
         return "stopped before a first schedule was found"
     return f"no schedule found in {time_limit:g} s; try a longer {time_setting}"
+
+
+# How a schedule was made (optimizer.provenance: its steps' words joined by commas) and why the bound holds
+# (optimizer.bounds), each said in a plain sentence for the director (the desk's Day page, the printed
+# summary): the first kind of step or reason that the exact words name. The exact words stay in the JSON (a
+# version's figures, a schedule file's provenance) and the command line's report.
+_BUILT = (
+    ("fixed rule", "the fixed rotation"),
+    ("the old plan, repaired", "the old plan, with the players who came and went seated"),
+    ("fewest moves", "the solver, moving as few players as it can"),
+    ("fewest repeats", "the solver, moving as few players as it can"),
+    ("cp-sat", "the solver, which tries seatings until its time is up or none can be better"),
+    ("greedy", "seating the players round by round"),
+)
+_PATTERN = "a ready-made seating pattern for a room of this size"
+_THEN = (
+    ("computed ahead", "worked out ahead for this room"),
+    ("extended", "with rounds added"),
+    ("search", "improved by swapping players"),
+    ("balanced", "seats and table numbers evened out"),
+    ("spread over the season", "against the series' earlier nights"),
+)
+_PROOFS = (
+    ("counting", "the day has more meetings than there are pairs of players"),
+    ("per player", "some players meet more opponents than there are others to meet"),
+    ("distinct pairs", "the players who meet most run out of new opponents"),
+    ("pigeonhole", "with this many tables each later round must repeat some meetings"),
+    ("turns", "taking three-handed tables or sit-outs in turn forces some"),
+    ("stays", "players who stay at one table meet again"),
+    ("repeats already played", "the rounds played already have them"),
+    ("cp-sat", "the solver proved it"),
+    ("split by round", "the solver proved it"),
+)
+
+
+def method_words(method: str) -> str:
+    """'a ready-made seating pattern for a room of this size, improved by swapping players' for 'signed
+    doubling of two affine planes AG(2,4), seed 3, tabu search'."""
+    lowered = method.casefold()
+    built = next((words for key, words in _BUILT if key in lowered), _PATTERN)
+    then = [words for key, words in _THEN if key in lowered]
+    return ", ".join([built, *then])
+
+
+def proof_words(proof: str) -> str:
+    """Why no schedule has fewer repeats, in a clause ('' when the proof names no reason the desk knows)."""
+    lowered = proof.casefold()
+    if "packing" in lowered:
+        return "no perfect seating pattern exists for a room of this size"
+    return next((words for key, words in _PROOFS if lowered.startswith(key) or f"; {key}" in lowered), "")

@@ -24,3 +24,78 @@ def test_a_club_list_is_folded_away_on_the_day_page(client, db):
 def test_the_names_box_says_it_takes_a_csv(client):
     form = client.get("/events/new").text
     assert "or CSV with a header line: name, and club and id" in form and token_of(form)
+
+
+def planned_version(db, settings: EventSettings, method: str, proof: str) -> int:
+    """An event whose current version was made by `method`, its bound proven by `proof`."""
+    import optimizer
+    from models import Bound, Event
+    from rotation.desk.events import planning
+    from rotation.desk.storage import Made, Store, VersionKind
+
+    event_id = seeded_event(db, settings)
+    store = Store(db)
+    row = store.event(event_id)
+    assert row is not None and row.current_version is not None
+    schedule = store.version(row.current_version).schedule()
+    fixed = planning.fixed_figures(optimizer.fixed_schedule(Event.with_count(len(settings.names), settings.rounds)))
+    figures = Made(bound=Bound(repeats=0, proof=proof), method=method, runtime=2.0, fixed=fixed)
+    with store.change() as change:
+        store.add_version(
+            change,
+            event_id,
+            schedule,
+            kind=VersionKind.PLAN,
+            note="planned",
+            figures=figures,
+            parent=row.current_version,
+        )
+    store.close()
+    return event_id
+
+
+METHOD = "signed doubling of two affine planes AG(2,4), seed 3, tabu search, balanced"
+PROOF = "counting: 2 rounds make 48 meetings among 120 pairs"
+
+
+def test_how_a_plan_was_made_is_said_plainly_and_exactly_in_the_json(client, db):
+    """Issue 53: the Day page said 'signed doubling of two affine planes AG(2,4)' and the counting proof's
+    formula; a director reads a sentence, a researcher the exact words in the JSON."""
+    event_id = planned_version(db, EventSettings(names=names(16), rounds=2), METHOD, PROOF)
+    page = client.get(f"/events/{event_id}").text
+    assert "AG(2,4)" not in page and "counting:" not in page and "tabu" not in page
+    assert (
+        "Made by a ready-made seating pattern for a room of this size, improved by swapping players, seats and "
+        "table numbers evened out, in 2.0 s" in page
+    )
+    assert "Best possible: at least 0 repeats, because the day has more meetings than there are pairs" in page
+    assert re.search(r"the fixed rule on the same room: \d+ repeats?<", page)  # a day of its own: it compares
+    current = next(v for v in client.get(f"/api/events/{event_id}/versions").json() if v["current"])
+    assert current["method"] == METHOD and current["bound"] == {"repeats": 0, "proof": PROOF}
+
+
+def test_a_night_of_a_series_is_not_compared_with_the_fixed_rule(client, db):
+    """Issue 53: a league night said 'the fixed rule on the same room: 0 repeats', a figure about tonight's
+    room alone beside repeats that count the earlier nights' meetings."""
+    settings = EventSettings(names=names(16), rounds=2, series="Thursday league")
+    event_id = planned_version(db, settings, "CP-SAT, spread over the season", "CP-SAT search proof: none fewer")
+    page = client.get(f"/events/{event_id}").text
+    assert "fixed rule on the same room" not in page
+    assert "Made by the solver, which tries seatings until its time is up or none can be better, against the " in page
+    assert "Best possible: at least 0 repeats, because the solver proved it" in page
+
+
+def test_the_printed_summary_says_repeats_in_words(client, db):
+    event_id = seeded_event(db, EventSettings(names=names(16), rounds=2))
+    summary = client.get(f"/events/{event_id}/print", params={"parts": ["summary"]}).text
+    assert "Repeats (E)" not in summary and "Repeats in this schedule (meetings of a pair after its first)" in summary
+
+
+def test_the_printed_summary_of_a_series_night_compares_with_no_fixed_rule(client, db):
+    event_id = seeded_event(db, EventSettings(names=names(16), rounds=2, series="Thursday league"))
+    summary = client.get(f"/events/{event_id}/print", params={"parts": ["summary"]}).text
+    assert "Repeats of the fixed MJMP rule" not in summary and "No comparison: a night of a series" in summary
+    day = seeded_event(db, EventSettings(names=names(16), rounds=2))
+    printed = client.get(f"/events/{day}/print", params={"parts": ["summary"]}).text
+    assert "Repeats of the fixed MJMP rule" in printed
+    assert "No schedule can have fewer: " in printed and "counting:" not in printed  # the bound in plain words

@@ -233,7 +233,7 @@ def test_two_tabs_taking_the_latest_round_back_take_back_one_round(client, db):
         assert client.post(f"/api/events/{event_id}/release", json={"round": number}).status_code == 200
     first, second = (client.get(f"/events/{event_id}/room").text for _ in range(2))
     assert 'name="round" value="2"' in first
-    form = {"csrf": token_of(first), "round": "2"}
+    form = {"csrf": token_of(first), "round": "2", "confirm": "1"}
     assert client.post(f"/events/{event_id}/release/withdraw", data=form, follow_redirects=False).status_code == 303
     refused = client.post(f"/events/{event_id}/release/withdraw", data={**form, "csrf": token_of(second)})
     assert refused.status_code == 409 and "round 2 is not the latest released round now (round 1 is)" in refused.text

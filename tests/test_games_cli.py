@@ -276,3 +276,13 @@ def test_games_files_too_long_or_with_numbers_too_long_are_refused_in_one_line(r
         form.write_text("\n".join(lines) + "\n", encoding="utf-8")
         status, _, err = run(capsys, "scores", room, form)
         assert status == 2 and message in err and err.count("\n") == 1, err
+
+
+def test_a_score_sheets_points_of_thousands_of_digits_are_refused_in_one_line(room, tmp_path, capsys):  # noqa: F811
+    sheet = tmp_path / "sheet.csv"
+    run(capsys, "scores", room, "--template", sheet, "--form", "points")
+    rows = list(csv.reader(io.StringIO(sheet.read_text(encoding="utf-8"))))
+    rows[1][5] = "9" * 5000
+    sheet.write_text(csv_text(rows), encoding="utf-8")
+    status, _, err = run(capsys, "scores", room, sheet)
+    assert status == 2 and "a number of 5000 digits is beyond the 1,000,000 points" in err and err.count("\n") == 1

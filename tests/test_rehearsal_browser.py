@@ -9,7 +9,6 @@ Chromium prints it to PDF) show at each step, and the standings.
 from __future__ import annotations
 
 import os
-import re
 from urllib.parse import quote
 
 import pytest
@@ -154,9 +153,9 @@ def test_a_one_day_tournament_of_52_in_two_sessions(rehearsal):
     r.projector_sees(screen, "projector-session-1")
     zoe = rh.phone_of(r, room["public_id"], "zoe weis", "Zoë Weiß")
     r.phone_sees(zoe, "phone-session-1")
-    shows_round(r, screen, zoe, "Zoë Weiß", event_id, released=(1, 2))
+    shows_round(r, screen, zoe, "Zoë Weiß", event_id, 1, coming=[2])
     siobhan = rh.phone_of(r, room["public_id"], "o’brien", "Siobhán O'Brien")  # a phone's curly apostrophe
-    shows_round(r, screen, siobhan, "Siobhán O'Brien", event_id, released=(1, 2))
+    shows_round(r, screen, siobhan, "Siobhán O'Brien", event_id, 1, coming=[2])
 
     # Session 1 is played: each round marked played on its score page, its cards in, the standings after it.
     totals = {name: 0 for name in PLAYERS}
@@ -164,6 +163,9 @@ def test_a_one_day_tournament_of_52_in_two_sessions(rehearsal):
         for name, points in enter_round(r, day, event_id, number).items():
             totals[name] += points
         r.director_sees(day, f"scores-round-{number}")
+        if number == 1:  # the room moves on to the session's next round, without a reload
+            shows_round(r, screen, zoe, "Zoë Weiß", event_id, 2, earlier=[1])
+            r.projector_sees(screen, "projector-round-2")
     standings = standings_seen(day, r.url, event_id)
     assert standings == totals
     r.director_sees(day, "standings-after-2")
@@ -211,8 +213,12 @@ def test_a_one_day_tournament_of_52_in_two_sessions(rehearsal):
     day.click("#release-session-form button")
     expect(day.locator("#released")).to_contain_text("Released: rounds 1 to 4")
     late = rh.phone_of(r, room["public_id"], "nadia", ARRIVES)
-    shows_round(r, screen, late, ARRIVES, event_id, released=(3, 4))
-    shows_round(r, screen, zoe, "Zoë Weiß", event_id, released=(3, 4))
+    shows_round(r, screen, late, ARRIVES, event_id, 3, coming=[4], earlier=[1, 2])
+    shows_round(r, screen, zoe, "Zoë Weiß", event_id, 3, coming=[4], earlier=[1, 2])
+    leaver = rh.phone_of(r, room["public_id"], "gus oka", LEAVES)
+    expect(leaver.locator("#now .round-no")).to_have_text("Round 3")
+    expect(leaver.locator("#my-table")).not_to_contain_text("Table")  # not seated: the phone says so
+    r.phone_sees(leaver, "phone-leaver")
     r.phone_sees(late, "phone-arrival")
 
     for number in (3, 4):
@@ -232,17 +238,19 @@ def test_a_one_day_tournament_of_52_in_two_sessions(rehearsal):
     assert leader in printed and ARRIVES in printed and LEAVES in printed
 
 
-def shows_round(r: rh.Rehearsal, screen, phone, name: str, event_id: int, released: tuple[int, ...]) -> None:
-    """The projector and the player's phone agree on the round the room is playing, one of the session's,
-    and the phone's table and seat there are the schedule's; the earlier rounds the phone lists are before it."""
-    title = screen.locator("#screen-title strong")
-    expect(title).to_have_text(re.compile("^Round (" + "|".join(map(str, released)) + ")$"))
-    number = rh.number_in(title.inner_text(), r"Round (\d+)")
-    expect(phone.locator("#now .round-no")).to_have_text(f"Round {number}", timeout=rh.WAIT)
+def shows_round(r: rh.Rehearsal, screen, phone, name: str, event_id: int, number: int, coming=(), earlier=()):
+    """The projector and the player's phone show the round the room plays now (a released session's first
+    round not yet played), the phone the player's table and seat in it as the schedule has them, and the
+    session's rounds still to come and the rounds before, each under its own heading."""
+    expect(screen.locator("#screen-title strong")).to_have_text(f"Round {number}")
+    expect(phone.locator("#now .round-no")).to_have_text(f"Round {number}")
     rounds = r.api("GET", f"/api/events/{event_id}/schedule")["rounds"]
     table, seat = rh.seat_of(rounds, number, name)
     assert phone.inner_text("#my-table") == f"Table {table}" and phone.inner_text("#my-seat") == f"seat {seat}"
     assert f"Table {table}" in rh.shown_text(screen, ".card .card-head")
+    for listed, numbers in (("#coming li", coming), ("#earlier li", earlier)):
+        shown = [rh.number_in(line, r"^Round (\d+):") for line in phone.locator(listed).all_inner_texts()]
+        assert sorted(shown) == sorted(numbers), (listed, shown)
 
 
 def standings_seen(day, url: str, event_id: int) -> dict[str, int]:

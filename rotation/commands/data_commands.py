@@ -48,7 +48,9 @@ def restore_command(db_path, backup_file, yes):
 
     target = _db(db_path, must_exist=False)
     if not Path(backup_file).is_file():
-        raise BadInput(f"the backup {backup_file!r} does not exist")
+        raise BadInput(
+            f"the backup {backup_file!r} {'is not a file' if Path(backup_file).exists() else 'does not exist'}"
+        )
     if not yes and not click.confirm(f"Replace every event in {target} by the backup {backup_file}?"):
         raise BadInput("nothing restored")
     try:

@@ -19,6 +19,7 @@ import jinja2
 import segno
 
 from models import SEAT_LETTERS, Bound, Metrics, Schedule
+from optimizer.words import proof_words
 from rotation import tool_version
 from rotation.files.output import metrics_lines
 from rotation.printing.lookup import lookup_pages
@@ -150,6 +151,7 @@ def render_page(
             metrics=metrics,
             metrics_lines=_lines(metrics),
             comparison=comparison,
+            bound_why=proof_words(comparison.bound.proof) if comparison.bound else "",
             meetings_picture=_data_uri(meetings_png(schedule)) if summary and matrix else "",
             repeats_picture=_data_uri(repeats_png(metrics)) if summary and metrics.repeats else "",
             page_width=PAGE_WIDTH_MM,

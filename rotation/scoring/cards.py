@@ -152,7 +152,12 @@ def _points(box: Entry) -> tuple[int | None, str]:
     else:
         text = str(box).strip().replace("\u2212", "-")
         if not _WHOLE_NUMBER.fullmatch(text):
-            return None, f"{str(box).strip()!r} is not a whole number of points"
+            return None, f"{str(box).strip()[:40]!r} is not a whole number of points"
+        if len(text.lstrip("+-")) > len(str(MAX_POINTS)):  # before int(): thousands of digits are refused
+            return (
+                None,
+                f"a number of {len(text.lstrip('+-'))} digits is beyond the {MAX_POINTS:,} points a game can score",
+            )
         points = int(text)
     if abs(points) > MAX_POINTS:
         return None, f"{points} is beyond the {MAX_POINTS:,} points a game can score"

@@ -50,6 +50,8 @@ def _valid(model: type[BaseModel], text: str, plain: bool = False) -> BaseModel:
         return model.model_validate(json.loads(text)) if plain else model.model_validate_json(text)
     except ValidationError as error:
         raise ValueError(first_problem(error)) from None
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
 
 
 def _json_of(model: type[BaseModel]):

@@ -12,6 +12,7 @@ other desk has an event with that id already.
 from __future__ import annotations
 
 import re
+import sqlite3
 
 from pydantic import BaseModel, ValidationError
 
@@ -70,6 +71,8 @@ def import_event(store: Store, data: bytes, copy: bool = False) -> int:
     checked = _checked(exported.rows)
     try:
         return store.add_event_rows(checked, new_public_id, copy=copy)
+    except sqlite3.IntegrityError as error:  # a row the checks let through and the schema does not (rolled back)
+        raise DeskError(f"the file is damaged, nothing was imported: {error}", status=422) from None
     except AlreadyHere as here:
         title = load_event(store, here.event_id).settings.title or f"Event {here.event_id}"
         raise DeskError(

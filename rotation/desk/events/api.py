@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
 
-from models import Metrics, Moves, PlayerChange, Reseat, Schedule
+from models import Bound, Metrics, Moves, PlayerChange, Reseat, Schedule
 from models.text import Name
 from rotation.desk.deps import Id, QueryId, desk_of
 from rotation.desk.events import changes, runs, service
@@ -26,6 +26,8 @@ class VersionOut(BaseModel):
     created: str
     repeats: int
     current: bool
+    method: str | None = Field(default=None, description="How the plan was made, in the planner's exact words.")
+    bound: Bound | None = Field(default=None, description="The fewest repeats possible, and its exact proof.")
 
 
 class RunOut(BaseModel):
@@ -143,6 +145,8 @@ def version_out(version: VersionRow, current: int | None) -> VersionOut:
         created=version.created,
         repeats=version.figures.metrics.repeats,
         current=version.id == current,
+        method=version.figures.method,
+        bound=version.figures.bound,
     )
 
 

@@ -84,7 +84,7 @@ def _event_page(
         schedule=schedule,
         rounds=views.rounds_view(schedule, shown.played) if schedule and shown else [],
         word_em=widest_word_em(schedule.players) if schedule else 0.0,
-        figures=views.figure_lines(shown.figures, schedule) if shown else [],
+        figures=views.figure_lines(shown.figures, schedule, bool(settings.series)) if shown else [],
         proposals=views.proposals_view(proposals),
         errors=errors or {},
         kept=kept or {"form": ""},  # what a refused form had typed, shown in it again

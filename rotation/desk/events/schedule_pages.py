@@ -142,7 +142,7 @@ def print_page(
     and slips by first name or by surname (`sort_by`, as `rotation print --sort-by`)."""
     from rotation.commands.print_command import compare
     from rotation.printing.options import PARTS, SORTS
-    from rotation.printing.pages import render_page
+    from rotation.printing.pages import Comparison, render_page
 
     settings, shown = _shown(request, event_id)
     schedule = shown.schedule()
@@ -158,7 +158,8 @@ def print_page(
 
     def make() -> str:
         metrics = optimizer.check(schedule)  # nothing unchecked reaches the wall
-        return render_page(schedule, metrics, compare(schedule), options)
+        comparison = Comparison(None, None, SERIES_NIGHT) if settings.series else compare(schedule)
+        return render_page(schedule, metrics, comparison, options)
 
     key = ("print", shown.id, options)  # the options whole: a change of rules or score entry prints anew
     try:
@@ -166,6 +167,13 @@ def print_page(
     except ValueError as error:  # a name too long for a wall chart: the library says which
         raise HTTPException(422, str(error)) from None
 
+
+# Why a night of a series is not compared: the fixed rule and the bound on tonight's room alone say nothing
+# about a night planned against the earlier nights.
+SERIES_NIGHT = (
+    "a night of a series is planned against its earlier nights, which the fixed rule on tonight's room alone "
+    "knows nothing of"
+)
 
 DOWNLOADS = {"schedule.json": "application/json", "schedule.csv": "text/csv", "schedule-long.csv": "text/csv"}
 

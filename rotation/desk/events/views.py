@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from models import SEAT_LETTERS, Metrics, Moves, Schedule
-from optimizer.words import counted, moves_proof, optimality, reseat_choice, rules_assumed
+from optimizer.words import counted, method_words, moves_proof, optimality, proof_words, reseat_choice, rules_assumed
 from rotation.desk.storage import Figures, FixedFigures, VersionRow
 from rotation.files.output import NOT_HERE_WORD, SIT_OUT_WORDS, THREE_HANDED_WORD, metrics_lines
 
@@ -83,23 +83,27 @@ def player_day(schedule: Schedule, name: str) -> list[DayLine]:
     return lines
 
 
-def figure_lines(figures: Figures, schedule: Schedule | None) -> list[str]:
+def figure_lines(figures: Figures, schedule: Schedule | None, series: bool = False) -> list[str]:
     """The figures of a version in the CLI report's words (rotation.files.output.metrics_lines, the requests
-    confirmed from the schedule), with the fixed rule's repeats, the bound and how it was made."""
+    confirmed from the schedule), with the fixed rule's repeats (not for a night of a `series`, whose repeats
+    count the earlier nights' meetings too: the fixed rule on tonight's room alone compares with nothing), the
+    bound and how it was made in plain sentences (the exact proof and method stay in the version's JSON)."""
     metrics = figures.metrics
     lines = metrics_lines(metrics, schedule)
     fixed = figures.fixed.metrics if figures.fixed else None
-    if fixed:
+    if fixed and not series:
         lines[0] += f"; the fixed rule on the same room: {counted(fixed.repeats, 'repeat')}"
     bound = figures.bound
     if bound:
+        room = "of tonight" if series else "of this room"
+        why = proof_words(bound.proof)
         lines[1:1] = [
-            f"Best possible: at least {counted(bound.repeats, 'repeat')} ({bound.proof})",
-            optimality(metrics.repeats, bound.repeats, rules=rules_assumed(metrics, schedule)),
+            f"Best possible: at least {counted(bound.repeats, 'repeat')}" + (f", because {why}" if why else ""),
+            optimality(metrics.repeats, bound.repeats, room, rules=rules_assumed(metrics, schedule)),
         ]
     if figures.method:
         stopped = " (stopped early: the best found so far)" if figures.interrupted else ""
-        lines.append(f"Made by: {figures.method}, in {figures.runtime or 0:.1f} s{stopped}")
+        lines.append(f"Made by {method_words(figures.method)}, in {figures.runtime or 0:.1f} s{stopped}")
     return lines
 
 
