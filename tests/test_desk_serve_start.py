@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
 from desk_helpers import LOCAL
+from rotation.commands.cli import cli
 from rotation.desk import serve as serving
 from rotation.desk.app import create_app
 from rotation.desk.folders import warning
@@ -48,7 +49,7 @@ def started(monkeypatch):
 
 def test_the_default_port_taken_the_desk_takes_the_next_and_says_so(db, held, started, monkeypatch):
     monkeypatch.setattr(serving, "DEFAULT_PORT", held)
-    result = CliRunner().invoke(serving.serve, ["--db", str(db)])
+    result = CliRunner().invoke(cli, ["serve", "--db", str(db)])
     assert result.exit_code == 0, result.output
     assert started == [held + 1]
     assert f"Port {held} is in use (another desk?): this desk takes port {held + 1}." in result.output
@@ -56,7 +57,7 @@ def test_the_default_port_taken_the_desk_takes_the_next_and_says_so(db, held, st
 
 
 def test_a_port_asked_for_and_taken_is_refused(db, held, started):
-    result = CliRunner().invoke(serving.serve, ["--db", str(db), "--port", str(held)])
+    result = CliRunner().invoke(cli, ["serve", "--db", str(db), "--port", str(held)])
     assert result.exit_code == 2 and f"port {held} is in use" in result.output and started == []
 
 
@@ -67,7 +68,7 @@ def test_every_port_tried_taken_is_refused_naming_the_last(held, monkeypatch):
 
 
 def test_the_desk_logs_beside_its_file_and_the_backups_page_links_the_log(db, started):
-    result = CliRunner().invoke(serving.serve, ["--db", str(db), "--port", str(PORT + 1)])
+    result = CliRunner().invoke(cli, ["serve", "--db", str(db), "--port", str(PORT + 1)])
     assert result.exit_code == 0, result.output
     log = db.with_name("desk.sqlite3.log")
     assert f"serves {db} at http://127.0.0.1:{PORT + 1}/" in log.read_text(encoding="utf-8")

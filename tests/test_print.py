@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 import optimizer
 from models import Event, OddPolicy, Round, SitOutScoring, Table
-from rotation.commands.print_command import print_command
+from rotation.commands.cli import cli
 from rotation.files.output import schedule_json
 from rotation.printing.lookup import lookup_pages
 from rotation.printing.options import Options
@@ -40,7 +40,7 @@ def write(tmp_path, schedule, name="day.json"):
 
 
 def run(*argv):
-    return CliRunner().invoke(print_command, [str(a) for a in argv])
+    return CliRunner().invoke(cli, ["print", *(str(a) for a in argv)])
 
 
 def printed(tmp_path, schedule, *extra):

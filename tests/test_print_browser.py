@@ -23,7 +23,7 @@ from browser_screenshot import (  # noqa: E402
     screenshot,
 )
 from models.rules import THREE_HANDED_RULE  # noqa: E402
-from rotation.commands.print_command import print_command  # noqa: E402
+from rotation.commands.cli import cli  # noqa: E402
 from rotation.files.output import schedule_json  # noqa: E402
 from rotation.printing.lookup import sort_key  # noqa: E402
 from rotation.printing.options import SEAT_LEGEND, Options  # noqa: E402
@@ -65,8 +65,8 @@ class Printed:
         self.options = Options(title="Spring Open", date="12 April", only=only)
         source, self.html = folder / "day.json", folder / f"{name}.html"
         source.write_text(schedule_json(self.schedule), encoding="utf-8")
-        argv = [str(source), "--html", str(self.html), "--title", "Spring Open", "--date", "12 April"]
-        result = CliRunner().invoke(print_command, argv + (["--only", ",".join(only)] if only else []))
+        argv = ["print", str(source), "--html", str(self.html), "--title", "Spring Open", "--date", "12 April"]
+        result = CliRunner().invoke(cli, argv + (["--only", ",".join(only)] if only else []))
         assert result.exit_code == 0, result.output
         self.announced = int(re.search(r": (\d+) pages? to print", result.output).group(1))
         self.sheets = sheets(self.schedule, self.options)

@@ -46,7 +46,7 @@ def test_the_cli_and_the_desk_word_a_proven_infeasible_day_alike_each_naming_its
     event = Event(players=tuple(players), rounds=3, apart=tuple(tuple(group) for group in triangle))
     result = optimizer.plan(event, time_limit=5, seed=0, workers=1)
     assert result.schedule is None
-    said = no_schedule(result, 5, requests=True).format_message()
+    said = str(no_schedule(result, 5, requests=True))
     assert said == "proven infeasible: no schedule meets these requests; loosen --apart or --stay"
 
     store = Store(tmp_path / "desk.sqlite3")

@@ -162,7 +162,7 @@ def plan_season_night(event, earlier, half_life: float, solver: SolverSettings, 
         say(season_text(night, verbose))
 
 
-def no_schedule(result, time_limit: float, requests: bool) -> click.ClickException:
+def no_schedule(result, time_limit: float, requests: bool) -> Exception:
     """Bad input (exit 2) when no schedule can exist, else the run's failure (exit 1)."""
     why = why_no_schedule(result, time_limit, "--apart or --stay" if requests else None, "--time-limit")
     return BadInput(why) if result.status is Status.INFEASIBLE else click.ClickException(why)
@@ -310,7 +310,7 @@ def compare(sizes, rounds_list, odd, solver: SolverSettings, csv_path, json_path
         try:
             event = make_event(n, None, r, odd, SitOutScoring.ZERO.value)
         except BadInput as error:
-            say(f"{n:>7} {r:>6}  {error.format_message()}")
+            say(f"{n:>7} {r:>6}  {error}")
             skipped += 1
             continue
         with (

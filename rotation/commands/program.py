@@ -45,6 +45,12 @@ SUMMARIES = {
 }
 
 
+class Refused(click.ClickException):
+    """The director's bad input, said in one line: exit status 2, as click's own usage errors."""
+
+    exit_code = 2
+
+
 class StoppedWhileImporting(BaseException):
     """A stop signal before the command started: nothing to keep, the run ends in one line."""
 
@@ -66,6 +72,16 @@ class Program(click.Group):
                     raise
                 raise StoppedWhileImporting from None
         return self.commands.get(cmd_name)
+
+    def invoke(self, ctx: click.Context):
+        """Run the command; the director's bad input (rotation.files.inputs.BadInput, a plain ValueError the
+        library and the desk share) becomes click's error here, the one place: its line, exit status 2."""
+        try:
+            return super().invoke(ctx)
+        except ValueError as error:
+            if not _raised_by(error, "rotation.files.inputs", "BadInput"):
+                raise
+            raise Refused(str(error)) from None
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         limit = formatter.width - 6 - max(map(len, SUMMARIES))
@@ -106,7 +122,7 @@ def _command(argv: list[str] | None) -> int:
         return 2
     except click.ClickException as error:
         _error_line(f"rotation: error: {printable(error.format_message())}")
-        return 2 if isinstance(error, click.UsageError) or _raised_by(error, "rotation.files.inputs", "BadInput") else 1
+        return error.exit_code  # 2 for bad input (Refused) and click's usage errors, 1 for a run that failed
     except click.exceptions.Abort:
         return _stopped()
     except MemoryError:  # a safety net: the room limits keep every command known to us well inside memory

@@ -28,10 +28,10 @@ else:  # pragma: no cover - Python 3.10
 MAX_RULES_BYTES = 64 * 1024  # a rule sheet is a few hundred bytes
 
 
-class BadInput(click.ClickException):
-    """A problem with the director's input: one line on stderr, exit status 2."""
-
-    exit_code = 2
+class BadInput(ValueError):
+    """A problem with the director's input, said in one line. A plain ValueError, so the library and the
+    desk catch it without the command line; the command line says it on stderr with exit status 2
+    (rotation.commands.program, the one place it becomes click's error)."""
 
 
 def one_line_error(error: ValueError) -> str:
@@ -91,6 +91,8 @@ def read_bytes(path: str, what: str, limit: int = MAX_INPUT_BYTES) -> bytes:
             raise BadInput(too_large)
         with open(path, "rb") as handle:
             data = handle.read(limit + 1)
+    except BadInput:
+        raise  # a ValueError of our own, said as it is
     except FileNotFoundError:
         raise BadInput(f"{what} file {path!r} {too_long_path(path) or 'does not exist'}") from None
     except NotADirectoryError:
@@ -355,6 +357,8 @@ def parse_sizes(text: str, option: str, minimum: int, maximum: int = MAX_PLAYERS
             if last > maximum:
                 raise BadInput(f"{option}: sizes must be at most {maximum}, got {last}")
             sizes.extend(range(first, last + 1, stride))
+    except BadInput:
+        raise  # a ValueError of our own, said as it is
     except ValueError:
         raise BadInput(f"{option}: cannot read {text!r}; write 16-64, 16-64/4 or 17,20,23") from None
     if min(sizes) < minimum:
