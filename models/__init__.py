@@ -3,7 +3,19 @@
 from models.event import Event, Layout, OddPolicy, SitOutScoring, default_names
 from models.metrics import Metrics, PlayerMetrics
 from models.progress import Progress
-from models.result import Answer, Bound, Moves, OtherWay, PlanResult, PlayerChange, Replan, Reseat, Status, Verdict
+from models.result import (
+    Answer,
+    Bound,
+    Comparison,
+    Moves,
+    OtherWay,
+    PlanResult,
+    PlayerChange,
+    Replan,
+    Reseat,
+    Status,
+    Verdict,
+)
 from models.schedule import SEAT_LETTERS, Correction, Provenance, Round, Schedule, Table
 from models.scores import Card, RoundMark, RoundScore, StandingRow, Standings
 from models.season import NightPlan, SeasonFigures, SeasonRow, SeasonRule, SeasonStandings
@@ -13,6 +25,7 @@ __all__ = [
     "Answer",
     "Bound",
     "Card",
+    "Comparison",
     "Correction",
     "Event",
     "Layout",

@@ -26,6 +26,17 @@ class Bound(BaseModel):
     proof: str
 
 
+class Comparison(BaseModel):
+    """A day beside the fixed rule on the same room (its checked figures) and the lower bound on that room,
+    or why they do not describe the day (optimizer.compare)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    fixed: Metrics | None = None
+    bound: Bound | None = None
+    skipped: str = ""
+
+
 class PlanResult(BaseModel):
     model_config = ConfigDict(frozen=True)
 

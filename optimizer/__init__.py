@@ -8,6 +8,7 @@
     swap / move / mark_played / rename (optimizer/fix.py) -> Schedule: fixes by hand, checked
     check(schedule)                        -> Metrics, or InvalidSchedule
     lower_bound(event)                     -> Bound
+    compare(schedule)                      -> Comparison: the fixed rule and the bound on the day's room
 
 The pipeline behind `plan` (optimizer/plan.py): constructions/ (starts) -> search/ (local search)
 -> cpsat/ (the whole-day model) -> checker.py (every candidate); bounds.py proves how good it is.
@@ -15,6 +16,7 @@ The pipeline behind `plan` (optimizer/plan.py): constructions/ (starts) -> searc
 
 from optimizer.bounds import lower_bound
 from optimizer.checker import InvalidSchedule, check, measure
+from optimizer.compare import compare
 from optimizer.config import PlanConfig
 from optimizer.constructions.fixed import fixed_schedule
 from optimizer.fix import FixRefused, mark_played, move, moved, rename, renamed_round, respelling, swap
@@ -28,6 +30,7 @@ __all__ = [
     "InvalidSchedule",
     "PlanConfig",
     "check",
+    "compare",
     "fixed_schedule",
     "lower_bound",
     "mark_played",

@@ -301,14 +301,15 @@ def test_a_score_sheets_long_title_is_printed_whole(tmp_path):
     """Issue 42: beside 'Round 1 · Table 2 · three-handed' a long title was cut to '...Tournam...'."""
     import optimizer
     from models import Event
-    from rotation.commands.print_command import compare
     from rotation.printing.pages import render_page
 
     title, date = "Northern Counties Riichi Mahjong Spring Tournament", "Saturday 12 June 2026"
     schedule = optimizer.fixed_schedule(Event.with_count(7, 1))
     html, pdf = tmp_path / "sheets.html", tmp_path / "sheets.pdf"
     options = Options(title=title, date=date, only=("sheets",))
-    html.write_text(render_page(schedule, optimizer.check(schedule), compare(schedule), options), encoding="utf-8")
+    html.write_text(
+        render_page(schedule, optimizer.check(schedule), optimizer.compare(schedule), options), encoding="utf-8"
+    )
     assert print_pdf(html, pdf).returncode == 0
     text = squash("".join(page.extract_text() for page in pypdf.PdfReader(pdf).pages))
     assert text.count(squash(f"{title} · {date}")) == 2 and "…" not in text  # tables of 4 and 3

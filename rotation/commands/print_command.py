@@ -7,7 +7,7 @@ import re
 import click
 
 import optimizer
-from models import Event, Schedule
+from models import Comparison, Schedule
 from models.rules import Rules
 from optimizer.words import counted
 from rotation.files.inputs import BadInput, read_rules, read_schedule
@@ -23,35 +23,6 @@ def parse_winds(text: str) -> tuple[str, ...]:
         return read_winds(text)
     except ListError as error:
         raise BadInput(f"--winds: {error.reason}") from None
-
-
-def compare(schedule: Schedule):
-    """Repeats of the fixed rule on the same room, and the lower bound, for the summary page.
-
-    The optimizer is called here, at the command's edge; the page renderer only lays the answer out.
-    """
-    from rotation.printing.pages import Comparison
-
-    if schedule.arrivals or schedule.departures or any(round_.absent for round_ in schedule.rounds):
-        # A re-planned day has a different room each round; neither figure is about that day.
-        return Comparison(
-            None,
-            None,
-            "players came and went during the day, so the full room's "
-            "fixed rotation and lower bound do not describe this schedule",
-        )
-    try:
-        event = Event(
-            players=schedule.players,
-            rounds=len(schedule.rounds),
-            odd=schedule.odd,
-            sit_out_scoring=schedule.sit_out_scoring,
-        )
-        fixed = optimizer.check(optimizer.fixed_schedule(event))
-    except (ValueError, optimizer.InvalidSchedule) as error:
-        return Comparison(None, None, f"the fixed rule cannot seat this room: {error}")
-    fair = fixed.turns_fair
-    return Comparison(fixed.repeats, optimizer.lower_bound(event), fixed_fair=fair)
 
 
 def parse_only(text: str | None) -> tuple[str, ...]:
@@ -180,7 +151,8 @@ def print_command(
         game_rules=rules or Rules(),
         **(rule_options(rules, schedule.sit_out_scoring) if rules else {}),
     )
-    comparison = compare(schedule) if "summary" in (parts or ("summary",)) else compare_skipped()
+    summary = "summary" in (parts or ("summary",))
+    comparison = optimizer.compare(schedule) if summary else Comparison(skipped="no summary page printed")
     try:
         pages = sheets(schedule, options)
         page = render_page(schedule, metrics, comparison, options, pages)
@@ -201,9 +173,3 @@ def print_command(
         counted(sum(p.kind == k for p in pages), *name) for k, name in kinds.items() if any(p.kind == k for p in pages)
     ]
     say(f"{html_path}: {counted(len(pages), 'page')} to print ({', '.join(counts)})")
-
-
-def compare_skipped():
-    from rotation.printing.pages import Comparison
-
-    return Comparison(None, None, "no summary page printed")

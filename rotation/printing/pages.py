@@ -18,7 +18,7 @@ from functools import lru_cache
 import jinja2
 import segno
 
-from models import SEAT_LETTERS, Bound, Metrics, Schedule
+from models import SEAT_LETTERS, Comparison, Metrics, Schedule
 from optimizer.words import proof_words
 from rotation import tool_version
 from rotation.files.output import metrics_lines
@@ -31,16 +31,6 @@ from rotation.printing.typeface import font_face_css
 from rotation.printing.walls import day_wall_charts
 
 MATRIX_UP_TO = 2000  # players: beyond, the who-meets-whom picture would be millions of squares too small to see
-
-
-@dataclass(frozen=True)
-class Comparison:
-    """The fixed MJMP rule and the lower bound on the same room, or why they do not apply."""
-
-    fixed_repeats: int | None
-    bound: Bound | None
-    skipped: str = ""
-    fixed_fair: bool = True  # False: the fixed rule does not share three-handed tables in turn
 
 
 @dataclass(frozen=True)

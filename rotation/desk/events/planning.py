@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import optimizer
-from models import Event, Moves, NightPlan, PlanResult, PlayerChange, Progress, Replan, Reseat, Schedule
+from models import Moves, NightPlan, PlanResult, PlayerChange, Progress, Replan, Reseat, Schedule
 from models.event import FixedRule
 from optimizer.words import counted, reseat_choice, why_no_schedule
 from rotation.desk.events.service import current_version, load_event, load_version
@@ -239,14 +239,6 @@ def result_figures(result: PlanResult) -> Made:
 
 def fixed_figures(schedule: Schedule, rule: FixedRule = FixedRule.MJMP) -> FixedFigures:
     """A fixed rule's metrics on the same room (MJMP item 23, the baseline, unless `rule` says otherwise),
-    or why they do not describe this day."""
-    if schedule.arrivals or schedule.departures or any(round_.absent for round_ in schedule.rounds):
-        return FixedFigures(
-            skipped="players came and went during the day, so the full room's fixed rotation does not apply"
-        )
-    try:
-        event = Event(players=schedule.players, rounds=len(schedule.rounds), odd=schedule.odd)
-        metrics = optimizer.check(optimizer.fixed_schedule(event, rule))
-    except (ValueError, optimizer.InvalidSchedule) as error:
-        return FixedFigures(skipped=f"the fixed rule cannot seat this room: {error}")
-    return FixedFigures(metrics=metrics)
+    or why they do not describe this day (optimizer.compare)."""
+    compared = optimizer.compare(schedule, rule)
+    return FixedFigures(metrics=compared.fixed) if compared.fixed else FixedFigures(skipped=compared.skipped)

@@ -9,6 +9,7 @@ from fastapi import HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
 import optimizer
+from models import Comparison
 from models.event import FixedRule
 from optimizer.constructions.fixed import rule_words
 from rotation.desk.deps import Id, QueryId, desk_of, page, pages_router, players_url
@@ -140,9 +141,8 @@ def print_page(
 ):
     """The printable page of `rotation print`, with the event's title and date; the find-your-table lists
     and slips by first name or by surname (`sort_by`, as `rotation print --sort-by`)."""
-    from rotation.commands.print_command import compare
     from rotation.printing.options import PARTS, SORTS
-    from rotation.printing.pages import Comparison, render_page
+    from rotation.printing.pages import render_page
 
     settings, shown = _shown(request, event_id)
     schedule = shown.schedule()
@@ -158,7 +158,7 @@ def print_page(
 
     def make() -> str:
         metrics = optimizer.check(schedule)  # nothing unchecked reaches the wall
-        comparison = Comparison(None, None, SERIES_NIGHT) if settings.series else compare(schedule)
+        comparison = Comparison(skipped=SERIES_NIGHT) if settings.series else optimizer.compare(schedule)
         return render_page(schedule, metrics, comparison, options)
 
     key = ("print", shown.id, options)  # the options whole: a change of rules or score entry prints anew
