@@ -13,8 +13,7 @@ from optimizer.words import counted
 from rotation.files.inputs import BadInput, read_rules, read_schedule
 from rotation.files.lists import ListError, read_winds
 from rotation.files.writing import check_outputs, say, write_outputs
-
-PART_NAMES = ("walls", "lookup", "slips", "sheets", "summary")
+from rotation.printing.options import PARTS, SORTS, options_for
 
 
 def parse_winds(text: str) -> tuple[str, ...]:
@@ -29,9 +28,9 @@ def parse_only(text: str | None) -> tuple[str, ...]:
     if not text:
         return ()
     parts = tuple(p.strip() for p in text.split(",") if p.strip())
-    unknown = [p for p in parts if p not in PART_NAMES]
+    unknown = [p for p in parts if p not in PARTS]
     if unknown or not parts:
-        raise BadInput(f"--only: unknown part {', '.join(unknown) or text!r}; choose from {','.join(PART_NAMES)}")
+        raise BadInput(f"--only: unknown part {', '.join(unknown) or text!r}; choose from {','.join(PARTS)}")
     return parts
 
 
@@ -72,7 +71,7 @@ def parse_text(option: str, text: str) -> str:
 @click.option(
     "--only",
     metavar="PARTS",
-    help="Print only these parts, comma-separated: walls,lookup,slips,sheets,summary. "
+    help=f"Print only these parts, comma-separated: {','.join(PARTS)}. "
     "Default: walls, slips and summary, and lookup for rooms over 24 players.",
 )
 @click.option(
@@ -83,7 +82,7 @@ def parse_text(option: str, text: str) -> str:
 )
 @click.option(
     "--sort-by",
-    type=click.Choice(["first", "surname"]),
+    type=click.Choice(SORTS),
     default="first",
     show_default=True,
     help="Order of the find-your-table lists and the slips: by first name, or by surname (listed as "
@@ -123,7 +122,6 @@ def print_command(
 ):
     """Wall charts, find-your-table lists, score cards and sheets, and a summary page, ready to print."""
     # Imported here: matplotlib takes half a second, which no other command should pay.
-    from rotation.printing.options import Options, rule_options
     from rotation.printing.pages import render_page, sheets
     from rotation.printing.pictures import summary_png
 
@@ -139,7 +137,10 @@ def print_command(
         raise BadInput(f"{file}: invalid schedule: {error}") from None
     rounds = parse_rounds(rounds_text, schedule)
     rules = read_rules(rules_path) if rules_path else None
-    options = Options(
+    options = options_for(
+        rules or Rules(),
+        schedule.sit_out_scoring,
+        rules_printed=rules is not None,
         title=title,
         date=date,
         only=parts,
@@ -148,8 +149,6 @@ def print_command(
         players_url=players_url,
         winds=parse_winds(winds),
         results=form,
-        game_rules=rules or Rules(),
-        **(rule_options(rules, schedule.sit_out_scoring) if rules else {}),
     )
     summary = "summary" in (parts or ("summary",))
     comparison = optimizer.compare(schedule) if summary else Comparison(skipped="no summary page printed")

@@ -56,12 +56,17 @@ class Options:
     game_rules: Rules = Rules()  # the event's rules: the games in a round, the values a game-result row takes
 
 
-def rule_options(rules: Rules, sit_out_scoring: SitOutScoring) -> dict:
-    """Options for the event's rules: the rules page (the scoring lines, the three-handed and sit-out
-    rules in the event's words) and the line at the foot of each score sheet."""
+def options_for(rules: Rules, sit_out_scoring: SitOutScoring, *, rules_printed: bool, **asked) -> Options:
+    """The print's options for an event with these rules (the games in a round, the values a game-result
+    row takes) and what the director `asked` for; with `rules_printed`, the rules page (the scoring lines,
+    the three-handed and sit-out rules in the event's words) and the line at the foot of each score sheet.
+    The one place `rotation print` and the desk's print form become Options."""
+    if not rules_printed:
+        return Options(game_rules=rules, **asked)
     sit_out = rules.sit_out or SIT_OUT_RULE[sit_out_scoring]
     texts = RuleTexts(rules.three_handed, rules.sit_out)
-    return {"scoring": rules.line(), "rules": (*rules.sheet(), rules.three_handed, sit_out), "texts": texts}
+    sheet = (*rules.sheet(), rules.three_handed, sit_out)
+    return Options(game_rules=rules, scoring=rules.line(), rules=sheet, texts=texts, **asked)
 
 
 def parts_for(schedule: Schedule, options: Options) -> tuple[str, ...]:

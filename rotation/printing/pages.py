@@ -13,15 +13,13 @@ import base64
 import html
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 
-import jinja2
 import segno
 
 from models import SEAT_LETTERS, Comparison, Metrics, Schedule
 from optimizer.words import proof_words
-from rotation import tool_version
 from rotation.files.output import metrics_lines
+from rotation.printing.environment import environment
 from rotation.printing.lookup import lookup_pages
 from rotation.printing.options import Options, event_line, parts_for, round_indexes, seat_legend, title_of
 from rotation.printing.paper import PAGE_HEIGHT_MM, PAGE_WIDTH_MM
@@ -77,20 +75,6 @@ def expected_pages(schedule: Schedule, options: Options = Options()) -> int:
     return len(sheets(schedule, options))
 
 
-@lru_cache(maxsize=1)
-def _environment() -> jinja2.Environment:
-    # autoescape=True for every template: names come from the director's file and must never be markup.
-    environment = jinja2.Environment(
-        loader=jinja2.PackageLoader("rotation.printing", "templates"),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
-    environment.globals["tool_version"] = tool_version()  # in the page's head: which version printed it
-    return environment
-
-
 def _lines(metrics: Metrics) -> list[str]:
     """The checker's report, one figure per bullet; total repeats are in the table above them."""
     return metrics_lines(metrics)[1:]
@@ -124,7 +108,7 @@ def render_page(
     matrix = len(schedule.players) <= MATRIX_UP_TO
     heading, event = title_of(options, schedule), event_line(options, schedule)
     page = (
-        _environment()
+        environment()
         .get_template("print.html.j2")
         .render(
             title=heading,

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import json
 
-import jinja2
-
 from models import SeasonRow, SeasonRule, SeasonStandings
 from rotation.files.output import csv_text
+from rotation.printing.environment import environment
 
 UNRANKED = "-"  # below the minimum of games: listed, not ranked
 
@@ -94,14 +93,15 @@ def season_json(season: SeasonStandings) -> str:
 
 def season_html(season: SeasonStandings, title: str = "") -> str:
     """A self-contained printable page, like the night's standings (standings.html.j2)."""
-    environment = jinja2.Environment(
-        loader=jinja2.PackageLoader("rotation.printing", "templates"), autoescape=True, undefined=jinja2.StrictUndefined
-    )
-    return environment.get_template("season_standings.html.j2").render(
-        title=title or season_heading(season),
-        event=title,
-        heading=season_heading(season),
-        labels=season.labels,
-        rows=[(place(row), row, score_text(season, row), night_cells(row)) for row in season.rows],
-        notes=season_notes(season),
+    return (
+        environment()
+        .get_template("season_standings.html.j2")
+        .render(
+            title=title or season_heading(season),
+            event=title,
+            heading=season_heading(season),
+            labels=season.labels,
+            rows=[(place(row), row, score_text(season, row), night_cells(row)) for row in season.rows],
+            notes=season_notes(season),
+        )
     )

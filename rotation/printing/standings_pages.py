@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import json
 
-import jinja2
-
 from models import RoundMark, RoundScore, StandingRow, Standings
 from models.event import SitOutScoring
 from models.rules import Rules, Ties
 from models.scores import HighScore
 from rotation import tool_version
 from rotation.files.output import NOT_HERE_WORD, SIT_OUT_WORDS, THREE_HANDED_WORD, csv_text
+from rotation.printing.environment import environment
 
 SIT_OUT_SIGN = "*"  # on every sat-out round's points: scored by the event's rule, not earned at a table
 THREE_HANDED_SIGN = "³"
@@ -189,19 +188,18 @@ def standings_json(standings: Standings) -> str:
 def standings_html(standings: Standings, title: str = "", date: str = "", rules: Rules | None = None) -> str:
     """A self-contained printable page (no network needed), in the printout's font; the event's rule
     sheet under the standings when `rules` are given."""
-    # Its own environment: rotation.printing.pages's would import matplotlib (half a second) for a table.
-    environment = jinja2.Environment(
-        loader=jinja2.PackageLoader("rotation.printing", "templates"), autoescape=True, undefined=jinja2.StrictUndefined
-    )
-    environment.globals["tool_version"] = tool_version()
-    return environment.get_template("standings.html.j2").render(
-        title=title or heading(standings),
-        event=title,
-        date=date,
-        heading=heading(standings),
-        standings=standings,
-        rows=[(row, player_note(row), [cell(score) for score in row.rounds]) for row in standings.rows],
-        footnotes=footnotes(standings),
-        highs=high_lines(standings),
-        rules=rules.sheet() if rules is not None else (),
+    return (
+        environment()
+        .get_template("standings.html.j2")
+        .render(
+            title=title or heading(standings),
+            event=title,
+            date=date,
+            heading=heading(standings),
+            standings=standings,
+            rows=[(row, player_note(row), [cell(score) for score in row.rounds]) for row in standings.rows],
+            footnotes=footnotes(standings),
+            highs=high_lines(standings),
+            rules=rules.sheet() if rules is not None else (),
+        )
     )

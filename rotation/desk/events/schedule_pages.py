@@ -114,9 +114,12 @@ def print_options(request: Request, event_id: Id):
 
 
 def _print_options(settings: EventSettings, parts=(), rounds=None, players_url: str = "", sort_by: str = "first"):
-    from rotation.printing.options import Options, rule_options
+    from rotation.printing.options import options_for
 
-    return Options(
+    return options_for(
+        settings.rules,  # the games in a round, also on points sheets
+        settings.sit_out_scoring,
+        rules_printed=settings.score_entry == "games",
         title=settings.title,
         date=settings.date,
         only=tuple(parts),
@@ -125,8 +128,6 @@ def _print_options(settings: EventSettings, parts=(), rounds=None, players_url: 
         players_url=players_url,
         winds=tuple(settings.winds),
         results=settings.score_entry,
-        game_rules=settings.rules,  # the games in a round, also on points sheets
-        **(rule_options(settings.rules, settings.sit_out_scoring) if settings.score_entry == "games" else {}),
     )
 
 
