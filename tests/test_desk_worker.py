@@ -12,17 +12,17 @@ import pytest
 from desk_helpers import names, seeded_event
 from rotation.desk.events.settings import EventSettings
 from rotation.desk.storage import PlanRequest, Store
-from rotation.desk.worker import Planner, own_process_group
+from rotation.desk.worker import WorkerPlanner, own_process_group
 
 pytestmark = pytest.mark.subprocess
 
 SETTINGS = EventSettings(names=names(18), rounds=6, odd="sit-out", time_limit=120)
 
 
-def started(db) -> tuple[Planner, int, subprocess.Popen]:
+def started(db) -> tuple[WorkerPlanner, int, subprocess.Popen]:
     store = Store(db)
     run_id = store.add_run(seeded_event(db, SETTINGS), PlanRequest(settings=SETTINGS), 120.0, desk="this desk")
-    planner = Planner(str(db), "this desk")
+    planner = WorkerPlanner(str(db), "this desk")
     planner.start(run_id)
     return planner, run_id, planner.processes[run_id]
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from rotation.desk.storage import Store
-from rotation.desk.worker import Planner
+from rotation.desk.worker import WorkerPlanner
 
 
 def state(pid: int) -> str:
@@ -25,7 +25,7 @@ def state(pid: int) -> str:
 def test_a_worker_that_ended_is_not_left_defunct(tmp_path):
     db = tmp_path / "desk.sqlite3"
     Store(db).close()
-    planner = Planner(str(db), desk="this desk")
+    planner = WorkerPlanner(str(db), desk="this desk")
     pids = [planner.start(run_id) for run_id in (1, 2, 3)]  # no such runs: each worker ends at once
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and any(state(pid) not in ("", "Z") for pid in pids):

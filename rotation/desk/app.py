@@ -23,7 +23,7 @@ from rotation.desk.security import LOCAL_HOSTS, Guard, GuardMiddleware
 from rotation.desk.series import pages as series_pages
 from rotation.desk.storage import RunStatus, Store, backup
 from rotation.desk.storage.lock import DeskLock
-from rotation.desk.worker import Planner as WorkerPlanner
+from rotation.desk.worker import WorkerPlanner
 
 
 def create_app(

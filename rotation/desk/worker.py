@@ -104,7 +104,7 @@ def _watch(progress: _ProgressWriter) -> None:
         time.sleep(PROGRESS_EVERY)
 
 
-class Planner:
+class WorkerPlanner:
     """The desk's side: starts one worker per run, closes the run of a worker that ended without a word,
     ends them all at shutdown. `desk`: this desk's id, stamped on the runs it starts."""
 

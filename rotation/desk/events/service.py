@@ -83,7 +83,7 @@ class SettingsMoved(DeskError):
 
 
 class Planner(Protocol):
-    """Starts planning processes and ends them at shutdown (rotation.desk.worker.Planner); `desk` is the
+    """Starts planning processes and ends them at shutdown (rotation.desk.worker.WorkerPlanner); `desk` is the
     id of the desk it belongs to, stamped on the runs it starts."""
 
     desk: str

@@ -270,7 +270,7 @@ class RunRow(BaseModel):
     progress: RunProgress
     message: str
     version_id: int | None
-    desk: str  # the desk that started it (rotation.desk.worker.Planner.desk)
+    desk: str  # the desk that started it (rotation.desk.worker.WorkerPlanner.desk)
 
     @property
     def running(self) -> bool:
