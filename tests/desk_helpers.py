@@ -9,7 +9,7 @@ import optimizer
 from models import Event
 from rotation.desk.events import planning, service
 from rotation.desk.events.settings import EventSettings
-from rotation.desk.storage import Made, Store, VersionKind
+from rotation.desk.storage import HowMade, Store, VersionKind
 
 HOSTILE = "<img src=x onerror=alert(1)>"
 LOCAL = "http://127.0.0.1"
@@ -47,7 +47,7 @@ def seeded_event(db_path, settings: EventSettings) -> int:
             schedule,
             kind=VersionKind.PLAN,
             note="the fixed rule",
-            figures=Made(fixed=planning.fixed_figures(schedule)),
+            figures=HowMade(fixed=planning.fixed_figures(schedule)),
             parent=None,
         )
     store.close()

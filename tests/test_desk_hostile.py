@@ -16,7 +16,7 @@ from rotation.commands.cli import cli
 from rotation.desk.app import create_app
 from rotation.desk.events import runs, service
 from rotation.desk.events.settings import EventSettings
-from rotation.desk.storage import Made, PlanRequest, RunStatus, Store, VersionKind
+from rotation.desk.storage import HowMade, PlanRequest, RunStatus, Store, VersionKind
 from rotation.desk.storage.lock import DeskBusy
 from test_desk_layers import FakePlanner, page_routes
 
@@ -237,7 +237,7 @@ def test_the_projector_after_a_day_made_shorter_than_its_releases(client, db):
     version = store.version(store.event(shorter).current_version)
     with store.change() as change:
         store.add_version(
-            change, event_id, version.schedule(), kind=VersionKind.PLAN, note="shorter", figures=Made(), parent=None
+            change, event_id, version.schedule(), kind=VersionKind.PLAN, note="shorter", figures=HowMade(), parent=None
         )
     assert client.get(f"/e/{event_id}/screen").status_code == 200
 

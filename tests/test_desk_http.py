@@ -16,7 +16,7 @@ from desk_helpers import HOSTILE, LOCAL, errors_beside_fields, names, seeded_eve
 from models import Event, Schedule
 from rotation.desk.app import create_app
 from rotation.desk.events.settings import EventSettings
-from rotation.desk.storage import SCHEMA_VERSION, Made, NewerDatabase, PlanRequest, Store, VersionKind
+from rotation.desk.storage import SCHEMA_VERSION, HowMade, NewerDatabase, PlanRequest, Store, VersionKind
 from rotation.files.output import metrics_lines
 
 FORM = {"title": "Spring open", "date": "12 June", "rounds": "4", "time_limit": "2", "odd": "three-handed"}
@@ -466,7 +466,7 @@ def test_a_schedule_the_checker_refuses_is_never_stored(db):
     )
     with pytest.raises(optimizer.InvalidSchedule):
         with store.change() as db_:
-            store.add_version(db_, event_id, broken, kind=VersionKind.SWAP, note="", figures=Made(), parent=None)
+            store.add_version(db_, event_id, broken, kind=VersionKind.SWAP, note="", figures=HowMade(), parent=None)
     assert len(store.versions(event_id)) == 1
     assert store.event(event_id).current_version == store.versions(event_id)[0].id
 

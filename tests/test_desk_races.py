@@ -17,7 +17,7 @@ from desk_helpers import LOCAL, names, seeded_event, token_of
 from models import Moves, Reseat, Schedule
 from rotation.desk.app import create_app
 from rotation.desk.events.settings import EventSettings
-from rotation.desk.storage import Made, ReplanRequest, RunStatus, Store, VersionKind
+from rotation.desk.storage import HowMade, ReplanRequest, RunStatus, Store, VersionKind
 from test_desk_layers import FakePlanner
 
 TRIES = 12
@@ -137,7 +137,7 @@ def propose(db, event_id: int) -> int:
                 proposal,
                 kind=VersionKind.REPLAN,
                 note="proposal",
-                figures=Made(proposal=run_id, reseat=Reseat.FEWEST, moves=moves, changes=[]),
+                figures=HowMade(proposal=run_id, reseat=Reseat.FEWEST, moves=moves, changes=[]),
                 parent=version.id,
                 current=False,
             )

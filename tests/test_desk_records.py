@@ -18,7 +18,7 @@ from rotation.desk.events import changes, planning, service, views
 from rotation.desk.events.settings import EventSettings
 from rotation.desk.storage import (
     Figures,
-    Made,
+    HowMade,
     PlanRequest,
     ReplanRequest,
     RunKind,
@@ -98,7 +98,7 @@ def test_a_proposal_is_stored_with_its_choice_moves_and_changes_as_json(tmp_path
     store = Store(tmp_path / "desk.sqlite3")
     event_id = store.add_event(EventSettings(names=names(8), rounds=3))
     schedule = optimizer.fixed_schedule(Event(players=tuple(names(8)), rounds=3))
-    made = Made(
+    made = HowMade(
         proposal=7,
         reseat=Reseat.ALL,
         moves=Moves(moves=4, players=2, bound=1),

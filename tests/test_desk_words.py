@@ -31,7 +31,7 @@ def planned_version(db, settings: EventSettings, method: str, proof: str) -> int
     import optimizer
     from models import Bound, Event
     from rotation.desk.events import planning
-    from rotation.desk.storage import Made, Store, VersionKind
+    from rotation.desk.storage import HowMade, Store, VersionKind
 
     event_id = seeded_event(db, settings)
     store = Store(db)
@@ -39,7 +39,7 @@ def planned_version(db, settings: EventSettings, method: str, proof: str) -> int
     assert row is not None and row.current_version is not None
     schedule = store.version(row.current_version).schedule()
     fixed = planning.fixed_figures(optimizer.fixed_schedule(Event.with_count(len(settings.names), settings.rounds)))
-    figures = Made(bound=Bound(repeats=0, proof=proof), method=method, runtime=2.0, fixed=fixed)
+    figures = HowMade(bound=Bound(repeats=0, proof=proof), method=method, runtime=2.0, fixed=fixed)
     with store.change() as change:
         store.add_version(
             change,

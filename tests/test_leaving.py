@@ -17,7 +17,7 @@ from optimizer.leaving import NameRefused, arriving, leaving
 from rotation.commands.cli import main
 from rotation.desk.app import create_app
 from rotation.desk.events.settings import EventSettings
-from rotation.desk.storage import Made, Store, VersionKind
+from rotation.desk.storage import HowMade, Store, VersionKind
 
 NAMES = ("Zoë Weiß", "Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal")
 
@@ -74,7 +74,7 @@ def desk(day, tmp_path):
     store = Store(db)
     event_id = store.add_event(EventSettings(names=list(NAMES), rounds=4, odd="sit-out", workers=1))
     with store.change() as change:
-        store.add_version(change, event_id, day, kind=VersionKind.REPLAN, note="", figures=Made(), parent=None)
+        store.add_version(change, event_id, day, kind=VersionKind.REPLAN, note="", figures=HowMade(), parent=None)
     store.close()
     with TestClient(create_app(db), base_url=LOCAL) as client:
         yield client, event_id, token_of(client.get(f"/events/{event_id}").text)

@@ -20,7 +20,7 @@ from rotation.desk.events.service import current_version, load_event, load_versi
 from rotation.desk.events.settings import EventSettings, FieldErrors
 from rotation.desk.storage import (
     FixedFigures,
-    Made,
+    HowMade,
     ReplanRequest,
     RunKind,
     RunRow,
@@ -225,10 +225,10 @@ def _plan_note(run: RunRow, planned: Planned) -> str:
     )
 
 
-def result_figures(result: PlanResult) -> Made:
+def result_figures(result: PlanResult) -> HowMade:
     """What a plan says about itself beyond the schedule: bound, proof, method, time, the fixed rule."""
     assert result.schedule is not None
-    return Made(
+    return HowMade(
         bound=result.bound,
         method=result.method,
         runtime=result.runtime,

@@ -112,7 +112,7 @@ class FixedFigures(BaseModel):
         return {key: value for key, value in handler(self).items() if value is not None}
 
 
-class Made(BaseModel):
+class HowMade(BaseModel):
     """How a version was made, as far as its maker knows it: a plan's bound, method, time and the fixed
     rule beside it; a re-plan's proposal (the run), choice, moves and the players whose seats changed.
     A change by hand carries the plan's part over (`carried`)."""
@@ -129,14 +129,14 @@ class Made(BaseModel):
     reseat: Reseat | None = None
     moves: Moves | None = None
 
-    def carried(self) -> Made:
+    def carried(self) -> HowMade:
         """What a fixed copy of the schedule keeps: how the plan was made, not what its run changed."""
-        return Made(
+        return HowMade(
             **self.model_dump(include={"bound", "method", "runtime", "interrupted", "fixed"}, exclude_unset=True)
         )
 
 
-class Figures(Made):
+class Figures(HowMade):
     """The `figures` column of a version (JSON): how it was made, and the checker's metrics of it."""
 
     metrics: Metrics

@@ -8,7 +8,7 @@ import sqlite3
 import optimizer
 from models import Schedule
 from rotation.desk.storage.base import Connection
-from rotation.desk.storage.records import Figures, Made, VersionKind, VersionRow, now, parsed
+from rotation.desk.storage.records import Figures, HowMade, VersionKind, VersionRow, now, parsed
 
 _VERSION_COLUMNS = "*, coalesce(json_extract(schedule, '$.played'), 0) AS played"
 
@@ -22,7 +22,7 @@ class Versions(Connection):
         *,
         kind: VersionKind,
         note: str,
-        figures: Made,
+        figures: HowMade,
         parent: int | None,
         current: bool = True,
     ) -> int:
