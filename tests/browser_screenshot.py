@@ -142,10 +142,6 @@ def screenshot_all(schedule: Schedule, html: Path, png: Path) -> subprocess.Comp
     return screenshot(html, png, width=3 * 816 + 90, height=rows * 1066 + 60, scale=0.5)
 
 
-def dump_dom(html: Path) -> str:
-    return run_chromium(html, "--dump-dom").stdout
-
-
 def console_errors(log: str) -> list[str]:
     """Lines where the page itself complained: script errors, failed loads, console messages."""
     marks = ("Uncaught", "CONSOLE", "Failed to load", "net::ERR")

@@ -44,12 +44,6 @@ def _collator() -> pyuca.Collator:
     return pyuca.Collator()  # the Unicode Collation Algorithm's default table: Ł with L, é with e
 
 
-def surname(name: str) -> str:
-    """The last word of a name: what a surname-sorted list files it under."""
-    words = name.split()
-    return words[-1] if words else name
-
-
 def shown_name(name: str, sort_by: str = "first") -> str:
     """The name as a list sorted by surname shows it: "Kierkegaard, Mei-Ling"."""
     words = name.split()
