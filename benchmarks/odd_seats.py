@@ -4,7 +4,7 @@
 of four, 9 to 63 players over 2 to 8 rounds, under `--odd three-handed` (under `--odd sit-out` every
 table has four seats and the equitable colouring gives a spread of at most 1 by construction), checks
 each schedule, and compares its seat spread with the bound its seating gives: 1, or 2 where
-`forced_seat_spread` proves that seat D cannot go round (optimizer.balance.seats). A room above it is
+`forced_seat_spread` proves that seat D cannot go round (optimizer.balance.letters). A room above it is
 given to the exact letters model (optimizer.balance.exact_letters) to prove its fewest spread for those
 tables. Writes odd_seats.json and odd_seats.md, naming every room above the bound.
 """
@@ -23,7 +23,7 @@ from benchmarks.odd_counts import COUNTS, ROUNDS
 from models import Event, OddPolicy
 from optimizer.balance import forced_seat_spread
 from optimizer.balance.exact_letters import exact_letters
-from optimizer.balance.seats import _sat_at_four
+from optimizer.balance.letters import _sat_at_four
 from optimizer.budget import Budget
 from optimizer.seats import from_schedule
 

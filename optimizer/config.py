@@ -78,7 +78,7 @@ class PlanConfig:
     """Restarts of the table numbering between regroupings for table numbers: fewer than the first
     numbering's (the regrouping itself shakes the day)."""
 
-    # The table numbers (optimizer.balance.tables) and seat letters (optimizer.balance.seats)
+    # The table numbers (optimizer.balance.tables) and seat letters (optimizer.balance.letters)
     numbering_seconds: float = 0.05
     """The table numbering may end this long after the run's end: its first descent takes milliseconds in
     the rooms that are regrouped, and without one the numbers are as built."""

@@ -370,7 +370,7 @@ def _three_handed_fixed_seats(players: int, rounds: int) -> np.ndarray:
 @pytest.mark.parametrize("players, rounds, fewest, local_above", [(13, 4, 2, False), (21, 7, 1, True)])
 def test_exact_letters_reach_the_fewest_spread_the_tables_of_three_allow(players, rounds, fewest, local_above):
     from optimizer.balance.exact_letters import exact_letters
-    from optimizer.balance.seats import _sat_at_four
+    from optimizer.balance.letters import _sat_at_four
 
     seats = _three_handed_fixed_seats(players, rounds)
     found = exact_letters(

@@ -17,9 +17,9 @@ the order of rounds never change who meets whom, and polish only regroups (so le
 balanced after it).
 """
 
+from optimizer.balance.letters import balance_letters, forced_seat_spread, letter_counts, seat_spread
 from optimizer.balance.order import back_to_back, fair_order, order_rounds
 from optimizer.balance.polish import polish, regroup_for_tables, trios_again
-from optimizer.balance.seats import balance_letters, forced_seat_spread, letter_counts, seat_spread
 from optimizer.balance.tables import (
     balance_table_numbers,
     forced_table_visits,

@@ -1,6 +1,6 @@
 """Seat letters by CP-SAT: the fewest seat spread a seating allows, for rooms with tables of three.
 
-The equitable colouring (optimizer.balance.seats) proves spread <= 1 only where every table has four
+The equitable colouring (optimizer.balance.letters) proves spread <= 1 only where every table has four
 seats; with tables of three its local search may stop above what the seating allows. This model takes
 the tables as they are (nobody changes table) and decides the letters exactly:
 

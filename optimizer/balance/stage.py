@@ -14,10 +14,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from optimizer.balance.letters import balance_letters
 from optimizer.balance.order import order_rounds
 from optimizer.balance.other_days import offer_exact_numbering, offer_other_days
 from optimizer.balance.polish import polish, regroup_for_tables
-from optimizer.balance.seats import balance_letters
 from optimizer.balance.tables import KICKS, balance_table_numbers
 from optimizer.budget import Budget, Stop
 from optimizer.provenance import BALANCED

@@ -22,7 +22,7 @@ played rounds of a re-planned day do:
   their weights (optimizer.season.descent).
 - turns: three-handed rounds and sit-outs taken on earlier nights; tonight's go first to the players who
   took fewest (a guest counts as level with the least burdened).
-- seat letters: each player's letters balance over the season (optimizer.balance.seats).
+- seat letters: each player's letters balance over the season (optimizer.balance.letters).
 Players are matched by id where both nights have one (the names list's id column), else by name as
 the project compares names (models.event.name_key: 'Ann' and 'ANN' are one). Tonight's schedule is
 still checked on its own (optimizer.checker).
@@ -36,7 +36,7 @@ import numpy as np
 
 from models import Event, Metrics, Schedule, SeasonFigures
 from models.event import name_key
-from optimizer.balance.seats import seat_spread
+from optimizer.balance.letters import seat_spread
 from optimizer.requests import turn_exempt
 from optimizer.seats import Seats, from_schedule, meetings, repeats_in
 from optimizer.state import History

@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 
 from models import Event, NightPlan, PlanResult, Progress, Schedule, Status
-from optimizer.balance.seats import balance_letters
+from optimizer.balance.letters import balance_letters
 from optimizer.budget import Budget, Stop
 from optimizer.checker import InvalidSchedule, check, indirect_meetings
 from optimizer.plan import plan
