@@ -38,7 +38,7 @@ the design player whose seat the newcomer takes or the newcomer itself (numbered
 
 
 @dataclass(frozen=True)
-class _Room:
+class _Joining:
     """The design for the tables of four, each player's table in it round by round (EMPTY for the
     newcomers, who are not in it), and how many newcomers join."""
 
@@ -65,7 +65,7 @@ def joining_seating(player_count: int, rounds: int) -> Made | None:
     if made is None:
         return None
     design, method = made
-    room = _Room(design, table_of(design, player_count), newcomers)
+    room = _Joining(design, table_of(design, player_count), newcomers)
     steps = min(MAX_STEPS, MAX_SEATS_WEIGHED // (newcomers * design.size))
     for sit_outs in islice(_steps(room, (), np.zeros((newcomers, player_count), bool)), steps):
         if len(sit_outs) == newcomers * rounds:
@@ -74,7 +74,7 @@ def joining_seating(player_count: int, rounds: int) -> Made | None:
     return None
 
 
-def _steps(room: _Room, sit_outs: SitOuts, met: np.ndarray) -> Iterator[SitOuts]:
+def _steps(room: _Joining, sit_outs: SitOuts, met: np.ndarray) -> Iterator[SitOuts]:
     """Every step of the search, depth first: the sit-outs so far, then each way to go on.
     `met`: newcomers x players, whom each newcomer has sat with so far."""
     yield sit_outs
@@ -91,7 +91,7 @@ def _steps(room: _Room, sit_outs: SitOuts, met: np.ndarray) -> Iterator[SitOuts]
             yield from _steps(room, sit_outs + (player,), now_met)
 
 
-def _choices(room: _Room, round_: int, newcomer: int, sit_outs: SitOuts, met: np.ndarray) -> Iterator[int]:
+def _choices(room: _Joining, round_: int, newcomer: int, sit_outs: SitOuts, met: np.ndarray) -> Iterator[int]:
     """Whose seat the newcomer may take this round, at a table no other newcomer has (table by table,
     seat by seat), then the newcomer itself sitting out."""
     sat_out = _sat_out(room, sit_outs)
@@ -112,7 +112,7 @@ def _open_seats(players: np.ndarray, met: np.ndarray, sat_out: np.ndarray) -> np
     return np.where(count == 1, seen, count == 0) & ~sat_out[players]
 
 
-def _can_go_on(room: _Room, round_: int, sit_outs: SitOuts, met: np.ndarray) -> bool:
+def _can_go_on(room: _Joining, round_: int, sit_outs: SitOuts, met: np.ndarray) -> bool:
     """Whether every newcomer has a seat it may take in every round from `round_` on, but one if it has
     not sat out yet (other newcomers' seats aside)."""
     sat_out = _sat_out(room, sit_outs)
@@ -122,13 +122,13 @@ def _can_go_on(room: _Room, round_: int, sit_outs: SitOuts, met: np.ndarray) -> 
     return bool((seatless.sum(axis=1) <= may_sit_out).all())
 
 
-def _sat_out(room: _Room, sit_outs: SitOuts) -> np.ndarray:
+def _sat_out(room: _Joining, sit_outs: SitOuts) -> np.ndarray:
     sat_out = np.zeros(room.player_count, bool)
     sat_out[list(sit_outs)] = True
     return sat_out
 
 
-def _join(room: _Room, sit_outs: SitOuts) -> Seats:
+def _join(room: _Joining, sit_outs: SitOuts) -> Seats:
     """The design with each newcomer in the seats it takes."""
     seats = room.design.copy()
     for k, player in enumerate(sit_outs):
