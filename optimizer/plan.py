@@ -35,7 +35,7 @@ from optimizer.config import PlanConfig
 from optimizer.constructions.fixed import fixed_schedule, fixed_seating
 from optimizer.constructions.stage import offer_starts
 from optimizer.constructions.stayers import place_stayers
-from optimizer.provenance import Provenance
+from optimizer.provenance import Method
 from optimizer.run import Run
 from optimizer.search.stage import search
 from optimizer.stages import SearchOutcome
@@ -83,7 +83,7 @@ def _fixed_rule(run: Run, warm_start: bool) -> int:
     """The fixed rule's repeats, the checker's count; with `warm_start` the fixed rule is offered as the
     first start, and in a day without stays its check is the fixed rule's own (one check, not two)."""
     if warm_start:
-        run.offer(place_stayers(fixed_seating(run.event), run.event), Provenance.of("fixed rule"))
+        run.offer(place_stayers(fixed_seating(run.event), run.event), Method.of("fixed rule"))
         if run.best is not None and not run.event.stay:
             return run.best.metrics.repeats
     return check(fixed_schedule(run.event), indirect=False).repeats

@@ -51,19 +51,20 @@ NUMBERED_EXACTLY = Step(Change.NUMBERED_EXACTLY, "tables numbered exactly")
 
 
 @dataclass(frozen=True)
-class Provenance:
-    """A seating's steps, the first what built it."""
+class Method:
+    """How a seating was made: its steps, the first what built it; its words are the result's method
+    (models.Provenance is the schedule file's record, which carries them)."""
 
     steps: tuple[Step, ...]
 
     @classmethod
-    def of(cls, words: str) -> Provenance:
+    def of(cls, words: str) -> Method:
         """A seating built in one step, named by `words`."""
         return cls((built(words),))
 
-    def then(self, *steps: Step) -> Provenance:
-        """The same seating's provenance after these steps changed it."""
-        return Provenance(self.steps + steps)
+    def then(self, *steps: Step) -> Method:
+        """The same seating's method after these steps changed it."""
+        return Method(self.steps + steps)
 
     def __str__(self) -> str:
         return ", ".join(str(step) for step in self.steps)

@@ -18,7 +18,7 @@ from models import Bound, Event, Progress
 from optimizer.bounds import lower_bound
 from optimizer.budget import Budget
 from optimizer.config import PlanConfig
-from optimizer.provenance import Provenance
+from optimizer.provenance import Method
 from optimizer.search import Costs
 from optimizer.seats import Seats
 from optimizer.stages import Start
@@ -97,7 +97,7 @@ class Run(RunContext):
             return None
         return Costs.of(self.event, self.history.met_before, self.history.burdens_before, self.history.previous)
 
-    def offer(self, seats: Seats, made: Provenance, found_at: float | None = None) -> None:
+    def offer(self, seats: Seats, made: Method, found_at: float | None = None) -> None:
         self.incumbent.offer(seats, made, found_at)
 
     @property

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from optimizer.budget import Budget
-from optimizer.provenance import Provenance, Step
+from optimizer.provenance import Method, Step
 from optimizer.seats import Seats
 
 if TYPE_CHECKING:
@@ -23,13 +23,13 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class Start:
     seats: Seats
-    made: Provenance
+    made: Method
 
     @classmethod
     def of(cls, found: tuple[Seats, str]) -> Start:
         """A construction's answer (optimizer.constructions: its seats and its name) as a start."""
         seats, words = found
-        return cls(seats, Provenance.of(words))
+        return cls(seats, Method.of(words))
 
     def then(self, seats: Seats, *steps: Step) -> Start:
         """The start these steps made of this one."""
@@ -42,7 +42,7 @@ class ProbeResult:
     exists (named by `how`), or neither (out of time, or stopped)."""
 
     seats: Seats | None
-    made: Provenance  # how the day was found
+    made: Method  # how the day was found
     proven: bool
     how: str  # how the proof was reached, for the bound's text
     found_at: float | None = None

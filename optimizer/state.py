@@ -15,7 +15,7 @@ import numpy as np
 from models import Bound, Event, Metrics, PlanResult, Schedule, Status
 from optimizer.budget import Budget
 from optimizer.checker import InvalidSchedule, check, indirect_meetings
-from optimizer.provenance import Provenance
+from optimizer.provenance import Method
 from optimizer.seats import Seats, repeats, to_schedule
 
 QUICK_CHECK_SECONDS = 0.1  # a check this quick may end a run up to that much past its limit
@@ -72,7 +72,7 @@ class Candidate:
     seats: Seats
     schedule: Schedule  # as the checker judged it
     metrics: Metrics
-    made: Provenance
+    made: Method
     found_at: float
     moves: int = 0  # players moved against the plan being replaced, where a re-plan counts them
 
@@ -103,7 +103,7 @@ class Incumbent:
     time_to_first: float | None = None
     check_seconds: float = 0.0  # how long the last check took, seating to schedule included
 
-    def offer(self, seats: Seats, made: Provenance, found_at: float | None = None) -> None:
+    def offer(self, seats: Seats, made: Method, found_at: float | None = None) -> None:
         """Keep the seating if the checker passes it (requests included), its shares are fair,
         and it beats the best. Unchecked, since it cannot be kept: a fresh day with more repeats than
         the best (counted on the seats), and in a run on the clock one offered when the time left is

@@ -11,7 +11,7 @@ from optimizer.provenance import (
     EXTENDED,
     NUMBERED_EXACTLY,
     Change,
-    Provenance,
+    Method,
     rounds_chosen,
     searched,
 )
@@ -19,18 +19,16 @@ from optimizer.stages import Start
 
 
 def test_steps_read_as_the_method_always_read():
-    design = Provenance.of("rotational Z_13 x 3 + 1 fixed, classes turned (library)")
+    design = Method.of("rotational Z_13 x 3 + 1 fixed, classes turned (library)")
     chosen = design.then(rounds_chosen(8, 13), BALANCED, NUMBERED_EXACTLY)
     assert str(chosen) == (
         "rotational Z_13 x 3 + 1 fixed, classes turned (library), 8 of its 13 rounds chosen for the table numbers,"
         " balanced, tables numbered exactly"
     )
-    extended = Provenance.of("affine geometry AG(2,4) (library)").then(EXTENDED, searched(tabu=True), BALANCED)
+    extended = Method.of("affine geometry AG(2,4) (library)").then(EXTENDED, searched(tabu=True), BALANCED)
     assert str(extended) == "affine geometry AG(2,4) (library), extended, tabu search, balanced"
-    assert (
-        str(Provenance.of("greedy round by round").then(searched(tabu=False))) == "greedy round by round, local search"
-    )
-    stored = Provenance.of("5 s plan (seed 3, 1 worker)").then(COMPUTED_AHEAD, BALANCED)
+    assert str(Method.of("greedy round by round").then(searched(tabu=False))) == "greedy round by round, local search"
+    stored = Method.of("5 s plan (seed 3, 1 worker)").then(COMPUTED_AHEAD, BALANCED)
     assert str(stored) == "5 s plan (seed 3, 1 worker), computed ahead, balanced"
 
 

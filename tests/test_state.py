@@ -10,7 +10,7 @@ from models import Event, OddPolicy, Round, Schedule, Table
 from optimizer.budget import Budget
 from optimizer.checker import check
 from optimizer.constructions.fixed import fixed_seating
-from optimizer.provenance import Provenance
+from optimizer.provenance import Method
 from optimizer.seats import EMPTY, repeats, to_schedule
 from optimizer.state import History, Incumbent
 
@@ -64,14 +64,14 @@ def test_incumbent_refuses_an_invalid_seating():
     seats = fixed_seating(event)
     seats[1, 0, 0] = seats[1, 1, 0]  # one player at two tables in round 2, another at none
     run, better = incumbent(event)
-    run.offer(seats, Provenance.of("broken"))
+    run.offer(seats, Method.of("broken"))
     assert run.best is None and better == [] and run.time_to_first is None
 
 
 def test_incumbent_refuses_a_seating_that_breaks_a_request():
     event = Event(players=Event.with_count(8, 2).players, rounds=2, apart=(("P1", "P2"),))
     run, _ = incumbent(event)
-    run.offer(fixed_seating(event), Provenance.of("fixed rule"))  # P1 and P2 share table 1 in round 1
+    run.offer(fixed_seating(event), Method.of("fixed rule"))  # P1 and P2 share table 1 in round 1
     assert run.best is None
 
 
@@ -82,7 +82,7 @@ def test_incumbent_refuses_an_unfair_seating():
     metrics = check(to_schedule(event, seats, rule="variety"))  # valid, but not shared in turn
     assert metrics.three_handed_fair is False
     run, _ = incumbent(event)
-    run.offer(seats, Provenance.of("unfair"))
+    run.offer(seats, Method.of("unfair"))
     assert run.best is None
 
 
@@ -92,13 +92,13 @@ def test_incumbent_keeps_the_better_rank():
     bad = np.stack([good[0]] * 3)  # the same round three times
     assert repeats(good, 8) < repeats(bad, 8)
     run, better = incumbent(event)
-    run.offer(bad, Provenance.of("bad"))
+    run.offer(bad, Method.of("bad"))
     assert run.best.method == "bad" and run.best.metrics.repeats == repeats(bad, 8)
     first = run.time_to_first
-    run.offer(good, Provenance.of("good"))
+    run.offer(good, Method.of("good"))
     assert run.best.method == "good" and run.best.metrics.repeats == repeats(good, 8)
-    run.offer(bad, Provenance.of("bad again"))
-    run.offer(good.copy(), Provenance.of("good again"))  # an equal rank does not replace the best
+    run.offer(bad, Method.of("bad again"))
+    run.offer(good.copy(), Method.of("good again"))  # an equal rank does not replace the best
     assert run.best.method == "good"
     assert [c.method for c in better] == ["bad", "good"]
     assert run.time_to_first == first
@@ -109,9 +109,9 @@ def test_incumbent_breaks_a_tie_in_repeats_by_club_mate_meetings():
     together = np.array([[[0, 1, 2, 3], [4, 5, 6, 7]]])
     apart = np.array([[[0, 2, 4, 6], [1, 3, 5, 7]]])
     run, _ = incumbent(event)
-    run.offer(together, Provenance.of("club-mates together"))
+    run.offer(together, Method.of("club-mates together"))
     assert run.best.rank[:2] == (0, 1)
-    run.offer(apart, Provenance.of("club-mates apart"))
+    run.offer(apart, Method.of("club-mates apart"))
     assert run.best.method == "club-mates apart" and run.best.rank[:2] == (0, 0)
 
 

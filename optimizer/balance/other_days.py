@@ -12,7 +12,7 @@ from optimizer.balance import ahead
 from optimizer.balance.exact_numbers import fewest_table_visits
 from optimizer.balance.rotational_day import ROTATIONAL_DAY_MAX_PLAYERS, rotational_day
 from optimizer.budget import CPSAT_WORK_PER_SECOND
-from optimizer.provenance import BALANCED, COMPUTED_AHEAD, NUMBERED_EXACTLY, Provenance
+from optimizer.provenance import BALANCED, COMPUTED_AHEAD, NUMBERED_EXACTLY, Method
 from optimizer.run import Run
 from optimizer.seats import Seats
 
@@ -38,7 +38,7 @@ def _offer_stored_day(run: Run, balanced: Callable[[Seats], Seats]) -> Seats | N
     if entry is None:
         return None
     day = balanced(entry.seats)
-    run.offer(day, Provenance.of(entry.method).then(COMPUTED_AHEAD, BALANCED))
+    run.offer(day, Method.of(entry.method).then(COMPUTED_AHEAD, BALANCED))
     return day if run.best is not None and run.best.seats is day else None
 
 
@@ -79,7 +79,7 @@ def _offer_rotational_day(run: Run, balanced: Callable[[Seats], Seats], regroup_
         )  # fmt: skip
         if day is not None and run.incumbent.has_time_to_check():
             day = balanced(day)
-            run.offer(day, Provenance.of("rotational day for the table numbers").then(BALANCED))
+            run.offer(day, Method.of("rotational day for the table numbers").then(BALANCED))
             won = day if run.best is not None and run.best.seats is day else won
     return won
 

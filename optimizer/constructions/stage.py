@@ -19,7 +19,7 @@ from optimizer.constructions import frontier_rounds, instant_seating, longest_de
 from optimizer.constructions.greedy import greedy_seating
 from optimizer.constructions.odd_rooms import odd_room_seating
 from optimizer.constructions.stayers import place_stayers
-from optimizer.provenance import EXTENDED, Provenance, rounds_chosen
+from optimizer.provenance import EXTENDED, Method, rounds_chosen
 from optimizer.run import Run
 from optimizer.search import extend
 from optimizer.stages import Start
@@ -80,7 +80,7 @@ def _offer_odd_room_designs(run: Run) -> None:
 def offer_greedy(run: Run, rng: np.random.Generator) -> None:
     """A greedy seating, round by round (optimizer.constructions.greedy)."""
     seats = greedy_seating(run.event, run.costs, rng, run.history.burdens_before, run.search)
-    run.offer(seats, Provenance.of("greedy round by round"))
+    run.offer(seats, Method.of("greedy round by round"))
 
 
 def _longest_zero_repeat_prefix(run: Run) -> Start | None:

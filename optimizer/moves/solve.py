@@ -28,7 +28,7 @@ from optimizer.moves.model import MovesModel
 from optimizer.moves.old import CANNOT_KEEP, OldPlan
 from optimizer.moves.repair import repaired
 from optimizer.plan import plan
-from optimizer.provenance import Provenance
+from optimizer.provenance import Method
 from optimizer.run import RunContext
 from optimizer.seats import EMPTY, Seats, table_of
 from optimizer.state import Candidate, History
@@ -122,7 +122,7 @@ class _Run(RunContext):
 
     def offer(self, seats: Seats, method: str) -> None:
         """Letter the seating (unmoved players keep their letters) and offer it to the incumbent."""
-        self.incumbent.offer(self.old.keep_letters(seats, self.history.letters_before), Provenance.of(method))
+        self.incumbent.offer(self.old.keep_letters(seats, self.history.letters_before), Method.of(method))
 
     def phase_one(self, start: Seats) -> None:
         """The fewest moves, and the proof of that count."""

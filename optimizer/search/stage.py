@@ -17,7 +17,7 @@ from optimizer.budget import Budget
 from optimizer.constructions.stage import offer_greedy
 from optimizer.cpsat.model import day_clauses
 from optimizer.cpsat.split import split_probe, splits_by_round_two
-from optimizer.provenance import Provenance, searched
+from optimizer.provenance import Method, searched
 from optimizer.run import Run
 from optimizer.search import improve, tabu_search
 from optimizer.stages import Probe, ProbeResult, SearchOutcome
@@ -79,13 +79,13 @@ def _whole_day_probe(run: Run, budget: Budget) -> ProbeResult:
         seed=run.seed,
         workers=run.workers,
     )
-    return ProbeResult(outcome.seats, Provenance.of("CP-SAT"), outcome.proven, "CP-SAT search proof", outcome.best_at)
+    return ProbeResult(outcome.seats, Method.of("CP-SAT"), outcome.proven, "CP-SAT search proof", outcome.best_at)
 
 
 def _split_probe(run: Run, budget: Budget) -> ProbeResult:
     """'At most bound repeats?' split by round 2 (a fresh day)."""
     outcome = split_probe(run.event, run.bound.repeats, budget, seed=run.seed, workers=run.workers)
-    return ProbeResult(outcome.seats, Provenance.of("CP-SAT split by round 2"), outcome.proven, outcome.how)
+    return ProbeResult(outcome.seats, Method.of("CP-SAT split by round 2"), outcome.proven, outcome.how)
 
 
 def _solve_whole_day(run: Run) -> SearchOutcome:
@@ -102,7 +102,7 @@ def _solve_whole_day(run: Run) -> SearchOutcome:
         on_progress=run.on_progress,
     )
     if outcome.seats is not None:
-        run.offer(outcome.seats, Provenance.of("CP-SAT"), found_at=outcome.best_at)
+        run.offer(outcome.seats, Method.of("CP-SAT"), found_at=outcome.best_at)
     day_bound = run.history.day_bound(outcome.repeats_bound)
     if day_bound > run.bound.repeats:
         run.bound = Bound(repeats=day_bound, proof=f"CP-SAT search proof: {fewest_repeats(run.event, day_bound)}")
