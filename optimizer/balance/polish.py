@@ -42,7 +42,7 @@ from optimizer.balance._day import players_in
 from optimizer.balance.tables import table_visits_above_even, visits_of
 from optimizer.budget import Budget
 from optimizer.search.costs import Costs
-from optimizer.search.swaps import Moves, Walk, seated_at, swap, swap_change, tabu_walk
+from optimizer.search.swaps import Trades, Walk, seated_at, swap, swap_change, tabu_walk
 from optimizer.seats import EMPTY, meetings, repeats_in, table_of, together
 
 TRIO_WEIGHT = 1000  # one trio again outweighs any number of back-to-back rematches
@@ -328,16 +328,16 @@ class _Polish:
     def cost(self) -> float:
         return self.state.cost(self.limits)
 
-    def moves(self) -> Iterator[tuple[int, list[Moves]]]:
+    def moves(self) -> Iterator[tuple[int, list[Trades]]]:
         for r in range(len(self.seats)):
             change, allowed = _round_moves(self.state, r, self.limits)
             allowed &= self.upper
-            yield r, [Moves(self.everyone, self.everyone, np.where(allowed, change, np.inf))] if allowed.any() else []
+            yield r, [Trades(self.everyone, self.everyone, np.where(allowed, change, np.inf))] if allowed.any() else []
 
-    def kicks(self, r: int) -> Moves | None:
+    def kicks(self, r: int) -> Trades | None:
         _, allowed = _round_moves(self.state, r, self.limits)
         allowed &= self.upper
-        return Moves(self.everyone, self.everyone, np.where(allowed, 0.0, np.inf)) if allowed.any() else None
+        return Trades(self.everyone, self.everyone, np.where(allowed, 0.0, np.inf)) if allowed.any() else None
 
     def apply(self, r: int, p: int, q: int, change: float | None) -> None:
         self.state.swap(r, p, q)

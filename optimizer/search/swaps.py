@@ -51,8 +51,8 @@ class Walk(NamedTuple):
         return max(1 / self.steps_per_second, rounds * players * players * self.seconds_per_cell)
 
 
-class Moves(NamedTuple):
-    """Moves of one round: players moving in (rows), players moving out (columns) and the change in cost
+class Trades(NamedTuple):
+    """Trades of one round: players moving in (rows), players moving out (columns) and the change in cost
     of each pair trading places, infinite where the objective does not allow it."""
 
     ins: np.ndarray
@@ -70,11 +70,11 @@ class Objective(Protocol):
 
     def cost(self) -> float: ...
 
-    def moves(self) -> Iterator[tuple[int, list[Moves]]]:
+    def moves(self) -> Iterator[tuple[int, list[Trades]]]:
         """Per round (in order), the moves it allows with their change in cost."""
         ...
 
-    def kicks(self, r: int) -> Moves | None:
+    def kicks(self, r: int) -> Trades | None:
         """The moves a kick may take in round r (finite changes), or None."""
         ...
 

@@ -27,7 +27,7 @@ import numpy as np
 
 from optimizer.budget import Budget
 from optimizer.search.costs import Costs
-from optimizer.search.swaps import Moves, Walk, seated_at, swap, swap_change, tabu_walk
+from optimizer.search.swaps import Trades, Walk, seated_at, swap, swap_change, tabu_walk
 from optimizer.seats import Seats, meetings, repeats_in, turns_taken
 
 # A repeatable run (optimizer.budget's work clock) counts this many steps a second of work.
@@ -82,11 +82,11 @@ class _Repeats:
         swap(self.seats[r], p, q, self.met)
         self._cost = None if change is None or self._cost is None else self._cost + change
 
-    def kicks(self, r: int) -> Moves | None:
+    def kicks(self, r: int) -> Trades | None:
         gain = _swap_gains(self.seats[r], self.met >= 2, self.met >= 1, self.costs, conflicts_only=False)
-        return None if gain is None else Moves(gain[0], gain[0], gain[1])
+        return None if gain is None else Trades(gain[0], gain[0], gain[1])
 
-    def moves(self) -> Iterator[tuple[int, list[Moves]]]:
+    def moves(self) -> Iterator[tuple[int, list[Trades]]]:
         """Per round, the swaps and the sit-out trades with their exact change in cost."""
         costs, met = self.costs, self.met
         # Exact marginal costs: one meeting fewer, one meeting more (keep-apart cost on first meeting).
@@ -99,9 +99,9 @@ class _Repeats:
             three_ahead = ahead[r] if ahead is not None and costs.three_handed_turns else None
             sitter_ahead = ahead[r] if ahead is not None and costs.sit_out_turns else None
             if (swaps := _swap_gains(round_, repeated, seen, costs, ahead=three_ahead)) is not None:
-                blocks.append(Moves(swaps[0], *swaps))
+                blocks.append(Trades(swaps[0], *swaps))
             if sitter_ahead is not None and (trades := _trade_gains(round_, repeated, seen, costs, sitter_ahead)):
-                blocks.append(Moves(*trades))
+                blocks.append(Trades(*trades))
             yield r, blocks
 
 
