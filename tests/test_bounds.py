@@ -157,3 +157,20 @@ def test_the_degree_bound_is_the_whole_grid_s_in_small_rooms(odd):
             opponents = _opponents(event)
             twice = grid_least_split(opponents)[2]
             assert degree_bound(event).repeats == max(0, int(opponents.sum()) // 2 - twice // 2)
+
+
+def test_compare_puts_the_fixed_rule_and_the_bound_beside_a_day_or_says_why_not():
+    """optimizer.compare, the one place the print's summary and the desk's comparison take their figures."""
+    import optimizer
+    from models.event import FixedRule
+
+    event = Event.with_count(17, 5)  # three-handed tables: the fixed rule does not take them in turn
+    day = optimizer.fixed_schedule(event, FixedRule.EAST_STAYS)  # any checked day of the room
+    compared = optimizer.compare(day)
+    fixed = optimizer.check(optimizer.fixed_schedule(event))
+    assert compared.fixed == fixed and compared.bound == optimizer.lower_bound(event) and not compared.skipped
+    other = optimizer.compare(day, FixedRule.A_STAYS)  # the event's own rule, on the same room
+    assert other.fixed == optimizer.check(optimizer.fixed_schedule(event, FixedRule.A_STAYS))
+    came_late = day.model_copy(update={"arrivals": {day.players[0]: 2}})
+    late = optimizer.compare(came_late)
+    assert late.fixed is None and late.bound is None and "came and went" in late.skipped
