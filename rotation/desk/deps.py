@@ -24,7 +24,7 @@ from fastapi.templating import Jinja2Templates
 
 from models import Schedule
 from optimizer.words import counted
-from rotation import tool_version
+from rotation import templating
 from rotation.desk.events.service import Planner
 from rotation.desk.security import SAFE_METHODS, Guard, session_of
 from rotation.desk.storage import Store
@@ -134,16 +134,9 @@ def pages_router() -> APIRouter:
 
 
 def templates() -> Jinja2Templates:
-    environment = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(HERE / "templates"),
-        autoescape=True,  # every name, title and message is text, never markup
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
+    environment = templating.environment(jinja2.FileSystemLoader(HERE / "templates"))
     environment.filters["counted"] = counted  # "1 repeat", "2 repeats": the report's singular and plural
     environment.filters["path"] = lambda text: quote(text, safe="")  # a name as one segment of a path
-    environment.globals["tool_version"] = tool_version()  # on every page: which version the desk runs
     environment.filters["local_time"] = local_time
     return Jinja2Templates(env=environment)
 

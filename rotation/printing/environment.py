@@ -1,4 +1,4 @@
-"""The one Jinja environment of every printed page (the day's prints, a night's and a season's standings)."""
+"""The Jinja environment of every printed page (the day's prints, a night's and a season's standings)."""
 
 from __future__ import annotations
 
@@ -6,19 +6,10 @@ from functools import lru_cache
 
 import jinja2
 
-from rotation import tool_version
+from rotation import templating
 
 
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
-    """The printing templates (`templates/`), autoescaped: names come from the director's file and must
-    never be markup; a missing value is an error, not a blank on the wall."""
-    printing = jinja2.Environment(
-        loader=jinja2.PackageLoader("rotation.printing", "templates"),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
-    printing.globals["tool_version"] = tool_version()  # in the page's head: which version printed it
-    return printing
+    """The printing templates (`templates/`), set up as every page of the tool's (rotation.templating)."""
+    return templating.environment(jinja2.PackageLoader("rotation.printing", "templates"))
