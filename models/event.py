@@ -79,6 +79,7 @@ class Layout(BaseModel):
 MAX_PLAYERS = 20_000
 MAX_ROUNDS = 100
 MAX_SEATS = 1_000_000  # players x rounds
+MIN_SECONDS, MAX_SECONDS = 0.1, 86_400.0  # a time limit: no tournament waits longer than a day for its seating
 
 
 def name_key(name: str) -> str:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import click
 
 from models import OddPolicy, SitOutScoring
-from models.event import MAX_ROUNDS, FixedRule
+from models.event import MAX_ROUNDS, MAX_SECONDS, MIN_SECONDS, FixedRule
 from rotation.files.writing import check_outputs
 
 
@@ -85,9 +85,6 @@ fixed_rule_option = click.option(
 )
 
 
-MAX_SECONDS = 86_400.0  # a day: no tournament waits longer for its seating
-
-
 MAX_SEED = 2**31 - 1  # CP-SAT takes a 32-bit seed
 
 
@@ -104,8 +101,8 @@ class Seconds(click.ParamType):
             seconds = float(value)
         except (TypeError, ValueError):
             self.fail(f"{value!r} is not a number of seconds", param, ctx)
-        if not math.isfinite(seconds) or not 0.1 <= seconds <= MAX_SECONDS:
-            self.fail(f"{value!r} is not from 0.1 to {MAX_SECONDS:g} seconds", param, ctx)
+        if not math.isfinite(seconds) or not MIN_SECONDS <= seconds <= MAX_SECONDS:
+            self.fail(f"{value!r} is not from {MIN_SECONDS:g} to {MAX_SECONDS:g} seconds", param, ctx)
         return seconds
 
 
@@ -130,7 +127,11 @@ def solver_options(command, seconds: float = 30.0, what: str = "Seconds to searc
 
     options = [
         click.option(
-            "--time-limit", type=SECONDS, default=seconds, show_default=True, help=f"{what} 0.1 to {MAX_SECONDS:g}."
+            "--time-limit",
+            type=SECONDS,
+            default=seconds,
+            show_default=True,
+            help=f"{what} {MIN_SECONDS:g} to {MAX_SECONDS:g}.",
         ),
         click.option(
             "--seed",

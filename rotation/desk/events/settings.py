@@ -17,13 +17,12 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from models import Event, OddPolicy, SitOutScoring
-from models.event import DEFAULT_WINDS, FixedRule, name_key, normalise_name
+from models.event import DEFAULT_WINDS, MAX_SECONDS, MIN_SECONDS, FixedRule, name_key, normalise_name
 from models.rules import Rules
 from models.text import Line, Name, Title
 from rotation.desk.events.rules_form import form_from_rules, rules_from_form
 from rotation.files.lists import ListError, NamesTable, read_groups, read_names_table, read_stays, read_winds
 
-MAX_SECONDS = 86_400.0  # as the command line: no tournament waits longer than a day for its seating
 MAX_UPLOAD_BYTES = 1024 * 1024  # a names file of a few thousand names is a few tens of kilobytes
 FIELDS = (
     "title",
@@ -134,8 +133,8 @@ class EventSettings(BaseModel):
 
 def check_time_limit(seconds: float) -> None:
     """A finite number of seconds from 0.1 to a day, as the command line takes it."""
-    if not (math.isfinite(seconds) and 0.1 <= seconds <= MAX_SECONDS):
-        raise FieldErrors({"time_limit": f"{seconds:g} is not from 0.1 to {MAX_SECONDS:g} seconds"})
+    if not (math.isfinite(seconds) and MIN_SECONDS <= seconds <= MAX_SECONDS):
+        raise FieldErrors({"time_limit": f"{seconds:g} is not from {MIN_SECONDS:g} to {MAX_SECONDS:g} seconds"})
 
 
 def _spelled(names: list[str]):
