@@ -45,7 +45,7 @@ SUMMARIES = {
 }
 
 
-class Refused(click.ClickException):
+class InputRefused(click.ClickException):
     """The director's bad input, said in one line: exit status 2, as click's own usage errors."""
 
     exit_code = 2
@@ -81,7 +81,7 @@ class Program(click.Group):
         except ValueError as error:
             if not _raised_by(error, "rotation.files.inputs", "BadInput"):
                 raise
-            raise Refused(str(error)) from None
+            raise InputRefused(str(error)) from None
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         limit = formatter.width - 6 - max(map(len, SUMMARIES))
@@ -122,7 +122,7 @@ def _command(argv: list[str] | None) -> int:
         return 2
     except click.ClickException as error:
         _error_line(f"rotation: error: {printable(error.format_message())}")
-        return error.exit_code  # 2 for bad input (Refused) and click's usage errors, 1 for a run that failed
+        return error.exit_code  # 2 for bad input (InputRefused) and click's usage errors, 1 for a run that failed
     except click.exceptions.Abort:
         return _stopped()
     except MemoryError:  # a safety net: the room limits keep every command known to us well inside memory

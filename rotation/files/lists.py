@@ -21,7 +21,7 @@ SEPARATORS = {",": "a comma", ";": "a semicolon", "\t": "a tab"}  # as spreadshe
 _EXAMPLE_HEADER = {",": "name,club", ";": "name;club", "\t": "name<tab>club"}
 NAME_COLUMN, CLUB_COLUMN, ID_COLUMN = "name", "club", "id"
 READ_COLUMNS = (NAME_COLUMN, CLUB_COLUMN, ID_COLUMN)
-MAX_ID = 40  # a member number, however an association writes it
+MAX_ID_CHARACTERS = 40  # a member number, however an association writes it
 # 'Surname, First names': one comma and a space after it, as a person writes a name surname first; a
 # spreadsheet's row of two columns ('Ann Katz,Hadassah') has no space there and is still refused.
 LAST_FIRST = re.compile(r"[^,;\t\"]*[^,;\t\"\s], [^,;\t\"]+")
@@ -223,8 +223,10 @@ def _table(text: str, header_line: int, separator: str) -> NamesTable:
 
 def _new_id(member: str, name: str, number: int, seen: dict[str, tuple[int, str]]) -> None:
     """A member number belongs to one player and is short enough to be one."""
-    if len(member) > MAX_ID:
-        raise ListError(f"{name}'s id {member[:MAX_ID]!r}... is longer than {MAX_ID} characters", number)
+    if len(member) > MAX_ID_CHARACTERS:
+        raise ListError(
+            f"{name}'s id {member[:MAX_ID_CHARACTERS]!r}... is longer than {MAX_ID_CHARACTERS} characters", number
+        )
     if member in seen:
         line, other = seen[member]
         raise ListError(f"the id {member!r} is given to {other!r} and {name!r}", line, number)

@@ -182,14 +182,14 @@ def place_check(schedule: Schedule) -> Callable[[tuple[int, int, int], int], Non
     return check
 
 
-MAX_DIGITS = 6  # no day has a million rounds, tables or games
+MAX_NUMBER_DIGITS = 6  # no day has a million rounds, tables or games
 
 
 def sheet_number(text: str, column: str, line: int) -> int:
-    """A round, table or game as typed: ASCII digits, at most `MAX_DIGITS` of them."""
+    """A round, table or game as typed: ASCII digits, at most `MAX_NUMBER_DIGITS` of them."""
     if not (text.isdecimal() and text.isascii()):
         raise ListError(f"the {column} is {_shortened(text)!r}, not a number", line)
-    if len(text) > MAX_DIGITS:
+    if len(text) > MAX_NUMBER_DIGITS:
         raise ListError(f"the {column} is a number of {len(text)} digits: no day has that many", line)
     return int(text)
 

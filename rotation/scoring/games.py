@@ -31,7 +31,7 @@ from rotation.scoring.cards import CardProblem, CardRefused, table_of
 
 _YES, _NO = {"yes", "y", "true", "1", "x"}, {"no", "n", "false", "0", ""}
 _SPLIT = re.compile(r"[\s,;/]+")
-FIELD_WORDS = {
+COLUMN_WORDS = {
     "how": "how",
     "winner": "winner",
     "value": "value",
@@ -49,9 +49,9 @@ def read_game(round_number: int, table: int, game: int, cells: Mapping[str, str 
     problems: list[CardProblem] = []
 
     def problem(field: str, message: str) -> None:
-        problems.append(CardProblem(round_number, table, None, game, f"{FIELD_WORDS[field]}: {message}", field))
+        problems.append(CardProblem(round_number, table, None, game, f"{COLUMN_WORDS[field]}: {message}", field))
 
-    text = {column: (cells.get(column) or "").strip() for column in FIELD_WORDS}
+    text = {column: (cells.get(column) or "").strip() for column in COLUMN_WORDS}
     how = _how(text["how"], problem)
     winners = _seats(text["winner"], "winner", problem)
     values = _numbers(text["value"], "value", problem)
@@ -131,7 +131,9 @@ def game_problems(game: Game, rules: Rules, seats: int) -> list[CardProblem]:
     problems: list[CardProblem] = []
 
     def problem(field: str, message: str) -> None:
-        problems.append(CardProblem(game.round, game.table, None, game.game, f"{FIELD_WORDS[field]}: {message}", field))
+        problems.append(
+            CardProblem(game.round, game.table, None, game.game, f"{COLUMN_WORDS[field]}: {message}", field)
+        )
 
     if game.game > rules.games_per_round:
         problem("how", f"a round has games 1 to {rules.games_per_round}, not game {game.game}")
@@ -198,7 +200,7 @@ def _no_win_problems(game: Game, problem) -> None:
         ("discarder", (game.discarder,) if game.discarder else ()),
     ):
         if given:
-            problem(field, f"{ended} has no {FIELD_WORDS[field]}; clear it, or say how the game was won")
+            problem(field, f"{ended} has no {COLUMN_WORDS[field]}; clear it, or say how the game was won")
     if any(game.jokerless):
         problem("jokerless", f"{ended} has no winning hand to be jokerless")
 
@@ -254,7 +256,7 @@ def games_card(schedule: Schedule, round_number: int, table_number: int, games: 
             message = "how: no result entered for this game"
             problems.append(CardProblem(round_number, table_number, None, number, message, "how"))
     if problems:
-        raise CardRefused(sorted(problems, key=lambda p: (p.game or 0, list(FIELD_WORDS).index(p.field or "how"))))
+        raise CardRefused(sorted(problems, key=lambda p: (p.game or 0, list(COLUMN_WORDS).index(p.field or "how"))))
     ordered = [by_number[number] for number in range(1, rules.games_per_round + 1)]
     per_game = [game_points(game, rules, seats) for game in ordered]
     points = tuple(tuple(game[seat] for game in per_game) for seat in range(seats))
