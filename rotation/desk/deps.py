@@ -100,13 +100,20 @@ QueryId = Annotated[int | None, Query(ge=0, le=MAX_ID)]
 FormNumber = Annotated[int, Form(ge=0, le=MAX_ID)]
 
 
+def form_number(text: str, most: int = 18) -> int | None:
+    """A whole number typed in a form: ASCII digits only, at most `most` of them; None for anything else.
+    Python's int() and str.isdigit() also take '²' and other scripts' digits, and thousands of digits."""
+    text = text.strip()
+    return int(text) if 0 < len(text) <= most and text.isascii() and text.isdigit() else None
+
+
 def form_id(text: str) -> int | None:
     """The stored row a form's change was made from (a hidden field: a version, a card's entry): None when
     the form names none, -1 (no row's id) when it names one that is not a number."""
-    text = text.strip()
-    if not text:
+    if not text.strip():
         return None
-    return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else -1
+    number = form_number(text)
+    return -1 if number is None else number
 
 
 def _base(base: Annotated[str, Form()] = "") -> int | None:

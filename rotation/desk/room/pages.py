@@ -316,7 +316,7 @@ def post_release(request: Request, event_id: Id, body: ReleaseIn) -> RoomOut:
 
 
 @api.post("/events/{event_id}/release/session")
-def post_release_session(request: Request, event_id: int) -> RoomOut:
+def post_release_session(request: Request, event_id: Id) -> RoomOut:
     """The next session of a multi-session event goes to the room as a unit."""
     desk = desk_of(request)
     room.release_session(desk.store, event_id, desk.clock())

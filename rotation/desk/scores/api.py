@@ -160,7 +160,7 @@ def post_card(request: Request, event_id: Id, body: CardIn) -> EnteredOut:
         422: {"description": "A game cannot have happened: `problems` names each game's box and why."},
     },
 )
-def post_games(request: Request, event_id: int, body: GamesIn) -> EnteredOut:
+def post_games(request: Request, event_id: Id, body: GamesIn) -> EnteredOut:
     """Enter a table's round as game results, scored by the event's rules (a correction keeps the old card)."""
     store = desk_of(request).store
     results = {game.game: game.model_dump(exclude={"game"}) for game in body.games}

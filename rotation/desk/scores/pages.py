@@ -13,7 +13,7 @@ from models.event import name_key
 from models.rules import SIT_OUT_RULE, Rules
 from models.scores import Card
 from rotation import scoring
-from rotation.desk.deps import BaseDep, Id, QueryId, desk_of, form_id, local_time, page, pages_router
+from rotation.desk.deps import BaseDep, Id, QueryId, desk_of, form_id, form_number, local_time, page, pages_router
 from rotation.desk.events import changes, service
 from rotation.desk.scores import service as scores
 from rotation.files.gamesheet import RESULT_COLUMNS, game_cells
@@ -265,7 +265,9 @@ async def enter_card(request: Request, event_id: Id, round_number: Id, table_num
     form = await request.form()
     fields = {key: value for key, value in form.items() if isinstance(value, str)}
     store, games = desk_of(request).store, range(1, day.rules.games_per_round + 1)
-    seats = sorted({int(key.split("-")[1]) for key in fields if key.startswith("name-") and key[5:].isdigit()})
+    seats = sorted(
+        {seat for key in fields if key.startswith("name-") and (seat := form_number(key[5:], 2)) is not None}
+    )
     names = {seat: fields[f"name-{seat}"] for seat in seats}
     typed: dict[int, tuple[str, ...]]
     posted = "games" if any(key.startswith("game-") for key in fields) else "points"
@@ -344,7 +346,7 @@ def card_history(request: Request, event_id: Id, round_number: Id, table_number:
 
 
 @router.get("/events/{event_id}/rules", response_class=HTMLResponse)
-def rules_page(request: Request, event_id: int):
+def rules_page(request: Request, event_id: Id):
     """The event's rule sheet, to print and pin up: the scoring lines, the three-handed and sit-out rules."""
     settings = service.load_event(desk_of(request).store, event_id).settings
     rules = settings.rules

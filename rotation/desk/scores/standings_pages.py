@@ -7,7 +7,7 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from models.scores import RoundMark, Standings
-from rotation.desk.deps import Id, QueryId, Text, desk_of, page, pages_router
+from rotation.desk.deps import Id, QueryId, Text, desk_of, form_number, page, pages_router
 from rotation.desk.events import service
 from rotation.desk.scores import service as scores
 from rotation.desk.scores.pages import day_scores
@@ -108,9 +108,9 @@ def screen_toggle(request: Request, event_id: Id, show: Text = "", top: Text = "
     """The projector shows the night's standings, or with what=series the series', or the round's tables."""
     store = desk_of(request).store
     try:
-        if top.strip() and not top.strip().isdigit():
+        places = form_number(top, 4)
+        if top.strip() and places is None:
             raise service.DeskError(f"{top.strip()!r} is not a number of places", field="screen", status=422)
-        places = int(top) if top.strip() else None
         if show == "yes" and what == "series":
             series.show_series(store, event_id, places)
         else:

@@ -1,0 +1,61 @@
+"""The desk's contract at its edges (issue 57): every id in an address bounded, every number in a form
+written in ASCII digits, so no address or form a client sends is answered with a 500."""
+
+from __future__ import annotations
+
+from fastapi.routing import APIRoute
+
+from desk_helpers import names, seeded_event, token_of
+from rotation.desk.app import ROUTERS
+from rotation.desk.deps import MAX_ID, form_number
+from rotation.desk.events.settings import EventSettings
+
+HUGE = 2**64  # past SQLite's 64-bit integers
+SETTINGS = EventSettings(names=names(9), rounds=3, odd="sit-out")
+
+
+def test_every_number_in_every_address_is_bounded():
+    """The one bounded type (deps.Id) on every route: an unbounded int reaches SQLite and overflows."""
+    unbounded = []
+    for router in ROUTERS:
+        for route in router.routes:
+            if not isinstance(route, APIRoute):
+                continue
+            for param in route.dependant.path_params:
+                if param.field_info.annotation is int:
+                    bounds = [getattr(m, "le", None) for m in param.field_info.metadata]
+                    if MAX_ID not in bounds:
+                        unbounded.append((route.path, param.name))
+    assert unbounded == []
+
+
+def test_ids_past_sqlites_range_are_refused_on_the_routes_that_crashed(client, db):
+    seeded_event(db, SETTINGS)
+    game = {"game": 1, "how": "wall"}
+    answers = [
+        client.post(f"/api/events/{HUGE}/games", json={"round": 1, "table": 1, "games": [game]}),
+        client.post(f"/api/events/{HUGE}/release/session", json={}),
+        client.get(f"/events/{HUGE}/rules"),
+    ]
+    assert [answer.status_code for answer in answers] == [422, 422, 422]
+
+
+def test_a_form_number_is_ascii_digits_only():
+    assert [form_number(text) for text in ("12", " 7 ", "0")] == [12, 7, 0]
+    assert [form_number(text) for text in ("²", "٣", "1_0", "-1", "+1", "", "1" * 19)] == [None] * 7
+    assert form_number("12345", 4) is None
+
+
+def test_a_superscript_number_of_places_is_refused_beside_the_screen_form(client, db):
+    event_id = seeded_event(db, SETTINGS)
+    token = token_of(client.get(f"/events/{event_id}").text)
+    shown = client.post(f"/events/{event_id}/standings/screen", data={"csrf": token, "show": "yes", "top": "²"})
+    assert shown.status_code == 422 and "is not a number of places" in shown.text
+
+
+def test_a_card_field_named_with_a_superscript_is_ignored_not_crashed(client, db):
+    event_id = seeded_event(db, SETTINGS)
+    assert client.post(f"/api/events/{event_id}/played", json={"rounds": 1}).status_code == 200
+    token = token_of(client.get(f"/events/{event_id}").text)
+    answer = client.post(f"/events/{event_id}/scores/1/1", data={"csrf": token, "name-²": "Player 01"})
+    assert answer.status_code < 500
