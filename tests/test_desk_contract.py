@@ -59,3 +59,18 @@ def test_a_card_field_named_with_a_superscript_is_ignored_not_crashed(client, db
     token = token_of(client.get(f"/events/{event_id}").text)
     answer = client.post(f"/events/{event_id}/scores/1/1", data={"csrf": token, "name-²": "Player 01"})
     assert answer.status_code < 500
+
+
+def test_json_bodies_take_their_own_types_only(client, db):
+    """A bool is true or false and a number is a number: pydantic's lax mode took "maybe", 1 and true."""
+    event_id = seeded_event(db, SETTINGS)
+    wrong = [
+        (f"/api/events/{event_id}/archive", {"archived": "yes"}),
+        (f"/api/events/{event_id}/swap", {"round": 1, "first": "Player 01", "second": "Player 05", "confirm": 1}),
+        (f"/api/events/{event_id}/release", {"round": True}),
+        (f"/api/events/{event_id}/played", {"rounds": "1"}),
+    ]
+    assert [client.post(path, json=body).status_code for path, body in wrong] == [422] * len(wrong)
+    screen = f"/api/events/{event_id}/screen/standings"
+    assert client.put(screen, json={"show": True, "series": "yes"}).status_code == 422
+    assert client.post(f"/api/events/{event_id}/played", json={"rounds": 1}).status_code == 200

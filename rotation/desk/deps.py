@@ -21,6 +21,7 @@ from fastapi import APIRouter, Depends, Form, HTTPException, Query, Request
 from fastapi import Path as InPath
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
+from pydantic import BaseModel, ConfigDict
 
 from models import Schedule
 from optimizer.words import counted
@@ -98,6 +99,12 @@ MAX_ID = 2**53  # ids and numbers in addresses: within SQLite's 64-bit integers 
 Id = Annotated[int, InPath(ge=0, le=MAX_ID)]
 QueryId = Annotated[int | None, Query(ge=0, le=MAX_ID)]
 FormNumber = Annotated[int, Form(ge=0, le=MAX_ID)]
+
+
+class JsonIn(BaseModel):
+    """A JSON body the desk takes: strict, so `true` is no round, 1 no `confirm` and "maybe" no `archived`."""
+
+    model_config = ConfigDict(strict=True)
 
 
 def form_number(text: str, most: int = 18) -> int | None:

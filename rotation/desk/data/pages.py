@@ -15,7 +15,7 @@ from starlette.background import BackgroundTask
 from starlette.concurrency import run_in_threadpool
 
 from rotation.desk.data import transfer
-from rotation.desk.deps import Id, Text, desk_of, page, pages_router
+from rotation.desk.deps import Id, JsonIn, Text, desk_of, page, pages_router
 from rotation.desk.events import service
 from rotation.desk.security import MAX_IMPORT_BYTES
 from rotation.desk.serve import log_file
@@ -31,11 +31,11 @@ class BackupOut(BaseModel):
     made: float = Field(description="When it was made (seconds since 1970, the file's time).")
 
 
-class ArchiveIn(BaseModel):
+class ArchiveIn(JsonIn):
     archived: bool
 
 
-class ConfirmIn(BaseModel):
+class ConfirmIn(JsonIn):
     confirm: bool = False
 
 

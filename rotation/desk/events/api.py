@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field
 
 from models import Bound, Metrics, Moves, PlayerChange, Reseat, Schedule
 from models.text import Name
-from rotation.desk.deps import Id, QueryId, desk_of
+from rotation.desk.deps import Id, JsonIn, QueryId, desk_of
 from rotation.desk.events import changes, runs, service
 from rotation.desk.events.settings import EventSettings
 from rotation.desk.storage import RunRow, VersionRow
@@ -71,11 +71,11 @@ BASE_VERSION = Field(
 )
 
 
-class BaseIn(BaseModel):
+class BaseIn(JsonIn):
     base_version: int | None = BASE_VERSION
 
 
-class ReplanIn(BaseModel):
+class ReplanIn(JsonIn):
     from_round: int = Field(description="The first round planned again; rounds before it stay as they are.")
     leave: list[Name] = Field(default=[], description="Players who leave before this round.")
     arrive: list[Name] = Field(default=[], description="Players who arrive for this round.")
@@ -89,7 +89,7 @@ class ReplanIn(BaseModel):
 CONFIRM = "Apply it. Without it nothing changes: a 409 carries the preview (who moves, figures before and after)."
 
 
-class SwapIn(BaseModel):
+class SwapIn(JsonIn):
     round: int
     first: Name
     second: Name
@@ -97,7 +97,7 @@ class SwapIn(BaseModel):
     base_version: int | None = BASE_VERSION
 
 
-class MoveIn(BaseModel):
+class MoveIn(JsonIn):
     round: int = Field(description="A played round.")
     player: Name
     table: int = Field(description="The table of three whose empty seat the player took.")
@@ -105,7 +105,7 @@ class MoveIn(BaseModel):
     base_version: int | None = BASE_VERSION
 
 
-class GoBackIn(BaseModel):
+class GoBackIn(JsonIn):
     confirm: bool = Field(
         default=False,
         description="Go back even if that un-plays rounds, detaches score cards, brings players back or "
@@ -114,7 +114,7 @@ class GoBackIn(BaseModel):
     base_version: int | None = BASE_VERSION
 
 
-class RenameIn(BaseModel):
+class RenameIn(JsonIn):
     old: Name = Field(description="The player's name as it is now (any case).")
     new: Name = Field(description="The new spelling; not another player's name.")
     base_version: int | None = Field(
@@ -130,7 +130,7 @@ class RenamedOut(BaseModel):
     current_version: VersionOut | None = Field(description="The schedule's new version, once there is a schedule.")
 
 
-class PlayedIn(BaseModel):
+class PlayedIn(JsonIn):
     rounds: int = Field(description="Rounds 1 to this one are played.")
     base_version: int | None = BASE_VERSION
 

@@ -18,6 +18,7 @@ from rotation.desk.deps import (
     TEMPLATES,
     FormNumber,
     Id,
+    JsonIn,
     Text,
     desk_of,
     form_id,
@@ -271,16 +272,16 @@ class RoomOut(BaseModel):
     timer: dict
 
 
-class ReleaseIn(BaseModel):
+class ReleaseIn(JsonIn):
     round: int = Field(description="The next round, or a released one again (which clears its change flags).")
 
 
-class TimerIn(BaseModel):
+class TimerIn(JsonIn):
     action: str = Field(description="start, pause, extend or reset")
     minutes: float = Field(default=5, description="For extend: the minutes added.")
 
 
-class RoomIn(BaseModel):
+class RoomIn(JsonIn):
     minutes: float = Field(description="How long a round lasts.")
     pace: float = Field(description="Seconds a projector page stays up.")
 
@@ -323,7 +324,7 @@ def post_release_session(request: Request, event_id: Id) -> RoomOut:
     return room_out(request, event_id)
 
 
-class WithdrawIn(BaseModel):
+class WithdrawIn(JsonIn):
     round: int | None = Field(
         default=None, description="The latest released round as you read it: taken back only while it still is."
     )

@@ -10,7 +10,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field, ValidationError
 
-from rotation.desk.deps import desk_of, page, pages_router
+from rotation.desk.deps import JsonIn, desk_of, page, pages_router
 from rotation.desk.events.settings import FieldErrors
 from rotation.desk.series import service as series
 from rotation.desk.series.service import StandingsChoice
@@ -173,7 +173,7 @@ def _attachment(filename: str) -> dict[str, str]:
 # ---- JSON endpoints ------------------------------------------------------------------------------
 
 
-class NextNight(BaseModel):
+class NextNight(JsonIn):
     present: list[str] = Field(default=[], description="The series' members here tonight.")
     join: list[str] = Field(default=[], description="Guests of earlier nights here tonight, members from now on.")
     guests: list[str] = Field(default=[], description="Guests, who are not members of the series.")
