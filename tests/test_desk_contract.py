@@ -74,3 +74,20 @@ def test_json_bodies_take_their_own_types_only(client, db):
     screen = f"/api/events/{event_id}/screen/standings"
     assert client.put(screen, json={"show": True, "series": "yes"}).status_code == 422
     assert client.post(f"/api/events/{event_id}/played", json={"rounds": 1}).status_code == 200
+
+
+def test_every_change_in_the_schema_documents_the_415_it_answers_without_json(client, db):
+    """A change sent without `Content-Type: application/json` (a body-less POST too) is refused 415, as
+    the schema says: the header is what a cross-site form cannot send, so body-less changes keep it."""
+    event_id = seeded_event(db, SETTINGS)
+    schema = client.get("/openapi.json").json()
+    changes = [
+        (path, method)
+        for path, operations in schema["paths"].items()
+        for method in operations
+        if method in ("post", "put", "delete")
+    ]
+    assert len(changes) >= 20
+    assert [c for c in changes if "415" not in schema["paths"][c[0]][c[1]]["responses"]] == []
+    refused = client.post(f"/api/events/{event_id}/undo")
+    assert refused.status_code == 415 and refused.headers["content-type"].startswith("text/plain")

@@ -63,6 +63,7 @@ def create_app(
     errors.install(app)
     for router in ROUTERS:
         app.include_router(router)
+    errors.document_changes(app)
     return app
 
 

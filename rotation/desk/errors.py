@@ -56,6 +56,29 @@ REFUSALS: dict[int | str, dict[str, Any]] = {
     )
 }
 
+NOT_JSON = {
+    "description": "Not sent as application/json (a header a cross-site form cannot send): nothing changed. "
+    "Also a change with no body.",
+    "content": {"text/plain": {"schema": {"type": "string"}}},
+}
+
+
+def document_changes(app: FastAPI) -> None:
+    """Every change (POST, PUT, DELETE) in the schema answers 415 without `Content-Type: application/json`
+    (rotation.desk.security): the schema says so, body or not."""
+    made = app.openapi
+
+    def schema() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            for operations in made()["paths"].values():
+                for method, operation in operations.items():
+                    if method in ("post", "put", "delete"):
+                        operation["responses"].setdefault("415", NOT_JSON)
+        return app.openapi_schema or made()
+
+    app.openapi = schema  # type: ignore[method-assign]
+
+
 UNREADABLE = "{error}; nothing was changed. Restore a backup from before it (the Backups page)"
 FULL = "the disk is full: nothing was saved. Free some space on this computer, then send it again"
 BUSY = "the desk's file is busy (another program holds it): nothing was saved; send it again in a moment"
