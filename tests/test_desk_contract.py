@@ -91,3 +91,17 @@ def test_every_change_in_the_schema_documents_the_415_it_answers_without_json(cl
     assert [c for c in changes if "415" not in schema["paths"][c[0]][c[1]]["responses"]] == []
     refused = client.post(f"/api/events/{event_id}/undo")
     assert refused.status_code == 415 and refused.headers["content-type"].startswith("text/plain")
+
+
+def test_every_405_names_in_allow_the_methods_the_schema_gives_its_address(client, db):
+    """Starlette's Allow named only the first matching route's methods: GET for POST /api/events, GET for
+    the import (taken for /api/events/{event_id}), PUT only for /api/series/{name}/rule."""
+    seeded_event(db, SETTINGS)
+    ids = {"event_id": 1, "run_id": 1, "version_id": 1, "round_number": 1, "table_number": 1, "name": "x"}
+    wrong = []
+    for path, operations in client.get("/openapi.json").json()["paths"].items():
+        answer = client.patch(path.format(**ids, what="x"), headers={"content-type": "application/json"})
+        allow = {method.strip() for method in answer.headers.get("allow", "").split(",")}
+        if answer.status_code != 405 or allow != {method.upper() for method in operations}:
+            wrong.append((path, answer.status_code, sorted(allow)))
+    assert wrong == []

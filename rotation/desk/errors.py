@@ -22,6 +22,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict
 from starlette.exceptions import HTTPException
+from starlette.routing import BaseRoute, Match
 
 from models.text import normalise_name
 from rotation.desk.deps import TEMPLATES, desk_of
@@ -79,6 +80,24 @@ def document_changes(app: FastAPI) -> None:
     app.openapi = schema  # type: ignore[method-assign]
 
 
+def allowed(request: Request) -> str:
+    """The methods the address takes, for a 405's Allow header. Starlette names only those of the first route
+    whose path matches; an address served by several routes (GET and POST /api/events) takes all of theirs.
+    Of the routes that match, the most literal count: /api/events/import is not /api/events/{event_id}."""
+    routes: list[BaseRoute] = request.app.state.routes
+    matching = [route for route in routes if route.matches(request.scope)[0] is not Match.NONE]
+
+    def literal(route: BaseRoute) -> tuple[int, int]:  # fewer parameters, then more fixed text
+        return len(getattr(route, "param_convertors", {})), -len(getattr(route, "path", ""))
+
+    best = min(map(literal, matching), default=(0, 0))
+    methods: set[str] = set()
+    for route in matching:
+        if literal(route) == best:
+            methods |= getattr(route, "methods", None) or set()
+    return ", ".join(sorted(methods))
+
+
 UNREADABLE = "{error}; nothing was changed. Restore a backup from before it (the Backups page)"
 FULL = "the disk is full: nothing was saved. Free some space on this computer, then send it again"
 BUSY = "the desk's file is busy (another program holds it): nothing was saved; send it again in a moment"
@@ -125,9 +144,12 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(HTTPException)
     async def refused(request: Request, error: HTTPException) -> Response:
+        headers = {"Allow": allowed(request)} if error.status_code == 405 else error.headers
         if is_api(request):
-            return JSONResponse({"detail": str(error.detail)}, status_code=error.status_code, headers=error.headers)
-        return error_page(request, error.status_code, str(error.detail))
+            return JSONResponse({"detail": str(error.detail)}, status_code=error.status_code, headers=headers)
+        answer = error_page(request, error.status_code, str(error.detail))
+        answer.headers.update(headers or {})
+        return answer
 
     @app.exception_handler(FieldErrors)
     async def field_errors(request: Request, error: FieldErrors) -> JSONResponse:
