@@ -100,7 +100,7 @@ def test_every_405_names_in_allow_the_methods_the_schema_gives_its_address(clien
     ids = {"event_id": 1, "run_id": 1, "version_id": 1, "round_number": 1, "table_number": 1, "name": "x"}
     wrong = []
     for path, operations in client.get("/openapi.json").json()["paths"].items():
-        answer = client.patch(path.format(**ids, what="x"), headers={"content-type": "application/json"})
+        answer = client.request("TRACE", path.format(**ids, what="x"))  # no route takes it: no 415 before the 405
         allow = {method.strip() for method in answer.headers.get("allow", "").split(",")}
         if answer.status_code != 405 or allow != {method.upper() for method in operations}:
             wrong.append((path, answer.status_code, sorted(allow)))

@@ -40,6 +40,7 @@ MAX_IMPORT_BYTES = 256 * 1024 * 1024  # an exported event: every version of a lo
 IMPORTS = ("/api/events/import", "/events/import")  # the requests that carry an exported event
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
+CHANGES = ("POST", "PUT", "DELETE")  # the methods the desk's JSON endpoints change things by
 PUBLIC = re.compile(
     r"/e/[A-Za-z0-9_-]{1,64}/me(/state\.json)?|/static/(phone\.js|room\.css|favicon\.svg)|/favicon\.ico"
 )
@@ -179,6 +180,8 @@ class GuardMiddleware:
             )
         if request.method in SAFE_METHODS or not request.url.path.startswith("/api/"):
             return None  # forms: every page router checks the token (rotation.desk.deps.checked_form)
+        if request.method not in CHANGES:
+            return None  # no route takes it (TRACE, PATCH): the router answers 405 with the address's Allow
         if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
             return PlainTextResponse("a change through the JSON endpoints is sent as application/json", 415)
         if guard.exposed and not (by_header or guard.token_ok(request.headers.get(TOKEN_HEADER), session_of(request))):
