@@ -19,7 +19,7 @@ $(VENV)/.test-tools: $(VENV)/.app
 # `make serve PORT=9000` for a port of your choosing; left out, 8765 or the next free one.
 PORT ?=
 
-.PHONY: app setup demo serve test test-quick test-busy test-lowest bench bench-quick bench-odd bench-replan bench-balance bench-desk bench-room bench-odd-seats bench-limits bench-season fuzz-desk rehearse
+.PHONY: app setup demo serve test test-quick test-busy test-lowest bench bench-quick bench-odd bench-replan bench-balance bench-desk bench-room bench-odd-seats bench-limits bench-season bench-frontier fuzz-desk rehearse
 app: $(VENV)/.app
 
 setup: $(VENV)/.test-tools
@@ -92,6 +92,9 @@ bench-room: setup
 
 bench-limits: setup
 	$(BIN)/python -m benchmarks.limits
+
+bench-frontier: setup
+	$(BIN)/python -m benchmarks.frontier
 
 bench-season: setup
 	$(BIN)/python -m benchmarks.season --half-life 4 inf

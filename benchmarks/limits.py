@@ -1,10 +1,13 @@
 """Every command at the room limits: wall time and peak memory beside its time limit.
 
-`python -m benchmarks.limits [--out DIR] [--only "NAME;..."] [--python PATH] [--timeout S]` runs each command
+`python -m benchmarks.limits [--out DIR] [--only "NAME;..."] [--rooms] [--python PATH] [--timeout S]` runs each command
 as the director would (`rotation ...` in a fresh process, one at a time; `--python` another checkout's
 interpreter, for a before/after) and writes limits.md and limits.json: the wall time
 (start-up, search, check and writing), the run's own clock where the command reports one ("Planned in"),
-the peak resident memory of the process (from wait4), and the exit status. The input files a command
+its CPU time and peak resident memory (from wait4), and the exit status. `--rooms` runs the large rooms of
+issue 54 instead (plan and exists at 300 x 100, 1000 x 100, 124 x 41 and 2000 x 8, at 1 s and 10 s, on the
+wall clock and on one worker's work clock, and stopped by SIGTERM halfway): each should end within its
+limit plus a second's tidy-up, in under 1 GB; a stopped one within a second of the signal. The input files a command
 reads are made first and not timed. The machine's load average is recorded before and after.
 """
 
@@ -33,6 +36,7 @@ class Case:
     args: tuple[str, ...]
     time_limit: float | None  # None: the command has no time limit
     setup: tuple[tuple[str, ...], ...] = ()  # commands that make its input files, untimed
+    terminate_after: float | None = None  # SIGTERM this many seconds after the start
 
 
 def _apart_files(folder: Path) -> None:
@@ -92,6 +96,22 @@ CASES = (
 )
 
 
+def _room_cases() -> tuple[Case, ...]:
+    """plan and exists on the large rooms, at 1 s and 10 s, on the wall clock and on one worker, and stopped."""
+    cases = []
+    for players, rounds in ((300, 100), (1000, 100), (124, 41), (2000, 8)):
+        room = ("--players", str(players), "--rounds", str(rounds))
+        for command in ("plan", "exists"):
+            quiet = ("-q",) if command == "plan" else ()
+            for limit in (1, 10):
+                for workers in ("2", "1"):
+                    args = (command, *room, "--time-limit", str(limit), "--workers", workers, *quiet)
+                    cases.append(Case(f"{command} {players} x {rounds}, {limit} s, {workers} workers", args, limit))
+            args = (command, *room, "--time-limit", "10", "--workers", "1", *quiet)
+            cases.append(Case(f"{command} {players} x {rounds}, SIGTERM at 5 s", args, 10, terminate_after=5))
+    return tuple(cases)
+
+
 def run_one(case: Case, folder: Path, timeout: float) -> dict:
     for setup in case.setup:
         subprocess.run([*ROTATION, *setup], cwd=folder, check=True, capture_output=True)
@@ -100,9 +120,19 @@ def run_one(case: Case, folder: Path, timeout: float) -> dict:
         child = subprocess.Popen([*ROTATION, *case.args], cwd=folder, stdout=out, stderr=err)
         stop = threading.Timer(timeout, child.kill)  # a run far past its limit is cut short, and says so
         stop.start()
+        signalled: list[float] = []
+
+        def terminate() -> None:
+            signalled.append(time.monotonic())
+            child.terminate()
+
+        term = threading.Timer(case.terminate_after or 0.0, terminate)
+        if case.terminate_after is not None:
+            term.start()
         _, status, usage = os.wait4(child.pid, 0)  # this child's own peak memory, not the largest so far
         wall = time.monotonic() - started
         stop.cancel()
+        term.cancel()
         child.returncode = code = os.waitstatus_to_exitcode(status)
         out.seek(0), err.seek(0)
         said, complaint = out.read().decode(errors="replace"), err.read().decode(errors="replace").strip()
@@ -113,6 +143,8 @@ def run_one(case: Case, folder: Path, timeout: float) -> dict:
         "time_limit": case.time_limit,
         "wall_seconds": round(wall, 2),
         "run_seconds": float(planned.group(1)) if planned else None,
+        "cpu_seconds": round(usage.ru_utime + usage.ru_stime, 2),
+        "after_signal_seconds": round(started + wall - signalled[0], 2) if signalled else None,
         "peak_mib": round(usage.ru_maxrss / 1024, 1),
         "exit": code,
         "error": f"stopped after {timeout:g} s"
@@ -129,9 +161,11 @@ def main() -> None:
     parser.add_argument("--only", default="", help="case names separated by ; (default: all)")
     parser.add_argument("--timeout", type=float, default=900.0, help="seconds before a command is stopped")
     parser.add_argument("--python", default=sys.executable, help="the interpreter whose rotation is measured")
+    parser.add_argument("--rooms", action="store_true", help="the large rooms of issue 54 (limits_rooms.md)")
     args = parser.parse_args()
     ROTATION[0] = args.python
-    chosen = [c for c in CASES if not args.only or c.name in args.only.split(";")]
+    cases = _room_cases() if args.rooms else CASES
+    chosen = [c for c in cases if not args.only or c.name in args.only.split(";")]
     load_before = os.getloadavg()
     rows = []
     with tempfile.TemporaryDirectory(prefix="rotation-limits-") as tmp:
@@ -150,8 +184,9 @@ def main() -> None:
     }
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    (out / "limits.json").write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
-    (out / "limits.md").write_text(report(record), encoding="utf-8")
+    name = "limits_rooms" if args.rooms else "limits"
+    (out / f"{name}.json").write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+    (out / f"{name}.md").write_text(report(record), encoding="utf-8")
 
 
 def report(record: dict) -> str:
@@ -165,16 +200,20 @@ def report(record: dict) -> str:
         f"{load}. Commit {m.get('commit')}, {m.get('date')}; measured: {record['python']}.",
         "",
         "Wall: the whole command in a fresh process (start-up, search, the checker, writing). Run: the planner's own",
-        "clock ('Planned in'), from the start of the search to the schedule kept. Peak: the process's resident memory.",
+        "clock ('Planned in'), from the start of the search to the schedule kept. CPU: user and system seconds.",
+        "After signal: seconds from SIGTERM to the exit. Peak: the process's resident memory.",
         "",
-        "| command | limit (s) | wall (s) | run (s) | peak (MiB) | exit |",
-        "|---|---:|---:|---:|---:|---:|",
+        "| command | limit (s) | wall (s) | run (s) | CPU (s) | after signal (s) | peak (MiB) | exit |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in record["rows"]:
         limit = "-" if r["time_limit"] is None else f"{r['time_limit']:g}"
         run = "-" if r["run_seconds"] is None else f"{r['run_seconds']:g}"
         exit_ = str(r["exit"]) + (f" ({r['error']})" if r["error"] else "")
-        lines.append(f"| `{r['command']}` | {limit} | {r['wall_seconds']:g} | {run} | {r['peak_mib']:g} | {exit_} |")
+        cpu = "-" if r.get("cpu_seconds") is None else f"{r['cpu_seconds']:g}"
+        after = "-" if r.get("after_signal_seconds") is None else f"{r['after_signal_seconds']:g}"
+        figures = f"{r['wall_seconds']:g} | {run} | {cpu} | {after} | {r['peak_mib']:g}"
+        lines.append(f"| `{r['command']}` | {limit} | {figures} | {exit_} |")
     return "\n".join(lines) + "\n"
 
 

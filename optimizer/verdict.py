@@ -8,9 +8,10 @@ from optimizer.bounds import lower_bound
 from optimizer.budget import Budget, Stop
 from optimizer.checker import check
 from optimizer.config import PlanConfig
-from optimizer.constructions import zero_repeat_seating
+from optimizer.constructions import instant_seating, zero_repeat_seating
 from optimizer.constructions.fixed import fixed_schedule
 from optimizer.constructions.odd_rooms import odd_room_seating
+from optimizer.constructions.theorems import design_theorem
 from optimizer.cpsat.model import day_clauses
 from optimizer.cpsat.split import SplitOutcome, split_probe, splits_by_round_two
 from optimizer.seats import to_schedule
@@ -51,7 +52,11 @@ def zero_repeat_verdict(
     if bound.repeats > 0:
         return verdict(Answer.IMPOSSIBLE, bound.proof)
     if not event.layout.threes and not event.layout.sit_outs:
-        found = zero_repeat_seating(n, rounds, budget.share(0.5), seed=seed, workers=min(workers, 2))
+        found = instant_seating(n, rounds)
+        theorem = design_theorem(n)
+        if found is None and theorem is not None and rounds <= theorem.rounds:
+            return verdict(Answer.EXISTS, f"exists (theorem: {theorem.statement}), not built here")
+        found = found or zero_repeat_seating(n, rounds, budget.share(0.5), seed=seed, workers=min(workers, 2))
     else:
         found = odd_room_seating(n, rounds, event.odd)
     if found is not None:

@@ -99,3 +99,23 @@ def test_the_printed_summary_of_a_series_night_compares_with_no_fixed_rule(clien
     printed = client.get(f"/events/{day}/print", params={"parts": ["summary"]}).text
     assert "Repeats of the fixed MJMP rule" in printed
     assert "No schedule can have fewer: " in printed and "counting:" not in printed  # the bound in plain words
+
+
+def test_a_name_club_id_list_keeps_its_clubs(client):
+    """Issue 53: a `name,club,id` upload kept the ids but lost the clubs: the settings form gave back
+    `name,id` and the Day page listed the clubs' players without their clubs."""
+    players = names(12)
+    listed = "name,club,id\n" + "".join(
+        f"{p},{'North East'[i % 2 * 6 :][:5].strip()},{100 + i}\n" for i, p in enumerate(players)
+    )
+    form = client.get("/events/new").text
+    data = {"csrf": token_of(form), "title": "Open", "names": listed, "rounds": "2", "time_limit": "2"}
+    created = client.post("/events", data=data, follow_redirects=False)
+    assert created.status_code == 303, created.text
+    event_id = int(created.headers["location"].rsplit("/", 1)[1])
+    settings = client.get(f"/api/events/{event_id}").json()["settings"]
+    assert settings["clubs"][players[0]] == "North" and settings["clubs"][players[1]] == "East"
+    edit = client.get(f"/events/{event_id}/edit").text
+    assert f"name,club,id\n{players[0]},North,100\n{players[1]},East,101" in edit
+    day = client.get(f"/events/{event_id}").text
+    assert f"<li><b>North</b>: {', '.join(players[0::2])}</li>" in day

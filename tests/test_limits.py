@@ -10,7 +10,7 @@ import optimizer
 import optimizer.balance.polish  # noqa: F401  (the module, not the function the package exports)
 from budget_helpers import ending_after, recording
 from models import Answer, Event
-from optimizer.budget import Budget
+from optimizer.budget import Budget, Stop
 from optimizer.constructions.fixed import fixed_seating
 from optimizer.moves import OldPlan, fewest_moves
 from optimizer.replan import _history, _remaining_event
@@ -114,3 +114,19 @@ def test_a_repeatable_polish_is_charged_by_the_swaps_it_weighs_and_begins_no_ste
     polish_module.polish(seats, np.random.default_rng(0), budget=budget)
     assert len(weighed) == 2 * len(seats)  # two whole steps, every round weighed in each
     assert budget.clock.now() == pytest.approx(2 * step)
+
+
+def test_a_run_stopped_before_balancing_orders_its_best_within_half_a_second_of_the_wall_clock(monkeypatch):
+    stage = __import__("sys").modules["optimizer.balance.stage"]
+    budgets = []
+    order_rounds = stage.order_rounds
+    monkeypatch.setattr(
+        stage,
+        "order_rounds",
+        lambda seats, budget, **rest: budgets.append(budget) or order_rounds(seats, budget=budget, **rest),
+    )
+    stop = Stop()
+    stop.set()  # a repeatable run of a minute, stopped at once: the fixed rule is its best
+    result = optimizer.plan(Event.with_count(40, 8), time_limit=60, workers=1, seed=0, stop=stop)
+    assert result.interrupted and result.schedule is not None
+    assert budgets and all(not b.repeatable and b.end == stage.STOPPED_FINISH_SECONDS for b in budgets)

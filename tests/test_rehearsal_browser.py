@@ -145,6 +145,16 @@ def test_a_one_day_tournament_of_52_in_two_sessions(rehearsal):
                 f"{seat} {wind} {name}" for seat, wind, name in zip("ABCD", WINDS, table["players"], strict=True)
             )
             assert f"Round {number} · Table {table['table']} " in sheets and seated in sheets
+    # The paper records what the score page asks: a row per game with the page's boxes, in its order.
+    day.goto(f"{r.url}/events/{event_id}/scores/1")
+    boxes = day.evaluate(
+        "() => [...document.querySelectorAll('#table-1 .game-row')[0].querySelectorAll('label')]"
+        ".map((label) => label.firstChild.textContent.trim())"
+    )
+    assert boxes == ["Winner", "Value", "How", "Discarder", "Exposures", "Jokerless", "Dead", "MJ in error"]
+    assert sheets.count("Game " + " ".join(boxes) + " 1 A B C D self discard wall unfinished") == 26
+    assert "Game 1 Game 2" not in sheets  # no points boxes on a game-result event's sheets
+    day.goto(f"{r.url}/events/{event_id}/room")
     day.click("#release-session-form button")
     expect(day.locator("#released")).to_contain_text("Released: rounds 1 to 2")
     room = r.api("GET", f"/api/events/{event_id}/room")
@@ -356,12 +366,15 @@ def night_played(r: rh.Rehearsal, day, event_id: int, rounds: int) -> dict[str, 
     return totals
 
 
-def next_night(r: rh.Rehearsal, page, absent: list[str], guests: list[str]) -> int:
-    """The series page: tonight's members ticked (all but the absent), the guests typed, the night planned."""
+def next_night(r: rh.Rehearsal, page, absent: list[str], guests: list[str], joining: tuple[str, ...] = ()) -> int:
+    """The series page: tonight's members ticked (all but the absent), returning guests ticked to join as
+    members, new guests typed, the night planned."""
     page.goto(f"{r.url}/series/{quote(SERIES, safe='')}")
     for member in MEMBERS:
         if member not in absent:
             page.check(f"input[name=present][value='{member}']")
+    for guest in joining:
+        page.check(f"#returning input[name=join][value='{guest}']")
     page.fill("#guests", "\n".join(guests))
     r.director_sees(page, f"series-before-night-{len(page.locator('#nights li').all()) + 1}")
     page.click("#plan-next")
@@ -383,8 +396,8 @@ def test_a_three_night_league_with_absences_and_a_returning_guest(rehearsal):
     assert sorted(night_two["players"]) == sorted(MEMBERS[2:] + [GUEST, ONCE])
     totals.append(night_played(r, page, nights[1], 2))
 
-    # Night 3: one member stays home, the guest comes back.
-    nights.append(next_night(r, page, absent=MEMBERS[5:6], guests=[GUEST]))
+    # Night 3: one member stays home, the guest comes back and joins as a member in the same step.
+    nights.append(next_night(r, page, absent=MEMBERS[5:6], guests=[], joining=(GUEST,)))
     expect(page.locator("body")).to_contain_text("against 2 earlier nights of the series")
     night_three = r.api("GET", f"/api/events/{nights[2]}/schedule")
     assert sorted(night_three["players"]) == sorted(MEMBERS[:5] + MEMBERS[6:] + [GUEST])
@@ -409,6 +422,10 @@ def test_a_three_night_league_with_absences_and_a_returning_guest(rehearsal):
     assert came[MEMBERS[0]] == ["2", "of", "3"] and came[MEMBERS[5]] == ["2", "of", "3"]
     assert came[MEMBERS[9]] == ["3", "of", "3"] and came[ONCE] == ["1", "of", "3"]
     assert came[GUEST] == ["2", "of", "3"]
+    expect(page.locator(f"#member-table tr[data-member='{GUEST}']")).not_to_contain_text("(guest)")
+    expect(page.locator(f"#member-table tr[data-member='{ONCE}']")).to_contain_text("(guest)")
+    page.click("#rule-form button")  # Show, with the form's defaults ("Best __ nights" left empty)
+    expect(page.locator("#season-table")).to_be_visible()
     r.director_sees(page, "series-after-3-nights")
     rows = page.locator("#season-table tbody tr")
     season = {row.locator("td.player").inner_text(): int(row.locator("td.total").inner_text()) for row in rows.all()}

@@ -156,9 +156,7 @@ LIST_COLUMNS = r"""() => {
   columns.forEach((column, i) => { if (i + 1 < columns.length) column.next = columns[i + 1].first; });
   return columns;
 }"""
-SCREEN_BOXES = (
-    ".deck > *, .card > *, .names li, .names li > *, .entry > *, .screen-head > *, .screen-foot > *, #changed"
-)
+SCREEN_BOXES = ".deck > *, .card > *, .names li, .names li > *, .entry > *, .screen-foot > *, .foot-text > *, #changed"
 PHONE_BOXES = "main *"
 
 
@@ -278,6 +276,6 @@ def test_the_timer_counts_down_on_the_servers_clock(browser, desk):
     api.post(f"/api/events/{event_id}/timer", json={"action": "pause"})
     until(screen, "document.getElementById('timer').textContent === 'Paused 10:00'", clock=True)
     assert "paused" in screen.get_attribute("#timer", "class")
-    measured = screen.evaluate(MEASURE, ".screen-head > *")
+    measured = screen.evaluate(MEASURE, ".screen-foot > *")
     assert measured["problems"] == [], measured
     screen.context.close()

@@ -96,7 +96,7 @@ def test_a_session_released_at_once_shows_its_first_round_and_moves_on_as_rounds
     qr = screen.locator("#qr svg").bounding_box()
     assert qr and qr["width"] >= 220 and qr["height"] >= 220, qr
     assert screen.locator("#full-screen").is_visible()
-    measured = screen.evaluate(room.MEASURE, room.SCREEN_BOXES + ", .foot-text > *")
+    measured = screen.evaluate(room.MEASURE, room.SCREEN_BOXES)
     assert measured["problems"] == [] and screen.evaluate(room.OVERLAPS) == [], measured
 
     # A phone: a curly apostrophe finds O'Brien; round 1 now, rounds 2 and 3 coming, nothing earlier.

@@ -132,7 +132,9 @@ def test_a_rounds_cards_typed_in_make_the_standings(browser, server):
     screen.wait_for_selector("#standings .standing", timeout=15_000)
     assert screen.evaluate("window.notReloaded")
     assert screen.locator("#standings .standing:visible").count() == 9
-    measured = screen.evaluate(room.MEASURE, ".standing > *, #standings > *, #standings-notes > *, .screen-head > *")
+    measured = screen.evaluate(
+        room.MEASURE, ".standing > *, #standings > *, #standings-notes > *, .screen-foot > *, .foot-text > *"
+    )
     assert measured["problems"] == [], measured
     assert measured["smallest"] is not None and measured["smallest"] >= 32, measured
     assert "sat out" in screen.inner_text("#standings-notes")
@@ -166,7 +168,9 @@ def test_fifteen_rounds_of_standings_fit_the_projector_beside_a_long_name(browse
         screen.goto(f"{desk.url}/e/{event_id}/screen")
         heads = screen.locator(".standings-head .points").all_inner_texts()
         assert heads[0].startswith("R1–") and heads[-1] == "R15" and len(heads) < 15
-        measured = screen.evaluate(room.MEASURE, ".standing > *, #standings > *, .standings-head > *, .screen-head > *")
+        measured = screen.evaluate(
+            room.MEASURE, ".standing > *, #standings > *, .standings-head > *, .screen-foot > *, .foot-text > *"
+        )
         assert measured["problems"] == [] and measured["smallest"] >= 39, measured
         screen.close()
         # The desk's standings: a table while it fits, else a card a player; a name never cut in two.

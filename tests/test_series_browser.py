@@ -125,7 +125,9 @@ def test_the_series_standings_on_the_projector(browser, tmp_path):
         top = [row for row in season["rows"] if row["rank"] <= 5]
         assert screen.locator("#standings .standing:visible").count() == len(top) < len(members)
         assert screen.locator("#standings .standing .name").first.inner_text() == top[0]["player"]
-        boxes = ".standing > *, #standings > *, #standings-notes > *, .screen-head > *, .standings-head > *"
+        boxes = (
+            ".standing > *, #standings > *, #standings-notes > *, .screen-foot > *, .foot-text > *, .standings-head > *"
+        )
         measured = screen.evaluate(room.MEASURE, boxes)
         assert measured["problems"] == [] and measured["smallest"] >= 32, measured
         assert screen.evaluate(shared.LAYOUT, ".standing > *, #standings > *, body > *") == []

@@ -19,13 +19,16 @@ from optimizer.balance.other_days import offer_exact_numbering, offer_other_days
 from optimizer.balance.polish import polish, regroup_for_tables
 from optimizer.balance.seats import balance_letters
 from optimizer.balance.tables import KICKS, balance_table_numbers
-from optimizer.budget import Budget
+from optimizer.budget import Budget, Stop
 from optimizer.provenance import BALANCED
 from optimizer.requests import pinned, turn_exempt
 from optimizer.run import Run
 from optimizer.search.costs import Costs
 from optimizer.seats import EMPTY, Seats
 from optimizer.state import FINISH_SECONDS
+
+# A run stopped before balancing orders, numbers and letters its best within this many seconds of the stop.
+STOPPED_FINISH_SECONDS = 0.5
 
 
 def balance(run: Run, rng: np.random.Generator) -> None:
@@ -80,7 +83,9 @@ class Steps:
         player_count = len(event.players)
         regroup = not interrupted and run.costs is not None and player_count <= run.config.polish_max_players
         costs = run.costs if regroup else None
-        finish = run.budget.unstopped() if interrupted else run.budget
+        # After a stop the quick steps have STOPPED_FINISH_SECONDS on the wall clock, even in a repeatable run
+        # (a stopped run repeats nothing): at the room limits they take seconds.
+        finish = Budget.of(STOPPED_FINISH_SECONDS, stop=Stop()) if interrupted else run.budget
         kicks = 0 if run.repeatable else KICKS  # a repeatable run numbers by the descent alone, which ends by itself
         three_handed = bool((run.best.seats == EMPTY).any())
         return cls(run, rng, finish, interrupted, regroup, costs, pinned(event), kicks, three_handed)
@@ -100,7 +105,7 @@ class Steps:
         run, config = self.run, self.run.config
         if not numbered(run, seats):
             return seats
-        if run.repeatable:
+        if self.finish.repeatable:
             budget = Budget.unlimited(self.finish.stop)
         else:
             left = self.finish.left()

@@ -2,6 +2,9 @@
 
     fixed.fixed_seating          the fixed MJMP rotation (the baseline and first warm start)
     affine.affine_seating        AG(k, 4): repeat-free for 4^k players over (4^k - 1) / 3 rounds
+    resolvable                   3q + 1 players over q rounds, every pair once: a 1-rotational resolvable
+                                 design over Z_q from a matching stored ahead (16 to 400 players, 3 not
+                                 dividing q)
     speeds.speed_seating         every seat moves a fixed number of tables a round (the slip generalised)
     differences                  every seat moves by its own stored step each round: a difference matrix over
                                  Z_T, found ahead and stored, for rooms of 72 to 200 players the speed rule
@@ -17,7 +20,8 @@
     greedy.greedy_seating        round by round against every meeting so far, burdens in turn
     stayers.place_stayers        the repair every start goes through so stay requests hold
 
-Zero-repeat seatings come from `zero_repeat_seating`: the library, the affine geometry, the doubling,
+Zero-repeat seatings come from `zero_repeat_seating`: the library, the affine geometry, the resolvable
+designs, the doubling,
 the speed rule, the stored difference rows (all instant), then the rotational search within the time
 limit. Every seating handed out is checked here first, so a builder bug can only cost a None.
 """
@@ -31,6 +35,7 @@ from optimizer.constructions import library
 from optimizer.constructions.affine import affine_dimension, affine_rounds, affine_seating
 from optimizer.constructions.differences import difference_rounds, difference_seating
 from optimizer.constructions.doubling import doubled_affine_seating, doubling_rounds
+from optimizer.constructions.resolvable import resolvable_rounds, resolvable_seating
 from optimizer.constructions.rotational import rotational_seating
 from optimizer.constructions.speeds import best_speeds, speed_rounds, speed_seating
 from optimizer.seats import is_repeat_free
@@ -51,9 +56,9 @@ def zero_repeat_seating(player_count: int, rounds: int, budget: Budget, seed: in
 
 
 def instant_seating(player_count: int, rounds: int) -> Made | None:
-    """The first instant construction reaching `rounds`: library, affine geometry, doubling, speed rule,
-    difference rows."""
-    for build in (from_library, from_affine, from_doubling, from_speeds, from_differences):
+    """The first instant construction reaching `rounds`: library, affine geometry, resolvable designs,
+    doubling, speed rule, difference rows."""
+    for build in (from_library, from_affine, from_resolvable, from_doubling, from_speeds, from_differences):
         made = build(player_count, rounds)
         if made is not None:
             return made
@@ -61,14 +66,15 @@ def instant_seating(player_count: int, rounds: int) -> Made | None:
 
 
 def frontier_rounds(player_count: int, rows: bool = True) -> int:
-    """The most repeat-free rounds available instantly (library, affine, doubling, speeds and, with `rows`,
-    the difference rows); not a table."""
+    """The most repeat-free rounds available instantly (library, affine, resolvable designs, doubling,
+    speeds and, with `rows`, the difference rows); not a table."""
     if player_count < 4 or player_count % 4:
         return 0
     entry = library.load(player_count)
     return max(
         entry.rounds if entry else 0,
         affine_rounds(player_count),
+        resolvable_rounds(player_count),
         doubling_rounds(player_count),
         speed_rounds(player_count),
         difference_rounds(player_count) if rows else 0,
@@ -96,6 +102,12 @@ def from_affine(player_count: int, rounds: int) -> Made | None:
     if k is None or rounds > affine_rounds(player_count):
         return None
     return affine_seating(k, rounds), f"affine geometry AG({k},4)"
+
+
+def from_resolvable(player_count: int, rounds: int) -> Made | None:
+    seats = resolvable_seating(player_count, rounds)
+    q = (player_count - 1) // 3
+    return None if seats is None else (seats, f"1-rotational resolvable design over Z_{q} (stored matching)")
 
 
 def from_doubling(player_count: int, rounds: int, seed: int = 0) -> Made | None:

@@ -24,7 +24,8 @@ SUMMARIES = {
     "exists": "Does a schedule with no repeat opponents exist? Answers exists, impossible or unknown.",
     "export": "Event number EVENT to one file, with everything, for `rotation import` or a desk's Import.",
     "fixed": "A fixed rotation: by default MJMP item 23, A up 1 table, B down 1, C up 2, D down 2.",
-    "import": "An exported event into the desk's file as a new event (all or nothing).",
+    "import": "An exported event into the desk's file as a new event (all or nothing); refused, naming it, when the "
+    "desk has the event already (unless --copy).",
     "move": "In a played round, a player took the empty seat at a table of three (their table played three-handed).",
     "plan": "A variety rotation: all rounds planned at once for the fewest repeat opponents; with --history, the "
     "fewest over the season.",

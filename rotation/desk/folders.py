@@ -1,4 +1,5 @@
-"""Where the desk's file sits: a synced folder (OneDrive, Dropbox, iCloud Drive, Google Drive) or a network
+"""Where the desk's files sit: its log beside it (log_file), and its folder: a synced folder
+(OneDrive, Dropbox, iCloud Drive, Google Drive) or a network
 folder is warned about at start. SQLite keeps a journal (`-wal`) beside its file and locks it while the desk
 runs: a sync service may copy the file without its journal or lock it mid-change, and a network file
 system's locks are not reliable (sqlite.org, "How To Corrupt An SQLite Database File", 2.1 and 6.1)."""
@@ -25,6 +26,13 @@ SYNCED = {
 }
 NETWORK_FILE_SYSTEMS = {"nfs", "nfs4", "cifs", "smb3", "smbfs", "sshfs", "fuse.sshfs", "afpfs", "9p", "davfs"}
 ADVICE = "keep the desk's file in a local folder (leave out --db for the default) and back up from the Backups page"
+
+
+def log_file(db_path: str | Path) -> Path:
+    """The desk's log, beside its file (`desk.sqlite3.log`): start-ups, warnings and errors; not the requests,
+    whose addresses may carry the key."""
+    path = Path(db_path)
+    return path.with_name(path.name + ".log")
 
 
 def risky_folder(path: Path) -> str | None:

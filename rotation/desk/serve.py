@@ -18,7 +18,7 @@ from urllib.parse import urlparse
 import click
 
 from rotation import tool_version
-from rotation.desk.folders import risky_folder
+from rotation.desk.folders import log_file, risky_folder
 from rotation.desk.security import answered_hosts, is_local
 
 DEFAULT_PORT = 8765
@@ -202,13 +202,6 @@ def open_when_listening(server, url: str) -> None:
         opened = False
     if not opened:
         click.echo(f"No web browser could be opened here: open {url} in one yourself.", err=True)
-
-
-def log_file(db_path: str | Path) -> Path:
-    """The desk's log, beside its file (`desk.sqlite3.log`): start-ups, warnings and errors; not the requests,
-    whose addresses may carry the key."""
-    path = Path(db_path)
-    return path.with_name(path.name + ".log")
 
 
 def log_config(file: Path) -> dict:

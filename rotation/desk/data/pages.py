@@ -17,8 +17,8 @@ from starlette.concurrency import run_in_threadpool
 from rotation.desk.data import transfer
 from rotation.desk.deps import Id, JsonIn, Text, desk_of, page, pages_router
 from rotation.desk.events import service
+from rotation.desk.folders import log_file
 from rotation.desk.security import MAX_IMPORT_BYTES
-from rotation.desk.serve import log_file
 from rotation.desk.storage import backup
 
 router = pages_router()

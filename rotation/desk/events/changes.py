@@ -180,6 +180,7 @@ def _renamed_settings(settings: EventSettings, old: str, new: str) -> EventSetti
             "spread": [[one(n) for n in group] for group in settings.spread],
             "stay": {one(n): table for n, table in settings.stay.items()},
             "ids": {one(n): member for n, member in settings.ids.items()},
+            "clubs": {one(n): club for n, club in settings.clubs.items()},
             "guests": [one(n) for n in settings.guests],
         }
     )

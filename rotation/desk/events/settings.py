@@ -101,6 +101,9 @@ class EventSettings(BaseModel):
         default=[], description="What the names list was read as, where that differs from what was written."
     )
     ids: dict[str, str] = Field(default={}, description="Member numbers by player, from the names' id column.")
+    clubs: dict[str, str] = Field(
+        default={}, description="Each player's club, from the names' club column (the clubs are also spread)."
+    )
     guests: list[Name] = Field(
         default=[],
         description="Players who came to this night of a series as guests (the series page's guests field): in "
@@ -212,6 +215,7 @@ def settings_from_form(form: dict[str, str]) -> EventSettings:
     try:
         table = names_table(form.get("names", ""))
         values.update(names=list(table.names), notes=list(table.notes), ids=dict(table.ids))
+        values["clubs"] = {player: club for club, players in table.clubs.items() for player in players}
     except FieldErrors as error:
         errors.update(error.errors)
     readers = {
@@ -285,12 +289,18 @@ def _choice(text: str, kind):
         raise ValueError(f"choose one of {', '.join(choice.value for choice in kind)}") from None
 
 
-def names_text(names: Sequence[str], ids: Mapping[str, str]) -> str:
-    """The names one a line, or as a table with their id column when they have member numbers."""
-    if not ids:
+def names_text(names: Sequence[str], ids: Mapping[str, str], clubs: Mapping[str, str] | None = None) -> str:
+    """The names one a line, or as a table with their club and id columns when they have clubs or member
+    numbers (as the list was read: a club column is read back as clubs to spread)."""
+    clubs = clubs or {}
+    if not ids and not clubs:
         return "\n".join(names)
+    columns = [("club", clubs)] if clubs else []
+    columns += [("id", ids)] if ids else []
+    rows = [["name", *(title for title, _ in columns)]]
+    rows += [[n, *(values.get(n, "") for _, values in columns)] for n in names]
     buffer = io.StringIO()  # plain CSV, as rotation.files.lists reads it back: no spreadsheet formula guard
-    csv.writer(buffer, lineterminator="\n").writerows([["name", "id"], *([n, ids.get(n, "")] for n in names)])
+    csv.writer(buffer, lineterminator="\n").writerows(rows)
     return buffer.getvalue().rstrip("\n")
 
 
@@ -301,7 +311,7 @@ def form_from_settings(settings: EventSettings) -> dict[str, str]:
         "title": settings.title,
         "date": settings.date,
         "series": settings.series,
-        "names": names_text(settings.names, settings.ids),
+        "names": names_text(settings.names, settings.ids, settings.clubs),
         "rounds": str(settings.rounds),
         "session_rounds": str(settings.session_rounds or ""),
         "odd": settings.odd.value,

@@ -104,7 +104,7 @@ def _form_now(store, event) -> tuple[dict[str, str], list[str]]:
     form = form_from_settings(event.settings)
     now = players_now(service.current_version(store, event))
     if now:
-        form["names"] = names_text(now, event.settings.ids)
+        form["names"] = names_text(now, event.settings.ids, event.settings.clubs)
     return form, now
 
 

@@ -187,6 +187,7 @@ def next_night(
             "names": tonight,
             "guests": [normalise_name(guest) for guest in guests],
             "ids": _ids_tonight(view, tonight),
+            "clubs": {player: club for player, club in last.clubs.items() if player in tonight},
             "rounds": rounds if rounds is not None else last.rounds,
             "title": f"{name}, night {len(view.nights) + 1}",
             "date": "",

@@ -1,0 +1,92 @@
+"""`make bench-frontier`: for every multiple of four from 16 to 400, the most repeat-free rounds built at once
+(optimizer.constructions.frontier_rounds), the theorem's value floor((v - 1) / 3) and what the literature
+says (optimizer.constructions.theorems), the seconds `exists` takes at the built rounds (capped at the day's
+100) on one worker, and, with --plan, a plan of those rounds at --time-limit on one worker, each in its own
+process ended at --kill seconds, with whether seats (seat spread <= 1) and tables (no visit above even)
+came out balanced. Writes benchmarks/results/frontier.{json,md}.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import time
+from pathlib import Path
+
+from models import Event
+from optimizer.constructions import frontier_rounds
+from optimizer.constructions.theorems import design_theorem
+from optimizer.verdict import zero_repeat_verdict
+
+RESULTS = Path(__file__).parent / "results"
+MAX_ROUNDS = 100  # models.Event's limit on a day
+
+
+def _plan(players: int, rounds: int, time_limit: float, out) -> None:
+    from optimizer.plan import plan
+
+    result = plan(Event.with_count(players, rounds), time_limit=time_limit, workers=1)
+    metrics = result.metrics
+    assert metrics is not None  # a plan of a room of fours always returns a checked schedule
+    out.send((metrics.repeats, metrics.seat_spread <= 1, metrics.table_visits_above_even == 0))
+
+
+def measure_plan(players: int, rounds: int, time_limit: float, kill: float) -> dict:
+    receive, send = multiprocessing.Pipe(duplex=False)
+    process = multiprocessing.Process(target=_plan, args=(players, rounds, time_limit, send))
+    start = time.monotonic()
+    process.start()
+    got = receive.poll(kill)
+    seconds = time.monotonic() - start
+    if not got:
+        process.kill()
+        process.join()
+        return {"plan_seconds": round(seconds, 2), "plan": f"ended at {kill:g} s"}
+    repeats, seats, tables = receive.recv()
+    process.join()
+    return {"plan_seconds": round(seconds, 2), "repeats": repeats, "seats_balanced": seats, "tables_balanced": tables}
+
+
+def measure(players: int, args) -> dict:
+    built = frontier_rounds(players)
+    theorem = design_theorem(players)
+    row: dict = {"players": players, "built": built, "bound": (players - 1) // 3}
+    row["theorem"] = theorem.rounds if theorem else None
+    rounds = min(built, MAX_ROUNDS)
+    if rounds:
+        start = time.monotonic()
+        verdict = zero_repeat_verdict(Event.with_count(players, rounds), time_limit=args.time_limit, workers=1)
+        row["exists_seconds"] = round(time.monotonic() - start, 2)
+        row["exists"] = verdict.answer.value
+        if args.plan:
+            row.update(measure_plan(players, rounds, args.time_limit, args.kill))
+    return row
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.frontier", description=__doc__)
+    parser.add_argument("--players", type=int, nargs="*", default=list(range(16, 401, 4)))
+    parser.add_argument("--time-limit", type=float, default=1.0)
+    parser.add_argument("--plan", action="store_true", help="also plan each room (slow past 100 players)")
+    parser.add_argument("--kill", type=float, default=10.0, help="seconds before a plan's process is ended")
+    parser.add_argument("--name", default="frontier")
+    args = parser.parse_args(argv)
+    rows = []
+    for players in args.players:
+        rows.append(measure(players, args))
+        print(json.dumps(rows[-1]), flush=True)
+    (RESULTS / f"{args.name}.json").write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
+    head = "| players | built | floor((v-1)/3) | theorem | exists s | plan s | seats | tables |\n"
+    head += "|---|---|---|---|---|---|---|---|\n"
+    lines = [
+        f"| {r['players']} | {r['built']} | {r['bound']} | {r['theorem'] or '-'} | {r.get('exists_seconds', '-')} "
+        f"| {r.get('plan_seconds', '-')} | {r.get('seats_balanced', r.get('plan', '-'))} "
+        f"| {r.get('tables_balanced', '-')} |"
+        for r in rows
+    ]
+    (RESULTS / f"{args.name}.md").write_text(head + "\n".join(lines) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
