@@ -59,14 +59,18 @@ REFUSALS: dict[int | str, dict[str, Any]] = {
 
 NOT_JSON = {
     "description": "Not sent as application/json (a header a cross-site form cannot send): nothing changed. "
-    "Also a change with no body.",
+    "A change with no body needs it too when a browser sends it (with an Origin header).",
     "content": {"text/plain": {"schema": {"type": "string"}}},
+}
+UNPARSED = {
+    "description": "The body is not JSON (it could not be parsed): nothing changed.",
+    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Refusal"}}},
 }
 
 
 def document_changes(app: FastAPI) -> None:
     """Every change (POST, PUT, DELETE) in the schema answers 415 without `Content-Type: application/json`
-    (rotation.desk.security): the schema says so, body or not."""
+    (rotation.desk.security), and every JSON body that does not parse 400: the schema says so."""
     made = app.openapi
 
     def schema() -> dict[str, Any]:
@@ -75,6 +79,8 @@ def document_changes(app: FastAPI) -> None:
                 for method, operation in operations.items():
                     if method in ("post", "put", "delete"):
                         operation["responses"].setdefault("415", NOT_JSON)
+                    if "application/json" in operation.get("requestBody", {}).get("content", {}):
+                        operation["responses"].setdefault("400", UNPARSED)
         return app.openapi_schema or made()
 
     app.openapi = schema  # type: ignore[method-assign]

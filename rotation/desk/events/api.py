@@ -202,7 +202,7 @@ def create_event(request: Request, settings: EventSettings) -> EventOut:
     return event_out(request, service.create_event(desk_of(request).store, settings))
 
 
-@router.get("/events/{event_id}")
+@router.get("/events/{event_id:int}")  # digits only, so /events/import is not an event (405, not 422)
 def get_event(request: Request, event_id: Id) -> EventOut:
     return event_out(request, event_id)
 
@@ -219,7 +219,7 @@ BaseSettings = Annotated[
 ]
 
 
-@router.put("/events/{event_id}")
+@router.put("/events/{event_id:int}")
 def update_event(
     request: Request, event_id: Id, settings: EventSettings, base_settings: BaseSettings = None
 ) -> EventOut:
