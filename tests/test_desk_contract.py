@@ -7,8 +7,10 @@ from fastapi.routing import APIRoute
 
 from desk_helpers import names, seeded_event, token_of
 from rotation.desk.app import ROUTERS
-from rotation.desk.deps import MAX_ID, form_number
+from rotation.desk.deps import MAX_ID
+from rotation.desk.events.rules_form import rules_from_form
 from rotation.desk.events.settings import EventSettings
+from rotation.desk.numbers import form_number
 
 HUGE = 2**64  # past SQLite's 64-bit integers
 SETTINGS = EventSettings(names=names(9), rounds=3, odd="sit-out")
@@ -158,3 +160,21 @@ def test_every_405_names_in_allow_the_methods_the_schema_gives_its_address(clien
         if answer.status_code != 405 or allow != {method.upper() for method in operations}:
             wrong.append((path, answer.status_code, sorted(allow)))
     assert wrong == []
+
+
+def test_a_signed_form_number_takes_one_minus_and_ascii_digits():
+    assert [form_number(text, signed=True) for text in ("-5", "5", " -0 ")] == [-5, 5, 0]
+    assert [form_number(text, signed=True) for text in ("--5", "-", "-٣", "5-")] == [None] * 4
+    assert form_number("-5") is None  # unsigned unless asked
+
+
+def test_the_rules_boxes_take_ascii_digits_only():
+    """int() read '١٠' as 10 and '1_0' as 10; the winners' circle the same."""
+    for text in ("١٠", "1_0", "1" * 5000):
+        rules, errors = rules_from_form({"rules_wall_game": text})
+        assert rules is None and errors == {"rules_wall_game": f"{text!r} is not a whole number"}
+    rules, errors = rules_from_form({"rules_winners_circle": "٣; 6 from 24"})
+    assert rules is None and "write places" in errors["rules_winners_circle"]
+    rules, errors = rules_from_form({"rules_wall_game": "12", "rules_winners_circle": "3; 6 from 24"})
+    assert errors == {} and rules is not None and rules.wall_game == 12
+    assert rules.winners_circle == ((1, 3), (24, 6))

@@ -27,6 +27,7 @@ from models import Schedule
 from optimizer.words import counted
 from rotation import tool_version
 from rotation.desk.events.service import Planner
+from rotation.desk.numbers import form_number
 from rotation.desk.security import SAFE_METHODS, Guard, session_of
 from rotation.desk.storage import Store
 
@@ -105,13 +106,6 @@ class JsonIn(BaseModel):
     """A JSON body the desk takes: strict, so `true` is no round, 1 no `confirm` and "maybe" no `archived`."""
 
     model_config = ConfigDict(strict=True)
-
-
-def form_number(text: str, most: int = 18) -> int | None:
-    """A whole number typed in a form: ASCII digits only, at most `most` of them; None for anything else.
-    Python's int() and str.isdigit() also take '²' and other scripts' digits, and thousands of digits."""
-    text = text.strip()
-    return int(text) if 0 < len(text) <= most and text.isascii() and text.isdigit() else None
 
 
 def form_id(text: str) -> int | None:
