@@ -13,7 +13,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Generic, TypeVar
+from typing import Annotated, Generic, TypeVar, get_args
 from urllib.parse import quote
 
 import jinja2
@@ -21,7 +21,7 @@ from fastapi import APIRouter, Depends, Form, HTTPException, Query, Request
 from fastapi import Path as InPath
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, ValidationInfo, field_validator
 
 from models import Schedule
 from optimizer.words import counted
@@ -103,9 +103,18 @@ FormNumber = Annotated[int, Form(ge=0, le=MAX_ID)]
 
 
 class JsonIn(BaseModel):
-    """A JSON body the desk takes: strict, so `true` is no round, 1 no `confirm` and "maybe" no `archived`."""
+    """A JSON body the desk takes: strict, so `true` is no round, 1 no `confirm` and "maybe" no `archived`.
+    But 2.0 is the whole number 2, as JSON Schema counts it (an integer is a number whose fraction is zero,
+    JSON Schema validation 6.1.1), and the schema the desk publishes says "integer"."""
 
     model_config = ConfigDict(strict=True)
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _whole(cls, value: object, info: ValidationInfo) -> object:
+        wanted = cls.model_fields[info.field_name].annotation if info.field_name else None
+        whole = wanted is int or int in get_args(wanted)
+        return int(value) if whole and isinstance(value, float) and value.is_integer() else value
 
 
 def form_id(text: str) -> int | None:
