@@ -179,3 +179,16 @@ def test_the_rules_boxes_take_ascii_digits_only():
     rules, errors = rules_from_form({"rules_wall_game": "12", "rules_winners_circle": "3; 6 from 24"})
     assert errors == {} and rules is not None and rules.wall_game == 12
     assert rules.winners_circle == ((1, 3), (24, 6))
+
+
+def test_the_room_and_timer_bodies_publish_the_bounds_the_desk_keeps(client, db):
+    """The schema allowed a 0-minute round and any timer word, which the desk then refused (Schemathesis
+    ST202): a request the schema allows is now one the room takes."""
+    event_id = seeded_event(db, SETTINGS)
+    bodies = client.get("/openapi.json").json()["components"]["schemas"]
+    assert (
+        bodies["RoomIn"]["properties"]["minutes"]["minimum"],
+        bodies["RoomIn"]["properties"]["pace"]["minimum"],
+    ) == (1, 3)
+    assert bodies["TimerIn"]["properties"]["action"]["enum"] == ["start", "pause", "extend", "reset"]
+    assert client.put(f"/api/events/{event_id}/room", json={"minutes": 1, "pace": 3}).status_code == 200

@@ -6,7 +6,7 @@ without its key (rotation.desk.security.PUBLIC); they read, never change, and sh
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
@@ -277,13 +277,15 @@ class ReleaseIn(JsonIn):
 
 
 class TimerIn(JsonIn):
-    action: str = Field(description="start, pause, extend or reset")
-    minutes: float = Field(default=5, description="For extend: the minutes added.")
+    action: Literal["start", "pause", "extend", "reset"]
+    minutes: float = Field(
+        default=5, ge=room.EXTEND[0], le=room.EXTEND[1], description="For extend: the minutes added."
+    )
 
 
-class RoomIn(JsonIn):
-    minutes: float = Field(description="How long a round lasts.")
-    pace: float = Field(description="Seconds a projector page stays up.")
+class RoomIn(JsonIn):  # the bounds in the schema too, so a request it allows is one the desk takes
+    minutes: float = Field(ge=room.MINUTES[0], le=room.MINUTES[1], description="How long a round lasts.")
+    pace: float = Field(ge=room.PACE[0], le=room.PACE[1], description="Seconds a projector page stays up.")
 
 
 def room_out(request: Request, event_id: Id) -> RoomOut:
