@@ -99,6 +99,6 @@ bench-frontier: setup
 bench-season: setup
 	$(BIN)/python -m benchmarks.season --half-life 4 inf
 
-# the desk's JSON routes fuzzed from their OpenAPI schema, 200 examples a route (the suite runs 4)
+# the desk's JSON routes fuzzed from their OpenAPI schema with every check (st run --checks all), 200 examples a route (the suite runs 4)
 fuzz-desk: setup
 	ROTATION_FUZZ=200 $(BIN)/pytest tests/test_desk_fuzz.py
