@@ -339,9 +339,10 @@ def test_two_directors_on_one_day(rehearsal):
     assert rh.seat_of(day["rounds"], 2, two[3]["players"][1]) == (two[2]["table"], "B")
     assert day["rounds"][2] == rounds[2]
 
-    # Round 1's cards at Ann's laptop: table 2's first game typed, not sent, then table 1's card sent (the
-    # page reloads with it): what she typed into table 2 is still there.
+    # Round 1's cards at both laptops: table 2's first game typed at Ann's, not sent, then table 1's card sent
+    # (the page reloads with it): what she typed into table 2 is still there.
     ann.goto(f"{r.url}/events/{event_id}/scores/1")
+    bob.goto(f"{r.url}/events/{event_id}/scores/1")
     ann.select_option("#table-2 [name=game-1-how]", "self")
     ann.fill("#table-2 [name=game-1-winner]", "C")
     ann.fill("#table-2 [name=game-1-value]", "40")
@@ -350,6 +351,31 @@ def test_two_directors_on_one_day(rehearsal):
     assert ann.input_value("#table-2 [name=game-1-winner]") == "C"
     assert ann.input_value("#table-2 [name=game-1-value]") == "40"
     assert ann.input_value("#table-2 [name=game-1-how]") == "self"
+
+    # Bob, on the score page he opened before Ann's card, types table 1's card with game 1 worth 40: refused,
+    # the card as it is now shown beside what he typed (kept in the boxes), game 1's value marked; his card,
+    # sent again from there, is the table's and Ann's stays in its history.
+    first = r.api("GET", f"/api/events/{event_id}/cards?round=1")[0]["tables"][0]["card"]
+    bobs = [("A", "40", *TYPED[0][2:]), *TYPED[1:]]
+    type_card(bob, 1, bobs)
+    expect(bob.locator("#error-t1")).to_contain_text("this card changed while you were editing it")
+    expect(bob.locator("#not-saved-1")).to_be_in_viewport()
+    assert bob.input_value("#table-1 [name=game-1-value]") == "40"
+    now = bob.locator("#card-now-1")
+    expect(now).to_be_visible()
+    seated = rounds[0]["tables"][0]["players"]
+    shown = {
+        row.locator("th").inner_text().split(" ", 1)[1]: int(row.locator("td.total").inner_text())
+        for row in now.locator("tbody tr:not(.result)").all()
+    }
+    assert shown == {name: first["totals"][name] for name in seated}  # Ann's card, as it is now
+    assert now.locator("td.differs").all_inner_texts() == ["30"]  # where Bob typed otherwise
+    r.director_sees(bob, "bob-card-refused", siblings=rh.DESK_SIBLINGS + ", .card-now tr > *")
+    bob.click("#table-1 button[type=submit]")
+    expect(bob.locator("#saved")).to_have_text("Table 1: card saved.")
+    history = r.api("GET", f"/api/events/{event_id}/cards/1/1/history")
+    assert [entry["card"]["games"][0]["values"] for entry in history] == [[40], [30]]
+    assert history[1]["id"] == first["id"]
 
 
 SERIES = "Thursday league"
