@@ -109,6 +109,10 @@ def test_guests_are_ranked_in_the_series_standings_or_left_out_by_a_series_setti
     saved = client.post(f"{URL}/guests", data={"csrf": token}, follow_redirects=False)  # the box left unticked
     assert saved.status_code == 303 and client.get(API).json()["guests_ranked"] is False
     assert client.get(f"/e/{night}/screen/state.json").json()["standings"] != stamp  # the projector redraws
+    assert client.put(f"/api/events/{night}/screen/standings", json={"show": True, "series": True}).is_success
+    screen = client.get(f"/e/{night}/screen").text
+    assert "Gail Guest" not in screen.split('id="standings-notes"')[0]  # not ranked on the projector
+    assert "Guests are not ranked: Gail Guest." in screen  # and it says why
     season = client.get(f"{API}/standings").json()["season"]
     assert [row["player"] for row in season["rows"]] == [
         row["player"] for row in ranked["rows"] if row["player"] != "Gail Guest"

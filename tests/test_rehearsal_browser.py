@@ -574,4 +574,6 @@ def test_a_three_night_league_with_absences_and_a_returning_guest(rehearsal):
     assert printed.count(ONCE) == 1  # in the note, not in a rank
     expect(screen.locator("#standings .standing.season")).to_have_count(len(members))
     assert sorted(rh.shown_text(screen, "#standings .standing .name")) == sorted(members)
+    expect(screen.locator("#standings-notes")).to_contain_text(f"Guests are not ranked: {ONCE}.")
+    assert screen.locator("#screen-title").evaluate("(title) => title.scrollWidth <= title.clientWidth")  # whole
     r.projector_sees(screen, "projector-season-members")
