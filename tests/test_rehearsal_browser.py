@@ -440,6 +440,8 @@ def test_a_re_plan_from_a_released_round(rehearsal):
     expect(screen.locator(".card.was-changed")).to_have_count(len(changed))
     r.projector_sees(screen, "projector-round-2-changed")
     expect(gone.locator("#my-table")).to_have_text("not here")
+    for phone in (gone, near):  # who looked before is asked to look again
+        expect(phone.locator("#seat-changed")).to_have_text("Changed since this round was released: look again")
     r.phone_sees(gone, "phone-leaver")
     shows_round(r, screen, near, stays, event_id, 2, earlier=[1])
     late = rh.phone_of(r, public_id, "nadia", ARRIVES)
@@ -454,6 +456,7 @@ def test_a_re_plan_from_a_released_round(rehearsal):
     day.locator(".release-again button", has_text="Release round 2 again").click()
     expect(day.locator("#changed-2")).to_have_count(0)
     expect(screen.locator("#changed")).to_have_count(0)
+    expect(near.locator("#seat-changed")).to_have_count(0)
     r.projector_sees(screen, "projector-round-2-again")
 
 
