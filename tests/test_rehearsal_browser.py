@@ -9,6 +9,7 @@ Chromium prints it to PDF) show at each step, and the standings.
 from __future__ import annotations
 
 import os
+import re
 from urllib.parse import quote
 
 import pytest
@@ -579,4 +580,6 @@ def test_a_three_night_league_with_absences_and_a_returning_guest(rehearsal):
     assert sorted(rh.shown_text(screen, "#standings .standing .name")) == sorted(members)
     expect(screen.locator("#standings-notes")).to_contain_text(f"Guests are not ranked: {ONCE}.")
     assert screen.locator("#screen-title").evaluate("(title) => title.scrollWidth <= title.clientWidth")  # whole
+    expect(screen.locator("#page-label")).to_have_text(re.compile(r" · page \d of \d$"))  # said once: its one deck
+    assert screen.inner_text("#page-number") == ""
     r.projector_sees(screen, "projector-season-members")
