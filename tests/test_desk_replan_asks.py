@@ -89,3 +89,16 @@ def test_json_re_plan_from_the_released_round_itself_is_not_asked_about_a_seat_b
     body = {"from_round": 2, "leave": ["Player 03"], "include_released": True, "time_limit": 1}
     assert client.post(f"/api/events/{event_id}/replan", json=body).status_code == 202
     assert replans(db, event_id) == [2]
+
+
+def test_the_page_s_they_play_it_first_is_the_confirmation_the_json_route_asks_for(db, client):
+    """Asked on the page (Player 03 sits in released round 2), the director keeps round 3: the re-plan starts
+    there, the leaver playing round 2 first; the page's confirmation is what the JSON route asks for."""
+    event_id, page = day(db, client)
+    typed = {"csrf": token_of(page), "from_round": "3", "leave": "Player 03", "arrive": "", "time_limit": "1"}
+    asked = client.post(f"/events/{event_id}/replan", data=typed)
+    assert "Player 03 is seated in round 2, not played yet" in asked.text
+    kept = form_of(asked.text, 'class="actions"')
+    assert kept["from_round"] == "3" and kept["confirm"] == "1"
+    assert client.post(f"/events/{event_id}/replan", data=kept, follow_redirects=False).status_code == 303
+    assert replans(db, event_id) == [3]
