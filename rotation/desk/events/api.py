@@ -84,6 +84,12 @@ class ReplanIn(JsonIn):
     include_released: bool = Field(
         default=False, description="Re-plan rounds already released to the room too (refused otherwise)."
     )
+    confirm: bool = Field(
+        default=False,
+        description="Who leaves is seated in a released round before from_round, not played yet: they play it "
+        "first. Without it such a re-plan is refused (409 naming each seat: `seated`, and the round to re-plan "
+        "from instead, with include_released: `from_round`).",
+    )
 
 
 CONFIRM = "Apply it. Without it nothing changes: a 409 carries the preview (who moves, figures before and after)."
@@ -250,6 +256,7 @@ def replan(request: Request, event_id: Id, body: ReplanIn) -> RunOut:
         body.time_limit,
         body.include_released,
         body.base_version,
+        body.confirm,
     )
     return run_out(runs.load_run(desk.store, run_id))
 

@@ -234,6 +234,7 @@ def replan(
             time_limit,
             bool(include_released),
             base,
+            bool(confirm),
         )
 
     fields = {**typed, "include_released": include_released, "base": "" if base is None else base}
@@ -254,12 +255,7 @@ def _replan_asked(store, event_id: Id, from_round: int, leave: list[str], includ
         leavers = leaving(schedule, current.played, [name for name in leave if normalise_name(name)])
     except NameRefused:
         return
-    seated = [
-        (name, number)
-        for name in leavers
-        for number in range(current.played + 1, from_round)
-        if any(name in table.players for table in schedule.rounds[number - 1].tables)
-    ]
+    seated = runs.seated_before(schedule, current.played, from_round, leavers)
     if seated:
         _ask_seated(seated, from_round, released, include_released)
     if from_round in released and not include_released:

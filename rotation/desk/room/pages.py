@@ -13,6 +13,7 @@ from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Resp
 from pydantic import BaseModel, Field
 
 from models.event import loose_key, name_key
+from models.schedule import Round, Schedule
 from rotation.desk.deps import (
     HERE,
     TEMPLATES,
@@ -243,12 +244,27 @@ def phone(request: Request, public_id: str, q: str = "", player: str = ""):
             "player": player,
             "name": name,
             "now": day[now - 1] if day else None,
+            "now_changed": bool(day) and _place_changed(seated, schedule, now, name),
             "coming": day[now:],  # released, not yet played: the rest of a session released at once
             "earlier": list(reversed(day[: now - 1])),
             "released": seated.last,
             "stamp": seated.stamp,
         },
     )
+
+
+def _place_changed(seated: room.Room, schedule: Schedule | None, number: int, name: str | None) -> bool:
+    """Whether the player's place in released round `number` (table, seat and tablemates, or sitting out
+    or not here) differs from when the round was released: a player who looked before must look again."""
+    released = seated.released.get(number)
+    if released is None or schedule is None or name is None:
+        return False
+
+    def place(round_: Round) -> tuple:
+        table = next((t for t in round_.tables if name in t.players), None)
+        return (table.table, tuple(table.players)) if table is not None else (name in round_.sit_outs,)
+
+    return place(released) != place(schedule.rounds[number - 1])
 
 
 @router.get("/e/{public_id}/me/state.json")

@@ -13,7 +13,14 @@ from rotation.desk.scores import service as scores
 from rotation.desk.scores.pages import day_scores
 from rotation.desk.series import service as series
 from rotation.files.gamesheet import games_csv
-from rotation.printing.season_standings_pages import place, rule_words, score_text, season_heading, season_notes
+from rotation.printing.season_standings_pages import (
+    place,
+    rule_words,
+    score_text,
+    season_heading,
+    season_notes,
+    season_title,
+)
 from rotation.printing.standings_pages import (
     cell,
     folded_cell,
@@ -168,12 +175,15 @@ def screen_context(request: Request, event_id: Id) -> dict:
     store = desk_of(request).store
     season = series.screen_season(store, event_id)
     if season is not None:
+        # the general note, and the guests' line: a guest who looks for their name reads why it is not there
+        notes = season_notes(season)
         return {
             "season": season,
             "standings": None,
-            "standings_heading": season_heading(season),
+            "standings_heading": season_heading(season),  # the page's label, beside its number
+            "standings_title": season_title(season),  # the title line's, which must not be cut short
             "season_rows": [(place(row), row, score_text(season, row)) for row in season.rows],
-            "standings_notes": season_notes(season)[:1],
+            "standings_notes": notes[:1] + (notes[-1:] if season.left_out else []),
             "standings_stamp": scores.screen_stamp(store, event_id),
         }
     table = scores.screen_standings(store, event_id)
@@ -187,6 +197,7 @@ def screen_context(request: Request, event_id: Id) -> dict:
         "season": None,
         "standings": table,
         "standings_heading": heading(table) if table else "",
+        "standings_title": heading(table) if table else "",
         "standings_heads": heads,
         "standings_rows": rows,
         "standings_notes": notes,
