@@ -97,8 +97,10 @@ class Run(RunContext):
             return None
         return Costs.of(self.event, self.history.met_before, self.history.burdens_before, self.history.previous)
 
-    def offer(self, seats: Seats, made: Provenance, found_at: float | None = None) -> None:
-        self.incumbent.offer(seats, made, found_at)
+    def offer(
+        self, seats: Seats, made: Provenance, found_at: float | None = None, within: Budget | None = None
+    ) -> None:
+        self.incumbent.offer(seats, made, found_at, within)
 
     @property
     def done(self) -> bool:

@@ -14,18 +14,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from optimizer.balance.order import order_rounds
+from optimizer.balance.order import order_rounds, order_work
 from optimizer.balance.other_days import offer_exact_numbering, offer_other_days
 from optimizer.balance.polish import polish, regroup_for_tables
-from optimizer.balance.seats import balance_letters
+from optimizer.balance.seats import balance_letters, letters_work
 from optimizer.balance.tables import KICKS, balance_table_numbers
 from optimizer.budget import Budget, Stop
-from optimizer.provenance import BALANCED
+from optimizer.provenance import BALANCED, Provenance
 from optimizer.requests import pinned, turn_exempt
 from optimizer.run import Run
 from optimizer.search.costs import Costs
 from optimizer.seats import EMPTY, Seats
-from optimizer.state import FINISH_SECONDS
+from optimizer.state import FINISH_SECONDS, check_work
 
 # A run stopped before balancing orders, numbers and letters its best within this many seconds of the stop.
 STOPPED_FINISH_SECONDS = 0.5
@@ -42,14 +42,14 @@ def balance(run: Run, rng: np.random.Generator) -> None:
     regroup_rng = rng.spawn(1)[0]
     if run.as_built is not None:  # first, so that it draws as it did before the rounds were chosen
         plain = steps.number(steps.order(run.as_built.seats), share=run.config.as_built_share)
-        run.offer(steps.letters(plain), run.as_built.made.then(BALANCED))
+        steps.offer(steps.letters(plain), run.as_built.made.then(BALANCED))
     seats = best.seats
     if steps.regroup:
         seats = polish(seats, rng, steps.costs, budget=polish_budget(run))
     seats = steps.number(steps.order(seats))
-    if not run.incumbent.has_time_to_check():
+    if not run.incumbent.has_time_to_check(seats, steps.within):
         return  # the seat letters would not be checked in time (at the room limits)
-    run.offer(steps.letters(seats), best.made.then(BALANCED))
+    steps.offer(steps.letters(seats), best.made.then(BALANCED))
     if steps.interrupted:
         return
     window = regroup_share(run) if steps.regroup else 0.0
@@ -76,6 +76,19 @@ class Steps:
     kicks: int  # the table numbering's restarts
     three_handed: bool
 
+    @property
+    def within(self) -> Budget | None:
+        """What a stopped run's offers are checked within (its finish); None: the run's own budget."""
+        return self.finish if self.interrupted else None
+
+    def offer(self, seats: Seats, made: Provenance) -> None:
+        self.run.offer(seats, made, within=self.within)
+
+    def fits(self, work: float) -> bool:
+        """Whether a quick step of `work` seconds runs: always, but in a stopped run's finish only if it
+        has that long left (at the room limits the steps take seconds)."""
+        return not self.interrupted or self.finish.afford(work)
+
     @classmethod
     def of(cls, run: Run, rng: np.random.Generator) -> Steps:
         assert run.best is not None
@@ -92,6 +105,8 @@ class Steps:
 
     def order(self, seats: Seats) -> Seats:
         history = self.run.history
+        if not self.fits(order_work(seats, len(self.run.event.players))):
+            return seats
         return order_rounds(
             seats, previous=history.previous, player_count=len(self.run.event.players),
             exempt=turn_exempt(self.run.event), burdens_so_far=history.burdens_before, budget=self.finish,
@@ -99,20 +114,16 @@ class Steps:
 
     def number(self, seats: Seats, kicks: int | None = None, share: float = 1.0) -> Seats:
         """The table numbering (optimizer.balance.balance_table_numbers) for `share` of the time left but the
-        seat letters' (their checks, and the exact letters where tables of three), one descent at least even
-        past the run's end (milliseconds at this size). A repeatable run's numbering (its descent alone) is
-        not metered: it ends by itself."""
+        seat letters' (their lettering and checks, and the exact letters where tables of three), at least
+        config.numbering_seconds even past the run's end (one descent at small rooms). A repeatable run's
+        is metered in work (rounds numbered, lettering and checks by their seats)."""
         run, config = self.run, self.run.config
         if not numbered(run, seats):
             return seats
-        if self.finish.repeatable:
-            budget = Budget.unlimited(self.finish.stop)
-        else:
-            left = self.finish.left()
-            reserve = (
-                config.letters_checks * run.incumbent.check_seconds + self.three_handed * config.letters_share * left
-            )
-            budget = self.finish.within(share * (left - reserve), at_least=config.numbering_seconds)
+        left = self.finish.left()
+        check = check_work(seats) if self.finish.repeatable else run.incumbent.check_seconds
+        reserve = letters_work(seats) + config.letters_checks * check + self.three_handed * config.letters_share * left
+        budget = self.finish.within(share * (left - reserve), at_least=config.numbering_seconds)
         return balance_table_numbers(
             seats, self.pinned, run.history.visits_before, len(run.event.players), rng=self.rng,
             kicks=self.kicks if kicks is None else kicks, budget=budget,
@@ -121,6 +132,8 @@ class Steps:
     def letters(self, seats: Seats) -> Seats:
         """The seat letters; where tables of three leave them uneven, exactly, on deterministic work."""
         run = self.run
+        if not self.fits(letters_work(seats)):
+            return seats
         return balance_letters(
             seats, letters_so_far=run.history.letters_before, player_count=len(run.event.players),
             budget=self.finish, work=run.config.letters_work,
@@ -142,7 +155,7 @@ def _regroup_for_tables(run: Run, steps: Steps, seats: Seats, rng: np.random.Gen
         seats, rng, lambda day: steps.number(day, kicks=kicks), steps.costs, visits_so_far=run.history.visits_before,
         budget=polish_budget(run, window=True),
     )  # fmt: skip
-    run.offer(steps.letters(seats), run.best.made)
+    steps.offer(steps.letters(seats), run.best.made)
 
 
 def numbered(run: Run, seats: Seats) -> bool:
