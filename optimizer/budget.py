@@ -68,6 +68,18 @@ class Stop:
         return self._asked or (self.parent is not None and self.parent.is_set())
 
 
+class Deadline(Stop):
+    """A stop token also set by the wall clock `seconds` after it is made: a stopped run's finish, whose
+    steps poll their stop token, so that they end by it (a stopped run repeats nothing)."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__()
+        self._end = time.monotonic() + seconds
+
+    def is_set(self) -> bool:
+        return super().is_set() or time.monotonic() >= self._end
+
+
 # The process's stop token: rotation.stopping (the CLI) and the desk's worker set it; each run's token is below it.
 STOP = Stop()
 

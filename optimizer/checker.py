@@ -208,15 +208,19 @@ def _stay_moves(schedule: Schedule) -> int:
     )
 
 
-def indirect_meetings(schedule: Schedule) -> int | None:
+def indirect_meetings(schedule: Schedule, poll: Callable[[], None] = lambda: None) -> int | None:
     """Among pairs who never share a table, the fewest opponents they have in common; None if every pair met
-    (optimizer.indirect: near-linear in seats but in rooms of a few thousand players)."""
+    (optimizer.indirect: near-linear in seats but in rooms of a few thousand players). `poll` is called
+    between its steps and blocks (it raises to give up)."""
     day = meetings.seated(schedule)
-    return _indirect_meetings(meetings.pairs(day), day.player_count)
+    poll()
+    pairs = meetings.pairs(day)
+    poll()
+    return _indirect_meetings(pairs, day.player_count, poll)
 
 
-def _indirect_meetings(met: meetings.Pairs, n: int) -> int | None:
-    return fewest_in_common(n, np.stack(np.divmod(met.codes, n), axis=1))
+def _indirect_meetings(met: meetings.Pairs, n: int, poll: Callable[[], None] = lambda: None) -> int | None:
+    return fewest_in_common(n, np.stack(np.divmod(met.codes, n), axis=1), poll)
 
 
 def _broken_in_played(schedule: Schedule) -> tuple[str, ...]:

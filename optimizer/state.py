@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from models import Bound, Event, Metrics, PlanResult, Schedule, Status
-from optimizer.budget import Abandoned, Budget
+from optimizer.budget import Abandoned, Budget, Deadline
 from optimizer.checker import InvalidSchedule, check, indirect_meetings
 from optimizer.provenance import Provenance
 from optimizer.seats import Seats, repeats, to_schedule
@@ -22,6 +22,8 @@ QUICK_CHECK_SECONDS = 0.1  # a check this quick may end a run up to that much pa
 # A repeatable run's budget is charged one second of work for checking this many seats (the seating turned
 # into a schedule and checked: 4 to 9 microseconds of CPU time a seat from 100 x 20 to 2000 x 8).
 SEATS_CHECKED_PER_SECOND = 200_000
+# After a stop, the indirect-meetings figure of the best is measured within this many seconds or left out.
+STOPPED_INDIRECT_SECONDS = 0.25
 # The end of a run is kept for balancing (optimizer.balance): this share of the limit, at most FINISH_SECONDS.
 FINISH_SHARE = 0.05
 FINISH_SECONDS = 1.0
@@ -170,6 +172,14 @@ class Incumbent:
         fresh = self.history.join is None and self.moves_of is None  # the seats are the whole day
         return fresh and repeats(seats, len(self.event.players)) > self.best.metrics.repeats
 
+    @staticmethod
+    def _indirect(schedule: Schedule, poll: Callable[[], None]) -> int | None:
+        """The indirect-meetings figure; after a stop, None unless measured within STOPPED_INDIRECT_SECONDS."""
+        try:
+            return indirect_meetings(schedule, poll)
+        except Abandoned:
+            return None
+
     def _own_metrics(self, best: Candidate) -> Metrics:
         """The checker's figures of the schedule itself (a night of a season was ranked by the season's)."""
         return best.metrics if self.history.season is None else check(best.schedule, indirect=False)
@@ -178,6 +188,7 @@ class Incumbent:
         """The run's result: the best schedule, optimal when its repeats meet `bound`; without one,
         infeasible only when that was proven."""
         best, runtime = self.best, self.budget.elapsed()
+        poll = Budget.of(STOPPED_INDIRECT_SECONDS, stop=Deadline(STOPPED_INDIRECT_SECONDS)).poller()
         if best is None:
             return PlanResult(
                 status=Status.INFEASIBLE if infeasible else Status.UNKNOWN,
@@ -199,5 +210,7 @@ class Incumbent:
             time_to_best=best.found_at,
             interrupted=interrupted,
             schedule=best.schedule,
-            metrics=self._own_metrics(best).model_copy(update={"indirect_meetings": indirect_meetings(best.schedule)}),
+            metrics=self._own_metrics(best).model_copy(
+                update={"indirect_meetings": self._indirect(best.schedule, poll if interrupted else lambda: None)}
+            ),
         )

@@ -41,7 +41,7 @@ import numpy as np
 
 from optimizer.balance._day import players_in
 from optimizer.balance.exact_letters import exact_letters
-from optimizer.budget import Budget
+from optimizer.budget import Abandoned, Budget
 from optimizer.seats import EMPTY
 
 # Weight of one unit of spread beyond 1 against the sum of squares: spread first, evenness second.
@@ -53,6 +53,8 @@ EXACT_MIN_SECONDS = 0.05
 # A repeatable run's budget is charged one second of work for lettering this many seats (8 to 14
 # microseconds of CPU time a seat from 32 x 8 to 2000 x 8; 0.9 s at 1000 x 100).
 SEATS_LETTERED_PER_SECOND = 110_000
+# The colouring polls the stop every this many trail origins (a few milliseconds of walking).
+POLL_VERTICES = 1024
 _ORDERS = {
     4: np.array([p for p in np.ndindex(4, 4, 4, 4) if len(set(p)) == 4]),
     3: np.array([p for p in np.ndindex(3, 3, 3) if len(set(p)) == 3]),
@@ -77,7 +79,10 @@ def balance_letters(
     so_far = np.zeros((n, 4), np.int64) if letters_so_far is None else np.asarray(letters_so_far, np.int64)
     if budget is not None:
         budget.charge(letters_work(seats))
-    out = _colour_tables_of_four(seats, n)
+    try:  # the colouring is whole or nothing: a stop inside it keeps the letters as they were
+        out = _colour_tables_of_four(seats, n, budget.poller() if budget is not None else lambda: None)
+    except Abandoned:
+        return seats.copy()
     at_four = _sat_at_four(seats, n) | (so_far[:, 3] > 0)  # A-D counted, as the checker counts them
     out = _seat_tables_of_three(out, so_far, at_four, n)
     halt = (lambda: budget.stopped) if budget is not None else (lambda: False)
@@ -157,18 +162,18 @@ def _cost(counts: np.ndarray, at_four: np.ndarray) -> np.ndarray:
 # --- step 1 and 2: the equitable colouring of the tables of four -----------------------------------------
 
 
-def _colour_tables_of_four(seats: np.ndarray, n: int) -> np.ndarray:
+def _colour_tables_of_four(seats: np.ndarray, n: int, poll: Callable[[], None]) -> np.ndarray:
     r, t = np.nonzero((seats >= 0).all(axis=2))
     if len(r) == 0:
         return seats.copy()
     player = seats[r, t].ravel()  # one edge per seat at a table of four
     table = np.repeat(np.arange(len(r)), 4)
     copy = _player_copies(player, np.repeat(r, 4), n)
-    half = _euler_split(copy, table)
+    half = _euler_split(copy, table, poll)
     letter = np.zeros(len(player), np.int64)
     for side in (0, 1):
         edges = np.flatnonzero(half == side)
-        letter[edges] = 2 * side + _euler_split(copy[edges], table[edges])
+        letter[edges] = 2 * side + _euler_split(copy[edges], table[edges], poll)
     out = seats.copy()
     out[r[table], t[table], letter] = player
     return out
@@ -185,9 +190,10 @@ def _player_copies(player: np.ndarray, round_: np.ndarray, n: int) -> np.ndarray
     return base[player] + rank // 4
 
 
-def _euler_split(left: np.ndarray, right: np.ndarray) -> np.ndarray:
+def _euler_split(left: np.ndarray, right: np.ndarray, poll: Callable[[], None] = lambda: None) -> np.ndarray:
     """0 or 1 per edge of a bipartite multigraph so that every vertex has half its edges (rounded either
-    way) in each class: alternate colours along closed trails after evening out degrees with dummies."""
+    way) in each class: alternate colours along closed trails after evening out degrees with dummies.
+    `poll` is called every POLL_VERTICES trail origins (it raises to give up)."""
     left_ids, left = np.unique(left, return_inverse=True)
     right_ids, right = np.unique(right, return_inverse=True)
     nl, nr = len(left_ids), len(right_ids)
@@ -199,11 +205,11 @@ def _euler_split(left: np.ndarray, right: np.ndarray) -> np.ndarray:
     if len(odd_right) % 2:
         a, b = np.append(a, nl), np.append(b, nr)
     b = b + nl + 1  # one numbering for both sides
-    colour = _alternate_on_trails(a, b, nl + nr + 2)
+    colour = _alternate_on_trails(a, b, nl + nr + 2, poll)
     return colour[: len(left)]
 
 
-def _alternate_on_trails(a: np.ndarray, b: np.ndarray, vertices: int) -> np.ndarray:
+def _alternate_on_trails(a: np.ndarray, b: np.ndarray, vertices: int, poll: Callable[[], None]) -> np.ndarray:
     ends = np.concatenate([a, b])
     incident = np.argsort(ends, kind="stable") % len(a)  # edges at each vertex, vertex by vertex
     start = np.searchsorted(ends[np.argsort(ends, kind="stable")], np.arange(vertices + 1)).tolist()
@@ -212,6 +218,8 @@ def _alternate_on_trails(a: np.ndarray, b: np.ndarray, vertices: int) -> np.ndar
     used = bytearray(len(a_))
     colour = bytearray(len(a_))
     for origin in range(vertices):
+        if origin % POLL_VERTICES == 0:
+            poll()
         # Every degree is even, so a walk can only get stuck where it began: one closed trail per origin
         # uses up all of the origin's edges, and it has even length, so parities alternate at every vertex.
         v, parity = origin, 0

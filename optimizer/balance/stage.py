@@ -19,7 +19,7 @@ from optimizer.balance.other_days import offer_exact_numbering, offer_other_days
 from optimizer.balance.polish import polish, regroup_for_tables
 from optimizer.balance.seats import balance_letters, letters_work
 from optimizer.balance.tables import KICKS, balance_table_numbers
-from optimizer.budget import Budget, Stop
+from optimizer.budget import Budget, Deadline
 from optimizer.provenance import BALANCED, Provenance
 from optimizer.requests import pinned, turn_exempt
 from optimizer.run import Run
@@ -97,9 +97,10 @@ class Steps:
         regroup = not interrupted and run.costs is not None and player_count <= run.config.polish_max_players
         costs = run.costs if regroup else None
         # After a stop the quick steps have STOPPED_FINISH_SECONDS on the wall clock, even in a repeatable run
-        # (a stopped run repeats nothing): at the room limits they take seconds.
-        finish = Budget.of(STOPPED_FINISH_SECONDS, stop=Stop()) if interrupted else run.budget
-        kicks = 0 if run.repeatable else KICKS  # a repeatable run numbers by the descent alone, which ends by itself
+        # (a stopped run repeats nothing): at the room limits they take seconds, so each polls the finish's
+        # stop token, which its end sets, and one that cannot afford its work is skipped.
+        finish = Budget.of(STOPPED_FINISH_SECONDS, stop=Deadline(STOPPED_FINISH_SECONDS)) if interrupted else run.budget
+        kicks = 0 if run.repeatable else KICKS  # a repeatable run numbers by the descent alone (metered in work)
         three_handed = bool((run.best.seats == EMPTY).any())
         return cls(run, rng, finish, interrupted, regroup, costs, pinned(event), kicks, three_handed)
 
