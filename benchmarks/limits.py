@@ -174,8 +174,14 @@ def main() -> None:
     parser.add_argument("--python", default=sys.executable, help="the interpreter whose rotation is measured")
     parser.add_argument("--rooms", action="store_true", help="the large rooms of issue 54 (limits_rooms.md)")
     parser.add_argument("--runs", type=int, default=1, help="runs of each case; the medians are reported")
+    parser.add_argument("--compare", nargs=2, metavar=("BEFORE.json", "AFTER.json"), help="write their side by side")
     parser.add_argument("--name", default="", help="the results' file name (default: limits or limits_rooms)")
     args = parser.parse_args()
+    if args.compare:
+        before, after = (json.loads(Path(path).read_text(encoding="utf-8")) for path in args.compare)
+        out = Path(args.out) / f"{args.name or 'limits_rooms_compare'}.md"
+        out.write_text(side_by_side(before, after, *args.compare), encoding="utf-8")
+        return
     ROTATION[0] = args.python
     cases = _room_cases() if args.rooms else CASES
     chosen = [c for c in cases if not args.only or c.name in args.only.split(";")]
@@ -245,7 +251,32 @@ def report(record: dict) -> str:
         after = "-" if r.get("after_signal_seconds") is None else f"{r['after_signal_seconds']:g}"
         repeats = "-" if r.get("repeats") is None else str(r["repeats"])
         figures = f"{r['wall_seconds']:g} | {run} | {cpu} | {after} | {r['peak_mib']:g} | {repeats}"
-        lines.append(f"| `{r['command']}` | {limit} | {figures} | {exit_} |")
+        stopped = f" ({r['name'].split(', ')[-1]})" if "SIGTERM" in r["name"] else ""
+        lines.append(f"| `{r['command']}`{stopped} | {limit} | {figures} | {exit_} |")
+    return "\n".join(lines) + "\n"
+
+
+def side_by_side(before: dict, after: dict, before_name: str, after_name: str) -> str:
+    """The medians of two measurements of the same cases, before -> after, row by row."""
+    lines = [
+        "# The room limits before and after: medians, before -> after",
+        "",
+        f"Before: {before_name} ({before['machine'].get('commit')}, load {before['load_before'][0]:.2f} at its start); "
+        f"after: {after_name} ({after['machine'].get('commit')}, load {after['load_before'][0]:.2f} at its start).",
+        "",
+        "| case | wall (s) | CPU (s) | after signal (s) | peak (MiB) | repeats |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    earlier = {r["name"]: r for r in before["rows"]}
+    for r in after["rows"]:
+        b = earlier.get(r["name"])
+        if b is None:
+            continue
+        cells = [
+            f"{'-' if b.get(k) is None else f'{b[k]:g}'} -> {'-' if r.get(k) is None else f'{r[k]:g}'}"
+            for k in ("wall_seconds", "cpu_seconds", "after_signal_seconds", "peak_mib", "repeats")
+        ]
+        lines.append(f"| {r['name']} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
 

@@ -153,16 +153,19 @@ class Incumbent:
                 self.on_better(candidate)
 
     def has_time_to_check(self, seats: Seats | None = None, within: Budget | None = None) -> bool:
-        """The run (or `within`) has a check's time left, or its checks take milliseconds: only checks of
-        seconds, at the room limits, are skipped. A check's time is the last one's on the clock, and the
-        work of checking `seats` (else the best's) in a repeatable run, which never reads the clock."""
+        """The run (or `within`) has a check's time left (`check_cost`), or its checks take milliseconds:
+        only checks of seconds, at the room limits, are skipped."""
         budget = within or self.budget
-        if budget.repeatable:
-            cost = check_work(seats if seats is not None else self.best.seats if self.best is not None else None)
-        else:
-            cost = self.check_seconds
+        cost = self.check_cost(seats, budget)
         quick = cost < QUICK_CHECK_SECONDS  # ms: made even at the end (a room's seat letters)
         return quick or budget.unstopped().left() >= cost
+
+    def check_cost(self, seats: Seats | None = None, budget: Budget | None = None) -> float:
+        """A check's time on `budget`'s clock (the run's): the last one's on the wall clock, the work of
+        checking `seats` (else the best's) in a repeatable run, which never reads the clock."""
+        if not (budget or self.budget).repeatable:
+            return self.check_seconds
+        return check_work(seats if seats is not None else self.best.seats if self.best is not None else None)
 
     def _cannot_win(self, seats: Seats, within: Budget | None) -> bool:
         if self.best is None:

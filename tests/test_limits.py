@@ -15,9 +15,10 @@ from optimizer.constructions.fixed import fixed_seating
 from optimizer.moves import OldPlan, fewest_moves
 from optimizer.provenance import Provenance
 from optimizer.replan import _history, _remaining_event
+from optimizer.run import Run
 from optimizer.season import plan_night
 from optimizer.seats import from_schedule, to_schedule
-from optimizer.state import History, Incumbent, check_work
+from optimizer.state import SEATS_CHECKED_PER_SECOND, History, Incumbent, check_work
 
 polish_module = __import__("sys").modules["optimizer.balance.polish"]
 
@@ -235,3 +236,14 @@ def test_a_stopped_runs_finish_ends_by_its_own_stop_token():
     assert not later.is_set()
     later.set()
     assert later.is_set()
+
+
+def test_the_search_keeps_back_one_check_of_a_day_where_checks_are_not_quick():
+    def search_end(players: int, rounds: int) -> float:
+        event = Event.with_count(players, rounds)
+        run = Run(event=event, history=History(), budget=Budget.of(1.0, repeatable=True), seed=0, workers=1)
+        run.offer(fixed_seating(event), Provenance.of("fixed rule"))
+        return run.search.end
+
+    assert search_end(20, 6) == pytest.approx(0.95)  # a twentieth kept for balancing; a check is quick here
+    assert search_end(300, 100) == pytest.approx(0.95 - 30_000 / SEATS_CHECKED_PER_SECOND)  # and a check
