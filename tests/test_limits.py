@@ -8,7 +8,7 @@ import pytest
 
 import optimizer
 import optimizer.balance.polish  # noqa: F401  (the module, not the function the package exports)
-from budget_helpers import ending_after, recording
+from budget_helpers import StopsAfterPolls, ending_after, recording
 from models import Answer, Event
 from optimizer.budget import Budget, Deadline, Stop
 from optimizer.constructions.fixed import fixed_seating
@@ -138,18 +138,6 @@ def test_a_run_stopped_before_balancing_orders_its_best_within_half_a_second_of_
 
 # Every long step polls the budget and a repeatable run is charged its work by the size of the room
 # (issue 54): counted in rounds numbered, rounds compared, polls and work charged, never in seconds.
-
-
-class StopsAfterPolls(Stop):
-    """A stop token that is set after it has been polled `polls` times (the stop comes inside the step)."""
-
-    def __init__(self, polls: int) -> None:
-        super().__init__()
-        self.polls, self.count = polls, 0
-
-    def is_set(self) -> bool:
-        self.count += 1
-        return self.count > self.polls or super().is_set()
 
 
 def test_table_numbering_is_charged_by_the_size_of_its_rounds_and_begins_no_round_it_cannot_pay(monkeypatch):

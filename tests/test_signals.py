@@ -20,9 +20,10 @@ ROTATION = (sys.executable, "-m", "rotation")
 pytestmark = pytest.mark.subprocess
 
 
-def stopped_in_a_terminal(tmp_path, stops, *argv, program=ROTATION):
+def stopped_in_a_terminal(tmp_path, stops, *argv, program=ROTATION, patience=PATIENCE):
     """Run `rotation` with stderr on a pseudo-terminal (so the live line shows), send `stops` once the
-    line reports a schedule found, and return (exit status, stdout, what the terminal showed)."""
+    line reports a schedule found, and return (exit status, stdout, what the terminal showed); the run
+    must end within `patience` seconds of the stops."""
     command = [*program, *map(str, argv)]
     master, slave = pty.openpty()
     process = subprocess.Popen(
@@ -37,7 +38,7 @@ def stopped_in_a_terminal(tmp_path, stops, *argv, program=ROTATION):
             process.send_signal(stop)
         drain = threading.Thread(target=read_until, args=(master, rb"\0never", seen, PATIENCE), daemon=True)
         drain.start()  # keep reading the terminal so the child never blocks writing to it
-        stdout, _ = process.communicate(timeout=PATIENCE)
+        stdout, _ = process.communicate(timeout=patience)
         drain.join(timeout=10)
     finally:
         if process.poll() is None:
@@ -232,31 +233,12 @@ def test_nohup_keeps_a_run_going_after_a_hang_up(tmp_path):
 STOPPED_WITHIN = 30
 
 
-@pytest.mark.subprocess
 def test_sigterm_ends_a_run_at_the_room_limits_long_before_its_limit(tmp_path):
     """1000 players over 100 rounds, a limit of ten minutes: SIGTERM once the live line shows a schedule ends
     the run with its best written and checked (the steps past the search poll the stop token)."""
-    out = tmp_path / "plan.json"
-    room = ["--players", "1000", "--rounds", "100", "--workers", "1"]
-    command = [sys.executable, "-m", "rotation.commands.cli", "plan", *room, "--time-limit", "600", "--json", str(out)]
-    master, slave = pty.openpty()
-    process = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=slave, text=True, env={**os.environ, "TERM": "xterm"}
+    room = ("--players", 1000, "--rounds", 100, "--workers", 1, "--time-limit", 600)
+    status, _, terminal = stopped_in_a_terminal(
+        tmp_path, [signal.SIGTERM], "plan", *room, "--json", "day.json", patience=STOPPED_WITHIN
     )
-    os.close(slave)
-    seen = bytearray()
-    try:
-        shown = read_until(master, rb"best repeats \d+\s+lower bound \d+", seen, timeout=PATIENCE)
-        assert shown, f"no progress line on the terminal: {seen.decode(errors='replace')!r}"
-        process.send_signal(signal.SIGTERM)
-        drain = threading.Thread(target=read_until, args=(master, rb"\0never", seen, PATIENCE), daemon=True)
-        drain.start()
-        process.communicate(timeout=STOPPED_WITHIN)
-        drain.join(timeout=10)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-        os.close(master)
-    assert process.returncode == 128 + signal.SIGTERM, seen.decode(errors="replace")
-    optimizer.check(Schedule.model_validate_json(out.read_text(encoding="utf-8")))
+    assert status == 128 + signal.SIGTERM, terminal
+    written_and_checked(tmp_path, "day.json")
