@@ -175,9 +175,14 @@ class Incumbent:
         fresh = self.history.join is None and self.moves_of is None  # the seats are the whole day
         return fresh and repeats(seats, len(self.event.players)) > self.best.metrics.repeats
 
-    @staticmethod
-    def _indirect(schedule: Schedule, poll: Callable[[], None]) -> int | None:
-        """The indirect-meetings figure; after a stop, None unless measured within STOPPED_INDIRECT_SECONDS."""
+    def _indirect(self, schedule: Schedule, stopped: bool) -> int | None:
+        """The indirect-meetings figure; after a stop, None unless measured within STOPPED_INDIRECT_SECONDS
+        (not begun where a check took longer: its first step alone, reading the seats, is a check's)."""
+        if not stopped:
+            return indirect_meetings(schedule)
+        if self.check_seconds >= STOPPED_INDIRECT_SECONDS:
+            return None
+        poll = Budget.of(STOPPED_INDIRECT_SECONDS, stop=Deadline(STOPPED_INDIRECT_SECONDS)).poller()
         try:
             return indirect_meetings(schedule, poll)
         except Abandoned:
@@ -191,7 +196,6 @@ class Incumbent:
         """The run's result: the best schedule, optimal when its repeats meet `bound`; without one,
         infeasible only when that was proven."""
         best, runtime = self.best, self.budget.elapsed()
-        poll = Budget.of(STOPPED_INDIRECT_SECONDS, stop=Deadline(STOPPED_INDIRECT_SECONDS)).poller()
         if best is None:
             return PlanResult(
                 status=Status.INFEASIBLE if infeasible else Status.UNKNOWN,
@@ -214,6 +218,6 @@ class Incumbent:
             interrupted=interrupted,
             schedule=best.schedule,
             metrics=self._own_metrics(best).model_copy(
-                update={"indirect_meetings": self._indirect(best.schedule, poll if interrupted else lambda: None)}
+                update={"indirect_meetings": self._indirect(best.schedule, interrupted)}
             ),
         )

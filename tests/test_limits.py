@@ -18,7 +18,7 @@ from optimizer.replan import _history, _remaining_event
 from optimizer.run import Run
 from optimizer.season import plan_night
 from optimizer.seats import from_schedule, to_schedule
-from optimizer.state import SEATS_CHECKED_PER_SECOND, History, Incumbent, check_work
+from optimizer.state import SEATS_CHECKED_PER_SECOND, STOPPED_INDIRECT_SECONDS, History, Incumbent, check_work
 
 polish_module = __import__("sys").modules["optimizer.balance.polish"]
 
@@ -235,3 +235,16 @@ def test_the_search_keeps_back_one_check_of_a_day_where_checks_are_not_quick():
 
     assert search_end(20, 6) == pytest.approx(0.95)  # a twentieth kept for balancing; a check is quick here
     assert search_end(300, 100) == pytest.approx(0.95 - 30_000 / SEATS_CHECKED_PER_SECOND)  # and a check
+
+
+def test_after_a_stop_the_indirect_figure_is_left_out_where_a_check_took_longer_than_it_may():
+    event = Event.with_count(40, 8)
+    incumbent = Incumbent(event, History(), Budget.of(60))
+    incumbent.offer(fixed_seating(event), Provenance.of("fixed rule"))
+    bound = optimizer.lower_bound(event)
+    assert incumbent.result(bound, fixed_repeats=None, infeasible=False, interrupted=True).metrics.indirect_meetings
+    incumbent.check_seconds = STOPPED_INDIRECT_SECONDS  # as slow a check as at the room limits on a busy machine
+    stopped = incumbent.result(bound, fixed_repeats=None, infeasible=False, interrupted=True)
+    assert stopped.metrics is not None and stopped.metrics.indirect_meetings is None and stopped.schedule is not None
+    finished = incumbent.result(bound, fixed_repeats=None, infeasible=False, interrupted=False)
+    assert finished.metrics is not None and finished.metrics.indirect_meetings is not None

@@ -86,8 +86,14 @@ class Steps:
 
     def fits(self, work: float) -> bool:
         """Whether a quick step of `work` seconds runs: always, but in a stopped run's finish only if it
-        has that long left (at the room limits the steps take seconds)."""
-        return not self.interrupted or self.finish.afford(work)
+        has that long left on the wall clock (at the room limits the steps take seconds): `work` as this
+        machine does it now, slowed as the last check was against its work (a busy machine)."""
+        if not self.interrupted:
+            return True
+        run = self.run
+        planned = check_work(run.best.seats) if run.best is not None else 0.0
+        slowness = max(1.0, run.incumbent.check_seconds / planned) if planned > 0 else 1.0
+        return self.finish.afford(work * slowness)
 
     @classmethod
     def of(cls, run: Run, rng: np.random.Generator) -> Steps:
