@@ -13,6 +13,7 @@ one of everyone else's. The checker keeps its own counts, from names, so that it
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TypeAlias
 
 import numpy as np
@@ -112,12 +113,14 @@ def from_schedule(schedule: Schedule) -> Seats:
     return seats
 
 
-def to_schedule(event: Event, seats: Seats, rule: str) -> Schedule:
+def to_schedule(event: Event, seats: Seats, rule: str, poll: Callable[[], None] = lambda: None) -> Schedule:
     """The seating as a schedule. Tables and rounds are built without pydantic's validation (seconds at
-    the room limits): their fields are ints and names by construction, and the checker judges the rest."""
+    the room limits): their fields are ints and names by construction, and the checker judges the rest.
+    `poll` is called before each round (a planning run's stop: it raises to give up)."""
     names = event.players
     rounds = []
     for round_seats in seats.tolist():
+        poll()
         seated = {p for table in round_seats for p in table if p >= 0}
         tables = tuple(
             Table.model_construct(table=t + 1, players=tuple(names[p] for p in table if p >= 0))
