@@ -206,6 +206,13 @@ def swap_change(join: np.ndarray, leave: np.ndarray, table: np.ndarray, at: np.n
     return joining + joining.T - join - join.T - own[:, None] - own[None, :]
 
 
+def joins_apart(apart: np.ndarray, table: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """[i, j]: whether i and j swapping tables (as in `swap_change`) seats a keep-apart pair together,
+    `apart` 0/1 players x players."""
+    join = (apart @ at)[:, table] - apart  # [i, j]: i's keep-apart mates at j's table but j
+    return (join != 0) | (join.T != 0)
+
+
 def swap(round_: np.ndarray, p: int, q: int, met: np.ndarray) -> None:
     """Swap p and q between their tables, updating the meetings matrix in place; p sitting out
     this round takes q's seat and q sits out."""
