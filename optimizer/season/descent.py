@@ -33,7 +33,7 @@ import numpy as np
 
 from optimizer.budget import Budget
 from optimizer.search.costs import Costs
-from optimizer.search.swaps import Moves, Walk, joins_apart, seated_at, swap, swap_change, tabu_walk
+from optimizer.search.swaps import Moves, Walk, joins_apart, round_swaps, swap, tabu_walk
 from optimizer.seats import Seats, meetings
 
 TENURE = (8, 16)  # a player moved in a round stays put there for 8 to 15 steps
@@ -87,18 +87,11 @@ class _Season:
     def _swaps(self, r: int, gain: np.ndarray, loss: np.ndarray) -> Moves | None:
         """The swaps of round r with their change in season cost (each once: the first player's table
         first)."""
-        round_ = self.seats[r]
-        seated = round_ >= 0
-        players = round_[seated]
-        table = np.nonzero(seated)[0]
-        at = seated_at(table, len(round_))
-        sub = np.ix_(players, players)
-        change = swap_change(gain[sub], -loss[sub], table, at)
-        sizes = seated.sum(axis=1)[table]
+        players, table, at, sizes, change = round_swaps(self.seats[r], gain, -loss)
         movable = ~self.costs.pinned[players]
         allowed = (table[:, None] < table[None, :]) & (sizes[:, None] == sizes[None, :])
         allowed &= movable[:, None] & movable[None, :]
-        apart = self.costs.apart_pairs[sub]
+        apart = self.costs.apart_pairs[np.ix_(players, players)]
         if apart.any():
             allowed &= ~joins_apart(apart.astype(float), table, at)
         if not allowed.any():
