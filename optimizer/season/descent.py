@@ -37,7 +37,10 @@ from optimizer.search.swaps import Moves, Walk, joins_apart, round_swaps, swap, 
 from optimizer.seats import Seats, meetings
 
 TENURE = (8, 16)  # a player moved in a round stays put there for 8 to 15 steps
-STALL_STEPS = 200
+# Steps without a new best before a restart from it: more than a night's descent takes at the benchmark's
+# 2 s (some 640), so it restarts only when stuck. Measured on three leagues x two half-lives
+# (benchmarks/results/season_engine): 200 let one pair reach 5 meetings where 4 was reached.
+STALL_STEPS = 1000
 
 
 def season_cost(seats: Seats, costs: Costs) -> float:
