@@ -206,25 +206,25 @@ def swap_change(join: np.ndarray, leave: np.ndarray, table: np.ndarray, at: np.n
     return joining + joining.T - join - join.T - own[:, None] - own[None, :]
 
 
-class RoundSwaps(NamedTuple):
-    """The swaps between tables of one round, over the players seated in it (seat order)."""
+class SeatedRound(NamedTuple):
+    """One round as the swaps between its tables see it: the players seated in it (seat order)."""
 
     players: np.ndarray  # the seated players
     table: np.ndarray  # each one's table
     at: np.ndarray  # seated_at(table, tables)
     sizes: np.ndarray  # each one's table's size
-    change: np.ndarray  # [i, j]: swap_change of the given pair terms, between the seated players
+
+    def change(self, join: np.ndarray, leave: np.ndarray) -> np.ndarray:
+        """[i, j]: `swap_change` of the pair terms `join` and `leave` (players x players over everyone)
+        between the seated players i and j."""
+        sub = np.ix_(self.players, self.players)
+        return swap_change(join[sub], leave[sub], self.table, self.at)
 
 
-def round_swaps(round_: np.ndarray, join: np.ndarray, leave: np.ndarray) -> RoundSwaps:
-    """The round's seated players and the change in a sum of pair terms (`swap_change`, `join` and `leave`
-    players x players over everyone) of each two of them swapping tables."""
+def seated_round(round_: np.ndarray) -> SeatedRound:
     seated = round_ >= 0
-    players = round_[seated]
     table = np.nonzero(seated)[0]
-    at = seated_at(table, round_.shape[0])
-    sub = np.ix_(players, players)
-    return RoundSwaps(players, table, at, seated.sum(axis=1)[table], swap_change(join[sub], leave[sub], table, at))
+    return SeatedRound(round_[seated], table, seated_at(table, round_.shape[0]), seated.sum(axis=1)[table])
 
 
 def joins_apart(apart: np.ndarray, table: np.ndarray, at: np.ndarray) -> np.ndarray:

@@ -33,7 +33,7 @@ import numpy as np
 
 from optimizer.budget import Budget
 from optimizer.search.costs import Costs
-from optimizer.search.swaps import Moves, Walk, joins_apart, round_swaps, swap, tabu_walk
+from optimizer.search.swaps import Moves, SeatedRound, Walk, joins_apart, seated_round, swap, tabu_walk
 from optimizer.seats import Seats, meetings
 
 TENURE = (8, 16)  # a player moved in a round stays put there for 8 to 15 steps
@@ -67,6 +67,7 @@ class _Season:
         self.seats = seats.copy()
         self.met = meetings(self.seats, self.player_count).astype(float)
         self._cost: float | None = None
+        self._rounds: dict[int, tuple[SeatedRound, np.ndarray] | None] = {}  # each round's, until a swap in it
 
     def cost(self) -> float:
         if self._cost is None:
@@ -75,6 +76,7 @@ class _Season:
 
     def apply(self, r: int, p: int, q: int, change: float | None) -> None:
         swap(self.seats[r], p, q, self.met)
+        self._rounds.pop(r, None)
         self._cost = None if change is None or self._cost is None else self._cost + change
 
     def moves(self) -> Iterator[tuple[int, list[Moves]]]:
@@ -88,15 +90,23 @@ class _Season:
         return None if swaps is None else swaps._replace(change=np.where(np.isfinite(swaps.change), 0.0, np.inf))
 
     def _swaps(self, r: int, gain: np.ndarray, loss: np.ndarray) -> Moves | None:
-        """The swaps of round r with their change in season cost (each once: the first player's table
-        first)."""
-        players, table, at, sizes, change = round_swaps(self.seats[r], gain, -loss)
-        movable = ~self.costs.pinned[players]
-        allowed = (table[:, None] < table[None, :]) & (sizes[:, None] == sizes[None, :])
-        allowed &= movable[:, None] & movable[None, :]
-        apart = self.costs.apart_pairs[np.ix_(players, players)]
-        if apart.any():
-            allowed &= ~joins_apart(apart.astype(float), table, at)
-        if not allowed.any():
+        """The swaps of round r with their change in season cost."""
+        if (allowed := self._allowed(r)) is None:
             return None
-        return Moves(players, players, np.where(allowed, change, np.inf))
+        seated, mask = allowed
+        return Moves(seated.players, seated.players, np.where(mask, seated.change(gain, -loss), np.inf))
+
+    def _allowed(self, r: int) -> tuple[SeatedRound, np.ndarray] | None:
+        """Round r's seated players and the swaps allowed between them (each once: the first player's
+        table first), None if none is; kept until a swap in round r, since a step changes one round."""
+        if r not in self._rounds:
+            seated = seated_round(self.seats[r])
+            players, table, sizes = seated.players, seated.table, seated.sizes
+            movable = ~self.costs.pinned[players]
+            allowed = (table[:, None] < table[None, :]) & (sizes[:, None] == sizes[None, :])
+            allowed &= movable[:, None] & movable[None, :]
+            apart = self.costs.apart_pairs[np.ix_(players, players)]
+            if apart.any():
+                allowed &= ~joins_apart(apart.astype(float), table, seated.at)
+            self._rounds[r] = (seated, allowed) if allowed.any() else None
+        return self._rounds[r]
