@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from itertools import combinations
 
 from models import SeasonRule, SeasonStandings, Standings
 from models.event import name_key, normalise_name
+from optimizer.seats import from_schedule, pair_counts
 from rotation.desk.events import runs, service
 from rotation.desk.events.service import DeskError, NotFound, Planner
 from rotation.desk.events.settings import EventSettings, FieldErrors, names_table
@@ -93,11 +93,13 @@ def series_view(store: Store, name: str) -> SeriesView:
         version = service.current_version(store, night.event)
         if version is None:
             continue
-        for round_ in version.schedule().rounds:
-            for table in round_.tables:
-                for a, b in combinations(map(name_key, table.players), 2):
-                    met.setdefault(a, set()).add(b)
-                    met.setdefault(b, set()).add(a)
+        schedule = version.schedule()
+        if not schedule.rounds:
+            continue
+        keys = [name_key(player) for player in schedule.players]
+        for p, q in pair_counts(from_schedule(schedule), len(keys))[0].tolist():  # the builders' one count
+            met.setdefault(keys[p], set()).add(keys[q])
+            met.setdefault(keys[q], set()).add(keys[p])
     for member in roster.members:  # the roster's spelling and number; a night's list comes after it
         key = name_key(member.name)
         spelled.setdefault(key, member.name)
