@@ -54,7 +54,7 @@ class Metrics(BaseModel):
     indirect_meetings: int | None = Field(
         default=None,
         description="Among pairs who never share a table, the fewest opponents they have in common; "
-        "None when every pair meets.",
+        "None when every pair meets, or when a run stopped at the room limits had no time to measure it.",
     )
     broken_requests: tuple[str, ...] = Field(
         default=(),

@@ -6,6 +6,7 @@ Clock      what a budget counts: the wall clock, or the work clock of a repeatab
 Budget     an end on a clock and a stop token: `left`, `done`, `afford(cost)`, `share(part)`, `charge(work)`;
            `for_run` builds a run's from its caller's limit (the one place), `part` hands a composed run its own
 Stop       the stop token: Ctrl-C, SIGTERM or the desk's "Stop and keep the best" set it, every stage polls it
+Abandoned  what a budget's `poller` raises inside a step that has nothing to return halfway (a check)
 solve      the one CP-SAT runner: time or work limit, workers, seed, the stop token and a callback
 
 A repeatable run (a seed, one worker) counts on the work clock. Its seconds are seconds of *work*:
@@ -17,6 +18,8 @@ time limit: about the time limit when the machine is quiet (the rates are this p
 machine's), longer when it is busy.
 
 No exception reports an outcome: a stopped stage returns what it has, and `done()` tells the next stage.
+The one exception to it is `Abandoned`, raised by a poll inside a step that has nothing usable halfway
+(checking a candidate day): the step's caller catches it at once and keeps the best it had.
 A library caller's own Ctrl-C (KeyboardInterrupt, where no signal handler sets the token) is turned into
 the stop token here alone (`Budget.until_interrupted`, and the CP-SAT runner's wait).
 
@@ -65,8 +68,24 @@ class Stop:
         return self._asked or (self.parent is not None and self.parent.is_set())
 
 
+class Deadline(Stop):
+    """A stop token also set by the wall clock `seconds` after it is made: a stopped run's finish, whose
+    steps poll their stop token, so that they end by it (a stopped run repeats nothing)."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__()
+        self._end = time.monotonic() + seconds
+
+    def is_set(self) -> bool:
+        return super().is_set() or time.monotonic() >= self._end
+
+
 # The process's stop token: rotation.stopping (the CLI) and the desk's worker set it; each run's token is below it.
 STOP = Stop()
+
+
+class Abandoned(Exception):
+    """A step given up halfway because its poll (`Budget.poller`) said so: what it was making is dropped."""
 
 
 class WallClock:
@@ -155,6 +174,16 @@ class Budget:
     def afford(self, cost: float) -> bool:
         """Whether a step of `cost` seconds fits in what is left (and the run was not stopped)."""
         return not self.stopped and self.left() >= cost - EPSILON
+
+    def poller(self, *, at_end: bool = False) -> Callable[[], None]:
+        """A poll for a step that cannot stop halfway with something usable: it raises Abandoned once the
+        stop token is set (with `at_end`, once the budget is done)."""
+
+        def poll() -> None:
+            if self.done() if at_end else self.stopped:
+                raise Abandoned
+
+        return poll
 
     def charge(self, work: float) -> None:
         """Count `work` seconds done (a repeatable run's clock moves only so)."""

@@ -7,6 +7,7 @@ code that built the schedule, so a bug in a builder cannot vouch for itself.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from itertools import combinations
 from typing import NamedTuple
 
@@ -22,9 +23,10 @@ class InvalidSchedule(ValueError):
     """The schedule breaks a rule of the event; the message says which, in one line."""
 
 
-def check(schedule: Schedule, *, indirect: bool = True) -> Metrics:
+def check(schedule: Schedule, *, indirect: bool = True, poll: Callable[[], None] = lambda: None) -> Metrics:
     """Raise InvalidSchedule if the schedule is not valid; otherwise return its metrics (without the
-    indirect-meetings figure when `indirect` is False: candidates are compared without it).
+    indirect-meetings figure when `indirect` is False: candidates are compared without it). `poll` is
+    called after each round and between the figures (a planning run's stop: it raises to give up the check).
 
     Rounds recorded as played (`schedule.played`) are what happened: a request broken there, or a
     table of three among the tables of four (a player who sat in an empty seat), is measured and
@@ -34,11 +36,12 @@ def check(schedule: Schedule, *, indirect: bool = True) -> Metrics:
     _check_requests_name_players(schedule, known)
     groups_of, requests = _apart_groups(schedule), schedule.apart or schedule.stay
     for number, round_ in enumerate(schedule.rounds, start=1):
+        poll()
         _check_round(schedule, round_, number, known)
         broken = _requests_broken(schedule, round_, number, groups_of) if requests and number > schedule.played else []
         if broken:
             raise InvalidSchedule(f"broken request in {broken[0]}")
-    return measure(schedule, indirect=indirect)
+    return measure(schedule, indirect=indirect, poll=poll)
 
 
 def _apart_groups(schedule: Schedule) -> dict[str, list[int]]:
@@ -131,15 +134,18 @@ def _describe(sizes: Counter) -> str:
     return ", ".join(f"{count} of {size}" for size, count in sorted(sizes.items(), reverse=True)) or "none"
 
 
-def measure(schedule: Schedule, *, indirect: bool = True) -> Metrics:
+def measure(schedule: Schedule, *, indirect: bool = True, poll: Callable[[], None] = lambda: None) -> Metrics:
     """Repeats, spread of opponents, shares of three-handed and sat-out rounds, and the balance figures
     (seat letters, table numbers, trios, back-to-back rematches, and with `indirect` indirect meetings),
-    counted as arrays (optimizer.meetings)."""
+    counted as arrays (optimizer.meetings); `poll` called between them."""
     day = meetings.seated(schedule)
+    poll()
     met, n = meetings.pairs(day), day.player_count
     opponents, repeats = meetings.per_player(met, n)
     played = np.bincount(meetings.seat_players(day), minlength=n)
+    poll()
     three, out = _three_handed(schedule), _sat_out(schedule)
+    poll()
     players = tuple(
         PlayerMetrics(
             name=name,
@@ -152,6 +158,11 @@ def measure(schedule: Schedule, *, indirect: bool = True) -> Metrics:
         for i, name in enumerate(schedule.players)
     )
     staying = np.array([name in schedule.stay for name in schedule.players], dtype=bool)
+    poll()
+    seat_spread, table_visits = meetings.seat_spread(day), meetings.table_visits_above_even(day, staying)
+    poll()
+    trios_again = meetings.trios_again(day)
+    poll()
     return Metrics(
         repeats=int((met.counts - 1).sum()),
         max_meetings=int(met.counts.max(initial=0)),
@@ -161,9 +172,9 @@ def measure(schedule: Schedule, *, indirect: bool = True) -> Metrics:
         three_handed_fair=three.fair,
         club_meetings=int(meetings.meetings_of(met, _codes_within(schedule, schedule.spread, once=True)).sum()),
         sit_outs_fair=out.fair,
-        seat_spread=meetings.seat_spread(day),
-        table_visits_above_even=meetings.table_visits_above_even(day, staying),
-        trios_again=meetings.trios_again(day),
+        seat_spread=seat_spread,
+        table_visits_above_even=table_visits,
+        trios_again=trios_again,
         back_to_back=meetings.back_to_back(met),
         apart_meetings=int(meetings.meetings_of(met, _codes_within(schedule, schedule.apart, once=False)).sum()),
         stay_moves=_stay_moves(schedule),
@@ -197,15 +208,19 @@ def _stay_moves(schedule: Schedule) -> int:
     )
 
 
-def indirect_meetings(schedule: Schedule) -> int | None:
+def indirect_meetings(schedule: Schedule, poll: Callable[[], None] = lambda: None) -> int | None:
     """Among pairs who never share a table, the fewest opponents they have in common; None if every pair met
-    (optimizer.indirect: near-linear in seats but in rooms of a few thousand players)."""
+    (optimizer.indirect: near-linear in seats but in rooms of a few thousand players). `poll` is called
+    between its steps and blocks (it raises to give up)."""
     day = meetings.seated(schedule)
-    return _indirect_meetings(meetings.pairs(day), day.player_count)
+    poll()
+    pairs = meetings.pairs(day)
+    poll()
+    return _indirect_meetings(pairs, day.player_count, poll)
 
 
-def _indirect_meetings(met: meetings.Pairs, n: int) -> int | None:
-    return fewest_in_common(n, np.stack(np.divmod(met.codes, n), axis=1))
+def _indirect_meetings(met: meetings.Pairs, n: int, poll: Callable[[], None] = lambda: None) -> int | None:
+    return fewest_in_common(n, np.stack(np.divmod(met.codes, n), axis=1), poll)
 
 
 def _broken_in_played(schedule: Schedule) -> tuple[str, ...]:

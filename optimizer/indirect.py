@@ -13,6 +13,8 @@ players, so rooms of a few thousand at most.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 # A block of players is counted at once: at most this many (player, second-step opponent) entries,
@@ -21,9 +23,10 @@ BLOCK_ENTRIES = 4_000_000
 BLOCK_CELLS = 4_000_000
 
 
-def fewest_in_common(player_count: int, met: np.ndarray) -> int | None:
+def fewest_in_common(player_count: int, met: np.ndarray, poll: Callable[[], None] = lambda: None) -> int | None:
     """`met`: (pairs, 2) player indices of every pair who share a table at least once, each pair once.
-    The fewest common opponents of a pair never met; None if every pair met."""
+    The fewest common opponents of a pair never met; None if every pair met. `poll` is called before each
+    block (it raises to give up)."""
     never = player_count * (player_count - 1) // 2 - len(met)
     if never == 0:
         return None
@@ -36,6 +39,7 @@ def fewest_in_common(player_count: int, met: np.ndarray) -> int | None:
     opponents = both[:, 1]
     least: int | None = None
     for block in _blocks(np.argsort(degree, kind="stable"), degree, starts, opponents, player_count):
+        poll()
         found = _fewest_in_block(block, degree, starts, opponents, player_count)
         least = found if least is None else min(least, found)
         if least == 0:

@@ -7,9 +7,8 @@ against the old plan (optimizer.moves), or re-seating everyone for the fewest re
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
-from itertools import combinations
+from typing import NamedTuple
 
 import numpy as np
 
@@ -33,7 +32,7 @@ from optimizer.checker import InvalidSchedule, check, turn_breaks
 from optimizer.moves import OldPlan, fewest_moves
 from optimizer.moves.solve import forced_moves
 from optimizer.plan import plan
-from optimizer.seats import EMPTY, Seats
+from optimizer.seats import EMPTY, Seats, from_schedule, pair_counts
 from optimizer.state import History
 
 # With the other reseat choice for comparison, its short run takes this share of the time limit.
@@ -258,31 +257,33 @@ def _after_played(schedule: Schedule, played: int, drop, add) -> Callable[[Sched
     return whole_day
 
 
-def _pairs_so_far(schedule: Schedule, played: int) -> Counter[frozenset[str]]:
-    """How often each pair met in the rounds already played."""
-    return Counter(
-        frozenset(pair)
-        for round_ in schedule.rounds[:played]
-        for table in round_.tables
-        for pair in combinations(table.players, 2)
-    )
+class _PairsSoFar(NamedTuple):
+    """How often each pair met in the rounds already played (optimizer.seats.pair_counts): pairs x 2 rows
+    of the old plan's players, and each pair's count."""
+
+    players: tuple[str, ...]
+    pairs: np.ndarray
+    counts: np.ndarray
 
 
-def _meetings_among(so_far: Counter[frozenset[str]], players: tuple[str, ...]) -> np.ndarray:
+def _pairs_so_far(schedule: Schedule, played: int) -> _PairsSoFar:
+    if not played:
+        return _PairsSoFar(schedule.players, np.zeros((0, 2), np.int64), np.zeros(0, np.int64))
+    seats = from_schedule(schedule.model_copy(update={"rounds": schedule.rounds[:played]}))
+    return _PairsSoFar(schedule.players, *pair_counts(seats, len(schedule.players)))
+
+
+def _meetings_among(so_far: _PairsSoFar, players: tuple[str, ...]) -> np.ndarray:
+    """players x players: the played rounds' meetings among `players` (the new list)."""
     index = {name: p for p, name in enumerate(players)}
-    among = [
-        (index[a], index[b], count) for (a, b), count in map(_pair_items, so_far.items()) if a in index and b in index
-    ]
-    p, q, counts = np.array(among, np.int64).reshape(-1, 3).T
+    renumbered = np.array([index.get(name, EMPTY) for name in so_far.players], np.int64)[so_far.pairs]
+    kept = (renumbered >= 0).all(axis=1)
+    p, q = renumbered[kept].T
     # One byte a pair: a pair meets at most MAX_ROUNDS (100) times, and every use adds it to int64 counts
     # or reads it with int(); eight bytes would be 3.2 GB at 20 000 players.
     met = np.zeros((len(players), len(players)), np.int8)
-    met[p, q] = met[q, p] = counts
+    met[p, q] = met[q, p] = so_far.counts[kept]
     return met
-
-
-def _pair_items(item: tuple[frozenset[str], int]) -> tuple[tuple[str, ...], int]:
-    return tuple(item[0]), item[1]
 
 
 def _places_so_far(schedule: Schedule, played: int, event: Event) -> tuple[np.ndarray, np.ndarray, Seats | None]:
@@ -321,9 +322,11 @@ def _burdens_so_far(schedule: Schedule, played: int, players: tuple[str, ...]) -
     return np.array([counts[n] if n in listed else least for n in players], np.int64)
 
 
-def _repeats_of_leavers(so_far: Counter[frozenset[str]], staying: set[str]) -> int:
+def _repeats_of_leavers(so_far: _PairsSoFar, staying: set[str]) -> int:
     """Repeats of pairs with someone no longer playing: fixed by the played rounds, unseen by the model."""
-    return sum(count - 1 for pair, count in so_far.items() if count > 1 and not pair <= staying)
+    here = np.array([name in staying for name in so_far.players], bool)
+    gone = ~here[so_far.pairs].all(axis=1)
+    return int((so_far.counts[gone] - 1).sum())
 
 
 def _changes(old: Schedule, new: Schedule, played: int) -> tuple[PlayerChange, ...]:

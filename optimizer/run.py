@@ -22,7 +22,7 @@ from optimizer.provenance import Method
 from optimizer.search import Costs
 from optimizer.seats import Seats
 from optimizer.stages import Start
-from optimizer.state import FINISH_SECONDS, FINISH_SHARE, Candidate, History, Incumbent
+from optimizer.state import FINISH_SECONDS, FINISH_SHARE, QUICK_CHECK_SECONDS, Candidate, History, Incumbent
 
 
 @dataclass(kw_only=True)
@@ -86,8 +86,10 @@ class Run(RunContext):
 
     @property
     def search(self) -> Budget:
-        """The search's budget: the run's, less the end kept for balancing (a twentieth, at most FINISH_SECONDS)."""
-        return self.budget.before(min(FINISH_SECONDS, FINISH_SHARE * self.budget.end))
+        """The search's budget: the run's, less the end kept for balancing (a twentieth, at most FINISH_SECONDS),
+        and one check of a day where checks are not quick (at the room limits a day found would go unchecked)."""
+        kept, check = min(FINISH_SECONDS, FINISH_SHARE * self.budget.end), self.incumbent.check_cost()
+        return self.budget.before(kept + (check if check >= QUICK_CHECK_SECONDS else 0.0))
 
     @cached_property
     def costs(self) -> Costs | None:
@@ -97,8 +99,8 @@ class Run(RunContext):
             return None
         return Costs.of(self.event, self.history.met_before, self.history.burdens_before, self.history.previous)
 
-    def offer(self, seats: Seats, made: Method, found_at: float | None = None) -> None:
-        self.incumbent.offer(seats, made, found_at)
+    def offer(self, seats: Seats, made: Method, found_at: float | None = None, within: Budget | None = None) -> None:
+        self.incumbent.offer(seats, made, found_at, within)
 
     @property
     def done(self) -> bool:

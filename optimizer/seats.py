@@ -4,15 +4,17 @@ A seating is an int array of shape (rounds, tables, 4): the player index in each
 table, with EMPTY for the empty seat D of a three-handed table. Players absent from a round's
 tables sit out. Numpy makes meeting counts and local moves cheap on this form.
 
-Repeats are E = sum over pairs of max(0, meetings - 1). The builders count meetings here and only here
-(`meetings`, `together`), and judge turns here and only here (`turns_taken`, `turns_fair`): a turn is a
-seat at a table of three or sitting out, and turns are fair while everyone's count of them lies within
-one of everyone else's. The checker keeps its own counts, from names, so that it can vouch for them
-(tests/test_shared_counts.py compares the two on random days).
+Repeats are E = sum over pairs of max(0, meetings - 1). The builders, the re-plan and the desk count
+meetings here and only here (`meetings` as a matrix, `pair_counts` sparse, `repeats`, all three from one
+enumeration of the pairs at a table; `together`, one round's), and judge turns here and only here
+(`turns_taken`, `turns_fair`): a turn is a seat at a table of three or sitting out, and turns are fair
+while everyone's count of them lies within one of everyone else's. The checker keeps its own counts,
+from names, so that it can vouch for them (tests/test_shared_counts.py compares the two on random days).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TypeAlias
 
 import numpy as np
@@ -29,17 +31,31 @@ numpy (a wrapper would be unwrapped at each of those hundreds of places); its sh
 vouch for."""
 
 
-def meetings(seats: Seats, player_count: int) -> np.ndarray:
-    """player_count x player_count matrix: how many rounds each pair shares a table (diagonal zero)."""
-    # Counted pair by pair (linear in seats, beside the matrix itself), not as a product of the
-    # players x tables incidence (players^2 x tables: seconds at 4000 players).
+def _pairs(seats: Seats) -> tuple[np.ndarray, np.ndarray]:
+    """Every meeting of the seating, a pair of players at one table in one round, as two arrays of
+    players (first, second), in seat order: the one count of meetings the builders share. Pair by pair,
+    linear in seats: not a product of the players x tables incidence (players^2 x tables: seconds at
+    4000 players)."""
     a, b = np.triu_indices(4, 1)
     first, second = seats[..., a].ravel().astype(np.int64), seats[..., b].ravel().astype(np.int64)
     seated = (first >= 0) & (second >= 0)
-    codes = np.concatenate(
-        [first[seated] * player_count + second[seated], second[seated] * player_count + first[seated]]
-    )
+    return first[seated], second[seated]
+
+
+def meetings(seats: Seats, player_count: int) -> np.ndarray:
+    """player_count x player_count matrix: how many rounds each pair shares a table (diagonal zero)."""
+    first, second = _pairs(seats)
+    codes = np.concatenate([first * player_count + second, second * player_count + first])
     return np.bincount(codes, minlength=player_count * player_count).reshape(player_count, player_count)
+
+
+def pair_counts(seats: Seats, player_count: int) -> tuple[np.ndarray, np.ndarray]:
+    """(pairs, counts): each pair that shares a table at least once, as (lower, higher) player rows
+    (pairs x 2, in order), and how many rounds it does. Sparse, so that it stays small for rooms whose
+    meetings matrix would not fit."""
+    first, second = _pairs(seats)
+    codes, counts = np.unique(np.minimum(first, second) * player_count + np.maximum(first, second), return_counts=True)
+    return np.stack([codes // player_count, codes % player_count], axis=1), counts
 
 
 def together(where: np.ndarray, r: int) -> np.ndarray:
@@ -71,14 +87,9 @@ def repeats_in(met: np.ndarray) -> int:
 
 
 def repeats(seats: Seats, player_count: int) -> int:
-    """E of a seating, from the pair codes p * player_count + q: linear in seats, so it stays fast
-    for rooms whose meetings matrix would not fit."""
-    a, b = np.triu_indices(4, 1)
-    first, second = seats[..., a].ravel().astype(np.int64), seats[..., b].ravel().astype(np.int64)
-    seated = (first >= 0) & (second >= 0)
-    low, high = np.minimum(first, second)[seated], np.maximum(first, second)[seated]
-    codes = low * player_count + high
-    return int(codes.size - np.unique(codes).size)
+    """E of a seating, from its pairs' counts (`pair_counts`: no meetings matrix, so that it stays fast for
+    rooms whose matrix would not fit)."""
+    return int((pair_counts(seats, player_count)[1] - 1).sum())
 
 
 def is_repeat_free(seats: Seats, player_count: int, rounds: int) -> bool:
@@ -112,12 +123,14 @@ def from_schedule(schedule: Schedule) -> Seats:
     return seats
 
 
-def to_schedule(event: Event, seats: Seats, rule: str) -> Schedule:
+def to_schedule(event: Event, seats: Seats, rule: str, poll: Callable[[], None] = lambda: None) -> Schedule:
     """The seating as a schedule. Tables and rounds are built without pydantic's validation (seconds at
-    the room limits): their fields are ints and names by construction, and the checker judges the rest."""
+    the room limits): their fields are ints and names by construction, and the checker judges the rest.
+    `poll` is called before each round (a planning run's stop: it raises to give up)."""
     names = event.players
     rounds = []
     for round_seats in seats.tolist():
+        poll()
         seated = {p for table in round_seats for p in table if p >= 0}
         tables = tuple(
             Table.model_construct(table=t + 1, players=tuple(names[p] for p in table if p >= 0))

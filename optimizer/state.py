@@ -13,12 +13,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from models import Bound, Event, Metrics, PlanResult, Schedule, Status
-from optimizer.budget import Budget
+from optimizer.budget import Abandoned, Budget, Deadline
 from optimizer.checker import InvalidSchedule, check, indirect_meetings
 from optimizer.provenance import Method
 from optimizer.seats import Seats, repeats, to_schedule
 
 QUICK_CHECK_SECONDS = 0.1  # a check this quick may end a run up to that much past its limit
+# A repeatable run's budget is charged one second of work for checking this many seats (the seating turned
+# into a schedule and checked: 4 to 9 microseconds of CPU time a seat from 100 x 20 to 2000 x 8).
+SEATS_CHECKED_PER_SECOND = 200_000
+# After a stop, the indirect-meetings figure of the best is measured within this many seconds or left out.
+STOPPED_INDIRECT_SECONDS = 0.25
 # The end of a run is kept for balancing (optimizer.balance): this share of the limit, at most FINISH_SECONDS.
 FINISH_SHARE = 0.05
 FINISH_SECONDS = 1.0
@@ -61,10 +66,15 @@ class History:
         """A bound on the planned rounds' repeats as a bound on the whole day's."""
         return max(0, planned_bound + self.unseen_repeats - self.earlier_repeats)
 
-    def whole_day(self, event: Event, seats: Seats) -> Schedule:
+    def whole_day(self, event: Event, seats: Seats, poll: Callable[[], None] = lambda: None) -> Schedule:
         """The schedule the checker judges: for a re-plan, the played rounds and then these."""
-        planned = to_schedule(event, seats, rule="variety")
+        planned = to_schedule(event, seats, rule="variety", poll=poll)
         return planned if self.join is None else self.join(planned)
+
+
+def check_work(seats: Seats | None) -> float:
+    """Seconds of work charged for checking a seating (SEATS_CHECKED_PER_SECOND)."""
+    return 0.0 if seats is None else int((seats >= 0).sum()) / SEATS_CHECKED_PER_SECOND
 
 
 @dataclass(frozen=True)
@@ -103,21 +113,29 @@ class Incumbent:
     time_to_first: float | None = None
     check_seconds: float = 0.0  # how long the last check took, seating to schedule included
 
-    def offer(self, seats: Seats, made: Method, found_at: float | None = None) -> None:
+    def offer(self, seats: Seats, made: Method, found_at: float | None = None, within: Budget | None = None) -> None:
         """Keep the seating if the checker passes it (requests included), its shares are fair,
         and it beats the best. Unchecked, since it cannot be kept: a fresh day with more repeats than
-        the best (counted on the seats), and in a run on the clock one offered when the time left is
-        shorter than the last check took (seconds at the room limits)."""
-        if self._cannot_win(seats):
+        the best (counted on the seats), and one offered when the time left is shorter than its check
+        (seconds at the room limits). The check polls the stop token (`within`: that budget's end, a
+        stopped run's finish) and is given up when it is set, unless nothing is kept yet; a repeatable run
+        is charged its work (SEATS_CHECKED_PER_SECOND)."""
+        if self._cannot_win(seats, within):
             return
         took = Budget.stopwatch()
-        schedule = self.history.whole_day(self.event, seats)
+        poll = lambda: None  # noqa: E731  (the first schedule found is always checked)
+        if self.best is not None:
+            poll = within.poller(at_end=True) if within is not None else self.budget.poller()
+        self.budget.charge(check_work(seats))
         try:
-            metrics = check(schedule, indirect=False)  # not in the rank: measured for the best alone
-        except InvalidSchedule:
-            return
-        finally:
+            schedule = self.history.whole_day(self.event, seats, poll)
+            metrics = check(schedule, indirect=False, poll=poll)  # not in the rank: measured for the best alone
             self.check_seconds = took()
+        except InvalidSchedule:
+            self.check_seconds = took()
+            return
+        except Abandoned:
+            return
         if not metrics.turns_fair:
             return
         if self.history.season is not None:
@@ -132,20 +150,41 @@ class Incumbent:
             if self.on_better:
                 self.on_better(candidate)
 
-    def has_time_to_check(self) -> bool:
-        """A run on the clock has at least the last check's time left, or its checks take milliseconds
-        (always, in a repeatable run, which never reads the clock): only checks of seconds, at the room
-        limits, are skipped."""
-        quick = self.check_seconds < QUICK_CHECK_SECONDS  # ms: made even at the end (a room's seat letters)
-        return self.budget.repeatable or quick or self.budget.unstopped().left() >= self.check_seconds
+    def has_time_to_check(self, seats: Seats | None = None, within: Budget | None = None) -> bool:
+        """The run (or `within`) has a check's time left (`check_cost`), or its checks take milliseconds:
+        only checks of seconds, at the room limits, are skipped."""
+        budget = within or self.budget
+        cost = self.check_cost(seats, budget)
+        quick = cost < QUICK_CHECK_SECONDS  # ms: made even at the end (a room's seat letters)
+        return quick or budget.unstopped().left() >= cost
 
-    def _cannot_win(self, seats: Seats) -> bool:
+    def check_cost(self, seats: Seats | None = None, budget: Budget | None = None) -> float:
+        """A check's time on `budget`'s clock (the run's): the last one's on the wall clock, the work of
+        checking `seats` (else the best's) in a repeatable run, which never reads the clock."""
+        if not (budget or self.budget).repeatable:
+            return self.check_seconds
+        return check_work(seats if seats is not None else self.best.seats if self.best is not None else None)
+
+    def _cannot_win(self, seats: Seats, within: Budget | None) -> bool:
         if self.best is None:
             return False
-        if not self.has_time_to_check():
+        if not self.has_time_to_check(seats, within):
             return True
         fresh = self.history.join is None and self.moves_of is None  # the seats are the whole day
         return fresh and repeats(seats, len(self.event.players)) > self.best.metrics.repeats
+
+    def _indirect(self, schedule: Schedule, stopped: bool) -> int | None:
+        """The indirect-meetings figure; after a stop, None unless measured within STOPPED_INDIRECT_SECONDS
+        (not begun where a check took longer: its first step alone, reading the seats, is a check's)."""
+        if not stopped:
+            return indirect_meetings(schedule)
+        if self.check_seconds >= STOPPED_INDIRECT_SECONDS:
+            return None
+        poll = Budget.of(STOPPED_INDIRECT_SECONDS, stop=Deadline(STOPPED_INDIRECT_SECONDS)).poller()
+        try:
+            return indirect_meetings(schedule, poll)
+        except Abandoned:
+            return None
 
     def _own_metrics(self, best: Candidate) -> Metrics:
         """The checker's figures of the schedule itself (a night of a season was ranked by the season's)."""
@@ -176,5 +215,7 @@ class Incumbent:
             time_to_best=best.found_at,
             interrupted=interrupted,
             schedule=best.schedule,
-            metrics=self._own_metrics(best).model_copy(update={"indirect_meetings": indirect_meetings(best.schedule)}),
+            metrics=self._own_metrics(best).model_copy(
+                update={"indirect_meetings": self._indirect(best.schedule, interrupted)}
+            ),
         )

@@ -55,7 +55,7 @@ def zero_repeat_verdict(
         found = instant_seating(n, rounds)
         theorem = design_theorem(n)
         if found is None and theorem is not None and rounds <= theorem.rounds:
-            return verdict(Answer.EXISTS, f"exists (theorem: {theorem.statement}), not built here")
+            return verdict(Answer.EXISTS, f"theorem: {theorem.statement}; not built here")
         found = found or zero_repeat_seating(n, rounds, budget.share(0.5), seed=seed, workers=min(workers, 2))
     else:
         found = odd_room_seating(n, rounds, event.odd)

@@ -17,7 +17,9 @@ def run() -> None:
     survive_any_console()
     try:
         from rotation.commands.program import main
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, Exception) as stopped:
+        if not isinstance(stopped, KeyboardInterrupt) and stopping.received() is None:
+            raise  # a real error, not a stop inside a compiled module's import
         stopping.ignore()
         try:
             print(f"rotation: stopped by {stopping.stopped_by()}", file=sys.stderr)

@@ -63,3 +63,15 @@ class EndsAfterReads(WallClock):
 
 def ending_after(reads: int, seconds: float = 1.0) -> Budget:
     return Budget(EndsAfterReads(reads), seconds, Stop())
+
+
+class StopsAfterPolls(Stop):
+    """A stop token that is set after it has been polled `polls` times (the stop comes inside the step)."""
+
+    def __init__(self, polls: int) -> None:
+        super().__init__()
+        self.polls, self.count = polls, 0
+
+    def is_set(self) -> bool:
+        self.count += 1
+        return self.count > self.polls or super().is_set()

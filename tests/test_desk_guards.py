@@ -63,7 +63,10 @@ def test_a_replan_after_the_released_rounds_keeps_them(client, db):
     before = schedule_of(client, event_id)["rounds"][0]
     page = client.get(f"/events/{event_id}").text
     assert re.search(r'<option value="2" selected>2</option>', page)  # the form starts after the released round
-    run = api(client, event_id, "/replan", {"from_round": 2, "leave": ["Player 03"], "time_limit": 2})
+    replan = {"from_round": 2, "leave": ["Player 03"], "time_limit": 2}
+    asked = api(client, event_id, "/replan", replan)  # Player 03 is seated in round 1, which the room has
+    assert asked.status_code == 409 and asked.json()["seated"] == [{"player": "Player 03", "round": 1}]
+    run = api(client, event_id, "/replan", {**replan, "confirm": True})  # they play round 1 first
     assert run.status_code == 202
     wait_run(client, run.json()["id"])
     page = client.get(f"/events/{event_id}").text

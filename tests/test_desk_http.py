@@ -387,7 +387,7 @@ def test_changes_need_the_forms_token_and_json_needs_json(client, db):
     assert client.post("/events", data={**FORM, "names": "\n".join(names(8))}).status_code == 403
     # A page elsewhere can send a plain form to any address, never application/json without asking first.
     assert client.post(f"/api/events/{event_id}/played", data={"rounds": "1"}).status_code == 415
-    assert client.post(f"/api/events/{event_id}/undo").status_code == 415
+    assert client.post(f"/api/events/{event_id}/undo", headers={"origin": "http://attacker.example"}).status_code == 415
     assert client.get(f"/api/events/{event_id}").json()["current_version"]["played"] == 0
     assert client.get("/", headers={"host": "attacker.example"}).status_code == 421
 

@@ -64,3 +64,41 @@ def test_someone_who_leaves_seated_in_a_round_not_played_is_asked_about(db, clie
     assert other["from_round"] == "2" and other["include_released"] == "1" and other["confirm"] == "1"
     assert client.post(f"/events/{event_id}/replan", data=other, follow_redirects=False).status_code == 303
     assert replans(db, event_id) == [2]
+
+
+def test_json_re_plan_with_a_leaver_seated_in_a_released_round_is_refused_naming_the_choice(db, client):
+    """Round 2 released, not played: a JSON re-plan from round 3 in which Player 03 (seated in round 2) leaves
+    would leave their released seat filled by nobody who is there. Refused (409) naming the round and both
+    ways on; nothing is started. Either way, said, is taken."""
+    event_id, _ = day(db, client)
+    path = f"/api/events/{event_id}/replan"
+    body = {"from_round": 3, "leave": ["player 03"], "arrive": ["Newcomer"], "time_limit": 1}
+    refused = client.post(path, json=body)
+    assert refused.status_code == 409 and refused.json()["field"] == "leave"
+    detail = refused.json()["detail"]
+    assert "Player 03 is seated in round 2, released to the room and not played yet" in detail
+    assert "re-plan from round 2 with include_released" in detail and "or confirm" in detail
+    assert refused.json()["seated"] == [{"player": "Player 03", "round": 2}] and refused.json()["from_round"] == 2
+    assert replans(db, event_id) == []
+    assert client.post(path, json={**body, "confirm": True}).status_code == 202  # they play round 2 first
+    assert replans(db, event_id) == [3]
+
+
+def test_json_re_plan_from_the_released_round_itself_is_not_asked_about_a_seat_before_it(db, client):
+    event_id, _ = day(db, client)
+    body = {"from_round": 2, "leave": ["Player 03"], "include_released": True, "time_limit": 1}
+    assert client.post(f"/api/events/{event_id}/replan", json=body).status_code == 202
+    assert replans(db, event_id) == [2]
+
+
+def test_the_page_s_they_play_it_first_is_the_confirmation_the_json_route_asks_for(db, client):
+    """Asked on the page (Player 03 sits in released round 2), the director keeps round 3: the re-plan starts
+    there, the leaver playing round 2 first; the page's confirmation is what the JSON route asks for."""
+    event_id, page = day(db, client)
+    typed = {"csrf": token_of(page), "from_round": "3", "leave": "Player 03", "arrive": "", "time_limit": "1"}
+    asked = client.post(f"/events/{event_id}/replan", data=typed)
+    assert "Player 03 is seated in round 2, not played yet" in asked.text
+    kept = form_of(asked.text, 'class="actions"')
+    assert kept["from_round"] == "3" and kept["confirm"] == "1"
+    assert client.post(f"/events/{event_id}/replan", data=kept, follow_redirects=False).status_code == 303
+    assert replans(db, event_id) == [3]

@@ -183,7 +183,14 @@ def test_a_change_to_a_released_round_is_flagged_and_an_unreleased_one_is_not_se
     assert f"Table {first[0]['table']}, Table {first[3]['table']} changed" in screen
     assert "changed since it was released" in client.get(f"/events/{event_id}/room").text
     assert client.get(f"/e/{pid}/me/state.json").json()["stamp"] != stamp  # the phones fetch the new seating
+
+    def looks_again(name: str) -> bool:  # the phone asks a player whose place changed to look again
+        return 'id="seat-changed"' in client.get(f"/e/{pid}/me", params={"player": name}).text
+
+    assert looks_again(first[0]["players"][0]) and looks_again(first[0]["players"][1])  # moved; a new tablemate
+    assert not looks_again(first[1]["players"][0])  # a table the swap did not touch
     release(client, event_id, 1)  # again: the room knows
+    assert not looks_again(first[0]["players"][0])
     assert client.get(f"/api/events/{event_id}/room").json()["changed"] == {}
     assert "changed" not in client.get(f"/e/{event_id}/screen").text.split('id="content"')[1]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from itertools import combinations
+from unittest.mock import ANY
 from urllib.parse import quote
 
 import pytest
@@ -204,7 +205,7 @@ def test_the_series_rule_is_saved_and_the_projector_shows_the_series(client):
     members = names(8)
     night1 = first_night(client, members)
     score_round_one(client, night1)
-    assert client.get(f"{API}/rule").json() == {"rule": "cumulative", "min_games": 0, "best": None}
+    assert client.get(f"{API}/rule").json() == {"rule": "cumulative", "min_games": 0, "best": None, "rule_version": ANY}
     token = token_of(client.get(URL).text)
     refused = client.post(f"{URL}/rule", data={"csrf": token, "rule": "best", "min_games": "0"})
     assert refused.status_code == 422 and 'id="error-rule"' in refused.text
@@ -220,7 +221,7 @@ def test_the_series_rule_is_saved_and_the_projector_shows_the_series(client):
         f"{URL}/rule", data={"csrf": token, "rule": "average", "min_games": "4"}, follow_redirects=False
     )
     assert saved.status_code == 303 and saved.headers["location"] == URL
-    assert client.get(f"{API}/rule").json() == {"rule": "average", "min_games": 4, "best": None}
+    assert client.get(f"{API}/rule").json() == {"rule": "average", "min_games": 4, "best": None, "rule_version": ANY}
     assert client.get(f"{API}/standings").json()["season"]["rule"] == "average"  # no query: the saved rule
     assert "The series ranks by points per game, at least 4 games" in client.get(URL).text
     assert client.put(f"{API}/rule", json={"rule": "best"}).status_code == 422  # best without its number
@@ -269,3 +270,50 @@ def test_only_a_night_of_a_series_shows_a_series(client):
     assert refused.status_code == 409 and "no night of the series has a complete round" in refused.text
     assert client.get(f"{API}/rule", params={}).status_code == 200
     assert client.get("/api/series/Nobody/rule").status_code == 404
+
+
+def test_two_next_nights_from_one_night_plan_one_the_other_409_with_the_series_now(client):
+    """A next night names the night it was planned from; a second tab's, from the same page, is refused
+    with the series as it is now (it created a duplicate night before), what it ticked kept."""
+    members = names(8)
+    night1 = first_night(client, members)
+    page = client.get(URL).text
+    assert f'name="base_night" value="{night1}"' in page
+    data = {"csrf": token_of(page), "present": members, "rounds": "1", "base_night": str(night1)}
+    assert client.post(f"{URL}/next", data=data, follow_redirects=False).status_code == 303
+    late = client.post(f"{URL}/next", data={**data, "guests": "Gail Guest"})
+    assert late.status_code == 409 and "newer night" in late.text and "Gail Guest" in late.text
+    night2 = client.get(API).json()["nights"][-1]["event"]
+    assert f'name="base_night" value="{night2}"' in late.text  # sent again, it is planned
+    stale = client.post(f"{API}/next", json={"present": members, "base_night": night1})
+    assert stale.status_code == 409 and stale.json()["last_night"] == night2
+    assert len(client.get(API).json()["nights"]) == 2
+    assert client.post(f"{API}/next", json={"present": members, "base_night": night2}).status_code == 201
+
+
+def test_a_rule_saved_from_a_rule_saved_over_since_is_409_with_the_rule_now(client):
+    first_night(client, names(8))
+    read = client.get(f"{API}/rule").json()["rule_version"]
+    saved = client.put(f"{API}/rule", params={"base_rule": read}, json={"rule": "average", "min_games": 2})
+    assert saved.status_code == 200 and saved.json()["rule_version"] != read
+    stale = client.put(f"{API}/rule", params={"base_rule": read}, json={"rule": "best", "best": 2})
+    assert stale.status_code == 409 and stale.json()["rule"]["rule"] == "average"
+    assert stale.json()["rule_version"] == saved.json()["rule_version"]
+    form = {"csrf": token_of(client.get(URL).text), "rule": "best", "best": "2", "base_rule": read}
+    refused = client.post(f"{URL}/rule", data=form)
+    assert refused.status_code == 409 and "saved in another tab" in refused.text
+    assert client.get(f"{API}/rule").json()["rule"] == "average"
+
+
+def test_series_forms_take_ascii_digits_only(client):
+    """int() read '٣' as 3 and '1_0' as 10 for the night's rounds; pydantic '1_0' and '3.0' for the rule."""
+    members = names(8)
+    first_night(client, members)
+    token = token_of(client.get(URL).text)
+    for rounds in ("٣", "1_0", "9" * 5000):
+        refused = client.post(f"{URL}/next", data={"csrf": token, "present": members, "rounds": rounds})
+        assert refused.status_code == 422 and "is not a whole number of rounds" in refused.text
+    for data in ({"rule": "average", "min_games": "1_0"}, {"rule": "best", "best": "3.0"}):
+        refused = client.post(f"{URL}/rule", data={"csrf": token, **data})
+        assert refused.status_code == 422 and 'id="error-rule"' in refused.text
+    assert len(client.get(API).json()["nights"]) == 1 and client.get(f"{API}/rule").json()["rule"] == "cumulative"

@@ -104,9 +104,15 @@ def test_guests_are_ranked_in_the_series_standings_or_left_out_by_a_series_setti
     score_round_one(client, night)
     ranked = client.get(f"{API}/standings").json()["season"]
     assert "Gail Guest" in [row["player"] for row in ranked["rows"]] and ranked["left_out"] == []
+    stamp = client.get(f"/e/{night}/screen/state.json").json()["standings"]  # what the projector polls
     token = token_of(client.get(URL).text)
     saved = client.post(f"{URL}/guests", data={"csrf": token}, follow_redirects=False)  # the box left unticked
     assert saved.status_code == 303 and client.get(API).json()["guests_ranked"] is False
+    assert client.get(f"/e/{night}/screen/state.json").json()["standings"] != stamp  # the projector redraws
+    assert client.put(f"/api/events/{night}/screen/standings", json={"show": True, "series": True}).is_success
+    screen = client.get(f"/e/{night}/screen").text
+    assert "Gail Guest" not in screen.split('id="standings-notes"')[0]  # not ranked on the projector
+    assert "Guests are not ranked: Gail Guest." in screen  # and it says why
     season = client.get(f"{API}/standings").json()["season"]
     assert [row["player"] for row in season["rows"]] == [
         row["player"] for row in ranked["rows"] if row["player"] != "Gail Guest"
@@ -116,7 +122,9 @@ def test_guests_are_ranked_in_the_series_standings_or_left_out_by_a_series_setti
     assert "Guests are not ranked: Gail Guest." in page
     assert "checked" not in re.search(r'<input [^>]*id="guests-ranked"[^>]*>', page).group(0)
     assert "Gail Guest" not in client.get(f"{URL}/standings/standings.csv").text.split("\n", 1)[1]
+    stamp = client.get(f"/e/{night}/screen/state.json").json()["standings"]
     assert client.put(f"{API}/guests", json={"ranked": True}).json() == {"ranked": True}
+    assert client.get(f"/e/{night}/screen/state.json").json()["standings"] != stamp  # ranked again: redrawn
     assert "Gail Guest" in [row["player"] for row in client.get(f"{API}/standings").json()["season"]["rows"]]
     client.put(f"{API}/rule", json={"rule": "average", "min_games": 4})
     assert client.get(API).json()["guests_ranked"] is True  # the rule and the roster are saved apart

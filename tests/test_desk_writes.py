@@ -10,6 +10,7 @@ import re
 from desk_helpers import names, seeded_event, token_of
 from rotation.desk.events.settings import EventSettings
 from test_desk_games import TABLE_1_GAMES, TABLE_1_TOTALS, games_day
+from test_desk_games import form_of as games_form
 from test_desk_races import at_once
 from test_desk_scores import CARD_1, TABLE_1, enter, errors_of, form_of, played, sit_out_day
 
@@ -178,6 +179,34 @@ def test_two_tabs_on_one_card_the_second_sees_the_card_as_it_is_now_and_what_it_
     totals = client.get(f"/api/events/{event_id}/cards", params={"round": 1}).json()[0]["tables"][0]["card"]["totals"]
     assert totals["Player 02"] == 20
     again = client.post(f"/events/{event_id}/scores/1/1", data={**data, "base_entry": str(entry)})
+    assert again.status_code == 200 and "Table 1: card saved" in again.text
+
+
+def test_two_tabs_on_one_game_result_card_the_second_sees_the_card_as_it_is_now_and_what_it_typed(client, db):
+    """Game results too: the second save from a stale base is refused (409), the boxes keep what was typed and
+    the card as it is now is shown beside them, game by game, each box that says otherwise marked."""
+    event_id = games_day(db)
+    played(client, event_id)
+    first, second = (client.get(f"/events/{event_id}/scores/1").text for _ in range(2))
+    assert 'name="base_entry" value="0"' in second
+    data = {"csrf": token_of(first), "base_entry": "0", **games_form(TABLE_1_GAMES)}
+    assert client.post(f"/events/{event_id}/scores/1/1", data=data).status_code == 200
+    entry = client.get(f"/api/events/{event_id}/cards", params={"round": 1}).json()[0]["tables"][0]["card"]["id"]
+    typed = {**TABLE_1_GAMES, 1: {"winner": "A", "value": "35", "how": "self", "jokerless": "yes"}}
+    late = {"csrf": token_of(second), "base_entry": "0", **games_form(typed)}
+    refused = client.post(f"/events/{event_id}/scores/1/1", data=late)
+    assert refused.status_code == 409
+    assert "this card changed while you were editing it" in errors_of(refused.text)["t1"]
+    assert 'name="game-1-value" value="35"' in refused.text  # what was typed, in the boxes
+    now = re.search(r'<table class="card-now" id="card-now-1">(.*?)</table>', refused.text, re.S)
+    assert now, "the card as it is now is not shown"
+    assert re.findall(r'<td class="differs"[^>]*>([^<]*)</td>', now.group(1)) == ["30"]  # game 1's value differs
+    totals = re.findall(r'<td class="total"[^>]*>(-?\d+)</td>', now.group(1))
+    assert totals == [str(total) for total in TABLE_1_TOTALS]  # each seat's round total as it is now
+    assert f'name="base_entry" value="{entry}"' in refused.text
+    stored = client.get(f"/api/events/{event_id}/cards", params={"round": 1}).json()[0]["tables"][0]["card"]
+    assert stored["id"] == entry and stored["totals"]["Player 01"] == TABLE_1_TOTALS[0]
+    again = client.post(f"/events/{event_id}/scores/1/1", data={**late, "base_entry": str(entry)})
     assert again.status_code == 200 and "Table 1: card saved" in again.text
 
 

@@ -8,13 +8,17 @@ import pytest
 
 import optimizer
 import optimizer.balance.polish  # noqa: F401  (the module, not the function the package exports)
-from budget_helpers import ending_after, recording
+from budget_helpers import StopsAfterPolls, ending_after, recording
 from models import Answer, Event
-from optimizer.budget import Budget, Stop
+from optimizer.budget import Budget, Deadline, Stop
 from optimizer.constructions.fixed import fixed_seating
 from optimizer.moves import OldPlan, fewest_moves
+from optimizer.provenance import Method
 from optimizer.replan import _history, _remaining_event
+from optimizer.run import Run
 from optimizer.season import plan_night
+from optimizer.seats import from_schedule, to_schedule
+from optimizer.state import SEATS_CHECKED_PER_SECOND, STOPPED_INDIRECT_SECONDS, History, Incumbent, check_work
 
 polish_module = __import__("sys").modules["optimizer.balance.polish"]
 
@@ -130,3 +134,117 @@ def test_a_run_stopped_before_balancing_orders_its_best_within_half_a_second_of_
     result = optimizer.plan(Event.with_count(40, 8), time_limit=60, workers=1, seed=0, stop=stop)
     assert result.interrupted and result.schedule is not None
     assert budgets and all(not b.repeatable and b.end == stage.STOPPED_FINISH_SECONDS for b in budgets)
+
+
+# Every long step polls the budget and a repeatable run is charged its work by the size of the room
+# (issue 54): counted in rounds numbered, rounds compared, polls and work charged, never in seconds.
+
+
+def test_table_numbering_is_charged_by_the_size_of_its_rounds_and_begins_no_round_it_cannot_pay(monkeypatch):
+    tables_module = __import__("sys").modules["optimizer.balance.tables"]
+    seats = shuffled_day(1000, 4)  # 250 tables: a round's assignment is 250 x 250
+    work = tables_module.round_work(250)
+    assert work > 1 / tables_module.ROUNDS_NUMBERED_PER_SECOND  # charged by its cost matrix, not as a small round
+    numbered = []
+    number_round = tables_module._number_round
+    monkeypatch.setattr(
+        tables_module, "_number_round", lambda round_, *rest: numbered.append(1) or number_round(round_, *rest)
+    )
+    budget = Budget.of(2.5 * work, repeatable=True)
+    tables_module.balance_table_numbers(seats, player_count=1000, kicks=0, budget=budget)
+    assert len(numbered) == 2  # the third round's work was not left
+    assert budget.clock.now() == pytest.approx(2 * work)
+
+
+def test_the_first_choice_of_rounds_is_numbered_within_the_budget_too(monkeypatch):
+    tables_module = __import__("sys").modules["optimizer.balance.tables"]
+    design = fixed_seating(Event.with_count(400, 20))
+    numbered = []
+    number_round = tables_module._number_round
+    monkeypatch.setattr(
+        tables_module, "_number_round", lambda round_, *rest: numbered.append(1) or number_round(round_, *rest)
+    )
+    stop = Stop()
+    stop.set()
+    chosen, seats = tables_module.rounds_for_tables(
+        design, 10, np.random.default_rng(0), budget=Budget.of(60, stop=stop)
+    )
+    assert numbered == [] and chosen == list(range(10)) and (seats == design[:10]).all()
+
+
+def test_ordering_rounds_is_charged_its_comparisons_and_keeps_the_order_when_stopped_between_rounds(monkeypatch):
+    order_module = __import__("sys").modules["optimizer.balance.order"]
+    seats = shuffled_day(200, 30)
+    budget = Budget.of(60, repeatable=True)
+    order_module.order_rounds(seats, player_count=200, budget=budget)
+    assert budget.clock.now() >= order_module.order_work(seats, 200)  # and the orders weighed by the local search
+    compared = []
+    pairs_in_both = order_module._pairs_in_both
+    monkeypatch.setattr(order_module, "_pairs_in_both", lambda *args: compared.append(1) or pairs_in_both(*args))
+    stop = StopsAfterPolls(3)
+    kept = order_module.order_rounds(seats, player_count=200, budget=Budget.of(60, stop=stop))
+    assert (kept == seats).all()  # stopped while comparing rounds: the order as given
+    assert 0 < len(compared) < 30 * 29 // 2  # a few rounds compared, not the day
+
+
+def test_lettering_is_charged_its_seats_and_a_stop_inside_the_colouring_keeps_the_letters(monkeypatch):
+    letters_module = __import__("sys").modules["optimizer.balance.letters"]
+    seats = shuffled_day(1000, 12)
+    budget = Budget.of(60, repeatable=True)
+    letters_module.balance_letters(seats, player_count=1000, budget=budget)
+    assert budget.clock.now() == pytest.approx(letters_module.letters_work(seats))
+    assert letters_module.letters_work(seats) == pytest.approx(12_000 / letters_module.SEATS_LETTERED_PER_SECOND)
+    stop = StopsAfterPolls(2)
+    kept = letters_module.balance_letters(seats, player_count=1000, budget=Budget.of(60, stop=stop))
+    assert (kept == seats).all() and stop.count > 2  # polled inside the colouring (12 000 seats), then given up
+
+
+def test_a_check_polls_round_by_round_and_a_stopped_one_keeps_the_best():
+    event = Event.with_count(100, 20)
+    polls = []
+    optimizer.check(to_schedule(event, fixed_seating(event), rule="variety"), poll=lambda: polls.append(1))
+    assert len(polls) >= 20  # a poll each round, and between the figures
+    stop = Stop()
+    budget = Budget.of(60, repeatable=True, stop=stop)
+    incumbent = Incumbent(event, History(), budget)
+    incumbent.offer(fixed_seating(event), Method.of("fixed rule"))
+    first = incumbent.best
+    assert first is not None and budget.clock.now() == pytest.approx(check_work(first.seats))  # charged its seats
+    stop.set()
+    better = optimizer.plan(event, time_limit=5, workers=1, seed=0).schedule
+    assert better is not None
+    incumbent.offer(from_schedule(better), Method.of("a better day"))
+    assert incumbent.best is first  # the check of the better day was given up: the best so far is kept
+
+
+def test_a_stopped_runs_finish_ends_by_its_own_stop_token():
+    finish = Deadline(0.0)
+    assert finish.is_set()  # its end has come: every step of the finish polls this token
+    later = Deadline(60.0)
+    assert not later.is_set()
+    later.set()
+    assert later.is_set()
+
+
+def test_the_search_keeps_back_one_check_of_a_day_where_checks_are_not_quick():
+    def search_end(players: int, rounds: int) -> float:
+        event = Event.with_count(players, rounds)
+        run = Run(event=event, history=History(), budget=Budget.of(1.0, repeatable=True), seed=0, workers=1)
+        run.offer(fixed_seating(event), Method.of("fixed rule"))
+        return run.search.end
+
+    assert search_end(20, 6) == pytest.approx(0.95)  # a twentieth kept for balancing; a check is quick here
+    assert search_end(300, 100) == pytest.approx(0.95 - 30_000 / SEATS_CHECKED_PER_SECOND)  # and a check
+
+
+def test_after_a_stop_the_indirect_figure_is_left_out_where_a_check_took_longer_than_it_may():
+    event = Event.with_count(40, 8)
+    incumbent = Incumbent(event, History(), Budget.of(60))
+    incumbent.offer(fixed_seating(event), Method.of("fixed rule"))
+    bound = optimizer.lower_bound(event)
+    assert incumbent.result(bound, fixed_repeats=None, infeasible=False, interrupted=True).metrics.indirect_meetings
+    incumbent.check_seconds = STOPPED_INDIRECT_SECONDS  # as slow a check as at the room limits on a busy machine
+    stopped = incumbent.result(bound, fixed_repeats=None, infeasible=False, interrupted=True)
+    assert stopped.metrics is not None and stopped.metrics.indirect_meetings is None and stopped.schedule is not None
+    finished = incumbent.result(bound, fixed_repeats=None, infeasible=False, interrupted=False)
+    assert finished.metrics is not None and finished.metrics.indirect_meetings is not None

@@ -9,6 +9,7 @@ Chromium prints it to PDF) show at each step, and the standings.
 from __future__ import annotations
 
 import os
+import re
 from urllib.parse import quote
 
 import pytest
@@ -339,9 +340,10 @@ def test_two_directors_on_one_day(rehearsal):
     assert rh.seat_of(day["rounds"], 2, two[3]["players"][1]) == (two[2]["table"], "B")
     assert day["rounds"][2] == rounds[2]
 
-    # Round 1's cards at Ann's laptop: table 2's first game typed, not sent, then table 1's card sent (the
-    # page reloads with it): what she typed into table 2 is still there.
+    # Round 1's cards at both laptops: table 2's first game typed at Ann's, not sent, then table 1's card sent
+    # (the page reloads with it): what she typed into table 2 is still there.
     ann.goto(f"{r.url}/events/{event_id}/scores/1")
+    bob.goto(f"{r.url}/events/{event_id}/scores/1")
     ann.select_option("#table-2 [name=game-1-how]", "self")
     ann.fill("#table-2 [name=game-1-winner]", "C")
     ann.fill("#table-2 [name=game-1-value]", "40")
@@ -350,6 +352,113 @@ def test_two_directors_on_one_day(rehearsal):
     assert ann.input_value("#table-2 [name=game-1-winner]") == "C"
     assert ann.input_value("#table-2 [name=game-1-value]") == "40"
     assert ann.input_value("#table-2 [name=game-1-how]") == "self"
+
+    # Bob, on the score page he opened before Ann's card, types table 1's card with game 1 worth 40: refused,
+    # the card as it is now shown beside what he typed (kept in the boxes), game 1's value marked; his card,
+    # sent again from there, is the table's and Ann's stays in its history.
+    first = r.api("GET", f"/api/events/{event_id}/cards?round=1")[0]["tables"][0]["card"]
+    bobs = [("A", "40", *TYPED[0][2:]), *TYPED[1:]]
+    type_card(bob, 1, bobs)
+    expect(bob.locator("#error-t1")).to_contain_text("this card changed while you were editing it")
+    expect(bob.locator("#not-saved-1")).to_be_in_viewport()
+    assert bob.input_value("#table-1 [name=game-1-value]") == "40"
+    now = bob.locator("#card-now-1")
+    expect(now).to_be_visible()
+    seated = rounds[0]["tables"][0]["players"]
+    shown = {
+        row.locator("th").inner_text().split(" ", 1)[1]: int(row.locator("td.total").inner_text())
+        for row in now.locator("tbody tr:not(.result)").all()
+    }
+    assert shown == {name: first["totals"][name] for name in seated}  # Ann's card, as it is now
+    assert now.locator("td.differs").all_inner_texts() == ["30"]  # where Bob typed otherwise
+    r.director_sees(bob, "bob-card-refused", siblings=rh.DESK_SIBLINGS + ", .card-now tr > *")
+    bob.click("#table-1 button[type=submit]")
+    expect(bob.locator("#saved")).to_have_text("Table 1: card saved.")
+    history = r.api("GET", f"/api/events/{event_id}/cards/1/1/history")
+    assert [entry["card"]["games"][0]["values"] for entry in history] == [[40], [30]]
+    assert history[1]["id"] == first["id"]
+
+
+def test_a_re_plan_from_a_released_round(rehearsal):
+    """Round 1 played, round 2 released: a player leaves before round 2 and one arrives. The director picks
+    "From round 2 (released)" without ticking "re-plan released rounds too", as in issue 53's walk: the desk
+    asks, never starting later than asked; confirmed, round 2 is re-planned, the projector names its tables
+    that changed until round 2 is released again, and the phones show the new round 2 (the leaver not seated,
+    the arrival and the leaver's old table at their tables)."""
+    r = rehearsal
+    day = r.open("/")
+    event_id = new_event(day, TWO_DIRECTORS, "Club day", rounds=4)
+    plan(day)
+    day.click("nav.event-nav >> text=Room")
+    day.click("#release-form button")
+    expect(day.locator("#released")).to_contain_text("Released: round 1 of 4")
+    screen = r.open(f"/e/{event_id}/screen", *rh.PROJECTOR)
+    public_id = rh.public_id(r.url, event_id)
+    enter_round(r, day, event_id, 1, typed=False)
+    day.goto(f"{r.url}/events/{event_id}/room")
+    day.click("#release-form button")
+    expect(day.locator("#released")).to_contain_text("Released: rounds 1 to 2 of 4")
+    before = r.api("GET", f"/api/events/{event_id}/schedule")["rounds"]
+    table = before[1]["tables"][0]
+    leaver, stays = table["players"][1], table["players"][2]
+    gone = rh.phone_of(r, public_id, leaver.split()[0].lower(), leaver)
+    near = rh.phone_of(r, public_id, stays.split()[0].lower(), stays)
+    shows_round(r, screen, gone, leaver, event_id, 2, earlier=[1])
+
+    # The re-plan, from the released round, the box "re-plan released rounds too" left unticked: asked first.
+    day.goto(f"{r.url}/events/{event_id}")
+    chooser = day.locator("#replan-form select[name=from_round]")
+    assert chooser.input_value() == "3" and chooser.locator("option").all_inner_texts() == ["2 (released)", "3", "4"]
+    runs = len(r.api("GET", f"/api/events/{event_id}")["runs"])
+    chooser.select_option("2")
+    day.fill("#leave", leaver)
+    day.fill("#arrive", ARRIVES)
+    day.fill("#replan-form input[name=time_limit]", "2")
+    day.click("#replan-form button[type=submit]")
+    expect(day.locator("#preview-note")).to_contain_text("Round 2 is released to the room")
+    expect(day.locator("#confirm-button")).to_have_text("Re-plan from round 2, released round included")
+    assert len(r.api("GET", f"/api/events/{event_id}")["runs"]) == runs  # nothing started while it asks
+    r.director_sees(day, "replan-asked")
+    day.click("#confirm-button")
+    proposals = day.locator("#proposals .proposal")
+    expect(proposals.first).to_be_visible()
+    for proposal in proposals.all():  # each names the released tables it changes
+        expect(proposal.locator(".released-changes")).to_contain_text("round 2: Table")
+    r.director_sees(day, "replan-proposals")
+    day.locator("#proposals .proposal", has_text="Fewest moves").locator("button.accept").click()
+    expect(day.locator("#proposals")).to_have_count(0)
+    after = r.api("GET", f"/api/events/{event_id}/schedule")["rounds"]
+    assert after[0] == before[0]  # the played round stays
+    assert rh.seat_of(after, 2, leaver) is None and rh.seat_of(after, 2, ARRIVES) is not None
+    changed = sorted(
+        {f"Table {t['table']}" for t, u in zip(before[1]["tables"], after[1]["tables"]) if t != u}
+        | {f"Table {u['table']}" for u in after[1]["tables"][len(before[1]["tables"]) :]}
+    )
+
+    # The room: the projector names round 2's tables that changed; the phones show the new round 2.
+    expect(screen.locator("#changed")).to_be_visible()
+    assert sorted(screen.inner_text("#changed").removesuffix(" changed").split(", ")) == changed
+    expect(screen.locator(".card.was-changed")).to_have_count(len(changed))
+    r.projector_sees(screen, "projector-round-2-changed")
+    expect(gone.locator("#my-table")).to_have_text("not here")
+    for phone in (gone, near):  # who looked before is asked to look again
+        expect(phone.locator("#seat-changed")).to_have_text("Changed since this round was released: look again")
+    r.phone_sees(gone, "phone-leaver")
+    shows_round(r, screen, near, stays, event_id, 2, earlier=[1])
+    late = rh.phone_of(r, public_id, "nadia", ARRIVES)
+    shows_round(r, screen, late, ARRIVES, event_id, 2, coming=[], earlier=[1])
+    r.phone_sees(late, "phone-arrival")
+
+    # The room page says round 2 changed since its release; released again, the projector's note goes.
+    day.goto(f"{r.url}/events/{event_id}/room")
+    expect(day.locator("#changed-2")).to_contain_text("Round 2 changed since it was released: " + ", ".join(changed))
+    expect(day.locator("#released")).to_contain_text("Rounds played: 1. The projector and the phones show round 2.")
+    r.director_sees(day, "room-round-2-changed")
+    day.locator(".release-again button", has_text="Release round 2 again").click()
+    expect(day.locator("#changed-2")).to_have_count(0)
+    expect(screen.locator("#changed")).to_have_count(0)
+    expect(near.locator("#seat-changed")).to_have_count(0)
+    r.projector_sees(screen, "projector-round-2-again")
 
 
 SERIES = "Thursday league"
@@ -442,3 +551,35 @@ def test_a_three_night_league_with_absences_and_a_returning_guest(rehearsal):
     r.projector_sees(screen, "projector-season")
     first = screen.locator("#standings .standing .name").first.inner_text()
     assert season[first] == max(season.values())  # the top of the season, whoever shares it
+
+    # Every place on the projector: the one-night guest among them, ranked.
+    page.click("#series-screen-toggle")  # back to the round's tables
+    expect(screen.locator("#standings")).to_have_count(0)
+    page.click("#series-screen-toggle")  # the season again, "Places shown" left at all
+    expect(screen.locator("#standings .standing.season")).to_have_count(len(season))
+    assert sorted(rh.shown_text(screen, "#standings .standing .name")) == sorted(season)
+
+    # The series leaves its guests out of the standings and prizes: the setting unticked on the series page;
+    # the page, the paper and the projector (without a reload) rank the members alone, the member who first
+    # came as a guest among them.
+    page.goto(f"{r.url}/series/{quote(SERIES, safe='')}")
+    page.uncheck("#guests-ranked")
+    page.click("#save-guests")
+    page.click("#rule-form button")
+    expect(page.locator("#season-table")).not_to_contain_text(ONCE)
+    expect(page.locator("#series-standings")).to_contain_text(f"Guests are not ranked: {ONCE}.")
+    members = {name: total for name, total in season.items() if name != ONCE}
+    rows = page.locator("#season-table tbody tr")
+    shown = {row.locator("td.player").inner_text(): int(row.locator("td.total").inner_text()) for row in rows.all()}
+    assert shown == members and GUEST in shown
+    r.director_sees(page, "series-guests-left-out")
+    printed = r.paper(page, page.get_attribute("#print-season", "href"), "season-print-members")
+    assert GUEST in printed and f"Guests are not ranked: {ONCE}." in printed
+    assert printed.count(ONCE) == 1  # in the note, not in a rank
+    expect(screen.locator("#standings .standing.season")).to_have_count(len(members))
+    assert sorted(rh.shown_text(screen, "#standings .standing .name")) == sorted(members)
+    expect(screen.locator("#standings-notes")).to_contain_text(f"Guests are not ranked: {ONCE}.")
+    assert screen.locator("#screen-title").evaluate("(title) => title.scrollWidth <= title.clientWidth")  # whole
+    expect(screen.locator("#page-label")).to_have_text(re.compile(r" · page \d of \d$"))  # said once: its one deck
+    assert screen.inner_text("#page-number") == ""
+    r.projector_sees(screen, "projector-season-members")

@@ -84,7 +84,8 @@ def test_the_verdict_past_64_players_is_exists_with_a_checked_schedule(players, 
 def test_a_room_the_theorem_covers_but_nothing_builds_answers_exists_by_theorem(players, rounds, reference):
     verdict = zero_repeat_verdict(Event.with_count(players, rounds), time_limit=5, workers=1)
     assert verdict.answer is Answer.EXISTS and verdict.schedule is None
-    assert "not built here" in verdict.reason and reference in verdict.reason
+    assert verdict.reason.startswith("theorem: ") and verdict.reason.endswith("; not built here")
+    assert reference in verdict.reason
 
 
 def test_past_the_theorem_the_counting_bound_answers_impossible():

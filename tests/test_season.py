@@ -12,8 +12,10 @@ from click.testing import CliRunner
 import optimizer
 from benchmarks.season import season_bounds, season_figures
 from models import Event, Round, Schedule, Table
+from optimizer.budget import Budget
+from optimizer.search.costs import Costs
 from optimizer.season import Season, plan_night
-from optimizer.season.descent import PairCosts, season_cost, spread_out
+from optimizer.season.descent import season_cost, spread_out
 from rotation.commands.cli import cli
 
 SOLVE = {"time_limit": 2.0, "seed": 0, "workers": 1}
@@ -172,13 +174,35 @@ def test_the_descent_keeps_the_seasons_worst_pair_apart_before_spreading_the_res
     counts[0, 1] = 3
     counts[np.ix_([0, 1], range(4, 8))] = 2
     counts = counts + counts.T
-    costs = PairCosts(counts, np.zeros((8, 8)), np.zeros((8, 8), bool))
+    costs = Costs.of_room(8, met_before=counts, recency=np.zeros((8, 8)))
     start = np.array([[[0, 1, 2, 3], [4, 5, 6, 7]]])
-    seats = spread_out(start, costs, pinned=np.zeros(8, bool), rng=np.random.default_rng(0), steps=50)
+    budget = Budget.of(0.1, repeatable=True)  # 50 steps
+    seats = spread_out(start, costs, rng=np.random.default_rng(0), budget=budget, step_work=1 / 500)
     tables = {p: t for t, table in enumerate(seats[0]) for p in table}
     assert tables[0] != tables[1]
     assert (counts + optimizer.seats.meetings(seats, 8)).max() == 3
     assert season_cost(seats, costs) < season_cost(start, costs)
+
+
+def test_the_descent_never_seats_a_keep_apart_pair_together():
+    """Players 0 and 1 must be kept apart and every other pair met twice: by the season's measure alone the
+    best night seats 0 with 1 (their meeting costs 1, any other 5 or more); the descent keeps them apart."""
+    counts = np.full((8, 8), 2)
+    counts[0, 1] = counts[1, 0] = 0
+    np.fill_diagonal(counts, 0)
+    apart = np.zeros((8, 8), bool)
+    apart[0, 1] = apart[1, 0] = True
+    costs = Costs.of_room(8, met_before=counts, apart=apart, recency=np.zeros((8, 8)))
+    start = np.array([[[0, 2, 3, 4], [1, 5, 6, 7]]])
+    budget = Budget.of(0.1, repeatable=True)
+    seats = spread_out(start, costs, rng=np.random.default_rng(0), budget=budget, step_work=1 / 500)
+    tables = {p: t for t, table in enumerate(seats[0]) for p in table}
+    assert tables[0] != tables[1]
+    # the measure without the request would seat them together
+    free = Costs.of_room(8, met_before=counts, recency=np.zeros((8, 8)))
+    budget = Budget.of(0.1, repeatable=True)
+    seats = spread_out(start, free, rng=np.random.default_rng(0), budget=budget, step_work=1 / 500)
+    assert len({t for t, table in enumerate(seats[0]) if {0, 1} <= set(table.tolist())}) == 1
 
 
 def test_a_half_life_must_be_positive():

@@ -120,7 +120,8 @@ def test_the_series_standings_on_the_projector(browser, tmp_path):
         expect(page.locator("#series-screen-form")).to_contain_text("The projector shows the standings of")
         expect(page.locator("#screen-form")).to_contain_text("The projector shows the series' standings (below)")
         screen.wait_for_selector("#standings .standing.season", timeout=15_000)  # its poll reloads it
-        expect(screen.locator("#screen-title")).to_contain_text("Season standings after 2 nights: the best 1 nights")
+        expect(screen.locator("#screen-title strong")).to_have_text("Season standings after 2 nights")
+        expect(screen.locator("#page-label")).to_contain_text("Season standings after 2 nights: the best 1 nights")
         season = desk.api("GET", f"/api/series/{quote(SERIES, safe='')}/standings")["season"]
         top = [row for row in season["rows"] if row["rank"] <= 5]
         assert screen.locator("#standings .standing:visible").count() == len(top) < len(members)

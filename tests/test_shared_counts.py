@@ -1,6 +1,6 @@
-"""The builders' shared counts (optimizer.seats: meetings, together, turns_taken, turns_fair) against the
-independent checker's own (optimizer.checker, optimizer.meetings) on random days: rounds of tables of
-three and four, with players sitting out."""
+"""The builders' shared counts (optimizer.seats: meetings, pair_counts, repeats, together, turns_taken,
+turns_fair) against the independent checker's own (optimizer.checker, optimizer.meetings) on random days:
+rounds of tables of three and four, with players sitting out."""
 
 import numpy as np
 from hypothesis import given, settings
@@ -9,7 +9,17 @@ from hypothesis import strategies as st
 from models import Round, Schedule, Table
 from optimizer import meetings as checker_meetings
 from optimizer.checker import measure, turn_breaks
-from optimizer.seats import EMPTY, meetings, repeats_in, table_of, together, turns_fair, turns_taken
+from optimizer.seats import (
+    EMPTY,
+    meetings,
+    pair_counts,
+    repeats,
+    repeats_in,
+    table_of,
+    together,
+    turns_fair,
+    turns_taken,
+)
 
 
 @st.composite
@@ -81,6 +91,11 @@ def test_meetings_and_repeats_agree_with_the_checker(day):
     where = table_of(seats, n)
     assert (met == sum(together(where, r).astype(np.int64) for r in range(len(seats)))).all()
     assert repeats_in(met) == measure(schedule, indirect=False).repeats
+    pairs, counts = pair_counts(seats, n)  # the sparse count, from the same enumeration of pairs
+    checker = checker_meetings.pairs(checker_meetings.seated(schedule))
+    assert (pairs[:, 0] * n + pairs[:, 1]).tolist() == sorted(checker.codes.tolist())
+    assert counts.tolist() == [int(c) for _, c in sorted(zip(checker.codes.tolist(), checker.counts.tolist()))]
+    assert repeats(seats, n) == measure(schedule, indirect=False).repeats
 
 
 @settings(max_examples=200, deadline=None)

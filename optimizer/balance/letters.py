@@ -35,11 +35,13 @@ passes), under 0.1 s at 1000 players x 10 rounds; the exact model takes the work
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from optimizer.balance._day import players_in
 from optimizer.balance.exact_letters import exact_letters
-from optimizer.budget import Budget
+from optimizer.budget import Abandoned, Budget
 from optimizer.seats import EMPTY
 
 # Weight of one unit of spread beyond 1 against the sum of squares: spread first, evenness second.
@@ -48,6 +50,11 @@ MAX_PASSES = 20
 # The exact lettering: seats at most (about 60 players over 15 rounds), and the clock it needs at least.
 EXACT_MAX_SEATS = 4 * 1000
 EXACT_MIN_SECONDS = 0.05
+# A repeatable run's budget is charged one second of work for lettering this many seats (8 to 14
+# microseconds of CPU time a seat from 32 x 8 to 2000 x 8; 0.9 s at 1000 x 100).
+SEATS_LETTERED_PER_SECOND = 110_000
+# The colouring polls the stop every this many trail origins (a few milliseconds of walking).
+POLL_VERTICES = 1024
 _ORDERS = {
     4: np.array([p for p in np.ndindex(4, 4, 4, 4) if len(set(p)) == 4]),
     3: np.array([p for p in np.ndindex(3, 3, 3) if len(set(p)) == 3]),
@@ -70,10 +77,16 @@ def balance_letters(
     seconds of CP-SAT's deterministic time) when that finds a lower spread."""
     n = players_in(seats, player_count)
     so_far = np.zeros((n, 4), np.int64) if letters_so_far is None else np.asarray(letters_so_far, np.int64)
-    out = _colour_tables_of_four(seats, n)
+    if budget is not None:
+        budget.charge(letters_work(seats))
+    try:  # the colouring is whole or nothing: a stop inside it keeps the letters as they were
+        out = _colour_tables_of_four(seats, n, budget.poller() if budget is not None else lambda: None)
+    except Abandoned:
+        return seats.copy()
     at_four = _sat_at_four(seats, n) | (so_far[:, 3] > 0)  # A-D counted, as the checker counts them
     out = _seat_tables_of_three(out, so_far, at_four, n)
-    out = _improve(out, so_far, at_four, n, max_passes)
+    halt = (lambda: budget.stopped) if budget is not None else (lambda: False)
+    out = _improve(out, so_far, at_four, n, max_passes, halt)
     spread = seat_spread(out, n, so_far)  # the checker's count: A-D for anyone who sat at a table of four
     if (
         budget is not None
@@ -86,6 +99,11 @@ def balance_letters(
         if found is not None and found[1] < spread:
             return found[0]
     return out
+
+
+def letters_work(seats: np.ndarray) -> float:
+    """Seconds of work charged for lettering a day (SEATS_LETTERED_PER_SECOND)."""
+    return int((seats >= 0).sum()) / SEATS_LETTERED_PER_SECOND
 
 
 def letter_counts(seats: np.ndarray, player_count: int | None = None) -> np.ndarray:
@@ -144,18 +162,18 @@ def _cost(counts: np.ndarray, at_four: np.ndarray) -> np.ndarray:
 # --- step 1 and 2: the equitable colouring of the tables of four -----------------------------------------
 
 
-def _colour_tables_of_four(seats: np.ndarray, n: int) -> np.ndarray:
+def _colour_tables_of_four(seats: np.ndarray, n: int, poll: Callable[[], None]) -> np.ndarray:
     r, t = np.nonzero((seats >= 0).all(axis=2))
     if len(r) == 0:
         return seats.copy()
     player = seats[r, t].ravel()  # one edge per seat at a table of four
     table = np.repeat(np.arange(len(r)), 4)
     copy = _player_copies(player, np.repeat(r, 4), n)
-    half = _euler_split(copy, table)
+    half = _euler_split(copy, table, poll)
     letter = np.zeros(len(player), np.int64)
     for side in (0, 1):
         edges = np.flatnonzero(half == side)
-        letter[edges] = 2 * side + _euler_split(copy[edges], table[edges])
+        letter[edges] = 2 * side + _euler_split(copy[edges], table[edges], poll)
     out = seats.copy()
     out[r[table], t[table], letter] = player
     return out
@@ -172,9 +190,10 @@ def _player_copies(player: np.ndarray, round_: np.ndarray, n: int) -> np.ndarray
     return base[player] + rank // 4
 
 
-def _euler_split(left: np.ndarray, right: np.ndarray) -> np.ndarray:
+def _euler_split(left: np.ndarray, right: np.ndarray, poll: Callable[[], None] = lambda: None) -> np.ndarray:
     """0 or 1 per edge of a bipartite multigraph so that every vertex has half its edges (rounded either
-    way) in each class: alternate colours along closed trails after evening out degrees with dummies."""
+    way) in each class: alternate colours along closed trails after evening out degrees with dummies.
+    `poll` is called every POLL_VERTICES trail origins (it raises to give up)."""
     left_ids, left = np.unique(left, return_inverse=True)
     right_ids, right = np.unique(right, return_inverse=True)
     nl, nr = len(left_ids), len(right_ids)
@@ -186,11 +205,11 @@ def _euler_split(left: np.ndarray, right: np.ndarray) -> np.ndarray:
     if len(odd_right) % 2:
         a, b = np.append(a, nl), np.append(b, nr)
     b = b + nl + 1  # one numbering for both sides
-    colour = _alternate_on_trails(a, b, nl + nr + 2)
+    colour = _alternate_on_trails(a, b, nl + nr + 2, poll)
     return colour[: len(left)]
 
 
-def _alternate_on_trails(a: np.ndarray, b: np.ndarray, vertices: int) -> np.ndarray:
+def _alternate_on_trails(a: np.ndarray, b: np.ndarray, vertices: int, poll: Callable[[], None]) -> np.ndarray:
     ends = np.concatenate([a, b])
     incident = np.argsort(ends, kind="stable") % len(a)  # edges at each vertex, vertex by vertex
     start = np.searchsorted(ends[np.argsort(ends, kind="stable")], np.arange(vertices + 1)).tolist()
@@ -199,6 +218,8 @@ def _alternate_on_trails(a: np.ndarray, b: np.ndarray, vertices: int) -> np.ndar
     used = bytearray(len(a_))
     colour = bytearray(len(a_))
     for origin in range(vertices):
+        if origin % POLL_VERTICES == 0:
+            poll()
         # Every degree is even, so a walk can only get stuck where it began: one closed trail per origin
         # uses up all of the origin's edges, and it has even length, so parities alternate at every vertex.
         v, parity = origin, 0
@@ -232,24 +253,33 @@ def _seat_tables_of_three(seats: np.ndarray, so_far: np.ndarray, at_four: np.nda
     return out
 
 
-def _improve(seats: np.ndarray, so_far: np.ndarray, at_four: np.ndarray, n: int, max_passes: int) -> np.ndarray:
-    """Alternate the table-by-table search with swaps along alternating chains until neither helps."""
+def _improve(
+    seats: np.ndarray, so_far: np.ndarray, at_four: np.ndarray, n: int, max_passes: int, halt: Callable[[], bool]
+) -> np.ndarray:
+    """Alternate the table-by-table search with swaps along alternating chains until neither helps, or
+    until `halt` says so (polled round by round and chain by chain: every step leaves a valid lettering)."""
     out = seats.copy()
     for _ in range(max_passes):
+        if halt():
+            break
         before = _cost(so_far + letter_counts(out, n), at_four).sum()
-        out = _orders_pass(out, so_far, at_four, n)
-        out = _chains(out, so_far, at_four, n)
+        out = _orders_pass(out, so_far, at_four, n, halt)
+        out = _chains(out, so_far, at_four, n, halt)
         if _cost(so_far + letter_counts(out, n), at_four).sum() >= before:
             break
     return out
 
 
-def _orders_pass(seats: np.ndarray, so_far: np.ndarray, at_four: np.ndarray, n: int) -> np.ndarray:
+def _orders_pass(
+    seats: np.ndarray, so_far: np.ndarray, at_four: np.ndarray, n: int, halt: Callable[[], bool]
+) -> np.ndarray:
     out = seats.copy()
     counts = so_far + letter_counts(out, n)
     for _ in range(MAX_PASSES):
         before = _cost(counts, at_four).sum()
         for r in range(len(out)):
+            if halt():
+                return out
             sizes = (out[r] >= 0).sum(axis=1)
             for size in (4, 3):
                 rows = np.flatnonzero(sizes == size)
@@ -262,7 +292,7 @@ def _orders_pass(seats: np.ndarray, so_far: np.ndarray, at_four: np.ndarray, n: 
     return out
 
 
-def _chains(seats: np.ndarray, so_far: np.ndarray, at_four: np.ndarray, n: int) -> np.ndarray:
+def _chains(seats: np.ndarray, so_far: np.ndarray, at_four: np.ndarray, n: int, halt: Callable[[], bool]) -> np.ndarray:
     """Pass a surplus along an alternating chain (a Kempe chain of two letters): a player with two more
     rounds in letter `hi` than in `lo` swaps seats with the `lo` player at one of their tables, who swaps
     on at another table, and so on until the chain reaches a player with more `lo` than `hi`. Players inside
@@ -271,6 +301,8 @@ def _chains(seats: np.ndarray, so_far: np.ndarray, at_four: np.ndarray, n: int) 
     out = seats.copy()
     counts = so_far + letter_counts(out, n)
     for _ in range(4 * n):  # each chain lowers the sum of squares, so this only bounds the work
+        if halt():
+            return out
         for hi, lo in ((h, low) for h in range(4) for low in range(4) if h != low):
             path = _chain(out, counts, at_four, hi, lo)
             if path:

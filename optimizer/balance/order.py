@@ -23,10 +23,12 @@ stretches that cannot be completed, so it visits each set of rounds at most once
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from optimizer.balance._day import players_in
-from optimizer.budget import Budget
+from optimizer.budget import Abandoned, Budget
 from optimizer.seats import table_of, turns_fair, turns_taken
 
 EXACT_ROUNDS = 16
@@ -34,6 +36,12 @@ EXACT_ROUNDS = 16
 EXACT_CELLS = 8_000_000
 # First stretches fair_order grows before it gives up (it needs far fewer unless no fair order exists).
 FAIR_ORDER_STEPS = 1_000
+# A repeatable run's budget is charged one second of work for this many pairs of rounds compared (20 to 85
+# microseconds of CPU time each, about 20 + 0.05 x players) and for this many orders weighed by the local
+# search (13 microseconds each at 17 to 100 rounds).
+ROUND_PAIRS_PER_SECOND = 50_000
+PLAYER_ROUND_PAIRS_PER_SECOND = 20_000_000
+ORDERS_PER_SECOND = 75_000
 
 
 def back_to_back(seats: np.ndarray, previous: np.ndarray | None = None, player_count: int | None = None) -> int:
@@ -54,9 +62,15 @@ def order_rounds(
     """The same rounds in the order with the fewest back-to-back rematches (after `previous`, a
     (tables, 4) round already played), keeping three-handed seats and sit-outs shared in turn when the
     given order shares them. `burdens_so_far` counts each player's burdens in rounds already played;
-    the local search (long days) stops improving once `budget` is spent."""
+    the local search (long days) stops improving once `budget` is spent. The budget is charged the work
+    (order_work, and the orders weighed); a stop while the rounds are compared keeps the given order."""
     n = _players(seats, previous, player_count)
-    weights, start = _rematches(seats, previous, n)
+    budget = budget or Budget.unlimited()
+    budget.charge(order_work(seats, n))
+    try:
+        weights, start = _rematches(seats, previous, n, budget.poller())
+    except Abandoned:
+        return seats.copy()
     so_far = np.zeros(n, np.int64) if burdens_so_far is None else np.asarray(burdens_so_far, np.int64)
     burden, so_far = _burdens(seats, n, exempt, so_far)
     in_turns = _fair(burden, so_far) if burden is not None else None
@@ -66,7 +80,7 @@ def order_rounds(
     best = (
         _exact(weights, start, burden, so_far)
         if _small(seats, n)
-        else _local(weights, start, identity, in_turns, budget or Budget.unlimited())
+        else _local(weights, start, identity, in_turns, budget)
     )
     if best is None or _length(weights, start, best) >= _length(weights, start, identity):
         return seats.copy()
@@ -110,12 +124,22 @@ def _players(seats: np.ndarray, previous: np.ndarray | None, player_count: int |
     return max(players_in(seats), 0 if previous is None else players_in(previous[None]))
 
 
-def _rematches(seats: np.ndarray, previous: np.ndarray | None, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """weights[r, s]: pairs sharing a table in both rounds r and s; start[s]: in `previous` and round s."""
+def order_work(seats: np.ndarray, player_count: int) -> float:
+    """Seconds of work charged for comparing every two rounds of a day (before the order is searched)."""
+    pairs = len(seats) * (len(seats) + 1) // 2
+    return pairs / ROUND_PAIRS_PER_SECOND + pairs * player_count / PLAYER_ROUND_PAIRS_PER_SECOND
+
+
+def _rematches(
+    seats: np.ndarray, previous: np.ndarray | None, n: int, poll: Callable[[], None] = lambda: None
+) -> tuple[np.ndarray, np.ndarray]:
+    """weights[r, s]: pairs sharing a table in both rounds r and s; start[s]: in `previous` and round s.
+    `poll` is called round by round (a stop: it raises)."""
     where = table_of(seats, n)
     rounds = len(seats)
     weights = np.zeros((rounds, rounds), np.int64)
     for r in range(rounds):
+        poll()
         for s in range(r + 1, rounds):
             weights[r, s] = weights[s, r] = _pairs_in_both(where[r], where[s], seats.shape[1])
     start = np.zeros(rounds, np.int64)
@@ -211,16 +235,17 @@ def _trace(best: np.ndarray, weights: np.ndarray, full: int) -> np.ndarray:
 
 def _local(weights: np.ndarray, start: np.ndarray, order: np.ndarray, in_turns, budget: Budget) -> np.ndarray:
     """Or-opt, swap and 2-opt moves from the given order, first improvement, until none helps or the
-    budget is spent, polled at each move weighed (3 x rounds^2 of them in a pass: seconds at 100 rounds)
-    (a repeatable budget is not charged: the descent ends by itself)."""
+    budget is spent, polled at each move weighed (3 x rounds^2 of them in a pass: seconds at 100 rounds),
+    each charged (ORDERS_PER_SECOND)."""
     order = order.copy()
     length = _length(weights, start, order)
     improved = True
     while improved and not budget.done():
         improved = False
         for candidate in _neighbours(order):
-            if budget.stopped or (not budget.repeatable and budget.done()):
+            if budget.done():
                 return order
+            budget.charge(1 / ORDERS_PER_SECOND)
             if length and _length(weights, start, candidate) < length and (in_turns is None or in_turns(candidate)):
                 order, length, improved = candidate, _length(weights, start, candidate), True
                 break

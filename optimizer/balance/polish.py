@@ -42,7 +42,7 @@ from optimizer.balance._day import players_in
 from optimizer.balance.tables import table_visits_above_even, visits_of
 from optimizer.budget import Budget
 from optimizer.search.costs import Costs
-from optimizer.search.swaps import Trades, Walk, seated_at, swap, swap_change, tabu_walk
+from optimizer.search.swaps import Trades, Walk, joins_apart, seated_at, swap, swap_change, tabu_walk
 from optimizer.seats import EMPTY, meetings, repeats_in, table_of, together
 
 TRIO_WEIGHT = 1000  # one trio again outweighs any number of back-to-back rematches
@@ -288,10 +288,7 @@ def _round_moves(state: _State, r: int, limits: tuple[int, int]):
     if room.clubs.any():
         allowed &= _pair_change(room.clubs, incidence, table) <= limits[1] - state.club_meetings()
     if room.apart.any():
-        apart = room.apart.astype(np.int64)
-        joins = apart @ incidence
-        join = joins[:, table] - apart
-        allowed &= (join == 0) & (join.T == 0)
+        allowed &= ~joins_apart(room.apart.astype(np.int64), table, incidence)
     trios = _trio_change(state, r, incidence, table)
     change = above + w.trio * trios + w.rematch * _pair_change(state.neighbours(r), incidence, table)
     if w.visit:

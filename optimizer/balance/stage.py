@@ -14,18 +14,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from optimizer.balance.letters import balance_letters
-from optimizer.balance.order import order_rounds
+from optimizer.balance.letters import balance_letters, letters_work
+from optimizer.balance.order import order_rounds, order_work
 from optimizer.balance.other_days import offer_exact_numbering, offer_other_days
 from optimizer.balance.polish import polish, regroup_for_tables
 from optimizer.balance.tables import KICKS, balance_table_numbers
-from optimizer.budget import Budget, Stop
-from optimizer.provenance import BALANCED
+from optimizer.budget import Budget, Deadline
+from optimizer.provenance import BALANCED, Method
 from optimizer.requests import pinned, turn_exempt
 from optimizer.run import Run
 from optimizer.search.costs import Costs
 from optimizer.seats import EMPTY, Seats
-from optimizer.state import FINISH_SECONDS
+from optimizer.state import FINISH_SECONDS, check_work
 
 # A run stopped before balancing orders, numbers and letters its best within this many seconds of the stop.
 STOPPED_FINISH_SECONDS = 0.5
@@ -42,14 +42,14 @@ def balance(run: Run, rng: np.random.Generator) -> None:
     regroup_rng = rng.spawn(1)[0]
     if run.as_built is not None:  # first, so that it draws as it did before the rounds were chosen
         plain = steps.number(steps.order(run.as_built.seats), share=run.config.as_built_share)
-        run.offer(steps.letters(plain), run.as_built.made.then(BALANCED))
+        steps.offer(steps.letters(plain), run.as_built.made.then(BALANCED))
     seats = best.seats
     if steps.regroup:
         seats = polish(seats, rng, steps.costs, budget=polish_budget(run))
     seats = steps.number(steps.order(seats))
-    if not run.incumbent.has_time_to_check():
+    if not run.incumbent.has_time_to_check(seats, steps.within):
         return  # the seat letters would not be checked in time (at the room limits)
-    run.offer(steps.letters(seats), best.made.then(BALANCED))
+    steps.offer(steps.letters(seats), best.made.then(BALANCED))
     if steps.interrupted:
         return
     window = regroup_share(run) if steps.regroup else 0.0
@@ -76,6 +76,25 @@ class Steps:
     kicks: int  # the table numbering's restarts
     three_handed: bool
 
+    @property
+    def within(self) -> Budget | None:
+        """What a stopped run's offers are checked within (its finish); None: the run's own budget."""
+        return self.finish if self.interrupted else None
+
+    def offer(self, seats: Seats, made: Method) -> None:
+        self.run.offer(seats, made, within=self.within)
+
+    def fits(self, work: float) -> bool:
+        """Whether a quick step of `work` seconds runs: always, but in a stopped run's finish only if it
+        has that long left on the wall clock (at the room limits the steps take seconds): `work` as this
+        machine does it now, slowed as the last check was against its work (a busy machine)."""
+        if not self.interrupted:
+            return True
+        run = self.run
+        planned = check_work(run.best.seats) if run.best is not None else 0.0
+        slowness = max(1.0, run.incumbent.check_seconds / planned) if planned > 0 else 1.0
+        return self.finish.afford(work * slowness)
+
     @classmethod
     def of(cls, run: Run, rng: np.random.Generator) -> Steps:
         assert run.best is not None
@@ -84,14 +103,17 @@ class Steps:
         regroup = not interrupted and run.costs is not None and player_count <= run.config.polish_max_players
         costs = run.costs if regroup else None
         # After a stop the quick steps have STOPPED_FINISH_SECONDS on the wall clock, even in a repeatable run
-        # (a stopped run repeats nothing): at the room limits they take seconds.
-        finish = Budget.of(STOPPED_FINISH_SECONDS, stop=Stop()) if interrupted else run.budget
-        kicks = 0 if run.repeatable else KICKS  # a repeatable run numbers by the descent alone, which ends by itself
+        # (a stopped run repeats nothing): at the room limits they take seconds, so each polls the finish's
+        # stop token, which its end sets, and one that cannot afford its work is skipped.
+        finish = Budget.of(STOPPED_FINISH_SECONDS, stop=Deadline(STOPPED_FINISH_SECONDS)) if interrupted else run.budget
+        kicks = 0 if run.repeatable else KICKS  # a repeatable run numbers by the descent alone (metered in work)
         three_handed = bool((run.best.seats == EMPTY).any())
         return cls(run, rng, finish, interrupted, regroup, costs, pinned(event), kicks, three_handed)
 
     def order(self, seats: Seats) -> Seats:
         history = self.run.history
+        if not self.fits(order_work(seats, len(self.run.event.players))):
+            return seats
         return order_rounds(
             seats, previous=history.previous, player_count=len(self.run.event.players),
             exempt=turn_exempt(self.run.event), burdens_so_far=history.burdens_before, budget=self.finish,
@@ -99,20 +121,16 @@ class Steps:
 
     def number(self, seats: Seats, kicks: int | None = None, share: float = 1.0) -> Seats:
         """The table numbering (optimizer.balance.balance_table_numbers) for `share` of the time left but the
-        seat letters' (their checks, and the exact letters where tables of three), one descent at least even
-        past the run's end (milliseconds at this size). A repeatable run's numbering (its descent alone) is
-        not metered: it ends by itself."""
+        seat letters' (their lettering and checks, and the exact letters where tables of three), at least
+        config.numbering_seconds even past the run's end (one descent at small rooms). A repeatable run's
+        is metered in work (rounds numbered, lettering and checks by their seats)."""
         run, config = self.run, self.run.config
         if not numbered(run, seats):
             return seats
-        if self.finish.repeatable:
-            budget = Budget.unlimited(self.finish.stop)
-        else:
-            left = self.finish.left()
-            reserve = (
-                config.letters_checks * run.incumbent.check_seconds + self.three_handed * config.letters_share * left
-            )
-            budget = self.finish.within(share * (left - reserve), at_least=config.numbering_seconds)
+        left = self.finish.left()
+        check = check_work(seats) if self.finish.repeatable else run.incumbent.check_seconds
+        reserve = letters_work(seats) + config.letters_checks * check + self.three_handed * config.letters_share * left
+        budget = self.finish.within(share * (left - reserve), at_least=config.numbering_seconds)
         return balance_table_numbers(
             seats, self.pinned, run.history.visits_before, len(run.event.players), rng=self.rng,
             kicks=self.kicks if kicks is None else kicks, budget=budget,
@@ -121,6 +139,8 @@ class Steps:
     def letters(self, seats: Seats) -> Seats:
         """The seat letters; where tables of three leave them uneven, exactly, on deterministic work."""
         run = self.run
+        if not self.fits(letters_work(seats)):
+            return seats
         return balance_letters(
             seats, letters_so_far=run.history.letters_before, player_count=len(run.event.players),
             budget=self.finish, work=run.config.letters_work,
@@ -142,7 +162,7 @@ def _regroup_for_tables(run: Run, steps: Steps, seats: Seats, rng: np.random.Gen
         seats, rng, lambda day: steps.number(day, kicks=kicks), steps.costs, visits_so_far=run.history.visits_before,
         budget=polish_budget(run, window=True),
     )  # fmt: skip
-    run.offer(steps.letters(seats), run.best.made)
+    steps.offer(steps.letters(seats), run.best.made)
 
 
 def numbered(run: Run, seats: Seats) -> bool:

@@ -55,8 +55,11 @@ ROUND_CHOICES = 60
 ENUMERATED_CHOICES = 252
 # A repeatable run's budget (optimizer.budget) is charged one second of work for this many rounds numbered
 # (one assignment each): a descent of 8 rounds takes a few passes, and 400 descents about 2 s at 32 players
-# on this project's loaded 2-core machine.
+# on this project's loaded 2-core machine; past about 35 tables a round's cost matrix (tables x tables) is
+# what takes the time, one second for this many of its cells (measured in CPU time: 0.2 microseconds a
+# cell at 75, 250 and 500 tables, 13 ms a round at 1000 players), whichever is more.
 ROUNDS_NUMBERED_PER_SECOND = 4000
+CELLS_NUMBERED_PER_SECOND = 5_000_000
 # The restarts each survivor of the race gets in its first heat (twice as many after).
 SURVIVOR_KICKS = 4
 
@@ -114,6 +117,7 @@ def _descend(out: np.ndarray, so_far: np.ndarray, fixed: np.ndarray, n: int, bud
     tables = out.shape[1]
     visits = so_far + visits_of(out, n)
     even = -(-visits.sum(axis=1) // tables)
+    work = round_work(tables)
     step = 0.0  # what one round's assignment cost: the next is not started if it would overrun
     for _ in range(MAX_PASSES):
         improved = False
@@ -127,11 +131,16 @@ def _descend(out: np.ndarray, so_far: np.ndarray, fixed: np.ndarray, n: int, bud
             if numbered is not None:
                 out[r] = numbered
             visits += visits_of(out[r : r + 1], n)
-            budget.charge(1 / ROUNDS_NUMBERED_PER_SECOND)
-            step = 1 / ROUNDS_NUMBERED_PER_SECOND if budget.repeatable else took()
+            budget.charge(work)
+            step = work if budget.repeatable else took()
         if not improved:
             break
     return out
+
+
+def round_work(tables: int) -> float:
+    """Seconds of work charged for numbering one round of `tables` tables (one assignment)."""
+    return max(1 / ROUNDS_NUMBERED_PER_SECOND, tables * tables / CELLS_NUMBERED_PER_SECOND)
 
 
 def table_visits_above_even(
@@ -154,21 +163,22 @@ def rounds_for_tables(
     budget: Budget | None = None,
 ) -> tuple[list[int], np.ndarray]:
     """`rounds` of the design's rounds (in the design's order) and their numbering with the fewest table
-    visits above even found: the first `rounds` unless another choice is strictly better.
+        visits above even found: the first `rounds` unless another choice is strictly better.
 
-    Any rounds of a repeat-free design are a repeat-free day, and which ones are taken decides what the
-    numbering can reach: 64 players over 11 of the 21 rounds of AG(3, 4) have 39 visits above even after
-    one descent on the first 11 and 19 on the best of 60 other choices. All choices are tried when there
-    are at most ENUMERATED_CHOICES (the designs of 24 to 32 players), else the first and `tries` drawn by
-    `rng`, each numbered by one descent (the first always, the others while `budget` lasts).
+        Any rounds of a repeat-free design are a repeat-free day, and which ones are taken decides what the
+        numbering can reach: 64 players over 11 of the 21 rounds of AG(3, 4) have 39 visits above even after
+        one descent on the first 11 and 19 on the best of 60 other choices. All choices are tried when there
+        are at most ENUMERATED_CHOICES (the designs of 24 to 32 players), else the first and `tries` drawn by
+        `rng`, each numbered by one descent while `budget` lasts (the first as far as it reaches: its rounds
+    numbered as they come where it cannot descend).
 
-    Where every choice is tried, one descent ranks them poorly: of the 45 ways to take 8 of the 10
-    rounds of 32 players, the best after one descent has 34 and stays there, while choices with 40
-    after one descent reach 30. So those choices are raced by successive halving (Jamieson and
-    Talwalkar, "Non-stochastic best arm identification and hyperparameter optimization", AISTATS 2016):
-    after the descents, each survivor gets SURVIVOR_KICKS restarts of its numbering
-    (balance_table_numbers), the better half goes on with twice the restarts, until one is left or the
-    budget is spent (a repeatable budget counts rounds numbered, so a seeded run repeats exactly)."""
+        Where every choice is tried, one descent ranks them poorly: of the 45 ways to take 8 of the 10
+        rounds of 32 players, the best after one descent has 34 and stays there, while choices with 40
+        after one descent reach 30. So those choices are raced by successive halving (Jamieson and
+        Talwalkar, "Non-stochastic best arm identification and hyperparameter optimization", AISTATS 2016):
+        after the descents, each survivor gets SURVIVOR_KICKS restarts of its numbering
+        (balance_table_numbers), the better half goes on with twice the restarts, until one is left or the
+        budget is spent (a repeatable budget counts rounds numbered, so a seeded run repeats exactly)."""
     budget = budget or Budget.unlimited()
     choices = math.comb(len(design), rounds)
     if choices <= 1:
@@ -186,7 +196,7 @@ def rounds_for_tables(
     for k, chosen in enumerate(candidates):
         if k and (budget.done() or any(figure == 0 for figure, *_ in pool)):
             break
-        numbered = _descend(design[chosen].copy(), so_far, fixed, n, budget if k else Budget.unlimited())
+        numbered = _descend(design[chosen].copy(), so_far, fixed, n, budget)
         pool.append((table_visits_above_even(numbered), k, numbered))
     kicks = SURVIVOR_KICKS
     pool.sort(key=lambda entry: entry[:2])

@@ -1,9 +1,11 @@
 """Local search: improve a seating while keeping turns fair and staying players at their table.
 
-costs.Costs            the one cost model (the search's and the polish's): repeats, requests, a re-plan's
-                       meetings, turns and last round before
-swaps.tabu_walk        the one tabu search over swaps, its objective pluggable: repeats (tabu) or the
-                       polish's figures (optimizer.balance.polish)
+costs.Costs            the one cost model (the search's, the re-seat's, the polish's and the season's
+                       descent): repeats, requests (one APART_COST), a re-plan's meetings or a league's
+                       earlier nights, turns and last round before, the season's measure
+swaps.tabu_walk        the one tabu search over swaps, its objective pluggable: repeats (tabu), the
+                       polish's figures (optimizer.balance.polish) or the season's measure
+                       (optimizer.season.descent)
 reseat.reseat_round    one round, swaps between tables against a cost matrix
 reseat.improve         the whole day, one round at a time (large rooms)
 reseat.extend          more rounds after a seating, each against every meeting so far

@@ -1,11 +1,17 @@
-"""The one cost model of the local searches (the search's and the polish's): what a seating costs
-besides its own meetings, that is the director's requests and, in a re-plan, the rounds already played.
+"""The one cost model of the local searches (the search's, the re-seat's, the polish's and the season's
+descent): what a seating costs besides its own meetings, that is the director's requests and the rounds
+already played (in a re-plan, or a league's earlier nights).
 
 A pair that has met costs 1 per further meeting (a repeat); a little more per meeting spreads repeats
-out. Seating a keep-apart pair together costs more than any number of repeats in a round; a meeting
-of club-mates costs less than any repeat, so spreading club-mates never adds one. The polish reads the
-same requests as rules instead (keep-apart pairs never join, club meetings never rise), and weighs
-back-to-back rematches with `previous`, the round played just before the first.
+out. Seating a keep-apart pair together costs APART_COST, more than any number of repeats in a round; a
+meeting of club-mates costs less than any repeat, so spreading club-mates never adds one. The polish and
+the season's descent read keep-apart pairs as a rule instead (they never join), the polish club meetings
+too (they never rise), and the polish weighs back-to-back rematches with `previous`, the round played just
+before the first.
+
+The season's descent (optimizer.season.descent) weighs pairs by the season's measure instead of repeats:
+`season_total` and `season_steps`, with `met_before` the pairs' earlier meetings and `recency` their
+recency (optimizer.season.earlier), the mathematics in that module's docstring.
 """
 
 from __future__ import annotations
@@ -22,6 +28,10 @@ from optimizer.seats import meetings, repeats_in
 SPREAD = 0.01
 APART_COST = 1_000.0
 CLUB_COST = 1e-3
+# The season's measure: a meeting that takes a pair past the season's most meetings so far costs this much
+# more (squared in the excess): more than a meeting elsewhere costs at this scale (2 (m + t) + 1 + 2b, some
+# 15 in a 12-week league). 10 left single pairs at 5 in the benchmark's league where 100 did not.
+TOP_WEIGHT = 100.0
 
 
 def pair_cost(met: np.ndarray) -> np.ndarray:
@@ -41,6 +51,7 @@ class Costs:
     three_handed_turns: bool  # tables of three are taken in turn
     sit_out_turns: bool  # sitting out is taken in turn
     previous: np.ndarray | None = None  # the round played just before the first (tables, 4), if any
+    recency: np.ndarray | None = None  # the season's: players x players, the recency of earlier meetings
 
     @classmethod
     def of(
@@ -49,6 +60,7 @@ class Costs:
         met_before: np.ndarray | None = None,
         burdens_before: np.ndarray | None = None,
         previous: np.ndarray | None = None,
+        recency: np.ndarray | None = None,
     ) -> Costs:
         return cls.of_room(
             len(event.players),
@@ -58,6 +70,7 @@ class Costs:
             clubs=club_mates(event),
             pinned=pinned(event),
             previous=previous,
+            recency=recency,
             three_handed_turns=event.layout.threes > 0,
             sit_out_turns=event.layout.sit_outs > 0,
         )
@@ -73,6 +86,7 @@ class Costs:
         clubs: np.ndarray | None = None,
         pinned: np.ndarray | None = None,
         previous: np.ndarray | None = None,
+        recency: np.ndarray | None = None,
         three_handed_turns: bool = False,
         sit_out_turns: bool = False,
     ) -> Costs:
@@ -92,6 +106,7 @@ class Costs:
             three_handed_turns=three_handed_turns,
             sit_out_turns=sit_out_turns,
             previous=previous,
+            recency=recency,
         )
 
     def of_meeting(self, met: np.ndarray) -> np.ndarray:
@@ -116,3 +131,30 @@ class Costs:
     def met_previous(self) -> np.ndarray | None:
         """players x players: who shared a table in the round played just before the first."""
         return None if self.previous is None else meetings(self.previous[None], self.player_count)
+
+    def season_shape(self, c: np.ndarray) -> np.ndarray:
+        """F(c) = c^2 + TOP_WEIGHT max(0, c - top)^2 for every pair, top the most earlier meetings of a pair."""
+        return c**2 + TOP_WEIGHT * np.maximum(0.0, c - self.season_top) ** 2
+
+    @cached_property
+    def season_top(self) -> float:
+        """The most earlier meetings of one pair."""
+        return float(self.met_before.max(initial=0))
+
+    def season_total(self, met: np.ndarray) -> float:
+        """The season's cost of a seating from its meetings `met`: sum over pairs of F(m + t) + 2 b t, m the
+        earlier meetings, b the recency, t = met, and APART_COST a meeting of a keep-apart pair."""
+        recency = 0.0 if self.recency is None else self.recency
+        cost = self.season_shape(self.met_before + met) + (2 * recency + APART_COST * self.apart_pairs) * met
+        return float(np.triu(cost, 1).sum())
+
+    def season_steps(self, met: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(gain, loss): what one more meeting, and one fewer, of each pair costs the season (diagonal 0)."""
+        c = self.met_before + met
+        here = self.season_shape(c)
+        linear = (0.0 if self.recency is None else 2 * self.recency) + APART_COST * self.apart_pairs
+        gain = self.season_shape(c + 1) - here + linear
+        loss = self.season_shape(np.maximum(c - 1, 0)) - here - linear
+        np.fill_diagonal(gain, 0)
+        np.fill_diagonal(loss, 0)
+        return gain, loss

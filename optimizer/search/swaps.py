@@ -206,6 +206,34 @@ def swap_change(join: np.ndarray, leave: np.ndarray, table: np.ndarray, at: np.n
     return joining + joining.T - join - join.T - own[:, None] - own[None, :]
 
 
+class SeatedRound(NamedTuple):
+    """One round as the swaps between its tables see it: the players seated in it (seat order)."""
+
+    players: np.ndarray  # the seated players
+    table: np.ndarray  # each one's table
+    at: np.ndarray  # seated_at(table, tables)
+    sizes: np.ndarray  # each one's table's size
+
+    def change(self, join: np.ndarray, leave: np.ndarray) -> np.ndarray:
+        """[i, j]: `swap_change` of the pair terms `join` and `leave` (players x players over everyone)
+        between the seated players i and j."""
+        sub = np.ix_(self.players, self.players)
+        return swap_change(join[sub], leave[sub], self.table, self.at)
+
+
+def seated_round(round_: np.ndarray) -> SeatedRound:
+    seated = round_ >= 0
+    table = np.nonzero(seated)[0]
+    return SeatedRound(round_[seated], table, seated_at(table, round_.shape[0]), seated.sum(axis=1)[table])
+
+
+def joins_apart(apart: np.ndarray, table: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """[i, j]: whether i and j swapping tables (as in `swap_change`) seats a keep-apart pair together,
+    `apart` 0/1 players x players."""
+    join = (apart @ at)[:, table] - apart  # [i, j]: i's keep-apart mates at j's table but j
+    return (join != 0) | (join.T != 0)
+
+
 def swap(round_: np.ndarray, p: int, q: int, met: np.ndarray) -> None:
     """Swap p and q between their tables, updating the meetings matrix in place; p sitting out
     this round takes q's seat and q sits out."""

@@ -27,7 +27,7 @@ import numpy as np
 
 from optimizer.budget import Budget
 from optimizer.search.costs import Costs
-from optimizer.search.swaps import Trades, Walk, seated_at, swap, swap_change, tabu_walk
+from optimizer.search.swaps import Trades, Walk, seated_round, swap, tabu_walk
 from optimizer.seats import Seats, meetings, repeats_in, turns_taken
 
 # A repeatable run (optimizer.budget's work clock) counts this many steps a second of work.
@@ -181,14 +181,10 @@ def _swap_gains(round_: np.ndarray, repeated, seen, costs: Costs, conflicts_only
     that moves a player out of a repeat can lower the cost, so by default only those are weighed.
     With `ahead`, a player at a table of three may trade places with one at a table of four who is
     behind in turns."""
-    seated = round_ >= 0
-    players = round_[seated]
-    table_of = np.nonzero(seated)[0]
-    sub_repeated = repeated[np.ix_(players, players)]
-    delta = swap_change(seen[np.ix_(players, players)], sub_repeated, table_of, seated_at(table_of, round_.shape[0]))
+    seated = seated_round(round_)
+    players, table_of, sizes, delta = seated.players, seated.table, seated.sizes, seated.change(seen, repeated)
     same = table_of[:, None] == table_of[None, :]
-    leave = (sub_repeated * same).sum(axis=1)  # repeats freed by leaving one's table
-    sizes = seated.sum(axis=1)[table_of]
+    leave = (repeated[np.ix_(players, players)] * same).sum(axis=1)  # repeats freed by leaving one's table
     movable = ~costs.pinned[players]
     trade = sizes[:, None] == sizes[None, :]
     if ahead is not None:

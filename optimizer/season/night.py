@@ -11,8 +11,8 @@ from optimizer.balance.letters import balance_letters
 from optimizer.budget import Budget, Stop
 from optimizer.checker import InvalidSchedule, check, indirect_meetings
 from optimizer.plan import plan
-from optimizer.requests import apart_pairs, pinned
-from optimizer.season.descent import PairCosts, season_cost, spread_out
+from optimizer.search.costs import Costs
+from optimizer.season.descent import season_cost, spread_out
 from optimizer.season.earlier import HALF_LIFE, LEVEL_SHARE, Season
 from optimizer.seats import from_schedule, meetings, to_schedule
 
@@ -89,16 +89,9 @@ def _spread(result: PlanResult, season: Season, budget: Budget, *, seed: int) ->
     assert result.schedule is not None
     event = season.event
     seats = from_schedule(result.schedule)
-    steps = int(max(budget.end, 0.0) * DESCENT_STEPS_PER_SECOND)
-    costs = PairCosts(season.met, season.weighted - season.met, apart_pairs(event) > 0)
+    costs = Costs.of(event, met_before=season.met, recency=season.weighted - season.met)
     spread = spread_out(
-        seats,
-        costs,
-        pinned=pinned(event),
-        rng=np.random.default_rng(seed),
-        steps=steps,
-        budget=budget,
-        step_work=1 / DESCENT_STEPS_PER_SECOND,
+        seats, costs, rng=np.random.default_rng(seed), budget=budget, step_work=1 / DESCENT_STEPS_PER_SECOND
     )
     if season_cost(spread, costs) >= season_cost(seats, costs):
         return result

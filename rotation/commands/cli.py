@@ -133,7 +133,7 @@ def plan(
         raise no_schedule(result, solver.time_limit, requests=bool(event.apart or event.stay))
     made = {"method": "variety", "seed": solver.seed, "time_limit": solver.time_limit, "result": result}
     with stopping.held():  # the search is over: a stop signal now waits until the best is written
-        emit(result.schedule, files, output, provenance=made)
+        emit(result.schedule, files, output, provenance=made, checked=result.metrics)
         say(result_text(result, verbose))
 
 

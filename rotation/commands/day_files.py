@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import optimizer
-from models import Schedule
+from models import Metrics, Schedule
 from rotation.commands.options import ScheduleOutputs
 from rotation.files.inputs import BadInput, read_schedule
 from rotation.files.output import (
@@ -35,12 +35,15 @@ def emit(
     *,
     provenance: dict | None = None,
     figures: bool = True,
+    checked: Metrics | None = None,
 ) -> None:
     """Check, write every output (all or nothing), then print. Nothing reaches the director unchecked,
     and a closed or full stdout cannot lose the files: they are written before the report. The seating
     is printed only when nothing is written and --quiet is not given (`output` None: a certificate, written
-    only); the figures unless `figures` is False."""
-    metrics = optimizer.check(schedule)
+    only); the figures unless `figures` is False. `checked`: the checker's metrics of this very schedule
+    (a plan's result, checked before it was kept), so that it is not checked twice (a second at the room
+    limits, after a stop too)."""
+    metrics = checked if checked is not None else optimizer.check(schedule)
     stamped = with_provenance(schedule, metrics, **provenance) if provenance is not None else schedule
     bom = EXCEL_BOM if output is not None and output.excel else ""
     render = {

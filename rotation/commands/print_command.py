@@ -121,10 +121,12 @@ def print_command(
     file, html_path, png_path, title, date, only, rounds_text, sort_by, players_url, winds, rules_path, form
 ):
     """Wall charts, find-your-table lists, score cards and sheets, and a summary page, ready to print."""
-    # Imported here: matplotlib takes half a second, which no other command should pay.
+    # Imported here, and the pictures only for --png: matplotlib takes half a second, and is an optional extra.
+    from rotation.printing.drawing import NO_PICTURES, can_draw
     from rotation.printing.pages import render_page, sheets
-    from rotation.printing.pictures import summary_png
 
+    if png_path and not can_draw():
+        raise BadInput(f"--png: {NO_PICTURES}")
     outputs = dict(check_outputs({"--html": html_path, "--png": png_path}, {"schedule file": file}))
     title, date = parse_text("--title", title), parse_text("--date", date)
     parts = parse_only(only)
@@ -159,6 +161,8 @@ def print_command(
         raise BadInput(f"{file}: {error}") from None
     files: list[tuple[str, str | bytes]] = [(outputs["--html"], page)]
     if "--png" in outputs:
+        from rotation.printing.pictures import summary_png
+
         files.append((outputs["--png"], summary_png(schedule, metrics)))
     write_outputs(files)  # both or neither
     kinds = {

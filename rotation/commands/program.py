@@ -65,9 +65,10 @@ class Program(click.Group):
         if cmd_name in SUMMARIES and cmd_name not in self.commands:
             try:
                 import rotation.commands.cli  # noqa: F401  (registers every command on this group)
-            except (KeyboardInterrupt, ImportError):
-                # A stop signal while importing (in a compiled module it comes out as an ImportError): past
-                # click, which would print a blank line first, to main's one line.
+            except KeyboardInterrupt:
+                # A stop signal while importing: past click, which would print a blank line first, to main's
+                # one line. (Inside a compiled module's init it can come out as any error, ImportError or ssl's
+                # TypeError "expected a message argument": click lets those through to main.)
                 if stopping.received() is None:
                     raise
                 raise StoppedWhileImporting from None
@@ -103,6 +104,10 @@ def main(argv: list[str] | None = None) -> int:
             status = _command(argv)
         except (KeyboardInterrupt, StoppedWhileImporting):  # a stop signal ended the command (any set of
             status = _stopped()  # outputs is whole)
+        except Exception:
+            if stopping.received() is None:
+                raise
+            status = _stopped()  # a stop inside a compiled module's import surfaces as any error
         stop = stopping.received()
         if stop is not None and stop != signal.SIGINT and status in (0, 1):
             # The best was written (the report may be lost with a closed terminal): say it was stopped.

@@ -63,6 +63,8 @@ def create_app(
     errors.install(app)
     for router in ROUTERS:
         app.include_router(router)
+    errors.document_changes(app)
+    app.state.routes = [route for router in ROUTERS for route in router.routes]  # a 405's Allow (errors.allowed)
     return app
 
 

@@ -13,7 +13,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Generic, TypeVar
+from typing import Annotated, Generic, TypeVar, get_args
 from urllib.parse import quote
 
 import jinja2
@@ -21,11 +21,13 @@ from fastapi import APIRouter, Depends, Form, HTTPException, Query, Request
 from fastapi import Path as InPath
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
+from pydantic import BaseModel, ConfigDict, ValidationInfo, field_validator
 
 from models import Schedule
 from optimizer.words import counted
 from rotation import templating
 from rotation.desk.events.service import Planner
+from rotation.desk.numbers import form_number
 from rotation.desk.security import SAFE_METHODS, Guard, session_of
 from rotation.desk.storage import Store
 
@@ -100,13 +102,28 @@ QueryId = Annotated[int | None, Query(ge=0, le=MAX_ID)]
 FormNumber = Annotated[int, Form(ge=0, le=MAX_ID)]
 
 
+class JsonIn(BaseModel):
+    """A JSON body the desk takes: strict, so `true` is no round, 1 no `confirm` and "maybe" no `archived`.
+    But 2.0 is the whole number 2, as JSON Schema counts it (an integer is a number whose fraction is zero,
+    JSON Schema validation 6.1.1), and the schema the desk publishes says "integer"."""
+
+    model_config = ConfigDict(strict=True)
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _whole(cls, value: object, info: ValidationInfo) -> object:
+        wanted = cls.model_fields[info.field_name].annotation if info.field_name else None
+        whole = wanted is int or int in get_args(wanted)
+        return int(value) if whole and isinstance(value, float) and value.is_integer() else value
+
+
 def form_id(text: str) -> int | None:
     """The stored row a form's change was made from (a hidden field: a version, a card's entry): None when
     the form names none, -1 (no row's id) when it names one that is not a number."""
-    text = text.strip()
-    if not text:
+    if not text.strip():
         return None
-    return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else -1
+    number = form_number(text)
+    return -1 if number is None else number
 
 
 def _base(base: Annotated[str, Form()] = "") -> int | None:

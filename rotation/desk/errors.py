@@ -22,6 +22,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict
 from starlette.exceptions import HTTPException
+from starlette.routing import BaseRoute, Match
 
 from models.text import normalise_name
 from rotation.desk.deps import TEMPLATES, desk_of
@@ -55,6 +56,53 @@ REFUSALS: dict[int | str, dict[str, Any]] = {
         (503, "The file could not take the change; nothing was saved."),
     )
 }
+
+NOT_JSON = {
+    "description": "Not sent as application/json (a header a cross-site form cannot send): nothing changed. "
+    "A change with no body needs it too when a browser sends it (with an Origin header).",
+    "content": {"text/plain": {"schema": {"type": "string"}}},
+}
+UNPARSED = {
+    "description": "The body is not JSON (it could not be parsed): nothing changed.",
+    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Refusal"}}},
+}
+
+
+def document_changes(app: FastAPI) -> None:
+    """Every change (POST, PUT, DELETE) in the schema answers 415 without `Content-Type: application/json`
+    (rotation.desk.security), and every JSON body that does not parse 400: the schema says so."""
+    made = app.openapi
+
+    def schema() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            for operations in made()["paths"].values():
+                for method, operation in operations.items():
+                    if method in ("post", "put", "delete"):
+                        operation["responses"].setdefault("415", NOT_JSON)
+                    if "application/json" in operation.get("requestBody", {}).get("content", {}):
+                        operation["responses"].setdefault("400", UNPARSED)
+        return app.openapi_schema or made()
+
+    app.openapi = schema  # type: ignore[method-assign]
+
+
+def allowed(request: Request) -> str:
+    """The methods the address takes, for a 405's Allow header. Starlette names only those of the first route
+    whose path matches; an address served by several routes (GET and POST /api/events) takes all of theirs.
+    Of the routes that match, the most literal count: /api/events/import is not /api/events/{event_id}."""
+    routes: list[BaseRoute] = request.app.state.routes
+    matching = [route for route in routes if route.matches(request.scope)[0] is not Match.NONE]
+
+    def literal(route: BaseRoute) -> tuple[int, int]:  # fewer parameters, then more fixed text
+        return len(getattr(route, "param_convertors", {})), -len(getattr(route, "path", ""))
+
+    best = min(map(literal, matching), default=(0, 0))
+    methods: set[str] = set()
+    for route in matching:
+        if literal(route) == best:
+            methods |= getattr(route, "methods", None) or set()
+    return ", ".join(sorted(methods))
+
 
 UNREADABLE = "{error}; nothing was changed. Restore a backup from before it (the Backups page)"
 FULL = "the disk is full: nothing was saved. Free some space on this computer, then send it again"
@@ -102,9 +150,12 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(HTTPException)
     async def refused(request: Request, error: HTTPException) -> Response:
+        headers = {"Allow": allowed(request)} if error.status_code == 405 else error.headers
         if is_api(request):
-            return JSONResponse({"detail": str(error.detail)}, status_code=error.status_code, headers=error.headers)
-        return error_page(request, error.status_code, str(error.detail))
+            return JSONResponse({"detail": str(error.detail)}, status_code=error.status_code, headers=headers)
+        answer = error_page(request, error.status_code, str(error.detail))
+        answer.headers.update(headers or {})
+        return answer
 
     @app.exception_handler(FieldErrors)
     async def field_errors(request: Request, error: FieldErrors) -> JSONResponse:

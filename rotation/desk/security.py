@@ -9,6 +9,10 @@
   token is worthless in another, and `--new-key` voids them all); a JSON endpoint that changes something
   takes only `Content-Type: application/json` (no other site's page can send that without the
   browser asking first, and the desk never says yes) and, when exposed, the key or the token header.
+  A change with no body at all is also taken without the header from a client that is not a browser
+  page: browsers send `Origin` (and `Sec-Fetch-Site`) with every POST, PUT and DELETE (Fetch standard,
+  "append a request Origin header"), so a page elsewhere cannot pass for one. An address or method no
+  route takes is left to the router (404, or 405 with Allow), so its answer says what is wrong.
 - The players' pages are the one exception (PUBLIC): read-only GETs of `/e/<public id>/me`, its
   polling endpoint and their two static files answer without the key, so a phone on the room's
   network opens them from a QR code. They show released rounds only, and a wrong id is a 404.
@@ -29,6 +33,7 @@ from starlette.datastructures import URL
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, RedirectResponse, Response
+from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 KEY_COOKIE = "desk_key"
@@ -40,6 +45,7 @@ MAX_IMPORT_BYTES = 256 * 1024 * 1024  # an exported event: every version of a lo
 IMPORTS = ("/api/events/import", "/events/import")  # the requests that carry an exported event
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
+CHANGES = ("POST", "PUT", "DELETE")  # the methods the desk's JSON endpoints change things by
 PUBLIC = re.compile(
     r"/e/[A-Za-z0-9_-]{1,64}/me(/state\.json)?|/static/(phone\.js|room\.css|favicon\.svg)|/favicon\.ico"
 )
@@ -102,6 +108,20 @@ def _session_cookie(scope: Scope) -> bytes | None:
     session = secrets.token_urlsafe(18)
     scope.setdefault("state", {})[SESSION_COOKIE] = session
     return f"{SESSION_COOKIE}={session}; Path=/; HttpOnly; SameSite=Strict".encode()
+
+
+def routed(scope: Scope) -> bool:
+    """Some route of the desk takes this method at this address."""
+    return any(route.matches(scope)[0] is Match.FULL for route in scope["app"].router.routes)
+
+
+def scripted_without_body(request: Request) -> bool:
+    """No body, no Content-Type, and not sent by a browser (no Origin, no Sec-Fetch-Site): a script's
+    body-less change, which no page elsewhere can forge (see the module's docstring)."""
+    headers = request.headers
+    return headers.get("content-length", "0") == "0" and not any(
+        name in headers for name in ("transfer-encoding", "content-type", "origin", "sec-fetch-site")
+    )
 
 
 def body_limit(path: str) -> int:
@@ -179,7 +199,10 @@ class GuardMiddleware:
             )
         if request.method in SAFE_METHODS or not request.url.path.startswith("/api/"):
             return None  # forms: every page router checks the token (rotation.desk.deps.checked_form)
-        if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+        if request.method not in CHANGES or not routed(request.scope):
+            return None  # the router answers 404, or 405 with the address's Allow (errors.allowed)
+        json = request.headers.get("content-type", "").split(";")[0].strip() == "application/json"
+        if not (json or scripted_without_body(request)):
             return PlainTextResponse("a change through the JSON endpoints is sent as application/json", 415)
         if guard.exposed and not (by_header or guard.token_ok(request.headers.get(TOKEN_HEADER), session_of(request))):
             return PlainTextResponse("a change needs the desk's key or its CSRF token header", status_code=403)

@@ -19,6 +19,7 @@ import segno
 from models import SEAT_LETTERS, Comparison, Metrics, Schedule
 from optimizer.words import proof_words
 from rotation.files.output import metrics_lines
+from rotation.printing.drawing import NO_PICTURES, can_draw
 from rotation.printing.environment import environment
 from rotation.printing.lookup import lookup_pages
 from rotation.printing.options import Options, event_line, parts_for, round_indexes, seat_legend, title_of
@@ -101,10 +102,11 @@ def render_page(
 ) -> str:
     """The whole printable page as one self-contained HTML document, its font inside it; `pages` are
     `sheets(schedule, options)` when the caller has them already."""
-    from rotation.printing.pictures import meetings_png, repeats_png  # matplotlib's pyplot-free figures
-
     pages = sheets(schedule, options) if pages is None else pages
     summary = any(p.kind == "summary" for p in pages)
+    drawn = summary and can_draw()
+    if drawn:
+        from rotation.printing.pictures import meetings_png, repeats_png  # matplotlib's pyplot-free figures
     matrix = len(schedule.players) <= MATRIX_UP_TO
     heading, event = title_of(options, schedule), event_line(options, schedule)
     page = (
@@ -126,8 +128,9 @@ def render_page(
             metrics_lines=_lines(metrics),
             comparison=comparison,
             bound_why=proof_words(comparison.bound.proof) if comparison.bound else "",
-            meetings_picture=_data_uri(meetings_png(schedule)) if summary and matrix else "",
-            repeats_picture=_data_uri(repeats_png(metrics)) if summary and metrics.repeats else "",
+            no_pictures="" if drawn or not summary else NO_PICTURES,
+            meetings_picture=_data_uri(meetings_png(schedule)) if drawn and matrix else "",
+            repeats_picture=_data_uri(repeats_png(metrics)) if drawn and metrics.repeats else "",
             page_width=PAGE_WIDTH_MM,
             page_height=PAGE_HEIGHT_MM,
             fonts=_FONTS_HERE,

@@ -12,9 +12,13 @@ from rotation.printing.environment import environment
 UNRANKED = "-"  # below the minimum of games: listed, not ranked
 
 
+def season_title(season: SeasonStandings) -> str:
+    """The heading's first half, short enough for the projector's title line."""
+    return f"Season standings after {len(season.labels)} night{'s' if len(season.labels) != 1 else ''}"
+
+
 def season_heading(season: SeasonStandings) -> str:
-    nights = f"{len(season.labels)} night{'s' if len(season.labels) != 1 else ''}"
-    return f"Season standings after {nights}: {rule_words(season.rule, season.min_games, season.best_nights)}"
+    return f"{season_title(season)}: {rule_words(season.rule, season.min_games, season.best_nights)}"
 
 
 def rule_words(rule: SeasonRule, min_games: int, best_nights: int | None) -> str:

@@ -15,7 +15,7 @@ from starlette.background import BackgroundTask
 from starlette.concurrency import run_in_threadpool
 
 from rotation.desk.data import transfer
-from rotation.desk.deps import Id, Text, desk_of, page, pages_router
+from rotation.desk.deps import Id, JsonIn, Text, desk_of, page, pages_router
 from rotation.desk.events import service
 from rotation.desk.folders import log_file
 from rotation.desk.security import MAX_IMPORT_BYTES
@@ -25,17 +25,20 @@ router = pages_router()
 api = APIRouter(prefix="/api", tags=["data"])
 
 
+SQLITE = "application/vnd.sqlite3"  # the desk's file, as IANA registers it
+
+
 class BackupOut(BaseModel):
     name: str
     size: int = Field(description="Bytes.")
     made: float = Field(description="When it was made (seconds since 1970, the file's time).")
 
 
-class ArchiveIn(BaseModel):
+class ArchiveIn(JsonIn):
     archived: bool
 
 
-class ConfirmIn(BaseModel):
+class ConfirmIn(JsonIn):
     confirm: bool = False
 
 
@@ -121,7 +124,11 @@ def make_backup(request: Request) -> BackupOut:
     return BackupOut(name=made.name, size=made.stat().st_size, made=made.stat().st_mtime)
 
 
-@api.get("/backup.sqlite3")
+@api.get(
+    "/backup.sqlite3",
+    response_class=FileResponse,
+    responses={200: {"description": "The desk's file.", "content": {SQLITE: {}}}},
+)
 def download_backup(request: Request) -> FileResponse:
     """A consistent copy of the desk's whole file, to keep elsewhere."""
     folder = Path(tempfile.mkdtemp(prefix="rotation-backup-"))
@@ -131,7 +138,7 @@ def download_backup(request: Request) -> FileResponse:
         made.unlink(missing_ok=True)
         folder.rmdir()
 
-    return FileResponse(made, filename="desk-backup.sqlite3", background=BackgroundTask(clean))
+    return FileResponse(made, media_type=SQLITE, filename="desk-backup.sqlite3", background=BackgroundTask(clean))
 
 
 @api.post("/backups/{name}/restore")
@@ -150,7 +157,10 @@ def export_event(request: Request, event_id: Id) -> Response:
     return Response(data, media_type="application/json", headers=headers)
 
 
-@api.post("/events/import", status_code=201)
+EXPORTED = {"required": True, "content": {"application/json": {"schema": {"type": "object"}}}}
+
+
+@api.post("/events/import", status_code=201, openapi_extra={"requestBody": EXPORTED})
 async def import_event(request: Request, as_copy: bool = False) -> dict:
     """An exported event (the file's JSON as the body) as a new event of this desk; 409 naming the event
     when this desk has it already, unless `as_copy` (then a copy with a new public id)."""
@@ -171,7 +181,7 @@ def archive(request: Request, event_id: Id, body: ArchiveIn) -> dict:
     return {"id": event_id, "archived": body.archived}
 
 
-@api.delete("/events/{event_id}")
+@api.delete("/events/{event_id:int}")  # not /events/import (events/api.py)
 def delete(request: Request, event_id: Id, confirm: bool = False) -> dict:
     """The event and all its data; 409 unless `confirm` (a backup of the desk is made first)."""
     _delete(request, event_id, confirm)

@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field
 
 from models import Bound, Metrics, Moves, PlayerChange, Reseat, Schedule
 from models.text import Name
-from rotation.desk.deps import Id, QueryId, desk_of
+from rotation.desk.deps import Id, JsonIn, QueryId, desk_of
 from rotation.desk.events import changes, runs, service
 from rotation.desk.events.settings import EventSettings
 from rotation.desk.storage import RunRow, VersionRow
@@ -71,11 +71,11 @@ BASE_VERSION = Field(
 )
 
 
-class BaseIn(BaseModel):
+class BaseIn(JsonIn):
     base_version: int | None = BASE_VERSION
 
 
-class ReplanIn(BaseModel):
+class ReplanIn(JsonIn):
     from_round: int = Field(description="The first round planned again; rounds before it stay as they are.")
     leave: list[Name] = Field(default=[], description="Players who leave before this round.")
     arrive: list[Name] = Field(default=[], description="Players who arrive for this round.")
@@ -84,12 +84,18 @@ class ReplanIn(BaseModel):
     include_released: bool = Field(
         default=False, description="Re-plan rounds already released to the room too (refused otherwise)."
     )
+    confirm: bool = Field(
+        default=False,
+        description="Who leaves is seated in a released round before from_round, not played yet: they play it "
+        "first. Without it such a re-plan is refused (409 naming each seat: `seated`, and the round to re-plan "
+        "from instead, with include_released: `from_round`).",
+    )
 
 
 CONFIRM = "Apply it. Without it nothing changes: a 409 carries the preview (who moves, figures before and after)."
 
 
-class SwapIn(BaseModel):
+class SwapIn(JsonIn):
     round: int
     first: Name
     second: Name
@@ -97,7 +103,7 @@ class SwapIn(BaseModel):
     base_version: int | None = BASE_VERSION
 
 
-class MoveIn(BaseModel):
+class MoveIn(JsonIn):
     round: int = Field(description="A played round.")
     player: Name
     table: int = Field(description="The table of three whose empty seat the player took.")
@@ -105,7 +111,7 @@ class MoveIn(BaseModel):
     base_version: int | None = BASE_VERSION
 
 
-class GoBackIn(BaseModel):
+class GoBackIn(JsonIn):
     confirm: bool = Field(
         default=False,
         description="Go back even if that un-plays rounds, detaches score cards, brings players back or "
@@ -114,7 +120,7 @@ class GoBackIn(BaseModel):
     base_version: int | None = BASE_VERSION
 
 
-class RenameIn(BaseModel):
+class RenameIn(JsonIn):
     old: Name = Field(description="The player's name as it is now (any case).")
     new: Name = Field(description="The new spelling; not another player's name.")
     base_version: int | None = Field(
@@ -130,7 +136,7 @@ class RenamedOut(BaseModel):
     current_version: VersionOut | None = Field(description="The schedule's new version, once there is a schedule.")
 
 
-class PlayedIn(BaseModel):
+class PlayedIn(JsonIn):
     rounds: int = Field(description="Rounds 1 to this one are played.")
     base_version: int | None = BASE_VERSION
 
@@ -202,7 +208,7 @@ def create_event(request: Request, settings: EventSettings) -> EventOut:
     return event_out(request, service.create_event(desk_of(request).store, settings))
 
 
-@router.get("/events/{event_id}")
+@router.get("/events/{event_id:int}")  # digits only, so /events/import is not an event (405, not 422)
 def get_event(request: Request, event_id: Id) -> EventOut:
     return event_out(request, event_id)
 
@@ -219,7 +225,7 @@ BaseSettings = Annotated[
 ]
 
 
-@router.put("/events/{event_id}")
+@router.put("/events/{event_id:int}")
 def update_event(
     request: Request, event_id: Id, settings: EventSettings, base_settings: BaseSettings = None
 ) -> EventOut:
@@ -250,6 +256,7 @@ def replan(request: Request, event_id: Id, body: ReplanIn) -> RunOut:
         body.time_limit,
         body.include_released,
         body.base_version,
+        body.confirm,
     )
     return run_out(runs.load_run(desk.store, run_id))
 

@@ -14,7 +14,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from models.event import normalise_name
 from optimizer.leaving import NameRefused, leaving
-from rotation.desk.deps import BaseDep, FormNumber, Id, QueryId, Text, desk_of, page, pages_router
+from rotation.desk.deps import BaseDep, FormNumber, Id, QueryId, Text, desk_of, form_number, page, pages_router
 from rotation.desk.events import changes, guards, runs, service, views
 from rotation.desk.events.settings import FieldErrors
 from rotation.desk.storage import RunStatus, VersionRow
@@ -37,7 +37,7 @@ def event_page(request: Request, event_id: Id, version: QueryId = None):
 def _moved(store, event_id: Id, base) -> list[str]:
     """What changed the day since the version a refused change was made from (`base`), newest first, in
     the history's words: shown at the top of the page, above the fold."""
-    seen = int(base) if str(base).isdigit() else 0
+    seen = form_number(str(base)) or 0
     event = service.load_event(store, event_id)
     lines = [version.note for version in store.versions(event_id) if version.id > seen]
     current = service.current_version(store, event)
@@ -234,6 +234,7 @@ def replan(
             time_limit,
             bool(include_released),
             base,
+            bool(confirm),
         )
 
     fields = {**typed, "include_released": include_released, "base": "" if base is None else base}
@@ -254,12 +255,7 @@ def _replan_asked(store, event_id: Id, from_round: int, leave: list[str], includ
         leavers = leaving(schedule, current.played, [name for name in leave if normalise_name(name)])
     except NameRefused:
         return
-    seated = [
-        (name, number)
-        for name in leavers
-        for number in range(current.played + 1, from_round)
-        if any(name in table.players for table in schedule.rounds[number - 1].tables)
-    ]
+    seated = runs.seated_before(schedule, current.played, from_round, leavers)
     if seated:
         _ask_seated(seated, from_round, released, include_released)
     if from_round in released and not include_released:
@@ -326,10 +322,9 @@ def move(
     store = desk_of(request).store
 
     def record() -> None:
-        number = table.strip()
-        if not (number.isascii() and number.isdigit() and len(number) <= 4):
-            raise service.DeskError(f"{number!r} is not a table number", field="move", status=422)
-        changes.move(store, event_id, round, player, int(number), bool(confirm), base)
+        if (number := form_number(table, 4)) is None:
+            raise service.DeskError(f"{table.strip()!r} is not a table number", field="move", status=422)
+        changes.move(store, event_id, round, player, number, bool(confirm), base)
 
     fields = {"round": round, "player": player, "table": table, "base": "" if base is None else base}
     return _day_action(request, event_id, "move", record, fields)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pydantic import ValidationError
 
 from models.rules import Rules, Ties
+from rotation.desk.numbers import form_number
 
 # (field, label) in the rule sheet's order; every one a whole number of points unless named below
 NUMBERS = (
@@ -36,10 +37,10 @@ def rules_from_form(form: dict[str, str]) -> tuple[Rules | None, dict[str, str]]
         text = form.get(f"rules_{name}", "").strip().replace("\u2212", "-")
         if not text:
             continue  # an empty box keeps the common value
-        try:
-            values[name] = int(text)
-        except ValueError:
+        if (number := form_number(text, 9, signed=True)) is None:
             errors[f"rules_{name}"] = f"{text!r} is not a whole number"
+        else:
+            values[name] = number
     values["two_winners"] = form.get("rules_two_winners") == "yes"
     values["ties"] = Ties.BROKEN if form.get("rules_ties") == "broken" else Ties.SHARED
     try:
@@ -64,10 +65,10 @@ def _circle(text: str) -> tuple[tuple[int, int], ...]:
     sizes = []
     for part in filter(None, (p.strip() for p in text.split(";"))):
         places, _, players = part.partition(" from ")
-        try:
-            sizes.append((int(players) if players else 1, int(places)))
-        except ValueError:
-            raise ValueError(f"{part!r}: write places, or places 'from' players, e.g. '3; 6 from 24'") from None
+        field, top = form_number(players, 6) if players else 1, form_number(places, 6)
+        if field is None or top is None:
+            raise ValueError(f"{part!r}: write places, or places 'from' players, e.g. '3; 6 from 24'")
+        sizes.append((field, top))
     return tuple(sizes)
 
 

@@ -6,7 +6,10 @@ of its own; what the run does there is rotation.desk.events.planning.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from models.event import normalise_name
+from models.schedule import Schedule
 from optimizer.leaving import NameRefused, arriving, leaving
 from rotation.desk.events.service import DayMoved, DeskError, NotFound, Planner, changing, current_version, load_event
 from rotation.desk.events.settings import EventSettings, FieldErrors, check_time_limit
@@ -66,11 +69,14 @@ def start_replan(
     time_limit: float,
     include_released: bool = False,
     base: int | None = None,
+    confirm: bool = False,
 ) -> int:
     """Re-plan the rounds from `from_round` on, with who leaves and who arrives then. Returns the run.
-    A round released to the room is re-planned only when the director includes the released rounds."""
+    A round released to the room is re-planned only when the director includes the released rounds; and
+    someone who leaves while seated in a released round before `from_round`, not played yet, only when the
+    director confirms they play it first (LeaverSeated otherwise)."""
     with changing(store, event_id, base) as (_, version):
-        request = _replan_request(store, version, from_round, leave, arrive, time_limit, include_released)
+        request = _replan_request(store, version, from_round, leave, arrive, time_limit, include_released, confirm)
         run_id = store.add_run(event_id, request, time_limit, planner.desk)
     return _launch(store, planner, run_id)
 
@@ -83,6 +89,7 @@ def _replan_request(
     arrive: list[str],
     time_limit: float,
     include_released: bool,
+    confirm: bool,
 ) -> ReplanRequest:
     event_id = version.event_id
     schedule = version.schedule()
@@ -105,12 +112,45 @@ def _replan_request(
         add = arriving(schedule, [name for name in arrive if normalise_name(name)])
     except NameRefused as error:
         raise DeskError(str(error), field=error.side, status=422) from None
+    in_room = set(store.released_rounds(event_id))
+    seated = seated_before(schedule, version.played, from_round, drop)
+    if not confirm and any(number in in_room for _, number in seated):
+        raise LeaverSeated([(name, number) for name, number in seated if number in in_room])
     request = ReplanRequest(base_version=version.id, played=from_round - 1, drop=list(drop), add=list(add))
     try:
         check_time_limit(time_limit)
     except FieldErrors as error:
         raise DeskError(error.errors["time_limit"], field="time_limit", status=422) from None
     return request
+
+
+def seated_before(schedule: Schedule, played: int, from_round: int, leavers: Iterable[str]) -> list[tuple[str, int]]:
+    """(player, round) for each of `leavers` seated in a round after the `played` ones and before
+    `from_round`: a re-plan from `from_round` has them play it first."""
+    return [
+        (name, number)
+        for name in leavers
+        for number in range(played + 1, from_round)
+        if any(name in table.players for table in schedule.rounds[number - 1].tables)
+    ]
+
+
+class LeaverSeated(DeskError):
+    """Someone who leaves is seated in a released round before the one the re-plan starts at, not played
+    yet: the room has them there. The director chooses: re-plan from that round, released rounds included
+    (they leave before it), or confirm they play it first."""
+
+    def __init__(self, seated: list[tuple[str, int]]):
+        self.seated, self.start = seated, min(number for _, number in seated)
+        who = "; ".join(f"{name} is seated in round {number}" for name, number in seated)
+        super().__init__(
+            f"{who}, released to the room and not played yet: re-plan from round {self.start} with "
+            f"include_released (they leave before it), or confirm (they play round {self.start} first)",
+            field="leave",
+        )
+
+    def state(self) -> dict:
+        return {"seated": [{"player": name, "round": number} for name, number in self.seated], "from_round": self.start}
 
 
 def _released_words(released: list[int]) -> str:

@@ -6,18 +6,20 @@ without its key (rotation.desk.security.PUBLIC); they read, never change, and sh
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field
 
 from models.event import loose_key, name_key
+from models.schedule import Round, Schedule
 from rotation.desk.deps import (
     HERE,
     TEMPLATES,
     FormNumber,
     Id,
+    JsonIn,
     Text,
     desk_of,
     form_id,
@@ -242,12 +244,27 @@ def phone(request: Request, public_id: str, q: str = "", player: str = ""):
             "player": player,
             "name": name,
             "now": day[now - 1] if day else None,
+            "now_changed": bool(day) and _place_changed(seated, schedule, now, name),
             "coming": day[now:],  # released, not yet played: the rest of a session released at once
             "earlier": list(reversed(day[: now - 1])),
             "released": seated.last,
             "stamp": seated.stamp,
         },
     )
+
+
+def _place_changed(seated: room.Room, schedule: Schedule | None, number: int, name: str | None) -> bool:
+    """Whether the player's place in released round `number` (table, seat and tablemates, or sitting out
+    or not here) differs from when the round was released: a player who looked before must look again."""
+    released = seated.released.get(number)
+    if released is None or schedule is None or name is None:
+        return False
+
+    def place(round_: Round) -> tuple:
+        table = next((t for t in round_.tables if name in t.players), None)
+        return (table.table, tuple(table.players)) if table is not None else (name in round_.sit_outs,)
+
+    return place(released) != place(schedule.rounds[number - 1])
 
 
 @router.get("/e/{public_id}/me/state.json")
@@ -271,18 +288,20 @@ class RoomOut(BaseModel):
     timer: dict
 
 
-class ReleaseIn(BaseModel):
+class ReleaseIn(JsonIn):
     round: int = Field(description="The next round, or a released one again (which clears its change flags).")
 
 
-class TimerIn(BaseModel):
-    action: str = Field(description="start, pause, extend or reset")
-    minutes: float = Field(default=5, description="For extend: the minutes added.")
+class TimerIn(JsonIn):
+    action: Literal["start", "pause", "extend", "reset"]
+    minutes: float = Field(
+        default=5, ge=room.EXTEND[0], le=room.EXTEND[1], description="For extend: the minutes added."
+    )
 
 
-class RoomIn(BaseModel):
-    minutes: float = Field(description="How long a round lasts.")
-    pace: float = Field(description="Seconds a projector page stays up.")
+class RoomIn(JsonIn):  # the bounds in the schema too, so a request it allows is one the desk takes
+    minutes: float = Field(ge=room.MINUTES[0], le=room.MINUTES[1], description="How long a round lasts.")
+    pace: float = Field(ge=room.PACE[0], le=room.PACE[1], description="Seconds a projector page stays up.")
 
 
 def room_out(request: Request, event_id: Id) -> RoomOut:
@@ -316,14 +335,14 @@ def post_release(request: Request, event_id: Id, body: ReleaseIn) -> RoomOut:
 
 
 @api.post("/events/{event_id}/release/session")
-def post_release_session(request: Request, event_id: int) -> RoomOut:
+def post_release_session(request: Request, event_id: Id) -> RoomOut:
     """The next session of a multi-session event goes to the room as a unit."""
     desk = desk_of(request)
     room.release_session(desk.store, event_id, desk.clock())
     return room_out(request, event_id)
 
 
-class WithdrawIn(BaseModel):
+class WithdrawIn(JsonIn):
     round: int | None = Field(
         default=None, description="The latest released round as you read it: taken back only while it still is."
     )

@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field, StrictInt
 from models.scores import Card, Standings
 from models.text import Name
 from rotation import scoring
-from rotation.desk.deps import Id, QueryId, desk_of
+from rotation.desk.deps import Id, JsonIn, QueryId, desk_of
 from rotation.desk.scores import service as scores
 from rotation.desk.series import service as series
 from rotation.printing.standings_pages import footnotes
@@ -28,7 +28,7 @@ BASE_ENTRY = Field(
 )
 
 
-class CardIn(BaseModel):
+class CardIn(JsonIn):
     round: int = Field(description="A round marked played.")
     table: int
     base_entry: int | None = BASE_ENTRY
@@ -38,7 +38,7 @@ class CardIn(BaseModel):
     )
 
 
-class GameIn(BaseModel):
+class GameIn(JsonIn):
     """One game's result as the games file writes it: seat letters, yes/no, empty where it does not apply."""
 
     game: StrictInt = Field(ge=1, description="The game within the round, from 1.")
@@ -52,7 +52,7 @@ class GameIn(BaseModel):
     error: str = Field(default="", description="Who called Mah Jongg in error.")
 
 
-class GamesIn(BaseModel):
+class GamesIn(JsonIn):
     round: int = Field(description="A round marked played.")
     table: int
     base_entry: int | None = BASE_ENTRY
@@ -92,7 +92,7 @@ class StandingsOut(BaseModel):
     footnotes: list[str] = Field(description="What the signs mean (* sat out, ³ three-handed, ...) and the tie rule.")
 
 
-class ScreenIn(BaseModel):
+class ScreenIn(JsonIn):
     show: bool = Field(description="True: the projector shows the standings until the next round is released.")
     top: int | None = Field(default=None, description="Only the top places, ties included (None: everyone).")
     series: bool = Field(
@@ -160,7 +160,7 @@ def post_card(request: Request, event_id: Id, body: CardIn) -> EnteredOut:
         422: {"description": "A game cannot have happened: `problems` names each game's box and why."},
     },
 )
-def post_games(request: Request, event_id: int, body: GamesIn) -> EnteredOut:
+def post_games(request: Request, event_id: Id, body: GamesIn) -> EnteredOut:
     """Enter a table's round as game results, scored by the event's rules (a correction keeps the old card)."""
     store = desk_of(request).store
     results = {game.game: game.model_dump(exclude={"game"}) for game in body.games}

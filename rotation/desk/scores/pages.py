@@ -13,13 +13,13 @@ from models.event import name_key
 from models.rules import SIT_OUT_RULE, Rules
 from models.scores import Card
 from rotation import scoring
-from rotation.desk.deps import BaseDep, Id, QueryId, desk_of, form_id, local_time, page, pages_router
+from rotation.desk.deps import BaseDep, Id, QueryId, desk_of, form_id, form_number, local_time, page, pages_router
 from rotation.desk.events import changes, service
 from rotation.desk.scores import service as scores
 from rotation.files.gamesheet import RESULT_COLUMNS, game_cells
 from rotation.files.output import SIT_OUT_WORDS
 from rotation.printing.typeface import widest_word_em
-from rotation.scoring.games import second_looks
+from rotation.scoring.games import read_game, second_looks
 
 router = pages_router()
 # A game result's boxes in the games file's order, the keyboard's: (column, label, width in characters)
@@ -64,7 +64,16 @@ class NowRow:
     name: str
     points: tuple[int, ...]
     total: int
-    differs: tuple[bool, ...] = ()  # each game: the typed box says otherwise
+    differs: tuple[bool, ...]  # each game: the typed box says otherwise
+
+
+@dataclass(frozen=True)
+class NowResult:
+    """A game result's box (Winner, Value, ...) across the card's games as it is now, read only."""
+
+    label: str
+    cells: tuple[str, ...]
+    differs: tuple[bool, ...]  # each game: the typed box says otherwise
 
 
 @dataclass(frozen=True)
@@ -79,6 +88,7 @@ class CardForm:
     looks: tuple[str, ...] = ()  # a plain card's games worth a second look (scoring.games.second_looks)
     base: str = "0"  # the entry the form is made from (the newest; 0: none), sent back as `base_entry`
     now: tuple[NowRow, ...] = ()  # the card as it is now, beside what was typed, when the typed one came too late
+    now_results: tuple[NowResult, ...] = ()  # and its game results, when the card takes them
     carried: bool = False  # the boxes hold the entry made before the table's seating changed, to confirm
 
     @property
@@ -117,28 +127,66 @@ def card_form(
     corrections = max(0, len(table.entries) - 1)
     base = str(latest.id if latest is not None else 0)
     now: tuple[NowRow, ...] = ()
+    now_results: tuple[NowResult, ...] = ()
     if refused is not None and refused.moved and latest is not None:
         now = _now_rows(latest.card, typed if typed is not None and entry == "points" else {})
+        if entry == "games":
+            now_results = _now_results(latest.card, typed or {})
     elif refused is not None:
         base = refused.base
     return CardForm(
-        table.table, tuple(rows), status, entered, corrections, entry, games, looks, base, now, carried and not typed
+        table.table,
+        tuple(rows),
+        status,
+        entered,
+        corrections,
+        entry,
+        games,
+        looks,
+        base,
+        now,
+        now_results,
+        carried and not typed,
     )
 
 
 def _now_rows(card: Card, typed: dict[int, tuple[str, ...]]) -> tuple[NowRow, ...]:
-    """The card as it is now, seat by seat, each game marked where the typed box says otherwise."""
+    """The card as it is now, seat by seat, each game marked where the typed box says otherwise (a seat with
+    no typed boxes, as on a game-result card, is marked nowhere)."""
     totals = card.totals()
-    return tuple(
-        NowRow(
-            SEAT_LETTERS[seat],
-            name,
-            tuple(card.points[seat]),
-            totals[name],
-            tuple(box.strip() != str(points) for box, points in zip(typed.get(seat, ()), card.points[seat])),
-        )
-        for seat, name in enumerate(card.players)
-    )
+    rows = []
+    for seat, name in enumerate(card.players):
+        boxes = typed.get(seat)
+        points = tuple(card.points[seat])
+        differs = tuple(boxes is not None and boxes[g].strip() != str(p) for g, p in enumerate(points))
+        rows.append(NowRow(SEAT_LETTERS[seat], name, points, totals[name], differs))
+    return tuple(rows)
+
+
+def _now_results(card: Card, typed: dict[int, tuple[str, ...]]) -> tuple[NowResult, ...]:
+    """The card's game results as they are now, a row per box that is filled in or typed otherwise; each box
+    compared as the games file writes it (typed "Yes " is "yes"), or as typed when it does not read as a game."""
+    stored = {game.game: game_cells(game) for game in card.games}
+    numbers = range(1, len(card.points[0]) + 1) if card.points else range(0)
+    said = {number: _as_written(card, number, typed.get(number, ())) for number in numbers}
+    rows = []
+    for column, label, _ in GAME_BOXES:
+        cells = tuple(stored.get(number, {}).get(column, "") for number in numbers)
+        differs = tuple(said[number].get(column, "") != cell for number, cell in zip(numbers, cells))
+        if any(cells) or any(differs):
+            rows.append(NowResult(label, cells, differs))
+    return tuple(rows)
+
+
+def _as_written(card: Card, number: int, boxes: tuple[str, ...]) -> dict[str, str]:
+    """A typed game of the card's table: its boxes as the games file would write them (empty when nothing was typed)."""
+    cells = dict(zip(RESULT_COLUMNS, (box.strip() for box in boxes)))
+    if not any(cells.values()):
+        return {}
+    try:
+        return game_cells(read_game(card.round, card.table, number, cells))
+    except scoring.CardRefused:
+        return cells
 
 
 @dataclass(frozen=True)
@@ -265,7 +313,9 @@ async def enter_card(request: Request, event_id: Id, round_number: Id, table_num
     form = await request.form()
     fields = {key: value for key, value in form.items() if isinstance(value, str)}
     store, games = desk_of(request).store, range(1, day.rules.games_per_round + 1)
-    seats = sorted({int(key.split("-")[1]) for key in fields if key.startswith("name-") and key[5:].isdigit()})
+    seats = sorted(
+        {seat for key in fields if key.startswith("name-") and (seat := form_number(key[5:], 2)) is not None}
+    )
     names = {seat: fields[f"name-{seat}"] for seat in seats}
     typed: dict[int, tuple[str, ...]]
     posted = "games" if any(key.startswith("game-") for key in fields) else "points"
@@ -344,7 +394,7 @@ def card_history(request: Request, event_id: Id, round_number: Id, table_number:
 
 
 @router.get("/events/{event_id}/rules", response_class=HTMLResponse)
-def rules_page(request: Request, event_id: int):
+def rules_page(request: Request, event_id: Id):
     """The event's rule sheet, to print and pin up: the scoring lines, the three-handed and sit-out rules."""
     settings = service.load_event(desk_of(request).store, event_id).settings
     rules = settings.rules

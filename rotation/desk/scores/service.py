@@ -293,8 +293,10 @@ def screen_standings(store: Store, event_id: int) -> Standings | None:
 
 def screen_stamp(store: Store, event_id: int) -> str:
     """Changes whenever the projector's standings would: shown or not, a card entered, or (a night of a
-    series) the series' rule saved."""
+    series) the series' rule or its roster saved (a guest made a member, guests ranked or left out)."""
     series = load_event(store, event_id).settings.series
-    rule = store.series_standings_rule(series) if series else None
-    saved = "" if rule is None else "-" + hashlib.sha256(stored_json(rule).encode()).hexdigest()[:8]
-    return store.cards_stamp(event_id) + saved
+    if not series:
+        return store.cards_stamp(event_id)
+    rule, roster = store.series_standings_rule(series), store.series_roster(series)
+    saved = (stored_json(rule) if rule is not None else "") + stored_json(roster)
+    return store.cards_stamp(event_id) + "-" + hashlib.sha256(saved.encode()).hexdigest()[:8]

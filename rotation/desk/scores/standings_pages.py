@@ -7,13 +7,20 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from models.scores import RoundMark, Standings
-from rotation.desk.deps import Id, QueryId, Text, desk_of, page, pages_router
+from rotation.desk.deps import Id, QueryId, Text, desk_of, form_number, page, pages_router
 from rotation.desk.events import service
 from rotation.desk.scores import service as scores
 from rotation.desk.scores.pages import day_scores
 from rotation.desk.series import service as series
 from rotation.files.gamesheet import games_csv
-from rotation.printing.season_standings_pages import place, rule_words, score_text, season_heading, season_notes
+from rotation.printing.season_standings_pages import (
+    place,
+    rule_words,
+    score_text,
+    season_heading,
+    season_notes,
+    season_title,
+)
 from rotation.printing.standings_pages import (
     cell,
     folded_cell,
@@ -108,9 +115,9 @@ def screen_toggle(request: Request, event_id: Id, show: Text = "", top: Text = "
     """The projector shows the night's standings, or with what=series the series', or the round's tables."""
     store = desk_of(request).store
     try:
-        if top.strip() and not top.strip().isdigit():
+        places = form_number(top, 4)
+        if top.strip() and places is None:
             raise service.DeskError(f"{top.strip()!r} is not a number of places", field="screen", status=422)
-        places = int(top) if top.strip() else None
         if show == "yes" and what == "series":
             series.show_series(store, event_id, places)
         else:
@@ -168,12 +175,15 @@ def screen_context(request: Request, event_id: Id) -> dict:
     store = desk_of(request).store
     season = series.screen_season(store, event_id)
     if season is not None:
+        # the general note, and the guests' line: a guest who looks for their name reads why it is not there
+        notes = season_notes(season)
         return {
             "season": season,
             "standings": None,
-            "standings_heading": season_heading(season),
+            "standings_heading": season_heading(season),  # the page's label, beside its number
+            "standings_title": season_title(season),  # the title line's, which must not be cut short
             "season_rows": [(place(row), row, score_text(season, row)) for row in season.rows],
-            "standings_notes": season_notes(season)[:1],
+            "standings_notes": notes[:1] + (notes[-1:] if season.left_out else []),
             "standings_stamp": scores.screen_stamp(store, event_id),
         }
     table = scores.screen_standings(store, event_id)
@@ -187,6 +197,7 @@ def screen_context(request: Request, event_id: Id) -> dict:
         "season": None,
         "standings": table,
         "standings_heading": heading(table) if table else "",
+        "standings_title": heading(table) if table else "",
         "standings_heads": heads,
         "standings_rows": rows,
         "standings_notes": notes,

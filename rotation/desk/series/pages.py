@@ -10,8 +10,9 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field, ValidationError
 
-from rotation.desk.deps import desk_of, page, pages_router
+from rotation.desk.deps import JsonIn, desk_of, form_id, page, pages_router
 from rotation.desk.events.settings import FieldErrors
+from rotation.desk.numbers import form_number
 from rotation.desk.series import service as series
 from rotation.desk.series.service import StandingsChoice
 from rotation.desk.storage import RosterMember
@@ -57,6 +58,7 @@ def _series_page(request: Request, name: str, choice: StandingsChoice, errors=No
         choice=choice,
         saved=saved,
         saved_words=rule_words(saved.rule, saved.min_games, saved.best),
+        base_rule=series.rule_tag(saved),
         season=season,
         left_out=standings.left_out if standings else (),
         standings_error=standings_error,
@@ -78,13 +80,17 @@ async def next_night(request: Request, name: str):
     guests, rounds_text = str(data.get("guests", "")), str(data.get("rounds", ""))
     form = {"present": present, "join": join, "guests": guests, "rounds": rounds_text}
     desk = desk_of(request)
+    base = form_id(str(data.get("base_night", "")))
     try:
         rounds = _rounds(rounds_text)
-        event_id = series.next_night(desk.store, desk.planner, name, present, guests, rounds, join)
+        event_id = series.next_night(desk.store, desk.planner, name, present, guests, rounds, join, base)
     except FieldErrors as error:
         return _series_page(
             request, name, series.saved_choice(desk.store, name), errors=error.errors, form=form, status=422
         )
+    except series.SeriesMoved as moved:  # the page as the series is now, what was ticked and typed kept
+        choice = series.saved_choice(desk.store, name)
+        return _series_page(request, name, choice, errors={"present": str(moved)}, form=form, status=409)
     return RedirectResponse(f"/events/{event_id}", status_code=303)
 
 
@@ -121,27 +127,31 @@ async def save_rule(request: Request, name: str):
     """The series' standings rule saved as its setting (the rule form's values)."""
     data = await request.form()
     fields = {key: str(data.get(key, "")).strip() for key in ("rule", "min_games", "best")}
+    store = desk_of(request).store
+    wrong = [key for key in ("min_games", "best") if fields[key] and form_number(fields[key], 6) is None]
+    if wrong:  # digits only: pydantic would read '1_0' and '3.0' as numbers
+        message = RULE_FIELDS[wrong[0]].format(fields[wrong[0]])
+        return _series_page(request, name, series.saved_choice(store, name), errors={"rule": message}, status=422)
     try:
         choice = StandingsChoice.model_validate({key: value for key, value in fields.items() if value})
-        series.save_choice(desk_of(request).store, name, choice)
+        series.save_choice(store, name, choice, str(data.get("base_rule", "")) or None)
     except ValidationError as error:
         field = str(error.errors()[0]["loc"][0])
         message = RULE_FIELDS.get(field, "{!r} is not a rule").format(fields.get(field, ""))
-        return _series_page(
-            request, name, series.saved_choice(desk_of(request).store, name), errors={"rule": message}, status=422
-        )
+        return _series_page(request, name, series.saved_choice(store, name), errors={"rule": message}, status=422)
     except FieldErrors as error:
         return _series_page(request, name, choice, errors={"rule": error.errors["best"]}, status=422)
+    except series.SeriesMoved as moved:  # the rule saved meanwhile, shown with the one asked for
+        return _series_page(request, name, choice, errors={"rule": str(moved)}, status=409)
     return RedirectResponse(f"/series/{quote(name, safe='')}", status_code=303)
 
 
 def _rounds(text: str) -> int | None:
     if not text.strip():
         return None
-    try:
-        return int(text.strip())
-    except ValueError:
-        raise FieldErrors({"rounds": f"{text.strip()!r} is not a whole number of rounds"}) from None
+    if (rounds := form_number(text, 4)) is None:
+        raise FieldErrors({"rounds": f"{text.strip()!r} is not a whole number of rounds"})
+    return rounds
 
 
 @router.get("/series/{name:path}/standings/{what}")
@@ -173,11 +183,17 @@ def _attachment(filename: str) -> dict[str, str]:
 # ---- JSON endpoints ------------------------------------------------------------------------------
 
 
-class NextNight(BaseModel):
+class NextNight(JsonIn):
     present: list[str] = Field(default=[], description="The series' members here tonight.")
     join: list[str] = Field(default=[], description="Guests of earlier nights here tonight, members from now on.")
     guests: list[str] = Field(default=[], description="Guests, who are not members of the series.")
     rounds: int | None = Field(default=None, description="Rounds tonight (default: as the last night).")
+    base_night: int | None = Field(
+        default=None,
+        description="The series' last night (its event id) as you read it: if another night was planned since, "
+        "nothing is stored and the answer is 409 with `last_night` and `nights` as they are now. Left out: "
+        "whatever night is last.",
+    )
 
 
 @api.post("/series/{name:path}/next")
@@ -185,7 +201,9 @@ def next_night_json(request: Request, name: str, body: NextNight) -> JSONRespons
     """The next night of the series for tonight's attendance, its plan started against the series so far."""
     desk = desk_of(request)
     guests = "\n".join(body.guests)
-    event_id = series.next_night(desk.store, desk.planner, name, body.present, guests, body.rounds, body.join)
+    event_id = series.next_night(
+        desk.store, desk.planner, name, body.present, guests, body.rounds, body.join, body.base_night
+    )
     return JSONResponse({"event": event_id, "url": f"/events/{event_id}"}, status_code=201)
 
 
@@ -210,17 +228,33 @@ def rank_guests_json(request: Request, name: str, body: GuestsRanked) -> GuestsR
     return body
 
 
+class RuleOut(StandingsChoice):
+    rule_version: str = Field(description="The saved rule, named: send it as `base_rule` with the next save.")
+
+
+BaseRule = Annotated[
+    str | None,
+    Query(
+        max_length=64,
+        description="The saved rule's `rule_version` as you read it (GET .../rule): if a rule was saved since, "
+        "nothing is stored and the answer is 409 with `rule` and `rule_version` as they are now. Left out: the "
+        "rule replaces whatever is saved.",
+    ),
+]
+
+
 @api.put("/series/{name:path}/rule")
-def save_rule_json(request: Request, name: str, body: StandingsChoice) -> StandingsChoice:
+def save_rule_json(request: Request, name: str, body: StandingsChoice, base_rule: BaseRule = None) -> RuleOut:
     """The series' standings rule from now on: the series page, its files and the projector rank by it."""
-    series.save_choice(desk_of(request).store, name, body)
-    return body
+    series.save_choice(desk_of(request).store, name, body, base_rule)
+    return RuleOut(**body.model_dump(), rule_version=series.rule_tag(body))
 
 
 @api.get("/series/{name:path}/rule")
-def rule_json(request: Request, name: str) -> StandingsChoice:
+def rule_json(request: Request, name: str) -> RuleOut:
     series.series_view(desk_of(request).store, name)  # NotFound for a series with no night
-    return series.saved_choice(desk_of(request).store, name)
+    saved = series.saved_choice(desk_of(request).store, name)
+    return RuleOut(**saved.model_dump(), rule_version=series.rule_tag(saved))
 
 
 @api.get("/series/{name:path}/standings")

@@ -13,11 +13,12 @@ anyone else who played on a night.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
-from itertools import combinations
 
 from models import SeasonRule, SeasonStandings, Standings
 from models.event import name_key, normalise_name
+from optimizer.seats import from_schedule, pair_counts
 from rotation.desk.events import runs, service
 from rotation.desk.events.service import DeskError, NotFound, Planner
 from rotation.desk.events.settings import EventSettings, FieldErrors, names_table
@@ -52,6 +53,18 @@ class SeriesView:
     roster: Roster
 
 
+class SeriesMoved(DeskError):
+    """A change of the series made from a state of it that is no longer so (another tab planned the next
+    night, or saved the rule): nothing is stored, and the answer carries the series as it is now."""
+
+    def __init__(self, message: str, field: str, now: dict):
+        super().__init__(message, field=field, status=409)
+        self.now = now
+
+    def state(self) -> dict:
+        return self.now
+
+
 def series_view(store: Store, name: str) -> SeriesView:
     """The series' nights, oldest first, and every player's nights and opponents (NotFound when none). A
     player who came only among a night's guests and is not on the roster is a guest, not a member: met by
@@ -80,11 +93,13 @@ def series_view(store: Store, name: str) -> SeriesView:
         version = service.current_version(store, night.event)
         if version is None:
             continue
-        for round_ in version.schedule().rounds:
-            for table in round_.tables:
-                for a, b in combinations(map(name_key, table.players), 2):
-                    met.setdefault(a, set()).add(b)
-                    met.setdefault(b, set()).add(a)
+        schedule = version.schedule()
+        if not schedule.rounds:
+            continue
+        keys = [name_key(player) for player in schedule.players]
+        for p, q in pair_counts(from_schedule(schedule), len(keys))[0].tolist():  # the builders' one count
+            met.setdefault(keys[p], set()).add(keys[q])
+            met.setdefault(keys[q], set()).add(keys[p])
     for member in roster.members:  # the roster's spelling and number; a night's list comes after it
         key = name_key(member.name)
         spelled.setdefault(key, member.name)
@@ -155,13 +170,38 @@ def next_night(
     guests_text: str,
     rounds: int | None = None,
     join: list[str] | None = None,
+    base_night: int | None = None,
 ) -> int:
     """A new night of the series for tonight's attendance (the members ticked, the earlier nights' guests
     who come tonight and `join` the series as members, then the guests, one per line), with the last
     night's settings, and its plan started against the series so far; the guests who join are on the
     roster in the same change. Returns the event. FieldErrors names the field a problem is about
-    ('present', 'join', 'guests', 'rounds')."""
-    view = series_view(store, name)
+    ('present', 'join', 'guests', 'rounds'); SeriesMoved when `base_night` (the last night as its maker saw
+    it; None: whatever is last) is no longer the last (another tab planned a night since). The series is
+    read and the night stored in one transaction, so two next nights made from one night never both land."""
+    with store.change():  # what was read is still so when the night and the guests who join are stored
+        view = series_view(store, name)
+        last_night = view.nights[-1].event.id
+        if base_night is not None and base_night != last_night:
+            raise SeriesMoved(
+                f"the series has a newer night ({view.nights[-1].label}) than the one you planned from: "
+                "check tonight's attendance against it, then plan again",
+                "present",
+                {"last_night": last_night, "nights": [night.event.id for night in view.nights]},
+            )
+        settings, joining = _tonight(view, name, present, guests_text, rounds, join or [])
+        if any(joining):
+            add_members(store, name, [RosterMember(name=player) for player in joining if player])
+        event_id = service.create_event(store, settings)
+    runs.start_plan(store, planner, event_id)
+    return event_id
+
+
+def _tonight(
+    view: SeriesView, name: str, present: list[str], guests_text: str, rounds: int | None, join: list[str]
+) -> tuple[EventSettings, list[str | None]]:
+    """The next night's settings from tonight's attendance, and the returning guests who join (FieldErrors
+    beside 'present', 'join', 'guests' or 'rounds')."""
     members = {name_key(member.name): member.name for member in view.members if not member.guest}
     guests_before = {name_key(member.name): member.name for member in view.members if member.guest}
     unknown = [player for player in present if name_key(player) not in members]
@@ -169,9 +209,9 @@ def next_night(
         was_guest = " (a guest before: tick them under the returning guests to make them a member)"
         said = was_guest if name_key(unknown[0]) in guests_before else ""
         raise FieldErrors({"present": f"{unknown[0]!r} is not a member of the series{said}"})
-    joining = [guests_before.get(name_key(player)) for player in join or []]
+    joining = [guests_before.get(name_key(player)) for player in join]
     if None in joining:
-        stranger = (join or [])[joining.index(None)]
+        stranger = join[joining.index(None)]
         raise FieldErrors({"join": f"{stranger!r} is no returning guest of the series: add new members above"})
     try:
         guests = list(names_table(guests_text).names) if guests_text.strip() else []
@@ -198,12 +238,7 @@ def next_night(
         }
     )
     _placed_for_attendance(settings)
-    with store.change():  # the guests who join and the night: both or neither
-        if any(joining):
-            add_members(store, name, [RosterMember(name=player) for player in joining if player])
-        event_id = service.create_event(store, settings)
-    runs.start_plan(store, planner, event_id)
-    return event_id
+    return settings, joining
 
 
 def _ids_tonight(view: SeriesView, tonight: list[str]) -> dict[str, str]:
@@ -227,13 +262,28 @@ def saved_choice(store: Store, name: str) -> StandingsChoice:
     return store.series_standings_rule(name) or StandingsChoice()
 
 
-def save_choice(store: Store, name: str, choice: StandingsChoice) -> None:
+def rule_tag(choice: StandingsChoice) -> str:
+    """The saved rule, named: a digest of it. The rule is saved from the tag its maker read (`base_rule`)."""
+    return hashlib.sha256(choice.model_dump_json().encode()).hexdigest()[:16]
+
+
+def save_choice(store: Store, name: str, choice: StandingsChoice, base_rule: str | None = None) -> None:
     """The series' standings rule from now on (NotFound for a series with no night; FieldErrors 'best'
-    for the best nights without their number)."""
-    series_view(store, name)
-    if choice.rule is SeasonRule.BEST and not choice.best:
-        raise FieldErrors({"best": "give the number of nights that count"})
-    store.set_series_standings_rule(name, choice)
+    for the best nights without their number; SeriesMoved when `base_rule`, the tag of the saved rule as
+    its maker read it, is no longer the saved one's: another tab saved a rule since). Read and written in
+    one transaction."""
+    with store.change():
+        series_view(store, name)
+        saved = saved_choice(store, name)
+        if base_rule is not None and base_rule != rule_tag(saved):
+            raise SeriesMoved(
+                "the series' rule was saved in another tab meanwhile; here it is now: choose again",
+                "rule",
+                {"rule": saved.model_dump(mode="json"), "rule_version": rule_tag(saved)},
+            )
+        if choice.rule is SeasonRule.BEST and not choice.best:
+            raise FieldErrors({"best": "give the number of nights that count"})
+        store.set_series_standings_rule(name, choice)
 
 
 @dataclass(frozen=True)

@@ -97,7 +97,8 @@
       page.deck.style.columnCount = page.columns;
     }
     text("page-label", page.deck.dataset.label + (ofDeck.length > 1 ? " · page " + (ofDeck.indexOf(page) + 1) + " of " + ofDeck.length : ""));
-    text("page-number", pages.length > 1 ? "(" + (at + 1) + "/" + pages.length + ")" : "");
+    // every page counted, when the label's count is of one deck among others (the tables, then find your table)
+    text("page-number", pages.length > ofDeck.length ? "(" + (at + 1) + "/" + pages.length + ")" : "");
     if (pages.length > 1) turn = setTimeout(next, 1000 * parseFloat(body.dataset.pace));
   }
 
