@@ -419,6 +419,13 @@ def test_a_re_plan_from_a_released_round(rehearsal):
     expect(day.locator("#confirm-button")).to_have_text("Re-plan from round 2, released round included")
     assert len(r.api("GET", f"/api/events/{event_id}")["runs"]) == runs  # nothing started while it asks
     r.director_sees(day, "replan-asked")
+    day.click("#cancel")  # "Cancel: change nothing": back to the form, what was typed still in it
+    expect(day.locator("#leave")).to_have_value(leaver)
+    expect(day.locator("#arrive")).to_have_value(ARRIVES)
+    assert chooser.input_value() == "2" and day.input_value("#replan-form input[name=time_limit]") == "2"
+    assert len(r.api("GET", f"/api/events/{event_id}")["runs"]) == runs
+    day.click("#replan-form button[type=submit]")  # sent again as it stands: asked again
+    expect(day.locator("#confirm-button")).to_have_text("Re-plan from round 2, released round included")
     day.click("#confirm-button")
     proposals = day.locator("#proposals .proposal")
     expect(proposals.first).to_be_visible()
