@@ -590,3 +590,16 @@ def test_a_three_night_league_with_absences_and_a_returning_guest(rehearsal):
     expect(screen.locator("#page-label")).to_have_text(re.compile(r" · page \d of \d$"))  # said once: its one deck
     assert screen.inner_text("#page-number") == ""
     r.projector_sees(screen, "projector-season-members")
+
+    # Night 1's table 1 card corrected with night 3's season on the wall (its first game worth 20 more): the
+    # projector's season adds the correction, without a reload, as the series' standings have it.
+    seated = r.api("GET", f"/api/events/{nights[0]}/schedule")["rounds"][0]["tables"][0]["players"]
+    games = games_of(1, 1)
+    games[0]["value"] = str(int(games[0]["value"]) + 20)
+    r.api("POST", f"/api/events/{nights[0]}/games", json={"round": 1, "table": 1, "games": games})
+    standings = r.api("GET", f"/api/series/{quote(SERIES, safe='')}/standings")["season"]["rows"]
+    corrected = {row["player"]: row["total"] for row in standings}
+    assert any(corrected[name] != members[name] for name in seated)
+    for name in seated:
+        row = screen.locator("#standings .standing.season").filter(has=screen.get_by_text(name, exact=True))
+        expect(row.locator(".total")).to_have_text(str(corrected[name]))
