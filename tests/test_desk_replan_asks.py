@@ -102,3 +102,34 @@ def test_the_page_s_they_play_it_first_is_the_confirmation_the_json_route_asks_f
     assert kept["from_round"] == "3" and kept["confirm"] == "1"
     assert client.post(f"/events/{event_id}/replan", data=kept, follow_redirects=False).status_code == 303
     assert replans(db, event_id) == [3]
+
+
+def test_cancel_on_the_question_keeps_what_the_director_typed(db, client):
+    """ "Cancel: change nothing" on the question goes back to the event's page with the re-plan's form as it
+    was typed (the round, who leaves, who arrives, the seconds, the tick), and starts nothing."""
+    event_id, page = day(db, client)
+    typed = {
+        "csrf": token_of(page),
+        "from_round": "2",
+        "leave": "Player 03\nPlayer 07",
+        "arrive": "Nadia Late",
+        "time_limit": "3",
+    }
+    asked = client.post(f"/events/{event_id}/replan", data=typed)
+    assert "Round 2 is released to the room" in asked.text
+    cancel = html.unescape(re.search(r'<a href="([^"]*)" id="cancel">', asked.text).group(1))
+    back = client.get(cancel)
+    assert back.status_code == 200 and replans(db, event_id) == []
+    form = re.search(r'<form[^>]*id="replan-form".*?</form>', back.text, re.S).group(0)
+    assert re.search(r'<option value="2" selected>2 \(released\)</option>', form)
+    assert html.unescape(re.search(r'name="leave"[^>]*>([^<]*)</textarea>', form).group(1)) == typed["leave"]
+    assert re.search(r'name="arrive"[^>]*>([^<]*)</textarea>', form).group(1) == "Nadia Late"
+    assert form_of(form, 'id="replan-form"')["time_limit"] == "3"
+    assert 'id="include-released" >' in form  # not ticked, as typed
+
+    ticked = client.post(f"/events/{event_id}/replan", data={**typed, "from_round": "3", "include_released": "1"})
+    assert "Player 03 is seated in round 2; Player 07 is seated in round 2, not played yet" in ticked.text
+    cancel = html.unescape(re.search(r'<a href="([^"]*)" id="cancel">', ticked.text).group(1))
+    form = re.search(r'<form[^>]*id="replan-form".*?</form>', client.get(cancel).text, re.S).group(0)
+    assert re.search(r'<option value="3" selected>3</option>', form) and 'id="include-released" checked>' in form
+    assert replans(db, event_id) == []

@@ -128,3 +128,29 @@ def test_guests_are_ranked_in_the_series_standings_or_left_out_by_a_series_setti
     assert "Gail Guest" in [row["player"] for row in client.get(f"{API}/standings").json()["season"]["rows"]]
     client.put(f"{API}/rule", json={"rule": "average", "min_games": 4})
     assert client.get(API).json()["guests_ranked"] is True  # the rule and the roster are saved apart
+
+
+def test_a_correction_to_an_earlier_night_redraws_the_season_on_tonight_s_projector(client):
+    """Night 2's projector shows the season; night 1's table 1 card is corrected: the stamp the projector
+    polls changes, and the season it then shows adds the corrected card."""
+    members = names(8)
+    night1 = first_night(client, members)
+    score_round_one(client, night1)
+    night2 = planned(client, client.post(f"{API}/next", json={"present": members, "rounds": 1}))
+    score_round_one(client, night2)
+    assert client.put(f"/api/events/{night2}/screen/standings", json={"show": True, "series": True}).is_success
+    stamp = client.get(f"/e/{night2}/screen/state.json").json()["standings"]
+    table = client.get(f"/api/events/{night1}/schedule").json()["rounds"][0]["tables"][0]
+    last = table["players"][3]  # seat D: 10 points on night 1
+    season = {row["player"]: row["total"] for row in client.get(f"{API}/standings").json()["season"]["rows"]}
+    points = {name: [10 * (4 - seat), 0, 0, 0] for seat, name in enumerate(table["players"])}
+    points[last] = [110, 0, 0, -100]  # corrected: still 10 points, one game moved
+    assert client.post(f"/api/events/{night1}/cards", json={"round": 1, "table": 1, "points": points}).is_success
+    assert client.get(f"/e/{night2}/screen/state.json").json()["standings"] != stamp  # a correction, same totals
+    stamp = client.get(f"/e/{night2}/screen/state.json").json()["standings"]
+    points[last] = [90, 0, 0, 0]  # corrected again: 80 more points
+    assert client.post(f"/api/events/{night1}/cards", json={"round": 1, "table": 1, "points": points}).is_success
+    assert client.get(f"/e/{night2}/screen/state.json").json()["standings"] != stamp
+    screen = client.get(f"/e/{night2}/screen").text
+    shown = re.search(rf'<[^>]*class="name"[^>]*>{re.escape(last)}<.*?class="total[^"]*"[^>]*>(-?\d+)<', screen, re.S)
+    assert shown and int(shown.group(1)) == season[last] + 80

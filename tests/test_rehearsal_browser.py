@@ -419,6 +419,13 @@ def test_a_re_plan_from_a_released_round(rehearsal):
     expect(day.locator("#confirm-button")).to_have_text("Re-plan from round 2, released round included")
     assert len(r.api("GET", f"/api/events/{event_id}")["runs"]) == runs  # nothing started while it asks
     r.director_sees(day, "replan-asked")
+    day.click("#cancel")  # "Cancel: change nothing": back to the form, what was typed still in it
+    expect(day.locator("#leave")).to_have_value(leaver)
+    expect(day.locator("#arrive")).to_have_value(ARRIVES)
+    assert chooser.input_value() == "2" and day.input_value("#replan-form input[name=time_limit]") == "2"
+    assert len(r.api("GET", f"/api/events/{event_id}")["runs"]) == runs
+    day.click("#replan-form button[type=submit]")  # sent again as it stands: asked again
+    expect(day.locator("#confirm-button")).to_have_text("Re-plan from round 2, released round included")
     day.click("#confirm-button")
     proposals = day.locator("#proposals .proposal")
     expect(proposals.first).to_be_visible()
@@ -583,3 +590,16 @@ def test_a_three_night_league_with_absences_and_a_returning_guest(rehearsal):
     expect(screen.locator("#page-label")).to_have_text(re.compile(r" · page \d of \d$"))  # said once: its one deck
     assert screen.inner_text("#page-number") == ""
     r.projector_sees(screen, "projector-season-members")
+
+    # Night 1's table 1 card corrected with night 3's season on the wall (its first game worth 20 more): the
+    # projector's season adds the correction, without a reload, as the series' standings have it.
+    seated = r.api("GET", f"/api/events/{nights[0]}/schedule")["rounds"][0]["tables"][0]["players"]
+    games = games_of(1, 1)
+    games[0]["value"] = str(int(games[0]["value"]) + 20)
+    r.api("POST", f"/api/events/{nights[0]}/games", json={"round": 1, "table": 1, "games": games})
+    standings = r.api("GET", f"/api/series/{quote(SERIES, safe='')}/standings")["season"]["rows"]
+    corrected = {row["player"]: row["total"] for row in standings}
+    assert any(corrected[name] != members[name] for name in seated)
+    for name in seated:
+        row = screen.locator("#standings .standing.season").filter(has=screen.get_by_text(name, exact=True))
+        expect(row.locator(".total")).to_have_text(str(corrected[name]))

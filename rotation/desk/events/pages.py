@@ -8,6 +8,7 @@ schedule (schedule_pages.py).
 from __future__ import annotations
 
 from typing import Annotated
+from urllib.parse import urlencode
 
 from fastapi import Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -31,7 +32,29 @@ def back_to(event_id: Id, anchor: str = "") -> RedirectResponse:
 
 @router.get("/events/{event_id}", response_class=HTMLResponse)
 def event_page(request: Request, event_id: Id, version: QueryId = None):
-    return _event_page(request, event_id, version)
+    return _event_page(request, event_id, version, kept=_cancelled(request))
+
+
+DAY_FORMS = ("played", "replan", "swap", "move")  # the day's forms whose typed boxes a Cancel carries back
+ROUND_BOXES = ("rounds", "from_round", "round")  # their round choosers, numbers as the refused forms keep them
+
+
+def _cancelled(request: Request) -> dict | None:
+    """What a change that was asked about and cancelled had typed (the asking page's Cancel carries it back
+    in the address, _typed_back): shown in its form again, so Cancel loses nothing the director entered."""
+    query = request.query_params
+    if query.get("form") not in DAY_FORMS:
+        return None
+    return {name: form_number(value) if name in ROUND_BOXES else value for name, value in query.items()}
+
+
+def _typed_back(event_id: Id, field: str, fields: dict | None) -> str:
+    """The event's page at the form a change came from, with what was typed in it (`fields` but the
+    version it was made from): the asking page's Cancel."""
+    typed = {name: value for name, value in (fields or {}).items() if name != "base"}
+    if field not in DAY_FORMS or not typed:
+        return f"/events/{event_id}"
+    return f"/events/{event_id}?{urlencode({'form': field, **typed})}#{field}-form"
 
 
 def _moved(store, event_id: Id, base) -> list[str]:
@@ -155,7 +178,7 @@ def _day_action(request: Request, event_id: Id, field: str, action, fields: dict
             preview=asked.preview,
             action=request.url.path,
             fields={**(fields or {}), **asked.preview.get("fields", {})},
-            back=f"/events/{event_id}/history" if field == "restore" else f"/events/{event_id}",
+            back=f"/events/{event_id}/history" if field == "restore" else _typed_back(event_id, field, fields),
         )
     except service.DeskError as error:
         if isinstance(error, service.NotFound):

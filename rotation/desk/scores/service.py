@@ -30,6 +30,7 @@ from models import Schedule
 from models.rules import Rules
 from models.scores import Card, Standings
 from rotation import scoring
+from rotation.desk.events.runs import series_nights
 from rotation.desk.events.service import DeskError, current_version, load_event, one_change
 from rotation.desk.room.service import room
 from rotation.desk.storage import Store, stored_json
@@ -293,10 +294,14 @@ def screen_standings(store: Store, event_id: int) -> Standings | None:
 
 def screen_stamp(store: Store, event_id: int) -> str:
     """Changes whenever the projector's standings would: shown or not, a card entered, or (a night of a
-    series) the series' rule or its roster saved (a guest made a member, guests ranked or left out)."""
+    series) a card of any of its nights entered or corrected, a night's schedule changed, the series' rule
+    or its roster saved (a guest made a member, guests ranked or left out): the season adds up every night."""
     series = load_event(store, event_id).settings.series
     if not series:
         return store.cards_stamp(event_id)
     rule, roster = store.series_standings_rule(series), store.series_roster(series)
-    saved = (stored_json(rule) if rule is not None else "") + stored_json(roster)
+    nights = [
+        (night.id, night.current_version, store.cards_stamp(night.id)) for night, _ in series_nights(store, series)
+    ]
+    saved = (stored_json(rule) if rule is not None else "") + stored_json(roster) + repr(nights)
     return store.cards_stamp(event_id) + "-" + hashlib.sha256(saved.encode()).hexdigest()[:8]
