@@ -238,13 +238,14 @@ def measure_beside(cases: list[Case], folder: Path, args: argparse.Namespace, bu
     try:
         load = os.getloadavg()
         runs = [[run_one(case, folder, args.timeout) for case in cases] for _ in range(args.runs)]
+        ended = os.getloadavg()
     finally:
         for other in others:
             other.kill()
             other.wait()
     rows = [median_of([run[i] for run in runs]) for i in range(len(cases))]
     for row in rows:
-        row.update(busy=busy, load_at_start=load)
+        row.update(busy=busy, load_at_start=load, load_at_end=ended)
         print(json.dumps(row), flush=True)
     return rows
 
@@ -258,7 +259,8 @@ def longer_report(record: dict) -> str:
         f"Machine: {m.get('cpu')}, {m.get('cores_usable', m.get('cores'))} cores usable. Commit {m.get('commit')}, "
         f"{m.get('date')}. {record['runs']} runs of each case, the cases in turn within a run. 'Busy': two more "
         "processes `python -c 'while 1: pass'` beside every run. Repeats: each run's (the checker's count), in "
-        "the order run; CPU and wall: medians (s), start-up, check and writing included.",
+        "the order run; CPU and wall: medians (s), start-up, check and writing included. Load: the 1-minute load "
+        "average as the phase began (busy processes show in it only after a minute) and as it ended.",
         "",
         "| room, clock | load | "
         + " | ".join(f"repeats at {t} s" for t in LONGER_LIMITS)
@@ -272,7 +274,8 @@ def longer_report(record: dict) -> str:
         for name in dict.fromkeys(r["name"].replace(f", {r['time_limit']:g} s", "") for r in rows):
             by_limit = {r["time_limit"]: r for r in rows if r["name"].replace(f", {r['time_limit']:g} s", "") == name}
             at = [by_limit[t] for t in LONGER_LIMITS]
-            load = f"{'busy' if busy else 'as found'} ({at[0]['load_at_start'][0]:.1f})"
+            ended = at[0].get("load_at_end", [float("nan")])[0]
+            load = f"{'busy' if busy else 'as found'} ({at[0]['load_at_start'][0]:.1f} -> {ended:.1f})"
             repeats = [", ".join(str(run["repeats"]) for run in r["runs"]) for r in at]
             times = [f"{r['cpu_seconds']:g} / {r['wall_seconds']:g}" for r in at]
             lines.append(f"| {name} | {load} | " + " | ".join(repeats + times) + " |")
