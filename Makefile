@@ -96,6 +96,8 @@ bench-room: setup
 
 bench-limits: setup
 	$(BIN)/python -m benchmarks.limits
+	$(BIN)/python -m benchmarks.limits --rooms --runs 3
+	$(BIN)/python -m benchmarks.limits --longer --runs 3
 
 bench-frontier: setup
 	$(BIN)/python -m benchmarks.frontier

@@ -1,7 +1,7 @@
 """Every command at the room limits: wall time and peak memory beside its time limit.
 
-`python -m benchmarks.limits [--out DIR] [--only "NAME;..."] [--rooms] [--python PATH] [--timeout S] [--runs N]
-[--name NAME]` runs each command
+`python -m benchmarks.limits [--out DIR] [--only "NAME;..."] [--rooms | --longer] [--python PATH] [--timeout S]
+[--runs N] [--name NAME]` runs each command
 as the director would (`rotation ...` in a fresh process, one at a time; `--python` another checkout's
 interpreter, for a before/after) and writes limits.md and limits.json: the wall time
 (start-up, search, check and writing), the run's own clock where the command reports one ("Planned in"),
@@ -11,7 +11,11 @@ wall clock (2 workers) and on one worker's work clock (repeatable), plan also at
 more time gives no worse a day, and both stopped by SIGTERM 3 s into a 10 s run): each should end within its
 limit plus a second's tidy-up, in under 1 GB; a stopped one within a second of the signal. `--runs N` runs
 each case N times and reports the medians (wall, CPU, after the signal, peak) beside every run's figures;
-the repeats found are read from the report ("Repeats: N"). The input files a command
+the repeats found are read from the report ("Repeats: N"). `--longer` runs plan at 1, 5 and 10 s side by
+side (limits_longer.md: rooms whose answer still improves with time, on one worker's work clock and on the
+wall clock), the cases in turn within each run, first on the machine as found and then beside two busy
+processes that it starts and ends: more time should never give a worse day, and a repeatable run the same
+day whatever the load. The input files a command
 reads are made first and not timed. The machine's load average is recorded before and after.
 """
 
@@ -101,7 +105,10 @@ CASES = (
 )
 
 
-ROOMS = ((300, 100), (1000, 100), (124, 41), (2000, 8), (112, 37))
+ROOMS = ((300, 100), (1000, 100), (124, 41), (2000, 8), (112, 37), (400, 100))
+LONGER_ROOMS = ((300, 100), (100, 40))  # rooms whose answer still improves with time
+LONGER_LIMITS = (1, 5, 10)
+BUSY = "while 1: pass"  # a process that keeps one core busy
 
 
 def _room_cases() -> tuple[Case, ...]:
@@ -118,6 +125,18 @@ def _room_cases() -> tuple[Case, ...]:
                 cases.append(Case(f"{command} {players} x {rounds}, {limit} s, {clock}", args, limit))
             args = (command, *room, "--time-limit", "10", "--workers", "1", *quiet)
             cases.append(Case(f"{command} {players} x {rounds}, SIGTERM at 3 s", args, 10, terminate_after=3))
+    return tuple(cases)
+
+
+def _longer_cases() -> tuple[Case, ...]:
+    """plan at 1, 5 and 10 s on one worker's work clock (repeatable) and on the wall clock (2 workers)."""
+    cases = []
+    for players, rounds in LONGER_ROOMS:
+        for workers, clock in (("1", "work clock, 1 worker"), ("2", "wall clock, 2 workers")):
+            for limit in LONGER_LIMITS:
+                room = ("--players", str(players), "--rounds", str(rounds))
+                args = ("plan", *room, "--time-limit", str(limit), "--workers", workers, "-q")
+                cases.append(Case(f"plan {players} x {rounds}, {limit} s, {clock}", args, limit))
     return tuple(cases)
 
 
@@ -173,6 +192,7 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=900.0, help="seconds before a command is stopped")
     parser.add_argument("--python", default=sys.executable, help="the interpreter whose rotation is measured")
     parser.add_argument("--rooms", action="store_true", help="the large rooms of issue 54 (limits_rooms.md)")
+    parser.add_argument("--longer", action="store_true", help="1, 5 and 10 s side by side, quiet and busy")
     parser.add_argument("--runs", type=int, default=1, help="runs of each case; the medians are reported")
     parser.add_argument("--compare", nargs=2, metavar=("BEFORE.json", "AFTER.json"), help="write their side by side")
     parser.add_argument("--name", default="", help="the results' file name (default: limits or limits_rooms)")
@@ -183,14 +203,16 @@ def main() -> None:
         out.write_text(side_by_side(before, after, *args.compare), encoding="utf-8")
         return
     ROTATION[0] = args.python
-    cases = _room_cases() if args.rooms else CASES
+    cases = _longer_cases() if args.longer else _room_cases() if args.rooms else CASES
     chosen = [c for c in cases if not args.only or c.name in args.only.split(";")]
     load_before = os.getloadavg()
     rows = []
     with tempfile.TemporaryDirectory(prefix="rotation-limits-") as tmp:
         folder = Path(tmp)
         _apart_files(folder)
-        for case in chosen:
+        if args.longer:
+            rows = [*measure_beside(chosen, folder, args, busy=0), *measure_beside(chosen, folder, args, busy=2)]
+        for case in [] if args.longer else chosen:
             row = median_of([run_one(case, folder, args.timeout) for _ in range(args.runs)])
             print(json.dumps(row), flush=True)
             rows.append(row)
@@ -204,9 +226,60 @@ def main() -> None:
     }
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    name = args.name or ("limits_rooms" if args.rooms else "limits")
+    name = args.name or ("limits_longer" if args.longer else "limits_rooms" if args.rooms else "limits")
     (out / f"{name}.json").write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
-    (out / f"{name}.md").write_text(report(record), encoding="utf-8")
+    (out / f"{name}.md").write_text(longer_report(record) if args.longer else report(record), encoding="utf-8")
+
+
+def measure_beside(cases: list[Case], folder: Path, args: argparse.Namespace, busy: int) -> list[dict]:
+    """Each case `args.runs` times, the cases taken in turn within each run (so that a change in the
+    machine's load falls on all of them), beside `busy` processes that keep a core busy each (killed after)."""
+    others = [subprocess.Popen([sys.executable, "-c", BUSY]) for _ in range(busy)]
+    try:
+        load = os.getloadavg()
+        runs = [[run_one(case, folder, args.timeout) for case in cases] for _ in range(args.runs)]
+        ended = os.getloadavg()
+    finally:
+        for other in others:
+            other.kill()
+            other.wait()
+    rows = [median_of([run[i] for run in runs]) for i in range(len(cases))]
+    for row in rows:
+        row.update(busy=busy, load_at_start=load, load_at_end=ended)
+        print(json.dumps(row), flush=True)
+    return rows
+
+
+def longer_report(record: dict) -> str:
+    """Repeats at 1, 5 and 10 s side by side, each room and clock a line, quiet and beside busy processes."""
+    m = record["machine"]
+    lines = [
+        "# More time never gives a worse day: plan at 1, 5 and 10 s side by side",
+        "",
+        f"Machine: {m.get('cpu')}, {m.get('cores_usable', m.get('cores'))} cores usable. Commit {m.get('commit')}, "
+        f"{m.get('date')}. {record['runs']} runs of each case, the cases in turn within a run. 'Busy': two more "
+        "processes `python -c 'while 1: pass'` beside every run. Repeats: each run's (the checker's count), in "
+        "the order run; CPU and wall: medians (s), start-up, check and writing included. Load: the 1-minute load "
+        "average as the phase began (busy processes show in it only after a minute) and as it ended.",
+        "",
+        "| room, clock | load | "
+        + " | ".join(f"repeats at {t} s" for t in LONGER_LIMITS)
+        + " | "
+        + " | ".join(f"CPU / wall at {t} s" for t in LONGER_LIMITS)
+        + " |",
+        "|---|---|" + "---:|" * (2 * len(LONGER_LIMITS)),
+    ]
+    for busy in (0, 2):
+        rows = [r for r in record["rows"] if r["busy"] == busy]
+        for name in dict.fromkeys(r["name"].replace(f", {r['time_limit']:g} s", "") for r in rows):
+            by_limit = {r["time_limit"]: r for r in rows if r["name"].replace(f", {r['time_limit']:g} s", "") == name}
+            at = [by_limit[t] for t in LONGER_LIMITS]
+            ended = at[0].get("load_at_end", [float("nan")])[0]
+            load = f"{'busy' if busy else 'as found'} ({at[0]['load_at_start'][0]:.1f} -> {ended:.1f})"
+            repeats = [", ".join(str(run["repeats"]) for run in r["runs"]) for r in at]
+            times = [f"{r['cpu_seconds']:g} / {r['wall_seconds']:g}" for r in at]
+            lines.append(f"| {name} | {load} | " + " | ".join(repeats + times) + " |")
+    return "\n".join(lines) + "\n"
 
 
 MEDIANS = ("wall_seconds", "run_seconds", "cpu_seconds", "after_signal_seconds", "peak_mib")

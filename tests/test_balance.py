@@ -1,5 +1,6 @@
 """The balance package: seat letters, table numbers, the order of rounds and the polish."""
 
+import importlib
 from functools import partial
 from itertools import combinations, permutations
 
@@ -387,3 +388,23 @@ def test_exact_letters_reach_the_fewest_spread_the_tables_of_three_allow(players
     # the local search alone stops above it on 21 x 7; given the work, balance_letters takes the exact one
     assert (seat_spread(balance_letters(seats, None, players), players) > fewest) is local_above
     assert seat_spread(balance_letters(seats, None, players, budget=Budget.unlimited(), work=5.0), players) == fewest
+
+
+@pytest.mark.parametrize("players, rounds, seed", [(16, 6, 0), (23, 7, 1), (30, 9, 2), (41, 12, 3)])
+def test_the_polish_weighs_each_swap_by_the_trios_again_it_changes(players, rounds, seed):
+    """The change in trios again the polish counts for a swap (optimizer.balance.polish._trio_change, sums
+    by group rather than products of matrices) is the change the swap makes, for every swap in every round."""
+    module = importlib.import_module("optimizer.balance.polish")  # the module, not the function the package exports
+    day = random_day(players, rounds, np.random.default_rng(seed))
+    state = module._State(day.copy(), module._Room(Costs.of_room(players)))
+    before = trios_again(day)
+    for r in range(rounds):
+        table = state.where[r]
+        change = module._trio_change(state, r, module.seated_at(table, day.shape[1]), table)
+        for p, q in combinations(np.flatnonzero(table >= 0), 2):
+            if table[p] == table[q]:
+                continue
+            swapped = day.copy()
+            a, b = swapped[r] == p, swapped[r] == q
+            swapped[r][a], swapped[r][b] = q, p
+            assert change[p, q] == trios_again(swapped) - before, (r, p, q)

@@ -37,10 +37,14 @@ def met_pairs(draw) -> tuple[int, set[tuple[int, int]]]:
     return count, {pair for pair, kept in zip(every, keep) if kept}
 
 
-@pytest.fixture(params=[(4_000_000, 4_000_000), (1, 1), (30, 40)], ids=["one block", "a player a block", "small"])
+@pytest.fixture(
+    params=[(4_000_000, 4_000_000, 0), (1, 1, 0), (30, 40, 0), (1, 1, 600)],
+    ids=["one block", "a player a block", "small", "the met matrix squared"],
+)
 def blocks(request, monkeypatch):
     monkeypatch.setattr(indirect, "BLOCK_ENTRIES", request.param[0])
     monkeypatch.setattr(indirect, "BLOCK_CELLS", request.param[1])
+    monkeypatch.setattr(indirect, "DENSE_PLAYERS", request.param[2])
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
