@@ -15,6 +15,7 @@ from optimizer.constructions import frontier_rounds, instant_seating, weighting
 from optimizer.constructions.direct import base_round, develop, direct_seating, multiplier
 from optimizer.constructions.fields import galois_field
 from optimizer.constructions.weighting import groups, rtd, weighted_day
+from optimizer.plan import plan
 from optimizer.seats import meetings, to_schedule
 from optimizer.verdict import zero_repeat_verdict
 
@@ -116,3 +117,9 @@ def test_fewer_rounds_are_a_prefix_of_the_weighted_day():
 
 def test_a_room_that_is_not_three_times_a_prime_power_plus_one_has_no_direct_design():
     assert direct_seating(100, 33) is None and direct_seating(64, 21) is None  # q = 33, q = 21
+
+
+def test_a_plan_starts_from_the_weighted_day_and_keeps_it_repeat_free():
+    result = plan(Event.with_count(208, 69), time_limit=1, workers=1)
+    assert result.repeats == 0 and "weighting" in result.method
+    assert result.metrics is not None and result.metrics.repeats == 0  # the checker's count
