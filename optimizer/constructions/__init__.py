@@ -49,6 +49,7 @@ from optimizer.constructions.weighting import groups, has_rtd, weighted_day
 from optimizer.seats import is_repeat_free
 
 Made = tuple[np.ndarray, str]
+CLIQUES_FROM_MEETINGS = 1000  # its meetings matrix: 8 MB
 
 
 def zero_repeat_seating(player_count: int, rounds: int, budget: Budget, seed: int = 0, workers: int = 2) -> Made | None:
@@ -148,33 +149,47 @@ def from_differences(player_count: int, rounds: int) -> Made | None:
 
 
 def from_weighting(player_count: int, rounds: int) -> Made | None:
-    reached, made = weighting(player_count)
-    return None if made is None or reached < rounds else (made[0][:rounds].copy(), made[1])
+    """The first `rounds` rounds of the longest weighted day, built and checked on demand (a room of
+    thousands asks for a hundred rounds of it, not for all)."""
+    reached, m, v1 = weighting(player_count)
+    master, cliques = instant_seating(v1, (v1 - 1) // 3) if reached >= rounds else None, _cliques(v1)
+    if master is None or cliques is None:
+        return None
+    size, weighted = m * cliques.shape[1], m * len(master[0])
+    fill = instant_seating(size, rounds - weighted) if rounds > weighted else None
+    seats = weighted_day(master[0][: -(-rounds // m)], v1, m, cliques, None if fill is None else fill[0])[:rounds]
+    if not is_repeat_free(seats, player_count, rounds):
+        return None
+    filled = f", groups of {size} filled by {_named(fill, size)}" if fill else ""
+    return seats, f"weighting: {_named(master, v1)} times a resolvable TD(4,{m}){filled}"
 
 
 @cache
-def weighting(player_count: int) -> tuple[int, Made | None]:
-    """The longest weighted day (optimizer.constructions.weighting) of this room and its rounds: over every
-    m dividing it with an RTD(4, m), the day of v1 = player_count / m players reaching the counting bound
-    (its never-met players in cliques of one size g) weighted by m, groups filled by the longest instant
-    day of g m players. (0, None) if there is none."""
-    best: tuple[int, Made | None] = (0, None)
+def weighting(player_count: int) -> tuple[int, int, int]:
+    """(rounds, m, v1) of the longest weighted day (optimizer.constructions.weighting) of this room: over
+    every m dividing it with an RTD(4, m), the day of v1 = player_count / m players reaching the counting
+    bound (its never-met players in cliques of one size g) weighted by m, R m rounds, and the groups
+    filled by the longest instant day of g m players. (0, 0, 0) if there is none."""
+    best = (0, 0, 0)
     for m in range(4, player_count // 4 + 1):
         v1 = player_count // m
         if player_count % m or not has_rtd(m) or frontier_rounds(v1) < (v1 - 1) // 3:
             continue
-        master = instant_seating(v1, (v1 - 1) // 3)
-        cliques = None if master is None else groups(master[0], v1)
-        if master is None or cliques is None:
-            continue
-        size = m * cliques.shape[1]
-        fill = instant_seating(size, frontier_rounds(size)) if frontier_rounds(size) else None
-        seats = weighted_day(master[0], v1, m, cliques, None if fill is None else fill[0])
-        if len(seats) > best[0] and is_repeat_free(seats, player_count, len(seats)):
-            filled = f", groups of {size} filled by {_named(fill, size)}" if fill else ""
-            how = f"weighting: {_named(master, v1)} times a resolvable TD(4,{m}){filled}"
-            best = (len(seats), (seats, how))
+        cliques = _cliques(v1)
+        rounds = 0 if cliques is None else m * ((v1 - 1) // 3) + frontier_rounds(m * cliques.shape[1])
+        if rounds > best[0]:  # on a tie the smallest weight m: the most structure from the master day
+            best = (rounds, m, v1)
     return best
+
+
+@cache
+def _cliques(v1: int) -> np.ndarray | None:
+    """The cliques of never-met players of the full day of v1 players: single players when every pair meets
+    (v1 = 1 mod 3), else found from its meetings matrix, for days of up to CLIQUES_FROM_MEETINGS players."""
+    if v1 % 3 == 1:
+        return np.arange(v1)[:, None]
+    master = instant_seating(v1, (v1 - 1) // 3) if v1 <= CLIQUES_FROM_MEETINGS else None
+    return None if master is None else groups(master[0], v1)
 
 
 def _named(made: Made, player_count: int) -> str:
