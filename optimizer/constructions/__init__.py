@@ -152,7 +152,9 @@ def from_weighting(player_count: int, rounds: int) -> Made | None:
     """The first `rounds` rounds of the longest weighted day, built and checked on demand (a room of
     thousands asks for a hundred rounds of it, not for all)."""
     reached, m, v1 = weighting(player_count)
-    master, cliques = instant_seating(v1, (v1 - 1) // 3) if reached >= rounds else None, _cliques(v1)
+    if reached < rounds:
+        return None
+    master, cliques = instant_seating(v1, (v1 - 1) // 3), _cliques(v1)
     if master is None or cliques is None:
         return None
     size, weighted = m * cliques.shape[1], m * len(master[0])
