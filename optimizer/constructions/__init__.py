@@ -9,7 +9,11 @@
     differences                  every seat moves by its own stored step each round: a difference matrix over
                                  Z_T, found ahead and stored, for rooms of 72 to 200 players the speed rule
                                  leaves short
+    direct.direct_seating        3q + 1 players over q rounds, every pair once: the direct construction
+                                 over GF(q), q = 1 mod 4 a prime power (28, 244, ... where Z_q has none)
     doubling.doubled_affine_seating  32 players over 10 rounds: two affine planes of order 4, signed
+    weighting.weighted_day       m * v1 players: a full day of v1 weighted by a resolvable TD(4, m), its
+                                 groups filled by a day of m (or 3m) players (208, 352, 144, 192, 288, 384)
     rotational.rotational_seating  a base round developed over Z_m, found by a small CP-SAT model
     library                      repeat-free days computed ahead by the constructions above, and for
                                  odd rooms by tabu search (turns kept fair)
@@ -21,12 +25,14 @@
     stayers.place_stayers        the repair every start goes through so stay requests hold
 
 Zero-repeat seatings come from `zero_repeat_seating`: the library, the affine geometry, the resolvable
-designs, the doubling,
-the speed rule, the stored difference rows (all instant), then the rotational search within the time
+designs, the direct GF(q) designs, the doubling,
+the speed rule, the stored difference rows, the weighting (all instant), then the rotational search within the time
 limit. Every seating handed out is checked here first, so a builder bug can only cost a None.
 """
 
 from __future__ import annotations
+
+from functools import cache
 
 import numpy as np
 
@@ -34,13 +40,16 @@ from optimizer.budget import Budget
 from optimizer.constructions import library
 from optimizer.constructions.affine import affine_dimension, affine_rounds, affine_seating
 from optimizer.constructions.differences import difference_rounds, difference_seating
+from optimizer.constructions.direct import direct_rounds, direct_seating
 from optimizer.constructions.doubling import doubled_affine_seating, doubling_rounds
 from optimizer.constructions.resolvable import resolvable_rounds, resolvable_seating
 from optimizer.constructions.rotational import rotational_seating
 from optimizer.constructions.speeds import best_speeds, speed_rounds, speed_seating
+from optimizer.constructions.weighting import groups, has_rtd, weighted_day
 from optimizer.seats import is_repeat_free
 
 Made = tuple[np.ndarray, str]
+CLIQUES_FROM_MEETINGS = 1000  # its meetings matrix: 8 MB
 
 
 def zero_repeat_seating(player_count: int, rounds: int, budget: Budget, seed: int = 0, workers: int = 2) -> Made | None:
@@ -57,8 +66,9 @@ def zero_repeat_seating(player_count: int, rounds: int, budget: Budget, seed: in
 
 def instant_seating(player_count: int, rounds: int) -> Made | None:
     """The first instant construction reaching `rounds`: library, affine geometry, resolvable designs,
-    doubling, speed rule, difference rows."""
-    for build in (from_library, from_affine, from_resolvable, from_doubling, from_speeds, from_differences):
+    direct GF(q) designs, doubling, speed rule, difference rows, weighting."""
+    builders = (from_library, from_affine, from_resolvable, from_direct, from_doubling, from_speeds)
+    for build in (*builders, from_differences, from_weighting):
         made = build(player_count, rounds)
         if made is not None:
             return made
@@ -66,8 +76,8 @@ def instant_seating(player_count: int, rounds: int) -> Made | None:
 
 
 def frontier_rounds(player_count: int, rows: bool = True) -> int:
-    """The most repeat-free rounds available instantly (library, affine, resolvable designs, doubling,
-    speeds and, with `rows`, the difference rows); not a table."""
+    """The most repeat-free rounds available instantly (library, affine, resolvable and direct designs,
+    doubling, speeds, weighting and, with `rows`, the difference rows); not a table."""
     if player_count < 4 or player_count % 4:
         return 0
     entry = library.load(player_count)
@@ -75,7 +85,9 @@ def frontier_rounds(player_count: int, rows: bool = True) -> int:
         entry.rounds if entry else 0,
         affine_rounds(player_count),
         resolvable_rounds(player_count),
+        direct_rounds(player_count),
         doubling_rounds(player_count),
+        weighting(player_count)[0],
         speed_rounds(player_count),
         difference_rounds(player_count) if rows else 0,
     )
@@ -110,6 +122,12 @@ def from_resolvable(player_count: int, rounds: int) -> Made | None:
     return None if seats is None else (seats, f"1-rotational resolvable design over Z_{q} (stored matching)")
 
 
+def from_direct(player_count: int, rounds: int) -> Made | None:
+    seats = direct_seating(player_count, rounds)
+    q = (player_count - 1) // 3
+    return None if seats is None else (seats, f"resolvable design over GF({q}) (direct construction)")
+
+
 def from_doubling(player_count: int, rounds: int, seed: int = 0) -> Made | None:
     if rounds > doubling_rounds(player_count):
         return None
@@ -128,3 +146,53 @@ def from_differences(player_count: int, rounds: int) -> Made | None:
     seats = difference_seating(player_count, rounds)
     tables = player_count // 4
     return None if seats is None else (seats, f"difference rows over Z_{tables} (stored)")
+
+
+def from_weighting(player_count: int, rounds: int) -> Made | None:
+    """The first `rounds` rounds of the longest weighted day, built and checked on demand (a room of
+    thousands asks for a hundred rounds of it, not for all)."""
+    reached, m, v1 = weighting(player_count)
+    if reached < rounds:
+        return None
+    master, cliques = instant_seating(v1, (v1 - 1) // 3), _cliques(v1)
+    if master is None or cliques is None:
+        return None
+    size, weighted = m * cliques.shape[1], m * len(master[0])
+    fill = instant_seating(size, rounds - weighted) if rounds > weighted else None
+    seats = weighted_day(master[0][: -(-rounds // m)], v1, m, cliques, None if fill is None else fill[0])[:rounds]
+    if not is_repeat_free(seats, player_count, rounds):
+        return None
+    filled = f", groups of {size} filled by {_named(fill, size)}" if fill else ""
+    return seats, f"weighting: {_named(master, v1)} times a resolvable TD(4,{m}){filled}"
+
+
+@cache
+def weighting(player_count: int) -> tuple[int, int, int]:
+    """(rounds, m, v1) of the longest weighted day (optimizer.constructions.weighting) of this room: over
+    every m dividing it with an RTD(4, m), the day of v1 = player_count / m players reaching the counting
+    bound (its never-met players in cliques of one size g) weighted by m, R m rounds, and the groups
+    filled by the longest instant day of g m players. (0, 0, 0) if there is none."""
+    best = (0, 0, 0)
+    for m in range(4, player_count // 4 + 1):
+        v1 = player_count // m
+        if player_count % m or not has_rtd(m) or frontier_rounds(v1) < (v1 - 1) // 3:
+            continue
+        cliques = _cliques(v1)
+        rounds = 0 if cliques is None else m * ((v1 - 1) // 3) + frontier_rounds(m * cliques.shape[1])
+        if rounds > best[0]:  # on a tie the smallest weight m: the most structure from the master day
+            best = (rounds, m, v1)
+    return best
+
+
+@cache
+def _cliques(v1: int) -> np.ndarray | None:
+    """The cliques of never-met players of the full day of v1 players: single players when every pair meets
+    (v1 = 1 mod 3), else found from its meetings matrix, for days of up to CLIQUES_FROM_MEETINGS players."""
+    if v1 % 3 == 1:
+        return np.arange(v1)[:, None]
+    master = instant_seating(v1, (v1 - 1) // 3) if v1 <= CLIQUES_FROM_MEETINGS else None
+    return None if master is None else groups(master[0], v1)
+
+
+def _named(made: Made, player_count: int) -> str:
+    return "one table" if player_count == 4 else f"{made[1]} on {player_count}"
