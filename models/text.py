@@ -9,7 +9,7 @@ import re
 import unicodedata
 from typing import Annotated
 
-from pydantic import AfterValidator
+from pydantic import AfterValidator, Field
 
 MAX_NAME = 64  # characters of a player's name: a wall chart's seat, a phone's line, a picture's label
 MAX_TITLE = 200  # an event's title, on every printed page
@@ -36,17 +36,25 @@ def normalise_name(name: str) -> str:
 
 
 def limited(text: str, limit: int, what: str) -> str:
-    """The text, or ValueError naming `what` when it is longer than `limit` characters."""
+    """The text as kept (normalise_name), or ValueError naming `what` when it was typed longer than `limit`
+    characters. The limit counts what was typed, as the JSON Schema of every model that takes the text
+    says (maxLength): the kept spelling is never longer but by NFC's canonical decompositions (U+0958 is
+    U+0915 U+093C), which draw the same, so a text the schema allows is never refused for its length."""
     if len(text) > limit:
         raise ValueError(f"{what} has at most {limit} characters; {text[:24]!r}... has {len(text)}")
-    return text
+    return normalise_name(text)
 
 
 def checked_name(name: str) -> str:
     """A player's name as the tool keeps it (normalise_name), refused when too long to print."""
-    return limited(normalise_name(name), MAX_NAME, "a name")
+    return limited(name, MAX_NAME, "a name")
 
 
-Name = Annotated[str, AfterValidator(checked_name)]
-Title = Annotated[str, AfterValidator(lambda text: limited(normalise_name(text), MAX_TITLE, "a title"))]
-Line = Annotated[str, AfterValidator(lambda text: limited(normalise_name(text), MAX_LINE, "a date"))]
+# Each text's limit published in the JSON Schema of every model that takes it (what `limited` counts)
+Name = Annotated[str, Field(json_schema_extra={"maxLength": MAX_NAME}), AfterValidator(checked_name)]
+Title = Annotated[
+    str, Field(json_schema_extra={"maxLength": MAX_TITLE}), AfterValidator(lambda t: limited(t, MAX_TITLE, "a title"))
+]
+Line = Annotated[
+    str, Field(json_schema_extra={"maxLength": MAX_LINE}), AfterValidator(lambda t: limited(t, MAX_LINE, "a date"))
+]

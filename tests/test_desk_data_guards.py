@@ -93,9 +93,10 @@ def test_a_restore_of_a_newer_or_foreign_file_or_of_the_desk_itself_changes_noth
         other.execute("CREATE TABLE events (id INTEGER PRIMARY KEY)")
     backups_before = backup.listed(db)
     for given, said in ((newer, "newer desk (schema 99"), (foreign, "another program's database"), (db, "itself")):
-        assert main(["restore", "--db", str(db), str(given), "--yes"]) == 2, given
-        err = capsys.readouterr().err
-        assert said in err and len(err.strip().splitlines()) == 1, err
+        for asked in (["--yes"], []):  # refused before the director is asked to confirm (not after a 'y')
+            assert main(["restore", "--db", str(db), str(given), *asked]) == 2, given
+            out, err = capsys.readouterr()
+            assert said in err and len(err.strip().splitlines()) == 1 and "Replace every event" not in out, err
     assert backup.listed(db) == backups_before and events_in(db) == 1  # not even a backup before it was made
 
 

@@ -10,8 +10,12 @@ import threading
 import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
+from hypothesis import example, given
+from hypothesis import strategies as st
+from pydantic import TypeAdapter
 
 from desk_helpers import LOCAL, names, seeded_event, wait_run
+from models.text import MAX_NAME, MAX_TITLE, Name, Title, normalise_name
 from rotation.commands.cli import cli
 from rotation.desk.app import create_app
 from rotation.desk.events import runs, service
@@ -182,6 +186,17 @@ def test_a_name_or_title_too_long_is_refused_naming_the_field(client):
     surrogate_title = raw_event(client, '["A", "B", "C", "D"]', '"\\ud800' + "t" * 300 + '"')
     assert surrogate_title.status_code == 422 and "a title has at most 200" in surrogate_title.text
     assert client.get("/api/events").json() == []  # nothing stored
+
+
+@given(st.text(max_size=MAX_NAME))
+@example("\u0958" * MAX_NAME)  # NFC makes each two characters (KA and NUKTA): 128 kept, 64 typed
+@example(" " * (MAX_NAME - 1) + "a")
+def test_a_name_the_schema_allows_is_never_refused_for_its_length(typed):
+    """A name's limit counts what was typed, as the published JSON Schema does (maxLength): Schemathesis
+    found a schema-valid swap refused for its name's length once normalised."""
+    assert TypeAdapter(Name).json_schema()["maxLength"] == MAX_NAME
+    assert TypeAdapter(Title).json_schema()["maxLength"] == MAX_TITLE
+    assert TypeAdapter(Name).validate_python(typed) == normalise_name(typed)
 
 
 def test_the_cli_refuses_a_name_too_long_on_its_line(tmp_path):

@@ -317,3 +317,34 @@ def test_series_forms_take_ascii_digits_only(client):
         refused = client.post(f"{URL}/rule", data={"csrf": token, **data})
         assert refused.status_code == 422 and 'id="error-rule"' in refused.text
     assert len(client.get(API).json()["nights"]) == 1 and client.get(f"{API}/rule").json()["rule"] == "cumulative"
+
+
+def test_roster_changes_from_a_roster_changed_since_are_409_with_the_roster_now(client):
+    """Adding members and ranking guests name the roster they were made from (roster_version); a second
+    tab's, from the page as it was, is refused with the roster as it is now, what it typed or ticked kept
+    (it overwrote the first tab's 'guests ranked' before, unseen)."""
+    first_night(client, names(8))
+    page = client.get(URL).text
+    read = client.get(API).json()["roster_version"]
+    assert f'name="base_roster" value="{read}"' in page
+    token = token_of(page)
+    added = client.post(f"{API}/members", json={"members": [{"name": "Nell New"}], "base_roster": read})
+    assert added.status_code == 201 and added.json()["roster_version"] != read
+    assert client.get(API).json()["guests_ranked"] is True  # the default
+    stale = client.put(f"{API}/guests", json={"ranked": False, "base_roster": read})
+    assert stale.status_code == 409 and stale.json()["field"] == "guests_ranked"
+    assert "Nell New" in stale.json()["members"] and stale.json()["roster_version"] == added.json()["roster_version"]
+    assert client.get(API).json()["guests_ranked"] is True
+    unticked = client.post(f"{URL}/guests", data={"csrf": token, "base_roster": read})
+    assert unticked.status_code == 409 and 'id="error-guests_ranked"' in unticked.text
+    assert re.search(r'id="guests-ranked"\s+>', unticked.text)  # the box as the director left it: not ticked
+    typed = client.post(f"{URL}/members", data={"csrf": token, "members": "Olga Other", "base_roster": read})
+    assert typed.status_code == 409 and "changed in another tab" in typed.text and "Olga Other" in typed.text
+    now = added.json()["roster_version"]
+    assert f'name="base_roster" value="{now}"' in typed.text  # sent again, it is saved
+    assert [m["name"] for m in client.get(API).json()["members"]].count("Olga Other") == 0
+    ranked = client.put(f"{API}/guests", json={"ranked": False, "base_roster": now})
+    assert ranked.status_code == 200 and ranked.json()["ranked"] is False
+    stale = client.post(f"{API}/members", json={"members": [{"name": "Olga Other"}], "base_roster": now})
+    assert stale.status_code == 409 and stale.json()["guests_ranked"] is False
+    assert client.post(f"{API}/members", json={"members": [{"name": "Olga Other"}]}).status_code == 201

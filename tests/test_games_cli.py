@@ -6,8 +6,12 @@ import io
 import json
 from pathlib import Path
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from models import Schedule
 from models.games import GAME_COLUMNS
+from models.rules import Rules
 from tests.test_scores_cli import as_spreadsheet_saves, room, run  # noqa: F401  (room is a fixture)
 
 # Every table plays the same four games (hand-computed, default rules):
@@ -286,3 +290,34 @@ def test_a_score_sheets_points_of_thousands_of_digits_are_refused_in_one_line(ro
     sheet.write_text(csv_text(rows), encoding="utf-8")
     status, _, err = run(capsys, "scores", room, sheet)
     assert status == 2 and "a number of 5000 digits is beyond the 1,000,000 points" in err and err.count("\n") == 1
+
+
+NUMBERS = st.text("0123456789", min_size=19, max_size=6000).map(lambda digits: "9" + digits)  # past any int64
+NUMBER_COLUMNS = ("round", "table", "game", "value", "exposures")
+RULE_NUMBERS = [name for name, field in Rules.model_fields.items() if field.annotation is int]
+FIXTURE_ONCE = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+@FIXTURE_ONCE
+@given(column=st.sampled_from(NUMBER_COLUMNS), line=st.integers(1, 8), number=NUMBERS)
+def test_a_number_of_any_length_in_any_box_of_a_games_file_is_one_line(room, tmp_path, capsys, column, line, number):  # noqa: F811
+    """Whatever box of whatever line holds a number no day needs: exit 2 and one line naming it, no traceback."""
+    form = tmp_path / "games.csv"
+    run(capsys, "scores", room, "--template", form)
+    rows = filled(form.read_text(encoding="utf-8"))
+    rows[line][GAME_COLUMNS.index(column)] = number
+    form.write_text(csv_text(rows), encoding="utf-8")
+    status, out, err = run(capsys, "scores", room, form)
+    assert status == 2 and err.startswith("rotation: error:") and err.count("\n") == 1, err
+    assert f"line {line + 1}" in err and "Traceback" not in out + err
+
+
+@FIXTURE_ONCE
+@given(key=st.sampled_from(RULE_NUMBERS), number=NUMBERS, toml=st.booleans(), sign=st.sampled_from(["", "-"]))
+def test_a_number_of_any_length_for_any_rule_is_one_line(room, tmp_path, capsys, key, number, toml, sign):  # noqa: F811
+    """Every numeric rule, in JSON or TOML, given a number of 20 to 6,000 digits: exit 2 and one line."""
+    rules = tmp_path / ("rules.toml" if toml else "rules.json")
+    rules.write_text(f"{key} = {sign}{number}" if toml else f'{{"{key}": {sign}{number}}}', encoding="utf-8")
+    status, out, err = run(capsys, "scores", room, "--template", tmp_path / "t.csv", "--rules", rules)
+    assert status == 2 and err.startswith("rotation: error:") and err.count("\n") == 1, err
+    assert "Traceback" not in out + err and not (tmp_path / "t.csv").exists()

@@ -138,3 +138,44 @@ def test_the_series_standings_on_the_projector(browser, tmp_path):
         screen.wait_for_selector("#waiting", timeout=15_000)  # back to the round (none released yet)
     finally:
         desk.stop()
+
+
+def test_two_directors_change_one_roster(page, browser, server):
+    """Two browser contexts on one series page: the first adds a member; the second, from the page as it
+    was, unticks 'rank guests' and is refused with the roster now (the new member listed), its box as left;
+    the names it types after the first adds another are kept in their box, and sent again they are added."""
+    series_name = "Roster in two hands"
+    page.goto(server.url + "/events/new")
+    page.fill("input[name=title]", "Night 1")
+    page.fill("input[name=series]", series_name)
+    page.fill("textarea[name=names]", "\n".join(names(8)))
+    page.fill("input[name=rounds]", "1")
+    page.click("text=Create the event")
+    url = f"{server.url}/series/{quote(series_name, safe='')}"
+    other_context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        other = other_context.new_page()
+        page.goto(url)
+        other.goto(url)
+        page.fill("#new-members", "Nell New")
+        page.click("#add-members")
+        expect(page.locator("#member-table")).to_contain_text("Nell New")
+        other.uncheck("#guests-ranked")
+        other.click("#save-guests")
+        expect(other.locator("#error-guests_ranked")).to_contain_text("changed in another tab")
+        expect(other.locator("#guests-ranked")).not_to_be_checked()
+        expect(other.locator("#member-table")).to_contain_text("Nell New")
+        check_layout(other, "roster-refused")
+        page.fill("#new-members", "Olga Other")
+        page.click("#add-members")
+        expect(page.locator("#member-table")).to_contain_text("Olga Other")
+        other.fill("#new-members", "Pia Pal")
+        other.click("#add-members")
+        expect(other.locator("#error-members")).to_contain_text("changed in another tab")
+        expect(other.locator("#new-members")).to_have_value("Pia Pal")
+        expect(other.locator("#member-table")).to_contain_text("Olga Other")
+        other.click("#add-members")
+        expect(other.locator("#member-table")).to_contain_text("Pia Pal")
+        expect(other.locator("#guests-ranked")).to_be_checked()  # the refused untick never landed
+    finally:
+        other_context.close()

@@ -51,9 +51,10 @@ def restore_command(db_path, backup_file, yes):
         raise BadInput(
             f"the backup {backup_file!r} {'is not a file' if Path(backup_file).exists() else 'does not exist'}"
         )
-    if not yes and not click.confirm(f"Replace every event in {target} by the backup {backup_file}?"):
-        raise BadInput("nothing restored")
     try:
+        backup.restorable(backup_file, target)  # a backup that cannot be restored is refused before asking
+        if not yes and not click.confirm(f"Replace every event in {target} by the backup {backup_file}?"):
+            raise BadInput("nothing restored")
         backup.restore(backup_file, target)
     except backup.BackupError as error:
         raise BadInput(str(error)) from None

@@ -59,6 +59,7 @@ def _series_page(request: Request, name: str, choice: StandingsChoice, errors=No
         saved=saved,
         saved_words=rule_words(saved.rule, saved.min_games, saved.best),
         base_rule=series.rule_tag(saved),
+        base_roster=series.roster_tag(view.roster),
         season=season,
         left_out=standings.left_out if standings else (),
         standings_error=standings_error,
@@ -97,21 +98,31 @@ async def next_night(request: Request, name: str):
 @router.post("/series/{name:path}/members", response_class=HTMLResponse)
 async def add_members(request: Request, name: str):
     """New members on the series' roster, before they play (one per line, or a table with name and id)."""
-    text = str((await request.form()).get("members", ""))
+    data = await request.form()
+    text = str(data.get("members", ""))
     store = desk_of(request).store
     try:
-        series.add_members(store, name, series.members_from_text(text))
+        series.add_members(store, name, series.members_from_text(text), str(data.get("base_roster", "")) or None)
     except FieldErrors as error:
         choice = series.saved_choice(store, name)
         return _series_page(request, name, choice, errors=error.errors, form={"members": text}, status=422)
+    except series.SeriesMoved as moved:  # the roster as it is now, the names typed kept in their box
+        choice = series.saved_choice(store, name)
+        return _series_page(request, name, choice, errors={"members": str(moved)}, form={"members": text}, status=409)
     return RedirectResponse(f"/series/{quote(name, safe='')}#members", status_code=303)
 
 
 @router.post("/series/{name:path}/guests", response_class=HTMLResponse)
 async def rank_guests(request: Request, name: str):
     """Whether guests are ranked in the series' standings: the checkbox, there when ticked."""
-    ranked = (await request.form()).get("guests_ranked") == "yes"
-    series.rank_guests(desk_of(request).store, name, ranked)
+    data = await request.form()
+    ranked = data.get("guests_ranked") == "yes"
+    store = desk_of(request).store
+    try:
+        series.rank_guests(store, name, ranked, str(data.get("base_roster", "")) or None)
+    except series.SeriesMoved as moved:  # the roster as it is now, the box as the director left it
+        choice, form = series.saved_choice(store, name), {"guests_ranked": ranked}
+        return _series_page(request, name, choice, errors={"guests_ranked": str(moved)}, form=form, status=409)
     return RedirectResponse(f"/series/{quote(name, safe='')}#series-standings", status_code=303)
 
 
@@ -207,25 +218,41 @@ def next_night_json(request: Request, name: str, body: NextNight) -> JSONRespons
     return JSONResponse({"event": event_id, "url": f"/events/{event_id}"}, status_code=201)
 
 
+BASE_ROSTER = (
+    "The series' `roster_version` as you read it (GET /api/series/{name}): if members were added or guests ranked "
+    "since, nothing is stored and the answer is 409 with `members`, `guests_ranked` and `roster_version` as they "
+    "are now. Left out: the change is made to the roster as it is."
+)
+
+
 class NewMembers(BaseModel):
     members: list[RosterMember] = Field(description="New members, each with their number when they have one.")
+    base_roster: str | None = Field(default=None, max_length=64, description=BASE_ROSTER)
 
 
 @api.post("/series/{name:path}/members")
 def add_members_json(request: Request, name: str, body: NewMembers) -> JSONResponse:
     """New members on the series' roster (a guest of an earlier night named here becomes a member)."""
-    series.add_members(desk_of(request).store, name, body.members)
-    return JSONResponse(_members_json(series.series_view(desk_of(request).store, name)), status_code=201)
+    series.add_members(desk_of(request).store, name, body.members, body.base_roster)
+    view = series.series_view(desk_of(request).store, name)
+    return JSONResponse({**_members_json(view), "roster_version": series.roster_tag(view.roster)}, status_code=201)
 
 
 class GuestsRanked(BaseModel):
     ranked: bool = Field(description="Guests are ranked in the series' standings (and its prizes).")
+    base_roster: str | None = Field(default=None, max_length=64, description=BASE_ROSTER)
+
+
+class GuestsOut(BaseModel):
+    ranked: bool = Field(description="Guests are ranked in the series' standings (and its prizes).")
+    roster_version: str = Field(description="The roster, named: send it as `base_roster` with the next change.")
 
 
 @api.put("/series/{name:path}/guests")
-def rank_guests_json(request: Request, name: str, body: GuestsRanked) -> GuestsRanked:
-    series.rank_guests(desk_of(request).store, name, body.ranked)
-    return body
+def rank_guests_json(request: Request, name: str, body: GuestsRanked) -> GuestsOut:
+    series.rank_guests(desk_of(request).store, name, body.ranked, body.base_roster)
+    roster = series.series_view(desk_of(request).store, name).roster
+    return GuestsOut(ranked=roster.guests_ranked, roster_version=series.roster_tag(roster))
 
 
 class RuleOut(StandingsChoice):
@@ -275,6 +302,7 @@ def series_json(request: Request, name: str) -> JSONResponse:
             "name": view.name,
             "nights": [{"event": night.event.id, "label": night.label} for night in view.nights],
             "guests_ranked": view.roster.guests_ranked,
+            "roster_version": series.roster_tag(view.roster),
             **_members_json(view),
         }
     )

@@ -120,28 +120,54 @@ def series_view(store: Store, name: str) -> SeriesView:
     return SeriesView(name, nights, members, roster)
 
 
-def add_members(store: Store, name: str, added: list[RosterMember]) -> None:
+def add_members(store: Store, name: str, added: list[RosterMember], base_roster: str | None = None) -> None:
     """New members on the series' roster, each with their number when given; a guest of an earlier night
     named here becomes a member. FieldErrors 'members': a name already a member, a name twice, a number
-    another member has."""
+    another member has; SeriesMoved when `base_roster` (the roster's tag as its maker read it; None: the
+    roster as it is) is no longer the roster's. Read and written in one transaction."""
+    with store.change():
+        view = _roster_read(store, name, base_roster, "members")
+        if not added:
+            raise FieldErrors({"members": "give the new members' names, one per line"})
+        members = {name_key(m.name): m for m in view.members if not m.guest}
+        numbers = {m.id: m.name for m in view.members if m.id and not m.guest}
+        seen: set[str] = set()
+        for member in added:
+            key = name_key(member.name)
+            if key in members:
+                raise FieldErrors({"members": f"{members[key].name!r} is already a member"})
+            if key in seen:
+                raise FieldErrors({"members": f"{member.name!r} is listed twice"})
+            if member.id and member.id in numbers:
+                raise FieldErrors({"members": f"number {member.id!r} is {numbers[member.id]}'s"})
+            seen.add(key)
+            numbers[member.id] = member.name
+        roster = view.roster.model_copy(update={"members": view.roster.members + tuple(added)})
+        store.set_series_roster(name, roster)
+
+
+def roster_tag(roster: Roster) -> str:
+    """The roster (its members and whether guests are ranked), named: a digest of it. A change of the roster
+    is made from the tag its maker read (`base_roster`), as the rule is (rule_tag)."""
+    return hashlib.sha256(roster.model_dump_json().encode()).hexdigest()[:16]
+
+
+def _roster_read(store: Store, name: str, base_roster: str | None, field: str) -> SeriesView:
+    """The series now, or SeriesMoved with its roster when `base_roster` is not the roster's tag (another tab
+    added members or ranked guests since the page was read)."""
     view = series_view(store, name)
-    if not added:
-        raise FieldErrors({"members": "give the new members' names, one per line"})
-    members = {name_key(m.name): m for m in view.members if not m.guest}
-    numbers = {m.id: m.name for m in view.members if m.id and not m.guest}
-    seen: set[str] = set()
-    for member in added:
-        key = name_key(member.name)
-        if key in members:
-            raise FieldErrors({"members": f"{members[key].name!r} is already a member"})
-        if key in seen:
-            raise FieldErrors({"members": f"{member.name!r} is listed twice"})
-        if member.id and member.id in numbers:
-            raise FieldErrors({"members": f"number {member.id!r} is {numbers[member.id]}'s"})
-        seen.add(key)
-        numbers[member.id] = member.name
-    roster = view.roster.model_copy(update={"members": view.roster.members + tuple(added)})
-    store.set_series_roster(name, roster)
+    if base_roster is not None and base_roster != roster_tag(view.roster):
+        raise SeriesMoved(
+            "the series' roster was changed in another tab meanwhile (members added or guests ranked); "
+            "here it is now: look it over, then save again",
+            field,
+            {
+                "members": [m.name for m in view.members if not m.guest],
+                "guests_ranked": view.roster.guests_ranked,
+                "roster_version": roster_tag(view.roster),
+            },
+        )
+    return view
 
 
 def members_from_text(text: str) -> list[RosterMember]:
@@ -156,10 +182,12 @@ def members_from_text(text: str) -> list[RosterMember]:
     return [RosterMember(name=player, id=table.ids.get(player, "")) for player in table.names]
 
 
-def rank_guests(store: Store, name: str, ranked: bool) -> None:
-    """Whether the series' guests are ranked in its standings (and so in its prizes) from now on."""
-    view = series_view(store, name)
-    store.set_series_roster(name, view.roster.model_copy(update={"guests_ranked": ranked}))
+def rank_guests(store: Store, name: str, ranked: bool, base_roster: str | None = None) -> None:
+    """Whether the series' guests are ranked in its standings (and so in its prizes) from now on; SeriesMoved
+    when `base_roster` is no longer the roster's tag (add_members). Read and written in one transaction."""
+    with store.change():
+        view = _roster_read(store, name, base_roster, "guests_ranked")
+        store.set_series_roster(name, view.roster.model_copy(update={"guests_ranked": ranked}))
 
 
 def next_night(

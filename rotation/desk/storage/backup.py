@@ -96,8 +96,19 @@ def _same_file(first: Path, second: Path) -> bool:
 
 def restore(backup_file: str | Path, target: str | Path) -> None:
     """The database `target` becomes the backup's content whole, in one step of SQLite's (other
-    connections wait, then see it). The backup is checked first (whole, a desk's, of a schema this desk
-    knows; not the target itself); the target's own state is backed up automatically before."""
+    connections wait, then see it). The backup is checked first (`restorable`); the target's own state is
+    backed up automatically before."""
+    restorable(backup_file, target)
+    with _open(backup_file) as source:
+        automatic(target, "before-restore")
+        with _open(target) as db:
+            source.backup(db)
+    _bring_up_to_date(target)
+
+
+def restorable(backup_file: str | Path, target: str | Path) -> None:
+    """BackupError unless the backup can replace `target`: whole, a desk's, of a schema this desk knows,
+    and not the target itself. Asked before a director is asked to confirm, and again by `restore`."""
     if Path(backup_file).resolve() == Path(target).resolve() or _same_file(Path(backup_file), Path(target)):
         raise BackupError(f"{str(backup_file)!r} is the desk's file itself: name a backup of it")
     with _open(backup_file) as source:
@@ -106,10 +117,6 @@ def restore(backup_file: str | Path, target: str | Path) -> None:
             _check_schema(source, str(backup_file))
         except sqlite3.DatabaseError as error:
             raise BackupError(f"{str(backup_file)!r} is not a desk backup this desk can restore: {error}") from None
-        automatic(target, "before-restore")
-        with _open(target) as db:
-            source.backup(db)
-    _bring_up_to_date(target)
 
 
 def _bring_up_to_date(path: str | Path) -> None:
