@@ -189,7 +189,7 @@ def standings_json(standings: Standings) -> str:
 def standings_html(standings: Standings, title: str = "", date: str = "", rules: Rules | None = None) -> str:
     """A self-contained printable page (no network needed), in the printout's font; the event's rule
     sheet under the standings when `rules` are given."""
-    # Its own environment: rotation.printing.pages's would import matplotlib (half a second) for a table.
+    # Its own environment: rotation.printing.pages's would import the whole printout for a table.
     environment = jinja2.Environment(
         loader=jinja2.PackageLoader("rotation.printing", "templates"), autoescape=True, undefined=jinja2.StrictUndefined
     )
