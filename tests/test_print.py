@@ -155,6 +155,11 @@ def test_svg_is_written(tmp_path, nine_sit_out):
     assert named[:9] == [label(n) for n in nine_sit_out.players]  # every name, as text (the hostile one too)
 
 
+def test_a_room_of_thousands_gets_its_matrix_a_square_for_several_players(tmp_path):
+    page = printed(tmp_path, optimizer.fixed_schedule(Event.with_count(2400, 2)), "--only", "summary")
+    assert page.count('<div class="picture meetings">') == 1 and "16 players a square" in page
+
+
 def test_big_room_still_prints(tmp_path):
     schedule = optimizer.fixed_schedule(Event.with_count(40, 6))
     page = printed(tmp_path, schedule)

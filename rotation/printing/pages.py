@@ -30,8 +30,6 @@ from rotation.printing.slips import slip_sheets
 from rotation.printing.typeface import font_face_css
 from rotation.printing.walls import day_wall_charts
 
-MATRIX_UP_TO = 2000  # players: beyond, the who-meets-whom picture would be millions of squares too small to see
-
 
 @dataclass(frozen=True)
 class Comparison:
@@ -125,7 +123,6 @@ def render_page(
     `sheets(schedule, options)` when the caller has them already."""
     pages = sheets(schedule, options) if pages is None else pages
     summary = any(p.kind == "summary" for p in pages)
-    matrix = len(schedule.players) <= MATRIX_UP_TO
     heading, event = title_of(options, schedule), event_line(options, schedule)
     page = (
         _environment()
@@ -146,7 +143,7 @@ def render_page(
             metrics_lines=_lines(metrics),
             comparison=comparison,
             bound_why=proof_words(comparison.bound.proof) if comparison.bound else "",
-            meetings_picture=meetings_svg(schedule) if summary and matrix else "",
+            meetings_picture=meetings_svg(schedule) if summary else "",
             repeats_picture=repeats_svg(metrics) if summary and metrics.repeats else "",
             page_width=PAGE_WIDTH_MM,
             page_height=PAGE_HEIGHT_MM,
