@@ -86,7 +86,7 @@ def pages_of(event_id: int, run_id: int, version_id: int) -> dict[str, str]:
         "download: schedule.json": f"{base}/download/schedule.json",
         "download: schedule.csv": f"{base}/download/schedule.csv",
         "download: schedule-long.csv": f"{base}/download/schedule-long.csv",
-        "the meetings picture (PNG)": f"{base}/meetings.png",
+        "the meetings picture (SVG)": f"{base}/meetings.svg",
         "the printable page (every part)": f"{base}/print",
     }
 

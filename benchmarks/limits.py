@@ -97,8 +97,8 @@ CASES = (
         (("fixed", "--players", "17000", "--rounds", "10", "--json", "w.json", "-q"),),
     ),
     Case(
-        "print 17000 x 10, every part, --png",
-        ("print", "w.json", "--html", "w.html", "--png", "w.png"),
+        "print 17000 x 10, every part, --svg",
+        ("print", "w.json", "--html", "w.html", "--svg", "w.svg"),
         None,
         (("fixed", "--players", "17000", "--rounds", "10", "--json", "w.json", "-q"),),
     ),

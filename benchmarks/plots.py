@@ -7,13 +7,11 @@ from collections import defaultdict
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rotation.printing.drawing import NO_PICTURES, can_draw
-
-if not can_draw():  # the app's install leaves matplotlib out; `make setup` brings it with the test tools
-    raise SystemExit(f"benchmarks: the plots: {NO_PICTURES}")
-
-import matplotlib  # noqa: E402
-import matplotlib.ticker  # noqa: E402
+try:
+    import matplotlib
+    import matplotlib.ticker
+except ImportError:  # the app's install leaves matplotlib out; `make setup` brings it with the test tools
+    raise SystemExit("benchmarks: the plots need matplotlib: install the plots extra, rotation[plots]") from None
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402

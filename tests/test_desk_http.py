@@ -320,7 +320,9 @@ def test_print_page_and_downloads(client, db):
     long = client.get(f"/events/{event_id}/download/schedule-long.csv?excel=true").text
     assert long.startswith("\ufeffround,table,seat,player")
     assert client.get(f"/events/{event_id}/download/passwords.txt").status_code == 404
-    assert client.get(f"/events/{event_id}/meetings.png").content[:8] == b"\x89PNG\r\n\x1a\n"
+    picture = client.get(f"/events/{event_id}/meetings.svg")
+    assert picture.headers["content-type"].startswith("image/svg+xml") and picture.text.startswith("<svg")
+    assert "script-src 'self'" in picture.headers["content-security-policy"]  # a document of its own when opened
 
 
 def test_a_hostile_name_is_text_on_every_page(client, db):

@@ -187,9 +187,9 @@ def test_a_full_disk_while_writing_leaves_no_output(tmp_path, monkeypatch):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_print_writes_html_and_png_together_or_neither(tmp_path):
+def test_print_writes_html_and_svg_together_or_neither(tmp_path):
     day = write_day(tmp_path / "day.json", players=8, rounds=2)
-    refused("print", day, "--html", tmp_path / "p.html", "--png", "/proc/p.png", words="cannot write --png")
+    refused("print", day, "--html", tmp_path / "p.html", "--svg", "/proc/p.svg", words="cannot write --svg")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["day.json"]
 
 

@@ -1,7 +1,7 @@
-"""The app installed without its `plots` extra (no matplotlib): every picture's place says so in one line,
-and nothing else changes. matplotlib is hidden the way Python itself sees a missing package: None in
-sys.modules makes `import matplotlib` fail and find_spec answer None; the pictures module is hidden too, so a
-path that would still import it fails here as it would there."""
+"""The app installed without its `plots` extra (no matplotlib): the summary pictures are still drawn (SVG, by
+a template), on the print, in `rotation print --svg` and on the desk's Compare page; only the benchmarks'
+research plots need matplotlib, and they stop with one line. matplotlib is hidden the way Python itself sees
+a missing package: None in sys.modules makes `import matplotlib` fail."""
 
 from __future__ import annotations
 
@@ -18,16 +18,10 @@ from rotation.commands.cli import cli
 from rotation.desk.events.settings import EventSettings
 from rotation.files.output import schedule_json
 
-SAID = (
-    "the summary pictures need matplotlib, which this install leaves out: "
-    "install the app with its plots extra, rotation[plots]"
-)
-
 
 @pytest.fixture
 def no_matplotlib(monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib", None)
-    monkeypatch.setitem(sys.modules, "rotation.printing.pictures", None)
     monkeypatch.delitem(sys.modules, "benchmarks.plots", raising=False)
 
 
@@ -38,37 +32,22 @@ def day(tmp_path):
     return path
 
 
-def test_print_png_is_refused_in_one_line_before_anything_is_written(no_matplotlib, day, tmp_path):
-    html, png = tmp_path / "day.html", tmp_path / "summary.png"
-    result = CliRunner().invoke(cli, ["print", str(day), "--html", str(html), "--png", str(png)])
-    assert result.exit_code == 2 and result.stderr.strip() == f"Error: --png: {SAID}", result.output
-    assert not html.exists() and not png.exists()
-
-
-def test_the_printed_summary_says_why_it_has_no_pictures(no_matplotlib, day, tmp_path):
-    html = tmp_path / "day.html"
-    result = CliRunner().invoke(cli, ["print", str(day), "--html", str(html)])
+def test_print_draws_the_summary_pictures(no_matplotlib, day, tmp_path):
+    html, svg = tmp_path / "day.html", tmp_path / "summary.svg"
+    result = CliRunner().invoke(cli, ["print", str(day), "--html", str(html), "--svg", str(svg)])
     assert result.exit_code == 0, result.output
     page = html.read_text(encoding="utf-8")
-    assert f"Not drawn: {SAID}" in page and "data:image/png" not in page
-    assert "Who meets whom is not drawn for a room this size" not in page  # not the big room's reason
+    assert page.count('<div class="picture ') == 2 and "Not drawn" not in page
+    assert svg.read_text(encoding="utf-8").startswith("<svg")
 
 
-def test_the_desk_compare_page_says_so_and_the_picture_answers_404(no_matplotlib, client, db):
+def test_the_desk_compare_page_shows_the_picture(no_matplotlib, client, db):
     event_id = seeded_event(db, EventSettings(names=names(12), rounds=4))
-    page = client.get(f"/events/{event_id}/compare")
-    assert page.status_code == 200 and f"Not drawn: {SAID}" in page.text and "meetings.png" not in page.text
-    picture = client.get(f"/events/{event_id}/meetings.png")
-    assert picture.status_code == 404 and SAID in picture.text
+    assert "meetings.svg" in client.get(f"/events/{event_id}/compare").text
+    picture = client.get(f"/events/{event_id}/meetings.svg")
+    assert picture.status_code == 200 and "Who meets whom" in picture.text
 
 
 def test_the_benchmarks_plots_stop_with_one_line(no_matplotlib):
-    with pytest.raises(SystemExit, match="benchmarks: the plots: the summary pictures need matplotlib"):
+    with pytest.raises(SystemExit, match="benchmarks: the plots need matplotlib: install the plots extra"):
         importlib.import_module("benchmarks.plots")
-
-
-def test_with_matplotlib_the_desk_draws_the_picture(client, db):
-    event_id = seeded_event(db, EventSettings(names=names(12), rounds=4))
-    assert "meetings.png" in client.get(f"/events/{event_id}/compare").text
-    picture = client.get(f"/events/{event_id}/meetings.png")
-    assert picture.status_code == 200 and picture.content.startswith(b"\x89PNG")

@@ -2,6 +2,7 @@
 
 import html
 import re
+from xml.etree import ElementTree
 
 import pytest
 from click.testing import CliRunner
@@ -14,11 +15,11 @@ from rotation.printing.lookup import lookup_pages
 from rotation.printing.options import Options
 from rotation.printing.pages import expected_pages
 from rotation.printing.paper import PAGE_HEIGHT_MM, PAGE_WIDTH_MM, PT_MM
+from rotation.printing.pictures import label
 from rotation.printing.slips import slip_layout, slip_sheets
 from rotation.printing.typeface import lines_needed
 from rotation.printing.walls import wall_charts
 
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 HOSTILE = "<script>alert(1)</script>"
 NINE = (
     "Zoë O'Brien",
@@ -124,7 +125,7 @@ def test_page_is_self_contained(tmp_path, nine_sit_out):
     assert not re.search(r"""(src|href)\s*=\s*["'](?!data:)""", page)
     assert "@import" not in page and not re.search(r"url\((?!data:)", page)
     assert page.count("src: url(data:font/woff;base64,") == 2  # the font travels with the page, both weights
-    assert page.count('src="data:image/png;base64,') in (1, 2)  # the repeats chart only when there are repeats
+    assert page.count('<div class="picture ') in (1, 2)  # the repeats chart only when there are repeats
     assert '<meta name="viewport"' in page
     assert "@page" in page and "break-after: page" in page
 
@@ -145,10 +146,18 @@ def test_re_planned_day_skips_the_comparison(tmp_path, nine_sit_out):
     assert "Not here this round: Flo" in seen
 
 
-def test_png_is_written(tmp_path, nine_sit_out):
-    printed(tmp_path, nine_sit_out, "--png", tmp_path / "summary.png")
-    picture = (tmp_path / "summary.png").read_bytes()
-    assert picture.startswith(PNG_SIGNATURE) and len(picture) > 10_000
+def test_svg_is_written(tmp_path, nine_sit_out):
+    printed(tmp_path, nine_sit_out, "--svg", tmp_path / "summary.svg")
+    picture = ElementTree.fromstring((tmp_path / "summary.svg").read_text(encoding="utf-8"))
+    said = [t.text for t in picture.iter("{http://www.w3.org/2000/svg}text")]
+    assert "Who meets whom" in said and any(t.startswith("Repeats per round") for t in said)
+    named = [t.text for t in picture.iter("{http://www.w3.org/2000/svg}text") if t.get("class") == "tick y"]
+    assert named[:9] == [label(n) for n in nine_sit_out.players]  # every name, as text (the hostile one too)
+
+
+def test_a_room_of_thousands_gets_its_matrix_a_square_for_several_players(tmp_path):
+    page = printed(tmp_path, optimizer.fixed_schedule(Event.with_count(2400, 2)), "--only", "summary")
+    assert page.count('<div class="picture meetings">') == 1 and "16 players a square" in page
 
 
 def test_big_room_still_prints(tmp_path):
@@ -233,7 +242,7 @@ def test_no_repeats_gets_a_sentence_not_an_empty_chart(tmp_path):
     schedule = optimizer.fixed_schedule(Event.with_count(20, 2))
     page = printed(tmp_path, schedule)
     assert optimizer.check(schedule).repeats == 0
-    assert "No repeats: no pair of players" in text_of(page) and page.count('src="data:image/png;base64,') == 1
+    assert "No repeats: no pair of players" in text_of(page) and page.count('<div class="picture ') == 1
 
 
 def one_error_line(result):
@@ -266,10 +275,9 @@ def test_html_is_required(tmp_path, nine_sit_out):
 
 
 def test_dollar_signs_are_names_not_formulas(tmp_path):
-    # matplotlib would read "$x^2$" as maths (and "$$" as an empty formula error) without parse_math=False.
     event = Event(players=("$$", "$x^2$", "a\\b", "_d", "Ann", "Bo", "Cy", "Dee"), rounds=2)
-    page = printed(tmp_path, optimizer.fixed_schedule(event), "--png", tmp_path / "summary.png")
-    assert "$x^2$" in page and (tmp_path / "summary.png").read_bytes().startswith(PNG_SIGNATURE)
+    page = printed(tmp_path, optimizer.fixed_schedule(event), "--svg", tmp_path / "summary.svg")
+    assert "$x^2$" in page and ">$x^2$</text>" in (tmp_path / "summary.svg").read_text(encoding="utf-8")
 
 
 def test_csv_long_and_wide_read_back_with_dictreader(tmp_path, nine_sit_out):

@@ -65,7 +65,7 @@ def parse_text(option: str, text: str) -> str:
 @click.command(name="print")
 @click.argument("file", metavar="SCHEDULE.json")
 @click.option("--html", "html_path", metavar="FILE", required=True, help="Write the printable page (one HTML file).")
-@click.option("--png", "png_path", metavar="FILE", help="Also write the summary picture alone as PNG.")
+@click.option("--svg", "svg_path", metavar="FILE", help="Also write the summary picture alone as SVG.")
 @click.option("--title", default="", metavar="TEXT", help="The event's name, on every page.")
 @click.option("--date", default="", metavar="TEXT", help="The day, on every page.")
 @click.option(
@@ -118,16 +118,12 @@ def parse_text(option: str, text: str) -> str:
     "points per game.",
 )
 def print_command(
-    file, html_path, png_path, title, date, only, rounds_text, sort_by, players_url, winds, rules_path, form
+    file, html_path, svg_path, title, date, only, rounds_text, sort_by, players_url, winds, rules_path, form
 ):
     """Wall charts, find-your-table lists, score cards and sheets, and a summary page, ready to print."""
-    # Imported here, and the pictures only for --png: matplotlib takes half a second, and is an optional extra.
-    from rotation.printing.drawing import NO_PICTURES, can_draw
     from rotation.printing.pages import render_page, sheets
 
-    if png_path and not can_draw():
-        raise BadInput(f"--png: {NO_PICTURES}")
-    outputs = dict(check_outputs({"--html": html_path, "--png": png_path}, {"schedule file": file}))
+    outputs = dict(check_outputs({"--html": html_path, "--svg": svg_path}, {"schedule file": file}))
     title, date = parse_text("--title", title), parse_text("--date", date)
     parts = parse_only(only)
     if players_url and not re.fullmatch(r"https?://\S+", players_url):
@@ -160,10 +156,10 @@ def print_command(
     except ValueError as error:  # a name too long to print: said before anything is written
         raise BadInput(f"{file}: {error}") from None
     files: list[tuple[str, str | bytes]] = [(outputs["--html"], page)]
-    if "--png" in outputs:
-        from rotation.printing.pictures import summary_png
+    if "--svg" in outputs:
+        from rotation.printing.pictures import summary_svg
 
-        files.append((outputs["--png"], summary_png(schedule, metrics)))
+        files.append((outputs["--svg"], summary_svg(schedule, metrics)))
     write_outputs(files)  # both or neither
     kinds = {
         "wall": ("wall chart", "wall charts"),

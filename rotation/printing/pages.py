@@ -9,7 +9,6 @@ is the number of sheets.
 
 from __future__ import annotations
 
-import base64
 import html
 import re
 from dataclasses import dataclass, field
@@ -19,17 +18,15 @@ import segno
 from models import SEAT_LETTERS, Comparison, Metrics, Schedule
 from optimizer.words import proof_words
 from rotation.files.output import metrics_lines
-from rotation.printing.drawing import NO_PICTURES, can_draw
 from rotation.printing.environment import environment
 from rotation.printing.lookup import lookup_pages
 from rotation.printing.options import Options, event_line, parts_for, round_indexes, seat_legend, title_of
 from rotation.printing.paper import PAGE_HEIGHT_MM, PAGE_WIDTH_MM
+from rotation.printing.pictures import meetings_svg, repeats_svg
 from rotation.printing.score_sheets import GAME_ROW_MM, HOW_CHOICES, RESULT_HEADS, score_sheets
 from rotation.printing.slips import slip_sheets
 from rotation.printing.typeface import font_face_css
 from rotation.printing.walls import day_wall_charts
-
-MATRIX_UP_TO = 2000  # players: beyond, the who-meets-whom picture would be millions of squares too small to see
 
 
 @dataclass(frozen=True)
@@ -81,10 +78,6 @@ def _lines(metrics: Metrics) -> list[str]:
     return metrics_lines(metrics)[1:]
 
 
-def _data_uri(png: bytes) -> str:
-    return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
-
-
 _FONTS_HERE = "/* fonts: cut to the characters below */"
 
 
@@ -104,10 +97,6 @@ def render_page(
     `sheets(schedule, options)` when the caller has them already."""
     pages = sheets(schedule, options) if pages is None else pages
     summary = any(p.kind == "summary" for p in pages)
-    drawn = summary and can_draw()
-    if drawn:
-        from rotation.printing.pictures import meetings_png, repeats_png  # matplotlib's pyplot-free figures
-    matrix = len(schedule.players) <= MATRIX_UP_TO
     heading, event = title_of(options, schedule), event_line(options, schedule)
     page = (
         environment()
@@ -128,9 +117,8 @@ def render_page(
             metrics_lines=_lines(metrics),
             comparison=comparison,
             bound_why=proof_words(comparison.bound.proof) if comparison.bound else "",
-            no_pictures="" if drawn or not summary else NO_PICTURES,
-            meetings_picture=_data_uri(meetings_png(schedule)) if drawn and matrix else "",
-            repeats_picture=_data_uri(repeats_png(metrics)) if drawn and metrics.repeats else "",
+            meetings_picture=meetings_svg(schedule) if summary else "",
+            repeats_picture=repeats_svg(metrics) if summary and metrics.repeats else "",
             page_width=PAGE_WIDTH_MM,
             page_height=PAGE_HEIGHT_MM,
             fonts=_FONTS_HERE,

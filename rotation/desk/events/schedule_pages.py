@@ -17,7 +17,7 @@ from rotation.desk.events import planning, service, views
 from rotation.desk.events.settings import EventSettings
 from rotation.desk.room.service import room
 from rotation.desk.storage import FixedFigures, VersionRow
-from rotation.printing.drawing import NO_PICTURES, can_draw
+from rotation.printing.pictures import meetings_svg
 
 router = pages_router()
 
@@ -67,20 +67,15 @@ def compare_page(request: Request, event_id: Id):
         skipped=fixed.skipped or "",
         variant=rule_words(settings.fixed_rule, tuple(settings.winds)) if variant is not None else "",
         variant_skipped=(variant.skipped or "") if variant else "",
-        no_pictures="" if can_draw() else NO_PICTURES,
         version=shown,
     )
 
 
-@router.get("/events/{event_id}/meetings.png")
+@router.get("/events/{event_id}/meetings.svg")
 def meetings_picture(request: Request, event_id: Id, version: QueryId = None):
     _, shown = _shown(request, event_id, version)
-    if not can_draw():  # the Compare page says so in words; this answers one who asks for the picture itself
-        raise HTTPException(404, NO_PICTURES)
-    from rotation.printing.pictures import meetings_png  # matplotlib: only when the picture is asked for
-
-    picture = desk_of(request).rendered.get(("meetings", shown.id), lambda: meetings_png(shown.schedule()))
-    return Response(picture, media_type="image/png")
+    picture = desk_of(request).rendered.get(("meetings", shown.id), lambda: meetings_svg(shown.schedule()))
+    return Response(picture, media_type="image/svg+xml")  # opened on its own, the desk's policy: no inline script
 
 
 @router.get("/events/{event_id}/history", response_class=HTMLResponse)
