@@ -580,6 +580,9 @@ def test_a_three_night_league_with_absences_and_a_returning_guest(rehearsal):
     # Night 2: two members stay home, two guests come.
     nights.append(next_night(r, page, absent=MEMBERS[:2], guests=[GUEST, ONCE]))
     expect(page.locator("body")).to_contain_text("against 1 earlier night of the series")
+    # in plain words, and no comparison with the fixed rule on tonight's room alone, which means nothing here
+    expect(page.locator("#figures")).to_contain_text("Made by ")
+    expect(page.locator("#figures")).not_to_contain_text("fixed rule")
     night_two = r.api("GET", f"/api/events/{nights[1]}/schedule")
     assert sorted(night_two["players"]) == sorted(MEMBERS[2:] + [GUEST, ONCE])
     totals.append(night_played(r, page, nights[1], 2))
