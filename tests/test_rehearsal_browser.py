@@ -79,6 +79,10 @@ def enter_round(
     day.click("#mark-played")
     expect(day.locator("#not-played")).to_have_count(0)
     if typed:
+        if number == 1:  # table 1's card sent blank: said beside it, nothing saved
+            day.locator("#table-1 button[type=submit]").click()
+            expect(day.locator("#error-t1")).to_contain_text("the card is empty: nothing was saved")
+            expect(day.locator("#cards-in")).to_have_text(re.compile(r"^0 of \d+ tables' cards are in"))
         type_card(day, 1, TYPED)
         expect(day.locator("#saved")).to_have_text("Table 1: card saved.")
     tables = r.api("GET", f"/api/events/{event_id}/schedule")["rounds"][number - 1]["tables"]
