@@ -284,6 +284,8 @@ def test_a_one_day_tournament_of_52_in_two_sessions(rehearsal):
     day.fill("#screen-top", "12")
     day.click("#screen-toggle")
     expect(screen.locator("#standings .standing").first).to_be_attached()
+    assert screen.locator("#standings .standing:not(.standings-head)").count() < 53
+    expect(screen.locator("#standings-notes")).to_contain_text("of 53 players")  # the whole field, not of 12
     r.projector_sees(screen, "projector-standings")
     printed = r.paper(day, day.get_attribute("#print-standings", "href"), "standings-print")
     leader = max(totals, key=totals.__getitem__)
