@@ -51,6 +51,7 @@ def test_a_backup_never_replaces_a_file_of_the_desk(open_desk, capsys):
         wal,
         Path(f"{db}-shm"),
         Path(f"{db}-journal"),
+        Path(f"{db}.log"),  # the running desk's log
         kept,
         backup.folder(db) / "new.sqlite3",
         db.with_name("hard-link"),
@@ -76,10 +77,12 @@ def test_an_export_never_replaces_a_file_of_the_desk(client, db, capsys):
 def test_a_backup_into_a_folder_is_refused_in_one_line(open_desk, capsys):
     out = open_desk.parent / "elsewhere"
     out.mkdir()
-    assert main(["backup", "--db", str(open_desk), str(out)]) == 2
-    err = capsys.readouterr().err
-    assert "is a folder" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
-    assert list(out.iterdir()) == []
+    not_made = open_desk.parent / "not-made"
+    for given in (str(out), f"{not_made}{os.sep}"):  # a name ending in a separator names a folder
+        assert main(["backup", "--db", str(open_desk), given]) == 2
+        err = capsys.readouterr().err
+        assert "is a folder" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert list(out.iterdir()) == [] and not not_made.exists()
 
 
 def test_a_restore_of_a_newer_or_foreign_file_or_of_the_desk_itself_changes_nothing(open_desk, capsys):
