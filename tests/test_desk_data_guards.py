@@ -85,6 +85,18 @@ def test_a_backup_into_a_folder_is_refused_in_one_line(open_desk, capsys):
     assert list(out.iterdir()) == [] and not not_made.exists()
 
 
+def test_an_export_into_a_folder_or_from_a_desk_file_that_is_no_file_is_refused_in_one_line(open_desk, capsys):
+    folder = open_desk.parent / "exports"
+    folder.mkdir()
+    assert main(["export", "--db", str(open_desk), "1", str(folder)]) == 2
+    err = capsys.readouterr().err
+    assert f"for example {str(folder / 'event.rotation.json')!r}" in err and len(err.strip().splitlines()) == 1
+    assert main(["backup", "--db", str(folder), str(open_desk.with_name("out.sqlite3"))]) == 2
+    err = capsys.readouterr().err
+    assert f"the desk's file {str(folder)!r} is not a file" in err and len(err.strip().splitlines()) == 1, err
+    assert list(folder.iterdir()) == [] and not open_desk.with_name("out.sqlite3").exists()
+
+
 def test_a_restore_of_a_newer_or_foreign_file_or_of_the_desk_itself_changes_nothing(open_desk, capsys):
     db = open_desk
     newer = db.with_name("newer.sqlite3")

@@ -69,14 +69,14 @@ def desk_files(db_path: str | Path) -> list[Path]:
     return [path, *journals, log_file(path), folder(path)]
 
 
-def refuse_out(db_path: str | Path, out: str | Path) -> None:
-    """BackupError unless `out` may take a backup of `db_path`: not a folder, none of the desk's own files
-    (`desk_files`, a link to one of them) and nothing inside its backups' folder. Replacing the `-wal` of
-    a running desk loses every change it still holds (issue 57)."""
+def refuse_out(db_path: str | Path, out: str | Path, example: str = "desk-backup.sqlite3") -> None:
+    """BackupError unless `out` may take a backup (or an export: `example` names one) of `db_path`: not a
+    folder, none of the desk's own files (`desk_files`, a link to one of them) and nothing inside its
+    backups' folder. Replacing the `-wal` of a running desk loses every change it still holds (issue 57)."""
     named = str(out)
     out = Path(out)
     if out.is_dir() or named.endswith(("/", os.sep)):  # 'new/' names a folder, even one not made yet
-        raise BackupError(f"{named!r} is a folder: name a file in it, for example {str(out / 'desk-backup.sqlite3')!r}")
+        raise BackupError(f"{named!r} is a folder: name a file in it, for example {str(out / example)!r}")
     backups = folder(db_path)
     own = desk_files(db_path) + (sorted(backups.iterdir()) if backups.is_dir() else [])
     found = next((path for path in own if out.resolve() == path.resolve() or _same_file(out, path)), None)
