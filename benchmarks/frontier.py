@@ -3,7 +3,9 @@
 says (optimizer.constructions.theorems), the seconds `exists` takes at the built rounds (capped at the day's
 100) on one worker, and, with --plan, a plan of those rounds at --time-limit on one worker, each in its own
 process ended at --kill seconds, with whether seats (seat spread <= 1) and tables (no visit above even)
-came out balanced. Writes benchmarks/results/frontier.{json,md}.
+came out balanced. Writes benchmarks/results/frontier.{json,md}. With --every, each room is planned at every
+number of rounds from 1 to the built rounds instead (a prefix of the design each time), and the summary per room
+is the slowest and median plan, the most repeats and the round counts whose seats and tables came out balanced.
 """
 
 from __future__ import annotations
@@ -64,14 +66,53 @@ def measure(players: int, args) -> dict:
     return row
 
 
+def measure_every(players: int, args) -> dict:
+    """Plans of 1, 2, ..., built rounds (capped at the day's 100), each in its own process."""
+    rounds = min(frontier_rounds(players), MAX_ROUNDS)
+    plans = [measure_plan(players, r, args.time_limit, args.kill) for r in range(1, rounds + 1)]
+    seconds = sorted(p["plan_seconds"] for p in plans)
+    return {
+        "players": players,
+        "rounds": rounds,
+        "plan_seconds_max": seconds[-1],
+        "plan_seconds_median": seconds[len(seconds) // 2],
+        "repeats_max": max(p.get("repeats", -1) for p in plans),  # -1: every plan was ended at --kill
+        "ended": sum("plan" in p for p in plans),
+        "seats_balanced": sum(bool(p.get("seats_balanced")) for p in plans),
+        "tables_balanced": sum(bool(p.get("tables_balanced")) for p in plans),
+        "plans": plans,
+    }
+
+
+def write_every(rows: list[dict], name: str) -> None:
+    (RESULTS / f"{name}.json").write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
+    head = "| players | rounds planned | slowest s | median s | most repeats | ended at --kill | seats balanced "
+    head += "| tables balanced |\n|---|---|---|---|---|---|---|---|\n"
+    lines = [
+        f"| {r['players']} | 1-{r['rounds']} | {r['plan_seconds_max']} | {r['plan_seconds_median']} "
+        f"| {r['repeats_max']} | {r['ended']} | {r['seats_balanced']} of {r['rounds']} "
+        f"| {r['tables_balanced']} of {r['rounds']} |"
+        for r in rows
+    ]
+    (RESULTS / f"{name}.md").write_text(head + "\n".join(lines) + "\n", encoding="utf-8")
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.frontier", description=__doc__)
     parser.add_argument("--players", type=int, nargs="*", default=list(range(16, 401, 4)))
     parser.add_argument("--time-limit", type=float, default=1.0)
     parser.add_argument("--plan", action="store_true", help="also plan each room (slow past 100 players)")
     parser.add_argument("--kill", type=float, default=10.0, help="seconds before a plan's process is ended")
+    parser.add_argument("--every", action="store_true", help="plan each room at every round count up to the built")
     parser.add_argument("--name", default="frontier")
     args = parser.parse_args(argv)
+    if args.every:
+        every = []
+        for players in args.players:
+            every.append(measure_every(players, args))
+            print(json.dumps({k: v for k, v in every[-1].items() if k != "plans"}), flush=True)
+        write_every(every, args.name)
+        return
     rows = []
     for players in args.players:
         rows.append(measure(players, args))

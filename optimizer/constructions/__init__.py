@@ -13,7 +13,7 @@
                                  over GF(q), q = 1 mod 4 a prime power (28, 244, ... where Z_q has none)
     packings                     3q + 3 players over q rounds, everyone meeting all but their group of three:
                                  a resolvable maximum packing developed over Z_q from a base round stored
-                                 ahead (108, 276)
+                                 ahead (108, 276, 360)
     doubling.doubled_affine_seating  32 players over 10 rounds: two affine planes of order 4, signed
     weighting.weighted_day       m * v1 players: a full day of v1 weighted by a resolvable TD(4, m), its
                                  groups filled by a day of m (or 3m) players (208, 352, 144, 192, 288, 384)
