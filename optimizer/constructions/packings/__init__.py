@@ -28,11 +28,12 @@ M (the symmetric tables give within-class differences +-2a, +-2c: the classes ou
 How the stored bases were found: `python -m optimizer.constructions.packings` builds one CP-SAT model of
 the turned tables' values and the matching together (one worker, seed 0, a deterministic-time limit: a
 run repeats itself) for the form "one": the inf table and one table of three players of a class and one of
-the next, the least that balances the counts. That form is infeasible for most q (CP-SAT proves it in
-seconds for q = 11 to 83 but 35: a condition on the differences fails); it was found for q = 7, 35, 91
-and 119 (24, 108, 276, 360 players; 91 and 119 with `--limit 300`). A larger form (two tables of three
-and one, one of two, one and one) found nothing for q = 23 in 12 minutes on a loaded machine, so it is not
-kept. Every stored base is checked when
+the next, the least that balances the counts. That form is infeasible for most q: CP-SAT proves it in
+seconds for every q from 11 to 83 but 35 and 63 (63 not tried: 192 players come from the weighting); it
+was found for q = 7, 35, 91 and 119 (24, 108, 276, 360 players; 91 and 119 with `--limit 300`), and is
+unknown within 20 s for the other q to 131. Tried and not kept (nothing found): a larger form (two tables
+of three and one, one of two, one and one) for q = 23 in 12 minutes, and the turns taken with a multiplier
+u (u^2 + u + 1 = 0 mod q) for q = 19 within 200 deterministic seconds. Every stored base is checked when
 loaded: developed, repeat-free, and every player meeting the 3q others outside its group.
 """
 
