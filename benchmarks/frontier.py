@@ -14,6 +14,7 @@ import argparse
 import json
 import multiprocessing
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from models import Event
@@ -84,17 +85,30 @@ def measure_every(players: int, args) -> dict:
     }
 
 
-def write_every(rows: list[dict], name: str) -> None:
+HEAD = ["players", "built", "floor((v-1)/3)", "theorem", "exists s", "plan s", "seats", "tables"]
+EVERY_HEAD = ["players", "rounds planned", "slowest s", "median s", "most repeats", "ended at --kill"]
+EVERY_HEAD += ["seats balanced", "tables balanced"]
+
+
+def cells(r: dict) -> list:
+    """A row of frontier.md."""
+    plan = [r.get("plan_seconds", "-"), r.get("seats_balanced", r.get("plan", "-")), r.get("tables_balanced", "-")]
+    return [r["players"], r["built"], r["bound"], r["theorem"] or "-", r.get("exists_seconds", "-"), *plan]
+
+
+def every_cells(r: dict) -> list:
+    """A row of the --every table."""
+    seconds = [r["plan_seconds_max"], r["plan_seconds_median"]]
+    counts = [f"{r['seats_balanced']} of {r['rounds']}", f"{r['tables_balanced']} of {r['rounds']}"]
+    return [r["players"], f"1-{r['rounds']}", *seconds, r["repeats_max"], r["ended"], *counts]
+
+
+def write(rows: list[dict], name: str, head: list[str], row: Callable[[dict], list]) -> None:
+    """benchmarks/results/<name>.json, and .md as a table of `head` with one `row` a room."""
     (RESULTS / f"{name}.json").write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
-    head = "| players | rounds planned | slowest s | median s | most repeats | ended at --kill | seats balanced "
-    head += "| tables balanced |\n|---|---|---|---|---|---|---|---|\n"
-    lines = [
-        f"| {r['players']} | 1-{r['rounds']} | {r['plan_seconds_max']} | {r['plan_seconds_median']} "
-        f"| {r['repeats_max']} | {r['ended']} | {r['seats_balanced']} of {r['rounds']} "
-        f"| {r['tables_balanced']} of {r['rounds']} |"
-        for r in rows
-    ]
-    (RESULTS / f"{name}.md").write_text(head + "\n".join(lines) + "\n", encoding="utf-8")
+    lines = ["| " + " | ".join(map(str, line)) + " |\n" for line in [head, *map(row, rows)]]
+    lines.insert(1, "|" + "---|" * len(head) + "\n")
+    (RESULTS / f"{name}.md").write_text("".join(lines), encoding="utf-8")
 
 
 def main(argv=None) -> None:
@@ -106,27 +120,11 @@ def main(argv=None) -> None:
     parser.add_argument("--every", action="store_true", help="plan each room at every round count up to the built")
     parser.add_argument("--name", default="frontier")
     args = parser.parse_args(argv)
-    if args.every:
-        every = []
-        for players in args.players:
-            every.append(measure_every(players, args))
-            print(json.dumps({k: v for k, v in every[-1].items() if k != "plans"}), flush=True)
-        write_every(every, args.name)
-        return
     rows = []
     for players in args.players:
-        rows.append(measure(players, args))
-        print(json.dumps(rows[-1]), flush=True)
-    (RESULTS / f"{args.name}.json").write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
-    head = "| players | built | floor((v-1)/3) | theorem | exists s | plan s | seats | tables |\n"
-    head += "|---|---|---|---|---|---|---|---|\n"
-    lines = [
-        f"| {r['players']} | {r['built']} | {r['bound']} | {r['theorem'] or '-'} | {r.get('exists_seconds', '-')} "
-        f"| {r.get('plan_seconds', '-')} | {r.get('seats_balanced', r.get('plan', '-'))} "
-        f"| {r.get('tables_balanced', '-')} |"
-        for r in rows
-    ]
-    (RESULTS / f"{args.name}.md").write_text(head + "\n".join(lines) + "\n", encoding="utf-8")
+        rows.append(measure_every(players, args) if args.every else measure(players, args))
+        print(json.dumps({k: v for k, v in rows[-1].items() if k != "plans"}), flush=True)
+    write(rows, args.name, *((EVERY_HEAD, every_cells) if args.every else (HEAD, cells)))
 
 
 if __name__ == "__main__":
