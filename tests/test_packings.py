@@ -66,3 +66,10 @@ def test_the_verdict_for_108_players_is_exists_with_a_checked_schedule_up_to_35_
     verdict = zero_repeat_verdict(Event.with_count(108, 35), time_limit=5, workers=1)
     assert verdict.answer is Answer.EXISTS and verdict.schedule is not None and "packing" in verdict.reason
     assert zero_repeat_verdict(Event.with_count(108, 36), time_limit=5, workers=1).answer is Answer.IMPOSSIBLE
+
+
+def test_the_odd_room_one_short_of_a_packing_gets_its_rounds_by_deletion():
+    verdict = zero_repeat_verdict(Event.with_count(107, 35), time_limit=5, workers=1)
+    assert verdict.answer is Answer.EXISTS and verdict.schedule is not None
+    assert "packing" in verdict.reason and "deleted" in verdict.reason
+    assert check(verdict.schedule, indirect=False).repeats == 0
