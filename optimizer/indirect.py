@@ -15,7 +15,7 @@ where the lists took most of a second (400 x 100: 36 million second-step entries
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
@@ -60,7 +60,9 @@ def _fewest_dense(player_count: int, met: np.ndarray) -> int:
     return int(common[np.triu(adjacency == 0, k=1)].min())
 
 
-def _blocks(order: np.ndarray, degree: np.ndarray, starts: np.ndarray, opponents: np.ndarray, player_count: int):
+def _blocks(
+    order: np.ndarray, degree: np.ndarray, starts: np.ndarray, opponents: np.ndarray, player_count: int
+) -> Iterator[np.ndarray]:
     """Players in `order`, cut into blocks within BLOCK_ENTRIES and BLOCK_CELLS (one player at least)."""
     most_rows = max(1, BLOCK_CELLS // player_count)
     reach = np.concatenate([[0], np.cumsum(degree[opponents])])
@@ -80,7 +82,9 @@ def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     return np.repeat(starts, lengths) + np.arange(total) - offsets
 
 
-def _fewest_in_block(block: np.ndarray, degree, starts, opponents, player_count: int) -> int:
+def _fewest_in_block(
+    block: np.ndarray, degree: np.ndarray, starts: np.ndarray, opponents: np.ndarray, player_count: int
+) -> int:
     """The fewest common opponents between a player of `block` and anyone they never met."""
     rows = np.repeat(np.arange(len(block)), degree[block])
     first = opponents[_ranges(starts[block], degree[block])]

@@ -129,7 +129,16 @@ def tabu_walk(
 _GIVEN_UP = (-1, -1, -1, 0.0)
 
 
-def _best_move(objective: Objective, tabu_until, step, cost, best_cost, rng, ties: str, budget: Budget):
+def _best_move(
+    objective: Objective,
+    tabu_until: np.ndarray,
+    step: int,
+    cost: float,
+    best_cost: float,
+    rng: np.random.Generator,
+    ties: str,
+    budget: Budget,
+) -> tuple[int, int, int, float] | None:
     """(round, player, player, change in cost) of the best allowed move, ties broken at random by the
     rule `ties` names; _GIVEN_UP if the budget's stop token is set or its wall clock runs out while the
     rounds are weighed (a repeatable run's step was paid for when begun: it always ends)."""
@@ -165,8 +174,8 @@ def _best_move(objective: Objective, tabu_until, step, cost, best_cost, rng, tie
         return None
     low = min(c[0] for c in candidates)
     best = [c for c in candidates if c[0] <= low + EPSILON]
-    change, r, p, q = best[rng.integers(len(best))]
-    return r, int(p), int(q), float(change)
+    picked, r, p, q = best[rng.integers(len(best))]
+    return r, int(p), int(q), float(picked)
 
 
 def _kick(objective: Objective, rng: np.random.Generator) -> None:
@@ -181,7 +190,7 @@ def _kick(objective: Objective, rng: np.random.Generator) -> None:
         objective.apply(r, int(ins[i]), int(outs[j]), None)
 
 
-def _random_argmin(values: np.ndarray, low: float, rng) -> tuple[int, int]:
+def _random_argmin(values: np.ndarray, low: float, rng: np.random.Generator) -> tuple[int, int]:
     ties = np.argwhere(values <= low + EPSILON)
     return tuple(ties[rng.integers(len(ties))])
 
