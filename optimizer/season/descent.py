@@ -19,12 +19,10 @@ sitting out moves), so every player keeps their three-handed turns and sit-outs;
 joins. With G[p, x] = F(c + 1) - F(c) + 2b and L[p, x] = F(c - 1) - F(c) - 2b what one more and one fewer
 meeting of a pair at c = m + t costs, swapping p at table A with q at table B changes Q by sum over x in
 A - p of (G[q, x] + L[p, x]) + sum over y in B - q of (G[p, y] + L[q, y]) (optimizer.search.swaps.swap_change
-with join = G and leave = -L). The walk is the one tabu search's: the best swap of a round whose players
+with join = G and leave = -L). The walk is the one tabu search's: the best swap of any round whose players
 have not moved there lately, even when it raises Q (Glover 1989; a swap that beats the best seating is
 always allowed), restarts from the best after STALL_STEPS steps without a new one, and the best seating
-is kept. Each step weighs one round drawn at random, as the descent did before the one tabu search served
-it: weighing every round made a step 4 times the work at 4 rounds and a night 0.5 s longer for no better
-season (benchmarks/results/issue56_engine/README.md, "Side by side").
+is kept.
 """
 
 from __future__ import annotations
@@ -54,15 +52,15 @@ def spread_out(seats: Seats, costs: Costs, *, rng: np.random.Generator, budget: 
     """The seating of least season cost found before `budget` is spent, each step charged `step_work`
     seconds of work (so that a repeatable run repeats exactly)."""
     walk = Walk(TENURE, STALL_STEPS, 1 / step_work)
-    return tabu_walk(_Season(seats, costs, rng), walk, budget, rng, target=-np.inf)
+    return tabu_walk(_Season(seats, costs), walk, budget, rng, target=-np.inf)
 
 
 class _Season:
     """The descent's objective for the one tabu search: the season cost, on swaps of same-sized tables
-    that join no keep-apart pair and move no pinned player, in one round drawn by `rng` a step."""
+    that join no keep-apart pair and move no pinned player."""
 
-    def __init__(self, seats: Seats, costs: Costs, rng: np.random.Generator):
-        self.costs, self.player_count, self.rng = costs, costs.player_count, rng
+    def __init__(self, seats: Seats, costs: Costs):
+        self.costs, self.player_count = costs, costs.player_count
         self.restart(seats, None)
 
     def restart(self, seats: Seats, rng: np.random.Generator | None) -> None:
@@ -82,9 +80,10 @@ class _Season:
         self._cost = None if change is None or self._cost is None else self._cost + change
 
     def moves(self) -> Iterator[tuple[int, list[Trades]]]:
-        r = int(self.rng.integers(len(self.seats)))
-        swaps = self._swaps(r, *self.costs.season_steps(self.met))
-        yield r, [] if swaps is None else [swaps]
+        gain, loss = self.costs.season_steps(self.met)
+        for r in range(len(self.seats)):
+            swaps = self._swaps(r, gain, loss)
+            yield r, [] if swaps is None else [swaps]
 
     def kicks(self, r: int) -> Trades | None:
         swaps = self._swaps(r, *self.costs.season_steps(self.met))
