@@ -191,8 +191,9 @@ def _kick(objective: Objective, rng: np.random.Generator) -> None:
 
 
 def _random_argmin(values: np.ndarray, low: float, rng: np.random.Generator) -> tuple[int, int]:
-    ties = np.argwhere(values <= low + EPSILON)
-    return tuple(ties[rng.integers(len(ties))])
+    ties = np.flatnonzero(values <= low + EPSILON)  # row by row, as np.argwhere: a tenth of its time
+    i, j = divmod(int(ties[rng.integers(len(ties))]), values.shape[1])
+    return i, j
 
 
 def seated_at(table: np.ndarray, tables: int) -> np.ndarray:
@@ -226,8 +227,8 @@ class SeatedRound(NamedTuple):
     def change(self, join: np.ndarray, leave: np.ndarray) -> np.ndarray:
         """[i, j]: `swap_change` of the pair terms `join` and `leave` (players x players over everyone)
         between the seated players i and j."""
-        sub = np.ix_(self.players, self.players)
-        return swap_change(join[sub], leave[sub], self.table, self.at)
+        rows, columns = self.players[:, None], self.players  # np.ix_'s index, without its checks
+        return swap_change(join[rows, columns], leave[rows, columns], self.table, self.at)
 
 
 def seated_round(round_: np.ndarray) -> SeatedRound:
