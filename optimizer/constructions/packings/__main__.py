@@ -52,9 +52,9 @@ def search(q: int, form_name: str, limit: float = DETERMINISTIC_LIMIT) -> tuple[
         model.add(sum(is_value[s][h] for s in range(slots)) == in_e[h])
         model.add(sum(is_value[s][q - h] for s in range(slots)) == in_e[h])
 
-    def difference(x, y):  # the one-hot of y - x mod q
+    def difference(x: int | str, y: int | str) -> list[cp_model.IntVar]:  # the one-hot of y - x mod q
         d, wrap = model.new_int_var(0, q - 1, ""), model.new_int_var(-1, 1, "")
-        model.add(d == (0 if y == ZERO else value[y]) - (0 if x == ZERO else value[x]) + q * wrap)
+        model.add(d == _at(value, y) - _at(value, x) + q * wrap)
         return _one_hot(model, d, q)
 
     within, between = differences(form)
@@ -88,11 +88,16 @@ def search(q: int, form_name: str, limit: float = DETERMINISTIC_LIMIT) -> tuple[
     return {"form": form_name, "turned": turned, "pairs": pairs}, solver.status_name(status)
 
 
+def _at(value: list[cp_model.IntVar], x: int | str) -> cp_model.IntVar | int:
+    """A slot's value, or the fixed 0 (inf has no differences: it is never asked)."""
+    return value[x] if isinstance(x, int) else 0
+
+
 def _named(x: int | str, named: list[int]) -> int | str:
     return named[x] if isinstance(x, int) else 0 if x == ZERO else x
 
 
-def _one_hot(model: cp_model.CpModel, var, q: int) -> list:
+def _one_hot(model: cp_model.CpModel, var: cp_model.IntVar, q: int) -> list[cp_model.IntVar]:
     hot = [model.new_bool_var("") for _ in range(q)]
     model.add_exactly_one(hot)
     for v in range(q):
@@ -100,7 +105,7 @@ def _one_hot(model: cp_model.CpModel, var, q: int) -> list:
     return hot
 
 
-def main(argv=None) -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m optimizer.constructions.packings", description=__doc__)
     parser.add_argument("--q", type=int, nargs="*", help="values of q = 3 mod 4 (default 7 to 131)")
     parser.add_argument("--form", nargs="*", default=list(FORMS), choices=list(FORMS))
