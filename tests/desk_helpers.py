@@ -7,8 +7,8 @@ import time
 
 import optimizer
 from models import Event
+from rotation.desk.core.settings import EventSettings
 from rotation.desk.events import planning, service
-from rotation.desk.events.settings import EventSettings
 from rotation.desk.storage import HowMade, Store, VersionKind
 
 HOSTILE = "<img src=x onerror=alert(1)>"

@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 from desk_helpers import LOCAL, names, seeded_event, wait_run
 from rotation.commands.cli import main
 from rotation.desk.app import create_app
-from rotation.desk.events.settings import EventSettings
+from rotation.desk.core.settings import EventSettings
 
 VERSION = version("rotation")
 

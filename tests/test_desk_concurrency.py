@@ -31,7 +31,7 @@ from fastapi.testclient import TestClient
 
 from desk_helpers import LOCAL, names, seeded_event
 from rotation.desk.app import create_app
-from rotation.desk.events.settings import EventSettings
+from rotation.desk.core.settings import EventSettings
 from rotation.desk.storage import Store, VersionKind
 
 CLIENTS = 4

@@ -7,9 +7,9 @@ from fastapi.routing import APIRoute
 
 from desk_helpers import names, seeded_event, token_of
 from rotation.desk.app import ROUTERS
+from rotation.desk.core.rules_form import rules_from_form
+from rotation.desk.core.settings import EventSettings
 from rotation.desk.deps import MAX_ID
-from rotation.desk.events.rules_form import rules_from_form
-from rotation.desk.events.settings import EventSettings
 from rotation.desk.numbers import form_number
 
 HUGE = 2**64  # past SQLite's 64-bit integers

@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 from desk_helpers import LOCAL, names, seeded_event, token_of
 from rotation.commands.cli import main
 from rotation.desk.app import create_app
-from rotation.desk.events.settings import EventSettings
+from rotation.desk.core.settings import EventSettings
 from rotation.desk.room import service as room
 from rotation.desk.storage import MIGRATIONS, SCHEMA_VERSION, Store, backup
 

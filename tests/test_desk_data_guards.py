@@ -17,7 +17,7 @@ import pytest
 
 from desk_helpers import names, seeded_event, token_of
 from rotation.commands.cli import main
-from rotation.desk.events.settings import EventSettings
+from rotation.desk.core.settings import EventSettings
 from rotation.desk.storage import Store, backup
 
 JSON = {"content-type": "application/json"}

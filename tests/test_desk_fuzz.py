@@ -26,7 +26,7 @@ from schemathesis.config._checks import POSITIVE_DATA_ACCEPTANCE_EXPECTED_STATUS
 
 from desk_helpers import names, seeded_event
 from rotation.desk.app import create_app
-from rotation.desk.events.settings import EventSettings
+from rotation.desk.core.settings import EventSettings
 from rotation.desk.security import LOCAL_HOSTS
 from test_desk_layers import FakePlanner
 

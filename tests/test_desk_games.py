@@ -7,7 +7,7 @@ import re
 
 from desk_helpers import names, seeded_event, token_of
 from models.rules import Rules
-from rotation.desk.events.settings import EventSettings
+from rotation.desk.core.settings import EventSettings
 from test_desk_scores import TABLE_1, TABLE_2, played, standings
 
 # Table 1 (Player 01-04 in seats A-D), hand-computed under the common rules:

@@ -18,8 +18,8 @@ from desk_helpers import LOCAL, names, seeded_event, wait_run
 from models.text import MAX_NAME, MAX_TITLE, Name, Title, normalise_name
 from rotation.commands.cli import cli
 from rotation.desk.app import create_app
+from rotation.desk.core.settings import EventSettings
 from rotation.desk.events import runs, service
-from rotation.desk.events.settings import EventSettings
 from rotation.desk.storage import HowMade, PlanRequest, RunStatus, Store, VersionKind
 from rotation.desk.storage.lock import DeskBusy
 from test_desk_layers import FakePlanner, page_routes

@@ -15,7 +15,7 @@ import optimizer
 from desk_helpers import HOSTILE, LOCAL, errors_beside_fields, names, seeded_event, token_of, wait_run
 from models import Event, Schedule
 from rotation.desk.app import create_app
-from rotation.desk.events.settings import EventSettings
+from rotation.desk.core.settings import EventSettings
 from rotation.desk.storage import SCHEMA_VERSION, HowMade, NewerDatabase, PlanRequest, Store, VersionKind
 from rotation.files.output import metrics_lines
 

@@ -7,7 +7,7 @@ import re
 
 from desk_helpers import names, seeded_event
 from models.rules import Rules
-from rotation.desk.events.settings import EventSettings
+from rotation.desk.core.settings import EventSettings
 
 GAME_HEADS = "<th>Game</th><th>Winner</th><th>Value</th><th>How</th><th>Discarder</th><th>Exposures</th>"
 

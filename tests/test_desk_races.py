@@ -16,7 +16,7 @@ import optimizer
 from desk_helpers import LOCAL, names, seeded_event, token_of
 from models import Moves, Reseat, Schedule
 from rotation.desk.app import create_app
-from rotation.desk.events.settings import EventSettings
+from rotation.desk.core.settings import EventSettings
 from rotation.desk.storage import HowMade, ReplanRequest, RunStatus, Store, VersionKind
 from test_desk_layers import FakePlanner
 

@@ -13,9 +13,9 @@ import optimizer
 from desk_helpers import LOCAL, names
 from models import Event, Moves, PlayerChange, Reseat, SeasonRule
 from rotation.desk.app import create_app
+from rotation.desk.core.settings import EventSettings
 from rotation.desk.data import transfer
 from rotation.desk.events import changes, planning, service, views
-from rotation.desk.events.settings import EventSettings
 from rotation.desk.storage import (
     Figures,
     HowMade,

@@ -9,7 +9,7 @@ import html
 import re
 
 from desk_helpers import names, seeded_event, token_of
-from rotation.desk.events.settings import EventSettings
+from rotation.desk.core.settings import EventSettings
 from rotation.desk.storage import Store
 
 

@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 
 from desk_helpers import LOCAL, names, seeded_event, token_of
 from rotation.desk.app import create_app
-from rotation.desk.events.settings import EventSettings
+from rotation.desk.core.settings import EventSettings
 from rotation.desk.storage import MIGRATIONS, SCHEMA_VERSION, Store
 
 JSON = {"content-type": "application/json"}

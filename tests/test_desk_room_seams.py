@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from desk_helpers import names, seeded_event, token_of
-from rotation.desk.events.settings import EventSettings
+from rotation.desk.core.settings import EventSettings
 
 
 def test_a_change_made_from_an_old_day_says_at_the_top_what_changed(db, client):

@@ -11,7 +11,7 @@ import re
 import sqlite3
 
 from desk_helpers import names, seeded_event, token_of, wait_run
-from rotation.desk.events.settings import EventSettings
+from rotation.desk.core.settings import EventSettings
 from rotation.desk.storage import MIGRATIONS, SCHEMA_VERSION, Store
 
 # The fixed rule's first round for 9 players: tables (01 02 03 04) and (05 06 07 08), Player 09 sits out.
@@ -370,7 +370,7 @@ def test_a_late_arrivals_rounds_before_arriving_score_as_sat_out_only_when_the_e
 
 
 def test_the_settings_form_takes_the_late_arrivals_choice_as_a_checkbox():
-    from rotation.desk.events.settings import settings_from_form
+    from rotation.desk.core.settings import settings_from_form
 
     fields = {"names": "\n".join(names(8)), "rounds": "3", "time_limit": "2"}
     assert settings_from_form({**fields, "late_as_sit_out": "yes"}).late_as_sit_out is True

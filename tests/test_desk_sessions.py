@@ -8,7 +8,7 @@ import re
 from itertools import combinations
 
 from desk_helpers import names, seeded_event, token_of, wait_run
-from rotation.desk.events.settings import EventSettings
+from rotation.desk.core.settings import EventSettings
 
 
 def test_sessions_are_released_and_printed_as_units(db, client):

@@ -8,8 +8,8 @@ import time
 import pytest
 
 from desk_helpers import names
+from rotation.desk.core.settings import EventSettings
 from rotation.desk.deps import local_time
-from rotation.desk.events.settings import EventSettings
 from rotation.desk.storage import PlanRequest
 from test_desk_room import client, clock, event  # noqa: F401 (fixtures)
 

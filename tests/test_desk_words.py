@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from desk_helpers import names, seeded_event, token_of
-from rotation.desk.events.settings import EventSettings
+from rotation.desk.core.settings import EventSettings
 
 
 def test_a_club_list_is_folded_away_on_the_day_page(client, db):

@@ -10,7 +10,7 @@ import subprocess
 import pytest
 
 from desk_helpers import names, seeded_event
-from rotation.desk.events.settings import EventSettings
+from rotation.desk.core.settings import EventSettings
 from rotation.desk.storage import PlanRequest, Store
 from rotation.desk.worker import WorkerPlanner, own_process_group
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from desk_helpers import names, seeded_event, token_of
-from rotation.desk.events.settings import EventSettings
+from rotation.desk.core.settings import EventSettings
 from test_desk_games import TABLE_1_GAMES, TABLE_1_TOTALS, games_day
 from test_desk_games import form_of as games_form
 from test_desk_races import at_once

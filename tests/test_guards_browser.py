@@ -100,7 +100,7 @@ LONG = "Aleksandra Wiśniewska-Kowalczyk"
 
 def test_the_day_page_keeps_every_name_whole(page, server):
     from desk_helpers import seeded_event
-    from rotation.desk.events.settings import EventSettings
+    from rotation.desk.core.settings import EventSettings
     from test_room_browser import BROKEN_WORDS
 
     players = [LONG, "Maximiliana Wolfeschlegelstein", *names(11)]
@@ -117,7 +117,7 @@ def test_the_projectors_find_your_table_list_reads_down_columns(browser, server)
     import httpx
 
     from desk_helpers import seeded_event
-    from rotation.desk.events.settings import EventSettings
+    from rotation.desk.core.settings import EventSettings
     from test_room_browser import DOWN_COLUMNS
 
     event_id = seeded_event(server.db, EventSettings(names=names(81), rounds=2, title="Columns"))

@@ -16,7 +16,7 @@ from models import Event, Schedule
 from optimizer.leaving import NameRefused, arriving, leaving
 from rotation.commands.cli import main
 from rotation.desk.app import create_app
-from rotation.desk.events.settings import EventSettings
+from rotation.desk.core.settings import EventSettings
 from rotation.desk.storage import HowMade, Store, VersionKind
 
 NAMES = ("Zoë Weiß", "Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal")

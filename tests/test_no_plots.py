@@ -15,7 +15,7 @@ import optimizer
 from desk_helpers import names, seeded_event
 from models import Event
 from rotation.commands.cli import cli
-from rotation.desk.events.settings import EventSettings
+from rotation.desk.core.settings import EventSettings
 from rotation.files.output import schedule_json
 
 

@@ -20,7 +20,7 @@ import pytest
 from desk_helpers import HOSTILE, names, seeded_event
 from models import OddPolicy
 from rotation.desk.app import create_app
-from rotation.desk.events.settings import EventSettings
+from rotation.desk.core.settings import EventSettings
 
 playwright = pytest.importorskip("playwright.sync_api")
 uvicorn = pytest.importorskip("uvicorn")

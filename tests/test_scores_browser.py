@@ -10,7 +10,7 @@ import os
 import pytest
 
 from desk_helpers import names, seeded_event
-from rotation.desk.events.settings import EventSettings
+from rotation.desk.core.settings import EventSettings
 
 playwright = pytest.importorskip("playwright.sync_api")
 import test_desk_browser as shared  # noqa: E402 (after the skip: Playwright may be missing)

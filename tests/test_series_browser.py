@@ -80,7 +80,7 @@ def test_the_series_standings_on_the_projector(browser, tmp_path):
     standings on the projector from tonight's standings page: at 1920x1080 the top places, every box
     inside its parent, no two boxes of a row over each other, names 32 px or more and never broken."""
     from desk_helpers import seeded_event
-    from rotation.desk.events.settings import EventSettings
+    from rotation.desk.core.settings import EventSettings
 
     members = [LONG, *names(11)]
     db = tmp_path / "desk.sqlite3"

@@ -8,8 +8,8 @@ from desk_helpers import names
 from models import Event, OddPolicy
 from optimizer.words import optimality
 from rotation.commands.cli import no_schedule
+from rotation.desk.core.settings import EventSettings
 from rotation.desk.events import planning
-from rotation.desk.events.settings import EventSettings
 from rotation.desk.events.views import figure_lines
 from rotation.desk.storage import Figures, PlanRequest, RunStatus, Store
 from rotation.files.report import result_text

@@ -25,9 +25,9 @@ from starlette.exceptions import HTTPException
 from starlette.routing import BaseRoute, Match
 
 from models.text import normalise_name
+from rotation.desk.core.settings import FieldErrors
 from rotation.desk.deps import TEMPLATES, desk_of
 from rotation.desk.events import service
-from rotation.desk.events.settings import FieldErrors
 from rotation.desk.security import session_of
 from rotation.desk.storage import UnreadableRecord
 

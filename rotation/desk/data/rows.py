@@ -20,8 +20,8 @@ import optimizer
 from models import Round, Schedule
 from models.event import MAX_PLAYERS, MAX_ROUNDS
 from models.scores import Card
+from rotation.desk.core.settings import EventSettings
 from rotation.desk.deps import MAX_ID
-from rotation.desk.events.settings import EventSettings
 from rotation.desk.room.service import MINUTES, PACE
 from rotation.desk.storage import Figures, RunKind, RunProgress, RunStatus, VersionKind
 from rotation.desk.storage.records import REQUESTS

@@ -9,9 +9,9 @@ from pydantic import BaseModel, Field
 
 from models import Bound, Metrics, Moves, PlayerChange, Reseat, Schedule
 from models.text import Name
+from rotation.desk.core.settings import EventSettings
 from rotation.desk.deps import Id, JsonIn, QueryId, desk_of
 from rotation.desk.events import changes, runs, service
-from rotation.desk.events.settings import EventSettings
 from rotation.desk.storage import RunRow, VersionRow
 
 router = APIRouter(prefix="/api", tags=["desk"])

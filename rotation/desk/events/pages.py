@@ -15,9 +15,9 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from models.event import normalise_name
 from optimizer.leaving import NameRefused, leaving
+from rotation.desk.core.settings import FieldErrors
 from rotation.desk.deps import BaseDep, FormNumber, Id, QueryId, Text, desk_of, form_number, page, pages_router
 from rotation.desk.events import changes, guards, runs, service, views
-from rotation.desk.events.settings import FieldErrors
 from rotation.desk.storage import RunStatus, VersionRow
 from rotation.files.output import SIT_OUT_WORDS
 from rotation.printing.typeface import widest_word_em

@@ -12,9 +12,9 @@ import optimizer
 from models import Comparison
 from models.event import FixedRule
 from optimizer.constructions.fixed import rule_words
+from rotation.desk.core.settings import EventSettings
 from rotation.desk.deps import Id, QueryId, desk_of, page, pages_router, players_url
 from rotation.desk.events import planning, service, views
-from rotation.desk.events.settings import EventSettings
 from rotation.desk.room.service import room
 from rotation.desk.storage import FixedFigures, VersionRow
 from rotation.printing.pictures import meetings_svg

@@ -11,11 +11,8 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 
 from models.event import name_key
 from models.rules import Rules
-from rotation.desk.deps import TEMPLATES, BaseDep, Id, Text, desk_of, page, pages_router
-from rotation.desk.events import changes, service
-from rotation.desk.events import rules_form as rule_boxes
-from rotation.desk.events.pages import back_to, players_now
-from rotation.desk.events.settings import (
+from rotation.desk.core import rules_form as rule_boxes
+from rotation.desk.core.settings import (
     MAX_UPLOAD_BYTES,
     EventSettings,
     FieldErrors,
@@ -23,6 +20,9 @@ from rotation.desk.events.settings import (
     names_text,
     settings_from_form,
 )
+from rotation.desk.deps import TEMPLATES, BaseDep, Id, Text, desk_of, page, pages_router
+from rotation.desk.events import changes, service
+from rotation.desk.events.pages import back_to, players_now
 from rotation.files.inputs import BadInput, decoded
 
 router = pages_router()

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from models import SeasonRule, SeasonStandings, Standings
 from models.event import name_key, normalise_name
 from optimizer.seats import from_schedule, pair_counts
+from rotation.desk.core.settings import EventSettings, FieldErrors, names_table
 from rotation.desk.events import runs, service
 from rotation.desk.events.service import DeskError, NotFound, Planner
-from rotation.desk.events.settings import EventSettings, FieldErrors, names_table
 from rotation.desk.room.service import room
 from rotation.desk.scores import service as scores
 from rotation.desk.storage import EventRow, Roster, RosterMember, StandingsChoice, Store

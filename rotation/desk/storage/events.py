@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from rotation.desk.events.settings import EventSettings
+from rotation.desk.core.settings import EventSettings
 from rotation.desk.storage.base import Connection
 from rotation.desk.storage.records import EventRow, now, parsed, stored_json
 from rotation.desk.storage.rooms import new_public_id

@@ -22,7 +22,7 @@ from pydantic import (
 
 from models import Bound, Metrics, Moves, PlayerChange, Reseat, Round, Schedule, SeasonRule
 from models.scores import Card
-from rotation.desk.events.settings import EventSettings
+from rotation.desk.core.settings import EventSettings
 
 Stored = TypeVar("Stored", bound=BaseModel)
 

@@ -20,7 +20,7 @@ from models import Event, OddPolicy, SitOutScoring
 from models.event import DEFAULT_WINDS, MAX_SECONDS, MIN_SECONDS, FixedRule, name_key, normalise_name
 from models.rules import Rules
 from models.text import Line, Name, Title
-from rotation.desk.events.rules_form import form_from_rules, rules_from_form
+from rotation.desk.core.rules_form import form_from_rules, rules_from_form
 from rotation.files.lists import ListError, NamesTable, read_groups, read_names_table, read_stays, read_winds
 
 MAX_UPLOAD_BYTES = 1024 * 1024  # a names file of a few thousand names is a few tens of kilobytes
