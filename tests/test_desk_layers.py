@@ -29,6 +29,9 @@ def desk_imports() -> dict[str, set[str]]:
     for name, path in paths:
         found = set()
         for ast_node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(ast_node, ast.Import):
+                dotted = (alias.name.removeprefix("rotation.desk.") for alias in ast_node.names)
+                found |= {node(name) for name in dotted if name.split(".")[0] in {*modules, "storage", "core"}}
             if isinstance(ast_node, ast.ImportFrom) and ast_node.module and ast_node.module.startswith("rotation.desk"):
                 package = ast_node.module.removeprefix("rotation.desk").removeprefix(".")
                 for alias in ast_node.names:
@@ -55,6 +58,38 @@ def test_no_desk_module_imports_another_in_a_circle():
 
     for module in graph:
         visit(module, ())
+
+
+LAYERS = {  # each layer of the desk below its features, and the layers it may import
+    "leaf": set(),  # numbers.py, folders.py, security.py: nothing of the desk
+    "core": {"core", "leaf"},
+    "storage": {"storage", "core", "leaf"},
+    "given": {"given", "storage", "core", "leaf"},  # deps.py what a route is given, errors.py how it is refused
+}
+
+
+def layer(module: str) -> str:
+    """The layer of a desk module: a feature's own name (events, room, ...) and app, worker, serve above all."""
+    top = module.split(".")[0]
+    named = {"numbers": "leaf", "folders": "leaf", "security": "leaf", "deps": "given", "errors": "given"}
+    return named.get(top, top)
+
+
+def test_the_core_storage_and_the_routes_dependencies_import_no_feature():
+    """The desk's layers point one way: the core (rotation.desk.core) imports nothing of the desk but the
+    leaves; storage only the core; what every route is given (deps.py) and how refusals are answered
+    (errors.py) no feature. The features import them, and each other, never the reverse."""
+    graph = desk_imports()
+    assert {"core.settings", "core.errors"} <= graph["storage"] | graph["events.service"]  # the walk sees them
+    assert {layer(module) for module in graph} >= {*LAYERS, "events", "room", "scores", "series", "data"}
+    leaks = [
+        f"{module} ({layer(module)}) imports {imported} ({layer(imported)})"
+        for module, imported_all in graph.items()
+        if layer(module) in LAYERS
+        for imported in imported_all
+        if layer(imported) not in LAYERS[layer(module)]
+    ]
+    assert not leaks, leaks
 
 
 def test_every_sql_statement_of_the_desk_is_in_its_storage_package():

@@ -13,6 +13,7 @@ import optimizer
 from desk_helpers import LOCAL, names
 from models import Event, Moves, PlayerChange, Reseat, SeasonRule
 from rotation.desk.app import create_app
+from rotation.desk.core.errors import DeskError
 from rotation.desk.core.settings import EventSettings
 from rotation.desk.data import transfer
 from rotation.desk.events import changes, planning, service, views
@@ -136,7 +137,7 @@ def test_an_imported_event_with_a_kind_no_desk_writes_is_refused_whole(planned):
     store, event_id, _, _ = planned
     exported = json.loads(transfer.export_event(store, event_id))
     exported["rows"]["versions"][0]["kind"] = "guess"
-    with pytest.raises(service.DeskError, match="the file is damaged, nothing was imported"):
+    with pytest.raises(DeskError, match="the file is damaged, nothing was imported"):
         transfer.import_event(store, json.dumps(exported).encode())
     assert len(store.events()) == 1
 
@@ -294,7 +295,7 @@ def test_an_imported_event_with_a_run_request_no_desk_writes_is_refused_whole(pl
     store.add_run(event_id, PlanRequest(settings=store.event(event_id).settings), 1.0)
     exported = json.loads(transfer.export_event(store, event_id))
     exported["rows"]["runs"][0]["request"] = json.dumps({"earlier": []})
-    with pytest.raises(service.DeskError, match="nothing was imported: runs, row 1: request: settings: Field required"):
+    with pytest.raises(DeskError, match="nothing was imported: runs, row 1: request: settings: Field required"):
         transfer.import_event(store, json.dumps(exported).encode())
     assert len(store.events()) == 1
 

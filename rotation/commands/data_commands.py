@@ -67,8 +67,8 @@ def restore_command(db_path, backup_file, yes):
 @click.argument("out", metavar="OUT")
 def export_command(db_path, event_id, out):
     """Event number EVENT to one file, with everything, for `rotation import` or a desk's Import."""
+    from rotation.desk.core.errors import DeskError
     from rotation.desk.data import transfer
-    from rotation.desk.events import service
     from rotation.desk.storage import Store, backup
     from rotation.files.writing import write_outputs
 
@@ -79,7 +79,7 @@ def export_command(db_path, event_id, out):
     store = Store(_db(db_path))
     try:
         data = transfer.export_event(store, event_id)
-    except service.DeskError as error:
+    except DeskError as error:
         raise BadInput(str(error)) from None
     finally:
         store.close()
@@ -93,8 +93,8 @@ def export_command(db_path, event_id, out):
 def import_command(db_path, event_file, copy):
     """An exported event into the desk's file as a new event (all or nothing); refused, naming it, when
     the desk has the event already (unless --copy)."""
+    from rotation.desk.core.errors import DeskError
     from rotation.desk.data import transfer
-    from rotation.desk.events import service
     from rotation.desk.security import MAX_IMPORT_BYTES
     from rotation.desk.storage import Store
 
@@ -104,7 +104,7 @@ def import_command(db_path, event_file, copy):
     store = Store(path)
     try:
         event_id = transfer.import_event(store, data, copy)
-    except service.DeskError as error:
+    except DeskError as error:
         raise BadInput(f"{error}{' (--copy)' if error.field == 'as_copy' else ''}") from None
     finally:
         store.close()

@@ -12,9 +12,10 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from rotation.desk import errors
+from rotation.desk.core.planner import Planner
 from rotation.desk.data import pages as data_pages
 from rotation.desk.deps import HERE, Desk
-from rotation.desk.events import api, pages, runs, schedule_pages, service, settings_pages
+from rotation.desk.events import api, pages, runs, schedule_pages, settings_pages
 from rotation.desk.room import pages as room_pages
 from rotation.desk.scores import api as scores_api
 from rotation.desk.scores import pages as scores_pages
@@ -32,7 +33,7 @@ def create_app(
     exposed: bool = False,
     hosts: tuple[str, ...] = LOCAL_HOSTS,
     public_url: str = "",
-    planner: service.Planner | None = None,
+    planner: Planner | None = None,
     new_key: bool = False,
 ) -> FastAPI:
     """The desk over one database file. `exposed`: served beyond this machine, so every request but
@@ -91,7 +92,7 @@ def _open(
     exposed: bool,
     hosts: tuple[str, ...],
     public_url: str,
-    planner: service.Planner | None,
+    planner: Planner | None,
     new_key: bool,
 ) -> Desk:
     """The file created or migrated and checked, the guard's secret read (or a new one), the runs a closed

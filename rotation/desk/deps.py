@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, ValidationInfo, field_validator
 from models import Schedule
 from optimizer.words import counted
 from rotation import templating
-from rotation.desk.events.service import Planner
+from rotation.desk.core.planner import Planner
 from rotation.desk.numbers import form_number
 from rotation.desk.security import SAFE_METHODS, Guard, session_of
 from rotation.desk.storage import Store
@@ -127,7 +127,7 @@ def form_id(text: str) -> int | None:
 
 
 def _base(base: Annotated[str, Form()] = "") -> int | None:
-    """The version a form's change was made from (its hidden field `base`, service.DayMoved)."""
+    """The version a form's change was made from (its hidden field `base`, core.errors.DayMoved)."""
     return form_id(base)
 
 

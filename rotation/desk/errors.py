@@ -1,7 +1,7 @@
 """How the desk answers what goes wrong, never with a bare 500: a page for a page (beside its fields
 where it can, what was typed kept) and JSON for the JSON endpoints.
 
-- A refusal of the desk's (service.DeskError) or of a request (HTTPException): its status and message.
+- A refusal of the desk's (DeskError) or of a request (HTTPException): its status and message.
 - A request whose fields do not validate (a number out of range, a name too long): 422 naming each field.
 - A record of the file that does not read as the desk's (storage.UnreadableRecord): 500, which record
   and why, in one line.
@@ -25,9 +25,8 @@ from starlette.exceptions import HTTPException
 from starlette.routing import BaseRoute, Match
 
 from models.text import normalise_name
-from rotation.desk.core.settings import FieldErrors
+from rotation.desk.core.errors import DeskError, FieldErrors
 from rotation.desk.deps import TEMPLATES, desk_of
-from rotation.desk.events import service
 from rotation.desk.security import session_of
 from rotation.desk.storage import UnreadableRecord
 
@@ -140,8 +139,8 @@ def _shown(text: object) -> str:
 
 
 def install(app: FastAPI) -> None:
-    @app.exception_handler(service.DeskError)
-    async def desk_error(request: Request, error: service.DeskError) -> Response:
+    @app.exception_handler(DeskError)
+    async def desk_error(request: Request, error: DeskError) -> Response:
         if not is_api(request):
             return await refused(request, HTTPException(error.status, str(error)))
         # with the current state a stale change missed, or what an unconfirmed one would do

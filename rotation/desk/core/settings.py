@@ -20,6 +20,7 @@ from models import Event, OddPolicy, SitOutScoring
 from models.event import DEFAULT_WINDS, MAX_SECONDS, MIN_SECONDS, FixedRule, name_key, normalise_name
 from models.rules import Rules
 from models.text import Line, Name, Title
+from rotation.desk.core.errors import FieldErrors
 from rotation.desk.core.rules_form import form_from_rules, rules_from_form
 from rotation.files.lists import ListError, NamesTable, read_groups, read_names_table, read_stays, read_winds
 
@@ -41,14 +42,6 @@ FIELDS = (
     "fixed_rule",
     "winds",
 )
-
-
-class FieldErrors(Exception):
-    """Messages by field name ('names', 'rounds', ...), shown beside the fields or returned as JSON."""
-
-    def __init__(self, errors: dict[str, str]):
-        super().__init__("; ".join(f"{field}: {message}" for field, message in errors.items()))
-        self.errors = errors
 
 
 class EventSettings(BaseModel):

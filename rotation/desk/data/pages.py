@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field
 from starlette.background import BackgroundTask
 from starlette.concurrency import run_in_threadpool
 
+from rotation.desk.core.errors import DeskError, NotFound, Unconfirmed
 from rotation.desk.data import transfer
 from rotation.desk.deps import Id, JsonIn, Text, desk_of, page, pages_router
 from rotation.desk.events import service
@@ -52,7 +53,7 @@ def _backups(request: Request) -> list[BackupOut]:
 def _named(request: Request, name: str) -> Path:
     found = next((path for path in backup.listed(desk_of(request).db_path) if path.name == name), None)
     if found is None:
-        raise service.NotFound(f"backup {name!r}")
+        raise NotFound(f"backup {name!r}")
     return found
 
 
@@ -60,7 +61,7 @@ def _back_up_now(request: Request, reason: str = "by-hand") -> Path:
     try:
         made = backup.automatic(desk_of(request).db_path, reason)
     except backup.BackupError as error:
-        raise service.DeskError(str(error), field="backup", status=507) from None
+        raise DeskError(str(error), field="backup", status=507) from None
     assert made is not None  # the desk's own file exists while it runs
     return made
 
@@ -69,13 +70,13 @@ def _restore(request: Request, name: str, confirm: bool) -> None:
     desk = desk_of(request)
     chosen = _named(request, name)
     if desk.store.running():
-        raise service.DeskError("a plan is running: stop it or wait for it before restoring", field="restore")
+        raise DeskError("a plan is running: stop it or wait for it before restoring", field="restore")
     if not confirm:
         lines = [
             f"every event goes back to how it was at {chosen.name[:17]}: changes made since are replaced",
             "the desk's file as it is now is backed up first, so this can be undone by restoring that backup",
         ]
-        raise service.Unconfirmed(
+        raise Unconfirmed(
             f"restoring {name} replaces the desk's data; confirm to restore",
             {"note": f"Restore the backup {name}", "effects": {"lines": lines}},
             field="restore-backup",
@@ -83,14 +84,14 @@ def _restore(request: Request, name: str, confirm: bool) -> None:
     try:
         backup.restore(chosen, desk.db_path)
     except backup.BackupError as error:
-        raise service.DeskError(str(error), field="restore", status=422) from None
+        raise DeskError(str(error), field="restore", status=422) from None
 
 
 def _delete(request: Request, event_id: Id, confirm: bool) -> None:
     store = desk_of(request).store
     event = service.load_event(store, event_id)
     if any(run.running for run in store.runs(event_id)):
-        raise service.DeskError("a plan is running for this event; stop it first", field="delete")
+        raise DeskError("a plan is running for this event; stop it first", field="delete")
     if not confirm:
         rows = store.event_rows(event_id)
         title = event.settings.title or f"Event {event_id}"
@@ -99,7 +100,7 @@ def _delete(request: Request, event_id: Id, confirm: bool) -> None:
             f"{len(rows['cards'])} score card entries are deleted",
             "a backup of the desk is made first (Backups page); to keep the event out of sight instead, archive it",
         ]
-        raise service.Unconfirmed(
+        raise Unconfirmed(
             f"deleting {title!r} removes it and all its data; confirm to delete",
             {"note": f"Delete {title}", "effects": {"lines": lines}},
             field="delete",
@@ -221,7 +222,7 @@ def backup_form(request: Request):
 def restore_form(request: Request, name: str, confirm: Text = ""):
     try:
         _restore(request, name, bool(confirm))
-    except service.Unconfirmed as asked:
+    except Unconfirmed as asked:
         return _confirm(request, asked, "Restore this backup?", "Restore it", f"/backups/{name}/restore", "/backups")
     return RedirectResponse(f"/backups?done=Restored+{name}", status_code=303)
 
@@ -244,7 +245,7 @@ def archive_form(request: Request, event_id: Id, archived: Text = ""):
 def delete_form(request: Request, event_id: Id, confirm: Text = ""):
     try:
         _delete(request, event_id, bool(confirm))
-    except service.Unconfirmed as asked:
+    except Unconfirmed as asked:
         back = f"/events/{event_id}/edit"
         return _confirm(
             request, asked, "Delete this event?", "Delete it", f"/events/{event_id}/delete", back, event_id=event_id
@@ -252,9 +253,7 @@ def delete_form(request: Request, event_id: Id, confirm: Text = ""):
     return RedirectResponse("/", status_code=303)
 
 
-def _confirm(
-    request: Request, asked: service.Unconfirmed, heading: str, button: str, action: str, back: str, **context
-):
+def _confirm(request: Request, asked: Unconfirmed, heading: str, button: str, action: str, back: str, **context):
     return page(
         request,
         "confirm.html.j2",

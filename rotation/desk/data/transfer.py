@@ -16,8 +16,9 @@ import sqlite3
 
 from pydantic import BaseModel, ValidationError
 
+from rotation.desk.core.errors import DeskError
 from rotation.desk.data.rows import EventRows, first_problem
-from rotation.desk.events.service import DeskError, load_event
+from rotation.desk.events.service import load_event
 from rotation.desk.room.service import new_public_id
 from rotation.desk.storage import EVENT_TABLES, SCHEMA_VERSION, Store, now
 from rotation.desk.storage.whole import AlreadyHere

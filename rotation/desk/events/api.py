@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field
 
 from models import Bound, Metrics, Moves, PlayerChange, Reseat, Schedule
 from models.text import Name
+from rotation.desk.core.errors import DeskError
 from rotation.desk.core.settings import EventSettings
 from rotation.desk.deps import Id, JsonIn, QueryId, desk_of
 from rotation.desk.events import changes, runs, service
@@ -353,7 +354,7 @@ def _chosen(request: Request, event_id: Id, version: int | None) -> VersionRow:
     event = service.load_event(store, event_id)
     chosen = version if version is not None else event.current_version
     if chosen is None:
-        raise service.DeskError("the event has no schedule yet: plan it first", status=404)
+        raise DeskError("the event has no schedule yet: plan it first", status=404)
     return service.load_version(store, event_id, chosen)
 
 

@@ -15,9 +15,10 @@ import optimizer
 from models import Schedule
 from models.event import name_key
 from optimizer.words import counted
+from rotation.desk.core.errors import DeskError, Unconfirmed
 from rotation.desk.core.settings import EventSettings
 from rotation.desk.events import guards
-from rotation.desk.events.service import DeskError, Unconfirmed, changing, changing_event, load_version
+from rotation.desk.events.service import changing, changing_event, load_version
 from rotation.desk.storage import EventRow, RunKind, Store, VersionKind, VersionRow
 
 T = TypeVar("T")

@@ -5,7 +5,7 @@ and the projector show the new tables), a played round no longer marked played, 
 longer counts (its players no longer sit there, or its round is no longer played), a player who had left
 back on the schedule or one who arrived gone. `effects(before, after)` lists exactly these, comparing
 the current schedule with the one the change would make current; the desk asks before any of them
-happens (service.Unconfirmed), and a JSON client must say `confirm`.
+happens (Unconfirmed), and a JSON client must say `confirm`.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from models.event import normalise_name
 from optimizer.leaving import NameRefused, leaving
-from rotation.desk.core.settings import FieldErrors
+from rotation.desk.core.errors import DayMoved, DeskError, FieldErrors, NotFound, Unconfirmed
 from rotation.desk.deps import BaseDep, FormNumber, Id, QueryId, Text, desk_of, form_number, page, pages_router
 from rotation.desk.events import changes, guards, runs, service, views
 from rotation.desk.storage import RunStatus, VersionRow
@@ -161,11 +161,11 @@ CONFIRM_WORDS = {  # (heading, button) of the page that asks before a change is 
 def _day_action(request: Request, event_id: Id, field: str, action, fields: dict | None = None) -> Response:
     """Run a change of the day; its refusal is shown beside the form it came from, with what was typed
     in it (`fields`; a change made from a day that has changed since: the day as it is now,
-    service.DayMoved). A change that must be confirmed shows what it would do, with the same form to
+    DayMoved). A change that must be confirmed shows what it would do, with the same form to
     post again, confirmed (`fields`, the version it was made from among them)."""
     try:
         action()
-    except service.Unconfirmed as asked:
+    except Unconfirmed as asked:
         heading, button = CONFIRM_WORDS[asked.field or field]
         settings = service.load_event(desk_of(request).store, event_id).settings
         return page(
@@ -180,13 +180,11 @@ def _day_action(request: Request, event_id: Id, field: str, action, fields: dict
             fields={**(fields or {}), **asked.preview.get("fields", {})},
             back=f"/events/{event_id}/history" if field == "restore" else _typed_back(event_id, field, fields),
         )
-    except service.DeskError as error:
-        if isinstance(error, service.NotFound):
+    except DeskError as error:
+        if isinstance(error, NotFound):
             raise
         kept = {"form": field, **(fields or {})}
-        moved = (
-            _moved(desk_of(request).store, event_id, kept.get("base")) if isinstance(error, service.DayMoved) else []
-        )
+        moved = _moved(desk_of(request).store, event_id, kept.get("base")) if isinstance(error, DayMoved) else []
         errors = {error.field or field: str(error)}
         return _event_page(request, event_id, errors=errors, status=error.status, kept=kept, moved=moved)
     return back_to(event_id)
@@ -200,7 +198,7 @@ def plan(request: Request, event_id: Id, base: BaseDep, include_released: Text =
         try:
             runs.start_plan(desk.store, desk.planner, event_id, bool(include_released), base)
         except FieldErrors as error:
-            raise service.DeskError(f"the settings need a change first: {error}", field="plan") from None
+            raise DeskError(f"the settings need a change first: {error}", field="plan") from None
 
     return _day_action(request, event_id, "plan", start)
 
@@ -288,7 +286,7 @@ def _replan_asked(store, event_id: Id, from_round: int, leave: list[str], includ
         )
         button = f"Re-plan from round {from_round}, released round included"
         preview = {"note": note, "button": button, "fields": {"include_released": "1"}, "effects": {"lines": []}}
-        raise service.Unconfirmed("ask", preview, field="replan")
+        raise Unconfirmed("ask", preview, field="replan")
 
 
 def _ask_seated(seated: list[tuple[str, int]], from_round: int, released: set[int], include_released: bool):
@@ -309,7 +307,7 @@ def _ask_seated(seated: list[tuple[str, int]], from_round: int, released: set[in
         "other": (f"Re-plan from round {start}: they leave before it", other),
         "effects": {"lines": []},
     }
-    raise service.Unconfirmed("ask", preview, field="replan")
+    raise Unconfirmed("ask", preview, field="replan")
 
 
 @router.post("/events/{event_id}/swap")
@@ -346,7 +344,7 @@ def move(
 
     def record() -> None:
         if (number := form_number(table, 4)) is None:
-            raise service.DeskError(f"{table.strip()!r} is not a table number", field="move", status=422)
+            raise DeskError(f"{table.strip()!r} is not a table number", field="move", status=422)
         changes.move(store, event_id, round, player, number, bool(confirm), base)
 
     fields = {"round": round, "player": player, "table": table, "base": "" if base is None else base}

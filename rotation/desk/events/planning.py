@@ -16,7 +16,8 @@ import optimizer
 from models import Moves, NightPlan, PlanResult, PlayerChange, Progress, Replan, Reseat, Schedule
 from models.event import FixedRule
 from optimizer.words import counted, reseat_choice, why_no_schedule
-from rotation.desk.core.settings import EventSettings, FieldErrors
+from rotation.desk.core.errors import FieldErrors
+from rotation.desk.core.settings import EventSettings
 from rotation.desk.events.service import current_version, load_event, load_version
 from rotation.desk.storage import (
     FixedFigures,

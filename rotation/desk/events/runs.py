@@ -11,8 +11,10 @@ from collections.abc import Iterable
 from models.event import normalise_name
 from models.schedule import Schedule
 from optimizer.leaving import NameRefused, arriving, leaving
-from rotation.desk.core.settings import EventSettings, FieldErrors, check_time_limit
-from rotation.desk.events.service import DayMoved, DeskError, NotFound, Planner, changing, current_version, load_event
+from rotation.desk.core.errors import DayMoved, DeskError, FieldErrors, NotFound
+from rotation.desk.core.planner import Planner
+from rotation.desk.core.settings import EventSettings, check_time_limit
+from rotation.desk.events.service import changing, current_version, load_event
 from rotation.desk.storage import EventRow, PlanRequest, ReplanRequest, RunKind, RunRow, RunStatus, Store, VersionRow
 
 

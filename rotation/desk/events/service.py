@@ -1,5 +1,6 @@
-"""The desk's events: created, changed and read; the errors every desk action refuses with, in one line; and
-the one transaction a change of the day is made in (`changing`).
+"""The desk's events: created, changed and read; the one transaction a change of the day is made in
+(`changing`); and the refusal of settings changed since they were read (`SettingsMoved`; the errors every
+desk action shares are rotation.desk.core.errors).
 
 The actions the HTML forms and the JSON endpoints both call are small functions beside this module:
 planning runs (runs.py), what a run does in the planner's process (planning.py: the library plans and
@@ -12,57 +13,14 @@ import functools
 import hashlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Concatenate, ParamSpec, Protocol, TypeVar
+from typing import Concatenate, ParamSpec, TypeVar
 
+from rotation.desk.core.errors import DayMoved, DeskError, NotFound
 from rotation.desk.core.settings import EventSettings
 from rotation.desk.storage import EventRow, Store, VersionRow, stored_json
 
 P = ParamSpec("P")
 T = TypeVar("T")
-
-
-class DeskError(Exception):
-    """A request the desk refuses, in one line; `field` says which form field it is about."""
-
-    def __init__(self, message: str, field: str | None = None, status: int = 409):
-        super().__init__(message)
-        self.field, self.status = field, status
-
-    def state(self) -> dict:
-        """What a JSON refusal carries beside its words (the current state a stale change missed)."""
-        return {}
-
-
-class Unconfirmed(DeskError):
-    """A change that would touch what the room has (or any swap or move): refused until confirmed, with
-    what it would do (`preview`) for the director to read first."""
-
-    def __init__(self, message: str, preview: dict, field: str | None = None):
-        super().__init__(message, field=field, status=409)
-        self.preview = preview
-
-    def state(self) -> dict:
-        return {"preview": self.preview}
-
-
-class NotFound(DeskError):
-    def __init__(self, what: str):
-        super().__init__(f"{what} does not exist", status=404)
-
-
-class DayMoved(DeskError):
-    """The change was made from a version of the day that is no longer the current one (someone else,
-    or another tab, changed the day meanwhile): nothing is stored, and the director sees the day as it
-    is now. `current` is the current version's id, `since` what changed it since, in its versions' words."""
-
-    def __init__(self, current: int | None, field: str | None = None, since: tuple[str, ...] = ()):
-        said = f" (since: {'; '.join(since)})" if since else ""
-        message = f"the day changed while you were editing{said}; here it is now: check it, then make your change again"
-        super().__init__(message, field=field, status=409)
-        self.current, self.since = current, since
-
-    def state(self) -> dict:
-        return {"current_version": self.current, "since": list(self.since)}
 
 
 class SettingsMoved(DeskError):
@@ -80,17 +38,6 @@ class SettingsMoved(DeskError):
 
     def state(self) -> dict:
         return {"settings": self.settings.model_dump(mode="json"), "settings_version": self.current}
-
-
-class Planner(Protocol):
-    """Starts planning processes and ends them at shutdown (rotation.desk.worker.WorkerPlanner); `desk` is the
-    id of the desk it belongs to, stamped on the runs it starts."""
-
-    desk: str
-
-    def start(self, run_id: int) -> int: ...
-    def running(self, run_id: int) -> bool: ...
-    def shutdown(self) -> list[int]: ...
 
 
 # ---- events ------------------------------------------------------------------------------------

@@ -12,10 +12,10 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 from models.event import name_key
 from models.rules import Rules
 from rotation.desk.core import rules_form as rule_boxes
+from rotation.desk.core.errors import DeskError, FieldErrors, NotFound
 from rotation.desk.core.settings import (
     MAX_UPLOAD_BYTES,
     EventSettings,
-    FieldErrors,
     form_from_settings,
     names_text,
     settings_from_form,
@@ -143,8 +143,8 @@ def rename(request: Request, event_id: Id, base: BaseDep, old: Text = "", new: T
     store = desk_of(request).store
     try:
         was, now = changes.rename(store, event_id, old, new, base)
-    except service.DeskError as error:
-        if isinstance(error, service.NotFound):
+    except DeskError as error:
+        if isinstance(error, NotFound):
             raise
         typed = {"old": old, "new": new}
         return _settings_page(request, event_id, error.status, errors={"rename": str(error)}, rename_typed=typed)

@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field
 
 from models.event import loose_key, name_key
 from models.schedule import Round, Schedule
+from rotation.desk.core.errors import DeskError, NotFound
 from rotation.desk.deps import (
     HERE,
     TEMPLATES,
@@ -88,8 +89,8 @@ def _next_session(settings, last: int, total: int) -> tuple[int, int, int] | Non
 def _room_action(request: Request, event_id: Id, action) -> Response:
     try:
         action(desk_of(request))
-    except service.DeskError as error:
-        if isinstance(error, service.NotFound):
+    except DeskError as error:
+        if isinstance(error, NotFound):
             raise
         return room_page(request, event_id, errors={error.field or "release": str(error)}, status=error.status)
     return RedirectResponse(f"/events/{event_id}/room", status_code=303)

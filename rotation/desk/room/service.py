@@ -19,7 +19,8 @@ import math
 from dataclasses import dataclass
 
 from models import Round
-from rotation.desk.events.service import DeskError, NotFound, current_version, load_event, one_change
+from rotation.desk.core.errors import DeskError, NotFound
+from rotation.desk.events.service import current_version, load_event, one_change
 from rotation.desk.storage import Store
 from rotation.desk.storage.rooms import PUBLIC_ALPHABET, PUBLIC_LENGTH, new_public_id
 

@@ -13,6 +13,7 @@ from models.event import name_key
 from models.rules import SIT_OUT_RULE, Rules
 from models.scores import Card
 from rotation import scoring
+from rotation.desk.core.errors import DeskError, NotFound
 from rotation.desk.deps import BaseDep, Id, QueryId, desk_of, form_id, form_number, local_time, page, pages_router
 from rotation.desk.events import changes, service
 from rotation.desk.scores import service as scores
@@ -296,8 +297,8 @@ def mark_round_played(request: Request, event_id: Id, round_number: Id, base: Ba
     """Mark rounds up to this one as played (changes.mark_played), from the round's score page."""
     try:
         changes.mark_played(desk_of(request).store, event_id, round_number, base)
-    except service.DeskError as error:
-        if isinstance(error, service.NotFound):
+    except DeskError as error:
+        if isinstance(error, NotFound):
             raise
         return _round_page(request, event_id, round_number, errors={"played": str(error)}, status=error.status)
     return RedirectResponse(f"/events/{event_id}/scores/{round_number}", status_code=303)
@@ -347,8 +348,8 @@ async def enter_card(request: Request, event_id: Id, round_number: Id, table_num
         return again(_beside_boxes(table_number, names, refused.problems), 422)
     except scores.CardMoved as moved:
         return again({f"t{table_number}": str(moved)}, moved.status, moved=True)
-    except service.DeskError as error:
-        if isinstance(error, service.NotFound) or error.status == 404:
+    except DeskError as error:
+        if isinstance(error, NotFound) or error.status == 404:
             raise
         return again({error.field or f"t{table_number}": str(error)}, error.status)
     where = f"/events/{event_id}/scores/{round_number}?saved={table_number}"

@@ -30,8 +30,9 @@ from models import Schedule
 from models.rules import Rules
 from models.scores import Card, Standings
 from rotation import scoring
+from rotation.desk.core.errors import DeskError
 from rotation.desk.events.runs import series_nights
-from rotation.desk.events.service import DeskError, current_version, load_event, one_change
+from rotation.desk.events.service import current_version, load_event, one_change
 from rotation.desk.room.service import room
 from rotation.desk.storage import Store, stored_json
 from rotation.scoring.cards import CardProblem, table_of

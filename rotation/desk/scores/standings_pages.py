@@ -7,6 +7,7 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from models.scores import RoundMark, Standings
+from rotation.desk.core.errors import DeskError, NotFound
 from rotation.desk.deps import Id, QueryId, Text, desk_of, form_number, page, pages_router
 from rotation.desk.events import service
 from rotation.desk.scores import service as scores
@@ -117,13 +118,13 @@ def screen_toggle(request: Request, event_id: Id, show: Text = "", top: Text = "
     try:
         places = form_number(top, 4)
         if top.strip() and places is None:
-            raise service.DeskError(f"{top.strip()!r} is not a number of places", field="screen", status=422)
+            raise DeskError(f"{top.strip()!r} is not a number of places", field="screen", status=422)
         if show == "yes" and what == "series":
             series.show_series(store, event_id, places)
         else:
             scores.show_standings(store, event_id, show == "yes", places)
-    except service.DeskError as error:
-        if isinstance(error, service.NotFound):
+    except DeskError as error:
+        if isinstance(error, NotFound):
             raise
         return _standings_page(request, event_id, errors={"screen": str(error)}, status=error.status)
     return RedirectResponse(f"/events/{event_id}/standings", status_code=303)
@@ -151,7 +152,7 @@ def standings_download(request: Request, event_id: Id, what: str, after: QueryId
     from rotation.files.output import EXCEL_BOM
 
     if what not in STANDINGS_FILES:
-        raise service.DeskError(f"downloads are {', '.join(STANDINGS_FILES)}", status=404)
+        raise DeskError(f"downloads are {', '.join(STANDINGS_FILES)}", status=404)
     day = day_scores(request, event_id)
     table = scores.standings_of(day, after)
     counted = [card for card in day.counted if card.round <= table.after]

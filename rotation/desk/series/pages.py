@@ -10,7 +10,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field, ValidationError
 
-from rotation.desk.core.settings import FieldErrors
+from rotation.desk.core.errors import FieldErrors
 from rotation.desk.deps import JsonIn, desk_of, form_id, page, pages_router
 from rotation.desk.numbers import form_number
 from rotation.desk.series import service as series

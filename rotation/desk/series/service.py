@@ -19,9 +19,10 @@ from dataclasses import dataclass
 from models import SeasonRule, SeasonStandings, Standings
 from models.event import name_key, normalise_name
 from optimizer.seats import from_schedule, pair_counts
-from rotation.desk.core.settings import EventSettings, FieldErrors, names_table
+from rotation.desk.core.errors import DeskError, FieldErrors, NotFound
+from rotation.desk.core.planner import Planner
+from rotation.desk.core.settings import EventSettings, names_table
 from rotation.desk.events import runs, service
-from rotation.desk.events.service import DeskError, NotFound, Planner
 from rotation.desk.room.service import room
 from rotation.desk.scores import service as scores
 from rotation.desk.storage import EventRow, Roster, RosterMember, StandingsChoice, Store
