@@ -13,15 +13,14 @@ from fastapi.staticfiles import StaticFiles
 
 from rotation.desk import errors
 from rotation.desk.core.planner import Planner
-from rotation.desk.data import pages as data_pages
+from rotation.desk.data import routes as data
 from rotation.desk.deps import HERE, Desk
-from rotation.desk.events import api, pages, runs, schedule_pages, settings_pages
-from rotation.desk.room import pages as room_pages
-from rotation.desk.scores import api as scores_api
-from rotation.desk.scores import pages as scores_pages
-from rotation.desk.scores import standings_pages
+from rotation.desk.events import routes as events
+from rotation.desk.events import runs
+from rotation.desk.room import routes as room
+from rotation.desk.scores import routes as scores
 from rotation.desk.security import LOCAL_HOSTS, Guard, GuardMiddleware
-from rotation.desk.series import pages as series_pages
+from rotation.desk.series import routes as series
 from rotation.desk.storage import RunStatus, Store, backup
 from rotation.desk.storage.lock import DeskLock
 from rotation.desk.worker import WorkerPlanner
@@ -69,22 +68,11 @@ def create_app(
     return app
 
 
-# Included in this order: Starlette answers a request with the first route that matches it.
-ROUTERS = (
-    api.router,
-    room_pages.api,
-    scores_api.api,
-    data_pages.api,
-    settings_pages.router,  # before the event's page: /events/new is not an event's id
-    pages.router,
-    schedule_pages.router,
-    room_pages.router,
-    scores_pages.router,
-    standings_pages.router,
-    data_pages.router,
-    series_pages.api,
-    series_pages.router,
-)
+# Starlette answers a request with the first route that matches it: the routes that could match one address
+# are of one feature, ordered in its routes.py (/events/new before /events/{event_id}), so the features
+# come in any order (tests/test_desk_layers.py builds the app with them reversed and shuffled).
+FEATURES = (events, room, scores, series, data)
+ROUTERS = tuple(router for feature in FEATURES for router in feature.ROUTERS)
 
 
 def _open(

@@ -15,7 +15,7 @@ from rotation.desk.deps import Id, JsonIn, QueryId, desk_of
 from rotation.desk.events import changes, runs, service
 from rotation.desk.storage import RunRow, VersionRow
 
-router = APIRouter(prefix="/api", tags=["desk"])
+api = APIRouter(prefix="/api", tags=["desk"])
 
 
 class VersionOut(BaseModel):
@@ -199,17 +199,17 @@ def event_out(request: Request, event_id: Id) -> EventOut:
     )
 
 
-@router.get("/events")
+@api.get("/events")
 def list_events(request: Request) -> list[EventOut]:
     return [event_out(request, event.id) for event in desk_of(request).store.events()]
 
 
-@router.post("/events", status_code=201)
+@api.post("/events", status_code=201)
 def create_event(request: Request, settings: EventSettings) -> EventOut:
     return event_out(request, service.create_event(desk_of(request).store, settings))
 
 
-@router.get("/events/{event_id:int}")  # digits only, so /events/import is not an event (405, not 422)
+@api.get("/events/{event_id:int}")  # digits only, so /events/import is not an event (405, not 422)
 def get_event(request: Request, event_id: Id) -> EventOut:
     return event_out(request, event_id)
 
@@ -226,7 +226,7 @@ BaseSettings = Annotated[
 ]
 
 
-@router.put("/events/{event_id:int}")
+@api.put("/events/{event_id:int}")
 def update_event(
     request: Request, event_id: Id, settings: EventSettings, base_settings: BaseSettings = None
 ) -> EventOut:
@@ -234,7 +234,7 @@ def update_event(
     return event_out(request, event_id)
 
 
-@router.post("/events/{event_id}/plan", status_code=202)
+@api.post("/events/{event_id}/plan", status_code=202)
 def plan(request: Request, event_id: Id, include_released: bool = False, body: BaseIn | None = None) -> RunOut:
     """Plan the whole day; once a round is released, only with `include_released` (409 otherwise).
     base_version 0: the event had no schedule yet."""
@@ -244,7 +244,7 @@ def plan(request: Request, event_id: Id, include_released: bool = False, body: B
     return run_out(runs.load_run(desk.store, run_id))
 
 
-@router.post("/events/{event_id}/replan", status_code=202)
+@api.post("/events/{event_id}/replan", status_code=202)
 def replan(request: Request, event_id: Id, body: ReplanIn) -> RunOut:
     desk = desk_of(request)
     run_id = runs.start_replan(
@@ -262,46 +262,46 @@ def replan(request: Request, event_id: Id, body: ReplanIn) -> RunOut:
     return run_out(runs.load_run(desk.store, run_id))
 
 
-@router.get("/runs/{run_id}")
+@api.get("/runs/{run_id}")
 def get_run(request: Request, run_id: Id) -> RunOut:
     desk = desk_of(request)
     return run_out(runs.load_run(desk.store, run_id))
 
 
-@router.post("/runs/{run_id}/stop")
+@api.post("/runs/{run_id}/stop")
 def stop(request: Request, run_id: Id) -> RunOut:
     desk = desk_of(request)
     return run_out(runs.stop_run(desk.store, desk.planner, run_id))
 
 
-@router.post("/runs/{run_id}/again", status_code=202)
+@api.post("/runs/{run_id}/again", status_code=202)
 def again(request: Request, run_id: Id) -> RunOut:
     desk = desk_of(request)
     new_run = runs.run_again(desk.store, desk.planner, run_id)
     return run_out(runs.load_run(desk.store, new_run))
 
 
-@router.post("/events/{event_id}/played")
+@api.post("/events/{event_id}/played")
 def played(request: Request, event_id: Id, body: PlayedIn) -> VersionOut:
     store = desk_of(request).store
     return _version(request, event_id, changes.mark_played(store, event_id, body.rounds, body.base_version))
 
 
-@router.post("/events/{event_id}/swap")
+@api.post("/events/{event_id}/swap")
 def swap(request: Request, event_id: Id, body: SwapIn) -> VersionOut:
     store = desk_of(request).store
     swapped = changes.swap(store, event_id, body.round, body.first, body.second, body.confirm, body.base_version)
     return _version(request, event_id, swapped)
 
 
-@router.post("/events/{event_id}/move")
+@api.post("/events/{event_id}/move")
 def move(request: Request, event_id: Id, body: MoveIn) -> VersionOut:
     store = desk_of(request).store
     moved = changes.move(store, event_id, body.round, body.player, body.table, body.confirm, body.base_version)
     return _version(request, event_id, moved)
 
 
-@router.post("/events/{event_id}/rename")
+@api.post("/events/{event_id}/rename")
 def rename(request: Request, event_id: Id, body: RenameIn) -> RenamedOut:
     """Correct a player's spelling everywhere: settings, a new version of the schedule, cards, the room."""
     store = desk_of(request).store
@@ -311,40 +311,40 @@ def rename(request: Request, event_id: Id, body: RenameIn) -> RenamedOut:
     return RenamedOut(name=name, current_version=None if version is None else version_out(version, version.id))
 
 
-@router.post("/events/{event_id}/versions/{version_id}/accept")
+@api.post("/events/{event_id}/versions/{version_id}/accept")
 def accept(request: Request, event_id: Id, version_id: Id, body: BaseIn | None = None) -> VersionOut:
     """Make one of the last re-plan's proposals the current schedule."""
     base = body.base_version if body else None
     return _version(request, event_id, changes.accept(desk_of(request).store, event_id, version_id, base))
 
 
-@router.post("/events/{event_id}/undo")
+@api.post("/events/{event_id}/undo")
 def undo(request: Request, event_id: Id, body: GoBackIn | None = None) -> VersionOut:
     body = body or GoBackIn()
     return _version(request, event_id, changes.undo(desk_of(request).store, event_id, body.confirm, body.base_version))
 
 
-@router.get("/events/{event_id}/versions")
+@api.get("/events/{event_id}/versions")
 def versions(request: Request, event_id: Id) -> list[VersionOut]:
     store = desk_of(request).store
     event = service.load_event(store, event_id)
     return [version_out(version, event.current_version) for version in store.versions(event_id)]
 
 
-@router.post("/events/{event_id}/versions/{version_id}/restore")
+@api.post("/events/{event_id}/versions/{version_id}/restore")
 def restore(request: Request, event_id: Id, version_id: Id, body: GoBackIn | None = None) -> VersionOut:
     body = body or GoBackIn()
     store = desk_of(request).store
     return _version(request, event_id, changes.restore(store, event_id, version_id, body.confirm, body.base_version))
 
 
-@router.get("/events/{event_id}/schedule")
+@api.get("/events/{event_id}/schedule")
 def schedule(request: Request, event_id: Id, version: QueryId = None) -> Schedule:
     """The current schedule (or one version of it), as the schedule file's JSON."""
     return _chosen(request, event_id, version).schedule()
 
 
-@router.get("/events/{event_id}/metrics")
+@api.get("/events/{event_id}/metrics")
 def metrics(request: Request, event_id: Id, version: QueryId = None) -> Metrics:
     return _chosen(request, event_id, version).figures.metrics
 
