@@ -82,19 +82,12 @@ class Desk:
 
 
 def desk_of(request: Request) -> Desk:
+    """The desk a route serves. A route reads its store here, in its own thread, not as a FastAPI dependency:
+    FastAPI resolves a plain function's dependencies on another thread of its pool than the route's, and the
+    store is a connection per thread, so two requests would share one connection and its transaction."""
     return request.app.state.desk
 
 
-def _store(request: Request) -> Store:
-    return desk_of(request).store
-
-
-def _planner(request: Request) -> Planner:
-    return desk_of(request).planner
-
-
-StoreDep = Annotated[Store, Depends(_store)]
-PlannerDep = Annotated[Planner, Depends(_planner)]
 Text = Annotated[str, Form()]
 MAX_ID = 2**53  # ids and numbers in addresses: within SQLite's 64-bit integers and JSON's exact ones
 Id = Annotated[int, InPath(ge=0, le=MAX_ID)]
