@@ -28,9 +28,11 @@ from benchmarks.machine import describe
 from benchmarks.room import released_event
 
 
-def serve(db: Path, port: int) -> tuple[subprocess.Popen, str]:
+def serve(
+    db: Path, port: int, env: dict[str, str] | None = None, cwd: Path | None = None
+) -> tuple[subprocess.Popen, str]:
     command = [sys.executable, "-m", "rotation.commands.cli", "serve", "--db", str(db), "--port", str(port)]
-    process = subprocess.Popen(command, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(command, stderr=subprocess.DEVNULL, env=env, cwd=cwd)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
