@@ -7,9 +7,9 @@ versions (copies of the current one, each the parent of the next: a long day's h
 for the code committed at REVISION (its rotation/, models/ and optimizer/ extracted by `git archive` and
 put first on PYTHONPATH: the code before) and for this tree's code in turn, each in its own processes
 started in a folder of their own: `rotation serve` is started, one phone polls `/e/<id>/me/state.json`
-back to back while `GET /api/events/<id>/export` is read (streamed to a file), and the serving process's peak resident memory
-(VmHWM) is read before and after; then `rotation export` writes the same event, its peak memory taken from
-wait4. Reports the file's size, each export's median time and highest peak memory, the phone's median,
+back to back while `GET /api/events/<id>/export` is read (streamed to a file), and the serving process's
+peak resident memory (VmHWM) is read before and after; then `rotation export` writes the same event, its
+peak memory taken from wait4. Reports the file's size, each export's median time and highest peak memory, the phone's median,
 99th percentile and slowest answer over every poll, and whether every file is the same bytes but for its
 `exported` time. Writes exports.md and exports.json.
 """
