@@ -1,15 +1,15 @@
 """An exported event's cost to the desk: peak memory and time of a big export, and a phone's wait during it,
 for the code before and after a change, side by side in one run.
 
-`python -m benchmarks.exports [--before REVISION] [--out DIR] [--versions K] [--repeats R] [--port P]` plans a
-200-player, 3-round event (2 s) in a fresh desk file, releases round 1 and gives the event K more schedule
-versions (copies of the current one, each the parent of the next: a long day's history). Then, R times,
-for the code committed at REVISION (its rotation/, models/ and optimizer/ extracted by `git archive` and
-put first on PYTHONPATH: the code before) and for this tree's code in turn, each in its own processes
-started in a folder of their own: `rotation serve` is started, one phone polls `/e/<id>/me/state.json`
-back to back while `GET /api/events/<id>/export` is read (streamed to a file), and the serving process's
-peak resident memory (VmHWM) is read before and after; then `rotation export` writes the same event, its
-peak memory taken from wait4. Reports the file's size, each export's median time and highest peak memory, the phone's median,
+`python -m benchmarks.exports [--before REVISION] [--out DIR] [--versions K] [--repeats R] [--port P]` plans
+a 200-player, 3-round event (2 s) in a fresh desk file, releases round 1 and gives the event K more schedule
+versions (copies of the current one, each the parent of the next: a long day's history). Then, R times, for
+the code committed at REVISION (its rotation/, models/ and optimizer/ extracted by `git archive` and put
+first on PYTHONPATH: the code before) and for this tree's code in turn, each in its own processes started in
+a folder of their own: `rotation serve` is started, one phone polls `/e/<id>/me/state.json` back to back
+while `GET /api/events/<id>/export` is read (streamed to a file), and the serving process's peak resident
+memory (VmHWM) is read before and after; then `rotation export` writes the same event, its peak memory taken
+from wait4. Reports the file's size, each export's median time and highest peak memory, the phone's median,
 99th percentile and slowest answer over every poll, and whether every file is the same bytes but for its
 `exported` time. Writes exports.md and exports.json.
 """
