@@ -208,7 +208,13 @@ def report(results: dict, codes: list[str], args: argparse.Namespace) -> None:
             f"| {name} | {desk['peak_mb_before']} | {desk['peak_mb']} | {desk['seconds']} | {phone['median_ms']} "
             f"| {phone['p99_ms']} | {phone['slowest_ms']} | {cli['peak_mb']} | {cli['seconds']} |"
         )
-    lines += ["", *(f"The code {name}: {results[name]['code']} {results[name].get('revision', '')}." for name in codes)]
+    lines += [
+        "",
+        *(
+            f"The code {name}: {results[name]['code']} ({results[name].get('revision', 'this tree')})."
+            for name in codes
+        ),
+    ]
     same = "the same bytes" if results["same_bytes"] else "NOT the same bytes"
     lines += ["", f"Every file written ({', '.join(codes)}; desk and CLI) is {same}, but for its `exported` time."]
     (out / "exports.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
