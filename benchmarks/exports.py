@@ -33,7 +33,7 @@ from pathlib import Path
 
 import httpx
 
-from benchmarks.imports import figures, polls, serve
+from benchmarks.imports import figures, polled_during, polls, serve
 from benchmarks.machine import describe
 from benchmarks.room import released_event
 from benchmarks.run import extract
@@ -77,21 +77,15 @@ def measure(db: Path, event_id: int, public_id: str, port: int, env: dict[str, s
         path = f"/e/{public_id}/me/state.json"
         polls(url, path, threading.Event(), seconds=1.0)  # the phone's page read once: not the export's
         before = peak_mb(process.pid)
-        done, answer = threading.Event(), dict[str, float]()
 
-        def exporting() -> None:
-            started = time.perf_counter()
+        def exporting() -> int:
             with httpx.stream("GET", f"{url}/api/events/{event_id}/export", timeout=600) as response:
                 with (out / "desk.rotation.json").open("wb") as handle:
                     for piece in response.iter_bytes():
                         handle.write(piece)
-                answer.update(status=response.status_code, seconds=round(time.perf_counter() - started, 2))
-            done.set()
+            return response.status_code
 
-        thread = threading.Thread(target=exporting)
-        thread.start()
-        during = polls(url, path, done)
-        thread.join()
+        answer, during = polled_during(url, path, exporting)
         assert answer["status"] == 200, answer
         desk = {"seconds": answer["seconds"], "peak_mb_before": before, "peak_mb": peak_mb(process.pid)}
     finally:
