@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from models import Bound, Event, Metrics, PlanResult, Schedule, Status
-from optimizer.budget import Abandoned, Budget, Deadline
+from optimizer.budget import Abandoned, Budget
 from optimizer.checker import InvalidSchedule, check, indirect_meetings
 from optimizer.provenance import Method
 from optimizer.seats import Seats, repeats, to_schedule
@@ -22,7 +22,10 @@ QUICK_CHECK_SECONDS = 0.1  # a check this quick may end a run up to that much pa
 # A repeatable run's budget is charged one second of work for checking this many seats (the seating turned
 # into a schedule and checked: 4 to 9 microseconds of CPU time a seat from 100 x 20 to 2000 x 8).
 SEATS_CHECKED_PER_SECOND = 200_000
-# After a stop, the indirect-meetings figure of the best is measured within this many seconds or left out.
+# A run stopped before balancing orders, numbers and letters its best within this many seconds of the stop
+# (optimizer.balance.stage), and then measures the indirect-meetings figure of the best within this many
+# more, or leaves it out: counted from the stop, so that a stop inside a long step does not add to them.
+STOPPED_FINISH_SECONDS = 0.5
 STOPPED_INDIRECT_SECONDS = 0.25
 # The end of a run is kept for balancing (optimizer.balance): this share of the limit, at most FINISH_SECONDS.
 FINISH_SHARE = 0.05
@@ -174,13 +177,15 @@ class Incumbent:
         return fresh and repeats(seats, len(self.event.players)) > self.best.metrics.repeats
 
     def _indirect(self, schedule: Schedule, stopped: bool) -> int | None:
-        """The indirect-meetings figure; after a stop, None unless measured within STOPPED_INDIRECT_SECONDS
-        (not begun where a check took longer: its first step alone, reading the seats, is a check's)."""
+        """The indirect-meetings figure; after a stop, None unless measured by STOPPED_FINISH_SECONDS +
+        STOPPED_INDIRECT_SECONDS after the stop (not begun where a check took longer than the latter: its
+        first step alone, reading the seats, is a check's; nor once that time has passed)."""
         if not stopped:
             return indirect_meetings(schedule)
-        if self.check_seconds >= STOPPED_INDIRECT_SECONDS:
+        window = Budget.after_stop(self.budget.stop, STOPPED_FINISH_SECONDS + STOPPED_INDIRECT_SECONDS)
+        if self.check_seconds >= STOPPED_INDIRECT_SECONDS or window.done():
             return None
-        poll = Budget.of(STOPPED_INDIRECT_SECONDS, stop=Deadline(STOPPED_INDIRECT_SECONDS)).poller()
+        poll = window.poller()
         try:
             return indirect_meetings(schedule, poll)
         except Abandoned:

@@ -134,6 +134,47 @@ def test_a_run_stopped_before_balancing_orders_its_best_within_half_a_second_of_
     result = optimizer.plan(Event.with_count(40, 8), time_limit=60, workers=1, seed=0, stop=stop)
     assert result.interrupted and result.schedule is not None
     assert budgets and all(not b.repeatable and b.end == stage.STOPPED_FINISH_SECONDS for b in budgets)
+    assert all(b.clock.started == stop.since() for b in budgets)  # counted from the stop, not from the finish
+
+
+class StoppedLongAgo(Stop):
+    """A stop asked `seconds` before it was made: as if the stop came early in a long step (the first check
+    of a big day) that ran on after it."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__()
+        self.set()
+        self.asked_at = (self.since() or 0.0) - seconds
+
+    def since(self) -> float | None:
+        return self.asked_at if hasattr(self, "asked_at") else super().since()
+
+
+def test_a_stop_inside_a_long_step_leaves_the_finish_only_what_is_left_of_its_seconds(monkeypatch):
+    stage = __import__("sys").modules["optimizer.balance.stage"]
+    ordered, lettered = [], []
+    monkeypatch.setattr(stage, "order_rounds", lambda seats, **rest: ordered.append(1) or seats)
+    monkeypatch.setattr(stage, "balance_letters", lambda seats, **rest: lettered.append(1) or seats)
+    stop = StoppedLongAgo(stage.STOPPED_FINISH_SECONDS + 1)  # its finish was over before the run came to it
+    result = optimizer.plan(Event.with_count(40, 8), time_limit=60, workers=1, seed=0, stop=stop)
+    assert result.interrupted and result.schedule is not None  # the best so far, checked, kept
+    assert ordered == [] and lettered == []  # no quick step begun past the stop's finish
+    assert result.metrics is not None and result.metrics.indirect_meetings is None  # nor the indirect figure
+    fresh = Stop()
+    fresh.set()
+    assert optimizer.plan(Event.with_count(40, 8), time_limit=60, workers=1, seed=0, stop=fresh).metrics
+    assert ordered and lettered  # a stop just now: the quick steps run within its finish
+
+
+def test_a_finish_after_a_stop_counts_from_the_stop():
+    stop = StoppedLongAgo(10.0)
+    finish = Budget.after_stop(stop, 0.5)
+    assert finish.done() and finish.stopped  # ended 9.5 s ago: its own token is set
+    assert not Budget.after_stop(Stop(), 0.5).done()  # no stop yet: from now
+    parent = Stop()
+    child = Stop(parent)
+    parent.set()
+    assert child.since() == parent.since() is not None  # a run's token stopped by the process's
 
 
 # Every long step polls the budget and a repeatable run is charged its work by the size of the room

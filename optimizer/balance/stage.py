@@ -19,16 +19,13 @@ from optimizer.balance.order import order_rounds, order_work
 from optimizer.balance.other_days import offer_exact_numbering, offer_other_days
 from optimizer.balance.polish import polish, regroup_for_tables
 from optimizer.balance.tables import KICKS, balance_table_numbers
-from optimizer.budget import Budget, Deadline
+from optimizer.budget import Budget
 from optimizer.provenance import BALANCED, Method
 from optimizer.requests import pinned, turn_exempt
 from optimizer.run import Run
 from optimizer.search.costs import Costs
 from optimizer.seats import EMPTY, Seats
-from optimizer.state import FINISH_SECONDS, check_work
-
-# A run stopped before balancing orders, numbers and letters its best within this many seconds of the stop.
-STOPPED_FINISH_SECONDS = 0.5
+from optimizer.state import FINISH_SECONDS, STOPPED_FINISH_SECONDS, check_work
 
 
 def balance(run: Run, rng: np.random.Generator) -> None:
@@ -102,10 +99,10 @@ class Steps:
         player_count = len(event.players)
         regroup = not interrupted and run.costs is not None and player_count <= run.config.polish_max_players
         costs = run.costs if regroup else None
-        # After a stop the quick steps have STOPPED_FINISH_SECONDS on the wall clock, even in a repeatable run
-        # (a stopped run repeats nothing): at the room limits they take seconds, so each polls the finish's
-        # stop token, which its end sets, and one that cannot afford its work is skipped.
-        finish = Budget.of(STOPPED_FINISH_SECONDS, stop=Deadline(STOPPED_FINISH_SECONDS)) if interrupted else run.budget
+        # After a stop the quick steps have what is left of STOPPED_FINISH_SECONDS since the stop, on the wall
+        # clock (optimizer.budget.Budget.after_stop): at the room limits they take seconds, so each polls the
+        # finish's stop token, which its end sets, and one that cannot afford its work is skipped.
+        finish = Budget.after_stop(run.budget.stop, STOPPED_FINISH_SECONDS) if interrupted else run.budget
         kicks = 0 if run.repeatable else KICKS  # a repeatable run numbers by the descent alone (metered in work)
         three_handed = bool((run.best.seats == EMPTY).any())
         return cls(run, rng, finish, interrupted, regroup, costs, pinned(event), kicks, three_handed)
