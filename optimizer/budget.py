@@ -185,6 +185,11 @@ class Budget:
         own = max(0.0, self.end - self.clock.now())
         return own if self.parent is None else min(own, self.parent.left())
 
+    def overrun(self) -> float:
+        """Wall seconds since this budget's own end, 0 before it; always 0 on the work clock (a repeatable
+        run decides nothing by the wall clock)."""
+        return max(0.0, self.clock.now() - self.end) if isinstance(self.clock, WallClock) else 0.0
+
     def done(self) -> bool:
         return self.left() <= EPSILON
 

@@ -289,3 +289,18 @@ def test_after_a_stop_the_indirect_figure_is_left_out_where_a_check_took_longer_
     assert stopped.metrics is not None and stopped.metrics.indirect_meetings is None and stopped.schedule is not None
     finished = incumbent.result(bound, fixed_repeats=None, infeasible=False, interrupted=False)
     assert finished.metrics is not None and finished.metrics.indirect_meetings is not None
+
+
+def test_a_wall_clock_run_come_to_balancing_past_its_end_runs_only_the_steps_that_fit_its_finish(monkeypatch):
+    stage = __import__("sys").modules["optimizer.balance.stage"]
+    ordered = []
+    monkeypatch.setattr(stage, "order_rounds", lambda seats, **rest: ordered.append(len(seats)) or seats)
+    monkeypatch.setattr(stage, "STOPPED_FINISH_SECONDS", 0.0)  # its finish is over at its end
+    big = Event.with_count(300, 100)
+    assert stage.order_work(fixed_seating(big), 300) > stage.QUICK_CHECK_SECONDS  # not a quick step
+    result = optimizer.plan(big, budget=Budget.of(0.0), workers=2)  # past its end from the start
+    assert result.schedule is not None and not result.interrupted  # the first day, checked, kept
+    assert ordered == []  # its rounds not compared past the end
+    small = optimizer.plan(Event.with_count(20, 6), budget=Budget.of(0.0), workers=2)
+    assert small.schedule is not None and ordered == [6]  # a quick step runs all the same
+    assert small.metrics is not None and small.metrics.seat_spread <= 1  # and the letters are balanced
