@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from models import Bound, Event, Metrics, PlanResult, Schedule, Status
-from optimizer.budget import Abandoned, Budget
+from optimizer.budget import Abandoned, Budget, Stop
 from optimizer.checker import InvalidSchedule, check, indirect_meetings
 from optimizer.provenance import Method
 from optimizer.seats import Seats, repeats, to_schedule
@@ -179,10 +179,13 @@ class Incumbent:
     def _indirect(self, schedule: Schedule, stopped: bool) -> int | None:
         """The indirect-meetings figure; after a stop, None unless measured by STOPPED_FINISH_SECONDS +
         STOPPED_INDIRECT_SECONDS after the stop (not begun where a check took longer than the latter: its
-        first step alone, reading the seats, is a check's; nor once that time has passed)."""
-        if not stopped:
+        first step alone, reading the seats, is a check's; nor once that time has passed). A run on the
+        wall clock already past its end measures it so too, within STOPPED_INDIRECT_SECONDS from now."""
+        late = self.budget.overrun() > 0
+        if not (stopped or late):
             return indirect_meetings(schedule)
-        window = Budget.after_stop(self.budget.stop, STOPPED_FINISH_SECONDS + STOPPED_INDIRECT_SECONDS)
+        seconds = STOPPED_FINISH_SECONDS + STOPPED_INDIRECT_SECONDS if stopped else STOPPED_INDIRECT_SECONDS
+        window = Budget.after_stop(self.budget.stop if stopped else Stop(), seconds)
         if self.check_seconds >= STOPPED_INDIRECT_SECONDS or window.done():
             return None
         poll = window.poller()

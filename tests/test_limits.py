@@ -304,3 +304,20 @@ def test_a_wall_clock_run_come_to_balancing_past_its_end_runs_only_the_steps_tha
     small = optimizer.plan(Event.with_count(20, 6), budget=Budget.of(0.0), workers=2)
     assert small.schedule is not None and ordered == [6]  # a quick step runs all the same
     assert small.metrics is not None and small.metrics.seat_spread <= 1  # and the letters are balanced
+
+
+def test_a_wall_clock_run_past_its_end_leaves_out_the_indirect_figure_where_a_check_took_longer_than_it_may():
+    event = Event.with_count(40, 8)
+    incumbent = Incumbent(event, History(), Budget.of(0.0))  # on the wall clock, its end come
+    incumbent.offer(fixed_seating(event), Method.of("fixed rule"))
+    bound = optimizer.lower_bound(event)
+    quick = incumbent.result(bound, fixed_repeats=None, infeasible=False, interrupted=False)
+    assert quick.metrics is not None and quick.metrics.indirect_meetings is not None  # a small room's: measured
+    incumbent.check_seconds = STOPPED_INDIRECT_SECONDS  # as slow a check as at the room limits on a busy machine
+    late = incumbent.result(bound, fixed_repeats=None, infeasible=False, interrupted=False)
+    assert late.metrics is not None and late.metrics.indirect_meetings is None and late.schedule is not None
+    repeatable = Incumbent(event, History(), Budget.of(0.0, repeatable=True))  # the work clock: never late
+    repeatable.offer(fixed_seating(event), Method.of("fixed rule"))
+    repeatable.check_seconds = STOPPED_INDIRECT_SECONDS
+    measured = repeatable.result(bound, fixed_repeats=None, infeasible=False, interrupted=False)
+    assert measured.metrics is not None and measured.metrics.indirect_meetings is not None
