@@ -235,6 +235,9 @@ def main() -> None:
         out.write_text(side_by_side(before, after, *args.compare), encoding="utf-8")
         return
     ROTATION[0] = args.python
+    # Ctrl-C reaches the commands as a terminal's would, even when this was started in the background (a
+    # shell's `&` ignores SIGINT, the commands then keep it ignored): a handled signal is default after exec.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     cases = (
         _longer_cases() if args.longer else _signal_cases() if args.signals else _room_cases() if args.rooms else CASES
     )
@@ -405,8 +408,9 @@ def signals_report(record: dict) -> str:
             if both
             else ""
         )
-        + "Exit: the after's statuses (130 a stop during start-up, 143 SIGTERM, 0 Ctrl-C with the best written; "
-        "an exists may end by itself first).",
+        + "Exit: the after's statuses (130 a Ctrl-C during start-up, 143 SIGTERM, 0 Ctrl-C with the best "
+        "written, 1 a Ctrl-C before a first schedule; an exists may end by itself first: 'ended', its verdict's "
+        "status).",
         "",
         "| command, signal | " + " | ".join(f"at {t:g} s" for t in SIGNAL_TIMES) + " | most | exits |",
         "|---|" + "---:|" * (len(SIGNAL_TIMES) + 2),
@@ -419,15 +423,20 @@ def signals_report(record: dict) -> str:
         for t in SIGNAL_TIMES:
             r = next((r for r in at if r["name"].endswith(f" at {t:g} s")), None)
             b = before.get(r["name"]) if r else None
-            most_before = max(most_before, b["after_signal_seconds"] or 0.0) if b else most_before
-            figure = "-" if r is None else f"{r['after_signal_seconds']:g}"
-            cells.append((f"{b['after_signal_seconds']:g} -> " if b else "") + figure)
-        most = max(r["after_signal_seconds"] for r in at)
+            most_before = max(most_before, (b["after_signal_seconds"] or 0.0) if b else 0.0)
+            cells.append((f"{_after_signal(b)} -> " if b else "") + ("-" if r is None else _after_signal(r)))
+        most = max(r["after_signal_seconds"] or 0.0 for r in at)
         exits = ", ".join(sorted({str(r["exit"]) for r in at}))
         lines.append(
             f"| {key} | " + " | ".join(cells) + f" | {f'{most_before:g} -> ' if before else ''}{most:g} | {exits} |"
         )
     return "\n".join(lines) + "\n"
+
+
+def _after_signal(row: dict) -> str:
+    """Seconds from the signal to the exit; 'ended' where the run ended by itself before the signal."""
+    seconds = row["after_signal_seconds"]
+    return "ended" if seconds is None else f"{seconds:g}"
 
 
 def side_by_side(before: dict, after: dict, before_name: str, after_name: str, title: str = "") -> str:
