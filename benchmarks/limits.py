@@ -386,7 +386,17 @@ def in_one_run(record: dict) -> str:
     rows = record["rows"]
     before = {**record, "rows": [r for r in rows if r["version"] == "before"]}
     after = {**record, "rows": [r for r in rows if r["version"] == "after"]}
-    return side_by_side(before, after, f"the tree {record['before']}", "this checkout", title="in one run")
+    commit = record["machine"].get("commit")
+    lines = side_by_side(
+        before, after, f"the tree {record['before']}", "this checkout", title="in one run"
+    ).splitlines()
+    lines[2] = (
+        f"Before: the source tree {record['before']}; after: this checkout ({commit}); each case run with one and "
+        f"then the other, in turn, in one run (load {record['load_before'][0]:.2f} at its start, "
+        f"{record['load_after'][0]:.2f} at its end). Run: the planner's own clock ('Planned in'); wall and CPU: "
+        "the whole command, start-up included."
+    )
+    return "\n".join(lines) + "\n"
 
 
 def signals_report(record: dict) -> str:
@@ -447,8 +457,8 @@ def side_by_side(before: dict, after: dict, before_name: str, after_name: str, t
         f"Before: {before_name} ({before['machine'].get('commit')}, load {before['load_before'][0]:.2f} at its start); "
         f"after: {after_name} ({after['machine'].get('commit')}, load {after['load_before'][0]:.2f} at its start).",
         "",
-        "| case | wall (s) | CPU (s) | after signal (s) | peak (MiB) | repeats |",
-        "|---|---:|---:|---:|---:|---:|",
+        "| case | wall (s) | run (s) | CPU (s) | after signal (s) | peak (MiB) | repeats |",
+        "|---|---:|---:|---:|---:|---:|---:|",
     ]
     earlier = {r["name"]: r for r in before["rows"]}
     for r in after["rows"]:
@@ -457,7 +467,7 @@ def side_by_side(before: dict, after: dict, before_name: str, after_name: str, t
             continue
         cells = [
             f"{'-' if b.get(k) is None else f'{b[k]:g}'} -> {'-' if r.get(k) is None else f'{r[k]:g}'}"
-            for k in ("wall_seconds", "cpu_seconds", "after_signal_seconds", "peak_mib", "repeats")
+            for k in ("wall_seconds", "run_seconds", "cpu_seconds", "after_signal_seconds", "peak_mib", "repeats")
         ]
         lines.append(f"| {r['name']} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
