@@ -123,7 +123,7 @@ def test_guests_are_ranked_in_the_series_standings_or_left_out_by_a_series_setti
     assert "checked" not in re.search(r'<input [^>]*id="guests-ranked"[^>]*>', page).group(0)
     assert "Gail Guest" not in client.get(f"{URL}/standings/standings.csv").text.split("\n", 1)[1]
     stamp = client.get(f"/e/{night}/screen/state.json").json()["standings"]
-    assert client.put(f"{API}/guests", json={"ranked": True}).json() == {"ranked": True}
+    assert client.put(f"{API}/guests", json={"ranked": True}).json()["ranked"] is True
     assert client.get(f"/e/{night}/screen/state.json").json()["standings"] != stamp  # ranked again: redrawn
     assert "Gail Guest" in [row["player"] for row in client.get(f"{API}/standings").json()["season"]["rows"]]
     client.put(f"{API}/rule", json={"rule": "average", "min_games": 4})
