@@ -169,12 +169,22 @@ class Incumbent:
         return check_work(seats if seats is not None else self.best.seats if self.best is not None else None)
 
     def _cannot_win(self, seats: Seats, within: Budget | None) -> bool:
+        """Whether an offer is dropped unchecked. On the wall clock a fresh day with fewer repeats than the
+        best (counted on the seats) is checked even without a check's time left, within FINISH_SECONDS
+        past the end (the run's tidy-up): on a busy machine the first day's check can take the whole
+        limit, and a repeat-free construction built in a moment must not lose to the fixed rule."""
         if self.best is None:
             return False
-        if not self.has_time_to_check(seats, within):
-            return True
         fresh = self.history.join is None and self.moves_of is None  # the seats are the whole day
-        return fresh and repeats(seats, len(self.event.players)) > self.best.metrics.repeats
+        counted = repeats(seats, len(self.event.players)) if fresh else None
+        if not self.has_time_to_check(seats, within):
+            fewer = counted is not None and counted < self.best.metrics.repeats
+            return not (fewer and within is None and not self.budget.stopped and self._in_tidy_up())
+        return counted is not None and counted > self.best.metrics.repeats
+
+    def _in_tidy_up(self) -> bool:
+        """On the wall clock, less than FINISH_SECONDS past the run's end (never on the work clock)."""
+        return not self.budget.repeatable and self.budget.overrun() < FINISH_SECONDS
 
     def _indirect(self, schedule: Schedule, stopped: bool) -> int | None:
         """The indirect-meetings figure; after a stop, None unless measured by STOPPED_FINISH_SECONDS +

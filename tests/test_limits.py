@@ -18,7 +18,14 @@ from optimizer.replan import _history, _remaining_event
 from optimizer.run import Run
 from optimizer.season import plan_night
 from optimizer.seats import from_schedule, to_schedule
-from optimizer.state import SEATS_CHECKED_PER_SECOND, STOPPED_INDIRECT_SECONDS, History, Incumbent, check_work
+from optimizer.state import (
+    FINISH_SECONDS,
+    SEATS_CHECKED_PER_SECOND,
+    STOPPED_INDIRECT_SECONDS,
+    History,
+    Incumbent,
+    check_work,
+)
 
 polish_module = __import__("sys").modules["optimizer.balance.polish"]
 
@@ -321,3 +328,19 @@ def test_a_wall_clock_run_past_its_end_leaves_out_the_indirect_figure_where_a_ch
     repeatable.check_seconds = STOPPED_INDIRECT_SECONDS
     measured = repeatable.result(bound, fixed_repeats=None, infeasible=False, interrupted=False)
     assert measured.metrics is not None and measured.metrics.indirect_meetings is not None
+
+
+def test_on_the_wall_clock_a_day_with_fewer_repeats_is_checked_past_the_end_within_the_tidy_up():
+    event = Event.with_count(16, 5)
+    design = optimizer.constructions.zero_repeat_seating(16, 5, Budget.of(1))
+    assert design is not None
+    # its end just come, or a tidy-up's time ago: the day is checked in the first alone
+    for end, kept in ((0.0, True), (-FINISH_SECONDS, False)):
+        incumbent = Incumbent(event, History(), Budget.of(end))
+        incumbent.offer(fixed_seating(event), Method.of("fixed rule"))  # the first day: always checked
+        assert incumbent.best is not None and incumbent.best.metrics.repeats > 0
+        incumbent.check_seconds = 1.0  # as slow a check as at the room limits on a busy machine
+        incumbent.offer(fixed_seating(event), Method.of("the same again"))
+        assert incumbent.best.method == "fixed rule"  # no fewer repeats: not checked
+        incumbent.offer(design[0], Method.of("design"))
+        assert (incumbent.best.metrics.repeats == 0) is kept
