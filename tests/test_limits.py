@@ -344,3 +344,11 @@ def test_on_the_wall_clock_a_day_with_fewer_repeats_is_checked_past_the_end_with
         assert incumbent.best.method == "fixed rule"  # no fewer repeats: not checked
         incumbent.offer(design[0], Method.of("design"))
         assert (incumbent.best.metrics.repeats == 0) is kept
+
+
+def test_a_stop_inside_the_check_of_a_certificate_ends_exists_with_an_honest_unknown():
+    event = Event.with_count(16, 5)  # a certificate at once (the library), then its check, round by round
+    stop = StopsAfterPolls(2)
+    stopped = optimizer.zero_repeat_verdict(event, time_limit=60, workers=1, stop=stop)
+    assert stopped.answer == Answer.UNKNOWN and stopped.schedule is None and stop.count > 2
+    assert optimizer.zero_repeat_verdict(event, time_limit=60, workers=1).answer == Answer.EXISTS
