@@ -27,6 +27,9 @@ SEATS_CHECKED_PER_SECOND = 200_000
 # more, or leaves it out: counted from the stop, so that a stop inside a long step does not add to them.
 STOPPED_FINISH_SECONDS = 0.5
 STOPPED_INDIRECT_SECONDS = 0.25
+# The first schedule's check, which a stop does not end at once (there is nothing else to write), is given up
+# this many seconds after the stop: at the room limits on a busy machine it takes seconds.
+STOPPED_FIRST_CHECK_SECONDS = 0.75
 # The end of a run is kept for balancing (optimizer.balance): this share of the limit, at most FINISH_SECONDS.
 FINISH_SHARE = 0.05
 FINISH_SECONDS = 1.0
@@ -126,7 +129,7 @@ class Incumbent:
         if self._cannot_win(seats, within):
             return
         took = Budget.stopwatch()
-        poll = lambda: None  # noqa: E731  (the first schedule found is always checked)
+        poll = self._first_poll  # the first schedule found is checked even after a stop, for a while
         if self.best is not None:
             poll = within.poller(at_end=True) if within is not None else self.budget.poller()
         self.budget.charge(check_work(seats))
@@ -152,6 +155,11 @@ class Incumbent:
             self.best = candidate
             if self.on_better:
                 self.on_better(candidate)
+
+    def _first_poll(self) -> None:
+        """The first schedule's check goes on after a stop until STOPPED_FIRST_CHECK_SECONDS past it."""
+        if self.budget.stopped:
+            Budget.after_stop(self.budget.stop, STOPPED_FIRST_CHECK_SECONDS).poller(at_end=True)()
 
     def has_time_to_check(self, seats: Seats | None = None, within: Budget | None = None) -> bool:
         """The run (or `within`) has a check's time left (`check_cost`), or its checks take milliseconds:

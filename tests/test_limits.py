@@ -28,6 +28,7 @@ from optimizer.state import (
 )
 
 polish_module = __import__("sys").modules["optimizer.balance.polish"]
+state_module = __import__("sys").modules["optimizer.state"]
 
 
 def shuffled_day(players: int, rounds: int, seed: int = 0) -> np.ndarray:
@@ -162,6 +163,7 @@ def test_a_stop_inside_a_long_step_leaves_the_finish_only_what_is_left_of_its_se
     ordered, lettered = [], []
     monkeypatch.setattr(stage, "order_rounds", lambda seats, **rest: ordered.append(1) or seats)
     monkeypatch.setattr(stage, "balance_letters", lambda seats, **rest: lettered.append(1) or seats)
+    monkeypatch.setattr(state_module, "STOPPED_FIRST_CHECK_SECONDS", 60.0)  # the first day checked all the same
     stop = StoppedLongAgo(stage.STOPPED_FINISH_SECONDS + 1)  # its finish was over before the run came to it
     result = optimizer.plan(Event.with_count(40, 8), time_limit=60, workers=1, seed=0, stop=stop)
     assert result.interrupted and result.schedule is not None  # the best so far, checked, kept
@@ -352,3 +354,16 @@ def test_a_stop_inside_the_check_of_a_certificate_ends_exists_with_an_honest_unk
     stopped = optimizer.zero_repeat_verdict(event, time_limit=60, workers=1, stop=stop)
     assert stopped.answer == Answer.UNKNOWN and stopped.schedule is None and stop.count > 2
     assert optimizer.zero_repeat_verdict(event, time_limit=60, workers=1).answer == Answer.EXISTS
+
+
+def test_the_first_days_check_goes_on_after_a_stop_for_a_while_and_no_longer():
+    event = Event.with_count(40, 8)
+    just_now = Stop()
+    just_now.set()
+    incumbent = Incumbent(event, History(), Budget.of(60, stop=just_now))
+    incumbent.offer(fixed_seating(event), Method.of("fixed rule"))
+    assert incumbent.best is not None  # stopped a moment ago: the first day is checked and kept
+    long_ago = StoppedLongAgo(state_module.STOPPED_FIRST_CHECK_SECONDS + 1)
+    incumbent = Incumbent(event, History(), Budget.of(60, stop=long_ago))
+    incumbent.offer(fixed_seating(event), Method.of("fixed rule"))
+    assert incumbent.best is None  # stopped past the first check's while: given up, nothing kept

@@ -100,7 +100,7 @@ class Steps:
         event, interrupted = run.event, run.budget.stopped
         late = not interrupted and run.budget.done() and not run.repeatable
         player_count = len(event.players)
-        regroup = not (interrupted or late) and run.costs is not None and player_count <= run.config.polish_max_players
+        regroup = not interrupted and run.costs is not None and player_count <= run.config.polish_max_players
         costs = run.costs if regroup else None
         # After a stop the quick steps have what is left of STOPPED_FINISH_SECONDS since the stop, on the wall
         # clock (optimizer.budget.Budget.after_stop): at the room limits they take seconds, so each polls the
