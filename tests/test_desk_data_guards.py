@@ -51,6 +51,7 @@ def test_a_backup_never_replaces_a_file_of_the_desk(open_desk, capsys):
         wal,
         Path(f"{db}-shm"),
         Path(f"{db}-journal"),
+        Path(f"{db}.log"),  # the running desk's log
         kept,
         backup.folder(db) / "new.sqlite3",
         db.with_name("hard-link"),
@@ -76,10 +77,24 @@ def test_an_export_never_replaces_a_file_of_the_desk(client, db, capsys):
 def test_a_backup_into_a_folder_is_refused_in_one_line(open_desk, capsys):
     out = open_desk.parent / "elsewhere"
     out.mkdir()
-    assert main(["backup", "--db", str(open_desk), str(out)]) == 2
+    not_made = open_desk.parent / "not-made"
+    for given in (str(out), f"{not_made}{os.sep}"):  # a name ending in a separator names a folder
+        assert main(["backup", "--db", str(open_desk), given]) == 2
+        err = capsys.readouterr().err
+        assert "is a folder" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert list(out.iterdir()) == [] and not not_made.exists()
+
+
+def test_an_export_into_a_folder_or_from_a_desk_file_that_is_no_file_is_refused_in_one_line(open_desk, capsys):
+    folder = open_desk.parent / "exports"
+    folder.mkdir()
+    assert main(["export", "--db", str(open_desk), "1", str(folder)]) == 2
     err = capsys.readouterr().err
-    assert "is a folder" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
-    assert list(out.iterdir()) == []
+    assert f"for example {str(folder / 'event.rotation.json')!r}" in err and len(err.strip().splitlines()) == 1
+    assert main(["backup", "--db", str(folder), str(open_desk.with_name("out.sqlite3"))]) == 2
+    err = capsys.readouterr().err
+    assert f"the desk's file {str(folder)!r} is not a file" in err and len(err.strip().splitlines()) == 1, err
+    assert list(folder.iterdir()) == [] and not open_desk.with_name("out.sqlite3").exists()
 
 
 def test_a_restore_of_a_newer_or_foreign_file_or_of_the_desk_itself_changes_nothing(open_desk, capsys):
@@ -172,7 +187,11 @@ def damaged(exported: dict, table: str, column: str, value) -> bytes:
 def test_an_import_is_checked_column_by_column_and_refused_whole_naming_the_field(client, db):
     exported = exported_day(client, db)
     card = json.loads(exported["rows"]["cards"][0]["card"])
+    twice = json.loads(exported["rows"]["versions"][0]["schedule"])  # passes the model, not the checker
+    first, second = twice["rounds"][0]["tables"][:2]
+    second["players"][0] = first["players"][0]
     for table, column, value, said in (
+        ("versions", "schedule", json.dumps(twice), "versions, row 1, schedule: round 1: "),
         ("releases", "round", -5, "releases, row 1, round: Input should be greater than or equal to 1"),
         ("releases", "round", "x", "releases, row 1, round: Input should be a valid integer"),
         ("rooms", "minutes", "abc", "rooms, row 1, minutes: Input should be a valid number"),

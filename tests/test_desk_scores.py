@@ -222,6 +222,9 @@ def test_re_plans_swaps_and_undo_never_touch_the_scores(client, db):
     cards = client.get(f"/api/events/{event_id}/cards", params={"round": 1}).json()[0]
     assert [t["status"] for t in cards["tables"]] == ["changed", "changed"] and cards["missing"] == [1, 2]
     assert client.get(f"/api/events/{event_id}/standings").status_code == 404
+    waiting = client.get(f"/events/{event_id}/standings").text  # the standings page says why, and where to go
+    assert "Round 1: the cards of tables 1, 2 wait for a check, as the seating changed after they were" in waiting
+    assert f'<a href="/events/{event_id}/scores/1">Check and save them</a>' in waiting
     page = client.get(f"/events/{event_id}/scores/1").text  # the cards entered before, offered to confirm
     assert page.count("that card is filled in above, seat by seat") == 2
     assert re.findall(r'name="points-0-\d" value="(-?\d+)"', page) == ["10", "0", "0", "0", "1", "1", "1", "1"]

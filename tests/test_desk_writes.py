@@ -273,6 +273,23 @@ def test_two_tabs_taking_the_latest_round_back_take_back_one_round(client, db):
     assert client.get(f"/api/events/{event_id}/room").json()["released"] == []
 
 
+def test_two_tabs_releasing_the_next_session_release_one_session(client, db):
+    event_id = seeded_event(db, EventSettings(names=names(16), rounds=6, session_rounds=2, title="Open"))
+    first, second = (client.get(f"/events/{event_id}/room").text for _ in range(2))
+    assert 'name="session" value="1"' in first
+    form = {"csrf": token_of(first), "session": "1"}
+    assert client.post(f"/events/{event_id}/release/session", data=form).status_code == 200
+    refused = client.post(f"/events/{event_id}/release/session", data={**form, "csrf": token_of(second)})
+    assert refused.status_code == 409 and "session 1 is not the next to release now (session 2 is)" in refused.text
+    assert client.get(f"/api/events/{event_id}/room").json()["released"] == [1, 2]
+    stale = client.post(f"/api/events/{event_id}/release/session", json={"session": 1})
+    assert stale.status_code == 409 and stale.json()["field"] == "release"
+    assert client.post(f"/api/events/{event_id}/release/session", json={"session": 2}).status_code == 200
+    assert client.post(f"/api/events/{event_id}/release/session").json()["released"] == [1, 2, 3, 4, 5, 6]
+    done = client.post(f"/api/events/{event_id}/release/session", json={"session": 3})
+    assert done.status_code == 409 and "(every round is released)" in done.json()["detail"]
+
+
 def test_two_extensions_of_the_timer_at_once_both_count(client, db):
     """The timer is read and written in one transaction: two directors adding five minutes at once add ten."""
     event_id = seeded_event(db, SETTINGS)

@@ -275,7 +275,7 @@ def test_games_files_too_long_or_with_numbers_too_long_are_refused_in_one_line(r
         ([header, "1,1,1,,,unfinished", "2,99,1,,,unfinished"], "line 3: round 2, table 99: there is no such table"),
         # a bad line 2 is found before the rest is read (an unclosed quote further down is not met)
         ([header, "77,1,1,,,unfinished", '"never closed', *["1,1,1,,,unfinished"] * 1000], "line 2: round 77"),
-        ([header, *["1,1,1,,,unfinished"] * 100_000], "more than this day's tables can fill"),
+        ([header, *["1,1,1,,,unfinished"] * 100_000], "the sheet has 100001 lines, more than this day's tables"),
     ):
         form.write_text("\n".join(lines) + "\n", encoding="utf-8")
         status, _, err = run(capsys, "scores", room, form)

@@ -135,9 +135,13 @@ def test_the_room_panel_asks_before_reset_and_take_back_and_shows_where_the_keyb
     pause, reset = page.locator("#timer-toggle").bounding_box(), page.locator("#timer-reset").bounding_box()
     assert page.locator("#timer-form #timer-reset").count() == 0  # not in Pause's form
     assert abs(reset["x"] - pause["x"]) + abs(reset["y"] - pause["y"]) > 200, (pause, reset)  # nor beside it
+    page.fill("#extend-form input[name=minutes]", "3")  # typed, not sent, before Reset is asked about
+    page.fill("#room-settings input[name=minutes]", "45")
     page.click("#timer-reset")
     assert page.inner_text("h1") == "Reset the round's timer?"
-    page.click("#cancel")
+    page.click("#cancel")  # "Cancel: change nothing": back to the room with what was typed still in its boxes
+    assert page.input_value("#extend-form input[name=minutes]") == "3"
+    assert page.input_value("#room-settings input[name=minutes]") == "45"
     page.click("#withdraw-form button")
     assert page.inner_text("h1") == "Take round 1 back?"
     assert api.get(f"/api/events/{event_id}/room").json()["released"] == [1]  # nothing taken back yet

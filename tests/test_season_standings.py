@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from models import RoundMark, RoundScore, SeasonRule, SitOutScoring, StandingRow, Standings
-from rotation.commands.cli import cli
+from rotation.commands.cli import cli, main
 from rotation.printing.season_standings_pages import season_csv, season_html, season_json, season_text
 from rotation.scoring import season_standings
 
@@ -116,6 +116,23 @@ def test_cli_season_from_standings_files(tmp_path):
     (tmp_path / "bad.json").write_text("[1]", encoding="utf-8")
     bad = runner.invoke(cli, ["season", str(tmp_path / "bad.json")])
     assert bad.exit_code == 2 and "not a standings file" in bad.output
+
+
+def test_a_night_file_that_is_not_plain_json_is_one_line_and_exit_2(tmp_path, capsys):
+    """A night's file read as every JSON file of the program is: too deep was a traceback, a number of
+    thousands of digits said "use sys.set_int_max_str_digits()" and a key named twice was taken."""
+    night = tmp_path / "night.json"
+    standings = json.dumps(WEEK1.model_dump(mode="json"))
+    for text, said in (
+        ("[" * 100_000 + "]" * 100_000, "Invalid JSON: nested too deeply"),
+        ('{"standings": ' + "9" * 6000 + "}", "Invalid JSON: a number with 6000 digits; none needs more than 18"),
+        ('{"standings": ' + standings + ', "standings": ' + standings + "}", "the key 'standings' appears twice"),
+        ('{"standings": NaN}', "Invalid JSON: NaN is not a number in JSON"),
+    ):
+        night.write_text(text, encoding="utf-8")
+        assert main(["season", str(night)]) == 2, said
+        err = capsys.readouterr().err
+        assert said in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
 
 
 def test_players_left_out_are_not_ranked_and_listed_apart():

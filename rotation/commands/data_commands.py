@@ -19,7 +19,7 @@ def _db(db_path: str | None, must_exist: bool = True) -> Path:
 
     path = Path(db_path) if db_path else default_db()
     if must_exist and not path.is_file():
-        raise BadInput(f"the desk's file {str(path)!r} does not exist")
+        raise BadInput(f"the desk's file {str(path)!r} {'is not a file' if path.exists() else 'does not exist'}")
     return path
 
 
@@ -73,7 +73,7 @@ def export_command(db_path, event_id, out):
     from rotation.files.writing import write_outputs
 
     try:
-        backup.refuse_out(_db(db_path), out)  # the export would replace the desk's own file
+        backup.refuse_out(_db(db_path), out, "event.rotation.json")  # would replace the desk's own file
     except backup.BackupError as error:
         raise BadInput(str(error)) from None
     store = Store(_db(db_path))

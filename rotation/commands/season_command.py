@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 from pydantic import ValidationError
 
 from models import SeasonRule, Standings
 from rotation.commands.print_command import parse_text
-from rotation.files.inputs import MAX_SCHEDULE_BYTES, BadInput, one_line, read_text
+from rotation.files.inputs import MAX_SCHEDULE_BYTES, BadInput, json_of, one_line, read_text
 from rotation.files.output import EXCEL_BOM
 from rotation.files.writing import check_outputs, say, write_outputs
 from rotation.printing.season_standings_pages import season_csv, season_html, season_json, season_text
@@ -67,7 +65,7 @@ def season_command(nights, rule, min_games, best_nights, csv_path, json_path, ht
 def _night(path: str) -> Standings:
     text = read_text(path, "standings", MAX_SCHEDULE_BYTES)
     try:
-        data = json.loads(text)
+        data = json_of(text)
     except ValueError as error:
         raise BadInput(f"{path}: Invalid JSON: {str(error).splitlines()[0]}") from None
     if not isinstance(data, dict) or "standings" not in data:

@@ -153,11 +153,22 @@ def _in_file(error: ListError, what: str, path: str) -> BadInput:
     return BadInput(f"{what} file {path!r}{where}: {error.reason}")
 
 
+def json_of(text: str):
+    """A file's JSON as every reader of the program takes it: a key named twice in one object, NaN or
+    Infinity, a number of more digits than any count needs, and nesting deeper than Python's stack are
+    refused as ValueError, in words (json alone keeps the last key, takes NaN and says "use
+    sys.set_int_max_str_digits()")."""
+    try:
+        return json.loads(text, object_pairs_hook=_object, parse_constant=_not_json, parse_int=_whole_number)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+
+
 def read_schedule(path: str) -> Schedule:
     text = read_text(path, "schedule", MAX_SCHEDULE_BYTES)
     try:
-        data = json.loads(text, object_pairs_hook=_object, parse_constant=_not_json, parse_int=_whole_number)
-    except (ValueError, RecursionError) as error:
+        data = json_of(text)
+    except ValueError as error:
         raise BadInput(f"{path}: Invalid JSON: {str(error).splitlines()[0]}") from None
     if not isinstance(data, dict):
         raise BadInput(f"{path}: not a schedule: the file holds {_json_kind(data)}, not an object {{...}}")
@@ -183,7 +194,7 @@ def read_rules(path: str) -> Rules:
     kind = "JSON" if text.lstrip().startswith(("{", "[")) else "TOML"
     try:
         if kind == "JSON":
-            data = json.loads(text, object_pairs_hook=_object, parse_constant=_not_json, parse_int=_whole_number)
+            data = json_of(text)
         else:
             data = tomllib.loads(text)
     except (ValueError, RecursionError) as error:  # tomllib.TOMLDecodeError is a ValueError

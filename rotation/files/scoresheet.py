@@ -122,7 +122,8 @@ def sheet_rows(
     the first line (after Excel's `sep=` line) and must name the `required` columns. A text of more than
     `most_lines` lines is refused before any of it is read."""
     text = text.removeprefix("\ufeff")
-    found = max(text.count("\n"), text.count("\r")) + 1  # every line has a break of one kind, but the last
+    breaks = max(text.count("\n"), text.count("\r"))  # every line ends in a break of one kind, but the last
+    found = breaks + (not text.endswith(("\n", "\r")))  # as an editor counts them: a last break opens none
     if most_lines is not None and found > most_lines:
         raise ListError(
             f"the sheet has {found} lines, more than this day's tables can fill ({most_lines} at most: every "

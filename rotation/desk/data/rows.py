@@ -65,7 +65,9 @@ def _json_of(model: type[BaseModel]):
 def _schedule(text: str) -> str:
     schedule = _valid(Schedule, text)
     assert isinstance(schedule, Schedule)
-    optimizer.check(schedule)  # InvalidSchedule is a ValueError: named like the rest
+    # InvalidSchedule is a ValueError: named like the rest. Only whether it passes is kept (the file brings
+    # its figures), so the slowest figure, indirect meetings (70% of a check), is not counted for each version.
+    optimizer.check(schedule, indirect=False)
     return text
 
 

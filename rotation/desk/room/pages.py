@@ -101,8 +101,9 @@ def release(request: Request, event_id: Id, round: FormNumber):
 
 
 @router.post("/events/{event_id}/release/session")
-def release_session(request: Request, event_id: Id):
-    return _room_action(request, event_id, lambda d: room.release_session(d.store, event_id, d.clock()))
+def release_session(request: Request, event_id: Id, session: Text = ""):
+    named = form_id(session)
+    return _room_action(request, event_id, lambda d: room.release_session(d.store, event_id, d.clock(), named))
 
 
 def _asked(request: Request, event_id: Id, heading: str, note: str, button: str, fields: dict) -> Response:
@@ -334,11 +335,17 @@ def post_release(request: Request, event_id: Id, body: ReleaseIn) -> RoomOut:
     return room_out(request, event_id)
 
 
+class SessionIn(JsonIn):
+    session: int | None = Field(
+        default=None, description="The next session as you read it: released only while it still is."
+    )
+
+
 @api.post("/events/{event_id}/release/session")
-def post_release_session(request: Request, event_id: Id) -> RoomOut:
+def post_release_session(request: Request, event_id: Id, body: SessionIn | None = None) -> RoomOut:
     """The next session of a multi-session event goes to the room as a unit."""
     desk = desk_of(request)
-    room.release_session(desk.store, event_id, desk.clock())
+    room.release_session(desk.store, event_id, desk.clock(), body.session if body else None)
     return room_out(request, event_id)
 
 

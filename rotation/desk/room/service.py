@@ -155,9 +155,10 @@ def session_of(round_number: int, session_rounds: int, total: int) -> tuple[int,
 
 
 @one_change
-def release_session(store: Store, event_id: int, now: float) -> Room:
+def release_session(store: Store, event_id: int, now: float, session: int | None = None) -> Room:
     """The next session goes to the room as a unit: every round of it not yet released, in one change
-    (a multi-session event: settings' `session_rounds`)."""
+    (a multi-session event: settings' `session_rounds`). With `session` (the next one as the director
+    saw it), only while it still is: two tabs releasing session 2 release it once, not sessions 2 and 3."""
     event = load_event(store, event_id)
     size = event.settings.session_rounds
     version = current_version(store, event)
@@ -168,6 +169,12 @@ def release_session(store: Store, event_id: int, now: float) -> Room:
     rounds = version.schedule().rounds
     seated = room(store, event_id)
     last, at = seated.last, _later(seated, now)
+    following = session_of(last + 1, size, len(rounds))[0] if last < len(rounds) else None
+    if session is not None and session != following:
+        now_next = f"session {following} is" if following else "every round is released"
+        raise DeskError(
+            f"session {session} is not the next to release now ({now_next}): nothing was released", field="release"
+        )
     if last >= len(rounds):
         raise DeskError("every round is released", field="release", status=422)
     _, _, until = session_of(last + 1, size, len(rounds))

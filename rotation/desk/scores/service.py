@@ -82,6 +82,11 @@ class RoundCards:
     def missing(self) -> tuple[int, ...]:
         return tuple(table.table for table in self.tables if table.counted is None)
 
+    @property
+    def to_check(self) -> tuple[int, ...]:
+        """The tables whose card is in but waits for a check: their seating changed after it was entered."""
+        return tuple(table.table for table in self.tables if table.stale)
+
 
 @dataclass(frozen=True)
 class DayScores:

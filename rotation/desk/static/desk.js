@@ -80,30 +80,36 @@
   fit();
 })();
 
-// What the director types in the day's forms (swap, move, re-plan) is kept in this tab until the form
-// is sent: a page reloaded meanwhile (a re-plan ending, which reloads it) gives it back, with its round.
+// What the director types in the day's forms (swap, move, re-plan) and the room's (extend the timer, the
+// round's length) is kept in this tab until the form is sent: a page loaded again meanwhile (a re-plan
+// ending reloads it; Cancel on a question asked goes back to it) gives it back, with its round. Only while
+// the form shows what it showed when the typing began: a refusal's page, or a value saved since, is kept.
 (function () {
   "use strict";
-  var forms = document.querySelectorAll("#day form[id]");
-  function key(form, box) { return "typed " + form.getAttribute("action") + " " + box.name; }
+  var forms = document.querySelectorAll("#day form[id], form.keeps-typed");
+  function key(form, name) { return "typed " + form.getAttribute("action") + " " + form.id + " " + name; }
   forms.forEach(function (form) {
     var boxes = Array.prototype.filter.call(form.elements, function (box) {
       return box.name && box.name !== "csrf" && box.name !== "base" && /^(text|textarea|select-one)$/.test(box.type);
     });
-    var typed = boxes.filter(function (box) { return box.type !== "select-one"; });
-    // a page that already shows what was typed (a refusal) keeps it as the desk sent it
-    if (typed.every(function (box) { return !box.value; })) {
-      boxes.forEach(function (box) {
-        var kept = sessionStorage.getItem(key(form, box));
-        if (kept !== null && (box.type !== "select-one" || box.querySelector("option[value='" + CSS.escape(kept) + "']"))) box.value = kept;
-      });
+    var shown = JSON.stringify(boxes.map(function (box) { return box.value; }));
+    var same = sessionStorage.getItem(key(form, "")) === shown;
+    boxes.forEach(function (box) {
+      var kept = sessionStorage.getItem(key(form, box.name));
+      if (!same) sessionStorage.removeItem(key(form, box.name));
+      else if (kept !== null && (box.type !== "select-one" || box.querySelector("option[value='" + CSS.escape(kept) + "']"))) box.value = kept;
+    });
+    function keep(box) {
+      sessionStorage.setItem(key(form, ""), shown);
+      sessionStorage.setItem(key(form, box.name), box.value);
     }
     boxes.forEach(function (box) {
-      box.addEventListener("input", function () { sessionStorage.setItem(key(form, box), box.value); });
-      box.addEventListener("change", function () { sessionStorage.setItem(key(form, box), box.value); });
+      box.addEventListener("input", function () { keep(box); });
+      box.addEventListener("change", function () { keep(box); });
     });
     form.addEventListener("submit", function () {
-      boxes.forEach(function (box) { sessionStorage.removeItem(key(form, box)); });
+      sessionStorage.removeItem(key(form, ""));
+      boxes.forEach(function (box) { sessionStorage.removeItem(key(form, box.name)); });
     });
   });
 })();

@@ -24,6 +24,8 @@ from pathlib import Path
 
 from filelock import FileLock, Timeout
 
+from rotation.desk.folders import log_file
+
 KEEP = 48  # automatic backups kept: 12 hours of a busy day at one every 15 minutes, and those before changes
 EVERY = 15 * 60  # seconds between automatic backups, while something changed
 SUFFIX = ".sqlite3"
@@ -60,21 +62,21 @@ def _copy(source: str | Path, out: Path, pages: int = -1, progress: Callable | N
 
 
 def desk_files(db_path: str | Path) -> list[Path]:
-    """The files that are the desk's data: the database, the journals SQLite keeps beside it (`-wal`,
-    `-shm`, `-journal`), its lock and the automatic backups' folder."""
+    """The files that are the desk's: the database, the journals SQLite keeps beside it (`-wal`, `-shm`,
+    `-journal`), its lock, its log and the automatic backups' folder."""
     path = Path(db_path)
-    return [path, *(Path(f"{path}{suffix}") for suffix in ("-wal", "-shm", "-journal", ".lock")), folder(path)]
+    journals = (Path(f"{path}{suffix}") for suffix in ("-wal", "-shm", "-journal", ".lock"))
+    return [path, *journals, log_file(path), folder(path)]
 
 
-def refuse_out(db_path: str | Path, out: str | Path) -> None:
-    """BackupError unless `out` may take a backup of `db_path`: not a folder, none of the desk's own files
-    (`desk_files`, a link to one of them) and nothing inside its backups' folder. Replacing the `-wal` of
-    a running desk loses every change it still holds (issue 57)."""
+def refuse_out(db_path: str | Path, out: str | Path, example: str = "desk-backup.sqlite3") -> None:
+    """BackupError unless `out` may take a backup (or an export: `example` names one) of `db_path`: not a
+    folder, none of the desk's own files (`desk_files`, a link to one of them) and nothing inside its
+    backups' folder. Replacing the `-wal` of a running desk loses every change it still holds (issue 57)."""
+    named = str(out)
     out = Path(out)
-    if out.is_dir():
-        raise BackupError(
-            f"{str(out)!r} is a folder: name a file in it, for example {str(out / 'desk-backup.sqlite3')!r}"
-        )
+    if out.is_dir() or named.endswith(("/", os.sep)):  # 'new/' names a folder, even one not made yet
+        raise BackupError(f"{named!r} is a folder: name a file in it, for example {str(out / example)!r}")
     backups = folder(db_path)
     own = desk_files(db_path) + (sorted(backups.iterdir()) if backups.is_dir() else [])
     found = next((path for path in own if out.resolve() == path.resolve() or _same_file(out, path)), None)
