@@ -5,7 +5,9 @@ from __future__ import annotations
 import difflib
 import unicodedata
 from collections import Counter
+from collections.abc import Collection
 from enum import Enum
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -164,7 +166,7 @@ class Event(BaseModel):
         return self
 
     @classmethod
-    def with_count(cls, count: int, rounds: int, **settings) -> Event:
+    def with_count(cls, count: int, rounds: int, **settings: Any) -> Event:  # the fields, validated by pydantic
         if count < 4:
             raise ValueError(f"a room needs at least 4 players, got {count}")
         if count > MAX_PLAYERS:  # before a list of a million names is made
@@ -283,7 +285,7 @@ def _check_groups_against_stays(event: Event, layout: Layout) -> None:
             )
 
 
-def _taken(held: dict[int, list[int]], full: set[int], group, event: Event) -> str:
+def _taken(held: dict[int, list[int]], full: set[int], group: tuple[str, ...], event: Event) -> str:
     parts = [f"{name} stays at table {table}" for name, table in event.stay.items() if name in group]
     parts += [f"table {table} is full of players who stay" for table in sorted(full - set(held))]
     return "; ".join(parts)
@@ -306,7 +308,7 @@ def loose_key(name: str) -> str:
     return "".join(char for char in folded if not unicodedata.combining(char))
 
 
-def did_you_mean(name: str, names) -> str:
+def did_you_mean(name: str, names: Collection[str]) -> str:
     """The end of a message refusing an unknown name: "; did you mean 'Zoë Weiß'?" when exactly one
     of `names` matches `name` ignoring case and accents; else the one or two nearest spellings (difflib's
     ratio of the loose keys at least 0.75: a letter missing, doubled or swapped); else nothing."""
@@ -319,5 +321,5 @@ def did_you_mean(name: str, names) -> str:
     return f"; did you mean {' or '.join(repr(by_key[k]) for k in near)}?" if near and not matches else ""
 
 
-def not_a_player(name: str, players) -> str:
+def not_a_player(name: str, players: Collection[str]) -> str:
     return f"{name!r} is not a player{did_you_mean(name, players)}"

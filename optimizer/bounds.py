@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from itertools import product
 from math import comb
 
@@ -161,7 +162,9 @@ def _rematches(event: Event, r: int) -> int:
     return int(fewest[ahead, turns]) if fewest[ahead, turns] < unreachable else 0
 
 
-def _table_options(event: Event, least: list[int], seats: int, took_turn: bool, met: bool):
+def _table_options(
+    event: Event, least: list[int], seats: int, took_turn: bool, met: bool
+) -> Iterator[tuple[int, int, int]]:
     """(x ahead before round r, k taking a turn in round r + 1, pairs forced) for one round-r table."""
     layout = event.layout
     for x in range(seats + 1):

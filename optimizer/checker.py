@@ -7,13 +7,13 @@ code that built the schedule, so a bug in a builder cannot vouch for itself.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from itertools import combinations
 from typing import NamedTuple
 
 import numpy as np
 
-from models import Layout, Metrics, PlayerMetrics, Schedule
+from models import Layout, Metrics, PlayerMetrics, Round, Schedule
 from optimizer import meetings
 from optimizer.indirect import fewest_in_common
 from optimizer.words import counted
@@ -61,7 +61,7 @@ def _check_names(names: tuple[str, ...]) -> None:
         raise InvalidSchedule(f"the name {twice[0]!r} is listed twice in players")
 
 
-def _check_round(schedule: Schedule, round_, number: int, known: set[str]) -> None:
+def _check_round(schedule: Schedule, round_: Round, number: int, known: set[str]) -> None:
     # Linear in seats: every membership test below is against a set built once for this round.
     where = f"round {number}"
     listed = [n for t in round_.tables for n in t.players] + list(round_.sit_outs) + list(round_.absent)
@@ -110,7 +110,7 @@ def _check_requests_name_players(schedule: Schedule, known: set[str]) -> None:
         raise InvalidSchedule(f"a request names {unknown[0]!r}, who is not a player")
 
 
-def _requests_broken(schedule: Schedule, round_, number: int, groups_of: dict[str, list[int]]) -> list[str]:
+def _requests_broken(schedule: Schedule, round_: Round, number: int, groups_of: dict[str, list[int]]) -> list[str]:
     """The requests a round breaks, one line each; `groups_of` is `_apart_groups(schedule)`."""
     broken = []
     for table in round_.tables:
@@ -184,7 +184,7 @@ def measure(schedule: Schedule, *, indirect: bool = True, poll: Callable[[], Non
     )
 
 
-def _codes_within(schedule: Schedule, groups, once: bool) -> np.ndarray:
+def _codes_within(schedule: Schedule, groups: tuple[tuple[str, ...], ...], once: bool) -> np.ndarray:
     """Pair codes (optimizer.meetings) of two names of one group: each pair `once`, or once per group."""
     index = {name: i for i, name in enumerate(schedule.players)}
     n = len(index)
@@ -271,7 +271,7 @@ class _Share(NamedTuple):
 
 
 def _three_handed(schedule: Schedule) -> _Share:
-    def burdened(round_) -> list[str]:
+    def burdened(round_: Round) -> list[str]:
         return [n for t in round_.tables if len(t.players) == 3 for n in t.players]
 
     return _share(schedule, burdened, schedule.stay, "three-handed")
@@ -281,7 +281,7 @@ def _sat_out(schedule: Schedule) -> _Share:
     return _share(schedule, lambda round_: list(round_.sit_outs), (), "sitting out")
 
 
-def _share(schedule: Schedule, burdened, exempt, burden: str) -> _Share:
+def _share(schedule: Schedule, burdened: Callable[[Round], list[str]], exempt: Collection[str], burden: str) -> _Share:
     counts = {name: 0 for name in schedule.players}
     breaks = []
     for r, round_ in enumerate(schedule.rounds):

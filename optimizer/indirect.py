@@ -10,12 +10,16 @@ opponents' opponents (at most (3 x rounds)^2 each) and a row of the room each; t
 visited only when every pair never met has someone in common, which needs (3 x rounds)^2 above the
 players, so rooms of a few thousand at most. Up to DENSE_PLAYERS the counts are one product of the
 players x players met matrix with itself (A^2[a, b] = the players who met both), a few milliseconds
-where the lists took most of a second (400 x 100: 36 million second-step entries, 0.8 s).
+where the lists took most of a second (400 x 100: 36 million second-step entries, 0.8 s); but only past
+DENSE_FROM_ENTRIES second-step entries, where the lists take more than a few milliseconds: BLAS runs a
+product of 200 x 200 on two threads, and on a busy 2-core machine the second waits for a core (200 x 8,
+the desk's schedule download: the product 0.2 ms alone, a median of 30 ms beside 7 busy processes; the
+lists 2 ms either way).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
@@ -24,6 +28,7 @@ import numpy as np
 BLOCK_ENTRIES = 4_000_000
 BLOCK_CELLS = 4_000_000
 DENSE_PLAYERS = 600  # A^2 in floats: 600^3 multiply-adds, exact (counts far below 2^53)
+DENSE_FROM_ENTRIES = 1_000_000  # second-step entries (the sum of squared degrees): some 20 ms of lists
 
 
 def fewest_in_common(player_count: int, met: np.ndarray, poll: Callable[[], None] = lambda: None) -> int | None:
@@ -38,7 +43,7 @@ def fewest_in_common(player_count: int, met: np.ndarray, poll: Callable[[], None
     degree = np.bincount(both[:, 0], minlength=player_count)
     if int((degree * (degree - 1) // 2).sum()) < never:
         return 0
-    if player_count <= DENSE_PLAYERS:
+    if player_count <= DENSE_PLAYERS and int((degree**2).sum()) >= DENSE_FROM_ENTRIES:
         return _fewest_dense(player_count, met)
     starts = np.concatenate([[0], np.cumsum(degree)])
     opponents = both[:, 1]
@@ -60,7 +65,9 @@ def _fewest_dense(player_count: int, met: np.ndarray) -> int:
     return int(common[np.triu(adjacency == 0, k=1)].min())
 
 
-def _blocks(order: np.ndarray, degree: np.ndarray, starts: np.ndarray, opponents: np.ndarray, player_count: int):
+def _blocks(
+    order: np.ndarray, degree: np.ndarray, starts: np.ndarray, opponents: np.ndarray, player_count: int
+) -> Iterator[np.ndarray]:
     """Players in `order`, cut into blocks within BLOCK_ENTRIES and BLOCK_CELLS (one player at least)."""
     most_rows = max(1, BLOCK_CELLS // player_count)
     reach = np.concatenate([[0], np.cumsum(degree[opponents])])
@@ -80,7 +87,9 @@ def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     return np.repeat(starts, lengths) + np.arange(total) - offsets
 
 
-def _fewest_in_block(block: np.ndarray, degree, starts, opponents, player_count: int) -> int:
+def _fewest_in_block(
+    block: np.ndarray, degree: np.ndarray, starts: np.ndarray, opponents: np.ndarray, player_count: int
+) -> int:
     """The fewest common opponents between a player of `block` and anyone they never met."""
     rows = np.repeat(np.arange(len(block)), degree[block])
     first = opponents[_ranges(starts[block], degree[block])]

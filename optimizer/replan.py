@@ -77,15 +77,16 @@ def replan(
     history = _history(schedule, played, event, drop, add, repeats_played)
     old = OldPlan.of(schedule, played, event.players)
     own = budget.end * (1 - OTHER_WAY_SHARE) if other_way else budget.end
-    solving = {"seed": seed, "workers": workers}
+    solving = _Solving(seed, workers)
     outcome, moves_bound, repeats_proven = _reseated(
-        reseat, event, history, old, budget.part(own), on_progress=on_progress, **solving
+        reseat, event, history, old, budget.part(own), solving, on_progress
     )
     changes = _changes(schedule, outcome.schedule, played) if outcome.schedule else ()
     other = None
     if other_way and not outcome.interrupted:  # Ctrl-C stops the comparison too
         opposite = Reseat.ALL if reseat is Reseat.FEWEST else Reseat.FEWEST
-        other = _other_way(opposite, schedule, played, event, history, old, budget.part(budget.end - own), **solving)
+        rest = budget.part(budget.end - own)
+        other = _other_way(opposite, schedule, played, event, history, old, rest, solving)
     return Replan(
         played=played,
         dropped=drop,
@@ -100,7 +101,9 @@ def replan(
     )
 
 
-def _history(schedule: Schedule, played: int, event: Event, drop, add, repeats_played: int) -> History:
+def _history(
+    schedule: Schedule, played: int, event: Event, drop: tuple[str, ...], add: tuple[str, ...], repeats_played: int
+) -> History:
     """What the played rounds leave to the rounds still to plan."""
     so_far = _pairs_so_far(schedule, played)
     letters, visits, previous = _places_so_far(schedule, played, event)
@@ -116,22 +119,52 @@ def _history(schedule: Schedule, played: int, event: Event, drop, add, repeats_p
     )
 
 
+class _Solving(NamedTuple):
+    """How every run of a re-plan solves: its seed and CP-SAT workers."""
+
+    seed: int
+    workers: int
+
+
 def _reseated(
-    reseat: Reseat, event: Event, history: History, old: OldPlan, budget: Budget, **solving
+    reseat: Reseat,
+    event: Event,
+    history: History,
+    old: OldPlan,
+    budget: Budget,
+    solving: _Solving,
+    on_progress: Callable[[Progress], None] | None = None,
 ) -> tuple[PlanResult, int, bool]:
     """The planned rounds under one reseat choice, a proven bound on the moves of any re-plan, and
     whether its repeats are proven fewest for its moves."""
     if reseat is Reseat.FEWEST:
-        found = fewest_moves(event, history, old, budget=budget, **solving)
+        found = fewest_moves(
+            event, history, old, budget=budget, on_progress=on_progress, seed=solving.seed, workers=solving.workers
+        )
         return found.result, found.moves_bound, found.repeats_proven
     capacity = [4] * event.layout.fours + [3] * event.layout.threes
     forced = forced_moves(old, capacity, event.layout.sit_outs)
-    return plan(event, history=history, budget=budget, **solving), forced, False
+    return (
+        plan(
+            event, history=history, budget=budget, on_progress=on_progress, seed=solving.seed, workers=solving.workers
+        ),
+        forced,
+        False,
+    )
 
 
-def _other_way(reseat: Reseat, schedule: Schedule, played: int, event, history, old, budget: Budget, **solving):
+def _other_way(
+    reseat: Reseat,
+    schedule: Schedule,
+    played: int,
+    event: Event,
+    history: History,
+    old: OldPlan,
+    budget: Budget,
+    solving: _Solving,
+) -> OtherWay:
     """A short run of the other reseat choice: its repeats and moves, to set beside the chosen one."""
-    result, bound, proven = _reseated(reseat, event, history, old, budget, **solving)
+    result, bound, proven = _reseated(reseat, event, history, old, budget, solving)
     moves = _moves(_changes(schedule, result.schedule, played), bound, proven) if result.schedule else None
     return OtherWay(reseat=reseat, repeats=result.repeats, moves=moves, runtime=budget.elapsed())
 
@@ -141,7 +174,9 @@ def _moves(changes: tuple[PlayerChange, ...], bound: int, repeats_proven: bool) 
     return Moves(moves=moves, players=len(changes), bound=bound, repeats_proven=repeats_proven)
 
 
-def _under_policy(schedule: Schedule, played: int, odd, sit_out_scoring) -> Schedule:
+def _under_policy(
+    schedule: Schedule, played: int, odd: OddPolicy | None, sit_out_scoring: SitOutScoring | None
+) -> Schedule:
     changes = {key: value for key, value in (("odd", odd), ("sit_out_scoring", sit_out_scoring)) if value is not None}
     if not changes:
         return schedule
@@ -174,7 +209,7 @@ def _played_rounds_hold(schedule: Schedule, played: int, kept: Schedule | None) 
         )
 
 
-def _remaining_event(schedule: Schedule, played: int, drop, add) -> Event:
+def _remaining_event(schedule: Schedule, played: int, drop: tuple[str, ...], add: tuple[str, ...]) -> Event:
     total = len(schedule.rounds)
     if not 0 <= played < total:
         raise ValueError(f"rounds played must be 0 to {total - 1} for a schedule of {total} rounds, got {played}")
@@ -200,7 +235,7 @@ def _remaining_event(schedule: Schedule, played: int, drop, add) -> Event:
     )
 
 
-def _same_players_to_the_end(schedule: Schedule, played: int, drop) -> None:
+def _same_players_to_the_end(schedule: Schedule, played: int, drop: tuple[str, ...]) -> None:
     """The model seats one list of players in every round still to play, and the whole day is checked
     against the file's arrivals, departures and absences: a change of list after round played + 1
     would make the checker refuse every schedule built. Say so instead."""
@@ -232,13 +267,15 @@ def _same_players_to_the_end(schedule: Schedule, played: int, drop) -> None:
         )
 
 
-def _still_here(groups, players) -> tuple[tuple[str, ...], ...]:
+def _still_here(groups: tuple[tuple[str, ...], ...], players: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
     """Request groups without the players who left; a group of one is no longer a request."""
     kept = (tuple(name for name in group if name in players) for group in groups)
     return tuple(group for group in kept if len(group) > 1)
 
 
-def _after_played(schedule: Schedule, played: int, drop, add) -> Callable[[Schedule], Schedule]:
+def _after_played(
+    schedule: Schedule, played: int, drop: tuple[str, ...], add: tuple[str, ...]
+) -> Callable[[Schedule], Schedule]:
     """The played rounds of the day followed by the planned ones, with who left and who arrived."""
 
     def whole_day(planned: Schedule) -> Schedule:

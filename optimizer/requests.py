@@ -21,7 +21,7 @@ def club_mates(event: Event) -> np.ndarray:
     return _pairs_within(event, event.spread)
 
 
-def _pairs_within(event: Event, groups) -> np.ndarray:
+def _pairs_within(event: Event, groups: tuple[tuple[str, ...], ...]) -> np.ndarray:
     n = len(event.players)
     index = {name: p for p, name in enumerate(event.players)}
     within = np.zeros((n, n))

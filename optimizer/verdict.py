@@ -14,7 +14,7 @@ from optimizer.constructions.odd_rooms import odd_room_seating
 from optimizer.constructions.theorems import design_theorem
 from optimizer.cpsat.model import day_clauses
 from optimizer.cpsat.split import SplitOutcome, split_probe, splits_by_round_two
-from optimizer.seats import to_schedule
+from optimizer.seats import Seats, to_schedule
 
 
 def zero_repeat_verdict(
@@ -32,7 +32,7 @@ def zero_repeat_verdict(
     budget = budget or Budget.for_run(time_limit, workers=workers, stop=stop)
     n, rounds = len(event.players), event.rounds
 
-    def verdict(answer: Answer, reason: str, seats=None) -> Verdict:
+    def verdict(answer: Answer, reason: str, seats: Seats | None = None) -> Verdict:
         schedule = None
         if seats is not None:
             poll = budget.poller()  # a stop inside the check of a big day (seconds at the room limits) ends it

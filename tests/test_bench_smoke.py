@@ -22,3 +22,13 @@ def test_odd_seats_measures_a_room_against_its_seatings_bound():
     row = odd_seats.measure(45, 3, time_limit=1.0)
     assert row["allowed"] in (1, 2) and row["seat_spread"] >= 0
     assert row["proven"] is None or row["proven"] <= row["seat_spread"]  # asked only above the bound
+
+
+def test_frontier_every_plans_each_round_count_of_a_room(tmp_path, monkeypatch):
+    from benchmarks import frontier
+
+    monkeypatch.setattr(frontier, "RESULTS", tmp_path)
+    frontier.main(["--players", "16", "--every", "--time-limit", "0.5", "--name", "every"])
+    (row,) = json.loads((tmp_path / "every.json").read_text(encoding="utf-8"))
+    assert row["rounds"] == 5 and [p.get("repeats") for p in row["plans"]] == [0] * 5
+    assert "| 16 | 1-5 |" in (tmp_path / "every.md").read_text(encoding="utf-8")

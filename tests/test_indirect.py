@@ -38,13 +38,14 @@ def met_pairs(draw) -> tuple[int, set[tuple[int, int]]]:
 
 
 @pytest.fixture(
-    params=[(4_000_000, 4_000_000, 0), (1, 1, 0), (30, 40, 0), (1, 1, 600)],
+    params=[(4_000_000, 4_000_000, 0, 0), (1, 1, 0, 0), (30, 40, 0, 0), (1, 1, 600, 0)],
     ids=["one block", "a player a block", "small", "the met matrix squared"],
 )
 def blocks(request, monkeypatch):
     monkeypatch.setattr(indirect, "BLOCK_ENTRIES", request.param[0])
     monkeypatch.setattr(indirect, "BLOCK_CELLS", request.param[1])
     monkeypatch.setattr(indirect, "DENSE_PLAYERS", request.param[2])
+    monkeypatch.setattr(indirect, "DENSE_FROM_ENTRIES", request.param[3])
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -71,3 +72,23 @@ def test_the_checker_reports_the_definition_on_long_random_days(blocks, schedule
     """Long days in small rooms, where most pairs meet and the figure is often above 0."""
     expected = brute_fewest_in_common(len(schedule.players), name_pairs(schedule))
     assert check(schedule).indirect_meetings == expected
+
+
+def test_a_day_of_few_meetings_a_player_is_counted_from_the_lists_without_blas(monkeypatch):
+    """200 x 8 (the desk's schedule download): 24 opponents a player, 115 200 second-step entries, below
+    DENSE_FROM_ENTRIES; the product of the met matrix, on BLAS's threads, is kept for denser days."""
+    rng = np.random.default_rng(0)
+    pairs = {
+        tuple(sorted(map(int, pair)))
+        for _ in range(8)
+        for table in rng.permutation(200).reshape(-1, 4)
+        for pair in combinations(table, 2)
+    }
+    met = np.array(sorted(pairs))
+    expected = indirect._fewest_dense(200, met)
+
+    def refused(*_: object) -> int:
+        raise AssertionError("the met matrix squared on a day the lists count in a few milliseconds")
+
+    monkeypatch.setattr(indirect, "_fewest_dense", refused)
+    assert indirect.fewest_in_common(200, met) == expected

@@ -11,6 +11,7 @@ import xml.etree.ElementTree as ET
 from itertools import combinations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -173,6 +174,7 @@ def test_the_numbers_in_the_svg_are_short():
     assert not re.search(r"[0-9]\.[0-9]{3}", svg)  # two decimals at most: the file stays small
 
 
+@pytest.mark.subprocess
 def test_the_pictures_need_no_matplotlib():
     """In a fresh interpreter where matplotlib cannot be imported, the pictures and the printed page draw."""
     code = (

@@ -20,6 +20,12 @@ ROTATION = (sys.executable, "-m", "rotation")
 pytestmark = pytest.mark.subprocess
 
 
+def hang_up_heard() -> None:
+    """The child as from a terminal, even when the suite itself runs under `nohup` (whose ignored SIGHUP
+    every child would inherit, and keep: rotation.stopping leaves an ignored signal ignored)."""
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+
+
 def stopped_in_a_terminal(tmp_path, stops, *argv, program=ROTATION, patience=PATIENCE):
     """Run `rotation` with stderr on a pseudo-terminal (so the live line shows), send `stops` once the
     line reports a schedule found, and return (exit status, stdout, what the terminal showed); the run
@@ -27,7 +33,13 @@ def stopped_in_a_terminal(tmp_path, stops, *argv, program=ROTATION, patience=PAT
     command = [*program, *map(str, argv)]
     master, slave = pty.openpty()
     process = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=slave, text=True, env={**os.environ, "TERM": "xterm"}, cwd=tmp_path
+        command,
+        stdout=subprocess.PIPE,
+        stderr=slave,
+        text=True,
+        env={**os.environ, "TERM": "xterm"},
+        cwd=tmp_path,
+        preexec_fn=hang_up_heard,
     )
     os.close(slave)
     seen = bytearray()
@@ -205,6 +217,7 @@ def test_a_closed_ssh_session_still_gets_its_files(tmp_path):
         stderr=slave,
         cwd=tmp_path,
         env={**os.environ, "TERM": "xterm"},
+        preexec_fn=hang_up_heard,
     )
     os.close(slave)
     try:

@@ -44,7 +44,7 @@ do not search it (10 s a run for nothing elsewhere): the days it reached are sto
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any
+from typing import Literal
 
 import numpy as np
 from ortools.sat.python import cp_model
@@ -109,10 +109,11 @@ class _Day:
         self.offset = [self._offsets() for _ in range(self.invariant)]
         self.inv = [self._invariant_meetings(a) for a in self.offset]
         # the day's order: the orbits' rounds in turn, alternating with the invariant rounds while both last
-        orbit = [("orbit", (b, s)) for s in range(max(orbits)) for b in range(len(orbits)) if s < orbits[b]]
-        fixed = [("fixed", r) for r in range(self.invariant)]
-        self.order: list[tuple[str, Any]] = [k for both in zip(orbit, fixed) for k in both]
-        self.order += orbit[len(fixed) :] + fixed[len(orbit) :]
+        # (an orbit's round is its (b, s), an invariant round its number r)
+        orbit = [(b, s) for s in range(max(orbits)) for b in range(len(orbits)) if s < orbits[b]]
+        fixed = list(range(self.invariant))
+        self.order: list[tuple[int, int] | int] = [k for both in zip(orbit, fixed) for k in both]
+        self.order += [*orbit[len(fixed) :], *fixed[len(orbit) :]]
 
     def _offsets(self) -> dict[tuple[int, int], cp_model.IntVar]:
         a = {(c, v): self.model.new_bool_var("") for c in range(4) for v in range(self.tables)}
@@ -121,7 +122,9 @@ class _Day:
         self.model.add(a[0, 0] == 1)  # the labels of an invariant round are renamed by pi alone
         return a
 
-    def _invariant_meetings(self, a) -> dict[tuple[int, int, int], cp_model.IntVar]:
+    def _invariant_meetings(
+        self, a: dict[tuple[int, int], cp_model.IntVar]
+    ) -> dict[tuple[int, int, int], cp_model.IntVar]:
         """inv[c, d, e]: classes c < d meet at difference e in this invariant round (exact)."""
         T, model = self.tables, self.model
         inv = {}
@@ -142,9 +145,9 @@ class _Day:
         T = self.tables
         return p // T * T + (p - s) % T
 
-    def together(self, p: int, q: int, kind: str, k):
-        """Whether p < q share a table in round k of this kind (orbit: (b, s), fixed: r): a literal, or False."""
-        if kind == "orbit":
+    def together(self, p: int, q: int, k: tuple[int, int] | int) -> cp_model.IntVar | Literal[False]:
+        """Whether p < q share a table in round k (an orbit's (b, s), or invariant round r): a literal, or False."""
+        if isinstance(k, tuple):
             b, s = k
             return self.mates[b][self._shifted(p, s), self._shifted(q, s)]
         T = self.tables
@@ -154,7 +157,7 @@ class _Day:
     def at_most_repeats(self, repeats: int) -> None:
         model, met = self.model, []
         for p, q in combinations(range(self.n), 2):
-            ways = [w for kind, k in self.order if (w := self.together(p, q, kind, k)) is not False]
+            ways = [w for k in self.order if (w := self.together(p, q, k)) is not False]
             m = model.new_bool_var("")
             model.add_bool_or(ways).only_enforce_if(m)
             met.append(m)
@@ -164,8 +167,8 @@ class _Day:
         model = self.model
         for p, q, r in combinations(range(self.n), 3):
             trio = []
-            for kind, k in self.order:
-                pq, pr = self.together(p, q, kind, k), self.together(p, r, kind, k)
+            for k in self.order:
+                pq, pr = self.together(p, q, k), self.together(p, r, k)
                 if pq is False or pr is False:
                     continue
                 z = model.new_bool_var("")
@@ -176,7 +179,7 @@ class _Day:
     def no_back_to_back(self) -> None:
         for p, q in combinations(range(self.n), 2):
             for one, two in zip(self.order, self.order[1:]):
-                a, b = self.together(p, q, *one), self.together(p, q, *two)
+                a, b = self.together(p, q, one), self.together(p, q, two)
                 if a is not False and b is not False:
                     self.model.add_bool_or([a.Not(), b.Not()])
 
@@ -205,11 +208,11 @@ class _Day:
         seats = np.zeros((self.rounds, T, 4), np.int64)
         base = [[[p for p in range(self.n) if solver.value(at[p, t])] for t in range(T)] for at in self.base]
         offsets = [[next(v for v in range(T) if solver.value(a[c, v])) for c in range(4)] for a in self.offset]
-        for i, (kind, k) in enumerate(self.order):
-            number = self.tau[k] if kind == "orbit" else self.pi[k]
+        for i, k in enumerate(self.order):
+            number = self.tau[k] if isinstance(k, tuple) else self.pi[k]
             for j in range(T):
                 t = next(t for t in range(T) if solver.value(number[j, t]))
-                if kind == "orbit":
+                if isinstance(k, tuple):
                     b, s = k
                     seats[i, t] = sorted(p // T * T + (p + s) % T for p in base[b][j])
                 else:
@@ -225,7 +228,7 @@ def _permutation(model: cp_model.CpModel, size: int) -> dict[tuple[int, int], cp
     return m
 
 
-def _and(model: cp_model.CpModel, u, w) -> cp_model.IntVar:
+def _and(model: cp_model.CpModel, u: cp_model.IntVar, w: cp_model.IntVar) -> cp_model.IntVar:
     """A literal at least u AND w (bounded below only: it is counted where fewer is better)."""
     b = model.new_bool_var("")
     model.add_bool_or([u.Not(), w.Not(), b])

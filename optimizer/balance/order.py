@@ -23,7 +23,7 @@ stretches that cannot be completed, so it visits each set of rounds at most once
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
@@ -156,7 +156,9 @@ def _pairs_in_both(first: np.ndarray, second: np.ndarray, tables: int) -> int:
     return int((groups * (groups - 1) // 2).sum())
 
 
-def _burdens(seats: np.ndarray, n: int, exempt: np.ndarray | None, so_far: np.ndarray):
+def _burdens(
+    seats: np.ndarray, n: int, exempt: np.ndarray | None, so_far: np.ndarray
+) -> tuple[np.ndarray | None, np.ndarray]:
     """rounds x players: who sits three-handed or sits out, for the players who take turns (None if
     nobody), and those players' burdens so far."""
     burden = turns_taken(seats, n)
@@ -167,7 +169,7 @@ def _burdens(seats: np.ndarray, n: int, exempt: np.ndarray | None, so_far: np.nd
     return (burden.astype(np.int64) if burden.any() else None), so_far[taking_turns]
 
 
-def _fair(burden: np.ndarray, so_far: np.ndarray):
+def _fair(burden: np.ndarray, so_far: np.ndarray) -> Callable[[np.ndarray], bool]:
     """A test of an order (array of round indices): is the burden shared in turn after every round?"""
 
     def in_turns(order: np.ndarray) -> bool:
@@ -186,7 +188,7 @@ def _length(weights: np.ndarray, start: np.ndarray, order: np.ndarray) -> int:
     return int(start[order[0]] + weights[order[:-1], order[1:]].sum())
 
 
-def _exact(weights: np.ndarray, start: np.ndarray, burden: np.ndarray | None, so_far: np.ndarray):
+def _exact(weights: np.ndarray, start: np.ndarray, burden: np.ndarray | None, so_far: np.ndarray) -> np.ndarray | None:
     """Held-Karp: best[mask, last] is the fewest rematches over orders of the rounds in mask ending at last."""
     rounds = len(weights)
     full = (1 << rounds) - 1
@@ -233,7 +235,13 @@ def _trace(best: np.ndarray, weights: np.ndarray, full: int) -> np.ndarray:
     return np.array(order[::-1])
 
 
-def _local(weights: np.ndarray, start: np.ndarray, order: np.ndarray, in_turns, budget: Budget) -> np.ndarray:
+def _local(
+    weights: np.ndarray,
+    start: np.ndarray,
+    order: np.ndarray,
+    in_turns: Callable[[np.ndarray], bool] | None,
+    budget: Budget,
+) -> np.ndarray:
     """Or-opt, swap and 2-opt moves from the given order, first improvement, until none helps or the
     budget is spent, polled at each move weighed (3 x rounds^2 of them in a pass: seconds at 100 rounds),
     each charged (ORDERS_PER_SECOND)."""
@@ -252,7 +260,7 @@ def _local(weights: np.ndarray, start: np.ndarray, order: np.ndarray, in_turns, 
     return order
 
 
-def _neighbours(order: np.ndarray):
+def _neighbours(order: np.ndarray) -> Iterator[np.ndarray]:
     rounds = len(order)
     for i in range(rounds):
         for j in range(rounds):

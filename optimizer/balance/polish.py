@@ -232,7 +232,7 @@ class _State:
         self.visits[[p, q], [b, a]] += 1
 
 
-def _pair_change(matrix: np.ndarray, at: np.ndarray, table: np.ndarray, leave: np.ndarray | None = None):
+def _pair_change(matrix: np.ndarray, at: np.ndarray, table: np.ndarray, leave: np.ndarray | None = None) -> np.ndarray:
     """[p, q]: the change in the sum of `matrix` over pairs at a table when p and q swap tables
     (optimizer.search.swaps.swap_change, `at` the round's seated_at); the leave terms use `leave`
     (default: `matrix`). Entries of a player sitting out mean nothing: `_round_moves` never allows them."""
@@ -277,7 +277,7 @@ def _sum_by(group: np.ndarray, rows: np.ndarray, groups: int) -> np.ndarray:
     return np.bincount(cells, rows.ravel(), minlength=groups * columns).reshape(groups, columns).astype(np.int64)
 
 
-def _round_moves(state: _State, r: int, limits: tuple[int, int]):
+def _round_moves(state: _State, r: int, limits: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
     """(cost change, allowed) for every swap of round r, players x players."""
     room = state.room
     table = state.where[r]

@@ -38,12 +38,20 @@ with `most_above` = 0).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import combinations
 
 import numpy as np
 from ortools.sat.python import cp_model
 
 from optimizer.budget import Budget, solve
+
+# Per base round, the model's 0/1 variables by a pair of indices: x[b][p, t] or y[b][p, q] (`base_rounds`).
+BaseRounds = list[dict[tuple[int, int], cp_model.IntVar]]
+# together(p, q, b, s): p and q share a table in the round of orbit (b, s).
+Together = Callable[[int, int, int, int], cp_model.IntVar]
+# The day's rounds, in order: (base round, shift).
+Orbits = list[tuple[int, int]]
 
 # Measured at 10 s a room on 2 workers (a sweep of the grid's rooms with visits above even, 16 to 32
 # players): nothing found past 20 players.
@@ -99,10 +107,11 @@ def rotational_day(
     return _developed(solved.solver, x, orbits, player_count) if solved.found else None
 
 
-def base_rounds(model: cp_model.CpModel, n: int, bases: int):
+def base_rounds(model: cp_model.CpModel, n: int, bases: int) -> tuple[BaseRounds, BaseRounds]:
     """x[b][p, t] (player p at table t of base round b) and y[b][p, q] (p and q share a table there)."""
     tables = n // 4
-    x, y = [], []
+    x: BaseRounds = []
+    y: BaseRounds = []
     for _ in range(bases):
         at = {(p, t): model.new_bool_var("") for p in range(n) for t in range(tables)}
         for p in range(n):
@@ -122,7 +131,7 @@ def base_rounds(model: cp_model.CpModel, n: int, bases: int):
     return x, y
 
 
-def _at_most_repeats(model: cp_model.CpModel, n: int, orbits, together, repeats: int) -> None:
+def _at_most_repeats(model: cp_model.CpModel, n: int, orbits: Orbits, together: Together, repeats: int) -> None:
     """Pairs that meet at least (meetings - repeats): met[p, q] only if they share a table some round."""
     met = []
     for p, q in combinations(range(n), 2):
@@ -133,7 +142,7 @@ def _at_most_repeats(model: cp_model.CpModel, n: int, orbits, together, repeats:
     model.add(sum(met) >= meetings - repeats)
 
 
-def _no_trio_again(model: cp_model.CpModel, n: int, orbits, together) -> None:
+def _no_trio_again(model: cp_model.CpModel, n: int, orbits: Orbits, together: Together) -> None:
     """Any three players share a table in at most one round."""
     for p, q, r in combinations(range(n), 3):
         trio = []
@@ -144,14 +153,14 @@ def _no_trio_again(model: cp_model.CpModel, n: int, orbits, together) -> None:
         model.add(sum(trio) <= 1)
 
 
-def _no_back_to_back(model: cp_model.CpModel, n: int, orbits, together) -> None:
+def _no_back_to_back(model: cp_model.CpModel, n: int, orbits: Orbits, together: Together) -> None:
     """No pair shares a table in two rounds running, in orbit order."""
     for p, q in combinations(range(n), 2):
         for (b, s), (c, u) in zip(orbits, orbits[1:]):
             model.add_bool_or([together(p, q, b, s).Not(), together(p, q, c, u).Not()])
 
 
-def _developed(solver: cp_model.CpSolver, x, orbits, n: int) -> np.ndarray:
+def _developed(solver: cp_model.CpSolver, x: BaseRounds, orbits: Orbits, n: int) -> np.ndarray:
     """The day: round (b, s), table t holds (x + s, c) for every (x, c) at table t of base round b."""
     tables = n // 4
     seats = np.zeros((len(orbits), tables, 4), np.int64)

@@ -11,6 +11,9 @@
                                  leaves short
     direct.direct_seating        3q + 1 players over q rounds, every pair once: the direct construction
                                  over GF(q), q = 1 mod 4 a prime power (28, 244, ... where Z_q has none)
+    packings                     3q + 3 players over q rounds, everyone meeting all but their group of three:
+                                 a resolvable maximum packing developed over Z_q from a base round stored
+                                 ahead (108, 276, 360)
     doubling.doubled_affine_seating  32 players over 10 rounds: two affine planes of order 4, signed
     weighting.weighted_day       m * v1 players: a full day of v1 weighted by a resolvable TD(4, m), its
                                  groups filled by a day of m (or 3m) players (208, 352, 144, 192, 288, 384)
@@ -25,7 +28,7 @@
     stayers.place_stayers        the repair every start goes through so stay requests hold
 
 Zero-repeat seatings come from `zero_repeat_seating`: the library, the affine geometry, the resolvable
-designs, the direct GF(q) designs, the doubling,
+designs, the direct GF(q) designs, the stored packings, the doubling,
 the speed rule, the stored difference rows, the weighting (all instant), then the rotational search within the time
 limit. Every seating handed out is checked here first, so a builder bug can only cost a None.
 """
@@ -42,6 +45,7 @@ from optimizer.constructions.affine import affine_dimension, affine_rounds, affi
 from optimizer.constructions.differences import difference_rounds, difference_seating
 from optimizer.constructions.direct import direct_rounds, direct_seating
 from optimizer.constructions.doubling import doubled_affine_seating, doubling_rounds
+from optimizer.constructions.packings import packing_rounds, packing_seating
 from optimizer.constructions.resolvable import resolvable_rounds, resolvable_seating
 from optimizer.constructions.rotational import rotational_seating
 from optimizer.constructions.speeds import best_speeds, speed_rounds, speed_seating
@@ -66,8 +70,8 @@ def zero_repeat_seating(player_count: int, rounds: int, budget: Budget, seed: in
 
 def instant_seating(player_count: int, rounds: int) -> Made | None:
     """The first instant construction reaching `rounds`: library, affine geometry, resolvable designs,
-    direct GF(q) designs, doubling, speed rule, difference rows, weighting."""
-    builders = (from_library, from_affine, from_resolvable, from_direct, from_doubling, from_speeds)
+    direct GF(q) designs, stored packings, doubling, speed rule, difference rows, weighting."""
+    builders = (from_library, from_affine, from_resolvable, from_direct, from_packings, from_doubling, from_speeds)
     for build in (*builders, from_differences, from_weighting):
         made = build(player_count, rounds)
         if made is not None:
@@ -77,7 +81,7 @@ def instant_seating(player_count: int, rounds: int) -> Made | None:
 
 def frontier_rounds(player_count: int, rows: bool = True) -> int:
     """The most repeat-free rounds available instantly (library, affine, resolvable and direct designs,
-    doubling, speeds, weighting and, with `rows`, the difference rows); not a table."""
+    stored packings, doubling, speeds, weighting and, with `rows`, the difference rows); not a table."""
     if player_count < 4 or player_count % 4:
         return 0
     entry = library.load(player_count)
@@ -86,6 +90,7 @@ def frontier_rounds(player_count: int, rows: bool = True) -> int:
         affine_rounds(player_count),
         resolvable_rounds(player_count),
         direct_rounds(player_count),
+        packing_rounds(player_count),
         doubling_rounds(player_count),
         weighting(player_count)[0],
         speed_rounds(player_count),
@@ -126,6 +131,12 @@ def from_direct(player_count: int, rounds: int) -> Made | None:
     seats = direct_seating(player_count, rounds)
     q = (player_count - 1) // 3
     return None if seats is None else (seats, f"resolvable design over GF({q}) (direct construction)")
+
+
+def from_packings(player_count: int, rounds: int) -> Made | None:
+    seats = packing_seating(player_count, rounds)
+    q = (player_count - 3) // 3
+    return None if seats is None else (seats, f"resolvable maximum packing over Z_{q} (stored base round)")
 
 
 def from_doubling(player_count: int, rounds: int, seed: int = 0) -> Made | None:

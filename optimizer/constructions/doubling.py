@@ -29,6 +29,7 @@ The whole build takes milliseconds and is the same for the same seed.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from itertools import combinations
 
 import numpy as np
@@ -101,7 +102,7 @@ def _place_points(closing: list, collinear: set[int], rng: random.Random) -> lis
     return image if place(0) else None
 
 
-def _mask(points) -> int:
+def _mask(points: Iterable[int]) -> int:
     return sum(1 << p for p in points)
 
 

@@ -29,6 +29,9 @@ from optimizer.budget import Budget, solve
 from optimizer.config import PlanConfig
 from optimizer.seats import repeats
 
+# The base model's variables: seat[p, j] is 1 when player p sits at table j in the base round.
+_Seat = dict[tuple[int, int], cp_model.IntVar]
+
 
 @dataclass(frozen=True)
 class Shape:
@@ -152,7 +155,9 @@ def search_base_round(shape: Shape, rounds: int, budget: Budget, seed: int = 0, 
     return None
 
 
-def _solve_once(shape: Shape, rounds: int, budget: Budget, seed: int, workers: int):
+def _solve_once(
+    shape: Shape, rounds: int, budget: Budget, seed: int, workers: int
+) -> tuple[cp_model.CpSolverStatus, np.ndarray | None]:
     """(status, base round or None)."""
     model, seat = _base_model(shape, rounds)
     solved = solve(model, budget, workers=workers, seed=seed)
@@ -169,7 +174,7 @@ def base_clauses(shape: Shape) -> int:
     return movers * (movers - 1) * shape.tables
 
 
-def _base_model(shape: Shape, rounds: int):
+def _base_model(shape: Shape, rounds: int) -> tuple[cp_model.CpModel, _Seat]:
     model = cp_model.CpModel()
     n, tables = shape.player_count, shape.tables
     seat = {(p, j): model.new_bool_var(f"s{p}_{j}") for p in range(n) for j in range(tables)}
@@ -190,7 +195,7 @@ def _base_model(shape: Shape, rounds: int):
     return model, seat
 
 
-def _place_fixed_points(model, seat, shape: Shape) -> None:
+def _place_fixed_points(model: cp_model.CpModel, seat: _Seat, shape: Shape) -> None:
     """Fixed point i at table i (fixed tables are interchangeable), one player per class beside it."""
     movers = shape.m * shape.k
     for i in range(shape.f):
@@ -200,7 +205,9 @@ def _place_fixed_points(model, seat, shape: Shape) -> None:
             model.add_at_most_one(seat[shape.player(x, c), i] for x in range(shape.m))
 
 
-def _limit_pair_types(model, seat, shape: Shape, rounds: int) -> dict[tuple[int, int], cp_model.IntVar]:
+def _limit_pair_types(
+    model: cp_model.CpModel, seat: _Seat, shape: Shape, rounds: int
+) -> dict[tuple[int, int], cp_model.IntVar]:
     """together[p, q] is exactly 'same base table'; each pair type is used at most once."""
     types = pair_types(shape, rounds)
     allowed = {pair for pairs in types.values() for pair in pairs}
@@ -230,7 +237,9 @@ def mirror_player(shape: Shape, p: int) -> int:
     return shape.player(-(p % shape.m), (0, 2, 1)[c] if c < 3 else c)
 
 
-def _mirror(model, seat, together, shape: Shape) -> None:
+def _mirror(
+    model: cp_model.CpModel, seat: _Seat, together: dict[tuple[int, int], cp_model.IntVar], shape: Shape
+) -> None:
     """Make the base partition invariant under tau, which maps round B + t to tau(B) - t.
 
     Invariance is imposed on 'same table' itself, so tau may permute the tables freely.
@@ -243,7 +252,7 @@ def _mirror(model, seat, together, shape: Shape) -> None:
             model.add(seat[p, i] == seat[mirror_player(shape, p), i])
 
 
-def _break_symmetry(model, seat, shape: Shape) -> None:
+def _break_symmetry(model: cp_model.CpModel, seat: _Seat, shape: Shape) -> None:
     """Translating one class maps solutions to solutions; so does relabelling non-fixed tables."""
     if shape.f:
         # At most one player per class at table 0: translate that class so it is (0, c).
@@ -256,7 +265,7 @@ def _break_symmetry(model, seat, shape: Shape) -> None:
     _order_tables(model, seat, shape)
 
 
-def _order_tables(model, seat, shape: Shape) -> None:
+def _order_tables(model: cp_model.CpModel, seat: _Seat, shape: Shape) -> None:
     """Non-fixed tables are interchangeable: order them by their lowest player."""
     lowest = _lowest_players(model, seat, shape)
     for a, b in zip(lowest, lowest[1:]):
@@ -279,7 +288,7 @@ def turn_table(shape: Shape, j: int) -> int:
     return shape.f + 3 * orbit + (r + 1) % 3
 
 
-def _turn_classes(model, seat, shape: Shape) -> None:
+def _turn_classes(model: cp_model.CpModel, seat: _Seat, shape: Shape) -> None:
     """Make the base round invariant under sigma, which commutes with the shifts.
 
     With u = 1 this is the extra symmetry of 1-rotational designs over Z_m x Z_3; other cube roots
@@ -291,7 +300,7 @@ def _turn_classes(model, seat, shape: Shape) -> None:
             model.add(seat[turn_player(shape, p), turn_table(shape, j)] == seat[p, j])
 
 
-def _break_turning_symmetry(model, seat, shape: Shape) -> None:
+def _break_turning_symmetry(model: cp_model.CpModel, seat: _Seat, shape: Shape) -> None:
     """Order the orbits; for u = 1 a shift of all classes keeps sigma, so (0, 0) joins fixed point 0."""
     if shape.turn == 1:
         model.add(seat[shape.player(0, 0), 0] == 1)
@@ -304,7 +313,7 @@ def _break_turning_symmetry(model, seat, shape: Shape) -> None:
         model.add(lowest[a] < lowest[b])
 
 
-def _lowest_players(model, seat, shape: Shape) -> list:
+def _lowest_players(model: cp_model.CpModel, seat: _Seat, shape: Shape) -> list[cp_model.IntVar]:
     """Per non-fixed table, the lowest player index seated there."""
     n = shape.player_count
     lowest = []

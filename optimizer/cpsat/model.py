@@ -8,7 +8,7 @@ first, then the worst-off player's repeats, then the most meetings of any pair.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import combinations
 
 import numpy as np
@@ -189,7 +189,7 @@ class SeatingModel:
                         self.model.add_bool_or([self.together[p, q, s].Not(), self.together[p, q, r].Not(), b])
                     self.model.add(sum(both) <= shared)
 
-    def _table_in(self, cell: tuple[int, int]):
+    def _table_in(self, cell: tuple[int, int]) -> cp_model.LinearExprT:
         """The table number of a (round, player) cell; sitting out counts after every table."""
         (r, p), tables = cell, len(self.capacity)
         return sum(t * self.seat[p, r, t] for t in range(tables)) + (tables * self.out[p, r] if self.out else 0)
@@ -332,7 +332,7 @@ class SeatingModel:
             for r, var in enumerate(self.least):
                 self.model.add_hint(var, int(so_far[r, self.sharing].min()))
 
-    def seating(self, value) -> Seats:
+    def seating(self, value: Callable[[cp_model.IntVar], int]) -> Seats:
         """The seating read from a solution; `value` maps a variable to its value."""
         seats = np.full((self.event.rounds, len(self.capacity), 4), EMPTY, dtype=np.int64)
         for r in range(self.event.rounds):

@@ -29,7 +29,9 @@ class Outcome:
 class _Watcher(cp_model.CpSolverSolutionCallback):
     """Keeps the best seating found and tells the director; stops once nothing better can exist."""
 
-    def __init__(self, model: SeatingModel, lower_bound: int, epoch: float, on_progress):
+    def __init__(
+        self, model: SeatingModel, lower_bound: int, epoch: float, on_progress: Callable[[Progress], None] | None
+    ) -> None:
         super().__init__()
         self.model, self.lower_bound, self.epoch, self.on_progress = model, lower_bound, epoch, on_progress
         self.seats: Seats | None = None

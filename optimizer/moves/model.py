@@ -89,7 +89,9 @@ class MovesModel(SeatingModel):
         for r, (earlier, later) in enumerate(zip([before, *met_in[:-1]], met_in, strict=True)):
             self._add_back_to_back(earlier, later, p, q, r)
 
-    def _add_back_to_back(self, earlier, later, p: int, q: int, r: int) -> None:
+    def _add_back_to_back(
+        self, earlier: int | cp_model.IntVar, later: int | cp_model.IntVar, p: int, q: int, r: int
+    ) -> None:
         """Count p and q meeting in round r and the round before, where that is not fixed."""
         fixed = [met for met in (earlier, later) if isinstance(met, int)]
         if len(fixed) == 2 or 0 in fixed:

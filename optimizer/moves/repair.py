@@ -16,6 +16,7 @@ honours every request, the incumbent the search must beat.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -47,7 +48,7 @@ class Requests:
     def none(cls, player_count: int) -> Requests:
         return cls(np.full(player_count, NOWHERE, np.int64), np.zeros((player_count, player_count), bool))
 
-    def allow(self, player: int, table: int, others) -> bool:
+    def allow(self, player: int, table: int, others: Iterable[int]) -> bool:
         """Whether `player` may sit at `table` (EMPTY: sitting out) beside `others` there."""
         if table == EMPTY:
             return True

@@ -15,6 +15,8 @@ machine weighs (measured: 30 million cells a second at 160-1000 players, under l
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from optimizer.budget import Budget
@@ -97,7 +99,7 @@ def _kick(table_of: np.ndarray, sizes: np.ndarray, fixed: np.ndarray, rng: np.ra
     return table_of
 
 
-def _as_tables(players: np.ndarray, table_of: np.ndarray, sizes: np.ndarray, shape) -> np.ndarray:
+def _as_tables(players: np.ndarray, table_of: np.ndarray, sizes: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     tables = np.full(shape, EMPTY, dtype=np.int64)
     for t, size in enumerate(sizes):
         tables[t, :size] = np.sort(players[table_of == t])
@@ -123,7 +125,13 @@ def reseat(tables: np.ndarray, met: np.ndarray, costs: Costs, rng: np.random.Gen
     return reseat_round(tables, costs.of_meeting(met), rng, pinned=costs.pinned, budget=budget)
 
 
-def improve(seats: Seats, costs: Costs, budget: Budget, rng: np.random.Generator, on_better=None) -> Seats:
+def improve(
+    seats: Seats,
+    costs: Costs,
+    budget: Budget,
+    rng: np.random.Generator,
+    on_better: Callable[[Seats], None] | None = None,
+) -> Seats:
     """Reseat one round at a time against all the others' meetings until the budget is spent or three
     passes find nothing better."""
     seats = seats.copy()

@@ -129,7 +129,16 @@ def tabu_walk(
 _GIVEN_UP = (-1, -1, -1, 0.0)
 
 
-def _best_move(objective: Objective, tabu_until, step, cost, best_cost, rng, ties: str, budget: Budget):
+def _best_move(
+    objective: Objective,
+    tabu_until: np.ndarray,
+    step: int,
+    cost: float,
+    best_cost: float,
+    rng: np.random.Generator,
+    ties: str,
+    budget: Budget,
+) -> tuple[int, int, int, float] | None:
     """(round, player, player, change in cost) of the best allowed move, ties broken at random by the
     rule `ties` names; _GIVEN_UP if the budget's stop token is set or its wall clock runs out while the
     rounds are weighed (a repeatable run's step was paid for when begun: it always ends)."""
@@ -165,8 +174,8 @@ def _best_move(objective: Objective, tabu_until, step, cost, best_cost, rng, tie
         return None
     low = min(c[0] for c in candidates)
     best = [c for c in candidates if c[0] <= low + EPSILON]
-    change, r, p, q = best[rng.integers(len(best))]
-    return r, int(p), int(q), float(change)
+    picked, r, p, q = best[rng.integers(len(best))]
+    return r, int(p), int(q), float(picked)
 
 
 def _kick(objective: Objective, rng: np.random.Generator) -> None:
@@ -181,9 +190,10 @@ def _kick(objective: Objective, rng: np.random.Generator) -> None:
         objective.apply(r, int(ins[i]), int(outs[j]), None)
 
 
-def _random_argmin(values: np.ndarray, low: float, rng) -> tuple[int, int]:
-    ties = np.argwhere(values <= low + EPSILON)
-    return tuple(ties[rng.integers(len(ties))])
+def _random_argmin(values: np.ndarray, low: float, rng: np.random.Generator) -> tuple[int, int]:
+    ties = np.flatnonzero(values <= low + EPSILON)  # row by row, as np.argwhere: a tenth of its time
+    i, j = divmod(int(ties[rng.integers(len(ties))]), values.shape[1])
+    return i, j
 
 
 def seated_at(table: np.ndarray, tables: int) -> np.ndarray:
@@ -217,8 +227,8 @@ class SeatedRound(NamedTuple):
     def change(self, join: np.ndarray, leave: np.ndarray) -> np.ndarray:
         """[i, j]: `swap_change` of the pair terms `join` and `leave` (players x players over everyone)
         between the seated players i and j."""
-        sub = np.ix_(self.players, self.players)
-        return swap_change(join[sub], leave[sub], self.table, self.at)
+        rows, columns = self.players[:, None], self.players  # np.ix_'s index, without its checks
+        return swap_change(join[rows, columns], leave[rows, columns], self.table, self.at)
 
 
 def seated_round(round_: np.ndarray) -> SeatedRound:

@@ -21,7 +21,7 @@ optimum of 17 with it; three-handed 14 x 7 reaches its counting bound of 35.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
@@ -42,7 +42,7 @@ def tabu_search(
     budget: Budget,
     rng: np.random.Generator,
     target: int = 0,
-    on_better=None,
+    on_better: Callable[[Seats], None] | None = None,
     tenure: tuple[int, int] = (2, 6),
 ) -> Seats:
     """The best seating found within `budget` (each step charged 1 / TABU_STEPS_PER_SECOND seconds of
@@ -136,7 +136,7 @@ def _ahead(so_far: np.ndarray) -> list[np.ndarray]:
     return ahead[::-1]
 
 
-def _exchange_turns(seats: Seats, met: np.ndarray, taken: np.ndarray, costs: Costs, rng) -> None:
+def _exchange_turns(seats: Seats, met: np.ndarray, taken: np.ndarray, costs: Costs, rng: np.random.Generator) -> None:
     """Hand a random player's turn in a random round to a player one turn behind, who hands one back
     at the first later round where they take a turn and the first does not, if there is one. Counts
     between those rounds move by one each way, swapped, so turns stay fair after every round. Single
@@ -157,7 +157,9 @@ def _exchange_turns(seats: Seats, met: np.ndarray, taken: np.ndarray, costs: Cos
         swap(seats[r + 1 + int(back[0])], q, p, met)
 
 
-def _trade_gains(round_: np.ndarray, repeated, seen, costs: Costs, ahead: np.ndarray):
+def _trade_gains(
+    round_: np.ndarray, repeated: np.ndarray, seen: np.ndarray, costs: Costs, ahead: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """(players sitting out, players seated, change in cost [i, j] of sitter i taking seated j's
     seat). Only trades that take a player out of a repeat are weighed, and only with a sitter
     ahead in turns."""
@@ -176,7 +178,14 @@ def _trade_gains(round_: np.ndarray, repeated, seen, costs: Costs, ahead: np.nda
     return sitters, players, np.where(allowed, join - leave[None, :], np.inf)
 
 
-def _swap_gains(round_: np.ndarray, repeated, seen, costs: Costs, conflicts_only: bool = True, ahead=None):
+def _swap_gains(
+    round_: np.ndarray,
+    repeated: np.ndarray,
+    seen: np.ndarray,
+    costs: Costs,
+    conflicts_only: bool = True,
+    ahead: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray] | None:
     """Players seated this round and the change in cost of swapping each pair of them. Only a swap
     that moves a player out of a repeat can lower the cost, so by default only those are weighed.
     With `ahead`, a player at a table of three may trade places with one at a table of four who is

@@ -81,20 +81,22 @@ class _Season:
 
     def moves(self) -> Iterator[tuple[int, list[Trades]]]:
         gain, loss = self.costs.season_steps(self.met)
+        leave = -loss
         for r in range(len(self.seats)):
-            swaps = self._swaps(r, gain, loss)
+            swaps = self._swaps(r, gain, leave)
             yield r, [] if swaps is None else [swaps]
 
     def kicks(self, r: int) -> Trades | None:
-        swaps = self._swaps(r, *self.costs.season_steps(self.met))
+        gain, loss = self.costs.season_steps(self.met)
+        swaps = self._swaps(r, gain, -loss)
         return None if swaps is None else swaps._replace(change=np.where(np.isfinite(swaps.change), 0.0, np.inf))
 
-    def _swaps(self, r: int, gain: np.ndarray, loss: np.ndarray) -> Trades | None:
-        """The swaps of round r with their change in season cost."""
+    def _swaps(self, r: int, gain: np.ndarray, leave: np.ndarray) -> Trades | None:
+        """The swaps of round r with their change in season cost (`leave` = -loss)."""
         if (allowed := self._allowed(r)) is None:
             return None
         seated, mask = allowed
-        return Trades(seated.players, seated.players, np.where(mask, seated.change(gain, -loss), np.inf))
+        return Trades(seated.players, seated.players, np.where(mask, seated.change(gain, leave), np.inf))
 
     def _allowed(self, r: int) -> tuple[SeatedRound, np.ndarray] | None:
         """Round r's seated players and the swaps allowed between them (each once: the first player's

@@ -87,7 +87,7 @@ def how_found(model: str, seed: int) -> str:
     return f"{model} day (CP-SAT, seed {seed}, 1 worker, {WORK:g} s deterministic work)"
 
 
-def main(argv=None) -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m optimizer.balance.ahead", description=__doc__)
     parser.add_argument("--rooms", nargs="*", help="rooms as PLAYERSxROUNDS (default: every room of ROOMS)")
     parser.add_argument("--seeds", type=int, default=8, help="seeds tried a room, one after another")

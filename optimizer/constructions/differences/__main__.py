@@ -78,7 +78,7 @@ def longest_rows(tables: int) -> np.ndarray | None:
     return None
 
 
-def main(argv=None) -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m optimizer.constructions.differences", description=__doc__)
     parser.add_argument(
         "--tables", type=int, nargs="*", help=f"table counts (default {TABLES.start}-{TABLES.stop - 1})"

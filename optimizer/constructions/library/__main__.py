@@ -28,7 +28,7 @@ from optimizer.search.tabu import TABU_STEPS_PER_SECOND
 from optimizer.seats import is_repeat_free
 
 
-def build(player_count: int, time_limit: float, seed: int):
+def build(player_count: int, time_limit: float, seed: int) -> tuple[int, Made] | None:
     """The most rounds reached and how, trying each round count from the counting limit down."""
     for rounds in range((player_count - 1) // 3, 0, -1):
         made = (
@@ -57,7 +57,7 @@ def build_odd(player_count: int, rounds: int, odd: OddPolicy, steps: int, seeds:
     return None
 
 
-def main(argv=None) -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m optimizer.constructions.library", description=__doc__)
     parser.add_argument("--players", dest="player_count", type=int, nargs="*")
     parser.add_argument("--time-limit", type=float, default=60.0, help="seconds per round count tried")
@@ -80,7 +80,7 @@ def main(argv=None) -> None:
         print(f"{player_count:4d} players: {rounds:2d} rounds, {method} ({took:.1f} s)", flush=True)
 
 
-def _odd(player_count: int, args) -> tuple[int, Made] | None:
+def _odd(player_count: int, args: argparse.Namespace) -> tuple[int, Made] | None:
     entry = library.load(player_count, args.odd)
     rounds = args.rounds or (entry.rounds if entry else None)
     if rounds is None:

@@ -75,7 +75,7 @@ def find_pairs(q: int) -> tuple[list[tuple[int, int]] | None, str]:
     return None, f"nothing within {SEEDS} seeds of {NODES} nodes"
 
 
-def main(argv=None) -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m optimizer.constructions.resolvable", description=__doc__)
     parser.add_argument("--q", type=int, nargs="*", help="values of q = 1 mod 4 (default 5-133 but the multiples of 3)")
     args = parser.parse_args(argv)

@@ -1,0 +1,75 @@
+"""Resolvable maximum packings for 3q + 3 players from stored base rounds (optimizer.constructions.packings)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import optimizer.constructions.packings as packings
+from models import Answer, Event
+from optimizer.checker import check
+from optimizer.constructions import frontier_rounds, instant_seating
+from optimizer.constructions.packings.__main__ import search
+from optimizer.seats import meetings, to_schedule
+from optimizer.verdict import zero_repeat_verdict
+
+
+@pytest.mark.parametrize("players", sorted(3 * q + 3 for q in packings.stored_bases()))
+def test_the_packing_meets_everyone_but_the_group_once_by_the_checkers_count(players):
+    rounds = players // 3 - 1
+    seats = packings.packing_seating(players, rounds)
+    assert seats is not None
+    day = min(rounds, 100)  # models.Event's limit on a day: the checker vouches for the first 100 rounds
+    metrics = check(to_schedule(Event.with_count(players, day), seats[:day], "packing"), indirect=False)
+    assert metrics.repeats == 0 and metrics.max_meetings == 1
+    never = int((meetings(seats, players) == 0).sum() - players) // 2
+    assert never == players  # each player misses only the two others of its group of three
+
+
+def test_the_stored_packings_reach_the_counting_bound_where_nothing_else_did():
+    assert [v for v in (108, 276, 360) if frontier_rounds(v) == (v - 1) // 3] == [108, 276, 360]
+
+
+def test_the_stored_base_is_what_the_generator_reaches():
+    entry, status = search(35, "one")
+    assert status == "OPTIMAL" and entry is not None
+    stored = json.loads(packings.BASES_FILE.read_text(encoding="utf-8"))["bases"]["35"]
+    assert entry == stored
+
+
+def test_the_search_proves_the_small_form_impossible_for_q_11():
+    assert search(11, "one") == (None, "INFEASIBLE")
+
+
+def test_a_base_whose_groups_meet_is_refused_when_loaded(tmp_path, monkeypatch):
+    entry = json.loads(packings.BASES_FILE.read_text(encoding="utf-8"))["bases"]["35"]
+    (a, c), (b, d) = entry["pairs"][0], entry["pairs"][1]
+    entry["pairs"][:2] = [[a, d], [b, c]]  # the classes still split in pairs, their sums no longer distinct
+    bad = tmp_path / "bases.json"
+    bad.write_text(json.dumps({"bases": {"35": entry}}), encoding="utf-8")
+    monkeypatch.setattr(packings, "BASES_FILE", bad)
+    packings.stored_bases.cache_clear()
+    with pytest.raises(packings.BadBase, match="q = 35"):
+        packings.stored_bases()
+    packings.stored_bases.cache_clear()
+
+
+def test_a_prefix_of_the_packing_is_a_repeat_free_day_of_fewer_rounds():
+    made = instant_seating(108, 12)
+    assert made is not None and made[0].shape == (12, 27, 4) and "packing" in made[1]
+    assert np.array_equal(made[0], instant_seating(108, 35)[0][:12])
+
+
+def test_the_verdict_for_108_players_is_exists_with_a_checked_schedule_up_to_35_rounds():
+    verdict = zero_repeat_verdict(Event.with_count(108, 35), time_limit=5, workers=1)
+    assert verdict.answer is Answer.EXISTS and verdict.schedule is not None and "packing" in verdict.reason
+    assert zero_repeat_verdict(Event.with_count(108, 36), time_limit=5, workers=1).answer is Answer.IMPOSSIBLE
+
+
+def test_the_odd_room_one_short_of_a_packing_gets_its_rounds_by_deletion():
+    verdict = zero_repeat_verdict(Event.with_count(107, 35), time_limit=5, workers=1)
+    assert verdict.answer is Answer.EXISTS and verdict.schedule is not None
+    assert "packing" in verdict.reason and "deleted" in verdict.reason
+    assert check(verdict.schedule, indirect=False).repeats == 0
