@@ -17,6 +17,7 @@ from rotation.desk.data import routes as data
 from rotation.desk.deps import HERE, Desk
 from rotation.desk.events import routes as events
 from rotation.desk.events import runs
+from rotation.desk.head import HeadAsGet
 from rotation.desk.room import routes as room
 from rotation.desk.scores import routes as scores
 from rotation.desk.security import LOCAL_HOSTS, Guard, GuardMiddleware
@@ -58,6 +59,7 @@ def create_app(
     )
     app.state.desk = desk
     app.add_middleware(GuardMiddleware, guard=desk.guard)
+    app.add_middleware(HeadAsGet)  # outermost: the guard and the routes see the GET it stands for
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
 
     errors.install(app)
