@@ -2,17 +2,18 @@
 
 The pipeline, each stage offering its seatings to the incumbent, which keeps the best that passes
 the checker:
-1. starts (optimizer.constructions.stage): the fixed rule, zero-repeat constructions (for odd rooms by
+1. starts (optimizer.pipeline.starts): the fixed rule, zero-repeat constructions (for odd rooms by
    deleting players from a bigger design, or for sit-out rooms joining the extra players to a smaller
    one), a greedy seating;
-2. the search (optimizer.search.stage): local search for a better CP-SAT hint, or the answer in rooms
+2. the search (optimizer.pipeline.searching): local search for a better CP-SAT hint, or the answer in rooms
    too big for CP-SAT; then the whole-day CP-SAT model (optimizer.cpsat): first 'at most bound repeats?'
    to raise the bound (each proof that no such day exists adds one; in rooms of at most four groups,
    split by round 2), then minimising, warm-started from the best so far;
-3. balancing (optimizer.balance.stage) at the same repeats: trios again, rematches, seats and tables;
-4. the result, with the lower bound (optimizer.bounds, raised by CP-SAT's proofs).
+3. balancing (optimizer.pipeline.balancing) at the same repeats: trios again, rematches, seats and tables;
+4. the result, with the lower bound (optimizer.proof.bounds, raised by CP-SAT's proofs).
 The search stops early once repeats meet the lower bound; balancing still runs. The stages share the run's
-context (optimizer.run) and hand each other typed results (optimizer.stages); this module composes them.
+context (optimizer.pipeline.run) and hand each other typed results (optimizer.pipeline.stages); this module
+composes them.
 
 Every stage learns how long it may run from the run's budget (optimizer.budget): seconds on the wall
 clock, or, in a repeatable run (a seed, one worker), seconds of work that the stages charge (CP-SAT's
@@ -28,18 +29,18 @@ from collections.abc import Callable
 import numpy as np
 
 from models import Event, PlanResult, Progress
-from optimizer.balance.stage import balance
 from optimizer.budget import Budget, Stop
-from optimizer.checker import check
+from optimizer.checking.checker import check
 from optimizer.config import PlanConfig
 from optimizer.constructions.fixed import fixed_schedule, fixed_seating
-from optimizer.constructions.stage import offer_starts
 from optimizer.constructions.stayers import place_stayers
-from optimizer.provenance import Method
-from optimizer.run import Run
-from optimizer.search.stage import search
-from optimizer.stages import SearchOutcome
-from optimizer.state import History
+from optimizer.pipeline.balancing import balance
+from optimizer.pipeline.provenance import Method
+from optimizer.pipeline.run import Run
+from optimizer.pipeline.searching import search
+from optimizer.pipeline.stages import SearchOutcome
+from optimizer.pipeline.starts import offer_starts
+from optimizer.pipeline.state import History
 
 
 def plan(

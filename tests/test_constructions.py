@@ -8,7 +8,7 @@ import pytest
 import optimizer
 from models import Answer, Event, OddPolicy
 from optimizer.budget import Budget
-from optimizer.checker import check
+from optimizer.checking.checker import check
 from optimizer.constructions import frontier_rounds, instant_seating, library, zero_repeat_seating
 from optimizer.constructions.affine import affine_seating, directions
 from optimizer.constructions.doubling import doubled_affine_seating, doubling_rounds, solve_gf2

@@ -7,7 +7,7 @@ import pytest
 
 import optimizer
 from models import Event, OddPolicy
-from optimizer.checker import check
+from optimizer.checking.checker import check
 from optimizer.constructions.deletion import deletion_seating
 from optimizer.seats import to_schedule
 

@@ -7,7 +7,7 @@ import pytest
 
 import optimizer
 from models import Event, OddPolicy
-from optimizer.checker import check
+from optimizer.checking.checker import check
 from optimizer.constructions.joining import joining_seating
 from optimizer.seats import table_of, to_schedule
 

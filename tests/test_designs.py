@@ -10,14 +10,14 @@ import numpy as np
 import pytest
 
 from models import Answer, Event
-from optimizer.checker import check
+from optimizer.checking.checker import check
 from optimizer.constructions import frontier_rounds, instant_seating, weighting
 from optimizer.constructions.direct import base_round, develop, direct_seating, multiplier
 from optimizer.constructions.fields import galois_field
 from optimizer.constructions.weighting import groups, rtd, weighted_day
 from optimizer.plan import plan
+from optimizer.proof.verdict import zero_repeat_verdict
 from optimizer.seats import meetings, to_schedule
-from optimizer.verdict import zero_repeat_verdict
 
 
 def checked(seats: np.ndarray, players: int):

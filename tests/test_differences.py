@@ -10,7 +10,7 @@ import pytest
 
 import optimizer.constructions.differences as differences
 from models import Event
-from optimizer.checker import check
+from optimizer.checking.checker import check
 from optimizer.constructions import frontier_rounds, instant_seating
 from optimizer.constructions.differences.__main__ import search_rows
 from optimizer.constructions.speeds import speed_rounds

@@ -13,12 +13,12 @@ from models import Answer, Event
 from optimizer.budget import Budget, Deadline, Stop
 from optimizer.constructions.fixed import fixed_seating
 from optimizer.moves import OldPlan, fewest_moves
-from optimizer.provenance import Method
+from optimizer.pipeline.provenance import Method
+from optimizer.pipeline.run import Run
+from optimizer.pipeline.state import SEATS_CHECKED_PER_SECOND, STOPPED_INDIRECT_SECONDS, History, Incumbent, check_work
 from optimizer.replan import _history, _remaining_event
-from optimizer.run import Run
 from optimizer.season import plan_night
 from optimizer.seats import from_schedule, to_schedule
-from optimizer.state import SEATS_CHECKED_PER_SECOND, STOPPED_INDIRECT_SECONDS, History, Incumbent, check_work
 
 polish_module = __import__("sys").modules["optimizer.balance.polish"]
 
@@ -53,7 +53,7 @@ def test_a_plan_hands_its_budget_to_the_starts_the_search_and_the_balancing():
     budget = recording(2.0)
     result = optimizer.plan(Event.with_count(20, 6), budget=budget, workers=2)
     assert result.schedule is not None
-    stages = {"optimizer.constructions.stage", "optimizer.search.stage", "optimizer.balance.stage"}
+    stages = {"optimizer.pipeline.starts", "optimizer.pipeline.searching", "optimizer.pipeline.balancing"}
     assert stages <= budget.clock.asked
     assert {"optimizer.search.swaps", "optimizer.balance.polish"} <= budget.clock.asked  # their long steps
 
@@ -64,7 +64,7 @@ def test_a_replan_hands_parts_of_its_budget_to_the_fewest_moves_and_to_the_compa
     budget = recording(3.0, repeatable=True)
     replanned = optimizer.replan(day, 2, drop=("P03",), budget=budget, workers=1)
     assert replanned.other_way is not None  # the comparison ran, within the same budget
-    assert {"optimizer.moves.solve", "optimizer.plan", "optimizer.search.stage"} <= budget.clock.asked
+    assert {"optimizer.moves.solve", "optimizer.plan", "optimizer.pipeline.searching"} <= budget.clock.asked
     assert budget.left() >= 0 and budget.clock.now() <= 3.0 + 0.5  # the parts' work was charged here
 
 
@@ -100,7 +100,7 @@ def test_a_night_hands_parts_of_its_budget_to_the_plan_the_descent_and_the_compa
     budget = recording(2.0, repeatable=True)
     planned = plan_night(Event(players=players, rounds=3), [last_week], budget=budget, workers=1)
     assert planned.result.schedule is not None and planned.alone is not None
-    assert {"optimizer.plan", "optimizer.season.descent", "optimizer.balance.stage"} <= budget.clock.asked
+    assert {"optimizer.plan", "optimizer.season.descent", "optimizer.pipeline.balancing"} <= budget.clock.asked
 
 
 def test_a_repeatable_polish_is_charged_by_the_swaps_it_weighs_and_begins_no_step_it_cannot_pay(monkeypatch):
@@ -121,7 +121,7 @@ def test_a_repeatable_polish_is_charged_by_the_swaps_it_weighs_and_begins_no_ste
 
 
 def test_a_run_stopped_before_balancing_orders_its_best_within_half_a_second_of_the_wall_clock(monkeypatch):
-    stage = __import__("sys").modules["optimizer.balance.stage"]
+    stage = __import__("sys").modules["optimizer.pipeline.balancing"]
     budgets = []
     order_rounds = stage.order_rounds
     monkeypatch.setattr(

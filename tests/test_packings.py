@@ -9,11 +9,11 @@ import pytest
 
 import optimizer.constructions.packings as packings
 from models import Answer, Event
-from optimizer.checker import check
+from optimizer.checking.checker import check
 from optimizer.constructions import frontier_rounds, instant_seating
 from optimizer.constructions.packings.__main__ import search
+from optimizer.proof.verdict import zero_repeat_verdict
 from optimizer.seats import meetings, to_schedule
-from optimizer.verdict import zero_repeat_verdict
 
 
 @pytest.mark.parametrize("players", sorted(3 * q + 3 for q in packings.stored_bases()))

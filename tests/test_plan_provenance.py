@@ -1,11 +1,11 @@
-"""How a seating was made (optimizer.provenance): structured steps that read as the method string files and
+"""How a seating was made (optimizer.pipeline.provenance): structured steps that read as the method string files and
 `--verbose` have always carried."""
 
 import numpy as np
 
 from models import Event
 from optimizer import plan
-from optimizer.provenance import (
+from optimizer.pipeline.provenance import (
     BALANCED,
     COMPUTED_AHEAD,
     EXTENDED,
@@ -15,7 +15,7 @@ from optimizer.provenance import (
     rounds_chosen,
     searched,
 )
-from optimizer.stages import Start
+from optimizer.pipeline.stages import Start
 
 
 def test_steps_read_as_the_method_always_read():

@@ -11,13 +11,13 @@ import pytest
 
 import optimizer.constructions.resolvable as resolvable
 from models import Answer, Event
-from optimizer.checker import check
+from optimizer.checking.checker import check
 from optimizer.constructions import frontier_rounds, instant_seating
 from optimizer.constructions.resolvable.__main__ import find_pairs, search_pairs
 from optimizer.constructions.rotational import Shape, expand
 from optimizer.constructions.theorems import design_theorem
+from optimizer.proof.verdict import zero_repeat_verdict
 from optimizer.seats import meetings, to_schedule
-from optimizer.verdict import zero_repeat_verdict
 
 
 @pytest.mark.parametrize("players", [16, 40, 76, 112, 196])

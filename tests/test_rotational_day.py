@@ -9,9 +9,9 @@ from optimizer import plan
 from optimizer.balance import order_rounds
 from optimizer.balance.rotational_day import rotational_day
 from optimizer.budget import CPSAT_WORK_PER_SECOND, Budget
-from optimizer.checker import check
+from optimizer.checking.checker import check
+from optimizer.pipeline.stages import SearchOutcome
 from optimizer.seats import to_schedule
-from optimizer.stages import SearchOutcome
 
 
 def _measured(seats, players: int):

@@ -15,14 +15,14 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from models import Bound, Event, Progress
-from optimizer.bounds import lower_bound
 from optimizer.budget import Budget
 from optimizer.config import PlanConfig
-from optimizer.provenance import Method
+from optimizer.pipeline.provenance import Method
+from optimizer.pipeline.stages import Start
+from optimizer.pipeline.state import FINISH_SECONDS, FINISH_SHARE, QUICK_CHECK_SECONDS, Candidate, History, Incumbent
+from optimizer.proof.bounds import lower_bound
 from optimizer.search import Costs
 from optimizer.seats import Seats
-from optimizer.stages import Start
-from optimizer.state import FINISH_SECONDS, FINISH_SHARE, QUICK_CHECK_SECONDS, Candidate, History, Incumbent
 
 
 @dataclass(kw_only=True)

@@ -14,8 +14,8 @@ import numpy as np
 
 from models import Bound, Event, Metrics, PlanResult, Schedule, Status
 from optimizer.budget import Abandoned, Budget, Deadline
-from optimizer.checker import InvalidSchedule, check, indirect_meetings
-from optimizer.provenance import Method
+from optimizer.checking.checker import InvalidSchedule, check, indirect_meetings
+from optimizer.pipeline.provenance import Method
 from optimizer.seats import Seats, repeats, to_schedule
 
 QUICK_CHECK_SECONDS = 0.1  # a check this quick may end a run up to that much past its limit

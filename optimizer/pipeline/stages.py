@@ -1,6 +1,6 @@
 """What the planner's stages hand each other (optimizer.plan), typed.
 
-Start          a seating offered as a start, with how it was made (optimizer.provenance)
+Start          a seating offered as a start, with how it was made (optimizer.pipeline.provenance)
 ProbeResult    what 'at most bound repeats?' ended with: a day, a proof that none exists, or neither
 Probe          a way to ask it (the whole-day model, or split by round 2)
 SearchOutcome  what the search for fewer repeats proved beside the best day, which the incumbent holds
@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from optimizer.budget import Budget
-from optimizer.provenance import Method, Step
+from optimizer.pipeline.provenance import Method, Step
 from optimizer.seats import Seats
 
 if TYPE_CHECKING:
-    from optimizer.run import Run
+    from optimizer.pipeline.run import Run
 
 
 @dataclass(frozen=True)

@@ -20,12 +20,12 @@ from optimizer.balance.other_days import offer_exact_numbering, offer_other_days
 from optimizer.balance.polish import polish, regroup_for_tables
 from optimizer.balance.tables import KICKS, balance_table_numbers
 from optimizer.budget import Budget, Deadline
-from optimizer.provenance import BALANCED, Method
+from optimizer.pipeline.provenance import BALANCED, Method
+from optimizer.pipeline.run import Run
+from optimizer.pipeline.state import FINISH_SECONDS, check_work
 from optimizer.requests import pinned, turn_exempt
-from optimizer.run import Run
 from optimizer.search.costs import Costs
 from optimizer.seats import EMPTY, Seats
-from optimizer.state import FINISH_SECONDS, check_work
 
 # A run stopped before balancing orders, numbers and letters its best within this many seconds of the stop.
 STOPPED_FINISH_SECONDS = 0.5

@@ -3,7 +3,7 @@
 A repeat-free day from a construction where one reaches the day (its rounds chosen from a longer design
 for the table numbers they allow), else the longest one at hand extended by local search; for odd rooms a
 design cut from a bigger one or joining a smaller one; a greedy seating round by round. Each start carries
-how it was made (optimizer.provenance), which the result's method reads.
+how it was made (optimizer.pipeline.provenance), which the result's method reads.
 """
 
 from __future__ import annotations
@@ -13,16 +13,16 @@ import math
 import numpy as np
 
 from optimizer.balance import rounds_for_tables
-from optimizer.balance.stage import numbered
 from optimizer.balance.tables import ENUMERATED_CHOICES
 from optimizer.constructions import frontier_rounds, instant_seating, longest_design, zero_repeat_seating
 from optimizer.constructions.greedy import greedy_seating
 from optimizer.constructions.odd_rooms import odd_room_seating
 from optimizer.constructions.stayers import place_stayers
-from optimizer.provenance import EXTENDED, Method, rounds_chosen
-from optimizer.run import Run
+from optimizer.pipeline.balancing import numbered
+from optimizer.pipeline.provenance import EXTENDED, Method, rounds_chosen
+from optimizer.pipeline.run import Run
+from optimizer.pipeline.stages import Start
 from optimizer.search import extend
-from optimizer.stages import Start
 
 
 def offer_starts(run: Run, rng: np.random.Generator) -> None:
