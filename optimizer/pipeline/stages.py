@@ -2,22 +2,15 @@
 
 Start          a seating offered as a start, with how it was made (optimizer.pipeline.provenance)
 ProbeResult    what 'at most bound repeats?' ended with: a day, a proof that none exists, or neither
-Probe          a way to ask it (the whole-day model, or split by round 2)
 SearchOutcome  what the search for fewer repeats proved beside the best day, which the incumbent holds
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from optimizer.budget import Budget
 from optimizer.pipeline.provenance import Method, Step
 from optimizer.seats import Seats
-
-if TYPE_CHECKING:
-    from optimizer.pipeline.run import Run
 
 
 @dataclass(frozen=True)
@@ -46,10 +39,6 @@ class ProbeResult:
     proven: bool
     how: str  # how the proof was reached, for the bound's text
     found_at: float | None = None
-
-
-# A probe: (run, its budget) -> its result.
-Probe = Callable[["Run", Budget], ProbeResult]
 
 
 @dataclass(frozen=True)
