@@ -20,6 +20,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
@@ -28,9 +29,11 @@ from benchmarks.machine import describe
 from benchmarks.room import released_event
 
 
-def serve(db: Path, port: int) -> tuple[subprocess.Popen, str]:
+def serve(
+    db: Path, port: int, env: dict[str, str] | None = None, cwd: Path | None = None
+) -> tuple[subprocess.Popen, str]:
     command = [sys.executable, "-m", "rotation.commands.cli", "serve", "--db", str(db), "--port", str(port)]
-    process = subprocess.Popen(command, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(command, stderr=subprocess.DEVNULL, env=env, cwd=cwd)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -69,6 +72,23 @@ def polls(url: str, path: str, until: threading.Event, seconds: float | None = N
     return times
 
 
+def polled_during(url: str, path: str, work: Callable[[], int]) -> tuple[dict[str, float], list[float]]:
+    """`work` (returning an HTTP status) in a thread of its own while one phone polls `path` back to back:
+    ({status, seconds} of the work, the polls' times in ms)."""
+    done, answer = threading.Event(), dict[str, float]()
+
+    def working() -> None:
+        started = time.perf_counter()
+        answer.update(status=work(), seconds=round(time.perf_counter() - started, 2))
+        done.set()
+
+    thread = threading.Thread(target=working)
+    thread.start()
+    during = polls(url, path, done)
+    thread.join()
+    return answer, during
+
+
 def figures(times: list[float]) -> dict:
     ordered = sorted(times)
     return {
@@ -93,18 +113,10 @@ def main(argv: list[str] | None = None) -> None:
             event_id = http.get("/api/events").json()[0]["id"]
             data = big_file(http, event_id, args.versions)
             path = f"/e/{public_id}/me/state.json"
-            done, answer = threading.Event(), dict[str, float]()
-
-            def importing() -> None:
-                started = time.perf_counter()
-                response = http.post("/api/events/import", content=data, headers={"content-type": "application/json"})
-                answer.update(status=response.status_code, seconds=round(time.perf_counter() - started, 2))
-                done.set()
-
-            during_thread = threading.Thread(target=importing)
-            during_thread.start()
-            during = polls(url, path, done)
-            during_thread.join()
+            headers = {"content-type": "application/json"}
+            answer, during = polled_during(
+                url, path, lambda: http.post("/api/events/import", content=data, headers=headers).status_code
+            )
             assert answer["status"] == 201, answer
             idle = polls(url, path, threading.Event(), seconds=answer["seconds"])
         finally:

@@ -26,16 +26,14 @@ RESULTS = Path(__file__).resolve().parent / "results"
 REPO = Path(__file__).resolve().parent.parent
 
 
-def extract(revision: str) -> tuple[str, Path]:
-    """optimizer/ and models/ as committed at a git revision, extracted with `git archive` into a new
-    temporary folder: (a label naming the commit, the folder). Nothing is put on sys.path here."""
+def extract(revision: str, parts: tuple[str, ...] = ("optimizer", "models")) -> tuple[str, Path]:
+    """optimizer/ and models/ (or `parts`) as committed at a git revision, extracted with `git archive` into
+    a new temporary folder: (a label naming the commit, the folder). Nothing is put on sys.path here."""
     commit = subprocess.run(
         ["git", "rev-parse", "--verify", f"{revision}^{{commit}}"], cwd=REPO, capture_output=True, text=True, check=True
     ).stdout.strip()
     folder = Path(tempfile.mkdtemp(prefix="rotation-bench-"))
-    archive = subprocess.run(
-        ["git", "archive", commit, "optimizer", "models"], cwd=REPO, capture_output=True, check=True
-    )
+    archive = subprocess.run(["git", "archive", commit, *parts], cwd=REPO, capture_output=True, check=True)
     subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
     return f"git {revision} {commit[:10]}", folder
 

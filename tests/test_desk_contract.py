@@ -130,10 +130,10 @@ def test_a_change_method_no_route_takes_is_a_405_not_a_415(client, db):
     and PUT /api/events/import was taken for an event id and answered 422."""
     seeded_event(db, SETTINGS)
     answers = {
-        ("PUT", "/api/events"): "GET, POST",
-        ("POST", "/api/events/1"): "DELETE, GET, PUT",
+        ("PUT", "/api/events"): "GET, HEAD, POST",
+        ("POST", "/api/events/1"): "DELETE, GET, HEAD, PUT",
         ("PUT", "/api/events/import"): "POST",
-        ("DELETE", "/api/backups"): "GET, POST",
+        ("DELETE", "/api/backups"): "GET, HEAD, POST",
     }
     got = {}
     for (method, path), _ in answers.items():
@@ -158,9 +158,39 @@ def test_every_405_names_in_allow_the_methods_the_schema_gives_its_address(clien
     for path, operations in client.get("/openapi.json").json()["paths"].items():
         answer = client.request("TRACE", path.format(**ids, what="x"))  # no route takes it: no 415 before the 405
         allow = {method.strip() for method in answer.headers.get("allow", "").split(",")}
-        if answer.status_code != 405 or allow != {method.upper() for method in operations}:
+        documented = {method.upper() for method in operations} | ({"HEAD"} if "get" in operations else set())
+        if answer.status_code != 405 or allow != documented:
             wrong.append((path, answer.status_code, sorted(allow)))
     assert wrong == []
+
+
+def test_every_get_in_the_schema_answers_a_head_as_the_get_without_its_body(client, db):
+    """RFC 9110: HEAD goes with GET (it answered 405, its Allow naming GET alone); the schema documents the GETs."""
+    seeded_event(db, SETTINGS)
+    ids = {"event_id": 1, "run_id": 1, "version_id": 1, "round_number": 1, "table_number": 1, "name": "x"}
+    wrong, asked = [], 0
+    for path, operations in client.get("/openapi.json").json()["paths"].items():
+        assert "head" not in operations, path  # implied by the GET, not an operation of its own
+        if "get" not in operations:
+            continue
+        address = path.format(**ids, what="x")
+        get, head = client.get(address), client.head(address)
+        asked += get.status_code == 200
+        said = [
+            (answer.status_code, answer.headers.get("content-type"), "content-length" in answer.headers)
+            for answer in (get, head)
+        ]  # fmt: skip (a length itself may change: the room's timer counts down)
+        if said[0] != said[1] or head.content != b"":
+            wrong.append((address, *said))
+    assert wrong == [] and asked >= 10
+    exported = client.head("/api/events/1/export")
+    assert int(exported.headers["content-length"]) == len(client.get("/api/events/1/export").content)
+
+
+def test_a_head_where_no_get_is_a_405_naming_the_methods(client, db):
+    seeded_event(db, SETTINGS)
+    answer = client.head("/api/events/1/release")
+    assert answer.status_code == 405 and answer.headers["allow"] == "POST" and answer.content == b""
 
 
 def test_a_signed_form_number_takes_one_minus_and_ascii_digits():

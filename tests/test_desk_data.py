@@ -3,13 +3,17 @@ exported and imported whole, archive and delete with confirmation, processes kil
 
 from __future__ import annotations
 
+import io
 import json
+import re
 import shutil
 import signal
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import threading
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -18,6 +22,7 @@ from fastapi.testclient import TestClient
 from desk_helpers import LOCAL, names, seeded_event, token_of
 from rotation.commands.cli import main
 from rotation.desk.app import create_app
+from rotation.desk.data import transfer
 from rotation.desk.events.settings import EventSettings
 from rotation.desk.room import service as room
 from rotation.desk.storage import MIGRATIONS, SCHEMA_VERSION, Store, backup
@@ -202,6 +207,83 @@ def test_an_event_exported_and_imported_on_another_desk_has_everything(client, d
     assert main(["export", "--db", str(db), str(event_id), str(out)]) == 0
     assert main(["import", "--db", str(tmp_path / "third.sqlite3"), str(out)]) == 0
     assert count(tmp_path / "third.sqlite3", "versions") == count(db, "versions")
+
+
+def test_an_export_is_byte_for_byte_the_event_file_model_written_whole(client, db, tmp_path):
+    event_id = a_day_with_everything(client, db)
+    exported = client.get(f"/api/events/{event_id}/export").content
+    store = Store(db)
+    whole = transfer.EventFile(
+        format=transfer.FORMAT,
+        format_version=transfer.FORMAT_VERSION,
+        schema_version=SCHEMA_VERSION,
+        exported=json.loads(exported)["exported"],
+        title="Spring Open",
+        rows=store.event_rows(event_id),
+    )
+    store.close()
+    assert exported == whole.model_dump_json(indent=1).encode()  # the file as the desk wrote it before
+    out = tmp_path / "event.rotation.json"
+    assert main(["export", "--db", str(db), str(event_id), str(out)]) == 0
+    assert json.loads(out.read_bytes())["exported"] != "" and _but_when(out.read_bytes()) == _but_when(exported)
+
+
+def _but_when(exported: bytes) -> bytes:
+    return re.sub(rb'"exported": "[^"]*"', b"", exported)
+
+
+def _with_versions(db: Path, event_id: int, copies: int) -> None:
+    """`copies` more versions of the event, each a copy of its current one (a long day's history)."""
+    with sqlite3.connect(db) as file:
+        columns = [row[1] for row in file.execute("PRAGMA table_info(versions)") if row[1] != "id"]
+        current = file.execute("SELECT current_version FROM events WHERE id = ?", (event_id,)).fetchone()[0]
+        for _ in range(copies):
+            file.execute(
+                f"INSERT INTO versions ({', '.join(columns)}) SELECT {', '.join(columns)} FROM versions WHERE id = ?",
+                (current,),
+            )
+
+
+def test_an_export_is_written_in_pieces_never_holding_the_event_whole(client, db, tmp_path):
+    event_id = a_day_with_everything(client, db)
+    _with_versions(db, event_id, 300)
+    store, out = Store(db), tmp_path / "event.rotation.json"
+    with out.open("wb") as handle:
+        transfer.write_event(store, event_id, handle)  # once before: what is loaded once is not counted
+    tracemalloc.start()
+    with out.open("wb") as handle:
+        transfer.write_event(store, event_id, handle)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    store.close()
+    assert len(json.loads(out.read_bytes())["rows"]["versions"]) == count(db, "versions")
+    assert peak < out.stat().st_size / 10, (peak, out.stat().st_size)  # held whole, it would be more than the file
+
+
+def test_an_export_is_one_read_changes_made_while_it_is_written_are_not_half_in_it(client, db, tmp_path):
+    event_id = a_day_with_everything(client, db)
+    store = Store(db)
+    before = store.event_rows(event_id)
+
+    class Meanwhile(io.BytesIO):
+        def write(self, piece) -> int:  # another connection changes the event while the file is written
+            if self.tell() == 0:
+                _with_versions(db, event_id, 1)
+            return super().write(piece)
+
+    out = Meanwhile()
+    transfer.write_event(store, event_id, out)
+    assert json.loads(out.getvalue())["rows"] == before  # the file as it was when the export began
+    assert len(store.event_rows(event_id)["versions"]) == len(before["versions"]) + 1
+    store.close()
+
+
+def test_an_exported_file_is_deleted_once_sent_or_refused(client, db, tmp_path, monkeypatch):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    event_id = a_day_with_everything(client, db)
+    assert client.get(f"/api/events/{event_id}/export").status_code == 200
+    assert client.get(f"/api/events/{event_id + 1}/export").status_code == 404
+    assert list(tmp_path.glob("rotation-export-*")) == []
 
 
 def _without_ids(value):

@@ -4,6 +4,7 @@ is written keeps their shape, and a row that does not read is named in one line,
 
 from __future__ import annotations
 
+import io
 import json
 
 import pytest
@@ -43,6 +44,12 @@ def _old_row(store: Store, event_id: int, figures: dict, kind: str = "plan") -> 
         db.execute("UPDATE events SET current_version = ? WHERE id = ?", (cursor.lastrowid, event_id))
     assert cursor.lastrowid is not None
     return cursor.lastrowid
+
+
+def exported_file(store: Store, event_id: int) -> bytes:
+    out = io.BytesIO()
+    transfer.write_event(store, event_id, out)
+    return out.getvalue()
 
 
 def _stored(store: Store, version_id: int) -> dict:
@@ -134,7 +141,7 @@ def test_a_run_reads_its_kind_and_progress_typed(tmp_path):
 
 def test_an_imported_event_with_a_kind_no_desk_writes_is_refused_whole(planned):
     store, event_id, _, _ = planned
-    exported = json.loads(transfer.export_event(store, event_id))
+    exported = json.loads(exported_file(store, event_id))
     exported["rows"]["versions"][0]["kind"] = "guess"
     with pytest.raises(service.DeskError, match="the file is damaged, nothing was imported"):
         transfer.import_event(store, json.dumps(exported).encode())
@@ -292,7 +299,7 @@ def test_a_run_whose_request_does_not_read_fails_with_that_line_and_its_event_st
 def test_an_imported_event_with_a_run_request_no_desk_writes_is_refused_whole(planned):
     store, event_id, _, _ = planned
     store.add_run(event_id, PlanRequest(settings=store.event(event_id).settings), 1.0)
-    exported = json.loads(transfer.export_event(store, event_id))
+    exported = json.loads(exported_file(store, event_id))
     exported["rows"]["runs"][0]["request"] = json.dumps({"earlier": []})
     with pytest.raises(service.DeskError, match="nothing was imported: runs, row 1: request: settings: Field required"):
         transfer.import_event(store, json.dumps(exported).encode())
@@ -304,7 +311,7 @@ def test_an_imported_re_plan_run_names_the_imported_copy_of_the_version_it_start
     store.add_event(EventSettings(names=names(4), rounds=1))  # the copy's ids differ from the original's
     request = ReplanRequest(base_version=version_id, played=1, drop=["Player 08"], add=[])
     store.add_run(event_id, request, 1.0)
-    copy = transfer.import_event(store, transfer.export_event(store, event_id), copy=True)
+    copy = transfer.import_event(store, exported_file(store, event_id), copy=True)
     [run] = store.runs(copy)
     copied = run.request()
     assert isinstance(copied, ReplanRequest) and copied.base_version != version_id

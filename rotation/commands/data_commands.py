@@ -77,13 +77,12 @@ def export_command(db_path, event_id, out):
     except backup.BackupError as error:
         raise BadInput(str(error)) from None
     store = Store(_db(db_path))
-    try:
-        data = transfer.export_event(store, event_id)
+    try:  # written row by row from one read of the desk's file: an event of any size is never held whole
+        write_outputs([(out, lambda handle: transfer.write_event(store, event_id, handle))])
     except service.DeskError as error:
         raise BadInput(str(error)) from None
     finally:
         store.close()
-    write_outputs([(out, data)])
 
 
 @click.command("import")

@@ -15,6 +15,7 @@ from rotation.desk import errors
 from rotation.desk.data import pages as data_pages
 from rotation.desk.deps import HERE, Desk
 from rotation.desk.events import api, pages, runs, schedule_pages, service, settings_pages
+from rotation.desk.head import HeadAsGet
 from rotation.desk.room import pages as room_pages
 from rotation.desk.scores import api as scores_api
 from rotation.desk.scores import pages as scores_pages
@@ -58,6 +59,7 @@ def create_app(
     )
     app.state.desk = desk
     app.add_middleware(GuardMiddleware, guard=desk.guard)
+    app.add_middleware(HeadAsGet)  # outermost: the guard and the routes see the GET it stands for
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
 
     errors.install(app)

@@ -87,9 +87,10 @@ def document_changes(app: FastAPI) -> None:
 
 
 def allowed(request: Request) -> str:
-    """The methods the address takes, for a 405's Allow header. Starlette names only those of the first route
-    whose path matches; an address served by several routes (GET and POST /api/events) takes all of theirs.
-    Of the routes that match, the most literal count: /api/events/import is not /api/events/{event_id}."""
+    """The methods the address takes, for a 405's Allow header (HEAD wherever GET). Starlette names only
+    those of the first route whose path matches; an address served by several routes (GET and POST
+    /api/events) takes all of theirs. Of the routes that match, the most literal count: /api/events/import
+    is not /api/events/{event_id}."""
     routes: list[BaseRoute] = request.app.state.routes
     matching = [route for route in routes if route.matches(request.scope)[0] is not Match.NONE]
 
@@ -101,7 +102,7 @@ def allowed(request: Request) -> str:
     for route in matching:
         if literal(route) == best:
             methods |= getattr(route, "methods", None) or set()
-    return ", ".join(sorted(methods))
+    return ", ".join(sorted(methods | ({"HEAD"} if "GET" in methods else set())))  # rotation.desk.head
 
 
 UNREADABLE = "{error}; nothing was changed. Restore a backup from before it (the Backups page)"

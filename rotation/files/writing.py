@@ -10,7 +10,9 @@ import shutil
 import stat
 import sys
 import tempfile
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import BinaryIO
 
 import click
 
@@ -102,8 +104,12 @@ def say(text: str = "") -> None:
         raise StdoutLost(error) from None
 
 
-def write_outputs(files: list[tuple[str, str | bytes]]) -> None:
-    """Write a set of outputs all or nothing, never losing an earlier file.
+Content = str | bytes | Callable[[BinaryIO], object]  # text, bytes, or a function writing them in pieces
+
+
+def write_outputs(files: Sequence[tuple[str, Content]]) -> None:
+    """Write a set of outputs all or nothing, never losing an earlier file (a content given as a
+    function writes its bytes itself, so a big output is never held whole).
 
     Every file is first written in full to a temporary file in its target's folder, and every target
     that already exists is kept aside under a hard link (a copy where links are not allowed); only then
@@ -150,14 +156,17 @@ class _Staged:
         self.current = ""  # the output being worked on, for the message
         self.outputs: list[_Output] = []
 
-    def add(self, path: str, content: str | bytes) -> None:
+    def add(self, path: str, content: Content) -> None:
         self.current = path
         output = _Output(path, os.path.realpath(path))
         self.outputs.append(output)
         folder = os.path.dirname(output.target)
         fd, output.temporary = tempfile.mkstemp(dir=folder, prefix=".rotation-", suffix=".tmp")
         with os.fdopen(fd, "wb") as handle:
-            handle.write(content if isinstance(content, bytes) else content.encode("utf-8"))
+            if callable(content):
+                content(handle)
+            else:
+                handle.write(content if isinstance(content, bytes) else content.encode("utf-8"))
             handle.flush()
             os.fsync(handle.fileno())  # a full disk shows here at the latest, not after the rename
         mode = _mode(output.target)

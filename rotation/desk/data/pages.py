@@ -4,6 +4,7 @@ rotation.desk.data.transfer."""
 
 from __future__ import annotations
 
+import os
 import tempfile
 from pathlib import Path
 from typing import Annotated
@@ -150,11 +151,20 @@ def restore_backup(request: Request, name: str, body: ConfirmIn) -> list[BackupO
 
 @api.get("/events/{event_id}/export")
 def export_event(request: Request, event_id: Id) -> Response:
-    """The event whole, as one file for another desk's import."""
-    store = desk_of(request).store
-    data = transfer.export_event(store, event_id)
-    headers = {"Content-Disposition": f'attachment; filename="{transfer.file_name(store, event_id)}"'}
-    return Response(data, media_type="application/json", headers=headers)
+    """The event whole, as one file for another desk's import: written row by row from one read of the
+    desk's file into a temporary file (in this worker thread), then sent from there and deleted, so an
+    event of any size is never held whole and the pages and phones go on being answered."""
+    handle = tempfile.NamedTemporaryFile(prefix="rotation-export-", suffix=".json", delete=False)
+    try:
+        with handle:
+            name = transfer.write_event(desk_of(request).store, event_id, handle)
+    except BaseException:
+        os.unlink(handle.name)
+        raise
+    clean = BackgroundTask(os.unlink, handle.name)
+    sent = FileResponse(handle.name, media_type="application/json", filename=name, background=clean)
+    sent.chunk_size = 1 << 20  # sent in MB pieces, not 64 KB ones: each is a hop to a worker thread and back
+    return sent
 
 
 EXPORTED = {"required": True, "content": {"application/json": {"schema": {"type": "object"}}}}

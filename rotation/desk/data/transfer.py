@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from typing import IO, Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from rotation.desk.data.rows import EventRows, first_problem
 from rotation.desk.events.service import DeskError, load_event
@@ -24,6 +25,7 @@ from rotation.desk.storage.whole import AlreadyHere
 
 FORMAT = "rotation-desk-event"
 FORMAT_VERSION = 1
+_VALUE: TypeAdapter[Any] = TypeAdapter(Any)  # a row's columns, serialized as EventFile's dict values are
 
 
 class EventFile(BaseModel):
@@ -37,25 +39,36 @@ class EventFile(BaseModel):
     rows: dict[str, list[dict]]
 
 
-def export_event(store: Store, event_id: int) -> bytes:
-    """The event whole, as the file's bytes."""
-    event = load_event(store, event_id)
-    exported = EventFile(
-        format=FORMAT,
-        format_version=FORMAT_VERSION,
-        schema_version=SCHEMA_VERSION,
-        exported=now(),
-        title=event.settings.title,
-        rows=store.event_rows(event_id),
-    )
-    return exported.model_dump_json(indent=1).encode()
-
-
-def file_name(store: Store, event_id: int) -> str:
-    """event-3-spring-open.rotation.json: the event's number and title, safe on every system."""
-    title = load_event(store, event_id).settings.title
+def write_event(store: Store, event_id: int, out: IO[bytes]) -> str:
+    """The event whole, written to `out` row by row from one read transaction (a consistent snapshot
+    while the desk goes on changing), so an event of any size is never held whole; returns the file's
+    name. The bytes are EventFile's `model_dump_json(indent=1)`: each value is serialized by the same
+    serializer and indented to its depth (JSON escapes line breaks inside strings, so every line break
+    is the layout's)."""
+    with store.reading():
+        title = load_event(store, event_id).settings.title
+        head = {
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
+            "schema_version": SCHEMA_VERSION,
+            "exported": now(),
+            "title": title,
+        }
+        out.write(_json(head, 0).removesuffix(b"\n}") + b',\n "rows": {')
+        for number, table in enumerate(("events", *EVENT_TABLES)):
+            out.write((b"," if number else b"") + b"\n  " + _json(table, 2) + b": [")
+            count = 0
+            for count, row in enumerate(store.table_rows(table, event_id), start=1):
+                out.write((b"," if count > 1 else b"") + b"\n   " + _json(row, 3))
+            out.write(b"\n  ]" if count else b"]")
+        out.write(b"\n }\n}")
     slug = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")[:40]
     return f"event-{event_id}{'-' + slug if slug else ''}.rotation.json"
+
+
+def _json(value: object, depth: int) -> bytes:
+    """`value` as pydantic writes it with indent=1 when it stands `depth` levels deep."""
+    return _VALUE.dump_json(value, indent=1).replace(b"\n", b"\n" + b" " * depth)
 
 
 def import_event(store: Store, data: bytes, copy: bool = False) -> int:

@@ -95,6 +95,20 @@ class Connection:
             self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     @contextmanager
+    def reading(self) -> Iterator[sqlite3.Connection]:
+        """One read transaction: every read inside it sees the file as it was at the first one (WAL keeps
+        that snapshot while changes go on), so rows read in pieces belong together. Writes nothing."""
+        if self.db.in_transaction:
+            yield self.db
+            return
+        self.db.execute("BEGIN")
+        try:
+            yield self.db
+        finally:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+
+    @contextmanager
     def change(self) -> Iterator[sqlite3.Connection]:
         """One transaction, taken for writing at once (no deadlock between two writers): all or nothing.
         Inside another `change` it is part of that one (so a change can be made of the store's steps)."""

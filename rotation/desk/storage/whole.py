@@ -4,7 +4,7 @@ in what the room has (cards and released seatings)."""
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import optimizer
 from models import Round
@@ -26,11 +26,15 @@ class AlreadyHere(Exception):
 class Whole(Connection):
     def event_rows(self, event_id: int) -> dict[str, list[dict]]:
         """Every row of the event, table by table, each as its columns (whatever migrations added)."""
-        rows = {"events": [dict(row) for row in self.db.execute("SELECT * FROM events WHERE id = ?", (event_id,))]}
-        for table in EVENT_TABLES:
-            found = self.db.execute(f"SELECT * FROM {table} WHERE event_id = ? ORDER BY rowid", (event_id,))
-            rows[table] = [dict(row) for row in found]
-        return rows
+        with self.reading():
+            return {table: list(self.table_rows(table, event_id)) for table in ("events", *EVENT_TABLES)}
+
+    def table_rows(self, table: str, event_id: int) -> Iterator[dict]:
+        """The event's rows in `table` ("events" or one of EVENT_TABLES) one at a time, in the order they
+        were stored: an event of any size read without holding it whole."""
+        column = "id" if table == "events" else "event_id"
+        for row in self.db.execute(f"SELECT * FROM {table} WHERE {column} = ? ORDER BY rowid", (event_id,)):
+            yield dict(row)
 
     def add_event_rows(self, rows: dict[str, list[dict]], public_id: Callable[[], str], copy: bool = False) -> int:
         """The rows of `event_rows` (from this file or another) as a new event, in one transaction: new
