@@ -38,7 +38,7 @@ from optimizer.pipeline.balancing import balance
 from optimizer.pipeline.provenance import Method
 from optimizer.pipeline.run import Run
 from optimizer.pipeline.searching import search
-from optimizer.pipeline.stages import SearchOutcome
+from optimizer.pipeline.stages import SearchOutcome, Starts
 from optimizer.pipeline.starts import offer_starts
 from optimizer.pipeline.state import History
 
@@ -73,8 +73,10 @@ def plan(
         on_progress=on_progress, computed_ahead=computed_ahead, config=config or PlanConfig(),
     )  # fmt: skip
     fixed_repeats = None if history is not None else budget.until_interrupted(lambda: _fixed_rule(run, warm_start))
-    outcome = budget.until_interrupted(lambda: _stages(run, warm_start)) or SearchOutcome()
-    budget.until_interrupted(lambda: balance(run, np.random.default_rng(seed)))
+    rng = np.random.default_rng(seed)
+    starts = budget.until_interrupted(lambda: _starts(run, rng, warm_start)) or Starts()
+    outcome = budget.until_interrupted(lambda: _search(run, rng, warm_start)) or SearchOutcome()
+    budget.until_interrupted(lambda: balance(run, starts, np.random.default_rng(seed)))
     return run.incumbent.result(
         run.bound, fixed_repeats=fixed_repeats, infeasible=outcome.infeasible, interrupted=budget.stopped
     )
@@ -90,11 +92,15 @@ def _fixed_rule(run: Run, warm_start: bool) -> int:
     return check(fixed_schedule(run.event), indirect=False).repeats
 
 
-def _stages(run: Run, warm_start: bool) -> SearchOutcome:
-    """Offer the starts, then search."""
-    rng = np.random.default_rng(run.seed)
+def _starts(run: Run, rng: np.random.Generator, warm_start: bool) -> Starts:
+    """The starts, offered (none without `warm_start`)."""
     if warm_start and not run.budget.stopped:
-        offer_starts(run, rng)
+        return offer_starts(run, rng)
+    return Starts()
+
+
+def _search(run: Run, rng: np.random.Generator, warm_start: bool) -> SearchOutcome:
+    """The search, from the best start, unless it is at the bound already."""
     if not run.done and not run.budget.stopped:
         return search(run, rng, warm_start)
     return SearchOutcome()

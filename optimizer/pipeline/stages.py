@@ -1,6 +1,7 @@
 """What the planner's stages hand each other (optimizer.plan), typed.
 
 Start          a seating offered as a start, with how it was made (optimizer.pipeline.provenance)
+Starts         what the starts stage hands the balancing beside the starts it offered: the day as built
 ProbeResult    what 'at most bound repeats?' ended with: a day, a proof that none exists, or neither
 SearchOutcome  what the search for fewer repeats proved beside the best day, which the incumbent holds
 """
@@ -27,6 +28,15 @@ class Start:
     def then(self, seats: Seats, *steps: Step) -> Start:
         """The start these steps made of this one."""
         return Start(seats, self.made.then(*steps))
+
+
+@dataclass(frozen=True)
+class Starts:
+    """What the starts found beside what they offered: a repeat-free day as built, where the rounds offered
+    instead were chosen for the table numbers (balanced too, as before the choice, so that the choice can
+    only gain)."""
+
+    as_built: Start | None = None
 
 
 @dataclass(frozen=True)

@@ -21,20 +21,23 @@ from optimizer.constructions.stayers import place_stayers
 from optimizer.pipeline.balancing import numbered
 from optimizer.pipeline.provenance import EXTENDED, Method, rounds_chosen
 from optimizer.pipeline.run import Run
-from optimizer.pipeline.stages import Start
+from optimizer.pipeline.stages import Start, Starts
 from optimizer.search import extend
 
 
-def offer_starts(run: Run, rng: np.random.Generator) -> None:
+def offer_starts(run: Run, rng: np.random.Generator) -> Starts:
     """A repeat-free day where a construction reaches the day (or the longest one at hand, extended by local
-    search), an odd room's design, and a greedy seating while the best is above the bound."""
-    event = run.event
+    search), an odd room's design, and a greedy seating while the best is above the bound; the day as built
+    where its rounds were chosen for the table numbers."""
+    event, as_built = run.event, None
     if run.history.fresh and not event.layout.threes and not event.layout.sit_outs:
         rotational = run.search.share(1 / 3).within(run.config.rotational_seconds)
         found = zero_repeat_seating(
             len(event.players), event.rounds, rotational, run.seed, min(run.workers, run.config.rotational_workers)
         )
-        start = _rounds_for_tables(run, Start.of(found), rng) if found else _longest_zero_repeat_prefix(run)
+        start, as_built = (
+            _rounds_for_tables(run, Start.of(found), rng) if found else (_longest_zero_repeat_prefix(run), None)
+        )
         if start is not None and (len(start.seats) == event.rounds or run.costs is not None):
             if len(start.seats) < event.rounds:
                 assert run.costs is not None  # a design shorter than the day is taken only with a cost model
@@ -44,28 +47,29 @@ def offer_starts(run: Run, rng: np.random.Generator) -> None:
         _offer_odd_room_designs(run)
     if not run.done:
         offer_greedy(run, rng)
+    return Starts(as_built)
 
 
-def _rounds_for_tables(run: Run, found: Start, rng: np.random.Generator) -> Start:
+def _rounds_for_tables(run: Run, found: Start, rng: np.random.Generator) -> tuple[Start, Start | None]:
     """The day's rounds chosen from the longest repeat-free design at hand for the table numbers they
     allow (optimizer.balance.rounds_for_tables), numbered; a generator of its own leaves the run's draws
     as they were. A tenth of the time left, or most of it when the choices are raced and no day can have
-    fewer repeats (the search then stops at once)."""
+    fewer repeats (the search then stops at once). With the day as built, where the rounds were chosen."""
     player_count, rounds = len(run.event.players), run.event.rounds
     if not numbered(run, found.seats):
-        return found
+        return found, None
     longest = longest_design(player_count, rounds)
     if longest is None or len(longest[0]) <= rounds:
-        return found
+        return found, None
     raced = math.comb(len(longest[0]), rounds) <= ENUMERATED_CHOICES  # else one descent each, drawn choices
     share = (
         run.config.round_choice_share_at_bound if raced and run.bound.repeats == 0 else run.config.round_choice_share
     )
     chosen, seats = rounds_for_tables(longest[0], rounds, rng.spawn(1)[0], budget=run.search.share(share))
     if chosen == list(range(rounds)):
-        return found
-    run.as_built = Start(place_stayers(found.seats, run.event), found.made)
-    return Start.of(longest).then(seats, rounds_chosen(rounds, len(longest[0])))
+        return found, None
+    as_built = Start(place_stayers(found.seats, run.event), found.made)
+    return Start.of(longest).then(seats, rounds_chosen(rounds, len(longest[0]))), as_built
 
 
 def _offer_odd_room_designs(run: Run) -> None:
