@@ -22,7 +22,7 @@ if __package__ in (None, ""):  # run as a script: make the project importable
 import optimizer  # noqa: E402
 from benchmarks.printing import room_names  # noqa: E402
 from models import Event, OddPolicy, Round, Schedule, SitOutScoring, Table  # noqa: E402
-from optimizer.proof import compare  # noqa: E402
+from optimizer import compare  # noqa: E402
 from rotation.printing.options import Options  # noqa: E402
 from rotation.printing.pages import expected_pages, render_page  # noqa: E402
 

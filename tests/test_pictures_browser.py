@@ -11,7 +11,7 @@ import pytest
 import optimizer
 from benchmarks.printing import room_names
 from models import Event, OddPolicy
-from optimizer.proof import compare
+from optimizer import compare
 from rotation.printing.options import Options
 from rotation.printing.pages import render_page
 

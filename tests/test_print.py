@@ -392,7 +392,7 @@ def test_lookup_collates_by_first_name_or_surname_and_marks_three_handed_tables(
 
 
 def printed_page(schedule, options):
-    from optimizer.proof import compare
+    from optimizer import compare
     from rotation.printing.pages import render_page
 
     return render_page(schedule, optimizer.check(schedule), compare(schedule), options)
