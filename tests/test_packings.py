@@ -58,8 +58,8 @@ def test_a_base_whose_groups_meet_is_refused_when_loaded(tmp_path, monkeypatch):
 
 def test_a_prefix_of_the_packing_is_a_repeat_free_day_of_fewer_rounds():
     made = instant_seating(108, 12)
-    assert made is not None and made[0].shape == (12, 27, 4) and "packing" in made[1]
-    assert np.array_equal(made[0], instant_seating(108, 35)[0][:12])
+    assert made is not None and made.seats.shape == (12, 27, 4) and "packing" in str(made.made)
+    assert np.array_equal(made.seats, instant_seating(108, 35).seats[:12])
 
 
 def test_the_verdict_for_108_players_is_exists_with_a_checked_schedule_up_to_35_rounds():

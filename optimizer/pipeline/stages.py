@@ -20,9 +20,8 @@ class Start:
     made: Method
 
     @classmethod
-    def of(cls, found: tuple[Seats, str]) -> Start:
-        """A construction's answer (optimizer.constructions: its seats and its name) as a start."""
-        seats, words = found
+    def built(cls, seats: Seats, words: str) -> Start:
+        """Seats built in one step, named by `words` (a construction's answer, optimizer.constructions)."""
         return cls(seats, Method.of(words))
 
     def then(self, seats: Seats, *steps: Step) -> Start:

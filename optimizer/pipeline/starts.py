@@ -35,9 +35,7 @@ def offer_starts(run: Run, rng: np.random.Generator) -> Starts:
         found = zero_repeat_seating(
             len(event.players), event.rounds, rotational, run.seed, min(run.workers, run.config.rotational_workers)
         )
-        start, as_built = (
-            _rounds_for_tables(run, Start.of(found), rng) if found else (_longest_zero_repeat_prefix(run), None)
-        )
+        start, as_built = _rounds_for_tables(run, found, rng) if found else (_longest_zero_repeat_prefix(run), None)
         if start is not None and (len(start.seats) == event.rounds or run.costs is not None):
             if len(start.seats) < event.rounds:
                 assert run.costs is not None  # a design shorter than the day is taken only with a cost model
@@ -59,17 +57,17 @@ def _rounds_for_tables(run: Run, found: Start, rng: np.random.Generator) -> tupl
     if not numbered(run, found.seats):
         return found, None
     longest = longest_design(player_count, rounds)
-    if longest is None or len(longest[0]) <= rounds:
+    if longest is None or len(longest.seats) <= rounds:
         return found, None
-    raced = math.comb(len(longest[0]), rounds) <= ENUMERATED_CHOICES  # else one descent each, drawn choices
+    raced = math.comb(len(longest.seats), rounds) <= ENUMERATED_CHOICES  # else one descent each, drawn choices
     share = (
         run.config.round_choice_share_at_bound if raced and run.bound.repeats == 0 else run.config.round_choice_share
     )
-    chosen, seats = rounds_for_tables(longest[0], rounds, rng.spawn(1)[0], budget=run.search.share(share))
+    chosen, seats = rounds_for_tables(longest.seats, rounds, rng.spawn(1)[0], budget=run.search.share(share))
     if chosen == list(range(rounds)):
         return found, None
     as_built = Start(place_stayers(found.seats, run.event), found.made)
-    return Start.of(longest).then(seats, rounds_chosen(rounds, len(longest[0]))), as_built
+    return longest.then(seats, rounds_chosen(rounds, len(longest.seats))), as_built
 
 
 def _offer_odd_room_designs(run: Run) -> None:
@@ -77,8 +75,7 @@ def _offer_odd_room_designs(run: Run) -> None:
     event = run.event
     found = odd_room_seating(len(event.players), event.rounds, event.odd)
     if found is not None:
-        start = Start.of(found)
-        run.offer(place_stayers(start.seats, event), start.made)
+        run.offer(place_stayers(found.seats, event), found.made)
 
 
 def offer_greedy(run: Run, rng: np.random.Generator) -> None:
@@ -92,4 +89,4 @@ def _longest_zero_repeat_prefix(run: Run) -> Start | None:
     player_count = len(run.event.players)
     rounds = min(run.event.rounds - 1, frontier_rounds(player_count))
     found = instant_seating(player_count, rounds) if rounds > 0 else None
-    return Start.of(found) if found is not None else None
+    return found

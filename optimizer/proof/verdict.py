@@ -60,7 +60,7 @@ def zero_repeat_verdict(
     else:
         found = odd_room_seating(n, rounds, event.odd)
     if found is not None:
-        return verdict(Answer.EXISTS, f"constructed: {found[1]}", found[0])
+        return verdict(Answer.EXISTS, f"constructed: {found.made}", found.seats)
     outcome: cpsat.Outcome | SplitOutcome
     if budget.stopped:
         return verdict(Answer.UNKNOWN, "stopped by Ctrl-C before an answer was reached")
