@@ -98,6 +98,7 @@ bench-limits: setup
 	$(BIN)/python -m benchmarks.limits
 	$(BIN)/python -m benchmarks.limits --rooms --runs 3
 	$(BIN)/python -m benchmarks.limits --longer --runs 3
+	$(BIN)/python -m benchmarks.limits --signals
 
 bench-frontier: setup
 	$(BIN)/python -m benchmarks.frontier

@@ -1,7 +1,7 @@
 """Every command at the room limits: wall time and peak memory beside its time limit.
 
-`python -m benchmarks.limits [--out DIR] [--only "NAME;..."] [--rooms | --longer] [--python PATH] [--timeout S]
-[--runs N] [--name NAME]` runs each command
+`python -m benchmarks.limits [--out DIR] [--only "NAME;..."] [--rooms | --longer | --signals] [--python PATH]
+[--before TREE] [--timeout S] [--runs N] [--name NAME]` runs each command
 as the director would (`rotation ...` in a fresh process, one at a time; `--python` another checkout's
 interpreter, for a before/after) and writes limits.md and limits.json: the wall time
 (start-up, search, check and writing), the run's own clock where the command reports one ("Planned in"),
@@ -15,7 +15,11 @@ the repeats found are read from the report ("Repeats: N"). `--longer` runs plan 
 side (limits_longer.md: rooms whose answer still improves with time, on one worker's work clock and on the
 wall clock), the cases in turn within each run, first on the machine as found and then beside two busy
 processes that it starts and ends: more time should never give a worse day, and a repeatable run the same
-day whatever the load. The input files a command
+day whatever the load. `--signals` sends SIGTERM and Ctrl-C (SIGINT) to plan and exists on the large rooms
+at 0.3 to 3 s after the start (in start-up, the construction of the starts, the first check, the search):
+each should end within a second of the signal (limits_signals.md). `--before TREE` runs each case with
+that source tree first on the path (`git archive COMMIT | tar -x -C TREE`) and then with this checkout,
+in turn, so that the before and the after are measured side by side in one run. The input files a command
 reads are made first and not timed. The machine's load average is recorded before and after.
 """
 
@@ -25,6 +29,7 @@ import argparse
 import json
 import os
 import re
+import signal
 import statistics
 import subprocess
 import sys
@@ -45,7 +50,8 @@ class Case:
     args: tuple[str, ...]
     time_limit: float | None  # None: the command has no time limit
     setup: tuple[tuple[str, ...], ...] = ()  # commands that make its input files, untimed
-    terminate_after: float | None = None  # SIGTERM this many seconds after the start
+    terminate_after: float | None = None  # SIGTERM (or `stop_signal`) this many seconds after the start
+    stop_signal: str = "SIGTERM"
 
 
 def _apart_files(folder: Path) -> None:
@@ -108,6 +114,10 @@ CASES = (
 ROOMS = ((300, 100), (1000, 100), (124, 41), (2000, 8), (112, 37), (400, 100))
 LONGER_ROOMS = ((300, 100), (100, 40))  # rooms whose answer still improves with time
 LONGER_LIMITS = (1, 5, 10)
+SIGNAL_ROOMS = ((300, 100), (1000, 100), (124, 41), (2000, 8))
+# Seconds after the start: start-up (imports, about 0.8 s on a quiet machine), the starts' construction and
+# the first check, the search and the checks of its days.
+SIGNAL_TIMES = (0.3, 0.8, 1.2, 1.6, 2.0, 3.0, 5.0)
 BUSY = "while 1: pass"  # a process that keeps one core busy
 
 
@@ -140,19 +150,37 @@ def _longer_cases() -> tuple[Case, ...]:
     return tuple(cases)
 
 
-def run_one(case: Case, folder: Path, timeout: float) -> dict:
+def _signal_cases() -> tuple[Case, ...]:
+    """plan and exists on the large rooms, a 10 s repeatable run stopped by SIGTERM and by Ctrl-C (SIGINT) at
+    each of SIGNAL_TIMES: in start-up, in the construction of the starts and the first check, in the search."""
+    cases = []
+    for players, rounds in SIGNAL_ROOMS:
+        room = ("--players", str(players), "--rounds", str(rounds))
+        for command in ("plan", "exists"):
+            quiet = ("-q",) if command == "plan" else ()
+            args = (command, *room, "--time-limit", "10", "--workers", "1", *quiet)
+            for name in ("SIGTERM", "SIGINT"):
+                for at in SIGNAL_TIMES:
+                    label = f"{command} {players} x {rounds}, {name} at {at:g} s"
+                    cases.append(Case(label, args, 10, terminate_after=at, stop_signal=name))
+    return tuple(cases)
+
+
+def run_one(case: Case, folder: Path, timeout: float, tree: str | None = None) -> dict:
+    """One run of `case`; with `tree`, the rotation of that source tree (first on the path: a before)."""
+    env = None if tree is None else {**os.environ, "PYTHONPATH": tree}
     for setup in case.setup:
-        subprocess.run([*ROTATION, *setup], cwd=folder, check=True, capture_output=True)
+        subprocess.run([*ROTATION, *setup], cwd=folder, check=True, capture_output=True, env=env)
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         started = time.monotonic()
-        child = subprocess.Popen([*ROTATION, *case.args], cwd=folder, stdout=out, stderr=err)
+        child = subprocess.Popen([*ROTATION, *case.args], cwd=folder, stdout=out, stderr=err, env=env)
         stop = threading.Timer(timeout, child.kill)  # a run far past its limit is cut short, and says so
         stop.start()
         signalled: list[float] = []
 
         def terminate() -> None:
             signalled.append(time.monotonic())
-            child.terminate()
+            child.send_signal(getattr(signal, case.stop_signal))
 
         term = threading.Timer(case.terminate_after or 0.0, terminate)
         if case.terminate_after is not None:
@@ -193,6 +221,10 @@ def main() -> None:
     parser.add_argument("--python", default=sys.executable, help="the interpreter whose rotation is measured")
     parser.add_argument("--rooms", action="store_true", help="the large rooms of issue 54 (limits_rooms.md)")
     parser.add_argument("--longer", action="store_true", help="1, 5 and 10 s side by side, quiet and busy")
+    parser.add_argument("--signals", action="store_true", help="SIGTERM and Ctrl-C at every stage of the rooms")
+    parser.add_argument(
+        "--before", metavar="TREE", help="a source tree of the version before: each case run with it, then without"
+    )
     parser.add_argument("--runs", type=int, default=1, help="runs of each case; the medians are reported")
     parser.add_argument("--compare", nargs=2, metavar=("BEFORE.json", "AFTER.json"), help="write their side by side")
     parser.add_argument("--name", default="", help="the results' file name (default: limits or limits_rooms)")
@@ -203,7 +235,12 @@ def main() -> None:
         out.write_text(side_by_side(before, after, *args.compare), encoding="utf-8")
         return
     ROTATION[0] = args.python
-    cases = _longer_cases() if args.longer else _room_cases() if args.rooms else CASES
+    # Ctrl-C reaches the commands as a terminal's would, even when this was started in the background (a
+    # shell's `&` ignores SIGINT, the commands then keep it ignored): a handled signal is default after exec.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    cases = (
+        _longer_cases() if args.longer else _signal_cases() if args.signals else _room_cases() if args.rooms else CASES
+    )
     chosen = [c for c in cases if not args.only or c.name in args.only.split(";")]
     load_before = os.getloadavg()
     rows = []
@@ -213,22 +250,37 @@ def main() -> None:
         if args.longer:
             rows = [*measure_beside(chosen, folder, args, busy=0), *measure_beside(chosen, folder, args, busy=2)]
         for case in [] if args.longer else chosen:
-            row = median_of([run_one(case, folder, args.timeout) for _ in range(args.runs)])
-            print(json.dumps(row), flush=True)
-            rows.append(row)
+            for version, tree in (("before", args.before), ("after", None)) if args.before else (("", None),):
+                row = median_of([run_one(case, folder, args.timeout, tree) for _ in range(args.runs)])
+                row["version"] = version
+                print(json.dumps(row), flush=True)
+                rows.append(row)
     record = {
         "machine": describe(),
         "python": args.python,
         "load_before": load_before,
         "load_after": os.getloadavg(),
         "runs": args.runs,
+        "before": args.before,
         "rows": rows,
     }
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    name = args.name or ("limits_longer" if args.longer else "limits_rooms" if args.rooms else "limits")
+    kind = (
+        "limits_longer"
+        if args.longer
+        else "limits_signals"
+        if args.signals
+        else "limits_rooms"
+        if args.rooms
+        else "limits"
+    )
+    name = args.name or kind
     (out / f"{name}.json").write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
-    (out / f"{name}.md").write_text(longer_report(record) if args.longer else report(record), encoding="utf-8")
+    text = longer_report(record) if args.longer else signals_report(record) if args.signals else report(record)
+    if args.before and not args.signals:
+        text = in_one_run(record)
+    (out / f"{name}.md").write_text(text, encoding="utf-8")
 
 
 def measure_beside(cases: list[Case], folder: Path, args: argparse.Namespace, busy: int) -> list[dict]:
@@ -329,16 +381,84 @@ def report(record: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def side_by_side(before: dict, after: dict, before_name: str, after_name: str) -> str:
+def in_one_run(record: dict) -> str:
+    """The rows of a run that measured each case before and then after (`--before`), side by side."""
+    rows = record["rows"]
+    before = {**record, "rows": [r for r in rows if r["version"] == "before"]}
+    after = {**record, "rows": [r for r in rows if r["version"] == "after"]}
+    commit = record["machine"].get("commit")
+    lines = side_by_side(
+        before, after, f"the tree {record['before']}", "this checkout", title="in one run"
+    ).splitlines()
+    lines[2] = (
+        f"Before: the source tree {record['before']}; after: this checkout ({commit}); each case run with one and "
+        f"then the other, in turn, in one run (load {record['load_before'][0]:.2f} at its start, "
+        f"{record['load_after'][0]:.2f} at its end). Run: the planner's own clock ('Planned in'); wall and CPU: "
+        "the whole command, start-up included."
+    )
+    return "\n".join(lines) + "\n"
+
+
+def signals_report(record: dict) -> str:
+    """Seconds from the signal to the exit, each room, command and signal a line, at each time of sending;
+    before -> after where the run measured both."""
+    m = record["machine"]
+    both = bool(record.get("before"))
+    lines = [
+        "# Ctrl-C and SIGTERM end any run within a second: seconds from the signal to the exit",
+        "",
+        f"Machine: {m.get('cpu')}, {m.get('cores_usable', m.get('cores'))} cores usable; load (1 min) "
+        f"{record['load_before'][0]:.2f} before, {record['load_after'][0]:.2f} after. Commit {m.get('commit')}, "
+        f"{m.get('date')}. Each command a 10 s repeatable run (`--time-limit 10 --workers 1`) in a fresh process, "
+        "sent the signal this many seconds after its start (start-up takes about 0.8 s on a quiet machine, "
+        f"more on a busy one); medians of {record['runs']} run(s). "
+        + (
+            f"Before -> after: the tree {record['before']} and this checkout, each case run with one and then "
+            "the other, in one run. "
+            if both
+            else ""
+        )
+        + "Exit: the after's statuses (130 a Ctrl-C during start-up, 143 SIGTERM, 0 Ctrl-C with the best "
+        "written, 1 a Ctrl-C before a first schedule; an exists may end by itself first: 'ended', its verdict's "
+        "status).",
+        "",
+        "| command, signal | " + " | ".join(f"at {t:g} s" for t in SIGNAL_TIMES) + " | most | exits |",
+        "|---|" + "---:|" * (len(SIGNAL_TIMES) + 2),
+    ]
+    after = [r for r in record["rows"] if r.get("version", "") in ("", "after")]
+    before = {r["name"]: r for r in record["rows"] if r.get("version") == "before"}
+    for key in dict.fromkeys(r["name"].rsplit(" at ", 1)[0] for r in after):
+        at = [r for r in after if r["name"].rsplit(" at ", 1)[0] == key]
+        cells, most_before = [], 0.0
+        for t in SIGNAL_TIMES:
+            r = next((r for r in at if r["name"].endswith(f" at {t:g} s")), None)
+            b = before.get(r["name"]) if r else None
+            most_before = max(most_before, (b["after_signal_seconds"] or 0.0) if b else 0.0)
+            cells.append((f"{_after_signal(b)} -> " if b else "") + ("-" if r is None else _after_signal(r)))
+        most = max(r["after_signal_seconds"] or 0.0 for r in at)
+        exits = ", ".join(sorted({str(r["exit"]) for r in at}))
+        lines.append(
+            f"| {key} | " + " | ".join(cells) + f" | {f'{most_before:g} -> ' if before else ''}{most:g} | {exits} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def _after_signal(row: dict) -> str:
+    """Seconds from the signal to the exit; 'ended' where the run ended by itself before the signal."""
+    seconds = row["after_signal_seconds"]
+    return "ended" if seconds is None else f"{seconds:g}"
+
+
+def side_by_side(before: dict, after: dict, before_name: str, after_name: str, title: str = "") -> str:
     """The medians of two measurements of the same cases, before -> after, row by row."""
     lines = [
-        "# The room limits before and after: medians, before -> after",
+        "# The room limits before and after" + (f" {title}" if title else "") + ": medians, before -> after",
         "",
         f"Before: {before_name} ({before['machine'].get('commit')}, load {before['load_before'][0]:.2f} at its start); "
         f"after: {after_name} ({after['machine'].get('commit')}, load {after['load_before'][0]:.2f} at its start).",
         "",
-        "| case | wall (s) | CPU (s) | after signal (s) | peak (MiB) | repeats |",
-        "|---|---:|---:|---:|---:|---:|",
+        "| case | wall (s) | run (s) | CPU (s) | after signal (s) | peak (MiB) | repeats |",
+        "|---|---:|---:|---:|---:|---:|---:|",
     ]
     earlier = {r["name"]: r for r in before["rows"]}
     for r in after["rows"]:
@@ -347,7 +467,7 @@ def side_by_side(before: dict, after: dict, before_name: str, after_name: str) -
             continue
         cells = [
             f"{'-' if b.get(k) is None else f'{b[k]:g}'} -> {'-' if r.get(k) is None else f'{r[k]:g}'}"
-            for k in ("wall_seconds", "cpu_seconds", "after_signal_seconds", "peak_mib", "repeats")
+            for k in ("wall_seconds", "run_seconds", "cpu_seconds", "after_signal_seconds", "peak_mib", "repeats")
         ]
         lines.append(f"| {r['name']} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"

@@ -56,25 +56,32 @@ class Stop:
 
     def __init__(self, parent: Stop | None = None) -> None:
         self.parent = parent
-        self._asked = False
+        self._asked: float | None = None  # when it was set (the monotonic clock), None until then
 
     def set(self) -> None:
-        self._asked = True
+        if self._asked is None:
+            self._asked = time.monotonic()
 
     def clear(self) -> None:
-        self._asked = False
+        self._asked = None
 
     def is_set(self) -> bool:
-        return self._asked or (self.parent is not None and self.parent.is_set())
+        return self._asked is not None or (self.parent is not None and self.parent.is_set())
+
+    def since(self) -> float | None:
+        """When the stop was first asked (on the monotonic clock), by this token or a parent; None if not yet."""
+        above = self.parent.since() if self.parent is not None else None
+        asked = [t for t in (self._asked, above) if t is not None]
+        return min(asked) if asked else None
 
 
 class Deadline(Stop):
     """A stop token also set by the wall clock `seconds` after it is made: a stopped run's finish, whose
     steps poll their stop token, so that they end by it (a stopped run repeats nothing)."""
 
-    def __init__(self, seconds: float) -> None:
+    def __init__(self, seconds: float, start: float | None = None) -> None:
         super().__init__()
-        self._end = time.monotonic() + seconds
+        self._end = (time.monotonic() if start is None else start) + seconds
 
     def is_set(self) -> bool:
         return super().is_set() or time.monotonic() >= self._end
@@ -89,10 +96,10 @@ class Abandoned(Exception):
 
 
 class WallClock:
-    """Seconds since the clock was made."""
+    """Seconds since the clock was made (or since `started`, on the monotonic clock)."""
 
-    def __init__(self) -> None:
-        self.started = time.monotonic()
+    def __init__(self, started: float | None = None) -> None:
+        self.started = time.monotonic() if started is None else started
 
     def now(self) -> float:
         return time.monotonic() - self.started
@@ -146,6 +153,16 @@ class Budget:
         with a seed), any other the wall clock."""
         return cls.of(time_limit, repeatable=workers == 1, stop=stop)
 
+    @classmethod
+    def after_stop(cls, stop: Stop, seconds: float) -> Budget:
+        """A stopped run's finish: `seconds` on the wall clock counted from the moment `stop` was asked (from
+        now if it was not), even in a repeatable run (a stopped run repeats nothing), ending by a token of
+        its own then. Counted from the stop, not from when the run came to its finish: a stop inside a
+        long step (the first check of a big day) leaves the finish only what is left of its seconds."""
+        since = stop.since()
+        start = time.monotonic() if since is None else since
+        return cls(WallClock(start), seconds, Deadline(seconds, start))
+
     def part(self, seconds: float) -> Budget:
         """A composed run's budget (a plan inside a re-plan, a night, a comparison): `seconds` on a clock
         of its own that starts now, as if the run were called alone (its `end` is its length), never past
@@ -167,6 +184,11 @@ class Budget:
             return 0.0
         own = max(0.0, self.end - self.clock.now())
         return own if self.parent is None else min(own, self.parent.left())
+
+    def overrun(self) -> float:
+        """Wall seconds since this budget's own end, 0 before it; always 0 on the work clock (a repeatable
+        run decides nothing by the wall clock)."""
+        return max(0.0, self.clock.now() - self.end) if isinstance(self.clock, WallClock) else 0.0
 
     def done(self) -> bool:
         return self.left() <= EPSILON

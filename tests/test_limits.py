@@ -15,12 +15,20 @@ from optimizer.constructions.fixed import fixed_seating
 from optimizer.moves import OldPlan, fewest_moves
 from optimizer.pipeline.provenance import Method
 from optimizer.pipeline.run import Run
-from optimizer.pipeline.state import SEATS_CHECKED_PER_SECOND, STOPPED_INDIRECT_SECONDS, History, Incumbent, check_work
+from optimizer.pipeline.state import (
+    FINISH_SECONDS,
+    SEATS_CHECKED_PER_SECOND,
+    STOPPED_INDIRECT_SECONDS,
+    History,
+    Incumbent,
+    check_work,
+)
 from optimizer.replan import _history, _remaining_event
 from optimizer.season import plan_night
 from optimizer.seats import from_schedule, to_schedule
 
 polish_module = __import__("sys").modules["optimizer.balance.polish"]
+state_module = __import__("sys").modules["optimizer.pipeline.state"]
 
 
 def shuffled_day(players: int, rounds: int, seed: int = 0) -> np.ndarray:
@@ -134,6 +142,48 @@ def test_a_run_stopped_before_balancing_orders_its_best_within_half_a_second_of_
     result = optimizer.plan(Event.with_count(40, 8), time_limit=60, workers=1, seed=0, stop=stop)
     assert result.interrupted and result.schedule is not None
     assert budgets and all(not b.repeatable and b.end == stage.STOPPED_FINISH_SECONDS for b in budgets)
+    assert all(b.clock.started == stop.since() for b in budgets)  # counted from the stop, not from the finish
+
+
+class StoppedLongAgo(Stop):
+    """A stop asked `seconds` before it was made: as if the stop came early in a long step (the first check
+    of a big day) that ran on after it."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__()
+        self.set()
+        self.asked_at = (self.since() or 0.0) - seconds
+
+    def since(self) -> float | None:
+        return self.asked_at if hasattr(self, "asked_at") else super().since()
+
+
+def test_a_stop_inside_a_long_step_leaves_the_finish_only_what_is_left_of_its_seconds(monkeypatch):
+    stage = __import__("sys").modules["optimizer.pipeline.balancing"]
+    ordered, lettered = [], []
+    monkeypatch.setattr(stage, "order_rounds", lambda seats, **rest: ordered.append(1) or seats)
+    monkeypatch.setattr(stage, "balance_letters", lambda seats, **rest: lettered.append(1) or seats)
+    monkeypatch.setattr(state_module, "STOPPED_FIRST_CHECK_SECONDS", 60.0)  # the first day checked all the same
+    stop = StoppedLongAgo(stage.STOPPED_FINISH_SECONDS + 1)  # its finish was over before the run came to it
+    result = optimizer.plan(Event.with_count(40, 8), time_limit=60, workers=1, seed=0, stop=stop)
+    assert result.interrupted and result.schedule is not None  # the best so far, checked, kept
+    assert ordered == [] and lettered == []  # no quick step begun past the stop's finish
+    assert result.metrics is not None and result.metrics.indirect_meetings is None  # nor the indirect figure
+    fresh = Stop()
+    fresh.set()
+    assert optimizer.plan(Event.with_count(40, 8), time_limit=60, workers=1, seed=0, stop=fresh).metrics
+    assert ordered and lettered  # a stop just now: the quick steps run within its finish
+
+
+def test_a_finish_after_a_stop_counts_from_the_stop():
+    stop = StoppedLongAgo(10.0)
+    finish = Budget.after_stop(stop, 0.5)
+    assert finish.done() and finish.stopped  # ended 9.5 s ago: its own token is set
+    assert not Budget.after_stop(Stop(), 0.5).done()  # no stop yet: from now
+    parent = Stop()
+    child = Stop(parent)
+    parent.set()
+    assert child.since() == parent.since() is not None  # a run's token stopped by the process's
 
 
 # Every long step polls the budget and a repeatable run is charged its work by the size of the room
@@ -248,3 +298,72 @@ def test_after_a_stop_the_indirect_figure_is_left_out_where_a_check_took_longer_
     assert stopped.metrics is not None and stopped.metrics.indirect_meetings is None and stopped.schedule is not None
     finished = incumbent.result(bound, fixed_repeats=None, infeasible=False, interrupted=False)
     assert finished.metrics is not None and finished.metrics.indirect_meetings is not None
+
+
+def test_a_wall_clock_run_come_to_balancing_past_its_end_runs_only_the_steps_that_fit_its_finish(monkeypatch):
+    stage = __import__("sys").modules["optimizer.pipeline.balancing"]
+    ordered = []
+    monkeypatch.setattr(stage, "order_rounds", lambda seats, **rest: ordered.append(len(seats)) or seats)
+    monkeypatch.setattr(stage, "STOPPED_FINISH_SECONDS", 0.0)  # its finish is over at its end
+    big = Event.with_count(300, 100)
+    assert stage.order_work(fixed_seating(big), 300) > stage.QUICK_CHECK_SECONDS  # not a quick step
+    result = optimizer.plan(big, budget=Budget.of(0.0), workers=2)  # past its end from the start
+    assert result.schedule is not None and not result.interrupted  # the first day, checked, kept
+    assert ordered == []  # its rounds not compared past the end
+    small = optimizer.plan(Event.with_count(20, 6), budget=Budget.of(0.0), workers=2)
+    assert small.schedule is not None and ordered == [6]  # a quick step runs all the same
+    assert small.metrics is not None and small.metrics.seat_spread <= 1  # and the letters are balanced
+
+
+def test_a_wall_clock_run_past_its_end_leaves_out_the_indirect_figure_where_a_check_took_longer_than_it_may():
+    event = Event.with_count(40, 8)
+    incumbent = Incumbent(event, History(), Budget.of(0.0))  # on the wall clock, its end come
+    incumbent.offer(fixed_seating(event), Method.of("fixed rule"))
+    bound = optimizer.lower_bound(event)
+    quick = incumbent.result(bound, fixed_repeats=None, infeasible=False, interrupted=False)
+    assert quick.metrics is not None and quick.metrics.indirect_meetings is not None  # a small room's: measured
+    incumbent.check_seconds = STOPPED_INDIRECT_SECONDS  # as slow a check as at the room limits on a busy machine
+    late = incumbent.result(bound, fixed_repeats=None, infeasible=False, interrupted=False)
+    assert late.metrics is not None and late.metrics.indirect_meetings is None and late.schedule is not None
+    repeatable = Incumbent(event, History(), Budget.of(0.0, repeatable=True))  # the work clock: never late
+    repeatable.offer(fixed_seating(event), Method.of("fixed rule"))
+    repeatable.check_seconds = STOPPED_INDIRECT_SECONDS
+    measured = repeatable.result(bound, fixed_repeats=None, infeasible=False, interrupted=False)
+    assert measured.metrics is not None and measured.metrics.indirect_meetings is not None
+
+
+def test_on_the_wall_clock_a_day_with_fewer_repeats_is_checked_past_the_end_within_the_tidy_up():
+    event = Event.with_count(16, 5)
+    design = optimizer.constructions.zero_repeat_seating(16, 5, Budget.of(1))
+    assert design is not None
+    # its end just come, or a tidy-up's time ago: the day is checked in the first alone
+    for end, kept in ((0.0, True), (-FINISH_SECONDS, False)):
+        incumbent = Incumbent(event, History(), Budget.of(end))
+        incumbent.offer(fixed_seating(event), Method.of("fixed rule"))  # the first day: always checked
+        assert incumbent.best is not None and incumbent.best.metrics.repeats > 0
+        incumbent.check_seconds = 1.0  # as slow a check as at the room limits on a busy machine
+        incumbent.offer(fixed_seating(event), Method.of("the same again"))
+        assert incumbent.best.method == "fixed rule"  # no fewer repeats: not checked
+        incumbent.offer(design.seats, Method.of("design"))
+        assert (incumbent.best.metrics.repeats == 0) is kept
+
+
+def test_a_stop_inside_the_check_of_a_certificate_ends_exists_with_an_honest_unknown():
+    event = Event.with_count(16, 5)  # a certificate at once (the library), then its check, round by round
+    stop = StopsAfterPolls(2)
+    stopped = optimizer.zero_repeat_verdict(event, time_limit=60, workers=1, stop=stop)
+    assert stopped.answer == Answer.UNKNOWN and stopped.schedule is None and stop.count > 2
+    assert optimizer.zero_repeat_verdict(event, time_limit=60, workers=1).answer == Answer.EXISTS
+
+
+def test_the_first_days_check_goes_on_after_a_stop_for_a_while_and_no_longer():
+    event = Event.with_count(40, 8)
+    just_now = Stop()
+    just_now.set()
+    incumbent = Incumbent(event, History(), Budget.of(60, stop=just_now))
+    incumbent.offer(fixed_seating(event), Method.of("fixed rule"))
+    assert incumbent.best is not None  # stopped a moment ago: the first day is checked and kept
+    long_ago = StoppedLongAgo(state_module.STOPPED_FIRST_CHECK_SECONDS + 1)
+    incumbent = Incumbent(event, History(), Budget.of(60, stop=long_ago))
+    incumbent.offer(fixed_seating(event), Method.of("fixed rule"))
+    assert incumbent.best is None  # stopped past the first check's while: given up, nothing kept

@@ -19,17 +19,14 @@ from optimizer.balance.order import order_rounds, order_work
 from optimizer.balance.other_days import offer_exact_numbering, offer_other_days
 from optimizer.balance.polish import polish, regroup_for_tables
 from optimizer.balance.tables import KICKS, balance_table_numbers
-from optimizer.budget import Budget, Deadline
+from optimizer.budget import Budget
 from optimizer.pipeline.provenance import BALANCED, Method
 from optimizer.pipeline.run import Run
 from optimizer.pipeline.stages import Starts
-from optimizer.pipeline.state import FINISH_SECONDS, check_work
+from optimizer.pipeline.state import FINISH_SECONDS, QUICK_CHECK_SECONDS, STOPPED_FINISH_SECONDS, check_work
 from optimizer.requests import pinned, turn_exempt
 from optimizer.search.costs import Costs
 from optimizer.seats import EMPTY, Seats
-
-# A run stopped before balancing orders, numbers and letters its best within this many seconds of the stop.
-STOPPED_FINISH_SECONDS = 0.5
 
 
 def balance(run: Run, starts: Starts, rng: np.random.Generator) -> None:
@@ -51,7 +48,7 @@ def balance(run: Run, starts: Starts, rng: np.random.Generator) -> None:
     if not run.incumbent.has_time_to_check(seats, steps.within):
         return  # the seat letters would not be checked in time (at the room limits)
     steps.offer(steps.letters(seats), best.made.then(BALANCED))
-    if steps.interrupted:
+    if steps.interrupted or steps.late:
         return
     window = regroup_share(run) if steps.regroup else 0.0
     won = offer_other_days(run, steps.balanced, window)
@@ -71,6 +68,7 @@ class Steps:
     rng: np.random.Generator
     finish: Budget
     interrupted: bool  # stopped before balancing: the quick steps only
+    late: bool  # on the wall clock, come to balancing past the run's end: the quick steps that fit its finish
     regroup: bool  # whether the day is regrouped (polish, and for the table numbers)
     costs: Costs | None  # the regrouping's cost model, when it regroups (gigabytes at the room limits)
     pinned: np.ndarray  # the players who keep their table
@@ -79,37 +77,47 @@ class Steps:
 
     @property
     def within(self) -> Budget | None:
-        """What a stopped run's offers are checked within (its finish); None: the run's own budget."""
-        return self.finish if self.interrupted else None
+        """What a stopped or late run's offers are checked within (its finish); None: the run's own budget."""
+        return self.finish if self.interrupted or self.late else None
 
     def offer(self, seats: Seats, made: Method) -> None:
         self.run.offer(seats, made, within=self.within)
 
     def fits(self, work: float) -> bool:
-        """Whether a quick step of `work` seconds runs: always, but in a stopped run's finish only if it
-        has that long left on the wall clock (at the room limits the steps take seconds): `work` as this
-        machine does it now, slowed as the last check was against its work (a busy machine)."""
-        if not self.interrupted:
+        """Whether a quick step of `work` seconds runs: always, but in a stopped or late run's finish only if
+        it has that long left on the wall clock (at the room limits the steps take seconds): `work` as this
+        machine does it now, slowed as the last check was against its work (a busy machine). A late run's
+        step that takes less than a quick check runs all the same (the seat letters of a small room)."""
+        if not (self.interrupted or self.late):
             return True
         run = self.run
         planned = check_work(run.best.seats) if run.best is not None else 0.0
         slowness = max(1.0, run.incumbent.check_seconds / planned) if planned > 0 else 1.0
-        return self.finish.afford(work * slowness)
+        return (self.late and work * slowness < QUICK_CHECK_SECONDS) or self.finish.afford(work * slowness)
 
     @classmethod
     def of(cls, run: Run, rng: np.random.Generator) -> Steps:
         assert run.best is not None
         event, interrupted = run.event, run.budget.stopped
+        late = not interrupted and run.budget.done() and not run.repeatable
         player_count = len(event.players)
         regroup = not interrupted and run.costs is not None and player_count <= run.config.polish_max_players
         costs = run.costs if regroup else None
-        # After a stop the quick steps have STOPPED_FINISH_SECONDS on the wall clock, even in a repeatable run
-        # (a stopped run repeats nothing): at the room limits they take seconds, so each polls the finish's
-        # stop token, which its end sets, and one that cannot afford its work is skipped.
-        finish = Budget.of(STOPPED_FINISH_SECONDS, stop=Deadline(STOPPED_FINISH_SECONDS)) if interrupted else run.budget
+        # After a stop the quick steps have what is left of STOPPED_FINISH_SECONDS since the stop, on the wall
+        # clock (optimizer.budget.Budget.after_stop): at the room limits they take seconds, so each polls the
+        # finish's stop token, which its end sets, and one that cannot afford its work is skipped. A run on
+        # the wall clock that comes here past its end (its first day checked on a busy machine) has what is
+        # left of as many seconds since its end, at least a quick check's (a small room's steps and checks
+        # take milliseconds): the steps that fit run whole (a stop still stops them).
+        finish = run.budget
+        if interrupted:
+            finish = Budget.after_stop(run.budget.stop, STOPPED_FINISH_SECONDS)
+        elif late:
+            window = max(QUICK_CHECK_SECONDS, STOPPED_FINISH_SECONDS - run.budget.overrun())
+            finish = Budget.of(window, stop=run.budget.stop)
         kicks = 0 if run.repeatable else KICKS  # a repeatable run numbers by the descent alone (metered in work)
         three_handed = bool((run.best.seats == EMPTY).any())
-        return cls(run, rng, finish, interrupted, regroup, costs, pinned(event), kicks, three_handed)
+        return cls(run, rng, finish, interrupted, late, regroup, costs, pinned(event), kicks, three_handed)
 
     def order(self, seats: Seats) -> Seats:
         history = self.run.history

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from models import Bound, Event, Metrics, PlanResult, Schedule, Status
-from optimizer.budget import Abandoned, Budget, Deadline
+from optimizer.budget import Abandoned, Budget, Stop
 from optimizer.checking.checker import InvalidSchedule, check, indirect_meetings
 from optimizer.pipeline.provenance import Method
 from optimizer.seats import Seats, repeats, to_schedule
@@ -22,8 +22,14 @@ QUICK_CHECK_SECONDS = 0.1  # a check this quick may end a run up to that much pa
 # A repeatable run's budget is charged one second of work for checking this many seats (the seating turned
 # into a schedule and checked: 4 to 9 microseconds of CPU time a seat from 100 x 20 to 2000 x 8).
 SEATS_CHECKED_PER_SECOND = 200_000
-# After a stop, the indirect-meetings figure of the best is measured within this many seconds or left out.
+# A run stopped before balancing orders, numbers and letters its best within this many seconds of the stop
+# (optimizer.pipeline.balancing), and then measures the indirect-meetings figure of the best within this many
+# more, or leaves it out: counted from the stop, so that a stop inside a long step does not add to them.
+STOPPED_FINISH_SECONDS = 0.5
 STOPPED_INDIRECT_SECONDS = 0.25
+# The first schedule's check, which a stop does not end at once (there is nothing else to write), is given up
+# this many seconds after the stop: at the room limits on a busy machine it takes seconds.
+STOPPED_FIRST_CHECK_SECONDS = 0.75
 # The end of a run is kept for balancing (optimizer.balance): this share of the limit, at most FINISH_SECONDS.
 FINISH_SHARE = 0.05
 FINISH_SECONDS = 1.0
@@ -123,7 +129,7 @@ class Incumbent:
         if self._cannot_win(seats, within):
             return
         took = Budget.stopwatch()
-        poll = lambda: None  # noqa: E731  (the first schedule found is always checked)
+        poll = self._first_poll  # the first schedule found is checked even after a stop, for a while
         if self.best is not None:
             poll = within.poller(at_end=True) if within is not None else self.budget.poller()
         self.budget.charge(check_work(seats))
@@ -150,6 +156,11 @@ class Incumbent:
             if self.on_better:
                 self.on_better(candidate)
 
+    def _first_poll(self) -> None:
+        """The first schedule's check goes on after a stop until STOPPED_FIRST_CHECK_SECONDS past it."""
+        if self.budget.stopped:
+            Budget.after_stop(self.budget.stop, STOPPED_FIRST_CHECK_SECONDS).poller(at_end=True)()
+
     def has_time_to_check(self, seats: Seats | None = None, within: Budget | None = None) -> bool:
         """The run (or `within`) has a check's time left (`check_cost`), or its checks take milliseconds:
         only checks of seconds, at the room limits, are skipped."""
@@ -166,21 +177,36 @@ class Incumbent:
         return check_work(seats if seats is not None else self.best.seats if self.best is not None else None)
 
     def _cannot_win(self, seats: Seats, within: Budget | None) -> bool:
+        """Whether an offer is dropped unchecked. On the wall clock a fresh day with fewer repeats than the
+        best (counted on the seats) is checked even without a check's time left, within FINISH_SECONDS
+        past the end (the run's tidy-up): on a busy machine the first day's check can take the whole
+        limit, and a repeat-free construction built in a moment must not lose to the fixed rule."""
         if self.best is None:
             return False
-        if not self.has_time_to_check(seats, within):
-            return True
         fresh = self.history.join is None and self.moves_of is None  # the seats are the whole day
-        return fresh and repeats(seats, len(self.event.players)) > self.best.metrics.repeats
+        counted = repeats(seats, len(self.event.players)) if fresh else None
+        if not self.has_time_to_check(seats, within):
+            fewer = counted is not None and counted < self.best.metrics.repeats
+            return not (fewer and within is None and not self.budget.stopped and self._in_tidy_up())
+        return counted is not None and counted > self.best.metrics.repeats
+
+    def _in_tidy_up(self) -> bool:
+        """On the wall clock, less than FINISH_SECONDS past the run's end (never on the work clock)."""
+        return not self.budget.repeatable and self.budget.overrun() < FINISH_SECONDS
 
     def _indirect(self, schedule: Schedule, stopped: bool) -> int | None:
-        """The indirect-meetings figure; after a stop, None unless measured within STOPPED_INDIRECT_SECONDS
-        (not begun where a check took longer: its first step alone, reading the seats, is a check's)."""
-        if not stopped:
+        """The indirect-meetings figure; after a stop, None unless measured by STOPPED_FINISH_SECONDS +
+        STOPPED_INDIRECT_SECONDS after the stop (not begun where a check took longer than the latter: its
+        first step alone, reading the seats, is a check's; nor once that time has passed). A run on the
+        wall clock already past its end measures it so too, within STOPPED_INDIRECT_SECONDS from now."""
+        late = self.budget.overrun() > 0
+        if not (stopped or late):
             return indirect_meetings(schedule)
-        if self.check_seconds >= STOPPED_INDIRECT_SECONDS:
+        seconds = STOPPED_FINISH_SECONDS + STOPPED_INDIRECT_SECONDS if stopped else STOPPED_INDIRECT_SECONDS
+        window = Budget.after_stop(self.budget.stop if stopped else Stop(), seconds)
+        if self.check_seconds >= STOPPED_INDIRECT_SECONDS or window.done():
             return None
-        poll = Budget.of(STOPPED_INDIRECT_SECONDS, stop=Deadline(STOPPED_INDIRECT_SECONDS)).poller()
+        poll = window.poller()
         try:
             return indirect_meetings(schedule, poll)
         except Abandoned:

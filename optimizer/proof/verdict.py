@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import optimizer.cpsat as cpsat
 from models import Answer, Event, Verdict
-from optimizer.budget import Budget, Stop
+from optimizer.budget import Abandoned, Budget, Stop
 from optimizer.checking.checker import check
 from optimizer.config import PlanConfig
 from optimizer.constructions import instant_seating, zero_repeat_seating
@@ -35,8 +35,12 @@ def zero_repeat_verdict(
     def verdict(answer: Answer, reason: str, seats: Seats | None = None) -> Verdict:
         schedule = None
         if seats is not None:
-            schedule = to_schedule(event, seats, rule="variety")
-            metrics = check(schedule, indirect=False)  # the certificate must stand on the checker's word
+            poll = budget.poller()  # a stop inside the check of a big day (seconds at the room limits) ends it
+            try:
+                schedule = to_schedule(event, seats, rule="variety", poll=poll)
+                metrics = check(schedule, indirect=False, poll=poll)  # the certificate must stand on the checker's word
+            except Abandoned:
+                return verdict(Answer.UNKNOWN, "stopped by Ctrl-C before its certificate was checked")
             if metrics.repeats != 0 or not metrics.turns_fair:
                 raise AssertionError("a zero-repeat certificate failed the checker")
         return Verdict(
