@@ -11,6 +11,7 @@ from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
 from desk_helpers import LOCAL, names
+from import_circles import assert_no_circle
 from rotation.desk.app import ROUTERS, create_app
 
 DESK = Path(__file__).parent.parent / "rotation" / "desk"
@@ -43,18 +44,7 @@ def test_no_desk_module_imports_another_in_a_circle():
     graph = desk_imports()
     walked = {"events.api", "events.pages", "room.pages", "scores.api", "scores.pages"}
     assert graph["app"] >= walked  # the walk sees imports
-    done: set[str] = set()
-
-    def visit(module: str, path: tuple[str, ...]) -> None:
-        assert module not in path, f"import circle: {' -> '.join((*path, module))}"
-        if module in done:
-            return
-        for imported in graph.get(module, ()):
-            visit(imported, (*path, module))
-        done.add(module)
-
-    for module in graph:
-        visit(module, ())
+    assert_no_circle(graph)
 
 
 def test_every_sql_statement_of_the_desk_is_in_its_storage_package():

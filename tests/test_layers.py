@@ -7,6 +7,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from import_circles import assert_no_circle
+
 ROOT = Path(__file__).parent.parent
 PACKAGES = ("models", "optimizer")
 
@@ -49,18 +51,7 @@ def test_models_and_optimizer_import_only_the_layers_above_them():
 def test_no_module_of_models_or_optimizer_imports_another_in_a_circle():
     graph = library_imports()
     assert "optimizer.pipeline.run" in graph["optimizer.plan"]  # the walk sees imports
-    done: set[str] = set()
-
-    def visit(module: str, path: tuple[str, ...]) -> None:
-        assert module not in path, f"import circle: {' -> '.join((*path, module))}"
-        if module in done:
-            return
-        for imported in graph.get(module, ()):
-            visit(imported, (*path, module))
-        done.add(module)
-
-    for module in graph:
-        visit(module, ())
+    assert_no_circle(graph)
 
 
 def test_optimizer_top_level_holds_the_entry_points_and_shared_types_only():
