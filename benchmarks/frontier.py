@@ -20,7 +20,7 @@ from pathlib import Path
 from models import Event
 from optimizer.constructions import frontier_rounds
 from optimizer.constructions.theorems import design_theorem
-from optimizer.verdict import zero_repeat_verdict
+from optimizer.proof.verdict import zero_repeat_verdict
 
 RESULTS = Path(__file__).parent / "results"
 MAX_ROUNDS = 100  # models.Event's limit on a day

@@ -134,7 +134,7 @@ def grid(per_room: int, time_limit: float, seed: int) -> list[dict]:
 def repair_moves(day, played: int, drop, add) -> tuple[int, bool]:
     """Moves of the repair start alone (the old plan with its seats kept and turns traded fair), and
     whether the checker passes it with fair turns (else it is no start, and the search has none)."""
-    from optimizer.checker import InvalidSchedule
+    from optimizer.checking.checker import InvalidSchedule
     from optimizer.moves import OldPlan
     from optimizer.moves.repair import repaired
     from optimizer.replan import _history, _remaining_event

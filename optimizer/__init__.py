@@ -14,16 +14,16 @@ The pipeline behind `plan` (optimizer/plan.py): constructions/ (starts) -> searc
 -> cpsat/ (the whole-day model) -> checker.py (every candidate); bounds.py proves how good it is.
 """
 
-from optimizer.bounds import lower_bound
-from optimizer.checker import InvalidSchedule, check, measure
-from optimizer.compare import compare
+from optimizer.checking.checker import InvalidSchedule, check, measure
 from optimizer.config import PlanConfig
 from optimizer.constructions.fixed import fixed_schedule
 from optimizer.fix import FixRefused, mark_played, move, moved, rename, renamed_round, respelling, swap
 from optimizer.plan import plan
+from optimizer.proof.bounds import lower_bound
+from optimizer.proof.compare import compare
+from optimizer.proof.verdict import zero_repeat_verdict
 from optimizer.replan import replan
 from optimizer.season import plan_night
-from optimizer.verdict import zero_repeat_verdict
 
 __all__ = [
     "FixRefused",

@@ -1,4 +1,4 @@
-"""The planner's tuning figures (optimizer.plan and the balancing stage, optimizer.balance.stage), in one
+"""The planner's tuning figures (optimizer.plan and the balancing stage, optimizer.pipeline.balancing), in one
 immutable record: `plan(event, config=PlanConfig(probe_share=0.3))` tries another figure without editing
 the code. The defaults are the figures every benchmark and test of the project was measured with; each
 field says what it trades and, where it was measured, how.
@@ -70,7 +70,7 @@ class PlanConfig:
     polish_max_players: int = 400
     """Regrouping weighs every swap of a round at each step: rooms up to this size are regrouped."""
     polish_share: float = 0.1
-    """A regrouping's share of the time limit (at least optimizer.state.FINISH_SECONDS)."""
+    """A regrouping's share of the time limit (at least optimizer.pipeline.state.FINISH_SECONDS)."""
     repeatable_window_share: float = 0.5
     """A repeatable run that regroups in the finish window alone counts the steps of this share of it, so
     that a loaded machine seldom cuts them short."""

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from models import Correction, Round, Schedule, Table
 from models.event import did_you_mean, name_key, normalise_name
-from optimizer.checker import InvalidSchedule, TurnBreak, check, turn_breaks
+from optimizer.checking.checker import InvalidSchedule, TurnBreak, check, turn_breaks
 
 Place = tuple[int, str] | None  # (table number, seat letter), or None for sitting out
 

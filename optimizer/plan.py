@@ -2,17 +2,18 @@
 
 The pipeline, each stage offering its seatings to the incumbent, which keeps the best that passes
 the checker:
-1. starts (optimizer.constructions.stage): the fixed rule, zero-repeat constructions (for odd rooms by
+1. starts (optimizer.pipeline.starts): the fixed rule, zero-repeat constructions (for odd rooms by
    deleting players from a bigger design, or for sit-out rooms joining the extra players to a smaller
    one), a greedy seating;
-2. the search (optimizer.search.stage): local search for a better CP-SAT hint, or the answer in rooms
+2. the search (optimizer.pipeline.searching): local search for a better CP-SAT hint, or the answer in rooms
    too big for CP-SAT; then the whole-day CP-SAT model (optimizer.cpsat): first 'at most bound repeats?'
    to raise the bound (each proof that no such day exists adds one; in rooms of at most four groups,
    split by round 2), then minimising, warm-started from the best so far;
-3. balancing (optimizer.balance.stage) at the same repeats: trios again, rematches, seats and tables;
-4. the result, with the lower bound (optimizer.bounds, raised by CP-SAT's proofs).
+3. balancing (optimizer.pipeline.balancing) at the same repeats: trios again, rematches, seats and tables;
+4. the result, with the lower bound (optimizer.proof.bounds, raised by CP-SAT's proofs).
 The search stops early once repeats meet the lower bound; balancing still runs. The stages share the run's
-context (optimizer.run) and hand each other typed results (optimizer.stages); this module composes them.
+context (optimizer.pipeline.run) and hand each other typed results (optimizer.pipeline.stages); this module
+composes them.
 
 Every stage learns how long it may run from the run's budget (optimizer.budget): seconds on the wall
 clock, or, in a repeatable run (a seed, one worker), seconds of work that the stages charge (CP-SAT's
@@ -28,18 +29,18 @@ from collections.abc import Callable
 import numpy as np
 
 from models import Event, PlanResult, Progress
-from optimizer.balance.stage import balance
 from optimizer.budget import Budget, Stop
-from optimizer.checker import check
+from optimizer.checking.checker import check
 from optimizer.config import PlanConfig
 from optimizer.constructions.fixed import fixed_schedule, fixed_seating
-from optimizer.constructions.stage import offer_starts
 from optimizer.constructions.stayers import place_stayers
-from optimizer.provenance import Method
-from optimizer.run import Run
-from optimizer.search.stage import search
-from optimizer.stages import SearchOutcome
-from optimizer.state import History
+from optimizer.pipeline.balancing import balance
+from optimizer.pipeline.provenance import Method
+from optimizer.pipeline.run import Run
+from optimizer.pipeline.searching import search
+from optimizer.pipeline.stages import SearchOutcome, Starts
+from optimizer.pipeline.starts import offer_starts
+from optimizer.pipeline.state import History
 
 
 def plan(
@@ -72,8 +73,10 @@ def plan(
         on_progress=on_progress, computed_ahead=computed_ahead, config=config or PlanConfig(),
     )  # fmt: skip
     fixed_repeats = None if history is not None else budget.until_interrupted(lambda: _fixed_rule(run, warm_start))
-    outcome = budget.until_interrupted(lambda: _stages(run, warm_start)) or SearchOutcome()
-    budget.until_interrupted(lambda: balance(run, np.random.default_rng(seed)))
+    rng = np.random.default_rng(seed)
+    starts = budget.until_interrupted(lambda: _starts(run, rng, warm_start)) or Starts()
+    outcome = budget.until_interrupted(lambda: _search(run, rng, warm_start)) or SearchOutcome()
+    budget.until_interrupted(lambda: balance(run, starts, np.random.default_rng(seed)))
     return run.incumbent.result(
         run.bound, fixed_repeats=fixed_repeats, infeasible=outcome.infeasible, interrupted=budget.stopped
     )
@@ -89,11 +92,15 @@ def _fixed_rule(run: Run, warm_start: bool) -> int:
     return check(fixed_schedule(run.event), indirect=False).repeats
 
 
-def _stages(run: Run, warm_start: bool) -> SearchOutcome:
-    """Offer the starts, then search."""
-    rng = np.random.default_rng(run.seed)
+def _starts(run: Run, rng: np.random.Generator, warm_start: bool) -> Starts:
+    """The starts, offered (none without `warm_start`)."""
     if warm_start and not run.budget.stopped:
-        offer_starts(run, rng)
+        return offer_starts(run, rng)
+    return Starts()
+
+
+def _search(run: Run, rng: np.random.Generator, warm_start: bool) -> SearchOutcome:
+    """The search, from the best start, unless it is at the bound already."""
     if not run.done and not run.budget.stopped:
         return search(run, rng, warm_start)
     return SearchOutcome()

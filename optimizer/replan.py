@@ -28,12 +28,12 @@ from models import (
 )
 from models.event import normalise_name
 from optimizer.budget import Budget, Stop
-from optimizer.checker import InvalidSchedule, check, turn_breaks
+from optimizer.checking.checker import InvalidSchedule, check, turn_breaks
 from optimizer.moves import OldPlan, fewest_moves
 from optimizer.moves.solve import forced_moves
+from optimizer.pipeline.state import History
 from optimizer.plan import plan
 from optimizer.seats import EMPTY, Seats, from_schedule, pair_counts
-from optimizer.state import History
 
 # With the other reseat choice for comparison, its short run takes this share of the time limit.
 OTHER_WAY_SHARE = 0.2

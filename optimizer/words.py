@@ -28,7 +28,7 @@ def reseat_choice(reseat: Reseat) -> str:
 
 
 def optimality(repeats: int, bound: int, room: str = "of this room", rules: str = "") -> str:
-    """Whether a day's repeats are proven the fewest: they meet the proven lower bound (optimizer.bounds,
+    """Whether a day's repeats are proven the fewest: they meet the proven lower bound (optimizer.proof.bounds,
     raised by CP-SAT's proofs) or, if not, how many above the best possible they may be. `room` names what
     no other seating beats ('of this room', 'of tonight'); `rules` what the bound assumes (rules_assumed).
     The CLI's report, the season's and the desk's figures say it in these words."""
@@ -67,8 +67,8 @@ def why_no_schedule(result: PlanResult, time_limit: float, requests: str | None,
     return f"no schedule found in {time_limit:g} s; try a longer {time_setting}"
 
 
-# How a schedule was made (optimizer.provenance: its steps' words joined by commas) and why the bound holds
-# (optimizer.bounds), each said in a plain sentence for the director (the desk's Day page, the printed
+# How a schedule was made (optimizer.pipeline.provenance: its steps' words joined by commas) and why the bound holds
+# (optimizer.proof.bounds), each said in a plain sentence for the director (the desk's Day page, the printed
 # summary): the first kind of step or reason that the exact words name. The exact words stay in the JSON (a
 # version's figures, a schedule file's provenance) and the command line's report.
 _BUILT = (

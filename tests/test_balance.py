@@ -60,7 +60,7 @@ def same_groups(a: np.ndarray, b: np.ndarray) -> bool:
 def extended_affine_day() -> np.ndarray:
     """16 players over 6 rounds at the fewest repeats (24), as the plan starts it: the five repeat-free
     rounds of AG(2,4) and a sixth seated against them, before any balancing."""
-    seats, _ = instant_seating(16, 5)
+    seats = instant_seating(16, 5).seats
     return extend(seats, 6, Costs.of(Event.with_count(16, 6)), np.random.default_rng(0))
 
 
@@ -330,7 +330,7 @@ def test_rounds_chosen_from_a_longer_design_number_better_than_its_first_rounds(
 def test_the_race_of_round_choices_finds_a_choice_one_descent_misranks():
     # 32 players over 8 of 10 repeat-free rounds: after one descent the best of the 45 choices has 34 table
     # visits above even (and stays there with restarts), while choices with 40 after one descent reach 30.
-    design = instant_seating(32, 10)[0]  # signed doubling of two affine planes AG(2, 4)
+    design = instant_seating(32, 10).seats  # signed doubling of two affine planes AG(2, 4)
     choices = combinations(range(10), 8)
     one_descent = [table_visits_above_even(balance_table_numbers(design[list(c)], kicks=0)) for c in choices]
     rounds, chosen = rounds_for_tables(design, 8, np.random.default_rng(0), budget=Budget.of(5, repeatable=True))

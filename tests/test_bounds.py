@@ -1,4 +1,4 @@
-"""The lower bounds (optimizer.bounds) never exceed the repeats of any valid schedule: those that hold
+"""The lower bounds (optimizer.proof.bounds) never exceed the repeats of any valid schedule: those that hold
 however three-handed seats and sit-outs are shared for every schedule, the rest for schedules that share
 them in turn. The degree bound sees what counting misses, the turn bound what fair turns force."""
 
@@ -11,7 +11,9 @@ from hypothesis import strategies as st
 
 import optimizer.cpsat as cpsat
 from models import Event, OddPolicy
-from optimizer.bounds import (
+from optimizer.budget import Budget
+from optimizer.checking.checker import check
+from optimizer.proof.bounds import (
     _least_split,
     _opponents,
     counting_bound,
@@ -21,8 +23,6 @@ from optimizer.bounds import (
     stay_bound,
     turn_bound,
 )
-from optimizer.budget import Budget
-from optimizer.checker import check
 from tests.test_checker_properties import schedules
 
 

@@ -1,4 +1,4 @@
-"""Properties of the independent checker (optimizer.checker) on schedules built from random
+"""Properties of the independent checker (optimizer.checking.checker) on schedules built from random
 permutations, never by the optimizer: valid ones pass with a brute-force count of repeats, single
 changes are rejected with their own message, unfair burdens are flagged, and names or table numbers
 change no metric."""
@@ -12,7 +12,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from models import Layout, OddPolicy, Round, Schedule, Table
-from optimizer.checker import InvalidSchedule, check, measure
+from optimizer.checking.checker import InvalidSchedule, check, measure
 
 
 def names_of(count: int) -> tuple[str, ...]:

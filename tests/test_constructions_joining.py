@@ -7,7 +7,7 @@ import pytest
 
 import optimizer
 from models import Event, OddPolicy
-from optimizer.checker import check
+from optimizer.checking.checker import check
 from optimizer.constructions.joining import joining_seating
 from optimizer.seats import table_of, to_schedule
 
@@ -28,12 +28,12 @@ OUT = OddPolicy.SIT_OUT
 def test_a_joined_day_has_no_repeats_and_nobody_sits_out_twice(players, rounds, joined):
     made = joining_seating(players, rounds)
     assert made is not None
-    seats, method = made
+    seats, method = made.seats, str(made.made)
     metrics = check(to_schedule(Event.with_count(players, rounds, odd=OUT), seats, rule=method))
     assert metrics.repeats == 0 and metrics.sit_outs_fair
     assert ((table_of(seats, players) == -1).sum(axis=0) <= 1).all()  # nobody sits out twice
     assert f"joined by {joined} player" in method
-    assert (seats == joining_seating(players, rounds)[0]).all()  # deterministic
+    assert (seats == joining_seating(players, rounds).seats).all()  # deterministic
 
 
 @pytest.mark.parametrize(
@@ -51,7 +51,7 @@ def test_joining_answers_none_where_it_cannot(players, rounds):
 
 
 def test_a_newcomer_sits_out_once_where_taking_a_seat_every_round_cannot_work():
-    seats, _ = joining_seating(25, 7)  # no choice of 7 seats in the library's 24 x 7 keeps player 24 from a repeat
+    seats = joining_seating(25, 7).seats  # no choice of 7 seats in the library's 24 x 7 keeps player 24 from a repeat
     assert (table_of(seats, 25)[:, 24] == -1).sum() == 1
 
 

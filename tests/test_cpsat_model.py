@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from ortools.sat.python import cp_model
 
 from models import Event, OddPolicy
-from optimizer.checker import measure
+from optimizer.checking.checker import measure
 from optimizer.constructions.fixed import fixed_seating
 from optimizer.cpsat.hint import canonical_form
 from optimizer.cpsat.model import SeatingModel
@@ -162,8 +162,8 @@ def test_objective_bound_of_a_proven_optimum_gives_its_repeats():
     ],  # the fixed rule sits out P9, then P1
 )
 def test_a_re_plan_hint_is_complete_and_counts_the_meetings_already_played(players, odd, burdens):
+    from optimizer.pipeline.state import History
     from optimizer.seats import repeats_in
-    from optimizer.state import History
 
     event = Event.with_count(players, 2, odd=odd)
     rng = np.random.default_rng(4)

@@ -10,7 +10,7 @@ import optimizer.cpsat as cpsat
 import optimizer.cpsat.split as split
 from models import Event, OddPolicy
 from optimizer.budget import Budget
-from optimizer.checker import check
+from optimizer.checking.checker import check
 from optimizer.cpsat.model import SeatingModel, first_round_tables
 from optimizer.cpsat.round_classes import (
     _cell_symmetries,

@@ -10,14 +10,14 @@ import numpy as np
 import pytest
 
 from models import Answer, Event
-from optimizer.checker import check
+from optimizer.checking.checker import check
 from optimizer.constructions import frontier_rounds, instant_seating, weighting
 from optimizer.constructions.direct import base_round, develop, direct_seating, multiplier
 from optimizer.constructions.fields import galois_field
 from optimizer.constructions.weighting import groups, rtd, weighted_day
 from optimizer.plan import plan
+from optimizer.proof.verdict import zero_repeat_verdict
 from optimizer.seats import meetings, to_schedule
-from optimizer.verdict import zero_repeat_verdict
 
 
 def checked(seats: np.ndarray, players: int):
@@ -71,27 +71,27 @@ def test_the_resolvable_transversal_design_joins_each_pair_of_groups_once(m):
 def test_the_weighted_day_reaches_the_counting_bound_by_the_checkers_count(players, how):
     rounds = (players - 1) // 3
     made = instant_seating(players, rounds)
-    assert made is not None and how in made[1] and frontier_rounds(players) == rounds
-    metrics = checked(made[0], players)
+    assert made is not None and how in str(made.made) and frontier_rounds(players) == rounds
+    metrics = checked(made.seats, players)
     assert metrics.repeats == 0 and metrics.max_meetings == 1
-    unmet = (meetings(made[0], players) == 0).sum(axis=1) - 1
+    unmet = (meetings(made.seats, players) == 0).sum(axis=1) - 1
     assert set(unmet) == ({0} if players % 3 == 1 else {2})  # 288: a 4-RGDD of type 3^96
 
 
 def test_groups_are_refused_when_the_never_met_players_are_not_cliques():
-    master = instant_seating(24, 7)[0]  # a 4-RGDD of type 3^8: eight triangles of players who never meet
+    master = instant_seating(24, 7).seats  # a 4-RGDD of type 3^8: eight triangles of players who never meet
     assert groups(master, 24).shape == (8, 3)
     assert groups(master[:6], 24) is None  # a round less: nine unmet players each, not a union of cliques
 
 
 def test_groups_of_players_who_met_in_the_master_make_the_fill_repeat_a_meeting():
-    master = instant_seating(52, 17)[0]  # every pair meets: the only groups are single players
+    master = instant_seating(52, 17).seats  # every pair meets: the only groups are single players
     assert groups(master, 52).shape == (52, 1)
     met_pairs = np.arange(52).reshape(26, 2)  # players 0 and 1 met in the master day
     mixed = np.array([[[0, 1, 4, 5], [2, 3, 6, 7]]])  # (0, y) beside (1, y'): they met in a weighted round
     seats = weighted_day(master, 52, 4, met_pairs, mixed)
     assert checked(seats, 208).repeats > 0
-    assert checked(weighted_day(master, 52, 4, groups(master, 52), instant_seating(4, 1)[0]), 208).repeats == 0
+    assert checked(weighted_day(master, 52, 4, groups(master, 52), instant_seating(4, 1).seats), 208).repeats == 0
 
 
 @pytest.mark.parametrize(
@@ -111,9 +111,9 @@ def test_the_verdict_answers_constructed_with_a_checked_schedule(players, rounds
 
 def test_fewer_rounds_are_a_prefix_of_the_weighted_day():
     made = instant_seating(208, 40)
-    assert made is not None and "weighting" in made[1]
+    assert made is not None and "weighting" in str(made.made)
     assert weighting(208) == (69, 4, 52)
-    assert np.array_equal(made[0], instant_seating(208, 69)[0][:40])
+    assert np.array_equal(made.seats, instant_seating(208, 69).seats[:40])
 
 
 def test_a_room_that_is_not_three_times_a_prime_power_plus_one_has_no_direct_design():

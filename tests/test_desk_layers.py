@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 from starlette.routing import Match
 
 from desk_helpers import LOCAL, names
+from import_circles import assert_no_circle
 from rotation.desk import app as desk_app
 from rotation.desk.app import ROUTERS, create_app
 
@@ -51,18 +52,7 @@ def test_no_desk_module_imports_another_in_a_circle():
     graph = desk_imports()
     walked = {"events.routes", "room.routes", "scores.routes", "series.routes", "data.routes"}
     assert graph["app"] >= walked  # the walk sees imports
-    done: set[str] = set()
-
-    def visit(module: str, path: tuple[str, ...]) -> None:
-        assert module not in path, f"import circle: {' -> '.join((*path, module))}"
-        if module in done:
-            return
-        for imported in graph.get(module, ()):
-            visit(imported, (*path, module))
-        done.add(module)
-
-    for module in graph:
-        visit(module, ())
+    assert_no_circle(graph)
 
 
 LAYERS = {  # each layer of the desk below its features, and the layers it may import

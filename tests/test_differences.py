@@ -10,7 +10,7 @@ import pytest
 
 import optimizer.constructions.differences as differences
 from models import Event
-from optimizer.checker import check
+from optimizer.checking.checker import check
 from optimizer.constructions import frontier_rounds, instant_seating
 from optimizer.constructions.differences.__main__ import search_rows
 from optimizer.constructions.speeds import speed_rounds
@@ -25,8 +25,10 @@ FAILING = [(108, 10), (120, 11), (84, 12), (108, 13), (96, 14), (108, 15), (156,
 def test_a_room_the_speed_rule_leaves_short_is_repeat_free_by_the_construction_itself(players, rounds):
     assert speed_rounds(players) < rounds
     made = instant_seating(players, rounds)
-    assert made is not None and ("difference rows" in made[1] or "packing" in made[1])  # 108 = 3 x 35 + 3: a packing
-    metrics = check(to_schedule(Event.with_count(players, rounds), made[0], made[1]))
+    assert made is not None and (
+        "difference rows" in str(made.made) or "packing" in str(made.made)
+    )  # 108 = 3 x 35 + 3: a packing
+    metrics = check(to_schedule(Event.with_count(players, rounds), made.seats, str(made.made)))
     assert metrics.repeats == 0 and metrics.max_meetings == 1
 
 

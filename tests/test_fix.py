@@ -9,7 +9,7 @@ import pytest
 
 import optimizer
 from models import Correction, OddPolicy, Round, Schedule, Table
-from optimizer.checker import turn_breaks
+from optimizer.checking.checker import turn_breaks
 from optimizer.fix import FixRefused, mark_played, move, moved, swap
 from rotation.commands.cli import main
 

@@ -3,7 +3,7 @@ from hypothesis import strategies as st
 
 import optimizer
 from models import Event, OddPolicy
-from optimizer.bounds import counting_bound, degree_bound
+from optimizer.proof.bounds import counting_bound, degree_bound
 
 
 def tables_of(schedule, name):

@@ -1,4 +1,4 @@
-"""The indirect-meetings figure (optimizer.indirect) against its definition, brute force, on random
+"""The indirect-meetings figure (optimizer.checking.indirect) against its definition, brute force, on random
 graphs of met pairs and on random days; blocks cut small so that many blocks are visited."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import optimizer.indirect as indirect
-from optimizer.checker import check
+import optimizer.checking.indirect as indirect
+from optimizer.checking.checker import check
 from tests.test_checker_properties import schedules
 
 

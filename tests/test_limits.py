@@ -13,12 +13,9 @@ from models import Answer, Event
 from optimizer.budget import Budget, Deadline, Stop
 from optimizer.constructions.fixed import fixed_seating
 from optimizer.moves import OldPlan, fewest_moves
-from optimizer.provenance import Method
-from optimizer.replan import _history, _remaining_event
-from optimizer.run import Run
-from optimizer.season import plan_night
-from optimizer.seats import from_schedule, to_schedule
-from optimizer.state import (
+from optimizer.pipeline.provenance import Method
+from optimizer.pipeline.run import Run
+from optimizer.pipeline.state import (
     FINISH_SECONDS,
     SEATS_CHECKED_PER_SECOND,
     STOPPED_INDIRECT_SECONDS,
@@ -26,9 +23,12 @@ from optimizer.state import (
     Incumbent,
     check_work,
 )
+from optimizer.replan import _history, _remaining_event
+from optimizer.season import plan_night
+from optimizer.seats import from_schedule, to_schedule
 
 polish_module = __import__("sys").modules["optimizer.balance.polish"]
-state_module = __import__("sys").modules["optimizer.state"]
+state_module = __import__("sys").modules["optimizer.pipeline.state"]
 
 
 def shuffled_day(players: int, rounds: int, seed: int = 0) -> np.ndarray:
@@ -61,7 +61,7 @@ def test_a_plan_hands_its_budget_to_the_starts_the_search_and_the_balancing():
     budget = recording(2.0)
     result = optimizer.plan(Event.with_count(20, 6), budget=budget, workers=2)
     assert result.schedule is not None
-    stages = {"optimizer.constructions.stage", "optimizer.search.stage", "optimizer.balance.stage"}
+    stages = {"optimizer.pipeline.starts", "optimizer.pipeline.searching", "optimizer.pipeline.balancing"}
     assert stages <= budget.clock.asked
     assert {"optimizer.search.swaps", "optimizer.balance.polish"} <= budget.clock.asked  # their long steps
 
@@ -72,7 +72,7 @@ def test_a_replan_hands_parts_of_its_budget_to_the_fewest_moves_and_to_the_compa
     budget = recording(3.0, repeatable=True)
     replanned = optimizer.replan(day, 2, drop=("P03",), budget=budget, workers=1)
     assert replanned.other_way is not None  # the comparison ran, within the same budget
-    assert {"optimizer.moves.solve", "optimizer.plan", "optimizer.search.stage"} <= budget.clock.asked
+    assert {"optimizer.moves.solve", "optimizer.plan", "optimizer.pipeline.searching"} <= budget.clock.asked
     assert budget.left() >= 0 and budget.clock.now() <= 3.0 + 0.5  # the parts' work was charged here
 
 
@@ -108,7 +108,7 @@ def test_a_night_hands_parts_of_its_budget_to_the_plan_the_descent_and_the_compa
     budget = recording(2.0, repeatable=True)
     planned = plan_night(Event(players=players, rounds=3), [last_week], budget=budget, workers=1)
     assert planned.result.schedule is not None and planned.alone is not None
-    assert {"optimizer.plan", "optimizer.season.descent", "optimizer.balance.stage"} <= budget.clock.asked
+    assert {"optimizer.plan", "optimizer.season.descent", "optimizer.pipeline.balancing"} <= budget.clock.asked
 
 
 def test_a_repeatable_polish_is_charged_by_the_swaps_it_weighs_and_begins_no_step_it_cannot_pay(monkeypatch):
@@ -129,7 +129,7 @@ def test_a_repeatable_polish_is_charged_by_the_swaps_it_weighs_and_begins_no_ste
 
 
 def test_a_run_stopped_before_balancing_orders_its_best_within_half_a_second_of_the_wall_clock(monkeypatch):
-    stage = __import__("sys").modules["optimizer.balance.stage"]
+    stage = __import__("sys").modules["optimizer.pipeline.balancing"]
     budgets = []
     order_rounds = stage.order_rounds
     monkeypatch.setattr(
@@ -159,7 +159,7 @@ class StoppedLongAgo(Stop):
 
 
 def test_a_stop_inside_a_long_step_leaves_the_finish_only_what_is_left_of_its_seconds(monkeypatch):
-    stage = __import__("sys").modules["optimizer.balance.stage"]
+    stage = __import__("sys").modules["optimizer.pipeline.balancing"]
     ordered, lettered = [], []
     monkeypatch.setattr(stage, "order_rounds", lambda seats, **rest: ordered.append(1) or seats)
     monkeypatch.setattr(stage, "balance_letters", lambda seats, **rest: lettered.append(1) or seats)
@@ -301,7 +301,7 @@ def test_after_a_stop_the_indirect_figure_is_left_out_where_a_check_took_longer_
 
 
 def test_a_wall_clock_run_come_to_balancing_past_its_end_runs_only_the_steps_that_fit_its_finish(monkeypatch):
-    stage = __import__("sys").modules["optimizer.balance.stage"]
+    stage = __import__("sys").modules["optimizer.pipeline.balancing"]
     ordered = []
     monkeypatch.setattr(stage, "order_rounds", lambda seats, **rest: ordered.append(len(seats)) or seats)
     monkeypatch.setattr(stage, "STOPPED_FINISH_SECONDS", 0.0)  # its finish is over at its end
@@ -344,7 +344,7 @@ def test_on_the_wall_clock_a_day_with_fewer_repeats_is_checked_past_the_end_with
         incumbent.check_seconds = 1.0  # as slow a check as at the room limits on a busy machine
         incumbent.offer(fixed_seating(event), Method.of("the same again"))
         assert incumbent.best.method == "fixed rule"  # no fewer repeats: not checked
-        incumbent.offer(design[0], Method.of("design"))
+        incumbent.offer(design.seats, Method.of("design"))
         assert (incumbent.best.metrics.repeats == 0) is kept
 
 

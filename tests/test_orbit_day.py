@@ -5,7 +5,7 @@ import pytest
 from models import Event
 from optimizer.balance.orbit_day import orbit_day
 from optimizer.budget import CPSAT_WORK_PER_SECOND, Budget
-from optimizer.checker import check
+from optimizer.checking.checker import check
 from optimizer.seats import to_schedule
 
 

@@ -9,11 +9,11 @@ import pytest
 
 import optimizer.constructions.packings as packings
 from models import Answer, Event
-from optimizer.checker import check
+from optimizer.checking.checker import check
 from optimizer.constructions import frontier_rounds, instant_seating
 from optimizer.constructions.packings.__main__ import search
+from optimizer.proof.verdict import zero_repeat_verdict
 from optimizer.seats import meetings, to_schedule
-from optimizer.verdict import zero_repeat_verdict
 
 
 @pytest.mark.parametrize("players", sorted(3 * q + 3 for q in packings.stored_bases()))
@@ -58,8 +58,8 @@ def test_a_base_whose_groups_meet_is_refused_when_loaded(tmp_path, monkeypatch):
 
 def test_a_prefix_of_the_packing_is_a_repeat_free_day_of_fewer_rounds():
     made = instant_seating(108, 12)
-    assert made is not None and made[0].shape == (12, 27, 4) and "packing" in made[1]
-    assert np.array_equal(made[0], instant_seating(108, 35)[0][:12])
+    assert made is not None and made.seats.shape == (12, 27, 4) and "packing" in str(made.made)
+    assert np.array_equal(made.seats, instant_seating(108, 35).seats[:12])
 
 
 def test_the_verdict_for_108_players_is_exists_with_a_checked_schedule_up_to_35_rounds():

@@ -31,7 +31,7 @@ def test_a_config_is_immutable_and_changed_by_copy():
 def test_the_tabu_search_size_decides_which_local_search_runs(monkeypatch, tabu_max_players, searched):
     # 20 x 6: the starts leave repeats above the bound, so the local search runs before CP-SAT; tabu search
     # up to tabu_max_players, the round-by-round search past it.
-    searching = importlib.import_module("optimizer.search.stage")
+    searching = importlib.import_module("optimizer.pipeline.searching")
     called = []
     for name in ("tabu_search", "improve"):
         original = getattr(searching, name)
@@ -48,7 +48,7 @@ def test_the_tabu_search_size_decides_which_local_search_runs(monkeypatch, tabu_
 def test_the_balancing_figures_decide_which_steps_run(monkeypatch, changed, skipped):
     # 16 x 5 has 16 players and 4 tables: regrouped up to polish_max_players, numbered while players x tables
     # stays within numbering_max_cells; one below either and that step never runs.
-    stage = importlib.import_module("optimizer.balance.stage")
+    stage = importlib.import_module("optimizer.pipeline.balancing")
     called = []
     original = getattr(stage, skipped)
     monkeypatch.setattr(stage, skipped, lambda *a, **k: called.append(skipped) or original(*a, **k))

@@ -1,11 +1,11 @@
-"""How a seating was made (optimizer.provenance): structured steps that read as the method string files and
+"""How a seating was made (optimizer.pipeline.provenance): structured steps that read as the method string files and
 `--verbose` have always carried."""
 
 import numpy as np
 
 from models import Event
 from optimizer import plan
-from optimizer.provenance import (
+from optimizer.pipeline.provenance import (
     BALANCED,
     COMPUTED_AHEAD,
     EXTENDED,
@@ -15,7 +15,7 @@ from optimizer.provenance import (
     rounds_chosen,
     searched,
 )
-from optimizer.stages import Start
+from optimizer.pipeline.stages import Start
 
 
 def test_steps_read_as_the_method_always_read():
@@ -34,7 +34,7 @@ def test_steps_read_as_the_method_always_read():
 
 def test_a_start_keeps_what_built_it_and_adds_what_changed_it():
     seats = np.arange(16).reshape(1, 4, 4)
-    start = Start.of((seats, "affine geometry AG(2,4) (library)"))
+    start = Start.built(seats, "affine geometry AG(2,4) (library)")
     longer = start.then(np.concatenate([seats, seats]), EXTENDED)
     assert [step.change for step in longer.made.steps] == [Change.BUILT, Change.EXTENDED]
     assert len(longer.seats) == 2 and len(start.seats) == 1 and start.made.steps == longer.made.steps[:1]

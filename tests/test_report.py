@@ -9,7 +9,7 @@ from itertools import combinations
 
 import optimizer
 from models import Event, OddPolicy, Progress
-from optimizer.bounds import lower_bound, stay_bound
+from optimizer.proof.bounds import lower_bound, stay_bound
 from optimizer.words import counted
 from rotation.commands.cli import main
 from rotation.commands.progress import LiveLine

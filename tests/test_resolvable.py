@@ -11,13 +11,13 @@ import pytest
 
 import optimizer.constructions.resolvable as resolvable
 from models import Answer, Event
-from optimizer.checker import check
+from optimizer.checking.checker import check
 from optimizer.constructions import frontier_rounds, instant_seating
 from optimizer.constructions.resolvable.__main__ import find_pairs, search_pairs
 from optimizer.constructions.rotational import Shape, expand
 from optimizer.constructions.theorems import design_theorem
+from optimizer.proof.verdict import zero_repeat_verdict
 from optimizer.seats import meetings, to_schedule
-from optimizer.verdict import zero_repeat_verdict
 
 
 @pytest.mark.parametrize("players", [16, 40, 76, 112, 196])
@@ -67,8 +67,8 @@ def test_pairs_whose_sums_repeat_are_refused_when_loaded(tmp_path, monkeypatch):
 
 def test_a_prefix_of_the_design_is_a_repeat_free_day_of_fewer_rounds():
     made = instant_seating(304, 40)
-    assert made is not None and made[0].shape == (40, 76, 4) and "resolvable" in made[1]
-    assert np.array_equal(made[0], instant_seating(304, 101)[0][:40])
+    assert made is not None and made.seats.shape == (40, 76, 4) and "resolvable" in str(made.made)
+    assert np.array_equal(made.seats, instant_seating(304, 101).seats[:40])
 
 
 @pytest.mark.parametrize("players, rounds", [(196, 65), (304, 12)])

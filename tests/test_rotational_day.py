@@ -9,9 +9,9 @@ from optimizer import plan
 from optimizer.balance import order_rounds
 from optimizer.balance.rotational_day import rotational_day
 from optimizer.budget import CPSAT_WORK_PER_SECOND, Budget
-from optimizer.checker import check
+from optimizer.checking.checker import check
+from optimizer.pipeline.stages import Starts
 from optimizer.seats import to_schedule
-from optimizer.stages import SearchOutcome
 
 
 def _measured(seats, players: int):
@@ -64,12 +64,12 @@ def test_after_a_stop_the_plan_runs_no_cp_sat_balancing(monkeypatch):
     def not_now(*args, **kwargs):
         raise AssertionError("a CP-SAT balancing step ran after the stop")
 
-    def stopped(run, *args) -> SearchOutcome:  # the stop token set before any search
+    def stopped(run, *args) -> Starts:  # the stop token set before the starts, so before any search
         run.budget.stop.set()
-        return SearchOutcome()
+        return Starts()
 
     other_days = importlib.import_module("optimizer.balance.other_days")
-    monkeypatch.setattr(planning, "_stages", stopped)
+    monkeypatch.setattr(planning, "_starts", stopped)
     monkeypatch.setattr(other_days, "rotational_day", not_now)
     monkeypatch.setattr(other_days, "fewest_table_visits", not_now)
     event = Event(players=tuple(f"P{k + 1:02d}" for k in range(16)), rounds=12)

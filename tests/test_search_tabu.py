@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from models import Event, OddPolicy
 from optimizer.budget import Budget
-from optimizer.checker import check
+from optimizer.checking.checker import check
 from optimizer.constructions.fixed import fixed_seating
 from optimizer.constructions.greedy import greedy_seating
 from optimizer.search import Costs, tabu, tabu_search

@@ -1,14 +1,14 @@
 """The builders' shared counts (optimizer.seats: meetings, pair_counts, repeats, together, turns_taken,
-turns_fair) against the independent checker's own (optimizer.checker, optimizer.meetings) on random days:
-rounds of tables of three and four, with players sitting out."""
+turns_fair) against the independent checker's own (optimizer.checking.checker, optimizer.checking.meetings) on
+random days: rounds of tables of three and four, with players sitting out."""
 
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from models import Round, Schedule, Table
-from optimizer import meetings as checker_meetings
-from optimizer.checker import measure, turn_breaks
+from optimizer.checking import meetings as checker_meetings
+from optimizer.checking.checker import measure, turn_breaks
 from optimizer.seats import (
     EMPTY,
     meetings,

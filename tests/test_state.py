@@ -1,4 +1,4 @@
-"""The typed state of a planning run (optimizer.state): History's translation between the whole day
+"""The typed state of a planning run (optimizer.pipeline.state): History's translation between the whole day
 and the planned rounds, and the Incumbent's one way in."""
 
 from __future__ import annotations
@@ -8,11 +8,11 @@ import pytest
 
 from models import Event, OddPolicy, Round, Schedule, Table
 from optimizer.budget import Budget
-from optimizer.checker import check
+from optimizer.checking.checker import check
 from optimizer.constructions.fixed import fixed_seating
-from optimizer.provenance import Method
+from optimizer.pipeline.provenance import Method
+from optimizer.pipeline.state import History, Incumbent
 from optimizer.seats import EMPTY, repeats, to_schedule
-from optimizer.state import History, Incumbent
 
 # -- History ---------------------------------------------------------------------------------------
 

@@ -9,8 +9,8 @@ from models import Event
 from optimizer import plan
 from optimizer.balance import ahead
 from optimizer.balance.ahead.__main__ import ROOMS, planned_day
-from optimizer.bounds import lower_bound
-from optimizer.checker import check
+from optimizer.checking.checker import check
+from optimizer.proof.bounds import lower_bound
 from optimizer.seats import to_schedule
 
 

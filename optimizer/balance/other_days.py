@@ -1,4 +1,4 @@
-"""Other days for the table numbers, at the best day's repeats, in the balancing stage (optimizer.balance.stage):
+"""Other days for the table numbers, at the best day's repeats, in the balancing stage (optimizer.pipeline.balancing):
 the day stored for the room, a rotational day searched by CP-SAT, and the exact numbering of the best day's
 groups. Each is offered to the incumbent, which keeps it only if it ranks better (fewer table visits above
 even, nothing before them worse).
@@ -12,8 +12,8 @@ from optimizer.balance import ahead
 from optimizer.balance.exact_numbers import fewest_table_visits
 from optimizer.balance.rotational_day import ROTATIONAL_DAY_MAX_PLAYERS, rotational_day
 from optimizer.budget import CPSAT_WORK_PER_SECOND
-from optimizer.provenance import BALANCED, COMPUTED_AHEAD, NUMBERED_EXACTLY, Method
-from optimizer.run import Run
+from optimizer.pipeline.provenance import BALANCED, COMPUTED_AHEAD, NUMBERED_EXACTLY, Method
+from optimizer.pipeline.run import Run
 from optimizer.seats import Seats
 
 

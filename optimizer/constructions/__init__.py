@@ -30,7 +30,8 @@
 Zero-repeat seatings come from `zero_repeat_seating`: the library, the affine geometry, the resolvable
 designs, the direct GF(q) designs, the stored packings, the doubling,
 the speed rule, the stored difference rows, the weighting (all instant), then the rotational search within the time
-limit. Every seating handed out is checked here first, so a builder bug can only cost a None.
+limit. Every seating handed out is checked here first, so a builder bug can only cost a None. A design is
+handed out as a `Start` (optimizer.pipeline.stages): its seats and how they were made, as the plan offers it.
 """
 
 from __future__ import annotations
@@ -50,13 +51,15 @@ from optimizer.constructions.resolvable import resolvable_rounds, resolvable_sea
 from optimizer.constructions.rotational import rotational_seating
 from optimizer.constructions.speeds import best_speeds, speed_rounds, speed_seating
 from optimizer.constructions.weighting import groups, has_rtd, weighted_day
+from optimizer.pipeline.stages import Start
 from optimizer.seats import is_repeat_free
 
-Made = tuple[np.ndarray, str]
 CLIQUES_FROM_MEETINGS = 1000  # its meetings matrix: 8 MB
 
 
-def zero_repeat_seating(player_count: int, rounds: int, budget: Budget, seed: int = 0, workers: int = 2) -> Made | None:
+def zero_repeat_seating(
+    player_count: int, rounds: int, budget: Budget, seed: int = 0, workers: int = 2
+) -> Start | None:
     """A repeat-free seating (rounds, player_count/4, 4) and how it was made, or None if none within
     `budget`. The rotational search runs CP-SAT with `workers` (optimizer.budget: one worker and a
     repeatable budget repeat it exactly)."""
@@ -65,10 +68,10 @@ def zero_repeat_seating(player_count: int, rounds: int, budget: Budget, seed: in
     made = instant_seating(player_count, rounds)
     if made is None:
         made = rotational_seating(player_count, rounds, budget, seed=seed, workers=workers)
-    return made if made is not None and is_repeat_free(made[0], player_count, rounds) else None
+    return made if made is not None and is_repeat_free(made.seats, player_count, rounds) else None
 
 
-def instant_seating(player_count: int, rounds: int) -> Made | None:
+def instant_seating(player_count: int, rounds: int) -> Start | None:
     """The first instant construction reaching `rounds`: library, affine geometry, resolvable designs,
     direct GF(q) designs, stored packings, doubling, speed rule, difference rows, weighting."""
     builders = (from_library, from_affine, from_resolvable, from_direct, from_packings, from_doubling, from_speeds)
@@ -98,7 +101,7 @@ def frontier_rounds(player_count: int, rows: bool = True) -> int:
     )
 
 
-def longest_design(player_count: int, rounds: int) -> Made | None:
+def longest_design(player_count: int, rounds: int) -> Start | None:
     """The longest instant day to choose `rounds` rounds from for the table numbers: of the constructions
     before the difference rows wherever they reach `rounds` (their regular structure numbers tables well:
     128 players over 10 rounds from the speed rule's 16 had no table visit above even in a 1 s run, from the
@@ -107,59 +110,59 @@ def longest_design(player_count: int, rounds: int) -> Made | None:
     return instant_seating(player_count, without_rows if without_rows >= rounds else frontier_rounds(player_count))
 
 
-def from_library(player_count: int, rounds: int) -> Made | None:
+def from_library(player_count: int, rounds: int) -> Start | None:
     entry = library.load(player_count)
     if entry is None or entry.rounds < rounds:
         return None
-    return entry.seats[:rounds].copy(), f"{entry.method} (library)"
+    return Start.built(entry.seats[:rounds].copy(), f"{entry.method} (library)")
 
 
-def from_affine(player_count: int, rounds: int) -> Made | None:
+def from_affine(player_count: int, rounds: int) -> Start | None:
     k = affine_dimension(player_count)
     if k is None or rounds > affine_rounds(player_count):
         return None
-    return affine_seating(k, rounds), f"affine geometry AG({k},4)"
+    return Start.built(affine_seating(k, rounds), f"affine geometry AG({k},4)")
 
 
-def from_resolvable(player_count: int, rounds: int) -> Made | None:
+def from_resolvable(player_count: int, rounds: int) -> Start | None:
     seats = resolvable_seating(player_count, rounds)
     q = (player_count - 1) // 3
-    return None if seats is None else (seats, f"1-rotational resolvable design over Z_{q} (stored matching)")
+    return None if seats is None else Start.built(seats, f"1-rotational resolvable design over Z_{q} (stored matching)")
 
 
-def from_direct(player_count: int, rounds: int) -> Made | None:
+def from_direct(player_count: int, rounds: int) -> Start | None:
     seats = direct_seating(player_count, rounds)
     q = (player_count - 1) // 3
-    return None if seats is None else (seats, f"resolvable design over GF({q}) (direct construction)")
+    return None if seats is None else Start.built(seats, f"resolvable design over GF({q}) (direct construction)")
 
 
-def from_packings(player_count: int, rounds: int) -> Made | None:
+def from_packings(player_count: int, rounds: int) -> Start | None:
     seats = packing_seating(player_count, rounds)
     q = (player_count - 3) // 3
-    return None if seats is None else (seats, f"resolvable maximum packing over Z_{q} (stored base round)")
+    return None if seats is None else Start.built(seats, f"resolvable maximum packing over Z_{q} (stored base round)")
 
 
-def from_doubling(player_count: int, rounds: int, seed: int = 0) -> Made | None:
+def from_doubling(player_count: int, rounds: int, seed: int = 0) -> Start | None:
     if rounds > doubling_rounds(player_count):
         return None
     seats = doubled_affine_seating(player_count, rounds, seed=seed)
-    return None if seats is None else (seats, f"signed doubling of two affine planes AG(2,4), seed {seed}")
+    return None if seats is None else Start.built(seats, f"signed doubling of two affine planes AG(2,4), seed {seed}")
 
 
-def from_speeds(player_count: int, rounds: int) -> Made | None:
+def from_speeds(player_count: int, rounds: int) -> Start | None:
     if rounds > speed_rounds(player_count):
         return None
     speeds = best_speeds(player_count // 4)[0]
-    return speed_seating(player_count, rounds, speeds), f"speed rule d={speeds} mod {player_count // 4}"
+    return Start.built(speed_seating(player_count, rounds, speeds), f"speed rule d={speeds} mod {player_count // 4}")
 
 
-def from_differences(player_count: int, rounds: int) -> Made | None:
+def from_differences(player_count: int, rounds: int) -> Start | None:
     seats = difference_seating(player_count, rounds)
     tables = player_count // 4
-    return None if seats is None else (seats, f"difference rows over Z_{tables} (stored)")
+    return None if seats is None else Start.built(seats, f"difference rows over Z_{tables} (stored)")
 
 
-def from_weighting(player_count: int, rounds: int) -> Made | None:
+def from_weighting(player_count: int, rounds: int) -> Start | None:
     """The first `rounds` rounds of the longest weighted day, built and checked on demand (a room of
     thousands asks for a hundred rounds of it, not for all)."""
     reached, m, v1 = weighting(player_count)
@@ -168,13 +171,13 @@ def from_weighting(player_count: int, rounds: int) -> Made | None:
     master, cliques = instant_seating(v1, (v1 - 1) // 3), _cliques(v1)
     if master is None or cliques is None:
         return None
-    size, weighted = m * cliques.shape[1], m * len(master[0])
+    size, weighted = m * cliques.shape[1], m * len(master.seats)
     fill = instant_seating(size, rounds - weighted) if rounds > weighted else None
-    seats = weighted_day(master[0][: -(-rounds // m)], v1, m, cliques, None if fill is None else fill[0])[:rounds]
+    seats = weighted_day(master.seats[: -(-rounds // m)], v1, m, cliques, None if fill is None else fill.seats)[:rounds]
     if not is_repeat_free(seats, player_count, rounds):
         return None
     filled = f", groups of {size} filled by {_named(fill, size)}" if fill else ""
-    return seats, f"weighting: {_named(master, v1)} times a resolvable TD(4,{m}){filled}"
+    return Start.built(seats, f"weighting: {_named(master, v1)} times a resolvable TD(4,{m}){filled}")
 
 
 @cache
@@ -202,8 +205,8 @@ def _cliques(v1: int) -> np.ndarray | None:
     if v1 % 3 == 1:
         return np.arange(v1)[:, None]
     master = instant_seating(v1, (v1 - 1) // 3) if v1 <= CLIQUES_FROM_MEETINGS else None
-    return None if master is None else groups(master[0], v1)
+    return None if master is None else groups(master.seats, v1)
 
 
-def _named(made: Made, player_count: int) -> str:
-    return "one table" if player_count == 4 else f"{made[1]} on {player_count}"
+def _named(made: Start, player_count: int) -> str:
+    return "one table" if player_count == 4 else f"{made.made} on {player_count}"

@@ -23,7 +23,8 @@ import numpy as np
 
 from models import Layout, OddPolicy
 from optimizer.balance import fair_order
-from optimizer.constructions import Made, frontier_rounds, instant_seating
+from optimizer.constructions import frontier_rounds, instant_seating
+from optimizer.pipeline.stages import Start
 from optimizer.seats import EMPTY, Seats, meetings
 
 # Past this many players the meetings matrix of each choice of rounds costs more than a start should;
@@ -37,7 +38,7 @@ MAX_STEPS = 2_000
 MAX_DAYS = 32
 
 
-def deletion_seating(player_count: int, rounds: int, odd: OddPolicy) -> Made | None:
+def deletion_seating(player_count: int, rounds: int, odd: OddPolicy) -> Start | None:
     """A repeat-free seating with fair three-handed seats or sit-outs, or None if deletion finds none."""
     deleted = _deleted_count(player_count, odd) if player_count <= MAX_PLAYERS else 0
     design_size = player_count + deleted
@@ -45,12 +46,12 @@ def deletion_seating(player_count: int, rounds: int, odd: OddPolicy) -> Made | N
     made = instant_seating(design_size, available) if deleted and 1 <= rounds <= available else None
     if made is None:
         return None
-    design, method = made
+    design, method = made.seats, made.made
     for day in islice(_days_fair_in_the_end(design, rounds, deleted, player_count, odd), MAX_DAYS):
         order = fair_order(day, player_count)
         if order is not None:
             players = f"{deleted} player{'s' * (deleted > 1)}"
-            return day[order], f"repeat-free design of {design_size} ({method}) with {players} deleted"
+            return Start.built(day[order], f"repeat-free design of {design_size} ({method}) with {players} deleted")
     return None
 
 

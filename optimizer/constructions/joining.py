@@ -22,7 +22,8 @@ from itertools import islice
 
 import numpy as np
 
-from optimizer.constructions import Made, frontier_rounds, instant_seating
+from optimizer.constructions import frontier_rounds, instant_seating
+from optimizer.pipeline.stages import Start
 from optimizer.seats import EMPTY, Seats, table_of
 
 # Choices of sit-outs (complete or not) the search visits; the rooms of 9-63 players over 2-8 rounds that
@@ -55,7 +56,7 @@ class _Joining:
         return self.player_count - self.newcomers + k
 
 
-def joining_seating(player_count: int, rounds: int) -> Made | None:
+def joining_seating(player_count: int, rounds: int) -> Start | None:
     """A repeat-free seating of a sit-out room where nobody sits out twice, or None if joining finds none."""
     newcomers = player_count % 4
     design_size = player_count - newcomers
@@ -64,13 +65,15 @@ def joining_seating(player_count: int, rounds: int) -> Made | None:
     made = instant_seating(design_size, rounds)
     if made is None:
         return None
-    design, method = made
+    design, method = made.seats, made.made
     room = _Joining(design, table_of(design, player_count), newcomers)
     steps = min(MAX_STEPS, MAX_SEATS_WEIGHED // (newcomers * design.size))
     for sit_outs in islice(_steps(room, (), np.zeros((newcomers, player_count), bool)), steps):
         if len(sit_outs) == newcomers * rounds:
             players = f"{newcomers} player{'s' * (newcomers > 1)}"
-            return _join(room, sit_outs), f"repeat-free design of {design_size} ({method}) joined by {players}"
+            return Start.built(
+                _join(room, sit_outs), f"repeat-free design of {design_size} ({method}) joined by {players}"
+            )
     return None
 
 

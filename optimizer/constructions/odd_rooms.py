@@ -10,23 +10,24 @@ builder bug can only cost a None (fair turns are the checker's to vouch for)."""
 from __future__ import annotations
 
 from models import OddPolicy
-from optimizer.constructions import Made, library
+from optimizer.constructions import library
 from optimizer.constructions.deletion import deletion_seating
 from optimizer.constructions.joining import joining_seating
+from optimizer.pipeline.stages import Start
 from optimizer.seats import repeats
 
 
-def odd_room_seating(player_count: int, rounds: int, odd: OddPolicy) -> Made | None:
+def odd_room_seating(player_count: int, rounds: int, odd: OddPolicy) -> Start | None:
     found = deletion_seating(player_count, rounds, odd)
     if found is None and odd is OddPolicy.SIT_OUT:
         found = joining_seating(player_count, rounds)
     found = found or from_odd_library(player_count, rounds, odd)
-    return found if found is not None and repeats(found[0], player_count) == 0 else None
+    return found if found is not None and repeats(found.seats, player_count) == 0 else None
 
 
-def from_odd_library(player_count: int, rounds: int, odd: OddPolicy) -> Made | None:
+def from_odd_library(player_count: int, rounds: int, odd: OddPolicy) -> Start | None:
     """The first rounds of a stored day: turns fair after every round make every prefix fair."""
     entry = library.load(player_count, odd)
     if entry is None or entry.rounds < rounds:
         return None
-    return entry.seats[:rounds].copy(), f"{entry.method} (library)"
+    return Start.built(entry.seats[:rounds].copy(), f"{entry.method} (library)")

@@ -27,6 +27,7 @@ from ortools.sat.python import cp_model
 
 from optimizer.budget import Budget, solve
 from optimizer.config import PlanConfig
+from optimizer.pipeline.stages import Start
 from optimizer.seats import repeats
 
 # The base model's variables: seat[p, j] is 1 when player p sits at table j in the base round.
@@ -324,9 +325,7 @@ def _lowest_players(model: cp_model.CpModel, seat: _Seat, shape: Shape) -> list[
     return lowest
 
 
-def rotational_seating(
-    player_count: int, rounds: int, budget: Budget, seed: int = 0, workers: int = 2
-) -> tuple[np.ndarray, str] | None:
+def rotational_seating(player_count: int, rounds: int, budget: Budget, seed: int = 0, workers: int = 2) -> Start | None:
     """A verified repeat-free rotational seating, trying candidate shapes within `budget`."""
     shapes = candidate_shapes(player_count, rounds)
     for index, shape in enumerate(shapes):
@@ -340,5 +339,5 @@ def rotational_seating(
         if base is not None:
             seats = expand(base, shape, rounds)
             if repeats(seats, player_count) == 0:  # never trust the model alone
-                return seats, shape.describe()
+                return Start.built(seats, shape.describe())
     return None

@@ -12,7 +12,7 @@
   room of this class is claimed.
 
 The first rounds of a design are a repeat-free day of fewer rounds, so every round count up to the
-theorem's is covered. The counting bound floor((v - 1) / 3) (optimizer.bounds) is met exactly.
+theorem's is covered. The counting bound floor((v - 1) / 3) (optimizer.proof.bounds) is met exactly.
 """
 
 from __future__ import annotations

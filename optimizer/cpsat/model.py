@@ -16,9 +16,9 @@ from ortools.sat.python import cp_model
 
 from models import Event, Layout
 from optimizer.cpsat.hint import canonical_form, order_tables
+from optimizer.pipeline.state import History
 from optimizer.requests import club_mates, turn_exempt
 from optimizer.seats import EMPTY, Seats, table_of
-from optimizer.state import History
 
 
 def day_clauses(event: Event) -> int:

@@ -12,8 +12,8 @@ from models import Event, Progress
 from optimizer.budget import Budget
 from optimizer.budget import solve as budget_solve
 from optimizer.cpsat.model import SeatingModel
+from optimizer.pipeline.state import History
 from optimizer.seats import Seats
-from optimizer.state import History
 
 
 @dataclass(frozen=True)

@@ -25,8 +25,8 @@ from ortools.sat.python import cp_model
 from models import Event
 from optimizer.cpsat.model import SeatingModel
 from optimizer.moves.old import OldPlan
+from optimizer.pipeline.state import History
 from optimizer.seats import EMPTY
-from optimizer.state import History
 
 
 class MovesModel(SeatingModel):

@@ -27,11 +27,11 @@ from optimizer.config import PlanConfig
 from optimizer.moves.model import MovesModel
 from optimizer.moves.old import CANNOT_KEEP, OldPlan
 from optimizer.moves.repair import repaired
+from optimizer.pipeline.provenance import Method
+from optimizer.pipeline.run import RunContext
+from optimizer.pipeline.state import Candidate, History
 from optimizer.plan import plan
-from optimizer.provenance import Method
-from optimizer.run import RunContext
 from optimizer.seats import EMPTY, Seats, table_of
-from optimizer.state import Candidate, History
 
 # Phase 2 leaves every cell free while the whole day's meeting clauses (pairs x rounds x tables) stay
 # within this; the day model (optimizer.plan) uses the same limit.

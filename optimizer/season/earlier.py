@@ -1,6 +1,6 @@
 """A night of a season: tonight planned against the nights already played (a league, an event's sessions).
 
-The earlier nights' schedules become the History tonight is planned against (optimizer.state), as the
+The earlier nights' schedules become the History tonight is planned against (optimizer.pipeline.state), as the
 played rounds of a re-planned day do:
 - meetings: a pair's weight is its earlier meetings m plus their recency,
   w = m + b, b = sum over nights of meetings x 2^(-a/h), with a the nights from that night to the last
@@ -18,14 +18,14 @@ played rounds of a re-planned day do:
 - tonight's repeats over the season (what the plan minimises): sum over pairs of
   max(0, m + t - 1) - max(0, m - 1), m the pair's count and t its meetings tonight: a meeting tonight of
   a pair that counts as met is one, as a second meeting tonight is. It is at least tonight's own repeats,
-  so tonight's lower bound (optimizer.bounds) holds for it. The pairs below the level are then spread by
+  so tonight's lower bound (optimizer.proof.bounds) holds for it. The pairs below the level are then spread by
   their weights (optimizer.season.descent).
 - turns: three-handed rounds and sit-outs taken on earlier nights; tonight's go first to the players who
   took fewest (a guest counts as level with the least burdened).
 - seat letters: each player's letters balance over the season (optimizer.balance.letters).
 Players are matched by id where both nights have one (the names list's id column), else by name as
 the project compares names (models.event.name_key: 'Ann' and 'ANN' are one). Tonight's schedule is
-still checked on its own (optimizer.checker).
+still checked on its own (optimizer.checking.checker).
 """
 
 from __future__ import annotations
@@ -37,9 +37,9 @@ import numpy as np
 from models import Event, Metrics, Schedule, SeasonFigures
 from models.event import name_key
 from optimizer.balance.letters import seat_spread
+from optimizer.pipeline.state import History
 from optimizer.requests import turn_exempt
 from optimizer.seats import Seats, from_schedule, meetings, repeats_in
-from optimizer.state import History
 
 HALF_LIFE = 4.0  # nights after which an earlier meeting's recency weight halves (see the module docstring)
 MAX_PLAYERS = 2_000  # the pair matrices, float and int, stay within some tens of megabytes
@@ -107,7 +107,7 @@ class Season:
                         self.letters[index[name], seat] += 1
 
     def history(self) -> History:
-        """What tonight is planned against (optimizer.state.History)."""
+        """What tonight is planned against (optimizer.pipeline.state.History)."""
         return History(
             met_before=self.counted,
             burdens_before=self._turns_before(),

@@ -9,7 +9,7 @@ import numpy as np
 from models import Event, NightPlan, PlanResult, Progress, Schedule, Status
 from optimizer.balance.letters import balance_letters
 from optimizer.budget import Budget, Stop
-from optimizer.checker import InvalidSchedule, check, indirect_meetings
+from optimizer.checking.checker import InvalidSchedule, check, indirect_meetings
 from optimizer.plan import plan
 from optimizer.search.costs import Costs
 from optimizer.season.descent import season_cost, spread_out

@@ -16,7 +16,7 @@ import jinja2
 import numpy as np
 
 from models import Metrics, Schedule
-from optimizer import meetings as tallies
+from optimizer.checking import meetings as tallies
 from rotation.printing.environment import environment
 
 # Never met, met once, met twice, three times or more: white is "never", red draws the eye to repeats.
@@ -33,7 +33,7 @@ SMALL = 10.0  # the font size of ticks
 def meetings(schedule: Schedule, per_square: int = 1) -> np.ndarray:
     """How many rounds each pair of players shares a table, indexed in the schedule's player order; with
     `per_square` players to a square (big rooms), the most meetings of any pair of the two squares.
-    Counted from the pairs that met (optimizer.meetings), never a players x players array of the room."""
+    Counted from the pairs that met (optimizer.checking.meetings), never a players x players array of the room."""
     day = tallies.seated(schedule)
     met, n = tallies.pairs(day), day.player_count
     first, second = np.divmod(met.codes, n)

@@ -7,7 +7,7 @@ Elsewhere (20 x 8, 24 x 9, 24 x 11) a short run's own groups allow fewer visits 
 numbering (`optimizer.balance.exact_numbers`) takes up to a minute to find them, for some seeds of the run
 only. Each such day is stored here once: one JSON file per room, n{players:04d}-r{rounds:02d}.json, holding
 {"players", "rounds", "method", "seats"}. A stored day is checked when loaded and refused otherwise: the
-checker must pass it and count the room's fewest repeats (`optimizer.bounds.lower_bound`), so a stored day
+checker must pass it and count the room's fewest repeats (`optimizer.proof.bounds.lower_bound`), so a stored day
 never costs a repeat. Plans offer it like any other day (the checker and the rank decide).
 `python -m optimizer.balance.ahead` regenerates the entries: what is stored is what the code reaches.
 """
@@ -23,8 +23,8 @@ from pathlib import Path
 import numpy as np
 
 from models import Event
-from optimizer.bounds import lower_bound
-from optimizer.checker import InvalidSchedule, check
+from optimizer.checking.checker import InvalidSchedule, check
+from optimizer.proof.bounds import lower_bound
 from optimizer.seats import to_schedule
 
 HERE = Path(__file__).parent

@@ -1,6 +1,6 @@
 """Regenerate the stored days: `python -m optimizer.balance.ahead [--rooms 20x9 16x11 ...] [--seeds 8]`.
 
-Each room is searched as ROOMS says, at its fewest repeats (`optimizer.bounds.lower_bound`), with no trio
+Each room is searched as ROOMS says, at its fewest repeats (`optimizer.proof.bounds.lower_bound`), with no trio
 again and no back-to-back (a rotational day above 0 visits: in its best order, as plans order it), on one
 worker and deterministic work, seed 0, 1, ... in turn, so a run repeats
 itself exactly; the first day found is stored with how it was found. Rooms without a day are said so.
@@ -22,9 +22,9 @@ from optimizer.balance.ahead import Entry, save
 from optimizer.balance.exact_numbers import fewest_table_visits
 from optimizer.balance.orbit_day import orbit_day
 from optimizer.balance.rotational_day import rotational_day
-from optimizer.bounds import lower_bound
 from optimizer.budget import CPSAT_WORK_PER_SECOND, Budget
 from optimizer.plan import plan
+from optimizer.proof.bounds import lower_bound
 from optimizer.seats import from_schedule
 
 WORK = 20.0  # deterministic seconds a seed

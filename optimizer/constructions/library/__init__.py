@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from models import Event, OddPolicy
-from optimizer.checker import check
+from optimizer.checking.checker import check
 from optimizer.seats import is_repeat_free, to_schedule
 
 HERE = Path(__file__).parent

@@ -19,16 +19,17 @@ import numpy as np
 
 from models import Event, OddPolicy
 from optimizer.budget import Budget
-from optimizer.constructions import Made, from_affine, from_doubling, from_speeds, library
+from optimizer.constructions import from_affine, from_doubling, from_speeds, library
 from optimizer.constructions.greedy import greedy_seating
 from optimizer.constructions.library import Entry, fair_and_repeat_free
 from optimizer.constructions.rotational import rotational_seating
+from optimizer.pipeline.stages import Start
 from optimizer.search import Costs, tabu_search
 from optimizer.search.tabu import TABU_STEPS_PER_SECOND
 from optimizer.seats import is_repeat_free
 
 
-def build(player_count: int, time_limit: float, seed: int) -> tuple[int, Made] | None:
+def build(player_count: int, time_limit: float, seed: int) -> tuple[int, Start] | None:
     """The most rounds reached and how, trying each round count from the counting limit down."""
     for rounds in range((player_count - 1) // 3, 0, -1):
         made = (
@@ -38,12 +39,12 @@ def build(player_count: int, time_limit: float, seed: int) -> tuple[int, Made] |
         )
         if made is None:
             made = rotational_seating(player_count, rounds, Budget.of(time_limit), seed=seed)
-        if made is not None and is_repeat_free(made[0], player_count, rounds):
+        if made is not None and is_repeat_free(made.seats, player_count, rounds):
             return rounds, made
     return None
 
 
-def build_odd(player_count: int, rounds: int, odd: OddPolicy, steps: int, seeds: int) -> Made | None:
+def build_odd(player_count: int, rounds: int, odd: OddPolicy, steps: int, seeds: int) -> Start | None:
     """A repeat-free day with fair turns from the first seed whose tabu search reaches one."""
     event = Event.with_count(player_count, rounds, odd=odd)
     costs = Costs.of(event)
@@ -53,7 +54,7 @@ def build_odd(player_count: int, rounds: int, odd: OddPolicy, steps: int, seeds:
             greedy_seating(event, costs, rng), costs, Budget.of(steps / TABU_STEPS_PER_SECOND, repeatable=True), rng
         )
         if fair_and_repeat_free(seats, player_count, odd):
-            return seats, f"tabu search from a greedy start, seed {seed}"
+            return Start.built(seats, f"tabu search from a greedy start, seed {seed}")
     return None
 
 
@@ -75,12 +76,13 @@ def main(argv: list[str] | None = None) -> None:
         if found is None:
             print(f"{player_count:4d} players: nothing found ({took:.1f} s)", flush=True)
             continue
-        rounds, (seats, method) = found
-        library.save(Entry(player_count, rounds, method, seats, args.odd))
+        rounds, made = found
+        method = str(made.made)
+        library.save(Entry(player_count, rounds, method, made.seats, args.odd))
         print(f"{player_count:4d} players: {rounds:2d} rounds, {method} ({took:.1f} s)", flush=True)
 
 
-def _odd(player_count: int, args: argparse.Namespace) -> tuple[int, Made] | None:
+def _odd(player_count: int, args: argparse.Namespace) -> tuple[int, Start] | None:
     entry = library.load(player_count, args.odd)
     rounds = args.rounds or (entry.rounds if entry else None)
     if rounds is None:

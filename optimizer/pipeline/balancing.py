@@ -20,26 +20,27 @@ from optimizer.balance.other_days import offer_exact_numbering, offer_other_days
 from optimizer.balance.polish import polish, regroup_for_tables
 from optimizer.balance.tables import KICKS, balance_table_numbers
 from optimizer.budget import Budget
-from optimizer.provenance import BALANCED, Method
+from optimizer.pipeline.provenance import BALANCED, Method
+from optimizer.pipeline.run import Run
+from optimizer.pipeline.stages import Starts
+from optimizer.pipeline.state import FINISH_SECONDS, QUICK_CHECK_SECONDS, STOPPED_FINISH_SECONDS, check_work
 from optimizer.requests import pinned, turn_exempt
-from optimizer.run import Run
 from optimizer.search.costs import Costs
 from optimizer.seats import EMPTY, Seats
-from optimizer.state import FINISH_SECONDS, QUICK_CHECK_SECONDS, STOPPED_FINISH_SECONDS, check_work
 
 
-def balance(run: Run, rng: np.random.Generator) -> None:
-    """Balance the run's best day (and the day as built, where rounds were chosen for the table numbers),
-    offering each balanced day to the incumbent."""
+def balance(run: Run, starts: Starts, rng: np.random.Generator) -> None:
+    """Balance the run's best day (and the starts' day as built, where rounds were chosen for the table
+    numbers), offering each balanced day to the incumbent."""
     best = run.best
     if best is None:
         return
     steps = Steps.of(run, rng)
     # The regrouping for table numbers draws from a generator of its own: the stages before it draw as they did.
     regroup_rng = rng.spawn(1)[0]
-    if run.as_built is not None:  # first, so that it draws as it did before the rounds were chosen
-        plain = steps.number(steps.order(run.as_built.seats), share=run.config.as_built_share)
-        steps.offer(steps.letters(plain), run.as_built.made.then(BALANCED))
+    if starts.as_built is not None:  # first, so that it draws as it did before the rounds were chosen
+        plain = steps.number(steps.order(starts.as_built.seats), share=run.config.as_built_share)
+        steps.offer(steps.letters(plain), starts.as_built.made.then(BALANCED))
     seats = best.seats
     if steps.regroup:
         seats = polish(seats, rng, steps.costs, budget=polish_budget(run))

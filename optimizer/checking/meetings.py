@@ -1,5 +1,5 @@
 """The checker's tallies of who sat with whom, as arrays: part of the independent checker
-(optimizer.checker), built from the schedule's names alone, in time near-linear in seats.
+(optimizer.checking.checker), built from the schedule's names alone, in time near-linear in seats.
 
 Players are numbered in the schedule's order; a pair (a < b) is the code a x players + b, a trio
 a x players^2 + b x players + c (within int64 at the room limits).

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from models import Comparison, Event, Schedule
 from models.event import FixedRule
-from optimizer.bounds import lower_bound
-from optimizer.checker import InvalidSchedule, check
+from optimizer.checking.checker import InvalidSchedule, check
 from optimizer.constructions.fixed import fixed_schedule
+from optimizer.proof.bounds import lower_bound
 
 
 def compare(schedule: Schedule, rule: FixedRule = FixedRule.MJMP) -> Comparison:
     """The fixed rule (MJMP item 23 unless `rule` says otherwise) on the room the day seats, as the checker
-    measures it, and the lower bound on that room (optimizer.bounds); or why neither describes the day:
+    measures it, and the lower bound on that room (optimizer.proof.bounds); or why neither describes the day:
     players came and went (the room changed from round to round), or the rule cannot seat the room."""
     if schedule.arrivals or schedule.departures or any(round_.absent for round_ in schedule.rounds):
         return Comparison(

@@ -14,8 +14,8 @@ import numpy as np
 
 from models import Bound, Event, Metrics, PlanResult, Schedule, Status
 from optimizer.budget import Abandoned, Budget, Stop
-from optimizer.checker import InvalidSchedule, check, indirect_meetings
-from optimizer.provenance import Method
+from optimizer.checking.checker import InvalidSchedule, check, indirect_meetings
+from optimizer.pipeline.provenance import Method
 from optimizer.seats import Seats, repeats, to_schedule
 
 QUICK_CHECK_SECONDS = 0.1  # a check this quick may end a run up to that much past its limit
@@ -23,7 +23,7 @@ QUICK_CHECK_SECONDS = 0.1  # a check this quick may end a run up to that much pa
 # into a schedule and checked: 4 to 9 microseconds of CPU time a seat from 100 x 20 to 2000 x 8).
 SEATS_CHECKED_PER_SECOND = 200_000
 # A run stopped before balancing orders, numbers and letters its best within this many seconds of the stop
-# (optimizer.balance.stage), and then measures the indirect-meetings figure of the best within this many
+# (optimizer.pipeline.balancing), and then measures the indirect-meetings figure of the best within this many
 # more, or leaves it out: counted from the stop, so that a stop inside a long step does not add to them.
 STOPPED_FINISH_SECONDS = 0.5
 STOPPED_INDIRECT_SECONDS = 0.25

@@ -15,14 +15,13 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from models import Bound, Event, Progress
-from optimizer.bounds import lower_bound
 from optimizer.budget import Budget
 from optimizer.config import PlanConfig
-from optimizer.provenance import Method
+from optimizer.pipeline.provenance import Method
+from optimizer.pipeline.state import FINISH_SECONDS, FINISH_SHARE, QUICK_CHECK_SECONDS, Candidate, History, Incumbent
+from optimizer.proof.bounds import lower_bound
 from optimizer.search import Costs
 from optimizer.seats import Seats
-from optimizer.stages import Start
-from optimizer.state import FINISH_SECONDS, FINISH_SHARE, QUICK_CHECK_SECONDS, Candidate, History, Incumbent
 
 
 @dataclass(kw_only=True)
@@ -80,9 +79,6 @@ class Run(RunContext):
 
     computed_ahead: bool = True  # may offer the day stored for this room (optimizer.balance.ahead)
     config: PlanConfig = field(default_factory=PlanConfig)
-    # A repeat-free day as built, when the rounds offered instead were chosen for the table numbers:
-    # balanced too, as before the choice, so that the choice can only gain.
-    as_built: Start | None = field(init=False, default=None)
 
     @property
     def search(self) -> Budget:

@@ -1,5 +1,5 @@
 """The checker's indirect-meetings figure: among pairs who never share a table, the fewest opponents
-they have in common. Part of the independent checker (optimizer.checker): it sees only the pairs the
+they have in common. Part of the independent checker (optimizer.checking.checker): it sees only the pairs the
 checker counted from the schedule's names.
 
 Counting settles most rooms at once: if fewer pairs (with multiplicity) have a common opponent than

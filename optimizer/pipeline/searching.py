@@ -9,19 +9,25 @@ The search stops early once repeats meet the lower bound.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 import optimizer.cpsat as cpsat
 from models import Bound
 from optimizer.budget import Budget
-from optimizer.constructions.stage import offer_greedy
 from optimizer.cpsat.model import day_clauses
 from optimizer.cpsat.split import split_probe, splits_by_round_two
-from optimizer.provenance import Method, searched
-from optimizer.run import Run
+from optimizer.pipeline.provenance import Method, searched
+from optimizer.pipeline.run import Run
+from optimizer.pipeline.stages import ProbeResult, SearchOutcome
+from optimizer.pipeline.starts import offer_greedy
+from optimizer.proof.verdict import fewest_repeats
 from optimizer.search import improve, tabu_search
-from optimizer.stages import Probe, ProbeResult, SearchOutcome
-from optimizer.verdict import fewest_repeats
+
+# A probe, a way to ask 'at most bound repeats?' (the whole-day model, or split by round 2): (run, its budget)
+# -> its result.
+Probe = Callable[[Run, Budget], ProbeResult]
 
 
 def search(run: Run, rng: np.random.Generator, warm_start: bool) -> SearchOutcome:

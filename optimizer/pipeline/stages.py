@@ -1,23 +1,17 @@
 """What the planner's stages hand each other (optimizer.plan), typed.
 
-Start          a seating offered as a start, with how it was made (optimizer.provenance)
+Start          a seating offered as a start, with how it was made (optimizer.pipeline.provenance)
+Starts         what the starts stage hands the balancing beside the starts it offered: the day as built
 ProbeResult    what 'at most bound repeats?' ended with: a day, a proof that none exists, or neither
-Probe          a way to ask it (the whole-day model, or split by round 2)
 SearchOutcome  what the search for fewer repeats proved beside the best day, which the incumbent holds
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from optimizer.budget import Budget
-from optimizer.provenance import Method, Step
+from optimizer.pipeline.provenance import Method, Step
 from optimizer.seats import Seats
-
-if TYPE_CHECKING:
-    from optimizer.run import Run
 
 
 @dataclass(frozen=True)
@@ -26,14 +20,22 @@ class Start:
     made: Method
 
     @classmethod
-    def of(cls, found: tuple[Seats, str]) -> Start:
-        """A construction's answer (optimizer.constructions: its seats and its name) as a start."""
-        seats, words = found
+    def built(cls, seats: Seats, words: str) -> Start:
+        """Seats built in one step, named by `words` (a construction's answer, optimizer.constructions)."""
         return cls(seats, Method.of(words))
 
     def then(self, seats: Seats, *steps: Step) -> Start:
         """The start these steps made of this one."""
         return Start(seats, self.made.then(*steps))
+
+
+@dataclass(frozen=True)
+class Starts:
+    """What the starts found beside what they offered: a repeat-free day as built, where the rounds offered
+    instead were chosen for the table numbers (balanced too, as before the choice, so that the choice can
+    only gain)."""
+
+    as_built: Start | None = None
 
 
 @dataclass(frozen=True)
@@ -46,10 +48,6 @@ class ProbeResult:
     proven: bool
     how: str  # how the proof was reached, for the bound's text
     found_at: float | None = None
-
-
-# A probe: (run, its budget) -> its result.
-Probe = Callable[["Run", Budget], ProbeResult]
 
 
 @dataclass(frozen=True)

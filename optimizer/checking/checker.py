@@ -14,8 +14,8 @@ from typing import NamedTuple
 import numpy as np
 
 from models import Layout, Metrics, PlayerMetrics, Round, Schedule
-from optimizer import meetings
-from optimizer.indirect import fewest_in_common
+from optimizer.checking import meetings
+from optimizer.checking.indirect import fewest_in_common
 from optimizer.words import counted
 
 
@@ -137,7 +137,7 @@ def _describe(sizes: Counter) -> str:
 def measure(schedule: Schedule, *, indirect: bool = True, poll: Callable[[], None] = lambda: None) -> Metrics:
     """Repeats, spread of opponents, shares of three-handed and sat-out rounds, and the balance figures
     (seat letters, table numbers, trios, back-to-back rematches, and with `indirect` indirect meetings),
-    counted as arrays (optimizer.meetings); `poll` called between them."""
+    counted as arrays (optimizer.checking.meetings); `poll` called between them."""
     day = meetings.seated(schedule)
     poll()
     met, n = meetings.pairs(day), day.player_count
@@ -185,7 +185,7 @@ def measure(schedule: Schedule, *, indirect: bool = True, poll: Callable[[], Non
 
 
 def _codes_within(schedule: Schedule, groups: tuple[tuple[str, ...], ...], once: bool) -> np.ndarray:
-    """Pair codes (optimizer.meetings) of two names of one group: each pair `once`, or once per group."""
+    """Pair codes (optimizer.checking.meetings) of two names of one group: each pair `once`, or once per group."""
     index = {name: i for i, name in enumerate(schedule.players)}
     n = len(index)
     codes = [
@@ -210,7 +210,7 @@ def _stay_moves(schedule: Schedule) -> int:
 
 def indirect_meetings(schedule: Schedule, poll: Callable[[], None] = lambda: None) -> int | None:
     """Among pairs who never share a table, the fewest opponents they have in common; None if every pair met
-    (optimizer.indirect: near-linear in seats but in rooms of a few thousand players). `poll` is called
+    (optimizer.checking.indirect: near-linear in seats but in rooms of a few thousand players). `poll` is called
     between its steps and blocks (it raises to give up)."""
     day = meetings.seated(schedule)
     poll()

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import optimizer.cpsat as cpsat
 from models import Answer, Event, Verdict
-from optimizer.bounds import lower_bound
 from optimizer.budget import Abandoned, Budget, Stop
-from optimizer.checker import check
+from optimizer.checking.checker import check
 from optimizer.config import PlanConfig
 from optimizer.constructions import instant_seating, zero_repeat_seating
 from optimizer.constructions.fixed import fixed_schedule
@@ -14,6 +13,7 @@ from optimizer.constructions.odd_rooms import odd_room_seating
 from optimizer.constructions.theorems import design_theorem
 from optimizer.cpsat.model import day_clauses
 from optimizer.cpsat.split import SplitOutcome, split_probe, splits_by_round_two
+from optimizer.proof.bounds import lower_bound
 from optimizer.seats import Seats, to_schedule
 
 
@@ -64,7 +64,7 @@ def zero_repeat_verdict(
     else:
         found = odd_room_seating(n, rounds, event.odd)
     if found is not None:
-        return verdict(Answer.EXISTS, f"constructed: {found[1]}", found[0])
+        return verdict(Answer.EXISTS, f"constructed: {found.made}", found.seats)
     outcome: cpsat.Outcome | SplitOutcome
     if budget.stopped:
         return verdict(Answer.UNKNOWN, "stopped by Ctrl-C before an answer was reached")
