@@ -15,7 +15,7 @@ from models import Event, Round, Schedule, Table
 from optimizer.budget import Budget
 from optimizer.search.costs import Costs
 from optimizer.season import Season, plan_night
-from optimizer.season.descent import _Season, season_cost, spread_out
+from optimizer.season.descent import _Season, season_cost, season_floor, spread_out
 from optimizer.seats import EMPTY
 from rotation.commands.cli import cli
 
@@ -246,6 +246,32 @@ def test_the_descent_predicts_the_change_of_every_swap_of_every_round_as_it_walk
         r, i, j = moves[rng.integers(len(moves))]
         objective.apply(int(r), int(trades.ins[i]), int(trades.outs[j]), float(trades.change[r, i, j]))
         assert abs(objective.cost() - season_cost(objective.seats, costs)) < 1e-6
+
+
+def test_the_season_floor_bounds_every_seating_and_ends_the_descent_when_reached():
+    """No seating costs less than season_floor (random rooms, earlier meetings and recency); a first night
+    without repeats costs exactly the floor, and the descent then takes no step."""
+    rng = np.random.default_rng(5)
+    for _ in range(50):
+        n, rounds = int(rng.integers(6, 14)), int(rng.integers(1, 5))
+        counts = np.triu(rng.integers(0, 4, (n, n)), 1)
+        recency = np.triu(rng.random((n, n)), 1)
+        costs = Costs.of_room(n, met_before=counts + counts.T, recency=recency + recency.T)
+        seats = np.full((rounds, (n + 3) // 4, 4), EMPTY)
+        for r in range(rounds):
+            order = rng.permutation(n)
+            for t in range(seats.shape[1]):
+                seats[r, t, : len(order[4 * t : 4 * t + 4])] = order[4 * t : 4 * t + 4]
+        assert season_floor(seats, costs) <= season_cost(seats, costs) + 1e-6
+    costs = Costs.of_room(16)
+    grid = np.arange(16).reshape(4, 4)
+    first = np.stack([grid, grid.T])  # rows, then columns: no pair twice
+    assert season_floor(first, costs) == season_cost(first, costs)
+    budget = Budget.of(1.0, repeatable=True)
+    assert (spread_out(first, costs, rng=np.random.default_rng(0), budget=budget, step_work=1 / 500) == first).all()
+    assert budget.left() == 1.0  # not one step charged
+    twice = np.stack([grid, grid[[1, 0, 2, 3]]])  # every pair of a row meets twice
+    assert season_floor(twice, costs) < season_cost(twice, costs)
 
 
 def test_a_half_life_must_be_positive():

@@ -152,13 +152,13 @@ class Costs:
         """(gain, loss): what one more meeting, and one fewer, of each pair costs the season (diagonal 0)."""
         c = self.met_before + met
         here = self.season_shape(c)
-        gain = self.season_shape(c + 1) - here + self._season_linear
-        loss = self.season_shape(np.maximum(c - 1, 0)) - here - self._season_linear
+        gain = self.season_shape(c + 1) - here + self.season_step_cost
+        loss = self.season_shape(np.maximum(c - 1, 0)) - here - self.season_step_cost
         np.fill_diagonal(gain, 0)
         np.fill_diagonal(loss, 0)
         return gain, loss
 
     @cached_property
-    def _season_linear(self) -> np.ndarray:
+    def season_step_cost(self) -> np.ndarray:
         """What a meeting costs besides the shape: twice the recency, and APART_COST for a keep-apart pair."""
         return (0.0 if self.recency is None else 2 * self.recency) + APART_COST * self.apart_pairs

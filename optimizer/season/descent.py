@@ -41,6 +41,8 @@ TENURE = (8, 16)  # a player moved in a round stays put there for 8 to 15 steps
 # 2 s (some 640), so it restarts only when stuck. Measured on three leagues x two half-lives
 # (benchmarks/results/season_engine): 200 let one pair reach 5 meetings where 4 was reached.
 STALL_STEPS = 1000
+# A seating within this share of `season_floor` is taken as reaching it (the two sums round apart).
+FLOOR_TOLERANCE = 1e-9
 
 
 def season_cost(seats: Seats, costs: Costs) -> float:
@@ -50,9 +52,27 @@ def season_cost(seats: Seats, costs: Costs) -> float:
 
 def spread_out(seats: Seats, costs: Costs, *, rng: np.random.Generator, budget: Budget, step_work: float) -> Seats:
     """The seating of least season cost found before `budget` is spent, each step charged `step_work`
-    seconds of work (so that a repeatable run repeats exactly)."""
+    seconds of work (so that a repeatable run repeats exactly), or as soon as one costs `season_floor`."""
     walk = Walk(TENURE, STALL_STEPS, 1 / step_work)
-    return tabu_walk(_Season(seats, costs), walk, budget, rng, target=-np.inf)
+    floor = season_floor(seats, costs)
+    target = floor + FLOOR_TOLERANCE * max(1.0, abs(floor))
+    return tabu_walk(_Season(seats, costs), walk, budget, rng, target=target)
+
+
+def season_floor(seats: Seats, costs: Costs) -> float:
+    """No seating with the tables of `seats` costs less: the season cost with no meeting tonight, plus the
+    M cheapest steps over all pairs, M the pair-meetings the tables make. A pair's k-th meeting tonight
+    costs F(c + k) - F(c + k - 1) + 2b (c its earlier count), rising with k as F is convex, so the M
+    cheapest steps take each pair's first ones: this is the least cost of M meetings spread over the
+    pairs however they like, the tables' shape relaxed. It is reached on a first night without repeats
+    (every pair at 0, each meeting 1), where the descent then has nothing to do."""
+    rounds, n = len(seats), costs.player_count
+    upper = np.triu_indices(n, 1)
+    c = (costs.met_before[upper] + np.arange(rounds + 1)[:, None]).astype(float)  # [k, pair]: c + k
+    steps = np.diff(costs.season_shape(c), axis=0) + costs.season_step_cost[upper]
+    pair_meetings = int(meetings(seats, n)[upper].sum())
+    cheapest = np.partition(steps.ravel(), pair_meetings - 1)[:pair_meetings] if pair_meetings else steps[:0]
+    return season_cost(seats[:0], costs) + float(cheapest.sum())
 
 
 class _Season:
