@@ -23,8 +23,7 @@ DESCENT_SHARE = 0.8
 # A repeatable run counts steps (about 1400 a second at 34 players on this project's loaded 2-core machine),
 # each charged as 1 / this of a second of work.
 DESCENT_STEPS_PER_SECOND = 500
-# A step weighs every swap of every round (rounds x players x players): past this many players the plan's
-# seating stays.
+# A step weighs every swap of a round (players x players): past this many players the plan's seating stays.
 DESCENT_MAX_PLAYERS = 400
 
 
