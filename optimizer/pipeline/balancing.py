@@ -38,7 +38,9 @@ def balance(run: Run, starts: Starts, rng: np.random.Generator) -> None:
     steps = Steps.of(run, rng)
     # The regrouping for table numbers draws from a generator of its own: the stages before it draw as they did.
     regroup_rng = rng.spawn(1)[0]
-    if starts.as_built is not None:  # first, so that it draws as it did before the rounds were chosen
+    # The day as built first, so that it draws as it did before the rounds were chosen; only where the finish
+    # also leaves the chosen day its quick steps (the round choice kept it theirs alone).
+    if starts.as_built is not None and steps.finish.afford(2 * quick_steps(run, starts.as_built.seats)):
         plain = steps.number(steps.order(starts.as_built.seats), share=run.config.as_built_share)
         steps.offer(steps.letters(plain), starts.as_built.made.then(BALANCED))
     seats = best.seats
@@ -192,6 +194,13 @@ def _regroup_for_tables(run: Run, steps: Steps, seats: Seats, rng: np.random.Gen
     )  # fmt: skip
     if regrouped is not seats and not np.array_equal(regrouped, seats):  # else its letters were offered already
         steps.offer(steps.letters(regrouped), run.best.made)
+
+
+def quick_steps(run: Run, seats: Seats, checks: int = 1) -> float:
+    """The quick steps' time for a day of these seats: the numbering's least, its lettering and `checks`
+    checks (the work of checking its seats in a repeatable run, as the last check took on the wall clock)."""
+    check = check_work(seats) if run.repeatable else run.incumbent.check_seconds
+    return run.config.numbering_seconds + letters_work(seats) + checks * check
 
 
 def numbered(run: Run, seats: Seats) -> bool:
