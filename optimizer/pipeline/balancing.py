@@ -26,7 +26,7 @@ from optimizer.pipeline.stages import Starts
 from optimizer.pipeline.state import FINISH_SECONDS, QUICK_CHECK_SECONDS, STOPPED_FINISH_SECONDS, check_work
 from optimizer.requests import pinned, turn_exempt
 from optimizer.search.costs import Costs
-from optimizer.seats import EMPTY, Seats
+from optimizer.seats import EMPTY, Seats, repeats
 
 
 def balance(run: Run, starts: Starts, rng: np.random.Generator) -> None:
@@ -38,12 +38,15 @@ def balance(run: Run, starts: Starts, rng: np.random.Generator) -> None:
     steps = Steps.of(run, rng)
     # The regrouping for table numbers draws from a generator of its own: the stages before it draw as they did.
     regroup_rng = rng.spawn(1)[0]
-    if starts.as_built is not None:  # first, so that it draws as it did before the rounds were chosen
+    # The day as built first, so that it draws as it did before the rounds were chosen; only where the finish
+    # also leaves the chosen day its quick steps (the round choice kept it theirs alone).
+    if starts.as_built is not None and steps.finish.afford(2 * quick_steps(run, starts.as_built.seats)):
         plain = steps.number(steps.order(starts.as_built.seats), share=run.config.as_built_share)
         steps.offer(steps.letters(plain), starts.as_built.made.then(BALANCED))
     seats = best.seats
-    if steps.regroup:
-        seats = polish(seats, rng, steps.costs, budget=polish_budget(run))
+    if steps.regroup:  # within what leaves the quick steps their work
+        quick = order_work(seats, len(run.event.players)) + run.config.numbering_seconds + steps.reserve(seats)
+        seats = polish(seats, rng, steps.costs, budget=steps.kept_for(polish_budget(run), quick))
     seats = steps.number(steps.order(seats))
     if not run.incumbent.has_time_to_check(seats, steps.within):
         return  # the seat letters would not be checked in time (at the room limits)
@@ -120,13 +123,32 @@ class Steps:
         return cls(run, rng, finish, interrupted, late, regroup, costs, pinned(event), kicks, three_handed)
 
     def order(self, seats: Seats) -> Seats:
-        history = self.run.history
-        if not self.fits(order_work(seats, len(self.run.event.players))):
+        """The order of rounds; its local search within what leaves the numbering's least and the seat
+        letters their work (`reserve`). A day without repeats (and no round before it) keeps its order."""
+        history, player_count = self.run.history, len(self.run.event.players)
+        if history.previous is None and repeats(seats, player_count) == 0:
+            return seats  # no pair meets twice: no order has a back-to-back rematch (and the turns are kept)
+        if not self.fits(order_work(seats, player_count)):
             return seats
+        budget = self.kept_for(self.finish, self.run.config.numbering_seconds + self.reserve(seats))
         return order_rounds(
-            seats, previous=history.previous, player_count=len(self.run.event.players),
-            exempt=turn_exempt(self.run.event), burdens_so_far=history.burdens_before, budget=self.finish,
+            seats, previous=history.previous, player_count=player_count, exempt=turn_exempt(self.run.event),
+            burdens_so_far=history.burdens_before, budget=budget,
         )  # fmt: skip
+
+    def reserve(self, seats: Seats) -> float:
+        """What a step before the seat letters leaves them: their lettering, config.letters_checks checks
+        (counted on the seats in a repeatable run, as the last check took on the wall clock) and, where
+        tables of three, config.letters_share of the time left for the exact letters."""
+        run, config = self.run, self.run.config
+        check = check_work(seats) if self.finish.repeatable else run.incumbent.check_seconds
+        left = self.finish.left()
+        return letters_work(seats) + config.letters_checks * check + self.three_handed * config.letters_share * left
+
+    def kept_for(self, budget: Budget, work: float) -> Budget:
+        """`budget` ending where `work` is left of the finish (never before now): a step's budget that
+        leaves the steps after it their work."""
+        return budget.within(max(0.0, self.finish.left() - work))
 
     def number(self, seats: Seats, kicks: int | None = None, share: float = 1.0) -> Seats:
         """The table numbering (optimizer.balance.balance_table_numbers) for `share` of the time left but the
@@ -137,9 +159,7 @@ class Steps:
         if not numbered(run, seats):
             return seats
         left = self.finish.left()
-        check = check_work(seats) if self.finish.repeatable else run.incumbent.check_seconds
-        reserve = letters_work(seats) + config.letters_checks * check + self.three_handed * config.letters_share * left
-        budget = self.finish.within(share * (left - reserve), at_least=config.numbering_seconds)
+        budget = self.finish.within(share * (left - self.reserve(seats)), at_least=config.numbering_seconds)
         return balance_table_numbers(
             seats, self.pinned, run.history.visits_before, len(run.event.players), rng=self.rng,
             kicks=self.kicks if kicks is None else kicks, budget=budget,
@@ -167,11 +187,20 @@ def _regroup_for_tables(run: Run, steps: Steps, seats: Seats, rng: np.random.Gen
     search's end decides."""
     assert run.best is not None
     kicks = min(steps.kicks, run.config.kicks_between_regrouping)
-    seats = regroup_for_tables(
+    budget = steps.kept_for(polish_budget(run, window=True), steps.reserve(seats))
+    regrouped = regroup_for_tables(
         seats, rng, lambda day: steps.number(day, kicks=kicks), steps.costs, visits_so_far=run.history.visits_before,
-        budget=polish_budget(run, window=True),
+        budget=budget,
     )  # fmt: skip
-    steps.offer(steps.letters(seats), run.best.made)
+    if regrouped is not seats and not np.array_equal(regrouped, seats):  # else its letters were offered already
+        steps.offer(steps.letters(regrouped), run.best.made)
+
+
+def quick_steps(run: Run, seats: Seats, checks: int = 1) -> float:
+    """The quick steps' time for a day of these seats: the numbering's least, its lettering and `checks`
+    checks (the work of checking its seats in a repeatable run, as the last check took on the wall clock)."""
+    check = check_work(seats) if run.repeatable else run.incumbent.check_seconds
+    return run.config.numbering_seconds + letters_work(seats) + checks * check
 
 
 def numbered(run: Run, seats: Seats) -> bool:

@@ -18,7 +18,7 @@ from optimizer.constructions import frontier_rounds, instant_seating, longest_de
 from optimizer.constructions.greedy import greedy_seating
 from optimizer.constructions.odd_rooms import odd_room_seating
 from optimizer.constructions.stayers import place_stayers
-from optimizer.pipeline.balancing import numbered
+from optimizer.pipeline.balancing import numbered, quick_steps
 from optimizer.pipeline.provenance import EXTENDED, Method, rounds_chosen
 from optimizer.pipeline.run import Run
 from optimizer.pipeline.stages import Start, Starts
@@ -63,7 +63,9 @@ def _rounds_for_tables(run: Run, found: Start, rng: np.random.Generator) -> tupl
     share = (
         run.config.round_choice_share_at_bound if raced and run.bound.repeats == 0 else run.config.round_choice_share
     )
-    chosen, seats = rounds_for_tables(longest.seats, rounds, rng.spawn(1)[0], budget=run.search.share(share))
+    budget = run.search.share(share)  # within what leaves the chosen day its check, numbering, letters and check
+    budget = budget.within(max(0.0, run.budget.left() - quick_steps(run, longest.seats[:rounds], checks=2)))
+    chosen, seats = rounds_for_tables(longest.seats, rounds, rng.spawn(1)[0], budget=budget)
     if chosen == list(range(rounds)):
         return found, None
     as_built = Start(place_stayers(found.seats, run.event), found.made)
