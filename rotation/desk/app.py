@@ -110,10 +110,12 @@ def _lifespan(desk: Desk, db_path: str | Path, lock: DeskLock):
         try:
             yield
             keeper.stop()
-            for run_id in desk.planner.shutdown():
-                message = "the desk was stopped while this plan ran; nothing was kept"
-                desk.store.close_run(run_id, RunStatus.INTERRUPTED, message)
+            with desk.checked_out() as store:
+                for run_id in desk.planner.shutdown():
+                    message = "the desk was stopped while this plan ran; nothing was kept"
+                    store.close_run(run_id, RunStatus.INTERRUPTED, message)
         finally:
+            desk.close()
             lock.release()
 
     return lifespan

@@ -1,6 +1,11 @@
 """What a route of the desk is given: the desk's shared state, the store, the planner, the templates,
 and the CSRF check every form passes (FastAPI dependencies, so no route has to remember them).
 
+A route takes the store as `StoreDep` and the planner as `PlannerDep`: the store is a connection to the
+desk's file of the request's own, taken from the desk's idle ones and given back when the request is done
+(one request uses it at a time, on whichever thread runs it; `Desk.checked_out`). The dependency is a
+coroutine, so it costs no hop to a worker thread; `app.dependency_overrides` can replace either.
+
 Every router of pages is made by `pages_router`, whose dependency checks the form's CSRF token on
 every request that may change something: a form route cannot be written without it.
 """
@@ -10,7 +15,8 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Generic, TypeVar, get_args
@@ -22,6 +28,7 @@ from fastapi import Path as InPath
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, ConfigDict, ValidationInfo, field_validator
+from starlette.concurrency import run_in_threadpool
 
 from models import Schedule
 from optimizer.words import counted
@@ -58,7 +65,9 @@ class Kept(Generic[T]):
 
 
 class Desk:
-    """What every request shares: the database file (a connection per thread), the planner, the guard."""
+    """What every request shares: the database file and its idle connections, the planner, the guard."""
+
+    IDLE = 16  # connections kept open for the next requests (more at once are opened, and closed after)
 
     def __init__(self, db_path: str, guard: Guard, planner: Planner, public_url: str = ""):
         self.db_path, self.guard, self.planner = db_path, guard, planner
@@ -66,6 +75,8 @@ class Desk:
         self.clock: Callable[[], float] = time.time  # the room's timer counts on this clock (a test sets its own)
         self.rendered: Kept[bytes | str] = Kept()  # pictures and printable pages
         self.schedules: Kept[Schedule] = Kept(8)  # parsed once, not on every phone's page
+        self._idle: list[Store] = []
+        self._lock = threading.Lock()
         self._local = threading.local()
 
     @property
@@ -73,21 +84,74 @@ class Desk:
         """Served on this machine only, with no address for phones: the players' page is out of their reach."""
         return not self.guard.exposed and not self.public_url
 
+    def take(self) -> Store | None:
+        """An idle connection to the file, the one given back last (its pages are the likeliest in its cache)."""
+        with self._lock:
+            return self._idle.pop() if self._idle else None
+
+    def give_back(self, store: Store) -> None:
+        """A connection its request is done with, kept for the next one (a transaction left open rolled back:
+        every change commits or rolls back in `Store.change`, so none is, unless a route was cut off)."""
+        store.rolled_back()
+        with self._lock:
+            if len(self._idle) < self.IDLE:
+                self._idle.append(store)
+                return
+        store.close()
+
+    @contextmanager
+    def checked_out(self) -> Iterator[Store]:
+        """A connection of this desk's own while the block runs (what is not a route: the error pages, shutdown)."""
+        store = self.take() or Store(self.db_path)
+        try:
+            yield store
+        finally:
+            self.give_back(store)
+
     @property
     def store(self) -> Store:
+        """The thread's own connection, for the routes not yet given `StoreDep` (gone once none is left)."""
         store = getattr(self._local, "store", None)
         if store is None:
             store = self._local.store = Store(self.db_path)
         return store
 
+    def close(self) -> None:
+        """The idle connections closed (those in use are closed when given back, past IDLE, or with the process)."""
+        with self._lock:
+            idle, self._idle = self._idle, []
+        for store in idle:
+            store.close()
+
 
 def desk_of(request: Request) -> Desk:
-    """The desk a route serves. A route reads its store here, in its own thread, not as a FastAPI dependency:
-    FastAPI resolves a plain function's dependencies on another thread of its pool than the route's, and the
-    store is a connection per thread, so two requests would share one connection and its transaction."""
+    """The desk a route serves: its guard, clock, address, copies kept (the store and planner are `StoreDep`
+    and `PlannerDep`)."""
     return request.app.state.desk
 
 
+async def request_store(request: Request) -> AsyncIterator[Store]:
+    """The request's own connection to the desk's file, given back when it is done. Not a thread's: FastAPI
+    may resolve a dependency on another thread than the route's, so the connection goes with the request
+    (sqlite3 allows it, `check_same_thread=False`: one request uses it at a time). A coroutine, so taking an
+    idle one costs no hop to a worker thread; a new one is opened in a worker thread (it reads the file)."""
+    desk = desk_of(request)
+    store = desk.take()
+    if store is None:
+        store = await run_in_threadpool(Store, desk.db_path)
+    try:
+        yield store
+    finally:
+        desk.give_back(store)
+
+
+async def desk_planner(request: Request) -> Planner:
+    """What starts and stops this desk's planning (rotation.desk.worker.WorkerPlanner, or a test's)."""
+    return desk_of(request).planner
+
+
+StoreDep = Annotated[Store, Depends(request_store)]
+PlannerDep = Annotated[Planner, Depends(desk_planner)]
 Text = Annotated[str, Form()]
 MAX_ID = 2**53  # ids and numbers in addresses: within SQLite's 64-bit integers and JSON's exact ones
 Id = Annotated[int, InPath(ge=0, le=MAX_ID)]

@@ -196,8 +196,11 @@ def install(app: FastAPI) -> None:
 def _event_menu(request: Request) -> dict:
     """On a refusal of an event's page (one not there before planning, say), the event's menu stays."""
     found = re.match(r"/events/(\d+)(/|$)", request.url.path)
+    if not found or len(found.group(1)) > 15:
+        return {}
     try:
-        event = desk_of(request).store.event(int(found.group(1))) if found and len(found.group(1)) <= 15 else None
+        with desk_of(request).checked_out() as store:  # its own: the route's may be given back already
+            event = store.event(int(found.group(1)))
     except UnreadableRecord:  # the refusal is about this very event: its page says so without the menu
         return {}
     if event is None:

@@ -45,6 +45,11 @@ class Connection:
     def close(self) -> None:
         self.db.close()
 
+    def rolled_back(self) -> None:
+        """A transaction left open rolled back (a connection handed on to another request starts with none)."""
+        if self.db.in_transaction:
+            self.db.execute("ROLLBACK")
+
     def quick_check(self) -> None:
         """PRAGMA quick_check (the integrity check less the index contents: seconds on a big file), or
         DamagedDatabase saying how to restore the latest backup."""
