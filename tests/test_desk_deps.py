@@ -9,8 +9,9 @@ import threading
 
 from fastapi.testclient import TestClient
 
-from desk_helpers import LOCAL
+from desk_helpers import LOCAL, names, seeded_event
 from rotation.desk.app import create_app
+from rotation.desk.core.settings import EventSettings
 from rotation.desk.deps import StoreDep
 
 AT_ONCE = 4
@@ -66,3 +67,33 @@ def test_a_transaction_left_open_is_rolled_back_when_the_connection_is_given_bac
             other.execute("ROLLBACK")
         finally:
             other.close()
+
+
+def test_a_route_takes_the_store_and_the_planner_a_test_gives(tmp_path):
+    """app.dependency_overrides reaches the desk's own routes: its events listed from another file, and a plan
+    of that file's event started by the test's planner, while the desk's file and planner see nothing."""
+    from rotation.desk.deps import desk_planner, request_store
+    from rotation.desk.storage import Store
+    from test_desk_layers import FakePlanner
+
+    other = tmp_path / "other.sqlite3"
+    event_id = seeded_event(other, EventSettings(title="Elsewhere", names=names(8), rounds=3))
+    planner, own = FakePlanner(), FakePlanner()
+    app = create_app(tmp_path / "desk.sqlite3", planner=own)
+
+    def other_store():
+        store = Store(other)
+        try:
+            yield store
+        finally:
+            store.close()
+
+    app.dependency_overrides[request_store] = other_store
+    app.dependency_overrides[desk_planner] = lambda: planner
+    with TestClient(app, base_url=LOCAL) as client:
+        assert [event["settings"]["title"] for event in client.get("/api/events").json()] == ["Elsewhere"]
+        run = client.post(f"/api/events/{event_id}/plan", json={}).json()
+        assert planner.started == [run["id"]] and own.started == []
+        assert "Elsewhere" in client.get(f"/events/{event_id}").text
+        app.dependency_overrides.clear()
+        assert client.get("/api/events").json() == []

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Query
 from pydantic import BaseModel, Field
 
 from models import Bound, Metrics, Moves, PlayerChange, Reseat, Schedule
 from models.text import Name
 from rotation.desk.core.errors import DeskError
 from rotation.desk.core.settings import EventSettings
-from rotation.desk.deps import Id, JsonIn, QueryId, desk_of
+from rotation.desk.deps import Id, JsonIn, PlannerDep, QueryId, StoreDep
 from rotation.desk.events import changes, runs, service
-from rotation.desk.storage import RunRow, VersionRow
+from rotation.desk.storage import RunRow, Store, VersionRow
 
 api = APIRouter(prefix="/api", tags=["desk"])
 
@@ -184,34 +184,33 @@ def proposal_out(version: VersionRow, current: int | None) -> ProposalOut:
     )
 
 
-def event_out(request: Request, event_id: Id) -> EventOut:
-    desk = desk_of(request)
-    event = service.load_event(desk.store, event_id)
-    version = service.current_version(desk.store, event)
-    runs = desk.store.runs(event_id)
+def event_out(store: Store, event_id: Id) -> EventOut:
+    event = service.load_event(store, event_id)
+    version = service.current_version(store, event)
+    runs = store.runs(event_id)
     return EventOut(
         id=event.id,
         settings=event.settings,
         settings_version=service.settings_tag(event.settings),
         current_version=None if version is None else version_out(version, event.current_version),
         runs=[run_out(run) for run in runs],
-        proposals=[proposal_out(p, event.current_version) for p in changes.proposals(desk.store, event)],
+        proposals=[proposal_out(p, event.current_version) for p in changes.proposals(store, event)],
     )
 
 
 @api.get("/events")
-def list_events(request: Request) -> list[EventOut]:
-    return [event_out(request, event.id) for event in desk_of(request).store.events()]
+def list_events(store: StoreDep) -> list[EventOut]:
+    return [event_out(store, event.id) for event in store.events()]
 
 
 @api.post("/events", status_code=201)
-def create_event(request: Request, settings: EventSettings) -> EventOut:
-    return event_out(request, service.create_event(desk_of(request).store, settings))
+def create_event(store: StoreDep, settings: EventSettings) -> EventOut:
+    return event_out(store, service.create_event(store, settings))
 
 
 @api.get("/events/{event_id:int}")  # digits only, so /events/import is not an event (405, not 422)
-def get_event(request: Request, event_id: Id) -> EventOut:
-    return event_out(request, event_id)
+def get_event(store: StoreDep, event_id: Id) -> EventOut:
+    return event_out(store, event_id)
 
 
 BaseSettings = Annotated[
@@ -228,28 +227,28 @@ BaseSettings = Annotated[
 
 @api.put("/events/{event_id:int}")
 def update_event(
-    request: Request, event_id: Id, settings: EventSettings, base_settings: BaseSettings = None
+    store: StoreDep, event_id: Id, settings: EventSettings, base_settings: BaseSettings = None
 ) -> EventOut:
-    service.update_event(desk_of(request).store, event_id, settings, base_settings)
-    return event_out(request, event_id)
+    service.update_event(store, event_id, settings, base_settings)
+    return event_out(store, event_id)
 
 
 @api.post("/events/{event_id}/plan", status_code=202)
-def plan(request: Request, event_id: Id, include_released: bool = False, body: BaseIn | None = None) -> RunOut:
+def plan(
+    store: StoreDep, planner: PlannerDep, event_id: Id, include_released: bool = False, body: BaseIn | None = None
+) -> RunOut:
     """Plan the whole day; once a round is released, only with `include_released` (409 otherwise).
     base_version 0: the event had no schedule yet."""
-    desk = desk_of(request)
     base = body.base_version if body else None
-    run_id = runs.start_plan(desk.store, desk.planner, event_id, include_released, base)
-    return run_out(runs.load_run(desk.store, run_id))
+    run_id = runs.start_plan(store, planner, event_id, include_released, base)
+    return run_out(runs.load_run(store, run_id))
 
 
 @api.post("/events/{event_id}/replan", status_code=202)
-def replan(request: Request, event_id: Id, body: ReplanIn) -> RunOut:
-    desk = desk_of(request)
+def replan(store: StoreDep, planner: PlannerDep, event_id: Id, body: ReplanIn) -> RunOut:
     run_id = runs.start_replan(
-        desk.store,
-        desk.planner,
+        store,
+        planner,
         event_id,
         body.from_round,
         body.leave,
@@ -259,52 +258,45 @@ def replan(request: Request, event_id: Id, body: ReplanIn) -> RunOut:
         body.base_version,
         body.confirm,
     )
-    return run_out(runs.load_run(desk.store, run_id))
+    return run_out(runs.load_run(store, run_id))
 
 
 @api.get("/runs/{run_id}")
-def get_run(request: Request, run_id: Id) -> RunOut:
-    desk = desk_of(request)
-    return run_out(runs.load_run(desk.store, run_id))
+def get_run(store: StoreDep, run_id: Id) -> RunOut:
+    return run_out(runs.load_run(store, run_id))
 
 
 @api.post("/runs/{run_id}/stop")
-def stop(request: Request, run_id: Id) -> RunOut:
-    desk = desk_of(request)
-    return run_out(runs.stop_run(desk.store, desk.planner, run_id))
+def stop(store: StoreDep, planner: PlannerDep, run_id: Id) -> RunOut:
+    return run_out(runs.stop_run(store, planner, run_id))
 
 
 @api.post("/runs/{run_id}/again", status_code=202)
-def again(request: Request, run_id: Id) -> RunOut:
-    desk = desk_of(request)
-    new_run = runs.run_again(desk.store, desk.planner, run_id)
-    return run_out(runs.load_run(desk.store, new_run))
+def again(store: StoreDep, planner: PlannerDep, run_id: Id) -> RunOut:
+    new_run = runs.run_again(store, planner, run_id)
+    return run_out(runs.load_run(store, new_run))
 
 
 @api.post("/events/{event_id}/played")
-def played(request: Request, event_id: Id, body: PlayedIn) -> VersionOut:
-    store = desk_of(request).store
-    return _version(request, event_id, changes.mark_played(store, event_id, body.rounds, body.base_version))
+def played(store: StoreDep, event_id: Id, body: PlayedIn) -> VersionOut:
+    return _version(store, event_id, changes.mark_played(store, event_id, body.rounds, body.base_version))
 
 
 @api.post("/events/{event_id}/swap")
-def swap(request: Request, event_id: Id, body: SwapIn) -> VersionOut:
-    store = desk_of(request).store
+def swap(store: StoreDep, event_id: Id, body: SwapIn) -> VersionOut:
     swapped = changes.swap(store, event_id, body.round, body.first, body.second, body.confirm, body.base_version)
-    return _version(request, event_id, swapped)
+    return _version(store, event_id, swapped)
 
 
 @api.post("/events/{event_id}/move")
-def move(request: Request, event_id: Id, body: MoveIn) -> VersionOut:
-    store = desk_of(request).store
+def move(store: StoreDep, event_id: Id, body: MoveIn) -> VersionOut:
     moved = changes.move(store, event_id, body.round, body.player, body.table, body.confirm, body.base_version)
-    return _version(request, event_id, moved)
+    return _version(store, event_id, moved)
 
 
 @api.post("/events/{event_id}/rename")
-def rename(request: Request, event_id: Id, body: RenameIn) -> RenamedOut:
+def rename(store: StoreDep, event_id: Id, body: RenameIn) -> RenamedOut:
     """Correct a player's spelling everywhere: settings, a new version of the schedule, cards, the room."""
-    store = desk_of(request).store
     _, name = changes.rename(store, event_id, body.old, body.new, body.base_version)
     event = service.load_event(store, event_id)
     version = service.current_version(store, event)
@@ -312,45 +304,42 @@ def rename(request: Request, event_id: Id, body: RenameIn) -> RenamedOut:
 
 
 @api.post("/events/{event_id}/versions/{version_id}/accept")
-def accept(request: Request, event_id: Id, version_id: Id, body: BaseIn | None = None) -> VersionOut:
+def accept(store: StoreDep, event_id: Id, version_id: Id, body: BaseIn | None = None) -> VersionOut:
     """Make one of the last re-plan's proposals the current schedule."""
     base = body.base_version if body else None
-    return _version(request, event_id, changes.accept(desk_of(request).store, event_id, version_id, base))
+    return _version(store, event_id, changes.accept(store, event_id, version_id, base))
 
 
 @api.post("/events/{event_id}/undo")
-def undo(request: Request, event_id: Id, body: GoBackIn | None = None) -> VersionOut:
+def undo(store: StoreDep, event_id: Id, body: GoBackIn | None = None) -> VersionOut:
     body = body or GoBackIn()
-    return _version(request, event_id, changes.undo(desk_of(request).store, event_id, body.confirm, body.base_version))
+    return _version(store, event_id, changes.undo(store, event_id, body.confirm, body.base_version))
 
 
 @api.get("/events/{event_id}/versions")
-def versions(request: Request, event_id: Id) -> list[VersionOut]:
-    store = desk_of(request).store
+def versions(store: StoreDep, event_id: Id) -> list[VersionOut]:
     event = service.load_event(store, event_id)
     return [version_out(version, event.current_version) for version in store.versions(event_id)]
 
 
 @api.post("/events/{event_id}/versions/{version_id}/restore")
-def restore(request: Request, event_id: Id, version_id: Id, body: GoBackIn | None = None) -> VersionOut:
+def restore(store: StoreDep, event_id: Id, version_id: Id, body: GoBackIn | None = None) -> VersionOut:
     body = body or GoBackIn()
-    store = desk_of(request).store
-    return _version(request, event_id, changes.restore(store, event_id, version_id, body.confirm, body.base_version))
+    return _version(store, event_id, changes.restore(store, event_id, version_id, body.confirm, body.base_version))
 
 
 @api.get("/events/{event_id}/schedule")
-def schedule(request: Request, event_id: Id, version: QueryId = None) -> Schedule:
+def schedule(store: StoreDep, event_id: Id, version: QueryId = None) -> Schedule:
     """The current schedule (or one version of it), as the schedule file's JSON."""
-    return _chosen(request, event_id, version).schedule()
+    return _chosen(store, event_id, version).schedule()
 
 
 @api.get("/events/{event_id}/metrics")
-def metrics(request: Request, event_id: Id, version: QueryId = None) -> Metrics:
-    return _chosen(request, event_id, version).figures.metrics
+def metrics(store: StoreDep, event_id: Id, version: QueryId = None) -> Metrics:
+    return _chosen(store, event_id, version).figures.metrics
 
 
-def _chosen(request: Request, event_id: Id, version: int | None) -> VersionRow:
-    store = desk_of(request).store
+def _chosen(store: Store, event_id: Id, version: int | None) -> VersionRow:
     event = service.load_event(store, event_id)
     chosen = version if version is not None else event.current_version
     if chosen is None:
@@ -358,7 +347,6 @@ def _chosen(request: Request, event_id: Id, version: int | None) -> VersionRow:
     return service.load_version(store, event_id, chosen)
 
 
-def _version(request: Request, event_id: Id, version_id: Id) -> VersionOut:
-    store = desk_of(request).store
+def _version(store: Store, event_id: Id, version_id: Id) -> VersionOut:
     event = service.load_event(store, event_id)
     return version_out(service.load_version(store, event_id, version_id), event.current_version)

@@ -16,9 +16,21 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from models.event import normalise_name
 from optimizer.leaving import NameRefused, leaving
 from rotation.desk.core.errors import DayMoved, DeskError, FieldErrors, NotFound, Unconfirmed
-from rotation.desk.deps import BaseDep, FormNumber, Id, QueryId, Text, desk_of, form_number, page, pages_router
+from rotation.desk.core.planner import Planner
+from rotation.desk.deps import (
+    BaseDep,
+    FormNumber,
+    Id,
+    PlannerDep,
+    QueryId,
+    StoreDep,
+    Text,
+    form_number,
+    page,
+    pages_router,
+)
 from rotation.desk.events import changes, guards, runs, service, views
-from rotation.desk.storage import RunStatus, VersionRow
+from rotation.desk.storage import RunStatus, Store, VersionRow
 from rotation.files.output import SIT_OUT_WORDS
 from rotation.printing.typeface import widest_word_em
 
@@ -31,8 +43,8 @@ def back_to(event_id: Id, anchor: str = "") -> RedirectResponse:
 
 
 @router.get("/events/{event_id}", response_class=HTMLResponse)
-def event_page(request: Request, event_id: Id, version: QueryId = None):
-    return _event_page(request, event_id, version, kept=_cancelled(request))
+def event_page(request: Request, store: StoreDep, event_id: Id, version: QueryId = None):
+    return _event_page(request, store, event_id, version, kept=_cancelled(request))
 
 
 DAY_FORMS = ("played", "replan", "swap", "move")  # the day's forms whose typed boxes a Cancel carries back
@@ -71,6 +83,7 @@ def _moved(store, event_id: Id, base) -> list[str]:
 
 def _event_page(
     request: Request,
+    store: Store,
     event_id: Id,
     version_id: int | None = None,
     errors=None,
@@ -78,15 +91,14 @@ def _event_page(
     kept=None,
     moved=(),
 ):
-    desk = desk_of(request)
-    event = service.load_event(desk.store, event_id)
+    event = service.load_event(store, event_id)
     settings = event.settings
-    runs = desk.store.runs(event_id)
+    runs = store.runs(event_id)
     run = runs[0] if runs else None
-    current = service.current_version(desk.store, event)
-    shown = current if version_id is None else service.load_version(desk.store, event_id, version_id)
+    current = service.current_version(store, event)
+    shown = current if version_id is None else service.load_version(store, event_id, version_id)
     schedule = shown.schedule() if shown else None
-    proposals = [] if version_id is not None else changes.proposals(desk.store, event)
+    proposals = [] if version_id is not None else changes.proposals(store, event)
     return page(
         request,
         "event.html.j2",
@@ -97,10 +109,10 @@ def _event_page(
         settings=settings,
         run=run,
         running=run is not None and run.status is RunStatus.RUNNING,
-        run_repeats=_run_repeats(desk.store, run, current),
-        released=desk.store.released_rounds(event_id),
+        run_repeats=_run_repeats(store, run, current),
+        released=store.released_rounds(event_id),
         players_now=len(players_now(current) or settings.names),
-        released_changes=_released_changes(desk.store, event_id, current, proposals),
+        released_changes=_released_changes(store, event_id, current, proposals),
         version=shown,
         current=current,
         looking_back=shown is not None and current is not None and shown.id != current.id,
@@ -158,7 +170,9 @@ CONFIRM_WORDS = {  # (heading, button) of the page that asks before a change is 
 }
 
 
-def _day_action(request: Request, event_id: Id, field: str, action, fields: dict | None = None) -> Response:
+def _day_action(
+    request: Request, store: Store, event_id: Id, field: str, action, fields: dict | None = None
+) -> Response:
     """Run a change of the day; its refusal is shown beside the form it came from, with what was typed
     in it (`fields`; a change made from a day that has changed since: the day as it is now,
     DayMoved). A change that must be confirmed shows what it would do, with the same form to
@@ -167,7 +181,7 @@ def _day_action(request: Request, event_id: Id, field: str, action, fields: dict
         action()
     except Unconfirmed as asked:
         heading, button = CONFIRM_WORDS[asked.field or field]
-        settings = service.load_event(desk_of(request).store, event_id).settings
+        settings = service.load_event(store, event_id).settings
         return page(
             request,
             "confirm.html.j2",
@@ -184,52 +198,54 @@ def _day_action(request: Request, event_id: Id, field: str, action, fields: dict
         if isinstance(error, NotFound):
             raise
         kept = {"form": field, **(fields or {})}
-        moved = _moved(desk_of(request).store, event_id, kept.get("base")) if isinstance(error, DayMoved) else []
+        moved = _moved(store, event_id, kept.get("base")) if isinstance(error, DayMoved) else []
         errors = {error.field or field: str(error)}
-        return _event_page(request, event_id, errors=errors, status=error.status, kept=kept, moved=moved)
+        return _event_page(request, store, event_id, errors=errors, status=error.status, kept=kept, moved=moved)
     return back_to(event_id)
 
 
 @router.post("/events/{event_id}/plan")
-def plan(request: Request, event_id: Id, base: BaseDep, include_released: Text = ""):
-    desk = desk_of(request)
-
+def plan(
+    request: Request, store: StoreDep, planner: PlannerDep, event_id: Id, base: BaseDep, include_released: Text = ""
+):
     def start() -> None:
         try:
-            runs.start_plan(desk.store, desk.planner, event_id, bool(include_released), base)
+            runs.start_plan(store, planner, event_id, bool(include_released), base)
         except FieldErrors as error:
             raise DeskError(f"the settings need a change first: {error}", field="plan") from None
 
-    return _day_action(request, event_id, "plan", start)
+    return _day_action(request, store, event_id, "plan", start)
 
 
 @router.post("/events/{event_id}/runs/{run_id}/stop")
-def stop(request: Request, event_id: Id, run_id: Id):
-    return _run_action(request, event_id, run_id, runs.stop_run)
+def stop(request: Request, store: StoreDep, planner: PlannerDep, event_id: Id, run_id: Id):
+    return _run_action(request, store, planner, event_id, run_id, runs.stop_run)
 
 
 @router.post("/events/{event_id}/runs/{run_id}/again")
-def again(request: Request, event_id: Id, run_id: Id):
-    return _run_action(request, event_id, run_id, runs.run_again)
+def again(request: Request, store: StoreDep, planner: PlannerDep, event_id: Id, run_id: Id):
+    return _run_action(request, store, planner, event_id, run_id, runs.run_again)
 
 
-def _run_action(request: Request, event_id: Id, run_id: Id, action) -> Response:
+def _run_action(request: Request, store: Store, planner: Planner, event_id: Id, run_id: Id, action) -> Response:
     """Stop a run, or run it again: only a run of this event."""
-    desk = desk_of(request)
-    runs.load_run(desk.store, run_id, event_id)
-    return _day_action(request, event_id, "plan", lambda: action(desk.store, desk.planner, run_id))
+    runs.load_run(store, run_id, event_id)
+    return _day_action(request, store, event_id, "plan", lambda: action(store, planner, run_id))
 
 
 @router.post("/events/{event_id}/played")
-def played(request: Request, event_id: Id, rounds: FormNumber, base: BaseDep):
-    store = desk_of(request).store
+def played(request: Request, store: StoreDep, event_id: Id, rounds: FormNumber, base: BaseDep):
     typed = {"rounds": rounds, "base": "" if base is None else base}
-    return _day_action(request, event_id, "played", lambda: changes.mark_played(store, event_id, rounds, base), typed)
+    return _day_action(
+        request, store, event_id, "played", lambda: changes.mark_played(store, event_id, rounds, base), typed
+    )
 
 
 @router.post("/events/{event_id}/replan")
 def replan(
     request: Request,
+    store: StoreDep,
+    planner: PlannerDep,
     event_id: Id,
     from_round: FormNumber,
     leave: Text = "",
@@ -239,15 +255,14 @@ def replan(
     base: BaseDep = None,
     confirm: Text = "",
 ):
-    desk = desk_of(request)
     typed = {"from_round": from_round, "leave": leave, "arrive": arrive, "time_limit": f"{time_limit:g}"}
 
     def start() -> None:
         if not confirm:
-            _replan_asked(desk.store, event_id, from_round, leave.splitlines(), bool(include_released))
+            _replan_asked(store, event_id, from_round, leave.splitlines(), bool(include_released))
         runs.start_replan(
-            desk.store,
-            desk.planner,
+            store,
+            planner,
             event_id,
             from_round,
             leave.splitlines(),
@@ -259,7 +274,7 @@ def replan(
         )
 
     fields = {**typed, "include_released": include_released, "base": "" if base is None else base}
-    return _day_action(request, event_id, "replan", start, fields)
+    return _day_action(request, store, event_id, "replan", start, fields)
 
 
 def _replan_asked(store, event_id: Id, from_round: int, leave: list[str], include_released: bool) -> None:
@@ -313,6 +328,7 @@ def _ask_seated(seated: list[tuple[str, int]], from_round: int, released: set[in
 @router.post("/events/{event_id}/swap")
 def swap(
     request: Request,
+    store: StoreDep,
     event_id: Id,
     round: FormNumber,
     base: BaseDep,
@@ -320,9 +336,9 @@ def swap(
     second: Text = "",
     confirm: Text = "",
 ):
-    store = desk_of(request).store
     return _day_action(
         request,
+        store,
         event_id,
         "swap",
         lambda: changes.swap(store, event_id, round, first, second, bool(confirm), base),
@@ -333,6 +349,7 @@ def swap(
 @router.post("/events/{event_id}/move")
 def move(
     request: Request,
+    store: StoreDep,
     event_id: Id,
     round: FormNumber,
     base: BaseDep,
@@ -340,36 +357,36 @@ def move(
     table: Text = "",
     confirm: Text = "",
 ):
-    store = desk_of(request).store
-
     def record() -> None:
         if (number := form_number(table, 4)) is None:
             raise DeskError(f"{table.strip()!r} is not a table number", field="move", status=422)
         changes.move(store, event_id, round, player, number, bool(confirm), base)
 
     fields = {"round": round, "player": player, "table": table, "base": "" if base is None else base}
-    return _day_action(request, event_id, "move", record, fields)
+    return _day_action(request, store, event_id, "move", record, fields)
 
 
 @router.post("/events/{event_id}/versions/{version_id}/accept")
-def accept(request: Request, event_id: Id, version_id: Id, base: BaseDep):
-    store = desk_of(request).store
+def accept(request: Request, store: StoreDep, event_id: Id, version_id: Id, base: BaseDep):
     fields = {"base": "" if base is None else base}
-    return _day_action(request, event_id, "accept", lambda: changes.accept(store, event_id, version_id, base), fields)
+    return _day_action(
+        request, store, event_id, "accept", lambda: changes.accept(store, event_id, version_id, base), fields
+    )
 
 
 @router.post("/events/{event_id}/undo")
-def undo(request: Request, event_id: Id, base: BaseDep, confirm: Text = ""):
-    store = desk_of(request).store
+def undo(request: Request, store: StoreDep, event_id: Id, base: BaseDep, confirm: Text = ""):
     fields = {"base": "" if base is None else base}
-    return _day_action(request, event_id, "undo", lambda: changes.undo(store, event_id, bool(confirm), base), fields)
+    return _day_action(
+        request, store, event_id, "undo", lambda: changes.undo(store, event_id, bool(confirm), base), fields
+    )
 
 
 @router.post("/events/{event_id}/versions/{version_id}/restore")
-def restore(request: Request, event_id: Id, version_id: Id, base: BaseDep, confirm: Text = ""):
-    store = desk_of(request).store
+def restore(request: Request, store: StoreDep, event_id: Id, version_id: Id, base: BaseDep, confirm: Text = ""):
     return _day_action(
         request,
+        store,
         event_id,
         "restore",
         lambda: changes.restore(store, event_id, version_id, bool(confirm), base),

@@ -13,17 +13,16 @@ from models import Comparison
 from models.event import FixedRule
 from optimizer.constructions.fixed import rule_words
 from rotation.desk.core.settings import EventSettings
-from rotation.desk.deps import Id, QueryId, desk_of, page, pages_router, players_url
+from rotation.desk.deps import Id, QueryId, StoreDep, desk_of, page, pages_router, players_url
 from rotation.desk.events import planning, service, views
 from rotation.desk.room.service import room
-from rotation.desk.storage import FixedFigures, VersionRow
+from rotation.desk.storage import FixedFigures, Store, VersionRow
 from rotation.printing.pictures import meetings_svg
 
 router = pages_router()
 
 
-def _shown(request: Request, event_id: Id, version_id: int | None = None) -> tuple[EventSettings, VersionRow]:
-    store = desk_of(request).store
+def _shown(store: Store, event_id: Id, version_id: int | None = None) -> tuple[EventSettings, VersionRow]:
     event = service.load_event(store, event_id)
     chosen = version_id if version_id is not None else event.current_version
     if chosen is None:
@@ -32,8 +31,8 @@ def _shown(request: Request, event_id: Id, version_id: int | None = None) -> tup
 
 
 @router.get("/events/{event_id}/players/{player}", response_class=HTMLResponse)
-def player_page(request: Request, event_id: Id, player: Id, version: QueryId = None):
-    settings, shown = _shown(request, event_id, version)
+def player_page(request: Request, store: StoreDep, event_id: Id, player: Id, version: QueryId = None):
+    settings, shown = _shown(store, event_id, version)
     schedule = shown.schedule()
     if not 0 <= player < len(schedule.players):
         raise HTTPException(404, f"player {player} is not on this schedule")
@@ -52,8 +51,8 @@ def player_page(request: Request, event_id: Id, player: Id, version: QueryId = N
 
 
 @router.get("/events/{event_id}/compare", response_class=HTMLResponse)
-def compare_page(request: Request, event_id: Id):
-    settings, shown = _shown(request, event_id)
+def compare_page(request: Request, store: StoreDep, event_id: Id):
+    settings, shown = _shown(store, event_id)
     fixed = shown.figures.fixed or FixedFigures()
     variant = None
     if settings.fixed_rule is not FixedRule.MJMP:  # the event's own fixed rule, beside the baseline
@@ -72,15 +71,14 @@ def compare_page(request: Request, event_id: Id):
 
 
 @router.get("/events/{event_id}/meetings.svg")
-def meetings_picture(request: Request, event_id: Id, version: QueryId = None):
-    _, shown = _shown(request, event_id, version)
+def meetings_picture(request: Request, store: StoreDep, event_id: Id, version: QueryId = None):
+    _, shown = _shown(store, event_id, version)
     picture = desk_of(request).rendered.get(("meetings", shown.id), lambda: meetings_svg(shown.schedule()))
     return Response(picture, media_type="image/svg+xml")  # opened on its own, the desk's policy: no inline script
 
 
 @router.get("/events/{event_id}/history", response_class=HTMLResponse)
-def history_page(request: Request, event_id: Id):
-    store = desk_of(request).store
+def history_page(request: Request, store: StoreDep, event_id: Id):
     event = service.load_event(store, event_id)
     return page(
         request,
@@ -94,10 +92,10 @@ def history_page(request: Request, event_id: Id):
 
 
 @router.get("/events/{event_id}/print-options", response_class=HTMLResponse)
-def print_options(request: Request, event_id: Id):
+def print_options(request: Request, store: StoreDep, event_id: Id):
     from rotation.printing.options import PARTS, parts_for
 
-    settings, shown = _shown(request, event_id)
+    settings, shown = _shown(store, event_id)
     schedule = shown.schedule()
     return page(
         request,
@@ -133,6 +131,7 @@ def _print_options(settings: EventSettings, parts=(), rounds=None, players_url: 
 @router.get("/events/{event_id}/print", response_class=HTMLResponse)
 def print_page(
     request: Request,
+    store: StoreDep,
     event_id: Id,
     parts: Annotated[list[str], Query()] = [],  # noqa: B006 (FastAPI copies query defaults)
     first: QueryId = None,
@@ -144,7 +143,7 @@ def print_page(
     from rotation.printing.options import PARTS, SORTS
     from rotation.printing.pages import render_page
 
-    settings, shown = _shown(request, event_id)
+    settings, shown = _shown(store, event_id)
     schedule = shown.schedule()
     unknown = [part for part in parts if part not in PARTS]
     total = len(schedule.rounds)
@@ -153,7 +152,7 @@ def print_page(
         raise HTTPException(
             422, f"choose parts from {', '.join(PARTS)}, rounds from 1 to {total}, an order from {', '.join(SORTS)}"
         )
-    url = players_url(request, room(desk_of(request).store, event_id).public_id)  # its QR code on the sheets
+    url = players_url(request, room(store, event_id).public_id)  # its QR code on the sheets
     options = _print_options(settings, parts, (low, high), url, sort_by)
 
     def make() -> str:
@@ -179,12 +178,12 @@ DOWNLOADS = {"schedule.json": "application/json", "schedule.csv": "text/csv", "s
 
 
 @router.get("/events/{event_id}/download/{what}")
-def download(request: Request, event_id: Id, what: str, excel: bool = False):
+def download(store: StoreDep, event_id: Id, what: str, excel: bool = False):
     from rotation.files.output import EXCEL_BOM, schedule_csv, schedule_csv_long, schedule_json, with_provenance
 
     if what not in DOWNLOADS:
         raise HTTPException(404, f"downloads are {', '.join(DOWNLOADS)}")
-    _, shown = _shown(request, event_id)
+    _, shown = _shown(store, event_id)
     schedule = shown.schedule()
     metrics = optimizer.check(schedule)
     bom = EXCEL_BOM if excel else ""

@@ -20,9 +20,10 @@ from rotation.desk.core.settings import (
     names_text,
     settings_from_form,
 )
-from rotation.desk.deps import TEMPLATES, BaseDep, Id, Text, desk_of, page, pages_router
+from rotation.desk.deps import TEMPLATES, BaseDep, Id, StoreDep, Text, page, pages_router
 from rotation.desk.events import changes, service
 from rotation.desk.events.pages import back_to, players_now
+from rotation.desk.storage import Store
 from rotation.files.inputs import BadInput, decoded
 
 router = pages_router()
@@ -30,8 +31,7 @@ TEMPLATES.env.globals["rule_numbers"] = rule_boxes.NUMBERS  # the settings form'
 
 
 @router.get("/", response_class=HTMLResponse)
-def index(request: Request):
-    store = desk_of(request).store
+def index(request: Request, store: StoreDep):
     events = [(event, event.settings) for event in store.events()]
     series = Counter(settings.series for _, settings in events if settings.series)
     return page(request, "index.html.j2", events=events, series=sorted(series.items(), key=lambda s: s[0].casefold()))
@@ -65,22 +65,21 @@ async def _form_fields(request: Request, names_file: UploadFile | None) -> dict[
 
 
 @router.post("/events", response_class=HTMLResponse)
-async def create_event(request: Request, names_file: Annotated[UploadFile | None, File()] = None):
-    return await _save_event(request, None, names_file)
+async def create_event(request: Request, store: StoreDep, names_file: Annotated[UploadFile | None, File()] = None):
+    return await _save_event(request, store, None, names_file)
 
 
 @router.get("/events/{event_id}/edit", response_class=HTMLResponse)
-def edit_event(request: Request, event_id: Id, renamed: str = "", to: str = ""):
+def edit_event(request: Request, store: StoreDep, event_id: Id, renamed: str = "", to: str = ""):
     note = f"{renamed} is now {to}, everywhere." if renamed and to else ""
-    return _settings_page(request, event_id, saved_note=note)
+    return _settings_page(request, store, event_id, saved_note=note)
 
 
 def _settings_page(
-    request: Request, event_id: Id, status: int = 200, typed: dict[str, str] | None = None, **context
+    request: Request, store: Store, event_id: Id, status: int = 200, typed: dict[str, str] | None = None, **context
 ) -> HTMLResponse:
     """The event's settings, its names as the players are now (once a schedule has them), a rename box;
     the form holds what was `typed` instead when a save was refused."""
-    store = desk_of(request).store
     event = service.load_event(store, event_id)
     form, now = _form_now(store, event)
     context.setdefault("errors", {})
@@ -99,7 +98,7 @@ def _settings_page(
     )
 
 
-def _form_now(store, event) -> tuple[dict[str, str], list[str]]:
+def _form_now(store: Store, event) -> tuple[dict[str, str], list[str]]:
     """The settings form as the page shows it now, and the players as they are now (once planned)."""
     form = form_from_settings(event.settings)
     now = players_now(service.current_version(store, event))
@@ -128,7 +127,7 @@ FIELD_WORDS = {  # the settings form's labels, for what was saved meanwhile (a r
 }
 
 
-def _stored_now(store, event_id: int, typed: dict[str, str]) -> list[tuple[str, str]]:
+def _stored_now(store: Store, event_id: int, typed: dict[str, str]) -> list[tuple[str, str]]:
     """The settings saved meanwhile where they differ from what was typed: (field, as stored now)."""
     form, _ = _form_now(store, service.load_event(store, event_id))
     differ = [key for key, value in form.items() if value.strip() != typed.get(key, "").replace("\r\n", "\n").strip()]
@@ -137,31 +136,31 @@ def _stored_now(store, event_id: int, typed: dict[str, str]) -> list[tuple[str, 
 
 
 @router.post("/events/{event_id}/rename", response_class=HTMLResponse)
-def rename(request: Request, event_id: Id, base: BaseDep, old: Text = "", new: Text = ""):
+def rename(request: Request, store: StoreDep, event_id: Id, base: BaseDep, old: Text = "", new: Text = ""):
     """A player's spelling corrected everywhere (changes.rename); back to the page the form was on. Refused
     (the day changed since the form was shown, say): the settings page as it is now, what was typed kept."""
-    store = desk_of(request).store
     try:
         was, now = changes.rename(store, event_id, old, new, base)
     except DeskError as error:
         if isinstance(error, NotFound):
             raise
         typed = {"old": old, "new": new}
-        return _settings_page(request, event_id, error.status, errors={"rename": str(error)}, rename_typed=typed)
+        return _settings_page(request, store, event_id, error.status, errors={"rename": str(error)}, rename_typed=typed)
     return RedirectResponse(f"/events/{event_id}/edit?{urlencode({'renamed': was, 'to': now})}", status_code=303)
 
 
 @router.post("/events/{event_id}/edit", response_class=HTMLResponse)
-async def save_event(request: Request, event_id: Id, names_file: Annotated[UploadFile | None, File()] = None):
-    return await _save_event(request, event_id, names_file)
+async def save_event(
+    request: Request, store: StoreDep, event_id: Id, names_file: Annotated[UploadFile | None, File()] = None
+):
+    return await _save_event(request, store, event_id, names_file)
 
 
-async def _save_event(request: Request, event_id: int | None, names_file: UploadFile | None):
+async def _save_event(request: Request, store: Store, event_id: int | None, names_file: UploadFile | None):
     fields: dict[str, str] = {}
     try:
         fields = await _form_fields(request, names_file)
         settings = settings_from_form(fields)
-        store = desk_of(request).store
         if event_id is None:
             event_id = service.create_event(store, settings)
         else:
@@ -173,7 +172,7 @@ async def _save_event(request: Request, event_id: int | None, names_file: Upload
                     "correct a spelling use Rename a player below; for someone who leaves or arrives, re-plan on "
                     "the Day page."
                 )
-                return _settings_page(request, event_id, saved_note=note)
+                return _settings_page(request, store, event_id, saved_note=note)
     except FieldErrors as error:
         base = fields.get("base_settings", "")
         return page(
@@ -181,8 +180,10 @@ async def _save_event(request: Request, event_id: int | None, names_file: Upload
         )
     except service.SettingsMoved as moved:
         assert event_id is not None
-        stored = _stored_now(desk_of(request).store, event_id, fields)
-        return _settings_page(request, event_id, 409, typed=fields, errors={"settings": str(moved)}, stored=stored)
+        stored = _stored_now(store, event_id, fields)
+        return _settings_page(
+            request, store, event_id, 409, typed=fields, errors={"settings": str(moved)}, stored=stored
+        )
     return back_to(event_id)
 
 
