@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 import sqlite3
-import threading
 
 import pytest
 from click.testing import CliRunner
@@ -271,8 +270,7 @@ def test_a_full_disk_says_so_and_keeps_what_was_typed(db, monkeypatch):
     with TestClient(create_app(db, planner=FakePlanner()), base_url=LOCAL) as client:
         token = token_of(client.get("/events/new").text)
         monkeypatch.setattr(Connection, "__init__", full)
-        client.app.state.desk._local = threading.local()  # every thread's next connection: on a full disk
-        client.app.state.desk.close()  # and every request's
+        client.app.state.desk.close()  # every request's next connection: on a full disk
         listed = [f"A player with a rather long name number {i:03d}" for i in range(100)]  # more than a page
         typed = "\n".join(listed) + "\nA name typed at the last minute"
         form = {"csrf": token, "names": typed, "rounds": "3", "time_limit": "5"}

@@ -77,7 +77,6 @@ class Desk:
         self.schedules: Kept[Schedule] = Kept(8)  # parsed once, not on every phone's page
         self._idle: list[Store] = []
         self._lock = threading.Lock()
-        self._local = threading.local()
 
     @property
     def local_only(self) -> bool:
@@ -92,7 +91,8 @@ class Desk:
     def give_back(self, store: Store) -> None:
         """A connection its request is done with, kept for the next one (a transaction left open rolled back:
         every change commits or rolls back in `Store.change`, so none is, unless a route was cut off)."""
-        store.rolled_back()
+        if not store.reset():
+            return
         with self._lock:
             if len(self._idle) < self.IDLE:
                 self._idle.append(store)
@@ -107,14 +107,6 @@ class Desk:
             yield store
         finally:
             self.give_back(store)
-
-    @property
-    def store(self) -> Store:
-        """The thread's own connection, for the routes not yet given `StoreDep` (gone once none is left)."""
-        store = getattr(self._local, "store", None)
-        if store is None:
-            store = self._local.store = Store(self.db_path)
-        return store
 
     def close(self) -> None:
         """The idle connections closed (those in use are closed when given back, past IDLE, or with the process)."""

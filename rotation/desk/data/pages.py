@@ -17,11 +17,11 @@ from starlette.concurrency import run_in_threadpool
 
 from rotation.desk.core.errors import DeskError, NotFound, Unconfirmed
 from rotation.desk.data import transfer
-from rotation.desk.deps import Id, JsonIn, Text, desk_of, page, pages_router
+from rotation.desk.deps import Id, JsonIn, StoreDep, Text, desk_of, page, pages_router
 from rotation.desk.events import service
 from rotation.desk.folders import log_file
 from rotation.desk.security import MAX_IMPORT_BYTES
-from rotation.desk.storage import backup
+from rotation.desk.storage import Store, backup
 
 router = pages_router()
 api = APIRouter(prefix="/api", tags=["data"])
@@ -67,10 +67,9 @@ def _back_up_now(request: Request, reason: str = "by-hand") -> Path:
     return made
 
 
-def _restore(request: Request, name: str, confirm: bool) -> None:
-    desk = desk_of(request)
+def _restore(request: Request, store: Store, name: str, confirm: bool) -> None:
     chosen = _named(request, name)
-    if desk.store.running():
+    if store.running():
         raise DeskError("a plan is running: stop it or wait for it before restoring", field="restore")
     if not confirm:
         lines = [
@@ -83,13 +82,12 @@ def _restore(request: Request, name: str, confirm: bool) -> None:
             field="restore-backup",
         )
     try:
-        backup.restore(chosen, desk.db_path)
+        backup.restore(chosen, desk_of(request).db_path)
     except backup.BackupError as error:
         raise DeskError(str(error), field="restore", status=422) from None
 
 
-def _delete(request: Request, event_id: Id, confirm: bool) -> None:
-    store = desk_of(request).store
+def _delete(request: Request, store: Store, event_id: Id, confirm: bool) -> None:
     event = service.load_event(store, event_id)
     if any(run.running for run in store.runs(event_id)):
         raise DeskError("a plan is running for this event; stop it first", field="delete")
@@ -144,21 +142,21 @@ def download_backup(request: Request) -> FileResponse:
 
 
 @api.post("/backups/{name}/restore")
-def restore_backup(request: Request, name: str, body: ConfirmIn) -> list[BackupOut]:
+def restore_backup(request: Request, store: StoreDep, name: str, body: ConfirmIn) -> list[BackupOut]:
     """The desk's data replaced by a backup (the present state backed up first); 409 unless confirmed."""
-    _restore(request, name, body.confirm)
+    _restore(request, store, name, body.confirm)
     return _backups(request)
 
 
 @api.get("/events/{event_id}/export")
-def export_event(request: Request, event_id: Id) -> Response:
+def export_event(store: StoreDep, event_id: Id) -> Response:
     """The event whole, as one file for another desk's import: written row by row from one read of the
     desk's file into a temporary file (in this worker thread), then sent from there and deleted, so an
     event of any size is never held whole and the pages and phones go on being answered."""
     handle = tempfile.NamedTemporaryFile(prefix="rotation-export-", suffix=".json", delete=False)
     try:
         with handle:
-            name = transfer.write_event(desk_of(request).store, event_id, handle)
+            name = transfer.write_event(store, event_id, handle)
     except BaseException:
         os.unlink(handle.name)
         raise
@@ -172,30 +170,29 @@ EXPORTED = {"required": True, "content": {"application/json": {"schema": {"type"
 
 
 @api.post("/events/import", status_code=201, openapi_extra={"requestBody": EXPORTED})
-async def import_event(request: Request, as_copy: bool = False) -> dict:
+async def import_event(request: Request, store: StoreDep, as_copy: bool = False) -> dict:
     """An exported event (the file's JSON as the body) as a new event of this desk; 409 naming the event
     when this desk has it already, unless `as_copy` (then a copy with a new public id)."""
-    return {"id": await _imported(request, await request.body(), as_copy)}
+    return {"id": await _imported(store, await request.body(), as_copy)}
 
 
-async def _imported(request: Request, data: bytes, copy: bool) -> int:
-    """The import checked and stored in a worker thread (its own connection): the pages and the phones
-    go on being answered while a big file is read."""
-    desk = desk_of(request)
-    return await run_in_threadpool(lambda: transfer.import_event(desk.store, data, copy))
+async def _imported(store: Store, data: bytes, copy: bool) -> int:
+    """The import checked and stored in a worker thread (with the request's connection): the pages and the
+    phones go on being answered while a big file is read."""
+    return await run_in_threadpool(lambda: transfer.import_event(store, data, copy))
 
 
 @api.post("/events/{event_id}/archive")
-def archive(request: Request, event_id: Id, body: ArchiveIn) -> dict:
-    service.load_event(desk_of(request).store, event_id)
-    desk_of(request).store.set_archived(event_id, body.archived)
+def archive(store: StoreDep, event_id: Id, body: ArchiveIn) -> dict:
+    service.load_event(store, event_id)
+    store.set_archived(event_id, body.archived)
     return {"id": event_id, "archived": body.archived}
 
 
 @api.delete("/events/{event_id:int}")  # not /events/import (events/api.py)
-def delete(request: Request, event_id: Id, confirm: bool = False) -> dict:
+def delete(request: Request, store: StoreDep, event_id: Id, confirm: bool = False) -> dict:
     """The event and all its data; 409 unless `confirm` (a backup of the desk is made first)."""
-    _delete(request, event_id, confirm)
+    _delete(request, store, event_id, confirm)
     return {"deleted": event_id}
 
 
@@ -229,32 +226,32 @@ def backup_form(request: Request):
 
 
 @router.post("/backups/{name}/restore")
-def restore_form(request: Request, name: str, confirm: Text = ""):
+def restore_form(request: Request, store: StoreDep, name: str, confirm: Text = ""):
     try:
-        _restore(request, name, bool(confirm))
+        _restore(request, store, name, bool(confirm))
     except Unconfirmed as asked:
         return _confirm(request, asked, "Restore this backup?", "Restore it", f"/backups/{name}/restore", "/backups")
     return RedirectResponse(f"/backups?done=Restored+{name}", status_code=303)
 
 
 @router.post("/events/import")
-async def import_form(request: Request, event_file: Annotated[UploadFile, File()], as_copy: Text = ""):
+async def import_form(store: StoreDep, event_file: Annotated[UploadFile, File()], as_copy: Text = ""):
     data = await event_file.read(MAX_IMPORT_BYTES + 1)
-    event_id = await _imported(request, data, bool(as_copy))
+    event_id = await _imported(store, data, bool(as_copy))
     return RedirectResponse(f"/events/{event_id}", status_code=303)
 
 
 @router.post("/events/{event_id}/archive")
-def archive_form(request: Request, event_id: Id, archived: Text = ""):
-    service.load_event(desk_of(request).store, event_id)
-    desk_of(request).store.set_archived(event_id, bool(archived))
+def archive_form(store: StoreDep, event_id: Id, archived: Text = ""):
+    service.load_event(store, event_id)
+    store.set_archived(event_id, bool(archived))
     return RedirectResponse("/", status_code=303)
 
 
 @router.post("/events/{event_id}/delete")
-def delete_form(request: Request, event_id: Id, confirm: Text = ""):
+def delete_form(request: Request, store: StoreDep, event_id: Id, confirm: Text = ""):
     try:
-        _delete(request, event_id, bool(confirm))
+        _delete(request, store, event_id, bool(confirm))
     except Unconfirmed as asked:
         back = f"/events/{event_id}/edit"
         return _confirm(

@@ -21,6 +21,7 @@ from rotation.desk.deps import (
     FormNumber,
     Id,
     JsonIn,
+    StoreDep,
     Text,
     desk_of,
     form_id,
@@ -32,6 +33,7 @@ from rotation.desk.events import guards, service, views
 from rotation.desk.room import service as room
 from rotation.desk.scores.service import screen_stamp
 from rotation.desk.scores.standings_pages import screen_context
+from rotation.desk.storage import Store
 from rotation.files.output import SIT_OUT_WORDS
 
 router = pages_router()
@@ -39,13 +41,12 @@ api = APIRouter(prefix="/api", tags=["room"])
 MATCHES = 12  # names listed at most for the letters typed
 
 
-def _seen(request: Request, event_id: Id):
+def _seen(request: Request, store: Store, event_id: Id):
     """The event's room, its current schedule (if any) and the changes to its released rounds."""
-    desk = desk_of(request)
-    event = service.load_event(desk.store, event_id)
-    seated = room.room(desk.store, event_id)
-    version = service.current_version(desk.store, event)
-    schedule = desk.schedules.get((version.id,), version.schedule) if version else None
+    event = service.load_event(store, event_id)
+    seated = room.room(store, event_id)
+    version = service.current_version(store, event)
+    schedule = desk_of(request).schedules.get((version.id,), version.schedule) if version else None
     changed = {
         number: guards.changed_tables(seating, schedule.rounds[number - 1])
         for number, seating in seated.released.items()
@@ -58,8 +59,8 @@ def _seen(request: Request, event_id: Id):
 
 
 @router.get("/events/{event_id}/room", response_class=HTMLResponse)
-def room_page(request: Request, event_id: Id, errors=None, status: int = 200):
-    event, seated, version, schedule, changed = _seen(request, event_id)
+def room_page(request: Request, store: StoreDep, event_id: Id, errors=None, status: int = 200):
+    event, seated, version, schedule, changed = _seen(request, store, event_id)
     return page(
         request,
         "room.html.j2",
@@ -86,31 +87,34 @@ def _next_session(settings, last: int, total: int) -> tuple[int, int, int] | Non
     return room.session_of(last + 1, settings.session_rounds, total)
 
 
-def _room_action(request: Request, event_id: Id, action) -> Response:
+def _room_action(request: Request, store: Store, event_id: Id, action) -> Response:
     try:
-        action(desk_of(request))
+        action()
     except DeskError as error:
         if isinstance(error, NotFound):
             raise
-        return room_page(request, event_id, errors={error.field or "release": str(error)}, status=error.status)
+        return room_page(request, store, event_id, errors={error.field or "release": str(error)}, status=error.status)
     return RedirectResponse(f"/events/{event_id}/room", status_code=303)
 
 
 @router.post("/events/{event_id}/release")
-def release(request: Request, event_id: Id, round: FormNumber):
-    return _room_action(request, event_id, lambda d: room.release(d.store, event_id, round, d.clock()))
+def release(request: Request, store: StoreDep, event_id: Id, round: FormNumber):
+    clock = desk_of(request).clock
+    return _room_action(request, store, event_id, lambda: room.release(store, event_id, round, clock()))
 
 
 @router.post("/events/{event_id}/release/session")
-def release_session(request: Request, event_id: Id, session: Text = ""):
-    named = form_id(session)
-    return _room_action(request, event_id, lambda d: room.release_session(d.store, event_id, d.clock(), named))
+def release_session(request: Request, store: StoreDep, event_id: Id, session: Text = ""):
+    named, clock = form_id(session), desk_of(request).clock
+    return _room_action(request, store, event_id, lambda: room.release_session(store, event_id, clock(), named))
 
 
-def _asked(request: Request, event_id: Id, heading: str, note: str, button: str, fields: dict) -> Response:
+def _asked(
+    request: Request, store: Store, event_id: Id, heading: str, note: str, button: str, fields: dict
+) -> Response:
     """The page that asks before an action the room would notice and nobody can redo by a click
     (confirm.html.j2, as the day's changes ask): the same post again, confirmed, or back."""
-    settings = service.load_event(desk_of(request).store, event_id).settings
+    settings = service.load_event(store, event_id).settings
     return page(
         request,
         "confirm.html.j2",
@@ -126,49 +130,59 @@ def _asked(request: Request, event_id: Id, heading: str, note: str, button: str,
 
 
 @router.post("/events/{event_id}/release/withdraw")
-def withdraw(request: Request, event_id: Id, round: Text = "", confirm: Text = ""):
-    asked = form_id(round) or room.room(desk_of(request).store, event_id).last
+def withdraw(request: Request, store: StoreDep, event_id: Id, round: Text = "", confirm: Text = ""):
+    asked = form_id(round) or room.room(store, event_id).last
     if asked and not confirm:  # the round is checked when confirmed: it must still be the latest released
         note = f"The projector and the players' phones stop showing round {asked} until it is released again."
         fields = {"round": round}
-        return _asked(request, event_id, f"Take round {asked} back?", note, f"Take round {asked} back", fields)
-    return _room_action(request, event_id, lambda d: room.withdraw(d.store, event_id, form_id(round)))
+        return _asked(request, store, event_id, f"Take round {asked} back?", note, f"Take round {asked} back", fields)
+    return _room_action(request, store, event_id, lambda: room.withdraw(store, event_id, form_id(round)))
 
 
 @router.post("/events/{event_id}/timer")
-def timer(request: Request, event_id: Id, action: Text = "", minutes: Annotated[float, Form()] = 5, confirm: Text = ""):
+def timer(
+    request: Request,
+    store: StoreDep,
+    event_id: Id,
+    action: Text = "",
+    minutes: Annotated[float, Form()] = 5,
+    confirm: Text = "",
+):
+    now = desk_of(request).clock
     if action == "reset" and not confirm:
-        desk = desk_of(request)
-        clock = room.room(desk.store, event_id).timer
-        left = max(0.0, clock.remaining(desk.clock()))
+        clock = room.room(store, event_id).timer
+        left = max(0.0, clock.remaining(now()))
         note = (
             f"The round's timer goes back to {clock.minutes:g}:00 and stands still; "
             f"the {int(left // 60)}:{int(left % 60):02d} it has left now is forgotten."
         )
-        return _asked(request, event_id, "Reset the round's timer?", note, "Reset the timer", {"action": "reset"})
-    return _room_action(request, event_id, lambda d: room.timer(d.store, event_id, action, d.clock(), minutes))
+        return _asked(
+            request, store, event_id, "Reset the round's timer?", note, "Reset the timer", {"action": "reset"}
+        )
+    return _room_action(request, store, event_id, lambda: room.timer(store, event_id, action, now(), minutes))
 
 
 @router.post("/events/{event_id}/room")
 def room_settings(
     request: Request,
+    store: StoreDep,
     event_id: Id,
     minutes: Annotated[float, Form()],
     pace: Annotated[float, Form()],
 ):
-    return _room_action(request, event_id, lambda d: room.set_room(d.store, event_id, minutes, pace))
+    return _room_action(request, store, event_id, lambda: room.set_room(store, event_id, minutes, pace))
 
 
 # ---- the projector (a director's page, on the laptop driving it) -------------------------------
 
 
 @router.get("/e/{event_id}/screen", response_class=HTMLResponse)
-def screen(request: Request, event_id: Id):
+def screen(request: Request, store: StoreDep, event_id: Id):
     from rotation.printing.lookup import lookup_entries
     from rotation.printing.pages import qr_svg
     from rotation.printing.typeface import longest_em, widest_word_em, width_em
 
-    event, seated, version, schedule, changed = _seen(request, event_id)
+    event, seated, version, schedule, changed = _seen(request, store, event_id)
     shown = room.showing(seated, version.played, len(schedule.rounds)) if version and schedule else 0
     url = players_url(request, seated.public_id)
     return page(
@@ -191,16 +205,15 @@ def screen(request: Request, event_id: Id):
         piece_em=longest_em,
         # a card's longest name on one line, in em: a wide card lists its names two a row when they fit
         line_em=lambda seats: max((width_em(seat.name) for seat in seats), default=0.0),
-        **screen_context(request, event_id),  # the standings, when the director shows them
+        **screen_context(store, event_id),  # the standings, when the director shows them
     )
 
 
 @router.get("/e/{event_id}/screen/state.json")
-def screen_state(request: Request, event_id: Id) -> dict:
-
-    seated = room.room(desk_of(request).store, event_id)
+def screen_state(request: Request, store: StoreDep, event_id: Id) -> dict:
+    seated = room.room(store, event_id)
     state = {"stamp": seated.stamp, "pace": seated.pace, "timer": seated.timer.state(desk_of(request).clock())}
-    return {**state, "standings": screen_stamp(desk_of(request).store, event_id)}
+    return {**state, "standings": screen_stamp(store, event_id)}
 
 
 # ---- the players' phones (public: no key, read only, released rounds only) ---------------------
@@ -213,20 +226,20 @@ def favicon() -> FileResponse:
     return FileResponse(HERE / "static" / "favicon.svg", media_type="image/svg+xml")
 
 
-def _public(request: Request, public_id: str) -> int:
-    event_id = desk_of(request).store.event_of(public_id)
+def _public(store: Store, public_id: str) -> int:
+    event_id = store.event_of(public_id)
     if event_id is None:
         raise HTTPException(404, "no such page")
     return event_id
 
 
 @router.get("/e/{public_id}/me", response_class=HTMLResponse)
-def phone(request: Request, public_id: str, q: str = "", player: str = ""):
-    stored = room.stored_id(desk_of(request).store, public_id)
+def phone(request: Request, store: StoreDep, public_id: str, q: str = "", player: str = ""):
+    stored = room.stored_id(store, public_id)
     if stored is not None and stored != public_id:  # typed in capitals, or with an O for a 0
         query = f"?{request.url.query}" if request.url.query else ""
         return RedirectResponse(f"/e/{stored}/me{query}", status_code=307)
-    event, seated, version, schedule, _ = _seen(request, _public(request, public_id))
+    event, seated, version, schedule, _ = _seen(request, store, _public(store, public_id))
     players = schedule.players if schedule else ()
     typed = loose_key(q)
     matches = [name for name in players if len(typed) >= 2 and typed in loose_key(name)] if q else []
@@ -270,10 +283,10 @@ def _place_changed(seated: room.Room, schedule: Schedule | None, number: int, na
 
 
 @router.get("/e/{public_id}/me/state.json")
-async def phone_state(request: Request, public_id: str) -> dict:
+async def phone_state(store: StoreDep, public_id: str) -> dict:
     """What a phone polls: the stamp changes when a round is released or the schedule changes.
     Answered on the event loop, not in the thread pool: one indexed query costs less than the hand-off."""
-    stamp = desk_of(request).store.public_stamp(public_id)
+    stamp = store.public_stamp(public_id)
     if stamp is None:
         raise HTTPException(404, "no such page")
     return {"stamp": stamp}
@@ -306,8 +319,8 @@ class RoomIn(JsonIn):  # the bounds in the schema too, so a request it allows is
     pace: float = Field(ge=room.PACE[0], le=room.PACE[1], description="Seconds a projector page stays up.")
 
 
-def room_out(request: Request, event_id: Id) -> RoomOut:
-    _, seated, _, _, changed = _seen(request, event_id)
+def room_out(request: Request, store: Store, event_id: Id) -> RoomOut:
+    _, seated, _, _, changed = _seen(request, store, event_id)
     timer_state = seated.timer.state(desk_of(request).clock())
     return RoomOut(
         public_id=seated.public_id,
@@ -319,21 +332,20 @@ def room_out(request: Request, event_id: Id) -> RoomOut:
 
 
 @api.get("/events/{event_id}/room")
-def get_room(request: Request, event_id: Id) -> RoomOut:
-    return room_out(request, event_id)
+def get_room(request: Request, store: StoreDep, event_id: Id) -> RoomOut:
+    return room_out(request, store, event_id)
 
 
 @api.put("/events/{event_id}/room")
-def put_room(request: Request, event_id: Id, body: RoomIn) -> RoomOut:
-    room.set_room(desk_of(request).store, event_id, body.minutes, body.pace)
-    return room_out(request, event_id)
+def put_room(request: Request, store: StoreDep, event_id: Id, body: RoomIn) -> RoomOut:
+    room.set_room(store, event_id, body.minutes, body.pace)
+    return room_out(request, store, event_id)
 
 
 @api.post("/events/{event_id}/release")
-def post_release(request: Request, event_id: Id, body: ReleaseIn) -> RoomOut:
-    desk = desk_of(request)
-    room.release(desk.store, event_id, body.round, desk.clock())
-    return room_out(request, event_id)
+def post_release(request: Request, store: StoreDep, event_id: Id, body: ReleaseIn) -> RoomOut:
+    room.release(store, event_id, body.round, desk_of(request).clock())
+    return room_out(request, store, event_id)
 
 
 class SessionIn(JsonIn):
@@ -343,11 +355,10 @@ class SessionIn(JsonIn):
 
 
 @api.post("/events/{event_id}/release/session")
-def post_release_session(request: Request, event_id: Id, body: SessionIn | None = None) -> RoomOut:
+def post_release_session(request: Request, store: StoreDep, event_id: Id, body: SessionIn | None = None) -> RoomOut:
     """The next session of a multi-session event goes to the room as a unit."""
-    desk = desk_of(request)
-    room.release_session(desk.store, event_id, desk.clock(), body.session if body else None)
-    return room_out(request, event_id)
+    room.release_session(store, event_id, desk_of(request).clock(), body.session if body else None)
+    return room_out(request, store, event_id)
 
 
 class WithdrawIn(JsonIn):
@@ -357,13 +368,12 @@ class WithdrawIn(JsonIn):
 
 
 @api.post("/events/{event_id}/release/withdraw")
-def post_withdraw(request: Request, event_id: Id, body: WithdrawIn | None = None) -> RoomOut:
-    room.withdraw(desk_of(request).store, event_id, body.round if body else None)
-    return room_out(request, event_id)
+def post_withdraw(request: Request, store: StoreDep, event_id: Id, body: WithdrawIn | None = None) -> RoomOut:
+    room.withdraw(store, event_id, body.round if body else None)
+    return room_out(request, store, event_id)
 
 
 @api.post("/events/{event_id}/timer")
-def post_timer(request: Request, event_id: Id, body: TimerIn) -> RoomOut:
-    desk = desk_of(request)
-    room.timer(desk.store, event_id, body.action, desk.clock(), body.minutes)
-    return room_out(request, event_id)
+def post_timer(request: Request, store: StoreDep, event_id: Id, body: TimerIn) -> RoomOut:
+    room.timer(store, event_id, body.action, desk_of(request).clock(), body.minutes)
+    return room_out(request, store, event_id)

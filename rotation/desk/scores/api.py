@@ -5,16 +5,17 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field, StrictInt
 
 from models.scores import Card, Standings
 from models.text import Name
 from rotation import scoring
-from rotation.desk.deps import Id, JsonIn, QueryId, desk_of
+from rotation.desk.deps import Id, JsonIn, QueryId, StoreDep
 from rotation.desk.scores import service as scores
 from rotation.desk.series import service as series
+from rotation.desk.storage import Store
 from rotation.printing.standings_pages import footnotes
 
 api = APIRouter(prefix="/api", tags=["scores"])
@@ -127,9 +128,9 @@ def round_out(cards: scores.RoundCards) -> RoundOut:
 
 
 @api.get("/events/{event_id}/cards")
-def get_cards(request: Request, event_id: Id, round: QueryId = None) -> list[RoundOut]:
+def get_cards(store: StoreDep, event_id: Id, round: QueryId = None) -> list[RoundOut]:
     """Every round's cards (or one round's): in, missing, or to enter again."""
-    day = scores.day_scores(desk_of(request).store, event_id)
+    day = scores.day_scores(store, event_id)
     chosen = day.rounds if round is None else (scores.round_cards(day, round),)
     return [round_out(cards) for cards in chosen]
 
@@ -141,9 +142,8 @@ def get_cards(request: Request, event_id: Id, round: QueryId = None) -> list[Rou
         422: {"description": "The card does not fit the table: `problems` names each box and why."},
     },
 )
-def post_card(request: Request, event_id: Id, body: CardIn) -> EnteredOut:
+def post_card(store: StoreDep, event_id: Id, body: CardIn) -> EnteredOut:
     """Enter a table's card, or correct it (the old one is kept in its history)."""
-    store = desk_of(request).store
     return _entered(
         store,
         event_id,
@@ -160,9 +160,8 @@ def post_card(request: Request, event_id: Id, body: CardIn) -> EnteredOut:
         422: {"description": "A game cannot have happened: `problems` names each game's box and why."},
     },
 )
-def post_games(request: Request, event_id: Id, body: GamesIn) -> EnteredOut:
+def post_games(store: StoreDep, event_id: Id, body: GamesIn) -> EnteredOut:
     """Enter a table's round as game results, scored by the event's rules (a correction keeps the old card)."""
-    store = desk_of(request).store
     results = {game.game: game.model_dump(exclude={"game"}) for game in body.games}
     return _entered(
         store,
@@ -173,7 +172,7 @@ def post_games(request: Request, event_id: Id, body: GamesIn) -> EnteredOut:
     )
 
 
-def _entered(store, event_id: int, round_number: int, table_number: int, enter) -> EnteredOut:
+def _entered(store: Store, event_id: int, round_number: int, table_number: int, enter) -> EnteredOut:
     """The table after `enter` stored its card, a 422 answer naming each wrong box, or a 409 with the table
     as it is now (the card was made from an entry no longer the newest)."""
     try:
@@ -190,22 +189,21 @@ def _entered(store, event_id: int, round_number: int, table_number: int, enter) 
 
 
 @api.get("/events/{event_id}/cards/{round_number}/{table_number}/history")
-def get_history(request: Request, event_id: Id, round_number: Id, table_number: Id) -> list[EntryOut]:
+def get_history(store: StoreDep, event_id: Id, round_number: Id, table_number: Id) -> list[EntryOut]:
     """Every entry of a table's card, newest first: the newest counts, the others are corrected."""
-    day = scores.day_scores(desk_of(request).store, event_id)
+    day = scores.day_scores(store, event_id)
     return [entry_out(entry) for entry in reversed(scores.table_cards(day, round_number, table_number).entries)]
 
 
 @api.get("/events/{event_id}/standings")
-def get_standings(request: Request, event_id: Id, after: QueryId = None) -> StandingsOut:
+def get_standings(store: StoreDep, event_id: Id, after: QueryId = None) -> StandingsOut:
     """The standings after round `after` (default: the last round whose every table's card is in)."""
-    table = scores.standings_of(scores.day_scores(desk_of(request).store, event_id), after)
+    table = scores.standings_of(scores.day_scores(store, event_id), after)
     return StandingsOut(standings=table, footnotes=footnotes(table))
 
 
 @api.put("/events/{event_id}/screen/standings")
-def put_screen(request: Request, event_id: Id, body: ScreenIn) -> ScreenIn:
-    store = desk_of(request).store
+def put_screen(store: StoreDep, event_id: Id, body: ScreenIn) -> ScreenIn:
     if body.show and body.series:
         series.show_series(store, event_id, body.top)
     else:

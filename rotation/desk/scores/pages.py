@@ -14,9 +14,10 @@ from models.rules import SIT_OUT_RULE, Rules
 from models.scores import Card
 from rotation import scoring
 from rotation.desk.core.errors import DeskError, NotFound
-from rotation.desk.deps import BaseDep, Id, QueryId, desk_of, form_id, form_number, local_time, page, pages_router
+from rotation.desk.deps import BaseDep, Id, QueryId, StoreDep, form_id, form_number, local_time, page, pages_router
 from rotation.desk.events import changes, service
 from rotation.desk.scores import service as scores
+from rotation.desk.storage import Store
 from rotation.files.gamesheet import RESULT_COLUMNS, game_cells
 from rotation.files.output import SIT_OUT_WORDS
 from rotation.printing.typeface import widest_word_em
@@ -215,29 +216,28 @@ def _game_rows(
     return tuple(rows)
 
 
-def day_scores(request: Request, event_id: Id) -> scores.DayScores:
-    return scores.day_scores(desk_of(request).store, event_id)
-
-
 # ---- a round's cards -----------------------------------------------------------------------------
 
 
 @router.get("/events/{event_id}/scores")
-def scores_start(request: Request, event_id: Id):
+def scores_start(store: StoreDep, event_id: Id):
     """The round to enter now: the first played round with a card missing, else the last played one."""
-    day = day_scores(request, event_id)
+    day = scores.day_scores(store, event_id)
     waiting = [r.number for r in day.rounds if r.played and r.missing]
     number = waiting[0] if waiting else max(1, day.played)
     return RedirectResponse(f"/events/{event_id}/scores/{number}", status_code=303)
 
 
 @router.get("/events/{event_id}/scores/{round_number}", response_class=HTMLResponse)
-def round_page(request: Request, event_id: Id, round_number: Id, saved: QueryId = None, unchanged: bool = False):
-    return _round_page(request, event_id, round_number, saved=saved, unchanged=unchanged)
+def round_page(
+    request: Request, store: StoreDep, event_id: Id, round_number: Id, saved: QueryId = None, unchanged: bool = False
+):
+    return _round_page(request, store, event_id, round_number, saved=saved, unchanged=unchanged)
 
 
 def _round_page(
     request: Request,
+    store: Store,
     event_id: Id,
     round_number: Id,
     *,
@@ -249,9 +249,9 @@ def _round_page(
     errors: dict[str, str] | None = None,
     status: int = 200,
 ) -> HTMLResponse:
-    day = day_scores(request, event_id)
+    day = scores.day_scores(store, event_id)
     this = scores.round_cards(day, round_number)
-    settings = service.load_event(desk_of(request).store, event_id).settings
+    settings = service.load_event(store, event_id).settings
     sit_outs = day.schedule.rounds[round_number - 1].sit_outs
     return page(
         request,
@@ -293,27 +293,27 @@ def _typed(
 
 
 @router.post("/events/{event_id}/scores/{round_number}/played")
-def mark_round_played(request: Request, event_id: Id, round_number: Id, base: BaseDep):
+def mark_round_played(request: Request, store: StoreDep, event_id: Id, round_number: Id, base: BaseDep):
     """Mark rounds up to this one as played (changes.mark_played), from the round's score page."""
     try:
-        changes.mark_played(desk_of(request).store, event_id, round_number, base)
+        changes.mark_played(store, event_id, round_number, base)
     except DeskError as error:
         if isinstance(error, NotFound):
             raise
-        return _round_page(request, event_id, round_number, errors={"played": str(error)}, status=error.status)
+        return _round_page(request, store, event_id, round_number, errors={"played": str(error)}, status=error.status)
     return RedirectResponse(f"/events/{event_id}/scores/{round_number}", status_code=303)
 
 
 @router.post("/events/{event_id}/scores/{round_number}/{table_number}")
-async def enter_card(request: Request, event_id: Id, round_number: Id, table_number: Id):
+async def enter_card(request: Request, store: StoreDep, event_id: Id, round_number: Id, table_number: Id):
     """A table's card from its form: game results `game-G-COLUMN` (winner, value, how, ...) for game G,
     or points: `name-S` (the seat's player, as the page showed them) and `points-S-G` for seat S and game G.
     Refused: every message beside its box, what was typed kept."""
-    day = day_scores(request, event_id)
+    day = scores.day_scores(store, event_id)
     scores.table_cards(day, round_number, table_number)  # a page to show it on
     form = await request.form()
     fields = {key: value for key, value in form.items() if isinstance(value, str)}
-    store, games = desk_of(request).store, range(1, day.rules.games_per_round + 1)
+    games = range(1, day.rules.games_per_round + 1)
     seats = sorted(
         {seat for key in fields if key.startswith("name-") and (seat := form_number(key[5:], 2)) is not None}
     )
@@ -332,7 +332,15 @@ async def enter_card(request: Request, event_id: Id, round_number: Id, table_num
         refused = {table_number: Refused(base_text, moved)}
         kept = {table_number: typed}
         return _round_page(
-            request, event_id, round_number, typed=kept, posted=posted, refused=refused, errors=errors, status=status
+            request,
+            store,
+            event_id,
+            round_number,
+            typed=kept,
+            posted=posted,
+            refused=refused,
+            errors=errors,
+            status=status,
         )
 
     if not any(box.strip() for boxes in typed.values() for box in boxes):
@@ -376,10 +384,10 @@ def _beside_boxes(table: int, names: dict[int, str], problems) -> dict[str, str]
 
 
 @router.get("/events/{event_id}/scores/{round_number}/{table_number}/history", response_class=HTMLResponse)
-def card_history(request: Request, event_id: Id, round_number: Id, table_number: Id):
-    day = day_scores(request, event_id)
+def card_history(request: Request, store: StoreDep, event_id: Id, round_number: Id, table_number: Id):
+    day = scores.day_scores(store, event_id)
     table = scores.table_cards(day, round_number, table_number)
-    settings = service.load_event(desk_of(request).store, event_id).settings
+    settings = service.load_event(store, event_id).settings
     return page(
         request,
         "card_history.html.j2",
@@ -395,9 +403,9 @@ def card_history(request: Request, event_id: Id, round_number: Id, table_number:
 
 
 @router.get("/events/{event_id}/rules", response_class=HTMLResponse)
-def rules_page(request: Request, event_id: Id):
+def rules_page(request: Request, store: StoreDep, event_id: Id):
     """The event's rule sheet, to print and pin up: the scoring lines, the three-handed and sit-out rules."""
-    settings = service.load_event(desk_of(request).store, event_id).settings
+    settings = service.load_event(store, event_id).settings
     rules = settings.rules
     sit_out = rules.sit_out or SIT_OUT_RULE[settings.sit_out_scoring]
     return page(request, "rules.html.j2", event_id=event_id, settings=settings, rules=rules, sit_out=sit_out)

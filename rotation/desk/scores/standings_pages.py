@@ -8,11 +8,11 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from models.scores import RoundMark, Standings
 from rotation.desk.core.errors import DeskError, NotFound
-from rotation.desk.deps import Id, QueryId, Text, desk_of, form_number, page, pages_router
+from rotation.desk.deps import Id, QueryId, StoreDep, Text, form_number, page, pages_router
 from rotation.desk.events import service
 from rotation.desk.scores import service as scores
-from rotation.desk.scores.pages import day_scores
 from rotation.desk.series import service as series
+from rotation.desk.storage import Store
 from rotation.files.gamesheet import games_csv
 from rotation.printing.season_standings_pages import (
     place,
@@ -40,15 +40,19 @@ router = pages_router()
 
 
 @router.get("/events/{event_id}/standings", response_class=HTMLResponse)
-def standings_page(request: Request, event_id: Id, after: QueryId = None):
-    return _standings_page(request, event_id, after)
+def standings_page(request: Request, store: StoreDep, event_id: Id, after: QueryId = None):
+    return _standings_page(request, store, event_id, after)
 
 
 def _standings_page(
-    request: Request, event_id: Id, after: QueryId = None, errors: dict[str, str] | None = None, status: int = 200
+    request: Request,
+    store: Store,
+    event_id: Id,
+    after: QueryId = None,
+    errors: dict[str, str] | None = None,
+    status: int = 200,
 ) -> HTMLResponse:
-    store = desk_of(request).store
-    day = day_scores(request, event_id)
+    day = scores.day_scores(store, event_id)
     settings = service.load_event(store, event_id).settings
     table = scores.standings_of(day, after) if day.complete else None
     return page(
@@ -70,7 +74,7 @@ def _standings_page(
     )
 
 
-def _series_rule(store, name: str) -> str:
+def _series_rule(store: Store, name: str) -> str:
     """The rule the event's series ranks by, in words ('' for an event of no series)."""
     if not name:
         return ""
@@ -112,9 +116,8 @@ def _screen_columns(table: Standings | None) -> tuple[list[str], list]:
 
 
 @router.post("/events/{event_id}/standings/screen")
-def screen_toggle(request: Request, event_id: Id, show: Text = "", top: Text = "", what: Text = ""):
+def screen_toggle(request: Request, store: StoreDep, event_id: Id, show: Text = "", top: Text = "", what: Text = ""):
     """The projector shows the night's standings, or with what=series the series', or the round's tables."""
-    store = desk_of(request).store
     try:
         places = form_number(top, 4)
         if top.strip() and places is None:
@@ -126,15 +129,15 @@ def screen_toggle(request: Request, event_id: Id, show: Text = "", top: Text = "
     except DeskError as error:
         if isinstance(error, NotFound):
             raise
-        return _standings_page(request, event_id, errors={"screen": str(error)}, status=error.status)
+        return _standings_page(request, store, event_id, errors={"screen": str(error)}, status=error.status)
     return RedirectResponse(f"/events/{event_id}/standings", status_code=303)
 
 
 @router.get("/events/{event_id}/standings/print", response_class=HTMLResponse)
-def standings_print(request: Request, event_id: Id, after: QueryId = None):
+def standings_print(store: StoreDep, event_id: Id, after: QueryId = None):
     """The printable page of `rotation scores --html`, with the event's title and date."""
-    settings = service.load_event(desk_of(request).store, event_id).settings
-    table = scores.standings_of(day_scores(request, event_id), after)
+    settings = service.load_event(store, event_id).settings
+    table = scores.standings_of(scores.day_scores(store, event_id), after)
     rules = settings.rules if settings.score_entry == "games" else None  # house rules are the director's
     return HTMLResponse(standings_html(table, settings.title, settings.date, rules))
 
@@ -148,12 +151,12 @@ STANDINGS_FILES = {
 
 
 @router.get("/events/{event_id}/standings/download/{what}")
-def standings_download(request: Request, event_id: Id, what: str, after: QueryId = None, excel: bool = False):
+def standings_download(store: StoreDep, event_id: Id, what: str, after: QueryId = None, excel: bool = False):
     from rotation.files.output import EXCEL_BOM
 
     if what not in STANDINGS_FILES:
         raise DeskError(f"downloads are {', '.join(STANDINGS_FILES)}", status=404)
-    day = day_scores(request, event_id)
+    day = scores.day_scores(store, event_id)
     table = scores.standings_of(day, after)
     counted = [card for card in day.counted if card.round <= table.after]
     render = {
@@ -170,10 +173,9 @@ def standings_download(request: Request, event_id: Id, what: str, after: QueryId
 # ---- the projector (rotation.desk.room.pages.screen) -------------------------------------------------
 
 
-def screen_context(request: Request, event_id: Id) -> dict:
+def screen_context(store: Store, event_id: Id) -> dict:
     """What the projector needs to show the standings instead of the round's tables (standings None: it
     shows the tables), and the stamp its poll compares."""
-    store = desk_of(request).store
     season = series.screen_season(store, event_id)
     if season is not None:
         # the general note, and the guests' line: a guest who looks for their name reads why it is not there

@@ -11,11 +11,11 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from pydantic import BaseModel, Field, ValidationError
 
 from rotation.desk.core.errors import FieldErrors
-from rotation.desk.deps import JsonIn, desk_of, form_id, page, pages_router
+from rotation.desk.deps import JsonIn, PlannerDep, StoreDep, form_id, page, pages_router
 from rotation.desk.numbers import form_number
 from rotation.desk.series import service as series
 from rotation.desk.series.service import StandingsChoice
-from rotation.desk.storage import RosterMember
+from rotation.desk.storage import RosterMember, Store
 from rotation.printing.season_standings_pages import (
     night_cells,
     place,
@@ -34,13 +34,14 @@ router = pages_router()
 api = APIRouter(prefix="/api")
 
 
-def _chosen(request: Request, name: str, choice: StandingsChoice) -> StandingsChoice:
+def _chosen(request: Request, store: Store, name: str, choice: StandingsChoice) -> StandingsChoice:
     """The query's rule when it names one, else the series' saved rule."""
-    return choice if "rule" in request.query_params else series.saved_choice(desk_of(request).store, name)
+    return choice if "rule" in request.query_params else series.saved_choice(store, name)
 
 
-def _series_page(request: Request, name: str, choice: StandingsChoice, errors=None, form=None, status: int = 200):
-    store = desk_of(request).store
+def _series_page(
+    request: Request, store: Store, name: str, choice: StandingsChoice, errors=None, form=None, status: int = 200
+):
     view = series.series_view(store, name)
     saved = series.saved_choice(store, name)
     standings, standings_error = None, ""
@@ -74,55 +75,54 @@ def _series_page(request: Request, name: str, choice: StandingsChoice, errors=No
 
 
 @router.post("/series/{name:path}/next", response_class=HTMLResponse)
-async def next_night(request: Request, name: str):
+async def next_night(request: Request, store: StoreDep, planner: PlannerDep, name: str):
     data = await request.form()
     present = [str(value) for value in data.getlist("present")]
     join = [str(value) for value in data.getlist("join")]
     guests, rounds_text = str(data.get("guests", "")), str(data.get("rounds", ""))
     form = {"present": present, "join": join, "guests": guests, "rounds": rounds_text}
-    desk = desk_of(request)
     base = form_id(str(data.get("base_night", "")))
     try:
         rounds = _rounds(rounds_text)
-        event_id = series.next_night(desk.store, desk.planner, name, present, guests, rounds, join, base)
+        event_id = series.next_night(store, planner, name, present, guests, rounds, join, base)
     except FieldErrors as error:
         return _series_page(
-            request, name, series.saved_choice(desk.store, name), errors=error.errors, form=form, status=422
+            request, store, name, series.saved_choice(store, name), errors=error.errors, form=form, status=422
         )
     except series.SeriesMoved as moved:  # the page as the series is now, what was ticked and typed kept
-        choice = series.saved_choice(desk.store, name)
-        return _series_page(request, name, choice, errors={"present": str(moved)}, form=form, status=409)
+        choice = series.saved_choice(store, name)
+        return _series_page(request, store, name, choice, errors={"present": str(moved)}, form=form, status=409)
     return RedirectResponse(f"/events/{event_id}", status_code=303)
 
 
 @router.post("/series/{name:path}/members", response_class=HTMLResponse)
-async def add_members(request: Request, name: str):
+async def add_members(request: Request, store: StoreDep, name: str):
     """New members on the series' roster, before they play (one per line, or a table with name and id)."""
     data = await request.form()
     text = str(data.get("members", ""))
-    store = desk_of(request).store
     try:
         series.add_members(store, name, series.members_from_text(text), str(data.get("base_roster", "")) or None)
     except FieldErrors as error:
         choice = series.saved_choice(store, name)
-        return _series_page(request, name, choice, errors=error.errors, form={"members": text}, status=422)
+        return _series_page(request, store, name, choice, errors=error.errors, form={"members": text}, status=422)
     except series.SeriesMoved as moved:  # the roster as it is now, the names typed kept in their box
         choice = series.saved_choice(store, name)
-        return _series_page(request, name, choice, errors={"members": str(moved)}, form={"members": text}, status=409)
+        return _series_page(
+            request, store, name, choice, errors={"members": str(moved)}, form={"members": text}, status=409
+        )
     return RedirectResponse(f"/series/{quote(name, safe='')}#members", status_code=303)
 
 
 @router.post("/series/{name:path}/guests", response_class=HTMLResponse)
-async def rank_guests(request: Request, name: str):
+async def rank_guests(request: Request, store: StoreDep, name: str):
     """Whether guests are ranked in the series' standings: the checkbox, there when ticked."""
     data = await request.form()
     ranked = data.get("guests_ranked") == "yes"
-    store = desk_of(request).store
     try:
         series.rank_guests(store, name, ranked, str(data.get("base_roster", "")) or None)
     except series.SeriesMoved as moved:  # the roster as it is now, the box as the director left it
         choice, form = series.saved_choice(store, name), {"guests_ranked": ranked}
-        return _series_page(request, name, choice, errors={"guests_ranked": str(moved)}, form=form, status=409)
+        return _series_page(request, store, name, choice, errors={"guests_ranked": str(moved)}, form=form, status=409)
     return RedirectResponse(f"/series/{quote(name, safe='')}#series-standings", status_code=303)
 
 
@@ -134,26 +134,29 @@ RULE_FIELDS = {  # the rule form's refusals, in the director's words
 
 
 @router.post("/series/{name:path}/rule", response_class=HTMLResponse)
-async def save_rule(request: Request, name: str):
+async def save_rule(request: Request, store: StoreDep, name: str):
     """The series' standings rule saved as its setting (the rule form's values)."""
     data = await request.form()
     fields = {key: str(data.get(key, "")).strip() for key in ("rule", "min_games", "best")}
-    store = desk_of(request).store
     wrong = [key for key in ("min_games", "best") if fields[key] and form_number(fields[key], 6) is None]
     if wrong:  # digits only: pydantic would read '1_0' and '3.0' as numbers
         message = RULE_FIELDS[wrong[0]].format(fields[wrong[0]])
-        return _series_page(request, name, series.saved_choice(store, name), errors={"rule": message}, status=422)
+        return _series_page(
+            request, store, name, series.saved_choice(store, name), errors={"rule": message}, status=422
+        )
     try:
         choice = StandingsChoice.model_validate({key: value for key, value in fields.items() if value})
         series.save_choice(store, name, choice, str(data.get("base_rule", "")) or None)
     except ValidationError as error:
         field = str(error.errors()[0]["loc"][0])
         message = RULE_FIELDS.get(field, "{!r} is not a rule").format(fields.get(field, ""))
-        return _series_page(request, name, series.saved_choice(store, name), errors={"rule": message}, status=422)
+        return _series_page(
+            request, store, name, series.saved_choice(store, name), errors={"rule": message}, status=422
+        )
     except FieldErrors as error:
-        return _series_page(request, name, choice, errors={"rule": error.errors["best"]}, status=422)
+        return _series_page(request, store, name, choice, errors={"rule": error.errors["best"]}, status=422)
     except series.SeriesMoved as moved:  # the rule saved meanwhile, shown with the one asked for
-        return _series_page(request, name, choice, errors={"rule": str(moved)}, status=409)
+        return _series_page(request, store, name, choice, errors={"rule": str(moved)}, status=409)
     return RedirectResponse(f"/series/{quote(name, safe='')}", status_code=303)
 
 
@@ -166,11 +169,13 @@ def _rounds(text: str) -> int | None:
 
 
 @router.get("/series/{name:path}/standings/{what}")
-def standings_file(request: Request, name: str, what: str, choice: Annotated[StandingsChoice, Query()]):
+def standings_file(
+    request: Request, store: StoreDep, name: str, what: str, choice: Annotated[StandingsChoice, Query()]
+):
     """The series' standings as a printable page (print), CSV or JSON (by the series' rule unless the query
     names one)."""
-    choice = _chosen(request, name, choice)
-    season = series.series_standings(desk_of(request).store, name, choice.rule, choice.min_games, choice.best).season
+    choice = _chosen(request, store, name, choice)
+    season = series.series_standings(store, name, choice.rule, choice.min_games, choice.best).season
     if season is None:
         return HTMLResponse("No night of the series has a complete round of cards yet.", status_code=404)
     if what == "print":
@@ -183,8 +188,8 @@ def standings_file(request: Request, name: str, what: str, choice: Annotated[Sta
 
 
 @router.get("/series/{name:path}", response_class=HTMLResponse)
-def series_page(request: Request, name: str, choice: Annotated[StandingsChoice, Query()]):
-    return _series_page(request, name, _chosen(request, name, choice))
+def series_page(request: Request, store: StoreDep, name: str, choice: Annotated[StandingsChoice, Query()]):
+    return _series_page(request, store, name, _chosen(request, store, name, choice))
 
 
 def _attachment(filename: str) -> dict[str, str]:
@@ -208,13 +213,10 @@ class NextNight(JsonIn):
 
 
 @api.post("/series/{name:path}/next")
-def next_night_json(request: Request, name: str, body: NextNight) -> JSONResponse:
+def next_night_json(store: StoreDep, planner: PlannerDep, name: str, body: NextNight) -> JSONResponse:
     """The next night of the series for tonight's attendance, its plan started against the series so far."""
-    desk = desk_of(request)
     guests = "\n".join(body.guests)
-    event_id = series.next_night(
-        desk.store, desk.planner, name, body.present, guests, body.rounds, body.join, body.base_night
-    )
+    event_id = series.next_night(store, planner, name, body.present, guests, body.rounds, body.join, body.base_night)
     return JSONResponse({"event": event_id, "url": f"/events/{event_id}"}, status_code=201)
 
 
@@ -231,10 +233,10 @@ class NewMembers(BaseModel):
 
 
 @api.post("/series/{name:path}/members")
-def add_members_json(request: Request, name: str, body: NewMembers) -> JSONResponse:
+def add_members_json(store: StoreDep, name: str, body: NewMembers) -> JSONResponse:
     """New members on the series' roster (a guest of an earlier night named here becomes a member)."""
-    series.add_members(desk_of(request).store, name, body.members, body.base_roster)
-    view = series.series_view(desk_of(request).store, name)
+    series.add_members(store, name, body.members, body.base_roster)
+    view = series.series_view(store, name)
     return JSONResponse({**_members_json(view), "roster_version": series.roster_tag(view.roster)}, status_code=201)
 
 
@@ -249,9 +251,9 @@ class GuestsOut(BaseModel):
 
 
 @api.put("/series/{name:path}/guests")
-def rank_guests_json(request: Request, name: str, body: GuestsRanked) -> GuestsOut:
-    series.rank_guests(desk_of(request).store, name, body.ranked, body.base_roster)
-    roster = series.series_view(desk_of(request).store, name).roster
+def rank_guests_json(store: StoreDep, name: str, body: GuestsRanked) -> GuestsOut:
+    series.rank_guests(store, name, body.ranked, body.base_roster)
+    roster = series.series_view(store, name).roster
     return GuestsOut(ranked=roster.guests_ranked, roster_version=series.roster_tag(roster))
 
 
@@ -271,32 +273,34 @@ BaseRule = Annotated[
 
 
 @api.put("/series/{name:path}/rule")
-def save_rule_json(request: Request, name: str, body: StandingsChoice, base_rule: BaseRule = None) -> RuleOut:
+def save_rule_json(store: StoreDep, name: str, body: StandingsChoice, base_rule: BaseRule = None) -> RuleOut:
     """The series' standings rule from now on: the series page, its files and the projector rank by it."""
-    series.save_choice(desk_of(request).store, name, body, base_rule)
+    series.save_choice(store, name, body, base_rule)
     return RuleOut(**body.model_dump(), rule_version=series.rule_tag(body))
 
 
 @api.get("/series/{name:path}/rule")
-def rule_json(request: Request, name: str) -> RuleOut:
-    series.series_view(desk_of(request).store, name)  # NotFound for a series with no night
-    saved = series.saved_choice(desk_of(request).store, name)
+def rule_json(store: StoreDep, name: str) -> RuleOut:
+    series.series_view(store, name)  # NotFound for a series with no night
+    saved = series.saved_choice(store, name)
     return RuleOut(**saved.model_dump(), rule_version=series.rule_tag(saved))
 
 
 @api.get("/series/{name:path}/standings")
-def standings_json(request: Request, name: str, choice: Annotated[StandingsChoice, Query()]) -> JSONResponse:
+def standings_json(
+    request: Request, store: StoreDep, name: str, choice: Annotated[StandingsChoice, Query()]
+) -> JSONResponse:
     """The series' standings (by the series' rule unless the query names one)."""
-    choice = _chosen(request, name, choice)
-    outcome = series.series_standings(desk_of(request).store, name, choice.rule, choice.min_games, choice.best)
+    choice = _chosen(request, store, name, choice)
+    outcome = series.series_standings(store, name, choice.rule, choice.min_games, choice.best)
     season = outcome.season.model_dump(mode="json") if outcome.season else None
     return JSONResponse({"season": season, "left_out": list(outcome.left_out)})
 
 
 @api.get("/series/{name:path}")
-def series_json(request: Request, name: str) -> JSONResponse:
+def series_json(store: StoreDep, name: str) -> JSONResponse:
     """The series' nights and every member's nights, opponents met and not yet met."""
-    view = series.series_view(desk_of(request).store, name)
+    view = series.series_view(store, name)
     return JSONResponse(
         {
             "name": view.name,

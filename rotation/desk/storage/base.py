@@ -45,10 +45,16 @@ class Connection:
     def close(self) -> None:
         self.db.close()
 
-    def rolled_back(self) -> None:
-        """A transaction left open rolled back (a connection handed on to another request starts with none)."""
-        if self.db.in_transaction:
-            self.db.execute("ROLLBACK")
+    def reset(self) -> bool:
+        """The connection as another request may take it: no transaction open (one left open, by a request
+        cut off mid-change, rolled back). False, and the connection closed, when not even that works."""
+        try:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+        except sqlite3.Error:
+            self.db.close()
+            return False
+        return True
 
     def quick_check(self) -> None:
         """PRAGMA quick_check (the integrity check less the index contents: seconds on a big file), or
