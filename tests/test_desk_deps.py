@@ -97,3 +97,18 @@ def test_a_route_takes_the_store_and_the_planner_a_test_gives(tmp_path):
         assert "Elsewhere" in client.get(f"/events/{event_id}").text
         app.dependency_overrides.clear()
         assert client.get("/api/events").json() == []
+
+
+def test_one_request_after_another_take_the_same_connection_a_head_too(tmp_path):
+    """Each answer gives its connection back (a HEAD's, answered as its GET, too): requests one after another
+    never open a second one."""
+    seen: list[int] = []
+
+    def probe(store: StoreDep) -> dict:
+        seen.append(id(store.db))
+        return {}
+
+    with TestClient(probed_app(tmp_path / "desk.sqlite3", probe), base_url=LOCAL) as client:
+        for method in ("GET", "HEAD", "GET", "HEAD", "GET"):
+            assert client.request(method, "/api/probe").status_code == 200
+    assert len(seen) == 5 and len(set(seen)) == 1

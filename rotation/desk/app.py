@@ -14,7 +14,7 @@ from fastapi.staticfiles import StaticFiles
 from rotation.desk import errors
 from rotation.desk.core.planner import Planner
 from rotation.desk.data import routes as data
-from rotation.desk.deps import HERE, Desk
+from rotation.desk.deps import HERE, Desk, GivesBack
 from rotation.desk.events import routes as events
 from rotation.desk.events import runs
 from rotation.desk.head import HeadAsGet
@@ -58,6 +58,7 @@ def create_app(
         responses=errors.REFUSALS,  # every refusal's shape, in the schema (and checked by the fuzzing)
     )
     app.state.desk = desk
+    app.add_middleware(GivesBack, desk=desk)  # innermost: the connections a request took, given back
     app.add_middleware(GuardMiddleware, guard=desk.guard)
     app.add_middleware(HeadAsGet)  # outermost: the guard and the routes see the GET it stands for
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
