@@ -31,14 +31,14 @@ def test_bare_rotation_shows_the_help_in_whole_lines(capsys):
 
 def test_the_help_lists_each_command_as_the_command_says_itself():
     """The list is written without importing the commands: here every command is imported and compared."""
-    import rotation.commands.cli  # noqa: F401  (registers the commands)
-
+    context = click.Context(cli, info_name="rotation")
+    for name in SUMMARIES:
+        assert cli.get_command(context, name) is not None, name
     assert sorted(cli.commands) == sorted(SUMMARIES)
     for name, command in cli.commands.items():
         assert click.Command(name, help=SUMMARIES[name]).get_short_help_str(10**6) == command.get_short_help_str(
             10**6
         ), name
-    context = click.Context(cli, info_name="rotation")
     ours, clicks = click.HelpFormatter(), click.HelpFormatter()
     cli.format_commands(context, ours)
     click.Group.format_commands(cli, context, clicks)
@@ -87,10 +87,12 @@ NO_MODEL = [
 @pytest.mark.parametrize("args", NO_MODEL)
 def test_a_run_that_builds_no_model_imports_no_cp_sat(args):
     """CP-SAT and the pandas it imports are half of the start-up: imported only where a model is built
-    (optimizer.budget, "Start-up")."""
+    (optimizer.budget, "Start-up"). Nor does a day's command import the other commands' libraries (the
+    desk, the printing), nor rich for a live line it does not show (the probe's stderr is a pipe)."""
     imported = modules_imported_by(*args)
     assert "optimizer.plan" in imported  # the probe saw the run
-    assert not {"ortools.sat.python.cp_model", "pandas"} & imported
+    assert not {"ortools.sat.python.cp_model", "pandas", "rotation.desk", "rotation.printing", "rich"} & imported
+    assert not {"fastapi", "starlette", "jinja2"} & {name.split(".")[0] for name in imported}
 
 
 @pytest.mark.subprocess
