@@ -1,7 +1,7 @@
 """Every command at the room limits: wall time and peak memory beside its time limit.
 
-`python -m benchmarks.limits [--out DIR] [--only "NAME;..."] [--rooms | --longer | --signals] [--python PATH]
-[--before TREE] [--timeout S] [--runs N] [--name NAME]` runs each command
+`python -m benchmarks.limits [--out DIR] [--only "NAME;..."] [--rooms | --longer | --signals | --startup]
+[--python PATH] [--before TREE] [--timeout S] [--runs N] [--name NAME]` runs each command
 as the director would (`rotation ...` in a fresh process, one at a time; `--python` another checkout's
 interpreter, for a before/after) and writes limits.md and limits.json: the wall time
 (start-up, search, check and writing), the run's own clock where the command reports one ("Planned in"),
@@ -17,7 +17,9 @@ wall clock), the cases in turn within each run, first on the machine as found an
 processes that it starts and ends: more time should never give a worse day, and a repeatable run the same
 day whatever the load. `--signals` sends SIGTERM and Ctrl-C (SIGINT) to plan and exists on the large rooms
 at 0.3 to 3 s after the start (in start-up, the construction of the starts, the first check, the search):
-each should end within a second of the signal (limits_signals.md). `--before TREE` runs each case with
+each should end within a second of the signal (limits_signals.md). `--startup` runs commands whose own work is
+a few milliseconds (`--help`, exists and plan on rooms the library answers, check of a small file), so that
+their CPU time is the program's start-up (limits_startup.md). `--before TREE` runs each case with
 that source tree first on the path (`git archive COMMIT | tar -x -C TREE`) and then with this checkout,
 in turn, so that the before and the after are measured side by side in one run. The input files a command
 reads are made first and not timed. The machine's load average is recorded before and after.
@@ -138,6 +140,28 @@ def _room_cases() -> tuple[Case, ...]:
     return tuple(cases)
 
 
+STARTUP_CASES = (
+    Case("--help", ("--help",), None),
+    Case("exists 16 x 5", ("exists", "--players", "16", "--rounds", "5", "--time-limit", "1"), 1),
+    Case(
+        "plan 16 x 5, 1 s, work clock, 1 worker",
+        ("plan", "--players", "16", "--rounds", "5", "--time-limit", "1", "--workers", "1", "-q"),
+        1,
+    ),
+    Case(
+        "plan 124 x 41, 1 s, work clock, 1 worker",
+        ("plan", "--players", "124", "--rounds", "41", "--time-limit", "1", "--workers", "1", "-q"),
+        1,
+    ),
+    Case(
+        "check 16 x 5",
+        ("check", "s.json"),
+        None,
+        (("plan", "--players", "16", "--rounds", "5", "--time-limit", "1", "--json", "s.json", "-q"),),
+    ),
+)
+
+
 def _longer_cases() -> tuple[Case, ...]:
     """plan at 1, 5 and 10 s on one worker's work clock (repeatable) and on the wall clock (2 workers)."""
     cases = []
@@ -222,6 +246,7 @@ def main() -> None:
     parser.add_argument("--rooms", action="store_true", help="the large rooms of issue 54 (limits_rooms.md)")
     parser.add_argument("--longer", action="store_true", help="1, 5 and 10 s side by side, quiet and busy")
     parser.add_argument("--signals", action="store_true", help="SIGTERM and Ctrl-C at every stage of the rooms")
+    parser.add_argument("--startup", action="store_true", help="commands whose CPU is their start-up")
     parser.add_argument(
         "--before", metavar="TREE", help="a source tree of the version before: each case run with it, then without"
     )
@@ -239,7 +264,15 @@ def main() -> None:
     # shell's `&` ignores SIGINT, the commands then keep it ignored): a handled signal is default after exec.
     signal.signal(signal.SIGINT, signal.default_int_handler)
     cases = (
-        _longer_cases() if args.longer else _signal_cases() if args.signals else _room_cases() if args.rooms else CASES
+        _longer_cases()
+        if args.longer
+        else _signal_cases()
+        if args.signals
+        else _room_cases()
+        if args.rooms
+        else STARTUP_CASES
+        if args.startup
+        else CASES
     )
     chosen = [c for c in cases if not args.only or c.name in args.only.split(";")]
     load_before = os.getloadavg()
@@ -273,6 +306,8 @@ def main() -> None:
         if args.signals
         else "limits_rooms"
         if args.rooms
+        else "limits_startup"
+        if args.startup
         else "limits"
     )
     name = args.name or kind
