@@ -85,19 +85,21 @@ class Run(RunContext):
     @property
     def search(self) -> Budget:
         """The search's budget: the run's, less the end kept for balancing (a twentieth, at most FINISH_SECONDS),
-        and where they are not quick, the balancing's own steps on the best day so far: the order of its rounds,
-        its seat letters and a check (at the room limits a day found would go unbalanced, or past the limit)."""
+        and where they are not quick, the check of the day it finds and the balancing's own steps on the best
+        day so far: the order of its rounds, its seat letters and a check (at the room limits a day found would
+        go unchecked or unbalanced, or past the limit)."""
         kept = min(FINISH_SECONDS, FINISH_SHARE * self.budget.end)
         return self.budget.before(kept + self.finish_steps())
 
     def finish_steps(self) -> float:
-        """What the balancing's steps on the best day take, where they are not quick (else 0): a check as
-        `Incumbent.check_cost` counts it, and the work of ordering and lettering its seats (a work second is
-        about a second of a quiet machine's CPU: benchmarks/results/work_clock.md)."""
+        """What the check of a day found and the balancing's steps take on the best day, where they are not
+        quick (else 0): two checks as `Incumbent.check_cost` counts them, and the work of ordering and
+        lettering its seats (a work second is about a second of a quiet machine's CPU:
+        benchmarks/results/work_clock.md)."""
         if self.best is None:
             return 0.0
         seats = self.best.seats
-        steps = self.incumbent.check_cost() + order_work(seats, len(self.event.players)) + letters_work(seats)
+        steps = 2 * self.incumbent.check_cost() + order_work(seats, len(self.event.players)) + letters_work(seats)
         return steps if steps >= QUICK_CHECK_SECONDS else 0.0
 
     @cached_property

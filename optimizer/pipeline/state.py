@@ -184,9 +184,12 @@ class Incumbent:
         """Whether an offer is dropped unchecked. On the wall clock a fresh day with fewer repeats than the
         best (counted on the seats) is checked even without a check's time left, within FINISH_SECONDS
         past the end (the run's tidy-up): on a busy machine the first day's check can take the whole
-        limit, and a repeat-free construction built in a moment must not lose to the fixed rule."""
+        limit, and a repeat-free construction built in a moment must not lose to the fixed rule. The best's
+        own seats offered again (a search that had no time to change them) are not checked twice."""
         if self.best is None:
             return False
+        if np.array_equal(seats, self.best.seats):
+            return True
         fresh = self.history.join is None and self.moves_of is None  # the seats are the whole day
         counted = repeats(seats, len(self.event.players)) if fresh else None
         if not self.has_time_to_check(seats, within):
