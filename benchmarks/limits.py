@@ -117,8 +117,8 @@ ROOMS = ((300, 100), (1000, 100), (124, 41), (2000, 8), (112, 37), (400, 100))
 LONGER_ROOMS = ((300, 100), (100, 40))  # rooms whose answer still improves with time
 LONGER_LIMITS = (1, 5, 10)
 SIGNAL_ROOMS = ((300, 100), (1000, 100), (124, 41), (2000, 8))
-# Seconds after the start: start-up (imports, about 0.8 s on a quiet machine), the starts' construction and
-# the first check, the search and the checks of its days.
+# Seconds after the start: start-up (imports, about 0.4 s of CPU since limits_startup.md, 0.8 s before), the
+# starts' construction and the first check, the search and the checks of its days.
 SIGNAL_TIMES = (0.3, 0.8, 1.2, 1.6, 2.0, 3.0, 5.0)
 BUSY = "while 1: pass"  # a process that keeps one core busy
 
@@ -445,8 +445,8 @@ def signals_report(record: dict) -> str:
         f"Machine: {m.get('cpu')}, {m.get('cores_usable', m.get('cores'))} cores usable; load (1 min) "
         f"{record['load_before'][0]:.2f} before, {record['load_after'][0]:.2f} after. Commit {m.get('commit')}, "
         f"{m.get('date')}. Each command a 10 s repeatable run (`--time-limit 10 --workers 1`) in a fresh process, "
-        "sent the signal this many seconds after its start (start-up takes about 0.8 s on a quiet machine, "
-        f"more on a busy one); medians of {record['runs']} run(s). "
+        "sent the signal this many seconds after its start (start-up takes about 0.4 s of CPU, 0.8 s before "
+        f"limits_startup.md, more on a busy machine); medians of {record['runs']} run(s). "
         + (
             f"Before -> after: the tree {record['before']} and this checkout, each case run with one and then "
             "the other, in one run. "
