@@ -12,10 +12,12 @@ from click.testing import CliRunner
 import optimizer
 from benchmarks.season import season_bounds, season_figures
 from models import Event, Round, Schedule, Table
+from optimizer.balance.letters import balance_letters, letter_counts, reletter, seat_spread
 from optimizer.budget import Budget
 from optimizer.search.costs import Costs
 from optimizer.season import Season, plan_night
-from optimizer.season.descent import season_cost, spread_out
+from optimizer.season.descent import _Season, season_cost, season_floor, spread_out
+from optimizer.seats import EMPTY
 from rotation.commands.cli import cli
 
 SOLVE = {"time_limit": 2.0, "seed": 0, "workers": 1}
@@ -152,6 +154,38 @@ def test_seat_letters_balance_over_the_season():
     assert planned.season.seat_spread == 0
 
 
+def _random_day(rng: np.random.Generator, players: int = 34, rounds: int = 4) -> np.ndarray:
+    """Seats of `rounds` random rounds of `players`: tables of four, then tables of three."""
+    threes = (-players) % 4
+    sizes = [4] * ((players - 3 * threes) // 4) + [3] * threes
+    seats = np.full((rounds, len(sizes), 4), EMPTY)
+    for r in range(rounds):
+        order, start = rng.permutation(players), 0
+        for t, size in enumerate(sizes):
+            seats[r, t, :size] = order[start : start + size]
+            start += size
+    return seats
+
+
+def test_relettering_after_the_descents_trades_keeps_the_letters_it_had_when_afresh_is_worse():
+    """The descent's trades keep each player's seat; lettering the day afresh over the season's letters
+    lost the lettering it had in some days (seeds 226 and 231 here): reletter keeps the better, by spread."""
+    afresh_worse = 0
+    for seed in range(220, 236):
+        rng = np.random.default_rng(seed)
+        so_far = sum(letter_counts(balance_letters(_random_day(rng)), 34) for _ in range(2))
+        traded = balance_letters(_random_day(rng), letters_so_far=so_far, player_count=34)
+        for _ in range(6):  # trades between tables of four, each player taking the other's seat
+            r, (a, b), (i, j) = rng.integers(4), rng.choice(7, 2, replace=False), rng.integers(4, size=2)
+            traded[r, a, i], traded[r, b, j] = traded[r, b, j], traded[r, a, i]
+        out = reletter(traded, so_far, 34)
+        assert all(sorted(out[r, t]) == sorted(traded[r, t]) for r in range(4) for t in range(9))
+        afresh = seat_spread(balance_letters(traded, letters_so_far=so_far, player_count=34), 34, so_far)
+        assert seat_spread(out, 34, so_far) <= min(afresh, seat_spread(traded, 34, so_far))
+        afresh_worse += afresh > seat_spread(out, 34, so_far)
+    assert afresh_worse >= 2
+
+
 def test_the_descent_spreads_meetings_over_the_season():
     """Three nights of 12 players make every pair meet; tonight the season's plan leaves the most
     meetings of one pair no higher than planning tonight alone."""
@@ -203,6 +237,74 @@ def test_the_descent_never_seats_a_keep_apart_pair_together():
     budget = Budget.of(0.1, repeatable=True)
     seats = spread_out(start, free, rng=np.random.default_rng(0), budget=budget, step_work=1 / 500)
     assert len({t for t, table in enumerate(seats[0]) if {0, 1} <= set(table.tolist())}) == 1
+
+
+def test_the_descent_predicts_the_change_of_every_swap_of_every_round_as_it_walks():
+    """The descent weighs every round at once, keeping each player's table between steps: after each of a
+    few swaps, every swap it allows in every round (none moves a pinned or sitting-out player, none joins
+    the keep-apart pair, tables of one size only) changes the season cost by what it predicted, and its
+    kept tables allow what a fresh start from the same seating allows."""
+    rng = np.random.default_rng(3)
+    n = 12
+    counts = rng.integers(0, 4, (n, n))
+    counts = np.triu(counts, 1) + np.triu(counts, 1).T
+    apart = np.zeros((n, n), bool)
+    apart[0, 1] = apart[1, 0] = True
+    pinned = np.zeros(n, bool)
+    pinned[5] = True
+    recency = rng.random((n, n))
+    costs = Costs.of_room(n, met_before=counts, recency=recency + recency.T, apart=apart, pinned=pinned)
+    seats = np.full((3, 3, 4), EMPTY)
+    for r in range(3):  # tables of 4, 4 and 3; one player sits out, 0 and 1 apart
+        order = [0, *rng.permutation(np.arange(2, n)).tolist()]
+        order.insert(5, 1)
+        seats[r, 0], seats[r, 1], seats[r, 2, :3] = order[:4], order[4:8], order[8:11]
+    objective = _Season(seats, costs)
+    for _ in range(6):
+        (first, (trades,)), *others = list(objective.moves())
+        assert first == 0 and not others and trades.change.shape == (3, n, n)
+        fresh = _Season(objective.seats, costs)
+        assert (np.isfinite(trades.change) == np.isfinite(next(fresh.moves())[1][0].change)).all()
+        cost = season_cost(objective.seats, costs)
+        moves = np.argwhere(np.isfinite(trades.change))
+        assert len(moves) > 0
+        for r, i, j in moves:
+            p, q = trades.ins[i], trades.outs[j]
+            assert not pinned[[p, q]].any() and p in objective.seats[r] and q in objective.seats[r]
+            trial = objective.seats.copy()
+            trial[r][objective.seats[r] == p], trial[r][objective.seats[r] == q] = q, p
+            assert (trial[r] >= 0).sum(axis=1).tolist() == (objective.seats[r] >= 0).sum(axis=1).tolist()
+            assert not any({0, 1} <= set(table.tolist()) for table in trial[r])
+            assert abs(season_cost(trial, costs) - cost - trades.change[r, i, j]) < 1e-6
+        r, i, j = moves[rng.integers(len(moves))]
+        objective.apply(int(r), int(trades.ins[i]), int(trades.outs[j]), float(trades.change[r, i, j]))
+        assert abs(objective.cost() - season_cost(objective.seats, costs)) < 1e-6
+
+
+def test_the_season_floor_bounds_every_seating_and_ends_the_descent_when_reached():
+    """No seating costs less than season_floor (random rooms, earlier meetings and recency); a first night
+    without repeats costs exactly the floor, and the descent then takes no step."""
+    rng = np.random.default_rng(5)
+    for _ in range(50):
+        n, rounds = int(rng.integers(6, 14)), int(rng.integers(1, 5))
+        counts = np.triu(rng.integers(0, 4, (n, n)), 1)
+        recency = np.triu(rng.random((n, n)), 1)
+        costs = Costs.of_room(n, met_before=counts + counts.T, recency=recency + recency.T)
+        seats = np.full((rounds, (n + 3) // 4, 4), EMPTY)
+        for r in range(rounds):
+            order = rng.permutation(n)
+            for t in range(seats.shape[1]):
+                seats[r, t, : len(order[4 * t : 4 * t + 4])] = order[4 * t : 4 * t + 4]
+        assert season_floor(seats, costs) <= season_cost(seats, costs) + 1e-6
+    costs = Costs.of_room(16)
+    grid = np.arange(16).reshape(4, 4)
+    first = np.stack([grid, grid.T])  # rows, then columns: no pair twice
+    assert season_floor(first, costs) == season_cost(first, costs)
+    budget = Budget.of(1.0, repeatable=True)
+    assert (spread_out(first, costs, rng=np.random.default_rng(0), budget=budget, step_work=1 / 500) == first).all()
+    assert budget.left() == 1.0  # not one step charged
+    twice = np.stack([grid, grid[[1, 0, 2, 3]]])  # every pair of a row meets twice
+    assert season_floor(twice, costs) < season_cost(twice, costs)
 
 
 def test_a_half_life_must_be_positive():
