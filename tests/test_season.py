@@ -169,7 +169,7 @@ def _random_day(rng: np.random.Generator, players: int = 34, rounds: int = 4) ->
 
 def test_relettering_after_the_descents_trades_keeps_the_letters_it_had_when_afresh_is_worse():
     """The descent's trades keep each player's seat; lettering the day afresh over the season's letters
-    lost the lettering it had in some days (seeds 226 and 231 here): reletter keeps the better, by spread."""
+    lost the lettering it had on some days (3 of the 16 here): reletter keeps the better, by spread."""
     afresh_worse = 0
     for seed in range(220, 236):
         rng = np.random.default_rng(seed)
