@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 import optimizer
 import optimizer.cpsat
@@ -22,6 +23,7 @@ def _run(players: int, rounds: int, **options) -> Run:
     return Run(event=event, history=History(), budget=Budget.of(2.0, repeatable=True), seed=0, workers=1, **options)
 
 
+@pytest.mark.slow
 def test_the_search_returns_its_bound_and_shows_each_raise_on_the_progress_line():
     # 13 x 4: the starts leave 6 repeats over the counting bound of 4; the split probes prove 5, then 6.
     run = _run(13, 4)
@@ -44,6 +46,7 @@ def test_a_better_schedule_is_shown_with_the_bound_last_raised():
     assert [line.lower_bound for line in shown] == [5] and run.bound.repeats == 0
 
 
+@pytest.mark.slow
 def test_an_interrupted_search_keeps_the_bound_its_probes_proved(monkeypatch):
     # 14 x 5: the split probes raise the bound from 4 to 5, then the whole-day model runs; Ctrl-C there.
     def interrupted(*args, **kwargs):
