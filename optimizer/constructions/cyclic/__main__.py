@@ -6,8 +6,9 @@ The search runs in two steps (optimizer.constructions.cyclic states the conditio
    residue exactly three times (the images mod q of the base blocks: every difference of Z_3q outside H has
    one of the three lifts of its residue). A tabu search from a partition shuffled by a seeded generator:
    each step makes the best swap of two residues between sets among those moving a residue whose difference
-   is covered more than three times (ties broken by the generator), the two residues then kept still for a
-   few steps; it stops after a fixed number of steps.
+   is covered more than three times (ties broken by the generator), never swapping two residues that both
+   moved in the last 8 to 10 steps (the tabu); it stops after a fixed number of steps. The changes of every
+   swap of one residue are counted at once in numpy (the excess over 3 of each difference's count).
 2. The lifts: each residue r becomes the point r + q l_r of Z_3q, l_r in {0, 1, 2}. The difference of
    r + q l_r and s + q l_s is (r - s mod q) + q (l_r - l_s - [r < s]) mod 3q, so for each residue d the three
    ordered pairs of a set differing by d must get the three values of l_r - l_s - [r < s] mod 3. One CP-SAT
@@ -23,6 +24,7 @@ import argparse
 import json
 import random
 
+import numpy as np
 from ortools.sat.python import cp_model
 
 from optimizer.constructions.cyclic import BASES_FILE, stored_blocks
@@ -54,15 +56,20 @@ def search_quotient(q: int, seed: int, iterations: int = ITERATIONS) -> Quotient
             return sorted(sorted(block) for block in sets)
         moving = [r for r in residues if any(count[(r - s) % q] > 3 for s in sets[where[r]] if s != r)]
         best, moves = 0, list[tuple[int, int]]()
+        table, at, counts = np.array(sets), np.array([where.get(x, -1) for x in range(q)]), np.array(count)
         for r in moving:
-            for s in residues:
-                if where[s] == where[r] or (still.get(r, -1) > step and still.get(s, -1) > step):
-                    continue
-                change = _swap_change(q, count, sets[where[r]], sets[where[s]], r, s)
-                if not moves or change < best:
-                    best, moves = change, [(r, s)]
-                elif change == best:
-                    moves.append((r, s))
+            kept = still.get(r, -1) > step  # a kept residue moves only with one that is not
+            partners = np.array(
+                [s for s in residues if where[s] != where[r] and not (kept and still.get(s, -1) > step)]
+            )
+            if not len(partners):
+                continue
+            changes = _swap_changes(q, counts, table, at, r, partners)
+            low = int(changes.min())
+            if not moves or low < best:
+                best, moves = low, []
+            if low == best:
+                moves += [(r, int(x)) for x in partners[changes == low]]
         r, s = rng.choice(moves)
         _swap(q, count, sets, where, r, s)
         excess += best
@@ -75,22 +82,22 @@ def _differences(q: int, r: int, block: list[int], without: int) -> list[int]:
     return [d for x in block if x not in (r, without) for d in ((r - x) % q, (x - r) % q)]
 
 
-def _swap_change(q: int, count: list[int], b: list[int], c: list[int], r: int, s: int) -> int:
-    """How the excess changes when r (in b) and s (in c) change sets."""
-    old = _differences(q, r, b, r) + _differences(q, s, c, s)
-    new = _differences(q, s, b, r) + _differences(q, r, c, s)
-    change = 0
-    for d in old:
-        count[d] -= 1
-        change -= count[d] >= 3
-    for d in new:
-        change += count[d] >= 3
-        count[d] += 1
-    for d in new:
-        count[d] -= 1
-    for d in old:
-        count[d] += 1
-    return change
+def _swap_changes(
+    q: int, count: np.ndarray, table: np.ndarray, at: np.ndarray, r: int, partners: np.ndarray
+) -> np.ndarray:
+    """How the excess changes when r and each partner s change sets: per difference d, the excess
+    max(0, count - 3) after the old differences of r and s in their sets go and the new ones come."""
+    own = table[at[r]][table[at[r]] != r]  # r's set but r
+    others = table[at[partners]]
+    others = others[others != partners[:, None]].reshape(len(partners), 3)  # each s's set but s
+    rows = np.arange(len(partners))[:, None]
+    moved = np.zeros((len(partners), q), dtype=np.int64)
+    for points, sets, sign in ((partners[:, None], others, -1), (partners[:, None], own[None], 1), (r, others, 1)):
+        np.add.at(moved, (rows, (points - sets) % q), sign)
+        np.add.at(moved, (rows, (sets - points) % q), sign)
+    moved[:, (r - own) % q] -= 1
+    moved[:, (own - r) % q] -= 1
+    return (np.maximum(0, count + moved - 3) - np.maximum(0, count - 3)).sum(axis=1)
 
 
 def _swap(q: int, count: list[int], sets: list[list[int]], where: dict[int, int], r: int, s: int) -> None:
