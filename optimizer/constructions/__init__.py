@@ -7,7 +7,7 @@
                                  dividing q)
     cyclic                       3q + 1 players over q rounds, every pair once, for the q divisible by 3: a
                                  1-rotational resolvable design over Z_3q from base blocks stored ahead
-                                 (100, 136, ... players)
+                                 (100, 136, 172 players)
     speeds.speed_seating         every seat moves a fixed number of tables a round (the slip generalised)
     differences                  every seat moves by its own stored step each round: a difference matrix over
                                  Z_T, found ahead and stored, for rooms of 72 to 200 players the speed rule
