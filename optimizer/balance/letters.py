@@ -101,6 +101,24 @@ def balance_letters(
     return out
 
 
+def reletter(seats: np.ndarray, letters_so_far: np.ndarray, player_count: int | None = None) -> np.ndarray:
+    """The seat letters of a day lettered before and changed since by players trading seats (the season's
+    descent: each takes the other's seat): the better, by seat spread and then the local search's cost, of
+    `balance_letters` afresh and the day's own letters improved by the local search. Afresh alone lost
+    what the lettering before had found (the plan's exact letters): the season's seat spread rose 3 -> 4
+    in two of six benchmark seasons (benchmarks/results/issue56_descent)."""
+    n = players_in(seats, player_count)
+    so_far = np.asarray(letters_so_far, np.int64)
+    afresh = balance_letters(seats, letters_so_far=so_far, player_count=n)
+    at_four = _sat_at_four(seats, n) | (so_far[:, 3] > 0)
+    kept = _improve(seats, so_far, at_four, n, MAX_PASSES, lambda: False)
+
+    def worse(out: np.ndarray) -> tuple[int, int]:
+        return seat_spread(out, n, so_far), int(_cost(so_far + letter_counts(out, n), at_four).sum())
+
+    return kept if worse(kept) < worse(afresh) else afresh
+
+
 def letters_work(seats: np.ndarray) -> float:
     """Seconds of work charged for lettering a day (SEATS_LETTERED_PER_SECOND)."""
     return int((seats >= 0).sum()) / SEATS_LETTERED_PER_SECOND

@@ -1,9 +1,14 @@
 """One planning run's context, handed to each of its stages.
 
 RunContext  what every run holds: the rounds to plan and what was played before them, the budget (its stop
-            token included), the seed and workers, the progress callback, the bound and the best so far
+            token included), the seed and workers, the bound known before its stages, the progress line and
+            the best so far
+ProgressLine  the live progress line: each better schedule with the bound the stages last reported
 Run         the plan's (optimizer.plan): its tuning figures, the search's budget and cost model, the day as
             built beside rounds chosen for the table numbers
+
+No stage writes into the run: the search returns the bound it proved (optimizer.pipeline.stages.SearchOutcome)
+and reports each raise to the progress line as it goes, which only shows it.
 
 The fewest-moves re-plan (optimizer.moves.solve) has a RunContext of its own, which ranks moves first.
 """
@@ -24,10 +29,32 @@ from optimizer.search import Costs
 from optimizer.seats import Seats
 
 
+@dataclass
+class ProgressLine:
+    """What `on_progress` shows while the run goes on: each better schedule the incumbent takes, with the
+    lower bound as last reported by the stages (`bound_raised`). An observer: no stage reads it back."""
+
+    on_progress: Callable[[Progress], None] | None
+    budget: Budget  # for the elapsed seconds shown
+    note: Callable[[Candidate], str]  # what the line says of a better schedule
+    bound: Bound
+
+    def bound_raised(self, bound: Bound) -> None:
+        self.bound = bound
+
+    def better(self, best: Candidate) -> None:
+        if self.on_progress:
+            elapsed, note = self.budget.elapsed(), self.note(best)
+            self.on_progress(
+                Progress(repeats=best.metrics.repeats, lower_bound=self.bound.repeats, elapsed=elapsed, note=note)
+            )
+
+
 @dataclass(kw_only=True)
 class RunContext:
-    """The rounds to plan, what was played before them, the budget, the seed and workers, the bound and
-    the best schedule so far (the incumbent, which shows each better one to `on_progress`)."""
+    """The rounds to plan, what was played before them, the budget, the seed and workers, the bound known
+    before any stage (the played rounds' proof, or `first_bound`; the stages return what they raise it to),
+    the progress line and the best schedule so far (the incumbent, which shows each better one on the line)."""
 
     event: Event
     history: History
@@ -36,12 +63,14 @@ class RunContext:
     workers: int
     on_progress: Callable[[Progress], None] | None = None
     bound: Bound = field(init=False)
+    progress: ProgressLine = field(init=False)
     incumbent: Incumbent = field(init=False)
 
     def __post_init__(self) -> None:
         self.bound = self.history.bound or self.first_bound()
+        self.progress = ProgressLine(self.on_progress, self.budget, self.note, self.bound)
         self.incumbent = Incumbent(
-            self.event, self.history, self.budget, on_better=self._show, moves_of=self.moves_of()
+            self.event, self.history, self.budget, on_better=self.progress.better, moves_of=self.moves_of()
         )
 
     def first_bound(self) -> Bound:
@@ -55,13 +84,6 @@ class RunContext:
     def note(self, best: Candidate) -> str:
         """What the progress line says of a better schedule."""
         return best.method
-
-    def _show(self, best: Candidate) -> None:
-        if self.on_progress:
-            elapsed, note = self.budget.elapsed(), self.note(best)
-            self.on_progress(
-                Progress(repeats=best.metrics.repeats, lower_bound=self.bound.repeats, elapsed=elapsed, note=note)
-            )
 
     @property
     def repeatable(self) -> bool:
@@ -98,7 +120,6 @@ class Run(RunContext):
     def offer(self, seats: Seats, made: Method, found_at: float | None = None, within: Budget | None = None) -> None:
         self.incumbent.offer(seats, made, found_at, within)
 
-    @property
-    def done(self) -> bool:
-        """Repeats at the bound, and no club-mates meeting who were asked to be spread."""
-        return self.best is not None and self.best.rank[:2] <= (self.bound.repeats, 0)
+    def at(self, bound: Bound) -> bool:
+        """Whether the best has repeats at `bound`, and no club-mates meeting who were asked to be spread."""
+        return self.best is not None and self.best.rank[:2] <= (bound.repeats, 0)

@@ -15,7 +15,7 @@ import click
 from rotation import stopping, tool_version
 
 # Each command's line in `rotation --help`: its docstring's first sentence, written here so the list needs
-# no import (tests/test_startup.py checks each against its command's own).
+# no import (tests/rotation/commands/test_startup.py checks each against its command's own).
 SUMMARIES = {
     "backup": "A consistent backup of the desk's file at OUT, safe while the desk runs (SQLite's online backup).",
     "check": "Validate a schedule file and report how good it is.",
