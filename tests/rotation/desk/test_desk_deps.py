@@ -8,11 +8,13 @@ import sqlite3
 import threading
 
 from fastapi.testclient import TestClient
+from test_desk_layers import FakePlanner
 
 from desk_helpers import LOCAL, names, seeded_event
 from rotation.desk.app import create_app
 from rotation.desk.core.settings import EventSettings
-from rotation.desk.deps import StoreDep
+from rotation.desk.deps import StoreDep, desk_planner, request_store
+from rotation.desk.storage import Store
 
 AT_ONCE = 4
 
@@ -72,10 +74,6 @@ def test_a_transaction_left_open_is_rolled_back_when_the_connection_is_given_bac
 def test_a_route_takes_the_store_and_the_planner_a_test_gives(tmp_path):
     """app.dependency_overrides reaches the desk's own routes: its events listed from another file, and a plan
     of that file's event started by the test's planner, while the desk's file and planner see nothing."""
-    from rotation.desk.deps import desk_planner, request_store
-    from rotation.desk.storage import Store
-    from test_desk_layers import FakePlanner
-
     other = tmp_path / "other.sqlite3"
     event_id = seeded_event(other, EventSettings(title="Elsewhere", names=names(8), rounds=3))
     planner, own = FakePlanner(), FakePlanner()
