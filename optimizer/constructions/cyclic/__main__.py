@@ -16,12 +16,23 @@ The search runs in two steps (optimizer.constructions.cyclic states the conditio
    q to a whole block changes no difference).
 
 A quotient whose lifts are proved impossible is dropped and the next seed is tried.
+
+For q = 93 and 129 the tabu reaches no quotient; there the quotient is sought invariant under a multiplier m
+of order 3 (m = 1 mod 3, a cube root of unity mod q / 3, so m fixes exactly the residues 0 mod q / 3): the
+two fixed residues f each join one orbit {x, mx, m^2 x} in a block of their own, and the other orbits go in
+groups of four, each group giving one block (a chosen point of each orbit) and its images under m and m^2.
+Then the differences are m-invariant and the search space is a third of the size. A seeded simulated
+annealing (constant temperature, swapping two orbits or re-choosing one point) minimises
+sum |count(d) - 3| over a fixed number of steps. (The form of -1-invariant blocks {a, -a, b, -b} cannot work
+here: its pairs would need as many pairs with both members prime to 3 as with one, and 31 = 3 n for the
+members prime to 3 of q = 93, so it is left out.)
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 
 import numpy as np
@@ -32,6 +43,9 @@ from optimizer.constructions.cyclic import BASES_FILE, stored_blocks
 QS = [33, 45, 57, 93, 105, 129]  # 100, 136, 172, 280, 316 and 388 players
 ITERATIONS = 4_000  # tabu steps per seed
 SEEDS = 16
+MULTIPLIERS = {93: 67, 129: 49}  # m = 1 mod 3 of order 3: 67 = 5 mod 31, 49 = 6 mod 43
+ANNEALING_STEPS = 20_000
+TEMPERATURE = 0.7
 LIFT_LIMIT = 30.0  # deterministic seconds per lift model
 
 Quotient = list[list[int]]
@@ -75,6 +89,50 @@ def search_quotient(q: int, seed: int, iterations: int = ITERATIONS) -> Quotient
         excess += best
         still[r], still[s] = step + 8 + rng.randrange(3), step + 8 + rng.randrange(3)
     return None
+
+
+def search_invariant_quotient(q: int, m: int, seed: int, steps: int = ANNEALING_STEPS) -> Quotient | None:
+    """Sets of four closed as a family under x -> m x (module docstring), or None within `steps` steps."""
+    rng = random.Random(seed)
+    fixed = [r for r in range(1, q) if r * m % q == r]
+    orbits = sorted({tuple(sorted(r * m**e % q for e in range(3))) for r in range(1, q) if r * m % q != r})
+    rng.shuffle(orbits)
+    chosen = [rng.randrange(3) for _ in orbits]
+    cost = _invariant_cost(q, _invariant_sets(q, m, fixed, orbits, chosen))
+    for _ in range(steps):
+        if cost == 0:
+            return sorted(sorted(block) for block in _invariant_sets(q, m, fixed, orbits, chosen))
+        i, j = rng.randrange(len(orbits)), rng.randrange(len(orbits))
+        old = orbits[:], chosen[:]
+        if rng.random() < 0.5:
+            orbits[i], orbits[j], chosen[i], chosen[j] = orbits[j], orbits[i], chosen[j], chosen[i]
+        else:
+            chosen[i] = rng.randrange(3)
+        new = _invariant_cost(q, _invariant_sets(q, m, fixed, orbits, chosen))
+        if new <= cost or rng.random() < math.exp((cost - new) / TEMPERATURE):
+            cost = new
+        else:
+            orbits, chosen = old
+    return None
+
+
+def _invariant_sets(q: int, m: int, fixed: list[int], orbits: list[tuple[int, ...]], chosen: list[int]) -> Quotient:
+    """Each fixed residue with the orbit in its place, then each group of four orbits' block under m^0, m, m^2."""
+    sets = [[f, *orbits[k]] for k, f in enumerate(fixed)]
+    for g in range(len(fixed), len(orbits), 4):
+        block = [orbits[k][chosen[k]] for k in range(g, g + 4)]
+        sets += [[x * m**e % q for x in block] for e in range(3)]
+    return sets
+
+
+def _invariant_cost(q: int, sets: Quotient) -> int:
+    """sum over nonzero d of |count(d) - 3|: zero exactly for a quotient."""
+    count = [0] * q
+    for block in sets:
+        for x in block:
+            for y in block:
+                count[(x - y) % q] += x != y
+    return sum(abs(c - 3) for c in count[1:])
 
 
 def _differences(q: int, r: int, block: list[int], without: int) -> list[int]:
@@ -137,16 +195,22 @@ def lift(q: int, quotient: Quotient, limit: float = LIFT_LIMIT) -> tuple[list[li
 
 
 def find_blocks(q: int, iterations: int = ITERATIONS) -> tuple[list[list[int]] | None, str]:
-    """The first base blocks over the seeds, and what happened."""
+    """The first base blocks over the seeds (the multiplier's annealing where q has one, else the tabu), and
+    how they were found (stored beside them)."""
+    m = MULTIPLIERS.get(q)
+    how = f"multiplier {m}, {ANNEALING_STEPS} annealing steps" if m else f"tabu, {iterations} steps"
     for seed in range(SEEDS):
-        quotient = search_quotient(q, seed, iterations)
+        if m:
+            quotient = search_invariant_quotient(q, m, seed)
+        else:
+            quotient = search_quotient(q, seed, iterations)
         if quotient is None:
             continue
         blocks, status = lift(q, quotient)
         if blocks is not None:
-            return blocks, f"seed {seed}"
+            return blocks, f"{how}, seed {seed}"
         print(f"  q = {q}, seed {seed}: a quotient, lifts {status}", flush=True)
-    return None, f"nothing within {SEEDS} seeds of {iterations} steps"
+    return None, f"nothing within {SEEDS} seeds ({how})"
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -154,20 +218,22 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--q", type=int, nargs="*", help="values of q = 1 mod 4 (default 33 45 57 93 105 129)")
     parser.add_argument("--iterations", type=int, default=ITERATIONS, help="tabu steps per seed")
     args = parser.parse_args(argv)
-    stored = {q: blocks for q, blocks in stored_blocks().items()} if BASES_FILE.exists() else {}
+    data = json.loads(BASES_FILE.read_text(encoding="utf-8")) if BASES_FILE.exists() else {}
+    stored = dict(stored_blocks()) if BASES_FILE.exists() else {}
+    made = {int(q): how for q, how in data.get("made", {}).items()}
     for q in args.q or QS:
         blocks, how = find_blocks(q, args.iterations)
         print(f"q = {q:3d} ({3 * q + 1} players): {'found, ' if blocks else ''}{how}", flush=True)
         if blocks:
-            stored[q] = blocks
-            _save(stored, args.iterations)
+            stored[q], made[q] = blocks, how
+            _save(stored, made)
 
 
-def _save(stored: dict[int, list[list[int]]], iterations: int) -> None:
-    """One q per line, in order."""
+def _save(stored: dict[int, list[list[int]]], made: dict[int, str]) -> None:
+    """How each q was found, then its blocks, one q per line, in order."""
+    hows = ",\n".join(f'  "{q}": {json.dumps(made[q])}' for q in sorted(made))
     entries = ",\n".join(f'  "{q}": {json.dumps(stored[q], separators=(",", ":"))}' for q in sorted(stored))
-    head = json.dumps({"seeds": SEEDS, "iterations": iterations})[:-1]
-    BASES_FILE.write_text(head + ', "blocks": {\n' + entries + "\n}}\n", encoding="utf-8")
+    BASES_FILE.write_text('{"made": {\n' + hows + '\n}, "blocks": {\n' + entries + "\n}}\n", encoding="utf-8")
     stored_blocks.cache_clear()
 
 

@@ -13,7 +13,7 @@ import optimizer.constructions.cyclic as cyclic
 from models import Answer, Event
 from optimizer.checking.checker import check
 from optimizer.constructions import instant_seating
-from optimizer.constructions.cyclic.__main__ import find_blocks
+from optimizer.constructions.cyclic.__main__ import find_blocks, search_invariant_quotient
 from optimizer.proof.verdict import zero_repeat_verdict
 from optimizer.seats import meetings, to_schedule
 
@@ -37,6 +37,26 @@ def test_the_first_design_is_stored_for_100_players():
 @pytest.mark.slow  # seconds of tabu steps and a CP-SAT model
 def test_the_stored_blocks_are_what_the_generator_reaches():
     assert find_blocks(33)[0] == cyclic.stored_blocks()[33]
+
+
+def test_the_design_for_280_players_is_stored_with_how_it_was_found():
+    assert cyclic.cyclic_rounds(280) == 93 and cyclic.cyclic_rounds(279) == 0
+    made = json.loads(cyclic.BASES_FILE.read_text(encoding="utf-8"))["made"]
+    assert set(made) == {str(q) for q in STORED} and made["93"].startswith("multiplier 67")
+
+
+@pytest.mark.slow  # seconds of annealing steps and a CP-SAT model
+def test_the_multiplier_search_reproduces_the_stored_q_93():
+    blocks, how = find_blocks(93)
+    assert blocks == cyclic.stored_blocks()[93]
+    assert how == json.loads(cyclic.BASES_FILE.read_text(encoding="utf-8"))["made"]["93"]
+
+
+def test_the_multiplier_search_closes_its_quotient_under_the_multiplier():
+    quotient = search_invariant_quotient(93, 67, 1)
+    assert quotient is not None
+    assert sorted(sorted(x * 67 % 93 for x in block) for block in quotient) == quotient
+    assert sorted(x for block in quotient for x in block) == list(range(1, 93))
 
 
 def _refused(tmp_path, monkeypatch, blocks: dict[str, list[list[int]]]) -> None:
@@ -79,7 +99,8 @@ def test_the_verdict_is_exists_with_a_checked_schedule(players):
     assert "over Z_" in verdict.reason and "stored blocks" in verdict.reason
 
 
-def test_the_odd_room_one_smaller_gets_every_round_by_deletion():
-    verdict = zero_repeat_verdict(Event.with_count(99, 33), time_limit=5, workers=1)
+@pytest.mark.parametrize("players", [99, 279])
+def test_the_odd_room_one_smaller_gets_every_round_by_deletion(players):
+    verdict = zero_repeat_verdict(Event.with_count(players, players // 3), time_limit=5, workers=1)
     assert verdict.answer is Answer.EXISTS and verdict.schedule is not None
-    assert "design of 100" in verdict.reason and "deleted" in verdict.reason
+    assert f"design of {players + 1}" in verdict.reason and "deleted" in verdict.reason
