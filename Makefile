@@ -99,6 +99,8 @@ bench-limits: setup
 	$(BIN)/python -m benchmarks.limits --rooms --runs 3
 	$(BIN)/python -m benchmarks.limits --longer --runs 3
 	$(BIN)/python -m benchmarks.limits --signals
+	$(BIN)/python -m benchmarks.limits --startup --runs 7
+	$(BIN)/python -m benchmarks.balance_work --sites 20x6 68x22 100x40 124x41 300x100 400x100 1000x100 2000x8
 
 bench-frontier: setup
 	$(BIN)/python -m benchmarks.frontier

@@ -50,9 +50,10 @@ MAX_PASSES = 20
 # The exact lettering: seats at most (about 60 players over 15 rounds), and the clock it needs at least.
 EXACT_MAX_SEATS = 4 * 1000
 EXACT_MIN_SECONDS = 0.05
-# A repeatable run's budget is charged one second of work for lettering this many seats (8 to 14
-# microseconds of CPU time a seat from 32 x 8 to 2000 x 8; 0.9 s at 1000 x 100).
-SEATS_LETTERED_PER_SECOND = 110_000
+# A repeatable run's budget is charged one second of work for lettering this many seats (5.0 to 5.6
+# microseconds of CPU time a seat at 400 x 100, 2000 x 8 and 124 x 41: `python -m benchmarks.balance_work
+# --sites`, work_clock.md; 8 to 14 in an earlier measurement, before the colouring was quickened).
+SEATS_LETTERED_PER_SECOND = 180_000
 # The colouring polls the stop every this many trail origins (a few milliseconds of walking).
 POLL_VERTICES = 1024
 _ORDERS = {

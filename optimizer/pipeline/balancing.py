@@ -49,8 +49,8 @@ def balance(run: Run, starts: Starts, rng: np.random.Generator, bound: Bound) ->
         quick = order_work(seats, len(run.event.players)) + run.config.numbering_seconds + steps.reserve(seats)
         seats = polish(seats, rng, steps.costs, budget=steps.kept_for(polish_budget(run, run.at(bound)), quick))
     seats = steps.number(steps.order(seats))
-    if not run.incumbent.has_time_to_check(seats, steps.within):
-        return  # the seat letters would not be checked in time (at the room limits)
+    if not run.incumbent.has_time_to_check(seats, steps.within, first=letters_work(seats)):
+        return  # the seat letters would not be made and checked in time (at the room limits)
     steps.offer(steps.letters(seats), best.made.then(BALANCED))
     if steps.interrupted or steps.late:
         return

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from models import Bound, Event, Progress
+from optimizer.balance.letters import letters_work
+from optimizer.balance.order import order_work
 from optimizer.budget import Budget
 from optimizer.config import PlanConfig
 from optimizer.pipeline.provenance import Method
@@ -105,9 +107,22 @@ class Run(RunContext):
     @property
     def search(self) -> Budget:
         """The search's budget: the run's, less the end kept for balancing (a twentieth, at most FINISH_SECONDS),
-        and one check of a day where checks are not quick (at the room limits a day found would go unchecked)."""
-        kept, check = min(FINISH_SECONDS, FINISH_SHARE * self.budget.end), self.incumbent.check_cost()
-        return self.budget.before(kept + (check if check >= QUICK_CHECK_SECONDS else 0.0))
+        and where they are not quick, the check of the day it finds and the balancing's own steps on the best
+        day so far: the order of its rounds, its seat letters and a check (at the room limits a day found would
+        go unchecked or unbalanced, or past the limit)."""
+        kept = min(FINISH_SECONDS, FINISH_SHARE * self.budget.end)
+        return self.budget.before(kept + self.finish_steps())
+
+    def finish_steps(self) -> float:
+        """What the check of a day found and the balancing's steps take on the best day, where they are not
+        quick (else 0): two checks as `Incumbent.check_cost` counts them, and the work of ordering and
+        lettering its seats (a work second is about a second of a quiet machine's CPU:
+        benchmarks/results/work_clock.md)."""
+        if self.best is None:
+            return 0.0
+        seats = self.best.seats
+        steps = 2 * self.incumbent.check_cost() + order_work(seats, len(self.event.players)) + letters_work(seats)
+        return steps if steps >= QUICK_CHECK_SECONDS else 0.0
 
     @cached_property
     def costs(self) -> Costs | None:
