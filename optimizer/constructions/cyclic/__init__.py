@@ -1,5 +1,5 @@
 """Resolvable designs for 3q + 1 players over the cyclic group Z_3q (q = 1 mod 4 and a multiple of 3, stored
-for 100, 136, 172 and 280 players): every pair meets exactly once over q rounds, developed from base blocks stored
+for 100, 136, 172, 280 and 388 players): every pair meets exactly once over q rounds, developed from base blocks stored
 ahead, with no search at run time.
 
 The mathematics. Players are Z_3q and a fixed player inf (v = 3q + 1 = 4 mod 12, the resolvable (v, 4, 1)

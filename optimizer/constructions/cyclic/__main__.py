@@ -44,8 +44,8 @@ QS = [33, 45, 57, 93, 105, 129]  # 100, 136, 172, 280, 316 and 388 players
 ITERATIONS = 4_000  # tabu steps per seed
 SEEDS = 16
 MULTIPLIERS = {93: 67, 129: 49}  # m = 1 mod 3 of order 3: 67 = 5 mod 31, 49 = 6 mod 43
-ANNEALING_STEPS = 20_000
-TEMPERATURE = 0.7
+ANNEALING_STEPS = 60_000
+TEMPERATURE = 3.0  # a change moves the cost by a multiple of 12 (three images, |count - 3| both ways)
 LIFT_LIMIT = 30.0  # deterministic seconds per lift model
 
 Quotient = list[list[int]]
@@ -198,7 +198,7 @@ def find_blocks(q: int, iterations: int = ITERATIONS) -> tuple[list[list[int]] |
     """The first base blocks over the seeds (the multiplier's annealing where q has one, else the tabu), and
     how they were found (stored beside them)."""
     m = MULTIPLIERS.get(q)
-    how = f"multiplier {m}, {ANNEALING_STEPS} annealing steps" if m else f"tabu, {iterations} steps"
+    how = f"multiplier {m}, {ANNEALING_STEPS} annealing steps at {TEMPERATURE}" if m else f"tabu, {iterations} steps"
     for seed in range(SEEDS):
         if m:
             quotient = search_invariant_quotient(q, m, seed)
