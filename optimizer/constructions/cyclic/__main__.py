@@ -17,7 +17,7 @@ The search runs in two steps (optimizer.constructions.cyclic states the conditio
 
 A quotient whose lifts are proved impossible is dropped and the next seed is tried.
 
-For q = 93 and 129 the tabu reaches no quotient; there the quotient is sought invariant under a multiplier m
+For q = 93 the tabu reaches no quotient; for 93 and 129 the quotient is sought invariant under a multiplier m
 of order 3 (m = 1 mod 3, a cube root of unity mod q / 3, so m fixes exactly the residues 0 mod q / 3): the
 two fixed residues f each join one orbit {x, mx, m^2 x} in a block of their own, and the other orbits go in
 groups of four, each group giving one block (a chosen point of each orbit) and its images under m and m^2.
