@@ -17,15 +17,17 @@ The search runs in two steps (optimizer.constructions.cyclic states the conditio
 
 A quotient whose lifts are proved impossible is dropped and the next seed is tried.
 
-For q = 93 the tabu reaches no quotient; for 93 and 129 the quotient is sought invariant under a multiplier m
-of order 3 (m = 1 mod 3, a cube root of unity mod q / 3, so m fixes exactly the residues 0 mod q / 3): the
-two fixed residues f each join one orbit {x, mx, m^2 x} in a block of their own, and the other orbits go in
-groups of four, each group giving one block (a chosen point of each orbit) and its images under m and m^2.
-Then the differences are m-invariant and the search space is a third of the size. A seeded simulated
-annealing (constant temperature, swapping two orbits or re-choosing one point) minimises
-sum |count(d) - 3| over a fixed number of steps. (The form of -1-invariant blocks {a, -a, b, -b} cannot work
-here: its pairs would need as many pairs with both members prime to 3 as with one, and 31 = 3 n for the
-members prime to 3 of q = 93, so it is left out.)
+For q = 93 the tabu reaches no quotient; for 93, 105 and 129 the quotient is sought invariant under a
+multiplier m = 1 mod 3 of order 3 (MULTIPLIERS). The residues r with (m - 1) r = 0 are fixed (2, 14 and 2 of
+them); the others fall in orbits {x, mx, m^2 x}. `whole` sets are four fixed residues, each other fixed
+residue joins one orbit in a set of its own, and the other orbits go in groups of four, each group giving one
+set (a chosen point of each orbit) and its images under m and m^2. Then the differences are m-invariant and
+the search space is about a third of the size. A seeded simulated annealing (constant temperature; swapping
+two orbits, re-choosing one point, or swapping two fixed residues) minimises sum |count(d) - 3| over a fixed
+number of steps. (For q = 105 with no whole sets the annealing stays at 132; the sets of four fixed residues
+give the differences that are multiples of 7. The form of -1-invariant blocks {a, -a, b, -b} cannot work for
+q = 93: its 23 pairs of classes +-a need as many pairs of two classes prime to 3 as of one, so 3 n of the 31
+classes prime to 3.)
 """
 
 from __future__ import annotations
@@ -43,9 +45,10 @@ from optimizer.constructions.cyclic import BASES_FILE, stored_blocks
 QS = [33, 45, 57, 93, 105, 129]  # 100, 136, 172, 280, 316 and 388 players
 ITERATIONS = 4_000  # tabu steps per seed
 SEEDS = 16
-MULTIPLIERS = {93: 67, 129: 49}  # m = 1 mod 3 of order 3: 67 = 5 mod 31, 49 = 6 mod 43
-ANNEALING_STEPS = 60_000
-TEMPERATURE = 3.0  # a change moves the cost by a multiple of 12 (three images, |count - 3| both ways)
+# q -> m = 1 mod 3 of order 3 (67 = 5 mod 31, 49 = 6 mod 43, 16 = 1 mod 15 and 2 mod 7), the sets made of
+# four fixed residues, the annealing's steps and temperature (a change of the orbits moves the cost by a
+# multiple of 12: three images, |count - 3| both ways; sets of fixed residues move it by less)
+MULTIPLIERS = {93: (67, 0, 60_000, 3.0), 129: (49, 0, 60_000, 3.0), 105: (16, 3, 100_000, 2.0)}
 LIFT_LIMIT = 30.0  # deterministic seconds per lift model
 
 Quotient = list[list[int]]
@@ -91,35 +94,46 @@ def search_quotient(q: int, seed: int, iterations: int = ITERATIONS) -> Quotient
     return None
 
 
-def search_invariant_quotient(q: int, m: int, seed: int, steps: int = ANNEALING_STEPS) -> Quotient | None:
-    """Sets of four closed as a family under x -> m x (module docstring), or None within `steps` steps."""
+def search_invariant_quotient(q: int, m: int, seed: int, whole: int, steps: int, temperature: float) -> Quotient | None:
+    """Sets of four closed as a family under x -> m x, `whole` of them made of four fixed residues (module
+    docstring), or None within `steps` steps."""
     rng = random.Random(seed)
     fixed = [r for r in range(1, q) if r * m % q == r]
     orbits = sorted({tuple(sorted(r * m**e % q for e in range(3))) for r in range(1, q) if r * m % q != r})
     rng.shuffle(orbits)
+    rng.shuffle(fixed)
     chosen = [rng.randrange(3) for _ in orbits]
-    cost = _invariant_cost(q, _invariant_sets(q, m, fixed, orbits, chosen))
+    cost = _invariant_cost(q, _invariant_sets(q, m, fixed, whole, orbits, chosen))
     for _ in range(steps):
         if cost == 0:
-            return sorted(sorted(block) for block in _invariant_sets(q, m, fixed, orbits, chosen))
-        i, j = rng.randrange(len(orbits)), rng.randrange(len(orbits))
-        old = orbits[:], chosen[:]
-        if rng.random() < 0.5:
+            return sorted(sorted(block) for block in _invariant_sets(q, m, fixed, whole, orbits, chosen))
+        old = orbits[:], chosen[:], fixed[:]
+        move = rng.random()
+        if move < 0.45:
+            i, j = rng.randrange(len(orbits)), rng.randrange(len(orbits))
             orbits[i], orbits[j], chosen[i], chosen[j] = orbits[j], orbits[i], chosen[j], chosen[i]
+        elif move < 0.9:
+            chosen[rng.randrange(len(orbits))] = rng.randrange(3)
         else:
-            chosen[i] = rng.randrange(3)
-        new = _invariant_cost(q, _invariant_sets(q, m, fixed, orbits, chosen))
-        if new <= cost or rng.random() < math.exp((cost - new) / TEMPERATURE):
+            i, j = rng.randrange(len(fixed)), rng.randrange(len(fixed))
+            fixed[i], fixed[j] = fixed[j], fixed[i]
+        new = _invariant_cost(q, _invariant_sets(q, m, fixed, whole, orbits, chosen))
+        if new <= cost or rng.random() < math.exp((cost - new) / temperature):
             cost = new
         else:
-            orbits, chosen = old
+            orbits, chosen, fixed = old
     return None
 
 
-def _invariant_sets(q: int, m: int, fixed: list[int], orbits: list[tuple[int, ...]], chosen: list[int]) -> Quotient:
-    """Each fixed residue with the orbit in its place, then each group of four orbits' block under m^0, m, m^2."""
-    sets = [[f, *orbits[k]] for k, f in enumerate(fixed)]
-    for g in range(len(fixed), len(orbits), 4):
+def _invariant_sets(
+    q: int, m: int, fixed: list[int], whole: int, orbits: list[tuple[int, ...]], chosen: list[int]
+) -> Quotient:
+    """`whole` sets of four fixed residues, each other fixed residue with the orbit in its place, then each
+    group of four orbits' block under m^0, m, m^2."""
+    sets = [fixed[4 * i : 4 * i + 4] for i in range(whole)]
+    rest = fixed[4 * whole :]
+    sets += [[f, *orbits[k]] for k, f in enumerate(rest)]
+    for g in range(len(rest), len(orbits), 4):
         block = [orbits[k][chosen[k]] for k in range(g, g + 4)]
         sets += [[x * m**e % q for x in block] for e in range(3)]
     return sets
@@ -197,11 +211,12 @@ def lift(q: int, quotient: Quotient, limit: float = LIFT_LIMIT) -> tuple[list[li
 def find_blocks(q: int, iterations: int = ITERATIONS) -> tuple[list[list[int]] | None, str]:
     """The first base blocks over the seeds (the multiplier's annealing where q has one, else the tabu), and
     how they were found (stored beside them)."""
-    m = MULTIPLIERS.get(q)
-    how = f"multiplier {m}, {ANNEALING_STEPS} annealing steps at {TEMPERATURE}" if m else f"tabu, {iterations} steps"
+    m, whole, steps, temperature = MULTIPLIERS.get(q, (0, 0, 0, 0.0))
+    how = f"multiplier {m}, {whole} fixed sets, {steps} annealing steps at {temperature}"
+    how = how if m else f"tabu, {iterations} steps"
     for seed in range(SEEDS):
         if m:
-            quotient = search_invariant_quotient(q, m, seed)
+            quotient = search_invariant_quotient(q, m, seed, whole, steps, temperature)
         else:
             quotient = search_quotient(q, seed, iterations)
         if quotient is None:

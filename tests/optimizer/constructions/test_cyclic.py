@@ -39,11 +39,12 @@ def test_the_stored_blocks_are_what_the_generator_reaches():
     assert find_blocks(33)[0] == cyclic.stored_blocks()[33]
 
 
-def test_the_designs_for_280_and_388_players_are_stored_with_how_they_were_found():
-    assert cyclic.cyclic_rounds(280) == 93 and cyclic.cyclic_rounds(388) == 129 and cyclic.cyclic_rounds(279) == 0
+def test_the_designs_for_280_316_and_388_players_are_stored_with_how_they_were_found():
+    assert [cyclic.cyclic_rounds(v) for v in (280, 316, 388, 279)] == [93, 105, 129, 0]
     made = json.loads(cyclic.BASES_FILE.read_text(encoding="utf-8"))["made"]
     assert set(made) == {str(q) for q in STORED}
     assert made["93"].startswith("multiplier 67") and made["129"].startswith("multiplier 49")
+    assert made["105"].startswith("multiplier 16, 3 fixed sets")
 
 
 @pytest.mark.slow  # seconds of annealing steps and a CP-SAT model
@@ -54,10 +55,18 @@ def test_the_multiplier_search_reproduces_the_stored_q_93():
 
 
 def test_the_multiplier_search_closes_its_quotient_under_the_multiplier():
-    quotient = search_invariant_quotient(93, 67, 0)
+    quotient = search_invariant_quotient(93, 67, 0, 0, 60_000, 3.0)
     assert quotient is not None
     assert sorted(sorted(x * 67 % 93 for x in block) for block in quotient) == quotient
     assert sorted(x for block in quotient for x in block) == list(range(1, 93))
+
+
+@pytest.mark.slow  # seconds of annealing steps
+def test_whole_sets_of_fixed_residues_hold_four_residues_the_multiplier_fixes():
+    fixed = {r for r in range(1, 105) if r * 16 % 105 == r}
+    quotient = search_invariant_quotient(105, 16, 3, 3, 100_000, 2.0)
+    assert quotient is not None and len(fixed) == 14
+    assert sum(set(block) <= fixed for block in quotient) == 3
 
 
 def _refused(tmp_path, monkeypatch, blocks: dict[str, list[list[int]]]) -> None:
@@ -101,7 +110,7 @@ def test_the_verdict_is_exists_with_a_checked_schedule(players):
     assert "over Z_" in verdict.reason and "stored blocks" in verdict.reason
 
 
-@pytest.mark.parametrize("players", [99, 279, 387])
+@pytest.mark.parametrize("players", [99, 279, 315, 387])
 def test_the_odd_room_one_smaller_gets_every_round_by_deletion(players):
     verdict = zero_repeat_verdict(Event.with_count(players, min(players // 3, 100)), time_limit=5, workers=1)
     assert verdict.answer is Answer.EXISTS and verdict.schedule is not None
