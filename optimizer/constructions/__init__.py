@@ -16,7 +16,8 @@
                                  ahead (108, 276, 360)
     doubling.doubled_affine_seating  32 players over 10 rounds: two affine planes of order 4, signed
     weighting.weighted_day       m * v1 players: a full day of v1 weighted by a resolvable TD(4, m), its
-                                 groups filled by a day of m (or 3m) players (208, 352, 144, 192, 288, 384)
+                                 groups filled by a day of m (or 3m) players (208, 352, 144, 192, 240, 288,
+                                 384; RTD(4, m) from finite fields or a stored difference matrix, matrices)
     rotational.rotational_seating  a base round developed over Z_m, found by a small CP-SAT model
     library                      repeat-free days computed ahead by the constructions above, and for
                                  odd rooms by tabu search (turns kept fair)
