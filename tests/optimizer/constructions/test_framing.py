@@ -45,3 +45,10 @@ def test_added_players_given_a_fill_trio_that_is_not_a_group_meet_twice():
     groups[0, 0], groups[1, 0] = groups[1, 0], groups[0, 0]  # the added players now stand for a non-group
     assert is_repeat_free(framed_day(design.seats, 16, 11, fill.seats, _cliques(36)), 168, 55)
     assert not is_repeat_free(framed_day(design.seats, 16, 11, fill.seats, groups), 168, 55)
+
+
+def test_the_odd_room_one_short_of_a_framed_packing_gets_its_rounds_by_deletion():
+    verdict = zero_repeat_verdict(Event.with_count(167, 55), time_limit=5, workers=1)
+    assert verdict.answer is Answer.EXISTS and verdict.schedule is not None
+    assert "frame" in verdict.reason and "deleted" in verdict.reason
+    assert check(verdict.schedule, indirect=False).repeats == 0
