@@ -40,7 +40,7 @@ test: setup
 # kept in rehearsal-shots/ for a person to look at (emptied first, so it shows this run only).
 rehearse: setup
 	rm -rf rehearsal-shots
-	REHEARSAL_SHOTS=rehearsal-shots $(BIN)/pytest -p no:cacheprovider tests/test_rehearsal_browser.py
+	REHEARSAL_SHOTS=rehearsal-shots $(BIN)/pytest -p no:cacheprovider tests/rotation/desk/test_rehearsal_browser.py
 
 # A developer's lane: every test but the slow, browser and subprocess ones (under two minutes, quiet machine).
 test-quick: setup
@@ -56,8 +56,8 @@ test-busy: setup
 # The lowest version pyproject.toml allows of every direct dependency (uv's lowest-direct resolution;
 # what they pull in comes at its newest), on the lowest Python it claims (requires-python; pyenv's where the
 # machine has it, as CI's does), in a venv of its own made afresh, then the quick tests but the browser's
-# (ROTATION_LOWEST=1: tests/test_dependencies.py checks each floor is the version installed). `.ci/run` runs it.
-# LOWEST_TESTS chooses other tests (`make test-lowest LOWEST_TESTS=tests/test_plan.py`).
+# (ROTATION_LOWEST=1: tests/project/test_dependencies.py checks each floor is the version installed). `.ci/run` runs it.
+# LOWEST_TESTS chooses other tests (`make test-lowest LOWEST_TESTS=tests/rotation/commands/test_plan.py`).
 LOWEST_PY := 3.10
 LOWEST_PYTHON ?= $(firstword $(wildcard $(or $(PYENV_ROOT),$(HOME)/.pyenv)/versions/$(LOWEST_PY).*/bin/python$(LOWEST_PY)) python$(LOWEST_PY))
 LOWEST_TESTS ?= -m "not slow and not browser"
@@ -99,6 +99,8 @@ bench-limits: setup
 	$(BIN)/python -m benchmarks.limits --rooms --runs 3
 	$(BIN)/python -m benchmarks.limits --longer --runs 3
 	$(BIN)/python -m benchmarks.limits --signals
+	$(BIN)/python -m benchmarks.limits --startup --runs 7
+	$(BIN)/python -m benchmarks.balance_work --sites 20x6 68x22 100x40 124x41 300x100 400x100 1000x100 2000x8
 
 bench-frontier: setup
 	$(BIN)/python -m benchmarks.frontier
@@ -108,4 +110,4 @@ bench-season: setup
 
 # the desk's JSON routes fuzzed from their OpenAPI schema with every check (st run --checks all), 200 examples a route (the suite runs 4)
 fuzz-desk: setup
-	ROTATION_FUZZ=200 $(BIN)/pytest tests/test_desk_fuzz.py
+	ROTATION_FUZZ=200 $(BIN)/pytest tests/rotation/desk/test_desk_fuzz.py

@@ -1,7 +1,7 @@
 """Every command at the room limits: wall time and peak memory beside its time limit.
 
-`python -m benchmarks.limits [--out DIR] [--only "NAME;..."] [--rooms | --longer | --signals] [--python PATH]
-[--before TREE] [--timeout S] [--runs N] [--name NAME]` runs each command
+`python -m benchmarks.limits [--out DIR] [--only "NAME;..."] [--rooms | --longer | --signals | --startup]
+[--python PATH] [--before TREE] [--timeout S] [--runs N] [--name NAME]` runs each command
 as the director would (`rotation ...` in a fresh process, one at a time; `--python` another checkout's
 interpreter, for a before/after) and writes limits.md and limits.json: the wall time
 (start-up, search, check and writing), the run's own clock where the command reports one ("Planned in"),
@@ -17,7 +17,9 @@ wall clock), the cases in turn within each run, first on the machine as found an
 processes that it starts and ends: more time should never give a worse day, and a repeatable run the same
 day whatever the load. `--signals` sends SIGTERM and Ctrl-C (SIGINT) to plan and exists on the large rooms
 at 0.3 to 3 s after the start (in start-up, the construction of the starts, the first check, the search):
-each should end within a second of the signal (limits_signals.md). `--before TREE` runs each case with
+each should end within a second of the signal (limits_signals.md). `--startup` runs commands whose own work is
+a few milliseconds (`--help`, exists and plan on rooms the library answers, check of a small file), so that
+their CPU time is the program's start-up (limits_startup.md). `--before TREE` runs each case with
 that source tree first on the path (`git archive COMMIT | tar -x -C TREE`) and then with this checkout,
 in turn, so that the before and the after are measured side by side in one run. The input files a command
 reads are made first and not timed. The machine's load average is recorded before and after.
@@ -115,8 +117,8 @@ ROOMS = ((300, 100), (1000, 100), (124, 41), (2000, 8), (112, 37), (400, 100))
 LONGER_ROOMS = ((300, 100), (100, 40))  # rooms whose answer still improves with time
 LONGER_LIMITS = (1, 5, 10)
 SIGNAL_ROOMS = ((300, 100), (1000, 100), (124, 41), (2000, 8))
-# Seconds after the start: start-up (imports, about 0.8 s on a quiet machine), the starts' construction and
-# the first check, the search and the checks of its days.
+# Seconds after the start: start-up (imports, about 0.4 s of CPU since limits_startup.md, 0.8 s before), the
+# starts' construction and the first check, the search and the checks of its days.
 SIGNAL_TIMES = (0.3, 0.8, 1.2, 1.6, 2.0, 3.0, 5.0)
 BUSY = "while 1: pass"  # a process that keeps one core busy
 
@@ -136,6 +138,28 @@ def _room_cases() -> tuple[Case, ...]:
             args = (command, *room, "--time-limit", "10", "--workers", "1", *quiet)
             cases.append(Case(f"{command} {players} x {rounds}, SIGTERM at 3 s", args, 10, terminate_after=3))
     return tuple(cases)
+
+
+STARTUP_CASES = (
+    Case("--help", ("--help",), None),
+    Case("exists 16 x 5", ("exists", "--players", "16", "--rounds", "5", "--time-limit", "1"), 1),
+    Case(
+        "plan 16 x 5, 1 s, work clock, 1 worker",
+        ("plan", "--players", "16", "--rounds", "5", "--time-limit", "1", "--workers", "1", "-q"),
+        1,
+    ),
+    Case(
+        "plan 124 x 41, 1 s, work clock, 1 worker",
+        ("plan", "--players", "124", "--rounds", "41", "--time-limit", "1", "--workers", "1", "-q"),
+        1,
+    ),
+    Case(
+        "check 16 x 5",
+        ("check", "s.json"),
+        None,
+        (("plan", "--players", "16", "--rounds", "5", "--time-limit", "1", "--json", "s.json", "-q"),),
+    ),
+)
 
 
 def _longer_cases() -> tuple[Case, ...]:
@@ -222,6 +246,7 @@ def main() -> None:
     parser.add_argument("--rooms", action="store_true", help="the large rooms of issue 54 (limits_rooms.md)")
     parser.add_argument("--longer", action="store_true", help="1, 5 and 10 s side by side, quiet and busy")
     parser.add_argument("--signals", action="store_true", help="SIGTERM and Ctrl-C at every stage of the rooms")
+    parser.add_argument("--startup", action="store_true", help="commands whose CPU is their start-up")
     parser.add_argument(
         "--before", metavar="TREE", help="a source tree of the version before: each case run with it, then without"
     )
@@ -239,7 +264,15 @@ def main() -> None:
     # shell's `&` ignores SIGINT, the commands then keep it ignored): a handled signal is default after exec.
     signal.signal(signal.SIGINT, signal.default_int_handler)
     cases = (
-        _longer_cases() if args.longer else _signal_cases() if args.signals else _room_cases() if args.rooms else CASES
+        _longer_cases()
+        if args.longer
+        else _signal_cases()
+        if args.signals
+        else _room_cases()
+        if args.rooms
+        else STARTUP_CASES
+        if args.startup
+        else CASES
     )
     chosen = [c for c in cases if not args.only or c.name in args.only.split(";")]
     load_before = os.getloadavg()
@@ -273,6 +306,8 @@ def main() -> None:
         if args.signals
         else "limits_rooms"
         if args.rooms
+        else "limits_startup"
+        if args.startup
         else "limits"
     )
     name = args.name or kind
@@ -410,8 +445,8 @@ def signals_report(record: dict) -> str:
         f"Machine: {m.get('cpu')}, {m.get('cores_usable', m.get('cores'))} cores usable; load (1 min) "
         f"{record['load_before'][0]:.2f} before, {record['load_after'][0]:.2f} after. Commit {m.get('commit')}, "
         f"{m.get('date')}. Each command a 10 s repeatable run (`--time-limit 10 --workers 1`) in a fresh process, "
-        "sent the signal this many seconds after its start (start-up takes about 0.8 s on a quiet machine, "
-        f"more on a busy one); medians of {record['runs']} run(s). "
+        "sent the signal this many seconds after its start (start-up takes about 0.4 s of CPU, 0.8 s before "
+        f"limits_startup.md, more on a busy machine); medians of {record['runs']} run(s). "
         + (
             f"Before -> after: the tree {record['before']} and this checkout, each case run with one and then "
             "the other, in one run. "

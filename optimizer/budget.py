@@ -23,6 +23,11 @@ The one exception to it is `Abandoned`, raised by a poll inside a step that has 
 A library caller's own Ctrl-C (KeyboardInterrupt, where no signal handler sets the token) is turned into
 the stop token here alone (`Budget.until_interrupted`, and the CP-SAT runner's wait).
 
+Start-up: OR-Tools' CP-SAT (with the pandas it imports) is a quarter of a second of CPU to import, about
+half of the program's start-up, and most runs build no model (a construction or the local search gives
+their day). So `cp_model` is imported where a model is built or solved, never at a module's top (there
+only for the type checker); tests/test_startup.py checks which runs import it.
+
 The clock is read here alone: the stages ask their budget (`left`, `done`, `afford`), and measure a step
 (`stopwatch`) or a run (`elapsed`) through it, for reports and for keeping back time on the wall clock.
 """
@@ -34,9 +39,10 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-from ortools.sat.python import cp_model
+if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
 
 # Work is summed in floats: a budget this close to its end is spent (so that N steps charged 1/N each
 # make exactly one second, whatever the rounding).
@@ -279,11 +285,15 @@ class Solved:
 
     @property
     def found(self) -> bool:
+        from ortools.sat.python import cp_model
+
         return self.status in (cp_model.OPTIMAL, cp_model.FEASIBLE)
 
     @property
     def closed(self) -> bool:
         """CP-SAT closed the search: optimal, or no solution exists."""
+        from ortools.sat.python import cp_model
+
         return self.status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
 
 
@@ -303,6 +313,8 @@ def solve(
     solver works in a thread so that the stop token (and a library caller's own Ctrl-C, which sets it)
     stops it at once, the best found kept; CP-SAT's own SIGINT catching is off (left on, the process no
     longer answers Ctrl-C after it). `tune` sets further parameters."""
+    from ortools.sat.python import cp_model  # where a model is solved: see "Start-up" above
+
     solver = cp_model.CpSolver()
     params = solver.parameters
     params.num_workers, params.random_seed, params.catch_sigint_signal = workers, seed, False

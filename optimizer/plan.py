@@ -12,8 +12,8 @@ the checker:
 3. balancing (optimizer.pipeline.balancing) at the same repeats: trios again, rematches, seats and tables;
 4. the result, with the lower bound (optimizer.proof.bounds, raised by CP-SAT's proofs).
 The search stops early once repeats meet the lower bound; balancing still runs. The stages share the run's
-context (optimizer.pipeline.run) and hand each other typed results (optimizer.pipeline.stages); this module
-composes them.
+context (optimizer.pipeline.run), which none of them writes into, and hand each other typed results
+(optimizer.pipeline.stages: the search's bound among them); this module composes them.
 
 Every stage learns how long it may run from the run's budget (optimizer.budget): seconds on the wall
 clock, or, in a repeatable run (a seed, one worker), seconds of work that the stages charge (CP-SAT's
@@ -37,7 +37,7 @@ from optimizer.constructions.stayers import place_stayers
 from optimizer.pipeline.balancing import balance
 from optimizer.pipeline.provenance import Method
 from optimizer.pipeline.run import Run
-from optimizer.pipeline.searching import search
+from optimizer.pipeline.searching import Search
 from optimizer.pipeline.stages import SearchOutcome, Starts
 from optimizer.pipeline.starts import offer_starts
 from optimizer.pipeline.state import History
@@ -75,10 +75,11 @@ def plan(
     fixed_repeats = None if history is not None else budget.until_interrupted(lambda: _fixed_rule(run, warm_start))
     rng = np.random.default_rng(seed)
     starts = budget.until_interrupted(lambda: _starts(run, rng, warm_start)) or Starts()
-    outcome = budget.until_interrupted(lambda: _search(run, rng, warm_start)) or SearchOutcome()
-    budget.until_interrupted(lambda: balance(run, starts, np.random.default_rng(seed)))
+    searching = Search(run, rng, warm_start)
+    outcome = budget.until_interrupted(lambda: _search(run, searching)) or searching.outcome()
+    budget.until_interrupted(lambda: balance(run, starts, np.random.default_rng(seed), outcome.bound))
     return run.incumbent.result(
-        run.bound, fixed_repeats=fixed_repeats, infeasible=outcome.infeasible, interrupted=budget.stopped
+        outcome.bound, fixed_repeats=fixed_repeats, infeasible=outcome.infeasible, interrupted=budget.stopped
     )
 
 
@@ -99,8 +100,8 @@ def _starts(run: Run, rng: np.random.Generator, warm_start: bool) -> Starts:
     return Starts()
 
 
-def _search(run: Run, rng: np.random.Generator, warm_start: bool) -> SearchOutcome:
+def _search(run: Run, searching: Search) -> SearchOutcome:
     """The search, from the best start, unless it is at the bound already."""
-    if not run.done and not run.budget.stopped:
-        return search(run, rng, warm_start)
-    return SearchOutcome()
+    if not searching.done and not run.budget.stopped:
+        return searching()
+    return searching.outcome()

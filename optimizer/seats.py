@@ -9,7 +9,8 @@ meetings here and only here (`meetings` as a matrix, `pair_counts` sparse, `repe
 enumeration of the pairs at a table; `together`, one round's), and judge turns here and only here
 (`turns_taken`, `turns_fair`): a turn is a seat at a table of three or sitting out, and turns are fair
 while everyone's count of them lies within one of everyone else's. The checker keeps its own counts,
-from names, so that it can vouch for them (tests/test_shared_counts.py compares the two on random days).
+from names, so that it can vouch for them (tests/optimizer/checking/test_shared_counts.py compares the two
+on random days).
 """
 
 from __future__ import annotations

@@ -58,7 +58,7 @@ def words(page: LTPage) -> list[Word]:
 
     for char in _chars(page):
         if char.matrix[1] or char.matrix[2]:  # turned text (the summary pictures' standing labels): its boxes
-            close()  # are not upright ones, so tests/test_pictures_browser.py checks it in the browser instead
+            close()  # are not upright ones, so test_pictures_browser.py checks it in the browser instead
             continue
         if not char.get_text().strip():
             close()

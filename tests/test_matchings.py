@@ -75,3 +75,9 @@ def test_a_prefix_is_a_repeat_free_day_of_fewer_rounds_and_the_verdict_is_checke
     assert (
         zero_repeat_verdict(Event.with_count(players, rounds + 1), time_limit=5, workers=1).answer is Answer.IMPOSSIBLE
     )
+
+
+def test_the_stored_base_is_what_the_generator_reaches():
+    stored = json.loads(matchings.BASES_FILE.read_text(encoding="utf-8"))["bases"]["18"]
+    form = dict(forms(18, bool(turn_of(18))))[stored["form"]]
+    assert {"form": stored["form"], "seed": stored["seed"], **search(18, form, stored["seed"])} == stored

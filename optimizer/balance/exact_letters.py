@@ -17,7 +17,6 @@ three-handed when) force it. Run on one worker with a deterministic time limit, 
 from __future__ import annotations
 
 import numpy as np
-from ortools.sat.python import cp_model
 
 from optimizer.budget import Budget, solve
 from optimizer.seats import EMPTY
@@ -28,6 +27,8 @@ def exact_letters(
 ) -> tuple[np.ndarray, int, bool] | None:
     """(seats with the letters found, their spread, proven fewest), or None when nothing was found in
     `work` seconds of deterministic time within `budget`, on one worker (a seeded run repeats)."""
+    from ortools.sat.python import cp_model  # here, not above: optimizer.budget, "Start-up"
+
     model = cp_model.CpModel()
     holders = []  # (round, table, player, letter variables)
     counts: list[list[list]] = [[[] for _ in range(4)] for _ in range(n)]

@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from itertools import product
 
 import numpy as np
-from ortools.sat.python import cp_model
 
 from optimizer.balance._day import players_in
 from optimizer.budget import Budget, solve
@@ -53,6 +52,8 @@ def fewest_table_visits(
     where = table_of(seats, n)
     even = -(-(where >= 0).sum(axis=0) // tables)
     sizes = (seats >= 0).sum(axis=2)
+    from ortools.sat.python import cp_model  # here, not above: optimizer.budget, "Start-up"
+
     model = cp_model.CpModel()
     x = {cell: model.new_bool_var(f"x{cell}") for cell in product(range(rounds), range(tables), range(tables))}
     for r in range(rounds):

@@ -50,9 +50,10 @@ MAX_PASSES = 20
 # The exact lettering: seats at most (about 60 players over 15 rounds), and the clock it needs at least.
 EXACT_MAX_SEATS = 4 * 1000
 EXACT_MIN_SECONDS = 0.05
-# A repeatable run's budget is charged one second of work for lettering this many seats (8 to 14
-# microseconds of CPU time a seat from 32 x 8 to 2000 x 8; 0.9 s at 1000 x 100).
-SEATS_LETTERED_PER_SECOND = 110_000
+# A repeatable run's budget is charged one second of work for lettering this many seats (5.0 to 5.6
+# microseconds of CPU time a seat at 400 x 100, 2000 x 8 and 124 x 41: `python -m benchmarks.balance_work
+# --sites`, work_clock.md; 8 to 14 in an earlier measurement, before the colouring was quickened).
+SEATS_LETTERED_PER_SECOND = 180_000
 # The colouring polls the stop every this many trail origins (a few milliseconds of walking).
 POLL_VERTICES = 1024
 _ORDERS = {
@@ -99,6 +100,24 @@ def balance_letters(
         if found is not None and found[1] < spread:
             return found[0]
     return out
+
+
+def reletter(seats: np.ndarray, letters_so_far: np.ndarray, player_count: int | None = None) -> np.ndarray:
+    """The seat letters of a day lettered before and changed since by players trading seats (the season's
+    descent: each takes the other's seat): the better, by seat spread and then the local search's cost, of
+    `balance_letters` afresh and the day's own letters improved by the local search. Afresh alone lost
+    what the lettering before had found (the plan's exact letters): the season's seat spread rose 3 -> 4
+    in two of six benchmark seasons (benchmarks/results/issue56_descent)."""
+    n = players_in(seats, player_count)
+    so_far = np.asarray(letters_so_far, np.int64)
+    afresh = balance_letters(seats, letters_so_far=so_far, player_count=n)
+    at_four = _sat_at_four(seats, n) | (so_far[:, 3] > 0)
+    kept = _improve(seats, so_far, at_four, n, MAX_PASSES, lambda: False)
+
+    def worse(out: np.ndarray) -> tuple[int, int]:
+        return seat_spread(out, n, so_far), int(_cost(so_far + letter_counts(out, n), at_four).sum())
+
+    return kept if worse(kept) < worse(afresh) else afresh
 
 
 def letters_work(seats: np.ndarray) -> float:

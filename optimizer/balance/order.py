@@ -36,12 +36,13 @@ EXACT_ROUNDS = 16
 EXACT_CELLS = 8_000_000
 # First stretches fair_order grows before it gives up (it needs far fewer unless no fair order exists).
 FAIR_ORDER_STEPS = 1_000
-# A repeatable run's budget is charged one second of work for this many pairs of rounds compared (20 to 85
-# microseconds of CPU time each, about 20 + 0.05 x players) and for this many orders weighed by the local
-# search (13 microseconds each at 17 to 100 rounds).
-ROUND_PAIRS_PER_SECOND = 50_000
-PLAYER_ROUND_PAIRS_PER_SECOND = 20_000_000
-ORDERS_PER_SECOND = 75_000
+# A repeatable run's budget is charged one second of work for this many pairs of rounds compared and for
+# this many orders weighed by the local search: half the CPU of an earlier measurement (20 to 85
+# microseconds a pair, about 20 + 0.05 x players; 13 microseconds an order at 17 to 100 rounds), as measured
+# at 22 to 100 rounds and 68 to 300 players (`python -m benchmarks.balance_work --sites`, work_clock.md).
+ROUND_PAIRS_PER_SECOND = 100_000
+PLAYER_ROUND_PAIRS_PER_SECOND = 40_000_000
+ORDERS_PER_SECOND = 150_000
 
 
 def back_to_back(seats: np.ndarray, previous: np.ndarray | None = None, player_count: int | None = None) -> int:

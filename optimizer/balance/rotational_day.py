@@ -40,16 +40,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import combinations
+from typing import TYPE_CHECKING
 
 import numpy as np
-from ortools.sat.python import cp_model
 
 from optimizer.budget import Budget, solve
 
-# Per base round, the model's 0/1 variables by a pair of indices: x[b][p, t] or y[b][p, q] (`base_rounds`).
-BaseRounds = list[dict[tuple[int, int], cp_model.IntVar]]
-# together(p, q, b, s): p and q share a table in the round of orbit (b, s).
-Together = Callable[[int, int, int, int], cp_model.IntVar]
+if TYPE_CHECKING:  # CP-SAT is imported where the model is built (optimizer.budget, "Start-up")
+    from ortools.sat.python import cp_model
+
+    # Per base round, the model's 0/1 variables by a pair of indices: x[b][p, t] or y[b][p, q] (`base_rounds`).
+    BaseRounds = list[dict[tuple[int, int], cp_model.IntVar]]
+    # together(p, q, b, s): p and q share a table in the round of orbit (b, s).
+    Together = Callable[[int, int, int, int], cp_model.IntVar]
 # The day's rounds, in order: (base round, shift).
 Orbits = list[tuple[int, int]]
 
@@ -81,6 +84,8 @@ def rotational_day(
         return None
     bases = even = -(-rounds // tables)  # ceil(R / T): the base rounds, and each player's even share of a table
     orbits = [(b, s) for b in range(bases) for s in range(min(tables, rounds - b * tables))]
+    from ortools.sat.python import cp_model
+
     model = cp_model.CpModel()
     x, meet = base_rounds(model, player_count, bases)
 

@@ -5,6 +5,9 @@
     resolvable                   3q + 1 players over q rounds, every pair once: a 1-rotational resolvable
                                  design over Z_q from a matching stored ahead (16 to 400 players, 3 not
                                  dividing q)
+    cyclic                       3q + 1 players over q rounds, every pair once, for the q divisible by 3: a
+                                 1-rotational resolvable design over Z_3q from base blocks stored ahead
+                                 (100, 136, 172 players)
     speeds.speed_seating         every seat moves a fixed number of tables a round (the slip generalised)
     differences                  every seat moves by its own stored step each round: a difference matrix over
                                  Z_T, found ahead and stored, for rooms of 72 to 200 players the speed rule
@@ -30,7 +33,7 @@
     stayers.place_stayers        the repair every start goes through so stay requests hold
 
 Zero-repeat seatings come from `zero_repeat_seating`: the library, the affine geometry, the resolvable
-designs, the direct GF(q) designs, the stored packings, the doubling,
+designs over Z_q and over Z_3q, the direct GF(q) designs, the stored packings, the doubling,
 the speed rule, the stored difference rows, the weighting (all instant), then the rotational search within the time
 limit. Every seating handed out is checked here first, so a builder bug can only cost a None. A design is
 handed out as a `Start` (optimizer.pipeline.stages): its seats and how they were made, as the plan offers it.
@@ -45,6 +48,7 @@ import numpy as np
 from optimizer.budget import Budget
 from optimizer.constructions import library
 from optimizer.constructions.affine import affine_dimension, affine_rounds, affine_seating
+from optimizer.constructions.cyclic import cyclic_rounds, cyclic_seating
 from optimizer.constructions.differences import difference_rounds, difference_seating
 from optimizer.constructions.direct import direct_rounds, direct_seating
 from optimizer.constructions.doubling import doubled_affine_seating, doubling_rounds
@@ -75,12 +79,12 @@ def zero_repeat_seating(
 
 
 def instant_seating(player_count: int, rounds: int) -> Start | None:
-    """The first instant construction reaching `rounds`: library, affine geometry, resolvable designs,
-    direct GF(q) designs, stored packings (partners of three, then of two), doubling, speed rule, difference
-    rows, weighting."""
+    """The first instant construction reaching `rounds`: library, affine geometry, resolvable designs (over
+    Z_q, then Z_3q), direct GF(q) designs, stored packings (partners of three, then of two), doubling, speed
+    rule, difference rows, weighting."""
     packed = (from_packings, from_matchings)
-    builders = (from_library, from_affine, from_resolvable, from_direct, *packed, from_doubling, from_speeds)
-    for build in (*builders, from_differences, from_weighting):
+    builders = (from_library, from_affine, from_resolvable, from_cyclic, from_direct, *packed, from_doubling)
+    for build in (*builders, from_speeds, from_differences, from_weighting):
         made = build(player_count, rounds)
         if made is not None:
             return made
@@ -88,7 +92,7 @@ def instant_seating(player_count: int, rounds: int) -> Start | None:
 
 
 def frontier_rounds(player_count: int, rows: bool = True) -> int:
-    """The most repeat-free rounds available instantly (library, affine, resolvable and direct designs,
+    """The most repeat-free rounds available instantly (library, affine, resolvable, cyclic and direct designs,
     stored packings, doubling, speeds, weighting and, with `rows`, the difference rows); not a table."""
     if player_count < 4 or player_count % 4:
         return 0
@@ -97,6 +101,7 @@ def frontier_rounds(player_count: int, rows: bool = True) -> int:
         entry.rounds if entry else 0,
         affine_rounds(player_count),
         resolvable_rounds(player_count),
+        cyclic_rounds(player_count),
         direct_rounds(player_count),
         packing_rounds(player_count),
         matching_rounds(player_count),
@@ -134,6 +139,14 @@ def from_resolvable(player_count: int, rounds: int) -> Start | None:
     seats = resolvable_seating(player_count, rounds)
     q = (player_count - 1) // 3
     return None if seats is None else Start.built(seats, f"1-rotational resolvable design over Z_{q} (stored matching)")
+
+
+def from_cyclic(player_count: int, rounds: int) -> Start | None:
+    seats = cyclic_seating(player_count, rounds)
+    q = (player_count - 1) // 3
+    return (
+        None if seats is None else Start.built(seats, f"1-rotational resolvable design over Z_{3 * q} (stored blocks)")
+    )
 
 
 def from_direct(player_count: int, rounds: int) -> Start | None:

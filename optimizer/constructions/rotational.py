@@ -21,17 +21,20 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from itertools import combinations
 from math import gcd
+from typing import TYPE_CHECKING
 
 import numpy as np
-from ortools.sat.python import cp_model
 
 from optimizer.budget import Budget, solve
 from optimizer.config import PlanConfig
 from optimizer.pipeline.stages import Start
 from optimizer.seats import repeats
 
-# The base model's variables: seat[p, j] is 1 when player p sits at table j in the base round.
-_Seat = dict[tuple[int, int], cp_model.IntVar]
+if TYPE_CHECKING:  # CP-SAT is imported where the model is built (optimizer.budget, "Start-up")
+    from ortools.sat.python import cp_model
+
+    # The base model's variables: seat[p, j] is 1 when player p sits at table j in the base round.
+    _Seat = dict[tuple[int, int], cp_model.IntVar]
 
 
 @dataclass(frozen=True)
@@ -147,6 +150,8 @@ def search_base_round(shape: Shape, rounds: int, budget: Budget, seed: int = 0, 
     slice (10 s, 20 s, ...) rather than betting the whole budget on one run; a proof of
     infeasibility ends it at once. A repeatable budget counts CP-SAT's deterministic time, so one
     worker with a seed repeats the search exactly."""
+    from ortools.sat.python import cp_model
+
     slice_ = 10.0
     while budget.afford(0.05):
         status, base = _solve_once(shape, rounds, budget.within(slice_), seed, workers)
@@ -176,6 +181,8 @@ def base_clauses(shape: Shape) -> int:
 
 
 def _base_model(shape: Shape, rounds: int) -> tuple[cp_model.CpModel, _Seat]:
+    from ortools.sat.python import cp_model
+
     model = cp_model.CpModel()
     n, tables = shape.player_count, shape.tables
     seat = {(p, j): model.new_bool_var(f"s{p}_{j}") for p in range(n) for j in range(tables)}

@@ -10,15 +10,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from itertools import combinations
+from typing import TYPE_CHECKING
 
 import numpy as np
-from ortools.sat.python import cp_model
 
 from models import Event, Layout
 from optimizer.cpsat.hint import canonical_form, order_tables
 from optimizer.pipeline.state import History
 from optimizer.requests import club_mates, turn_exempt
 from optimizer.seats import EMPTY, Seats, table_of
+
+if TYPE_CHECKING:  # CP-SAT is imported where the model is built (optimizer.budget, "Start-up")
+    from ortools.sat.python import cp_model
 
 
 def day_clauses(event: Event) -> int:
@@ -65,6 +68,8 @@ class SeatingModel:
         if fixed_rounds and not self.same_players:
             raise ValueError("a split by round 2 needs interchangeable players")
         self.fixed_rounds = [list(tables) for tables in fixed_rounds]
+        from ortools.sat.python import cp_model
+
         self.model = cp_model.CpModel()
         self._add_variables()
         self._add_seating_constraints()

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
-
-from ortools.sat.python import cp_model
 
 from models import Event, Progress
 from optimizer.budget import Budget
@@ -24,42 +21,6 @@ class Outcome:
     proven: bool  # CP-SAT closed the search: the repeats are optimal, or no schedule exists
     best_at: float | None  # seconds from the epoch to the schedule with these repeats
     interrupted: bool
-
-
-class _Watcher(cp_model.CpSolverSolutionCallback):
-    """Keeps the best seating found and tells the director; stops once nothing better can exist."""
-
-    def __init__(
-        self, model: SeatingModel, lower_bound: int, epoch: float, on_progress: Callable[[Progress], None] | None
-    ) -> None:
-        super().__init__()
-        self.model, self.lower_bound, self.epoch, self.on_progress = model, lower_bound, epoch, on_progress
-        self.seats: Seats | None = None
-        self.repeats: int | None = None
-        self.best_at: float | None = None
-        self.stopped_by_us = False
-
-    def on_solution_callback(self) -> None:
-        elapsed = time.monotonic() - self.epoch
-        repeats = int(self.value(self.model.total_repeats))
-        if self.repeats is None or repeats < self.repeats:
-            self.repeats, self.best_at = repeats, elapsed
-        self.seats = self.model.seating(self.boolean_value)
-        bound = max(self.lower_bound, self.model.repeats_bound(self.best_objective_bound))
-        if self.on_progress:
-            self.on_progress(Progress(repeats=self.repeats, lower_bound=bound, elapsed=elapsed, note="CP-SAT"))
-        if (
-            repeats == self.lower_bound
-            and self.value(self.model.club_meetings) == 0
-            and self.value(self.model.worst_player) <= _fairest(repeats, self.model.player_count)
-        ):
-            self.stopped_by_us = True
-            self.stop_search()
-
-
-def _fairest(repeats: int, player_count: int) -> int:
-    """No schedule's worst-off player has fewer repeats than the average share, rounded up."""
-    return -(-2 * repeats // player_count)
 
 
 def solve(
@@ -81,7 +42,9 @@ def solve(
     model = SeatingModel(event, lower_bound=lower_bound, max_repeats=max_repeats, history=history)
     if hint is not None:
         model.add_hint(hint)
-    watcher = _Watcher(model, lower_bound, budget.started, on_progress)
+    from optimizer.cpsat.watcher import Watcher  # CP-SAT's own class: imported with a model (optimizer.budget)
+
+    watcher = Watcher(model, lower_bound, budget.started, on_progress)
     solved = budget_solve(model.model, budget, workers=workers, seed=seed, callback=watcher)
     proven = solved.closed or watcher.stopped_by_us
     bound = lower_bound

@@ -21,14 +21,16 @@ import threading
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from functools import partial
-
-from ortools.sat.python import cp_model
+from typing import TYPE_CHECKING
 
 from models import Event
 from optimizer.budget import Budget, solve
 from optimizer.cpsat.model import SeatingModel
 from optimizer.cpsat.round_classes import round_three_listable, second_rounds, third_rounds
 from optimizer.seats import Seats
+
+if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
 
 # Past this many groups (tables, and the players sitting out) a round 2 has too many classes to list.
 SPLIT_MAX_GROUPS = 4
@@ -153,7 +155,7 @@ class _Cases:
             solved = solve(model.model, within, workers=self.workers, seed=self.seed, tune=_first_solution)
             if solved.found:
                 return model.seating(solved.solver.boolean_value), []
-            if solved.status != cp_model.INFEASIBLE:
+            if not solved.closed:  # not proven infeasible (a day found returned above)
                 left_open.append(case)
 
 

@@ -18,15 +18,18 @@ three-handed); not being seated keeps a player who was not seated before. Two ph
 from __future__ import annotations
 
 from itertools import combinations
+from typing import TYPE_CHECKING
 
 import numpy as np
-from ortools.sat.python import cp_model
 
 from models import Event
 from optimizer.cpsat.model import SeatingModel
 from optimizer.moves.old import OldPlan
 from optimizer.pipeline.state import History
 from optimizer.seats import EMPTY
+
+if TYPE_CHECKING:  # CP-SAT is imported where the model is built (optimizer.budget, "Start-up")
+    from ortools.sat.python import cp_model
 
 
 class MovesModel(SeatingModel):

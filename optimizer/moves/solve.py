@@ -17,9 +17,9 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
-from ortools.sat.python import cp_model
 
 from models import Bound, Event, PlanResult, Progress
 from optimizer.budget import Budget, Stop, solve
@@ -32,6 +32,9 @@ from optimizer.pipeline.run import RunContext
 from optimizer.pipeline.state import Candidate, History
 from optimizer.plan import plan
 from optimizer.seats import EMPTY, Seats, table_of
+
+if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
 
 # Phase 2 leaves every cell free while the whole day's meeting clauses (pairs x rounds x tables) stay
 # within this; the day model (optimizer.plan) uses the same limit.
@@ -127,7 +130,7 @@ class _Run(RunContext):
     def phase_one(self, start: Seats) -> None:
         """The fewest moves, and the proof of that count."""
         first = _phase(MovesModel(self.event, self.history, self.old), start, PHASE_ONE_SHARE, self)
-        self.interrupted, self.infeasible = first.interrupted, first.status == cp_model.INFEASIBLE
+        self.interrupted, self.infeasible = first.interrupted, first.infeasible
         if first.seats is not None:
             self.offer(first.seats, "fewest moves (CP-SAT)")
         self.moves_bound = max(self.moves_bound, first.bound)
@@ -144,7 +147,7 @@ class _Run(RunContext):
         if second.seats is not None:
             self.offer(second.seats, "fewest moves, then fewest repeats (CP-SAT)")
         self.interrupted = second.interrupted
-        exact = best.moves <= self.moves_bound and not held.any() and second.status == cp_model.OPTIMAL
+        exact = best.moves <= self.moves_bound and not held.any() and second.optimal
         self.repeats_proven = exact and self.incumbent.best is not None and self.incumbent.best.moves == best.moves
 
     def fewest_repeats(self) -> None:
@@ -169,7 +172,8 @@ class _Run(RunContext):
 class _Phase:
     seats: Seats | None
     bound: int  # on the phase's objective
-    status: cp_model.CpSolverStatus
+    infeasible: bool  # proven: no seating meets the phase's constraints
+    optimal: bool  # proven: no seating has a better objective
     interrupted: bool
 
 
@@ -177,11 +181,11 @@ def _phase(model: MovesModel, hint: Seats, share: float, run: _Run) -> _Phase:
     """Solve one phase for a share of the time left, from a hint: its seating, bound and status."""
     model.add_hint(hint)
     solved = solve(model.model, run.budget.share(share), workers=run.workers, seed=run.seed, tune=_no_probing)
-    solver, status, interrupted = solved.solver, solved.status, solved.stopped
+    solver, interrupted = solved.solver, solved.stopped
     if not solved.found:
-        return _Phase(None, 0, status, interrupted)
+        return _Phase(None, 0, solved.closed, False, interrupted)
     bound = math.ceil(solver.best_objective_bound - 1e-6)
-    return _Phase(model.seating(solver.boolean_value), bound, status, interrupted)
+    return _Phase(model.seating(solver.boolean_value), bound, False, solved.closed, interrupted)
 
 
 def _no_probing(solver: cp_model.CpSolver) -> None:

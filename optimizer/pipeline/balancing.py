@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from models import Bound
 from optimizer.balance.letters import balance_letters, letters_work
 from optimizer.balance.order import order_rounds, order_work
 from optimizer.balance.other_days import offer_exact_numbering, offer_other_days
@@ -29,9 +30,9 @@ from optimizer.search.costs import Costs
 from optimizer.seats import EMPTY, Seats, repeats
 
 
-def balance(run: Run, starts: Starts, rng: np.random.Generator) -> None:
+def balance(run: Run, starts: Starts, rng: np.random.Generator, bound: Bound) -> None:
     """Balance the run's best day (and the starts' day as built, where rounds were chosen for the table
-    numbers), offering each balanced day to the incumbent."""
+    numbers), offering each balanced day to the incumbent; `bound` is the search's (SearchOutcome)."""
     best = run.best
     if best is None:
         return
@@ -46,17 +47,17 @@ def balance(run: Run, starts: Starts, rng: np.random.Generator) -> None:
     seats = best.seats
     if steps.regroup:  # within what leaves the quick steps their work
         quick = order_work(seats, len(run.event.players)) + run.config.numbering_seconds + steps.reserve(seats)
-        seats = polish(seats, rng, steps.costs, budget=steps.kept_for(polish_budget(run), quick))
+        seats = polish(seats, rng, steps.costs, budget=steps.kept_for(polish_budget(run, run.at(bound)), quick))
     seats = steps.number(steps.order(seats))
-    if not run.incumbent.has_time_to_check(seats, steps.within):
-        return  # the seat letters would not be checked in time (at the room limits)
+    if not run.incumbent.has_time_to_check(seats, steps.within, first=letters_work(seats)):
+        return  # the seat letters would not be made and checked in time (at the room limits)
     steps.offer(steps.letters(seats), best.made.then(BALANCED))
     if steps.interrupted or steps.late:
         return
     window = regroup_share(run) if steps.regroup else 0.0
     won = offer_other_days(run, steps.balanced, window)
     seats = seats if won is None else won
-    if steps.regroup and (run.done or not run.repeatable) and run.best is not None and not run.budget.stopped:
+    if steps.regroup and (run.at(bound) or not run.repeatable) and run.best is not None and not run.budget.stopped:
         _regroup_for_tables(run, steps, seats, regroup_rng)
     if not run.budget.stopped:
         offer_exact_numbering(run, seed=int(rng.integers(2**31)))
@@ -187,7 +188,7 @@ def _regroup_for_tables(run: Run, steps: Steps, seats: Seats, rng: np.random.Gen
     search's end decides."""
     assert run.best is not None
     kicks = min(steps.kicks, run.config.kicks_between_regrouping)
-    budget = steps.kept_for(polish_budget(run, window=True), steps.reserve(seats))
+    budget = steps.kept_for(polish_budget(run, at_bound=False, window=True), steps.reserve(seats))
     regrouped = regroup_for_tables(
         seats, rng, lambda day: steps.number(day, kicks=kicks), steps.costs, visits_so_far=run.history.visits_before,
         budget=budget,
@@ -208,16 +209,16 @@ def numbered(run: Run, seats: Seats) -> bool:
     return len(run.event.players) * seats.shape[1] <= run.config.numbering_max_cells
 
 
-def polish_budget(run: Run, window: bool = False) -> Budget:
+def polish_budget(run: Run, at_bound: bool, window: bool = False) -> Budget:
     """A regrouping's budget: a tenth of the time limit (at least FINISH_SECONDS), within the run's end.
-    A repeatable run's: the share's after a search that stopped early (at the bound), else (or with
+    A repeatable run's: the share's after a search that stopped early (`at_bound`), else (or with
     `window`) config.repeatable_window_share of the finish window (the part of the run always kept for
     balancing), in work."""
     share = regroup_share(run)
     if not run.repeatable:
         return run.budget.within(share)
     finish_window = run.budget.end - run.search.end
-    return run.budget.within(share if run.done and not window else run.config.repeatable_window_share * finish_window)
+    return run.budget.within(share if at_bound and not window else run.config.repeatable_window_share * finish_window)
 
 
 def regroup_share(run: Run) -> float:

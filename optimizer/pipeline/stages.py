@@ -3,13 +3,15 @@
 Start          a seating offered as a start, with how it was made (optimizer.pipeline.provenance)
 Starts         what the starts stage hands the balancing beside the starts it offered: the day as built
 ProbeResult    what 'at most bound repeats?' ended with: a day, a proof that none exists, or neither
-SearchOutcome  what the search for fewer repeats proved beside the best day, which the incumbent holds
+SearchOutcome  what the search for fewer repeats proved beside the best day, which the incumbent holds: the
+               bound, and whether the event has no schedule
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from models import Bound
 from optimizer.pipeline.provenance import Method, Step
 from optimizer.seats import Seats
 
@@ -52,6 +54,8 @@ class ProbeResult:
 
 @dataclass(frozen=True)
 class SearchOutcome:
-    """What the search proved beside the best day: whether the event has no schedule at all."""
+    """What the search proved beside the best day: the lower bound on repeats (the run's, raised by its
+    proofs) and whether the event has no schedule at all."""
 
+    bound: Bound
     infeasible: bool = False

@@ -43,7 +43,7 @@ def offer_starts(run: Run, rng: np.random.Generator) -> Starts:
             run.offer(place_stayers(start.seats, event), start.made)
     if run.history.fresh and (event.layout.threes or event.layout.sit_outs):
         _offer_odd_room_designs(run)
-    if not run.done:
+    if not run.at(run.bound):
         offer_greedy(run, rng)
     return Starts(as_built)
 

@@ -19,9 +19,12 @@ from optimizer.pipeline.provenance import Method
 from optimizer.seats import Seats, repeats, to_schedule
 
 QUICK_CHECK_SECONDS = 0.1  # a check this quick may end a run up to that much past its limit
-# A repeatable run's budget is charged one second of work for checking this many seats (the seating turned
-# into a schedule and checked: 4 to 9 microseconds of CPU time a seat from 100 x 20 to 2000 x 8).
-SEATS_CHECKED_PER_SECOND = 200_000
+# A repeatable run's budget is charged for each check this much, plus one second of work for checking this
+# many seats (the seating turned into a schedule and checked): measured at one worker's CPU (`python -m
+# benchmarks.balance_work --sites`, work_clock.md), 2.6 us a seat at 400 x 100 and 1000 x 100, 3.7 us at
+# 124 x 41, and some 4 ms a check in small rooms.
+CHECK_SECONDS = 0.004
+SEATS_CHECKED_PER_SECOND = 360_000
 # A run stopped before balancing orders, numbers and letters its best within this many seconds of the stop
 # (optimizer.pipeline.balancing), and then measures the indirect-meetings figure of the best within this many
 # more, or leaves it out: counted from the stop, so that a stop inside a long step does not add to them.
@@ -79,8 +82,8 @@ class History:
 
 
 def check_work(seats: Seats | None) -> float:
-    """Seconds of work charged for checking a seating (SEATS_CHECKED_PER_SECOND)."""
-    return 0.0 if seats is None else int((seats >= 0).sum()) / SEATS_CHECKED_PER_SECOND
+    """Seconds of work charged for checking a seating (CHECK_SECONDS, SEATS_CHECKED_PER_SECOND)."""
+    return 0.0 if seats is None else CHECK_SECONDS + int((seats >= 0).sum()) / SEATS_CHECKED_PER_SECOND
 
 
 @dataclass(frozen=True)
@@ -161,13 +164,14 @@ class Incumbent:
         if self.budget.stopped:
             Budget.after_stop(self.budget.stop, STOPPED_FIRST_CHECK_SECONDS).poller(at_end=True)()
 
-    def has_time_to_check(self, seats: Seats | None = None, within: Budget | None = None) -> bool:
-        """The run (or `within`) has a check's time left (`check_cost`), or its checks take milliseconds:
-        only checks of seconds, at the room limits, are skipped."""
+    def has_time_to_check(self, seats: Seats | None = None, within: Budget | None = None, first: float = 0.0) -> bool:
+        """The run (or `within`) has a check's time left (`check_cost`), after `first` seconds of a step
+        that makes the day checked, or its checks take milliseconds: only checks of seconds, at the room
+        limits, are skipped."""
         budget = within or self.budget
         cost = self.check_cost(seats, budget)
         quick = cost < QUICK_CHECK_SECONDS  # ms: made even at the end (a room's seat letters)
-        return quick or budget.unstopped().left() >= cost
+        return quick or budget.unstopped().left() >= first + cost
 
     def check_cost(self, seats: Seats | None = None, budget: Budget | None = None) -> float:
         """A check's time on `budget`'s clock (the run's): the last one's on the wall clock, the work of
@@ -180,9 +184,12 @@ class Incumbent:
         """Whether an offer is dropped unchecked. On the wall clock a fresh day with fewer repeats than the
         best (counted on the seats) is checked even without a check's time left, within FINISH_SECONDS
         past the end (the run's tidy-up): on a busy machine the first day's check can take the whole
-        limit, and a repeat-free construction built in a moment must not lose to the fixed rule."""
+        limit, and a repeat-free construction built in a moment must not lose to the fixed rule. The best's
+        own seats offered again (a search that had no time to change them) are not checked twice."""
         if self.best is None:
             return False
+        if np.array_equal(seats, self.best.seats):
+            return True
         fresh = self.history.join is None and self.moves_of is None  # the seats are the whole day
         counted = repeats(seats, len(self.event.players)) if fresh else None
         if not self.has_time_to_check(seats, within):

@@ -23,7 +23,11 @@ from optimizer.budget import Budget
 from optimizer.search.costs import Costs
 from optimizer.seats import EMPTY, Seats, meetings
 
-CELLS_PER_SECOND = 40_000_000
+# A repeatable run is charged for each swap step this much, plus one second for this many cells of its gain
+# matrix: measured at one worker's CPU (`python -m benchmarks.balance_work --sites`, work_clock.md), 43 us a
+# step at 68 players, 69 us at 100 and 0.5 ms at 300: about 18 us + 5.4 ns a cell, charged a little above.
+STEP_SECONDS = 20e-6
+CELLS_PER_SECOND = 160_000_000
 
 
 def reseat_round(
@@ -81,7 +85,7 @@ def _descend(
         gain = joining + joining.T - 2 * local - own[:, None] - own[None, :]
         gain[~movable_with | (table_of[:, None] == table_of[None, :])] = np.inf
         i, j = np.unravel_index(np.argmin(gain), gain.shape)
-        budget.charge(gain.size / CELLS_PER_SECOND)
+        budget.charge(STEP_SECONDS + gain.size / CELLS_PER_SECOND)
         if gain[i, j] >= -1e-9 or budget.done():
             return table_of
         gi, gj = table_of[i], table_of[j]

@@ -7,7 +7,9 @@ tables or between a table and sitting out. Each step takes the best move over ev
 tabu, even an uphill one, to leave local minima; a move that beats the best so far is taken even if
 tabu (aspiration). Both players of a move are tabu in that round for a random tenure. Ties are drawn at
 random, by one of two rules (`ties`): "rounds", a best move of each round and then one of the rounds whose
-best is lowest (the search's), or "moves", one of all the tied moves of the day (the polish's, whose
+best is lowest (the search's and the season's; an objective may weigh several rounds in one block, whose
+lowest round is drawn within the block and offered as one), or "moves", one of all the tied moves of the day
+(the polish's, whose
 integer costs tie often: measured side by side, the first rule on the polish gave 2 table visits more on
 40 x 8 and 1 fewer on four other rooms, so each keeps the rule it was tuned with). After `stall_steps`
 steps without a new best (or with no move left) the walk restarts from the best after a few random
@@ -57,7 +59,7 @@ class Trades(NamedTuple):
 
     ins: np.ndarray
     outs: np.ndarray
-    change: np.ndarray
+    change: np.ndarray  # ins x outs, or rounds x ins x outs: rounds r, r + 1, ... weighed at once
 
 
 class Objective(Protocol):
@@ -149,6 +151,9 @@ def _best_move(
         if budget.stopped or (not budget.repeatable and budget.done()):
             return _GIVEN_UP
         for ins, outs, change in blocks:
+            if change.ndim == 3:  # rounds r, r + 1, ... stacked
+                candidates += _stacked_best(r, ins, outs, change, tabu_until, step, cost - best_cost, rng)
+                continue
             allowed = (tabu_until[r, ins][:, None] <= step) & (tabu_until[r, outs][None, :] <= step)
             allowed |= cost + change < best_cost - EPSILON  # aspiration: a new best is never tabu
             change = np.where(allowed, change, np.inf)
@@ -176,6 +181,36 @@ def _best_move(
     best = [c for c in candidates if c[0] <= low + EPSILON]
     picked, r, p, q = best[rng.integers(len(best))]
     return r, int(p), int(q), float(picked)
+
+
+def _stacked_best(
+    r: int,
+    ins: np.ndarray,
+    outs: np.ndarray,
+    change: np.ndarray,
+    tabu_until: np.ndarray,
+    step: int,
+    above_best: float,
+    rng: np.random.Generator,
+) -> list[tuple[float, int, int, int]]:
+    """The "rounds" rule on a block of rounds r, r + 1, ... at once (change: rounds x ins x outs): one of
+    its rounds whose best allowed move is lowest, drawn at random, and a best move of it; [] if none."""
+    rounds = slice(r, r + len(change))
+    allowed = (tabu_until[rounds, ins][:, :, None] <= step) & (tabu_until[rounds, outs][:, None, :] <= step)
+    allowed |= change < -above_best - EPSILON  # aspiration: a new best is never tabu
+    change = np.where(allowed, change, np.inf)
+    lows = change.min(axis=(1, 2))
+    low = lows.min()
+    if not np.isfinite(low):
+        return []
+    s = _random_pick(np.flatnonzero(lows <= low + EPSILON), rng)
+    i, j = divmod(_random_pick(np.flatnonzero(change[s] <= low + EPSILON), rng), change.shape[2])
+    return [(float(low), r + s, int(ins[i]), int(outs[j]))]
+
+
+def _random_pick(ties: np.ndarray, rng: np.random.Generator) -> int:
+    """One of `ties` at random; the draw (a tenth of a step) only when there are two or more."""
+    return int(ties[0] if len(ties) == 1 else ties[rng.integers(len(ties))])
 
 
 def _kick(objective: Objective, rng: np.random.Generator) -> None:
@@ -210,10 +245,12 @@ def swap_change(join: np.ndarray, leave: np.ndarray, table: np.ndarray, at: np.n
     at tables table[i] != table[j], swap tables (`at` = seated_at(table, tables), built once per round by
     callers who weigh several sums). join[x, y] is the term a pair (x, y) adds on meeting, leave[x, y] the
     one it frees on parting: i leaving frees leave[i, x] for each x at its table, and joining adds
-    join[i, y] for each y at j's table but j; the same for j. Entries of a player sitting out mean nothing."""
-    own = (leave @ at)[np.arange(len(table)), table]  # freed by leaving one's table
-    joining = (join @ at)[:, table]  # [i, j]: i meeting j's table as it is now
-    return joining + joining.T - join - join.T - own[:, None] - own[None, :]
+    join[i, y] for each y at j's table but j; the same for j. Entries of a player sitting out mean nothing.
+    `table` may stack several rounds (rounds x players, their tables numbered side by side in `at`): then
+    [r, i, j] for each round r."""
+    own = (leave @ at)[np.arange(table.shape[-1]), table]  # freed by leaving one's table
+    joining = np.moveaxis((join @ at)[:, table], 0, -2)  # [i, j]: i meeting j's table as it is now
+    return joining + joining.swapaxes(-1, -2) - join - join.T - own[..., :, None] - own[..., None, :]
 
 
 class SeatedRound(NamedTuple):
@@ -246,24 +283,19 @@ def joins_apart(apart: np.ndarray, table: np.ndarray, at: np.ndarray) -> np.ndar
 
 def swap(round_: np.ndarray, p: int, q: int, met: np.ndarray) -> None:
     """Swap p and q between their tables, updating the meetings matrix in place; p sitting out
-    this round takes q's seat and q sits out."""
-    tq, sq = np.argwhere(round_ == q)[0]
-    q_mates = [u for u in round_[tq] if u not in (EMPTY, q)]
-    if p not in round_:
-        _move(met, q, q_mates, [])
-        _move(met, p, [], q_mates)
-        round_[tq, sq] = p
-        return
-    tp, sp = np.argwhere(round_ == p)[0]
-    p_mates = [u for u in round_[tp] if u not in (EMPTY, p)]
-    _move(met, p, p_mates, [u for u in q_mates if u != p])
-    _move(met, q, q_mates, [u for u in p_mates if u != q])
-    round_[tp, sp], round_[tq, sq] = q, p
-
-
-def _move(met: np.ndarray, player: int, old_mates: list[int], new_mates: list[int]) -> None:
-    """Meetings after `player` leaves `old_mates` for `new_mates`."""
-    met[player, old_mates] -= 1
-    met[old_mates, player] -= 1
-    met[player, new_mates] += 1
-    met[new_mates, player] += 1
+    this round takes q's seat and q sits out. (The round as lists and one indexed update a side: a step of
+    the season's descent swaps in a tenth of its time.)"""
+    rows = round_.tolist()
+    tq = next(t for t, row in enumerate(rows) if q in row)
+    tp = next((t for t, row in enumerate(rows) if p in row), None)
+    p_mates = [] if tp is None else [u for u in rows[tp] if u not in (EMPTY, p)]
+    q_mates = [u for u in rows[tq] if u not in (EMPTY, q)]
+    mates = np.array(p_mates + q_mates, dtype=np.int64)
+    change = np.repeat([-1, 1], [len(p_mates), len(q_mates)])  # p leaves its mates for q's, q the reverse
+    met[p, mates] += change
+    met[mates, p] += change
+    met[q, mates] -= change
+    met[mates, q] -= change
+    round_[tq, rows[tq].index(q)] = p
+    if tp is not None:
+        round_[tp, rows[tp].index(p)] = q

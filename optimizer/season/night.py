@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 
 from models import Event, NightPlan, PlanResult, Progress, Schedule, Status
-from optimizer.balance.letters import balance_letters
+from optimizer.balance.letters import reletter
 from optimizer.budget import Budget, Stop
 from optimizer.checking.checker import InvalidSchedule, check, indirect_meetings
 from optimizer.plan import plan
@@ -23,7 +23,8 @@ DESCENT_SHARE = 0.8
 # A repeatable run counts steps (about 1400 a second at 34 players on this project's loaded 2-core machine),
 # each charged as 1 / this of a second of work.
 DESCENT_STEPS_PER_SECOND = 500
-# A step weighs every swap of a round (players x players): past this many players the plan's seating stays.
+# A step weighs every swap of every round (rounds x players x players): past this many players the plan's
+# seating stays.
 DESCENT_MAX_PLAYERS = 400
 
 
@@ -95,7 +96,7 @@ def _spread(result: PlanResult, season: Season, budget: Budget, *, seed: int) ->
     )
     if season_cost(spread, costs) >= season_cost(seats, costs):
         return result
-    lettered = balance_letters(spread, letters_so_far=season.letters, player_count=len(event.players))
+    lettered = reletter(spread, season.letters, len(event.players))
     schedule = to_schedule(event, lettered, rule="variety")
     try:
         metrics = check(schedule)

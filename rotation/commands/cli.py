@@ -1,5 +1,6 @@
-"""`rotation`'s commands: a thin command line over the optimizer's library API, registered on the group of
-rotation.commands.program (which imports this module when a command runs)."""
+"""`rotation`'s commands for the day (fixed, plan, replan, exists, compare, check, schema): a thin command line
+over the optimizer's library API, registered on the group of rotation.commands.program (which imports this
+module when one of them runs; the other commands' modules are named in its HOMES)."""
 
 from __future__ import annotations
 
@@ -16,9 +17,7 @@ from optimizer.leaving import NameRefused, arriving, leaving
 from optimizer.season import HALF_LIFE
 from optimizer.words import counted, why_no_schedule
 from rotation import stopping
-from rotation.commands.data_commands import backup_command, export_command, import_command, restore_command
 from rotation.commands.day_files import emit, read_checked
-from rotation.commands.fix_commands import move, played_command, rename_command, swap
 from rotation.commands.options import (
     VERBOSE,
     ScheduleOutputs,
@@ -28,12 +27,8 @@ from rotation.commands.options import (
     room_options,
     solver_options,
 )
-from rotation.commands.print_command import print_command
 from rotation.commands.program import cli, main
 from rotation.commands.progress import progress_display
-from rotation.commands.scores_command import scores_command
-from rotation.commands.season_command import season_command
-from rotation.desk.serve import serve
 from rotation.files.inputs import BadInput, make_event, one_line_error, parse_sizes, read_schedule
 from rotation.files.output import metrics_text
 from rotation.files.report import (
@@ -358,16 +353,6 @@ def check(file):
 def schema():
     """Print the JSON Schema of a schedule file."""
     say(json.dumps(Schedule.model_json_schema(), indent=2))
-
-
-for command in (swap, move, rename_command, played_command):
-    cli.add_command(command)
-cli.add_command(print_command)
-cli.add_command(scores_command)
-cli.add_command(season_command)
-cli.add_command(serve)
-for command in (backup_command, restore_command, export_command, import_command):
-    cli.add_command(command)
 
 
 if __name__ == "__main__":  # `python -m rotation` is the program (rotation/__main__.py); this runs it too

@@ -1,11 +1,13 @@
 """The `rotation` group and the run of one command, light enough to answer `rotation`, `--help` and
-`--version` without importing the commands: they bring OR-Tools, numpy, pandas and pydantic (most of a
-second of CPU, seconds on a busy laptop). A command's module is imported when the command runs, or its own
-`--help` is asked; bad input, a lost stdout and a stop signal are each said in one line."""
+`--version` without importing the commands: they bring numpy, pydantic and the optimizer (half a second of
+CPU, seconds on a busy laptop). A command's own module alone is imported when the command runs, or its own
+`--help` is asked (`plan` imports neither the desk nor the printing); bad input, a lost stdout and a stop
+signal are each said in one line."""
 
 from __future__ import annotations
 
 import errno
+import importlib
 import os
 import signal
 import sys
@@ -15,7 +17,7 @@ import click
 from rotation import stopping, tool_version
 
 # Each command's line in `rotation --help`: its docstring's first sentence, written here so the list needs
-# no import (tests/test_startup.py checks each against its command's own).
+# no import (tests/rotation/commands/test_startup.py checks each against its command's own).
 SUMMARIES = {
     "backup": "A consistent backup of the desk's file at OUT, safe while the desk runs (SQLite's online backup).",
     "check": "Validate a schedule file and report how good it is.",
@@ -45,6 +47,24 @@ SUMMARIES = {
 }
 
 
+# Where a command is defined, (module, name), for those outside rotation.commands.cli (the day's commands,
+# registered on the group by their decorators there).
+HOMES = {
+    "backup": ("rotation.commands.data_commands", "backup_command"),
+    "export": ("rotation.commands.data_commands", "export_command"),
+    "import": ("rotation.commands.data_commands", "import_command"),
+    "restore": ("rotation.commands.data_commands", "restore_command"),
+    "move": ("rotation.commands.fix_commands", "move"),
+    "played": ("rotation.commands.fix_commands", "played_command"),
+    "rename": ("rotation.commands.fix_commands", "rename_command"),
+    "swap": ("rotation.commands.fix_commands", "swap"),
+    "print": ("rotation.commands.print_command", "print_command"),
+    "scores": ("rotation.commands.scores_command", "scores_command"),
+    "season": ("rotation.commands.season_command", "season_command"),
+    "serve": ("rotation.desk.serve", "serve"),
+}
+
+
 class InputRefused(click.ClickException):
     """The director's bad input, said in one line: exit status 2, as click's own usage errors."""
 
@@ -56,15 +76,16 @@ class StoppedWhileImporting(BaseException):
 
 
 class Program(click.Group):
-    """The commands are registered by rotation.commands.cli, imported the first time one is looked up."""
+    """A command is registered the first time it is looked up, by importing its module (HOMES)."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(SUMMARIES)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name in SUMMARIES and cmd_name not in self.commands:
+            module, name = HOMES.get(cmd_name, ("rotation.commands.cli", cmd_name))
             try:
-                import rotation.commands.cli  # noqa: F401  (registers every command on this group)
+                self.add_command(getattr(importlib.import_module(module), name), cmd_name)
             except KeyboardInterrupt:
                 # A stop signal while importing: past click, which would print a blank line first, to main's
                 # one line. (Inside a compiled module's init it can come out as any error, ImportError or ssl's

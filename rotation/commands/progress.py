@@ -3,23 +3,23 @@
 The line shows the best repeats found so far (it never goes up), the best lower bound (it never goes
 down), and the time used out of the limit; it ticks every second even while the solver is quiet. The
 methods at work are not on it (a director does not need them): `--verbose` and the file's provenance
-name them.
+name them. rich is imported only where a line may be shown (a run piped or in the desk's worker does
+without its import, a tenth of the program's start-up).
 """
 
 from __future__ import annotations
 
 import io
+import os
 import sys
 import time
 from contextlib import contextmanager
-from typing import TextIO, cast
-
-from rich.console import Console
-from rich.live import Live
-from rich.spinner import Spinner
-from rich.table import Table
+from typing import TYPE_CHECKING, TextIO, cast
 
 from models import Progress
+
+if TYPE_CHECKING:
+    from rich.spinner import Spinner
 
 
 class LiveLine:
@@ -47,6 +47,8 @@ class LiveLine:
         return f"{label}best repeats {best}  lower bound {bound}  {elapsed:.0f}{limit}"
 
     def __rich__(self):
+        from rich.table import Table
+
         grid = Table.grid(padding=(0, 1))
         grid.add_row(self.spinner, self.text())
         return grid
@@ -55,6 +57,8 @@ class LiveLine:
 def spinner(encoding: str) -> Spinner:
     """Braille dots where the terminal can show them; plain - \\ | / on a legacy console (Windows' cp1252
     or cp437), which would otherwise show each frame as an escape like \\u280b."""
+    from rich.spinner import Spinner
+
     dots = Spinner("dots")
     try:
         "".join(dots.frames).encode(encoding)
@@ -94,10 +98,29 @@ class _Terminal(io.TextIOBase):
         return self.stream.fileno()
 
 
+def _may_be_terminal(stream: TextIO | None) -> bool:
+    """Whether rich could take `stream` for a terminal: a tty, or an environment saying so (rich's
+    TTY_COMPATIBLE=1 or FORCE_COLOR); rich decides the rest."""
+    if stream is None:
+        return False
+    if os.environ.get("TTY_COMPATIBLE") == "1" or os.environ.get("FORCE_COLOR"):
+        return True
+    try:
+        return stream.isatty()
+    except (OSError, ValueError):
+        return False
+
+
 @contextmanager
 def progress_display(time_limit: float | None = None, label: str = ""):
-    console = Console(file=cast(TextIO, _Terminal(sys.stderr))) if sys.stderr is not None else None
-    if console is None or not console.is_terminal:  # piped, or started with stderr closed
+    if not _may_be_terminal(sys.stderr):  # piped, or started with stderr closed
+        yield None
+        return
+    from rich.console import Console
+    from rich.live import Live
+
+    console = Console(file=cast(TextIO, _Terminal(sys.stderr)))
+    if not console.is_terminal:
         yield None
         return
     line = LiveLine(time_limit, label, console.encoding)

@@ -72,7 +72,7 @@ def create_app(
 
 # Starlette answers a request with the first route that matches it: the routes that could match one address
 # are of one feature, ordered in its routes.py (/events/new before /events/{event_id}), so the features
-# come in any order (tests/test_desk_layers.py builds the app with them reversed and shuffled).
+# come in any order (tests/rotation/desk/test_desk_layers.py builds the app with them reversed and shuffled).
 FEATURES = (events, room, scores, series, data)
 ROUTERS = tuple(router for feature in FEATURES for router in feature.ROUTERS)
 

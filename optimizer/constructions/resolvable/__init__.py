@@ -20,7 +20,7 @@ differences cover the (q - 1) / 2 nonzero classes once. The pairs are found ahea
 `python -m optimizer.constructions.resolvable` (seeded backtracking, a node count, no clock), stored in
 pairs.json and checked when loaded: the matching condition, then the developed day repeat-free. For q a
 multiple of 3 (28, 64, 100, ... players) the backtracking proves that no such matching exists for q = 9,
-21, 33 and 45; those rooms come from other constructions or stay theorems.
+21, 33 and 45; those rooms come from other constructions (optimizer.constructions.cyclic: the group Z_3q).
 """
 
 from __future__ import annotations
