@@ -21,7 +21,11 @@
                                  resolvable maximum packing developed over Z_m from a base round stored ahead
     doubling.doubled_affine_seating  32 players over 10 rounds: two affine planes of order 4, signed
     weighting.weighted_day       m * v1 players: a full day of v1 weighted by a resolvable TD(4, m), its
-                                 groups filled by a day of m (or 3m) players (208, 352, 144, 192, 288, 384)
+                                 groups filled by a day of m (or 3m) players (208, 352, 144, 192, 240, 288,
+                                 384; RTD(4, m) from finite fields or a stored difference matrix, matrices)
+    framing.framed_day           m (n - 1) + 3 players in groups of three: a resolvable design of n less a
+                                 player, weighted by an RTD(4, m), holes filled by a packing of 3m + 3 with
+                                 3 added players (168, 300; also 108, 192, 276, 360)
     rotational.rotational_seating  a base round developed over Z_m, found by a small CP-SAT model
     library                      repeat-free days computed ahead by the constructions above, and for
                                  odd rooms by tabu search (turns kept fair)
@@ -34,9 +38,10 @@
 
 Zero-repeat seatings come from `zero_repeat_seating`: the library, the affine geometry, the resolvable
 designs over Z_q and over Z_3q, the direct GF(q) designs, the stored packings, the doubling,
-the speed rule, the stored difference rows, the weighting (all instant), then the rotational search within the time
-limit. Every seating handed out is checked here first, so a builder bug can only cost a None. A design is
-handed out as a `Start` (optimizer.pipeline.stages): its seats and how they were made, as the plan offers it.
+the speed rule, the stored difference rows, the weighting, the framing (all instant), then the rotational
+search within the time limit. Every seating handed out is checked here first, so a builder bug can only
+cost a None. A design is handed out as a `Start` (optimizer.pipeline.stages): its seats and how they were
+made, as the plan offers it.
 """
 
 from __future__ import annotations
@@ -52,6 +57,7 @@ from optimizer.constructions.cyclic import cyclic_rounds, cyclic_seating
 from optimizer.constructions.differences import difference_rounds, difference_seating
 from optimizer.constructions.direct import direct_rounds, direct_seating
 from optimizer.constructions.doubling import doubled_affine_seating, doubling_rounds
+from optimizer.constructions.framing import framed_day
 from optimizer.constructions.matchings import matching_rounds, matching_seating
 from optimizer.constructions.packings import packing_rounds, packing_seating
 from optimizer.constructions.resolvable import resolvable_rounds, resolvable_seating
@@ -81,10 +87,10 @@ def zero_repeat_seating(
 def instant_seating(player_count: int, rounds: int) -> Start | None:
     """The first instant construction reaching `rounds`: library, affine geometry, resolvable designs (over
     Z_q, then Z_3q), direct GF(q) designs, stored packings (partners of three, then of two), doubling, speed
-    rule, difference rows, weighting."""
+    rule, difference rows, weighting, framing."""
     packed = (from_packings, from_matchings)
     builders = (from_library, from_affine, from_resolvable, from_cyclic, from_direct, *packed, from_doubling)
-    for build in (*builders, from_speeds, from_differences, from_weighting):
+    for build in (*builders, from_speeds, from_differences, from_weighting, from_framing):
         made = build(player_count, rounds)
         if made is not None:
             return made
@@ -107,6 +113,7 @@ def frontier_rounds(player_count: int, rows: bool = True) -> int:
         matching_rounds(player_count),
         doubling_rounds(player_count),
         weighting(player_count)[0],
+        framing(player_count)[0],
         speed_rounds(player_count),
         difference_rounds(player_count) if rows else 0,
     )
@@ -225,6 +232,40 @@ def weighting(player_count: int) -> tuple[int, int, int]:
         if rounds > best[0]:  # on a tie the smallest weight m: the most structure from the master day
             best = (rounds, m, v1)
     return best
+
+
+def from_framing(player_count: int, rounds: int) -> Start | None:
+    """The first `rounds` rounds of the framed packing (optimizer.constructions.framing), checked."""
+    reached, n, m = framing(player_count)
+    if reached < rounds:
+        return None
+    design, fill = instant_seating(n, (n - 1) // 3), instant_seating(3 * m + 3, m)
+    fill_groups = _cliques(3 * m + 3)
+    if design is None or fill is None or fill_groups is None:
+        return None
+    seats = framed_day(design.seats, n, m, fill.seats, fill_groups)[:rounds]
+    if not is_repeat_free(seats, player_count, rounds):
+        return None
+    return Start.built(
+        seats,
+        f"frame: {_named(design, n)} less a player, times a resolvable TD(4,{m}), "
+        f"holes filled by {_named(fill, 3 * m + 3)} with 3 added players",
+    )
+
+
+@cache
+def framing(player_count: int) -> tuple[int, int, int]:
+    """(rounds, n, m) of the framed packing of v = m (n - 1) + 3 players (optimizer.constructions.framing):
+    the first n = 4 (mod 12) with a full resolvable day of n players, m = 3 (mod 4) with an RTD(4, m) and
+    a full packing of 3m + 3 players in groups of three. (0, 0, 0) if there is none."""
+    for n in range(16, player_count // 7 + 2, 12):
+        m, rest = divmod(player_count - 3, n - 1)
+        if rest or m % 4 != 3 or not has_rtd(m) or frontier_rounds(n) < (n - 1) // 3:
+            continue
+        fill_groups = _cliques(3 * m + 3) if frontier_rounds(3 * m + 3) >= m else None
+        if fill_groups is not None and fill_groups.shape[1] == 3:
+            return player_count // 3 - 1, n, m
+    return 0, 0, 0
 
 
 @cache

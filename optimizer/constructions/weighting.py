@@ -11,7 +11,9 @@ pairs (x, y), x a player of the master day (R rounds on v1 players), y in 0..m-1
   with distinct e_0..e_3: table (a, b) is {(i, a + b e_i)}, round b (a = y - b e_i is the one table of
   round b holding (i, y); two players (i, y), (j, z) fix b = (y - z) / (e_i - e_j) and then a). For
   m = m1 m2 the product of an RTD(4, m1) and an RTD(4, m2) is one (tables and rounds in pairs; MacNeish's
-  product), so every m whose prime-power factors are all >= 4 has one, built here.
+  product), so every m whose prime-power factors are all >= 4 has one, built here; so has every m that is
+  the order of a stored difference matrix (optimizer.constructions.matrices: 12, whose factor 3 has no RTD)
+  times such a product, e.g. 60 = 12 x 5.
 - Weighted rounds: master round r and RTD round s give the round whose tables are, for each master table
   (x_0, .., x_3), the tables {(x_i, f_i)} for f in RTD round s. Each (x, y) is seated once, since x has one
   master table and (its seat i, y) one RTD table. Two players (x, y), (x', y') with x != x' meet only in
@@ -26,7 +28,8 @@ So R m + F rounds, repeat-free. With a resolvable design on v1 and m players (R 
 F = (m - 1) / 3) every pair of the m v1 players meets once: 4 x 52 = 208, 4 x 88 = 352 players; with a
 4-RGDD of type 3^n and a resolvable maximum packing of 3m players (R = v1 / 3 - 1, F = m - 1) it is one of
 type 3^(m v1 / 3): 8 x 24 = 192, 8 x 36 = 288, 8 x 48 = 384 players; one table (v1 = 4) weighted by 36
-with the packing of 36 filled in is one of 144. The result is checked repeat-free before it is handed out.
+with the packing of 36 filled in is one of 144, by 60 with the packing of 60 one of 240. The result is
+checked repeat-free before it is handed out.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from functools import cache
 import numpy as np
 
 from optimizer.constructions.fields import galois_field, prime_power
+from optimizer.constructions.matrices import matrix_rtd, stored_matrices
 from optimizer.seats import Seats, meetings
 
 
@@ -52,23 +56,37 @@ def prime_power_factors(m: int) -> list[int]:
     return factors
 
 
+def rtd_orders(m: int) -> list[int] | None:
+    """Orders whose RTD(4, .)s multiply to one of order m: m's prime-power factors when all are at least 4,
+    else a stored difference matrix's order (optimizer.constructions.matrices: 12, 24) times the rest."""
+    factors = prime_power_factors(m)
+    if m >= 4 and all(f >= 4 for f in factors):
+        return factors
+    for d in sorted(stored_matrices()):
+        rest = [] if d == m else rtd_orders(m // d) if m % d == 0 else None
+        if rest is not None:
+            return [d, *rest]
+    return None
+
+
 def has_rtd(m: int) -> bool:
-    """Whether rtd(m) builds one: every prime-power factor of m is at least 4."""
-    return m >= 4 and all(f >= 4 for f in prime_power_factors(m))
+    """Whether rtd(m) builds one."""
+    return rtd_orders(m) is not None
 
 
 @cache
 def rtd(m: int) -> np.ndarray:
     """(m rounds, m tables, 4 groups): the point of group i at each table of an RTD(4, m)."""
-    factors = prime_power_factors(m)
-    if not has_rtd(m):
-        raise ValueError(f"no RTD(4, {m}) is built here: a prime-power factor of {m} is below 4")
+    factors = rtd_orders(m)
+    if factors is None:
+        raise ValueError(f"no RTD(4, {m}) is built here")
     if len(factors) > 1:
         first, rest = rtd(factors[0]), rtd(m // factors[0])
         n = m // factors[0]
         tables = first[:, None, :, None, :] * n + rest[None, :, None, :, :]  # (s1, s2, b1, b2, 4)
         return tables.reshape(m, m, 4)
-    assert prime_power(m) is not None
+    if prime_power(m) is None:
+        return matrix_rtd(m)
     field = galois_field(m)
     a, b, e = np.arange(m), np.arange(m), np.arange(4)  # e_i = the elements coded 0..3
     return field.add[a[None, :, None], field.mul[b[:, None, None], e[None, None, :]]]

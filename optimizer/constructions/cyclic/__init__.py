@@ -1,5 +1,5 @@
 """Resolvable designs for 3q + 1 players over the cyclic group Z_3q (q = 1 mod 4 and a multiple of 3, stored
-for 100, 136 and 172 players): every pair meets exactly once over q rounds, developed from base blocks stored
+for 100 to 388 players): every pair meets exactly once over q rounds, developed from base blocks stored
 ahead, with no search at run time.
 
 The mathematics. Players are Z_3q and a fixed player inf (v = 3q + 1 = 4 mod 12, the resolvable (v, 4, 1)
@@ -20,14 +20,15 @@ Design Theory, 2nd ed., 1999, VII.7). Two conditions make it a resolvable design
   (P + h = P), so the pair meets in exactly one round. Pairs in one coset meet at inf's table of the round
   t = x mod q, and inf meets everyone there.
 
-The blocks are found ahead by `python -m optimizer.constructions.cyclic` (a seeded tabu search for their
-residues, then one CP-SAT model for the lifts: repeatable), stored in bases.json and checked when loaded:
-both conditions, then the developed day repeat-free with every pair meeting. For q = 93 (280 players) the
-generator's tabu search reached no quotient (20 000 steps at seed 0 left 6 to 10 differences over three), and
-q = 105 and 129 (316 and 388 players) were not tried: those rooms stay theorems
-(optimizer.constructions.theorems). The resolvable designs over
-Z_q x {0, 1, 2} (optimizer.constructions.resolvable) cover the q not divisible by 3; their symmetric form is
-proved impossible for q = 9, 21, 33, 45, which is why these rooms need another group.
+The blocks are found ahead by `python -m optimizer.constructions.cyclic` (a seeded search for their
+residues, then one CP-SAT model for the lifts: repeatable), stored in bases.json with how each was found and
+checked when loaded: both conditions, then the developed day repeat-free with every pair meeting. For q = 93
+(280 players) the tabu search reached no quotient (20 000 steps at seed 0 left 6 to 10 differences over
+three); residues closed under a multiplier of order 3 did, and for q = 105 and 129 (316 and 388 players)
+(the generator's docstring). Stored: q = 33, 45, 57, 93, 105, 129 (every q = 1 mod 4 divisible by 3 to 400
+players but 9 and 21, whose rooms other constructions build).
+The resolvable designs over Z_q x {0, 1, 2} (optimizer.constructions.resolvable) cover the q not divisible
+by 3; their symmetric form is proved impossible for q = 9, 21, 33, 45, which is why these rooms need another group.
 """
 
 from __future__ import annotations

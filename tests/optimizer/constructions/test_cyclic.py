@@ -13,7 +13,7 @@ import optimizer.constructions.cyclic as cyclic
 from models import Answer, Event
 from optimizer.checking.checker import check
 from optimizer.constructions import instant_seating
-from optimizer.constructions.cyclic.__main__ import find_blocks
+from optimizer.constructions.cyclic.__main__ import find_blocks, search_invariant_quotient
 from optimizer.proof.verdict import zero_repeat_verdict
 from optimizer.seats import meetings, to_schedule
 
@@ -22,10 +22,10 @@ STORED = sorted(cyclic.stored_blocks())
 
 @pytest.mark.parametrize("q", STORED)
 def test_the_stored_blocks_rebuild_to_a_day_where_every_pair_meets_once_by_the_checkers_count(q):
-    players = 3 * q + 1
+    players, rounds = 3 * q + 1, min(q, 100)  # a day has at most 100 rounds (models.event)
     seats = cyclic.cyclic_seating(players, q)
     assert seats is not None and seats.shape == (q, players // 4, 4)
-    metrics = check(to_schedule(Event.with_count(players, q), seats, "cyclic"), indirect=False)
+    metrics = check(to_schedule(Event.with_count(players, rounds), seats[:rounds], "cyclic"), indirect=False)
     assert metrics.repeats == 0 and metrics.max_meetings == 1
     assert int((meetings(seats, players) > 0).sum()) // 2 == comb(players, 2)
 
@@ -37,6 +37,36 @@ def test_the_first_design_is_stored_for_100_players():
 @pytest.mark.slow  # seconds of tabu steps and a CP-SAT model
 def test_the_stored_blocks_are_what_the_generator_reaches():
     assert find_blocks(33)[0] == cyclic.stored_blocks()[33]
+
+
+def test_the_designs_for_280_316_and_388_players_are_stored_with_how_they_were_found():
+    assert [cyclic.cyclic_rounds(v) for v in (280, 316, 388, 279)] == [93, 105, 129, 0]
+    made = json.loads(cyclic.BASES_FILE.read_text(encoding="utf-8"))["made"]
+    assert set(made) == {str(q) for q in STORED}
+    assert made["93"].startswith("multiplier 67") and made["129"].startswith("multiplier 49")
+    assert made["105"].startswith("multiplier 16, 3 fixed sets")
+
+
+@pytest.mark.slow  # seconds of annealing steps and a CP-SAT model
+def test_the_multiplier_search_reproduces_the_stored_q_93():
+    blocks, how = find_blocks(93)
+    assert blocks == cyclic.stored_blocks()[93]
+    assert how == json.loads(cyclic.BASES_FILE.read_text(encoding="utf-8"))["made"]["93"]
+
+
+def test_the_multiplier_search_closes_its_quotient_under_the_multiplier():
+    quotient = search_invariant_quotient(93, 67, 0, 0, 60_000, 3.0)
+    assert quotient is not None
+    assert sorted(sorted(x * 67 % 93 for x in block) for block in quotient) == quotient
+    assert sorted(x for block in quotient for x in block) == list(range(1, 93))
+
+
+@pytest.mark.slow  # seconds of annealing steps
+def test_whole_sets_of_fixed_residues_hold_four_residues_the_multiplier_fixes():
+    fixed = {r for r in range(1, 105) if r * 16 % 105 == r}
+    quotient = search_invariant_quotient(105, 16, 3, 3, 100_000, 2.0)
+    assert quotient is not None and len(fixed) == 14
+    assert sum(set(block) <= fixed for block in quotient) == 3
 
 
 def _refused(tmp_path, monkeypatch, blocks: dict[str, list[list[int]]]) -> None:
@@ -74,12 +104,14 @@ def test_a_prefix_is_a_repeat_free_day_of_fewer_rounds():
 
 @pytest.mark.parametrize("players", [3 * q + 1 for q in STORED])
 def test_the_verdict_is_exists_with_a_checked_schedule(players):
-    verdict = zero_repeat_verdict(Event.with_count(players, (players - 1) // 3), time_limit=5, workers=1)
+    rounds = min((players - 1) // 3, 100)  # a day has at most 100 rounds (models.event)
+    verdict = zero_repeat_verdict(Event.with_count(players, rounds), time_limit=5, workers=1)
     assert verdict.answer is Answer.EXISTS and verdict.schedule is not None
     assert "over Z_" in verdict.reason and "stored blocks" in verdict.reason
 
 
-def test_the_odd_room_one_smaller_gets_every_round_by_deletion():
-    verdict = zero_repeat_verdict(Event.with_count(99, 33), time_limit=5, workers=1)
+@pytest.mark.parametrize("players", [99, 279, 315, 387])
+def test_the_odd_room_one_smaller_gets_every_round_by_deletion(players):
+    verdict = zero_repeat_verdict(Event.with_count(players, min(players // 3, 100)), time_limit=5, workers=1)
     assert verdict.answer is Answer.EXISTS and verdict.schedule is not None
-    assert "design of 100" in verdict.reason and "deleted" in verdict.reason
+    assert f"design of {players + 1}" in verdict.reason and "deleted" in verdict.reason

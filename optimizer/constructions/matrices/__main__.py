@@ -1,0 +1,69 @@
+"""Find and store difference matrices: `python -m optimizer.constructions.matrices [--order 12 ...]`.
+
+One CP-SAT model per order m over its stored group (optimizer.constructions.matrices states the condition):
+row 0 and column 0 zero, every other row a permutation of the group, and for every pair of rows the
+differences, read from the group's subtraction table by an element constraint, all different. One worker,
+seed 0, a deterministic-time limit: a run repeats itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import numpy as np
+from ortools.sat.python import cp_model
+
+from optimizer.constructions.matrices import MATRICES_FILE, ROWS, combine, stored_matrices
+
+GROUPS = {12: [2, 2, 3], 24: [2, 2, 2, 3]}
+DETERMINISTIC_LIMIT = 200.0
+
+
+def search(group: list[int], limit: float = DETERMINISTIC_LIMIT) -> tuple[list[list[int]] | None, str]:
+    """The matrix's rows (element numbers) and the solver's status."""
+    m = int(np.prod(group))
+    everything = np.arange(m)
+    table = combine(group, everything.repeat(m), np.tile(everything, m)).tolist()  # x - y at x * m + y
+    model = cp_model.CpModel()
+    rows = [
+        [model.new_int_var(0, 0 if i == 0 or c == 0 else m - 1, f"d{i}_{c}") for c in range(m)] for i in range(ROWS)
+    ]
+    for row in rows[1:]:
+        model.add_all_different(row)
+    for i in range(ROWS):
+        for j in range(i + 1, ROWS):
+            differences = []
+            for c in range(m):
+                at, difference = model.new_int_var(0, m * m - 1, ""), model.new_int_var(0, m - 1, "")
+                model.add(at == m * rows[j][c] + rows[i][c])
+                model.add_element(at, table, difference)
+                differences.append(difference)
+            model.add_all_different(differences)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers, solver.parameters.random_seed = 1, 0
+    solver.parameters.max_deterministic_time = limit
+    status = solver.solve(model)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return None, solver.status_name(status)
+    return [[solver.value(x) for x in row] for row in rows], solver.status_name(status)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m optimizer.constructions.matrices", description=__doc__)
+    parser.add_argument("--order", type=int, nargs="*", choices=sorted(GROUPS), help="orders m (default all)")
+    parser.add_argument("--limit", type=float, default=DETERMINISTIC_LIMIT, help="deterministic seconds per model")
+    args = parser.parse_args(argv)
+    stored = json.loads(MATRICES_FILE.read_text(encoding="utf-8"))["matrices"] if MATRICES_FILE.exists() else {}
+    for m in args.order or sorted(GROUPS):
+        rows, status = search(GROUPS[m], args.limit)
+        print(f"m = {m} over Z_{' x Z_'.join(map(str, GROUPS[m]))}: {status}", flush=True)
+        if rows:
+            stored[str(m)] = {"group": GROUPS[m], "rows": rows}
+            lines = ",\n".join(f'  "{k}": {json.dumps(stored[k])}' for k in sorted(stored, key=int))
+            MATRICES_FILE.write_text('{"matrices": {\n' + lines + "\n}}\n", encoding="utf-8")
+            stored_matrices.cache_clear()
+
+
+if __name__ == "__main__":
+    main()

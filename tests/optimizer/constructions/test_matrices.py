@@ -1,0 +1,61 @@
+"""Resolvable TD(4, m) from stored difference matrices (optimizer.constructions.matrices) and the rooms the
+weighting reaches with them, checked by the independent checker."""
+
+from __future__ import annotations
+
+import json
+from itertools import combinations
+
+import pytest
+
+import optimizer.constructions.matrices as matrices
+from models import Answer, Event
+from optimizer.checking.checker import check
+from optimizer.constructions import frontier_rounds, instant_seating
+from optimizer.constructions.matrices.__main__ import GROUPS, search
+from optimizer.constructions.weighting import rtd
+from optimizer.proof.verdict import zero_repeat_verdict
+from optimizer.seats import to_schedule
+
+
+@pytest.mark.parametrize("m", [*sorted(matrices.stored_matrices()), 60])
+def test_the_resolvable_transversal_design_joins_each_pair_of_groups_once(m):
+    design = rtd(m)  # (rounds, tables, groups); 60 = the stored 12 times the field's 5
+    assert design.shape == (m, m, 4)
+    for round_ in design:
+        assert all(sorted(round_[:, i]) == list(range(m)) for i in range(4))  # each round covers each group
+    for i, j in combinations(range(4), 2):
+        assert sorted(design[..., i].ravel() * m + design[..., j].ravel()) == list(range(m * m))
+
+
+def test_240_players_reach_the_counting_bound_by_the_checkers_count():
+    made = instant_seating(240, 79)
+    assert made is not None and "TD(4,60)" in str(made.made) and frontier_rounds(240) == 79
+    metrics = check(to_schedule(Event.with_count(240, 79), made.seats, "weighting"), indirect=False)
+    assert metrics.repeats == 0 and metrics.max_meetings == 1
+
+
+def test_the_verdict_for_240_players_is_exists_up_to_79_rounds_and_impossible_past():
+    verdict = zero_repeat_verdict(Event.with_count(240, 79), time_limit=5, workers=1)
+    assert verdict.answer is Answer.EXISTS and verdict.schedule is not None and "TD(4,60)" in verdict.reason
+    assert zero_repeat_verdict(Event.with_count(240, 80), time_limit=5, workers=1).answer is Answer.IMPOSSIBLE
+
+
+@pytest.mark.slow
+def test_the_stored_matrix_is_what_the_generator_reaches():
+    rows, status = search(GROUPS[12])
+    stored = json.loads(matrices.MATRICES_FILE.read_text(encoding="utf-8"))["matrices"]["12"]
+    assert status == "OPTIMAL" and rows == stored["rows"]
+
+
+def test_a_matrix_whose_differences_repeat_is_refused_when_loaded(tmp_path, monkeypatch):
+    entry = json.loads(matrices.MATRICES_FILE.read_text(encoding="utf-8"))["matrices"]["12"]
+    row = entry["rows"][2]
+    row[1], row[2] = row[2], row[1]  # still a permutation of the group; rows 1 and 2 now differ twice alike
+    bad = tmp_path / "matrices.json"
+    bad.write_text(json.dumps({"matrices": {"12": entry}}), encoding="utf-8")
+    monkeypatch.setattr(matrices, "MATRICES_FILE", bad)
+    matrices.stored_matrices.cache_clear()
+    with pytest.raises(matrices.BadMatrix, match="m = 12"):
+        matrices.stored_matrices()
+    matrices.stored_matrices.cache_clear()
