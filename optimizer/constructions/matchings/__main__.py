@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from math import gcd
 
 from optimizer.constructions.matchings import BASES_FILE, stored_bases
+from optimizer.constructions.stored import save_bases
 
 MS = list(range(22, 131, 4))  # 68 to 392 players
 NODES = 200_000  # per seed
@@ -183,14 +184,8 @@ def main(argv: list[str] | None = None) -> None:
         )
         if entry:
             stored[str(m)] = entry
-            _save(stored)
-
-
-def _save(stored: dict) -> None:
-    """One m per line, in order."""
-    lines = ",\n".join(f'  "{m}": {json.dumps(stored[m], separators=(",", ":"))}' for m in sorted(stored, key=int))
-    BASES_FILE.write_text('{"bases": {\n' + lines + "\n}}\n", encoding="utf-8")
-    stored_bases.cache_clear()
+            save_bases(BASES_FILE, stored)
+            stored_bases.cache_clear()
 
 
 if __name__ == "__main__":
