@@ -2,7 +2,9 @@
 
 A depth-first search fills the base round's tables (optimizer.constructions.matchings states the
 conditions) seat by seat, each value the first in an order shuffled by a seeded generator that uses no type
-twice, and restarts with the next seed after a fixed number of nodes: a run repeats itself exactly. With a
+twice, and restarts with the next seed after a fixed number of nodes: a run repeats itself exactly. With
+`--fewest` it fills next the table whose next seat has the fewest values left (the most-constrained-first
+order of Knuth's Algorithm X), trying them in a seeded order; an entry found so says `"fewest": true`. With a
 cube root of unity u != 1 in Z_m it searches the turned tables (values of class c divided by u^c, so that
 every type is read in class 0 or the classes (0, 1)); else all the tables, each class its own values.
 
@@ -53,8 +55,8 @@ def forms(m: int, turned: bool) -> list[tuple[str, Form]]:
 class _Search:
     """The state of one seeded search: values used per pool, types used, the values placed."""
 
-    def __init__(self, m: int, turn: int, form: Form, seed: int, nodes: int) -> None:
-        self.m, self.u, self.form, self.nodes = m, turn or 1, form, nodes
+    def __init__(self, m: int, turn: int, form: Form, seed: int, nodes: int, fewest: bool = False) -> None:
+        self.m, self.u, self.form, self.nodes, self.fewest = m, turn or 1, form, nodes, fewest
         self.turned, self.rng, self.count = bool(turn), random.Random(seed), 0
         self.pools = 1 if turn else 3
         self.value_used = [[False] * m for _ in range(self.pools)]
@@ -91,26 +93,56 @@ class _Search:
         for within, p, x in types:
             (self.within_used if within else self.between_used)[p][x] = used
 
+    def values_left(self, t: int, i: int) -> list[int]:
+        """The values seat i of table t may take by its pool and the order of its class's seats."""
+        c, pool = self.form[t][i], self.pool(self.form[t][i])
+        least = self.values[t, i - 1] + 1 if i and self.form[t][i - 1] == c else 1  # seats of one class in order
+        return [v for v in range(least, self.m) if not self.value_used[pool][v]]
+
+    def options(self, t: int, i: int, values: list[int]) -> Iterator[tuple[int, list[tuple[bool, int, int]]]]:
+        """(value, types) of each of `values` seat i of table t can take now, in their order."""
+        for v in values:
+            types = self.types(t, i, v)
+            if types is not None and self.free(types):
+                yield v, types
+
+    def next_seat(self, s: int) -> tuple[int, int, list] | None:
+        """The seat to fill at step s and its options: the next in order, or (fewest) the next seat of the
+        table whose next seat has the fewest options (Knuth's most-constrained-first; none if one has none)."""
+        if not self.fewest:  # the values shuffled before they are tried (the stored entries' order)
+            t, i = self.slots[s]
+            values = self.values_left(t, i)
+            self.rng.shuffle(values)
+            return t, i, list(self.options(t, i, values))
+        best: tuple[int, int, list] | None = None
+        for t in range(len(self.form)):
+            i = next((i for i in range(4) if (t, i) not in self.values), 4)
+            if i < 4:
+                found = list(self.options(t, i, self.values_left(t, i)))
+                if best is None or len(found) < len(best[2]):
+                    best = (t, i, found)
+                if not found:
+                    break
+        return best
+
     def fill(self, s: int) -> bool:
         self.count += 1
         if self.count > self.nodes:
             raise _OutOfNodes
         if s == len(self.slots):
             return True
-        t, i = self.slots[s]
-        c, pool = self.form[t][i], self.pool(self.form[t][i])
-        least = self.values[t, i - 1] + 1 if i and self.form[t][i - 1] == c else 1  # seats of one class in order
-        options = [v for v in range(least, self.m) if not self.value_used[pool][v]]
-        self.rng.shuffle(options)
-        for v in options:
-            types = self.types(t, i, v)
-            if types is None or not self.free(types):
-                continue
-            self.value_used[pool][v], self.values[t, i] = True, v
+        seat = self.next_seat(s)
+        assert seat is not None  # s < len(self.slots): a seat is empty
+        t, i, options = seat
+        if self.fewest:
+            self.rng.shuffle(options)
+        for v, types in options:
+            c = self.form[t][i]
+            self.value_used[self.pool(c)][v], self.values[t, i] = True, v
             self.mark(types, True)
             if self.fill(s + 1):
                 return True
-            self.value_used[pool][v] = False
+            self.value_used[self.pool(c)][v] = False
             self.mark(types, False)
             del self.values[t, i]
         return False
@@ -143,11 +175,11 @@ class _Search:
         return None
 
 
-def search(m: int, form: Form, seed: int, nodes: int = NODES) -> dict | None:
+def search(m: int, form: Form, seed: int, nodes: int = NODES, fewest: bool = False) -> dict | None:
     """The stored entry (turn, inf tables, tables), or None within `nodes` nodes or if there is none."""
     turn = turn_of(m)
     try:
-        found = _Search(m, turn, form, seed, nodes).run()
+        found = _Search(m, turn, form, seed, nodes, fewest).run()
     except _OutOfNodes:
         return None
     if found is None:
@@ -167,15 +199,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--m", type=int, nargs="*", help="values of m = 2 mod 4 (default 22 to 130)")
     parser.add_argument("--nodes", type=int, default=NODES, help="nodes per seed")
     parser.add_argument("--seeds", type=int, default=SEEDS)
+    parser.add_argument("--fewest", action="store_true", help="fill the most constrained table first")
     args = parser.parse_args(argv)
     stored = json.loads(BASES_FILE.read_text(encoding="utf-8"))["bases"] if BASES_FILE.exists() else {}
     for m in args.m or MS:
         entry = None
         for name, form in forms(m, bool(turn_of(m))):
             for seed in range(args.seeds):
-                entry = search(m, form, seed, args.nodes)
+                entry = search(m, form, seed, args.nodes, args.fewest)
                 if entry:
-                    entry = {"form": name, "seed": seed, **entry}
+                    entry = {"form": name, "seed": seed, **({"fewest": True} if args.fewest else {}), **entry}
                     break
             if entry:
                 break

@@ -81,3 +81,13 @@ def test_the_stored_base_is_what_the_generator_reaches():
     stored = json.loads(matchings.BASES_FILE.read_text(encoding="utf-8"))["bases"]["18"]
     form = dict(forms(18, bool(turn_of(18))))[stored["form"]]
     assert {"form": stored["form"], "seed": stored["seed"], **search(18, form, stored["seed"])} == stored
+
+
+def test_the_most_constrained_first_search_builds_a_checked_packing_and_repeats_itself():
+    m = 14
+    name, form = forms(m, bool(turn_of(m)))[0]
+    entry = search(m, form, seed=0, fewest=True)
+    assert entry is not None and entry == search(m, form, seed=0, fewest=True)
+    tables = [[(x, c) for x, c in table] for table in entry["tables"]]
+    base = matchings.base_round(m, entry["turn"], entry["fixed"], tables)
+    assert matchings.is_packing(matchings.develop(m, base, m), m)
