@@ -204,11 +204,12 @@ def main(argv: list[str] | None = None) -> None:
     stored = json.loads(BASES_FILE.read_text(encoding="utf-8"))["bases"] if BASES_FILE.exists() else {}
     for m in args.m or MS:
         entry = None
-        for name, form in forms(m, bool(turn_of(m))):
-            for seed in range(args.seeds):
+        for seed in range(args.seeds):  # a restart schedule: every form at each seed
+            for name, form in forms(m, bool(turn_of(m))):
                 entry = search(m, form, seed, args.nodes, args.fewest)
                 if entry:
-                    entry = {"form": name, "seed": seed, **({"fewest": True} if args.fewest else {}), **entry}
+                    how = {"fewest": True, "nodes": args.nodes} if args.fewest else {}
+                    entry = {"form": name, "seed": seed, **how, **entry}
                     break
             if entry:
                 break

@@ -91,3 +91,11 @@ def test_the_most_constrained_first_search_builds_a_checked_packing_and_repeats_
     tables = [[(x, c) for x, c in table] for table in entry["tables"]]
     base = matchings.base_round(m, entry["turn"], entry["fixed"], tables)
     assert matchings.is_packing(matchings.develop(m, base, m), m)
+
+
+def test_the_stored_base_for_80_players_is_what_the_most_constrained_first_search_reaches():
+    stored = json.loads(matchings.BASES_FILE.read_text(encoding="utf-8"))["bases"]["26"]
+    form = dict(forms(26, bool(turn_of(26))))[stored["form"]]
+    found = search(26, form, stored["seed"], stored["nodes"], fewest=True)
+    assert found is not None
+    assert {"form": stored["form"], "seed": stored["seed"], "fewest": True, "nodes": stored["nodes"], **found} == stored
