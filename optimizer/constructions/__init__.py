@@ -17,6 +17,8 @@
     packings                     3q + 3 players over q rounds, everyone meeting all but their group of three:
                                  a resolvable maximum packing developed over Z_q from a base round stored
                                  ahead (108, 276, 360)
+    matchings                    3m + 2 players over m rounds, everyone meeting all but one partner: a
+                                 resolvable maximum packing developed over Z_m from a base round stored ahead
     doubling.doubled_affine_seating  32 players over 10 rounds: two affine planes of order 4, signed
     weighting.weighted_day       m * v1 players: a full day of v1 weighted by a resolvable TD(4, m), its
                                  groups filled by a day of m (or 3m) players (208, 352, 144, 192, 240, 288,
@@ -56,6 +58,7 @@ from optimizer.constructions.differences import difference_rounds, difference_se
 from optimizer.constructions.direct import direct_rounds, direct_seating
 from optimizer.constructions.doubling import doubled_affine_seating, doubling_rounds
 from optimizer.constructions.framing import framed_day
+from optimizer.constructions.matchings import matching_rounds, matching_seating
 from optimizer.constructions.packings import packing_rounds, packing_seating
 from optimizer.constructions.resolvable import resolvable_rounds, resolvable_seating
 from optimizer.constructions.rotational import rotational_seating
@@ -83,9 +86,10 @@ def zero_repeat_seating(
 
 def instant_seating(player_count: int, rounds: int) -> Start | None:
     """The first instant construction reaching `rounds`: library, affine geometry, resolvable designs (over
-    Z_q, then Z_3q), direct GF(q) designs, stored packings, doubling, speed rule, difference rows, weighting,
-    framing."""
-    builders = (from_library, from_affine, from_resolvable, from_cyclic, from_direct, from_packings, from_doubling)
+    Z_q, then Z_3q), direct GF(q) designs, stored packings (partners of three, then of two), doubling, speed
+    rule, difference rows, weighting, framing."""
+    packed = (from_packings, from_matchings)
+    builders = (from_library, from_affine, from_resolvable, from_cyclic, from_direct, *packed, from_doubling)
     for build in (*builders, from_speeds, from_differences, from_weighting, from_framing):
         made = build(player_count, rounds)
         if made is not None:
@@ -106,6 +110,7 @@ def frontier_rounds(player_count: int, rows: bool = True) -> int:
         cyclic_rounds(player_count),
         direct_rounds(player_count),
         packing_rounds(player_count),
+        matching_rounds(player_count),
         doubling_rounds(player_count),
         weighting(player_count)[0],
         framing(player_count)[0],
@@ -161,6 +166,16 @@ def from_packings(player_count: int, rounds: int) -> Start | None:
     seats = packing_seating(player_count, rounds)
     q = (player_count - 3) // 3
     return None if seats is None else Start.built(seats, f"resolvable maximum packing over Z_{q} (stored base round)")
+
+
+def from_matchings(player_count: int, rounds: int) -> Start | None:
+    seats = matching_seating(player_count, rounds)
+    m = (player_count - 2) // 3
+    return (
+        None
+        if seats is None
+        else Start.built(seats, f"resolvable maximum packing, partners in pairs, over Z_{m} (stored base round)")
+    )
 
 
 def from_doubling(player_count: int, rounds: int, seed: int = 0) -> Start | None:

@@ -8,8 +8,10 @@
   with quadruples", Des. Codes Cryptogr. 35, 2005, 287-302). For v = 12 none exists (it would be a
   resolvable transversal design TD(4, 3), hence a TD(5, 3), and there are not three mutually orthogonal
   Latin squares of order 3).
-- v = 8 (mod 12): the same paper leaves finitely many such v open; which ones is not stated here, so no
-  room of this class is claimed.
+- v = 8 (mod 12): a resolvable maximum packing, (v - 2) / 3 = floor((v - 1) / 3) rounds whose unmet pairs
+  are a perfect matching (a 4-RGDD of type 2^(v/2)); the same paper proves it for every such v but 20 and
+  at most 18 values it leaves open. Which ones is not stated here, so no room of this class is claimed by
+  theorem; those built here (optimizer.constructions.matchings) answer with their checked schedule.
 
 The first rounds of a design are a repeat-free day of fewer rounds, so every round count up to the
 theorem's is covered. The counting bound floor((v - 1) / 3) (optimizer.proof.bounds) is met exactly.

@@ -16,6 +16,7 @@ from ortools.sat.python import cp_model
 
 from optimizer.constructions.packings import BASES_FILE, INF, stored_bases
 from optimizer.constructions.resolvable import nonzero_class
+from optimizer.constructions.stored import save_bases
 
 ZERO = "zero"
 FORMS: dict[str, list[list[tuple[int | str, int]]]] = {  # slot numbers, or the fixed 0, or inf
@@ -118,15 +119,9 @@ def main(argv: list[str] | None = None) -> None:
             print(f"q = {q:3d} ({3 * q + 3} players), form {form}: {status}", flush=True)
             if entry:
                 stored[str(q)] = entry
-                _save(stored)
+                save_bases(BASES_FILE, stored)
+                stored_bases.cache_clear()
                 break
-
-
-def _save(stored: dict) -> None:
-    """One q per line, in order."""
-    lines = ",\n".join(f'  "{q}": {json.dumps(stored[q], separators=(",", ":"))}' for q in sorted(stored, key=int))
-    BASES_FILE.write_text('{"bases": {\n' + lines + "\n}}\n", encoding="utf-8")
-    stored_bases.cache_clear()
 
 
 if __name__ == "__main__":
