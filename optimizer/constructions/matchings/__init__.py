@@ -35,8 +35,9 @@ search with a node limit per seed: a run repeats itself; the form and seed are s
 It finds m = 14 and 18 (44 and 56 players, which the library's rotational days already reach) at seed 0
 in a second. For m = 26 (80 players) long runs found none (every form within 60 seeds of 200 000 nodes);
 the most-constrained-first order (`--fewest`) with many short runs found one at seed 485 of 3 000 nodes a
-run (2 minutes). For m = 22 (68 players, no turned form) about 1 100 seeds of 3 000 nodes found none. Every stored base is
-checked when loaded: developed, repeat-free, and the pairs that never meet exactly the partners.
+run (2 minutes). For m = 22 (68 players, no turned form) about 1 100 seeds of 3 000 nodes found none.
+Every stored base is checked when loaded: developed, repeat-free, and the pairs that never meet exactly the
+partners.
 """
 
 from __future__ import annotations
