@@ -41,6 +41,7 @@ import numpy as np
 from ortools.sat.python import cp_model
 
 from optimizer.constructions.cyclic import BASES_FILE, stored_blocks
+from optimizer.constructions.stored import solve_ahead
 
 QS = [33, 45, 57, 93, 105, 129]  # 100, 136, 172, 280, 316 and 388 players
 ITERATIONS = 4_000  # tabu steps per seed
@@ -198,14 +199,11 @@ def lift(q: int, quotient: Quotient, limit: float = LIFT_LIMIT) -> tuple[list[li
                     by_difference.setdefault((r - s) % q, []).append(value)
     for values in by_difference.values():
         model.add_all_different(values)
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers, solver.parameters.random_seed = 1, 0
-    solver.parameters.max_deterministic_time = limit
-    status = solver.solve(model)
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return None, solver.status_name(status)
+    solver, status = solve_ahead(model, limit)
+    if solver is None:
+        return None, status
     blocks = [sorted(r + q * solver.value(level[r]) for r in block) for block in quotient]
-    return sorted(blocks), solver.status_name(status)
+    return sorted(blocks), status
 
 
 def find_blocks(q: int, iterations: int = ITERATIONS) -> tuple[list[list[int]] | None, str]:

@@ -15,6 +15,7 @@ import numpy as np
 from ortools.sat.python import cp_model
 
 from optimizer.constructions.matrices import MATRICES_FILE, ROWS, combine, stored_matrices
+from optimizer.constructions.stored import solve_ahead
 
 GROUPS = {12: [2, 2, 3], 24: [2, 2, 2, 3]}
 DETERMINISTIC_LIMIT = 200.0
@@ -40,13 +41,10 @@ def search(group: list[int], limit: float = DETERMINISTIC_LIMIT) -> tuple[list[l
                 model.add_element(at, table, difference)
                 differences.append(difference)
             model.add_all_different(differences)
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers, solver.parameters.random_seed = 1, 0
-    solver.parameters.max_deterministic_time = limit
-    status = solver.solve(model)
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return None, solver.status_name(status)
-    return [[solver.value(x) for x in row] for row in rows], solver.status_name(status)
+    solver, status = solve_ahead(model, limit)
+    if solver is None:
+        return None, status
+    return [[solver.value(x) for x in row] for row in rows], status
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -16,7 +16,7 @@ from ortools.sat.python import cp_model
 
 from optimizer.constructions.packings import BASES_FILE, INF, stored_bases
 from optimizer.constructions.resolvable import nonzero_class
-from optimizer.constructions.stored import save_bases
+from optimizer.constructions.stored import save_bases, solve_ahead
 
 ZERO = "zero"
 FORMS: dict[str, list[list[tuple[int | str, int]]]] = {  # slot numbers, or the fixed 0, or inf
@@ -77,16 +77,13 @@ def search(q: int, form_name: str, limit: float = DETERMINISTIC_LIMIT) -> tuple[
         hits[nonzero_class(a - c, q)].append(v)
     for h in range(1, half + 1):
         model.add(sum(hits[h]) + in_m[h] == 1)
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers, solver.parameters.random_seed = 1, 0
-    solver.parameters.max_deterministic_time = limit
-    status = solver.solve(model)
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return None, solver.status_name(status)
+    solver, status = solve_ahead(model, limit)
+    if solver is None:
+        return None, status
     named = [solver.value(v) for v in value]
     turned = [[[_named(x, named), c] for x, c in table] for table in form]
     pairs = sorted([a, c] for (a, c), v in pair.items() if solver.value(v))
-    return {"form": form_name, "turned": turned, "pairs": pairs}, solver.status_name(status)
+    return {"form": form_name, "turned": turned, "pairs": pairs}, status
 
 
 def _at(value: list[cp_model.IntVar], x: int | str) -> cp_model.IntVar | int:
