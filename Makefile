@@ -103,7 +103,7 @@ bench-limits: setup
 	$(BIN)/python -m benchmarks.balance_work --sites 20x6 68x22 100x40 124x41 300x100 400x100 1000x100 2000x8
 
 bench-frontier: setup
-	$(BIN)/python -m benchmarks.frontier
+	$(BIN)/python -m benchmarks.frontier --plan
 
 bench-season: setup
 	$(BIN)/python -m benchmarks.season --half-life 4 inf

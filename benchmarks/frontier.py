@@ -1,11 +1,12 @@
-"""`make bench-frontier`: for every multiple of four from 16 to 400, the most repeat-free rounds built at once
-(optimizer.constructions.frontier_rounds), the theorem's value floor((v - 1) / 3) and what the literature
-says (optimizer.constructions.theorems), the seconds `exists` takes at the built rounds (capped at the day's
-100) on one worker, and, with --plan, a plan of those rounds at --time-limit on one worker, each in its own
-process ended at --kill seconds, with whether seats (seat spread <= 1) and tables (no visit above even)
-came out balanced. Writes benchmarks/results/frontier.{json,md}. With --every, each room is planned at every
-number of rounds from 1 to the built rounds instead (a prefix of the design each time), and the summary per room
-is the slowest and median plan, the most repeats and the round counts whose seats and tables came out balanced.
+"""`make bench-frontier` (`python -m benchmarks.frontier --plan`): for every multiple of four from 16 to 400,
+the most repeat-free rounds built at once (optimizer.constructions.frontier_rounds), the theorem's value
+floor((v - 1) / 3) and what the literature says (optimizer.constructions.theorems), the seconds `exists` takes
+at the built rounds (capped at the day's 100) on one worker, and, with --plan, a plan of those rounds at
+--time-limit on one worker, each in its own process ended at --kill seconds, with whether seats (seat spread
+<= 1) and tables (no visit above even) came out balanced. Writes benchmarks/results/frontier.{json,md}, with
+the machine and its load before and after. With --every, each room is planned at every number of rounds from
+1 to the built rounds instead (a prefix of the design each time), and the summary per room is the slowest and
+median plan, the most repeats and the round counts whose seats and tables came out balanced.
 """
 
 from __future__ import annotations
@@ -13,10 +14,12 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
+import os
 import time
 from collections.abc import Callable
 from pathlib import Path
 
+from benchmarks.machine import describe
 from models import Event
 from optimizer.constructions import frontier_rounds
 from optimizer.constructions.theorems import design_theorem
@@ -103,12 +106,15 @@ def every_cells(r: dict) -> list:
     return [r["players"], f"1-{r['rounds']}", *seconds, r["repeats_max"], r["ended"], *counts]
 
 
-def write(rows: list[dict], name: str, head: list[str], row: Callable[[dict], list]) -> None:
-    """benchmarks/results/<name>.json, and .md as a table of `head` with one `row` a room."""
-    (RESULTS / f"{name}.json").write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
+def write(rows: list[dict], name: str, head: list[str], row: Callable[[dict], list], machine: dict) -> None:
+    """benchmarks/results/<name>.json, and .md as the machine (its load before and after) and a table of
+    `head` with one `row` a room."""
+    text = json.dumps({"machine": machine, "rooms": rows}, indent=1)
+    (RESULTS / f"{name}.json").write_text(text + "\n", encoding="utf-8")
     lines = ["| " + " | ".join(map(str, line)) + " |\n" for line in [head, *map(row, rows)]]
     lines.insert(1, "|" + "---|" * len(head) + "\n")
-    (RESULTS / f"{name}.md").write_text("".join(lines), encoding="utf-8")
+    about = ", ".join(f"{key}: {value}" for key, value in machine.items())
+    (RESULTS / f"{name}.md").write_text(f"Machine: {about}.\n\n" + "".join(lines), encoding="utf-8")
 
 
 def main(argv=None) -> None:
@@ -120,11 +126,13 @@ def main(argv=None) -> None:
     parser.add_argument("--every", action="store_true", help="plan each room at every round count up to the built")
     parser.add_argument("--name", default="frontier")
     args = parser.parse_args(argv)
+    machine = describe()  # its "load": before the run
     rows = []
     for players in args.players:
         rows.append(measure_every(players, args) if args.every else measure(players, args))
         print(json.dumps({k: v for k, v in rows[-1].items() if k != "plans"}), flush=True)
-    write(rows, args.name, *((EVERY_HEAD, every_cells) if args.every else (HEAD, cells)))
+    machine["load after"] = [round(figure, 2) for figure in os.getloadavg()]
+    write(rows, args.name, *((EVERY_HEAD, every_cells) if args.every else (HEAD, cells)), machine)
 
 
 if __name__ == "__main__":

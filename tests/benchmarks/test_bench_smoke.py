@@ -33,6 +33,9 @@ def test_frontier_every_plans_each_round_count_of_a_room(tmp_path, monkeypatch):
 
     monkeypatch.setattr(frontier, "RESULTS", tmp_path)
     frontier.main(["--players", "16", "--every", "--time-limit", "0.5", "--name", "every"])
-    (row,) = json.loads((tmp_path / "every.json").read_text(encoding="utf-8"))
+    written = json.loads((tmp_path / "every.json").read_text(encoding="utf-8"))
+    (row,) = written["rooms"]
     assert row["rounds"] == 5 and [p.get("repeats") for p in row["plans"]] == [0] * 5
-    assert "| 16 | 1-5 |" in (tmp_path / "every.md").read_text(encoding="utf-8")
+    assert len(written["machine"]["load after"]) == 3
+    text = (tmp_path / "every.md").read_text(encoding="utf-8")
+    assert text.startswith("Machine: ") and "| 16 | 1-5 |" in text
