@@ -14,12 +14,15 @@ outside the subgroup of order 3 exactly once.
   10 steps (the tabu); it stops after a fixed number of steps. The changes of every swap of one residue are
   counted at once in numpy (the excess over 3 of each difference's count).
 - `search_invariant_quotient`: the quotient closed under a multiplier m of order 3. The residues r with
-  (m - 1) r = 0 are fixed; the others fall in orbits {x, mx, m^2 x}. With `short`, the first orbit is the set
-  of three; `whole` sets are four fixed residues, each other fixed residue joins one orbit in a set of its
-  own, and the other orbits go in groups of four, each group giving one set (a chosen point of each orbit)
-  and its images under m and m^2. Then the differences are m-invariant and the search space is about a
-  third of the size. A seeded simulated annealing (constant temperature; swapping two orbits, re-choosing
-  one point, or swapping two fixed residues) minimises sum |count(d) - 3| over a fixed number of steps.
+  (m - 1) r = 0 are fixed (with `short`, 0 among them); the others fall in orbits {x, mx, m^2 x}. With
+  `short` "orbit" the first orbit is the set of three, with "fixed" the first three fixed residues; `whole`
+  sets are four fixed residues, each other fixed residue joins one orbit in a set of its own, and the other
+  orbits go in groups of four, each group giving one set (a chosen point of each orbit) and its images under
+  m and m^2. Then the differences are m-invariant and the search space is about a third of the size. A
+  seeded simulated annealing (constant temperature; swapping two orbits, re-choosing one point, or swapping
+  two fixed residues) minimises sum |count(d) - 3| over a fixed number of steps.
+- `first_lifted`: over seeds 0, 1, ..., the first quotient (by the annealing where a multiplier is given,
+  else by the tabu) whose lifts exist; a quotient whose lifts are impossible is dropped.
 - `lift_levels`: one CP-SAT model of the levels (one worker, seed 0, a deterministic-time limit:
   repeatable); the first residue of each set keeps level 0 (raising a whole set changes no difference).
 """
@@ -28,6 +31,8 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
+from typing import TypeVar
 
 import numpy as np
 from ortools.sat.python import cp_model
@@ -35,6 +40,7 @@ from ortools.sat.python import cp_model
 from optimizer.constructions.stored import solve_ahead
 
 Quotient = list[list[int]]
+Made = TypeVar("Made")
 PAD = -1  # the missing fourth point of the set of three, in the numpy table of the sets
 
 
@@ -82,11 +88,11 @@ def search_quotient(q: int, seed: int, iterations: int, short: bool = False) -> 
 
 
 def search_invariant_quotient(
-    q: int, m: int, seed: int, whole: int, steps: int, temperature: float, short: bool = False
+    q: int, m: int, seed: int, whole: int, steps: int, temperature: float, short: str = ""
 ) -> Quotient | None:
     """Sets of four closed as a family under x -> m x, `whole` of them made of four fixed residues (with
-    `short`: 0 among the fixed residues and one orbit a set of three; module docstring), or None within
-    `steps` steps."""
+    `short` "orbit" or "fixed": 0 among the fixed residues and one orbit, or three fixed residues, a set of
+    three; module docstring), or None within `steps` steps."""
     rng = random.Random(seed)
     fixed = [r for r in range(0 if short else 1, q) if r * m % q == r]
     orbits = sorted({tuple(sorted(r * m**e % q for e in range(3))) for r in range(1, q) if r * m % q != r})
@@ -116,12 +122,14 @@ def search_invariant_quotient(
 
 
 def _invariant_sets(
-    q: int, m: int, fixed: list[int], whole: int, orbits: list[tuple[int, ...]], chosen: list[int], short: bool
+    q: int, m: int, fixed: list[int], whole: int, orbits: list[tuple[int, ...]], chosen: list[int], short: str
 ) -> Quotient:
-    """With `short` the first orbit alone; `whole` sets of four fixed residues, each other fixed residue with
-    the orbit in its place, then each group of four orbits' block under m^0, m, m^2."""
-    sets = [list(orbits[0])] if short else []
-    orbits, chosen = (orbits[1:], chosen[1:]) if short else (orbits, chosen)
+    """The set of three (`short`: the first orbit, or the first three fixed residues); `whole` sets of four
+    fixed residues, each other fixed residue with the orbit in its place, then each group of four orbits'
+    block under m^0, m, m^2."""
+    sets = [list(orbits[0])] if short == "orbit" else [fixed[:3]] if short == "fixed" else []
+    orbits, chosen = (orbits[1:], chosen[1:]) if short == "orbit" else (orbits, chosen)
+    fixed = fixed[3:] if short == "fixed" else fixed
     sets += [fixed[4 * i : 4 * i + 4] for i in range(whole)]
     rest = fixed[4 * whole :]
     sets += [[f, *orbits[k]] for k, f in enumerate(rest)]
@@ -202,3 +210,31 @@ def lift_levels(
     if solver is None:
         return None, status
     return {r: solver.value(v) for r, v in level.items()}, status
+
+
+def first_lifted(
+    q: int,
+    seeds: int,
+    iterations: int,
+    multiplier: tuple[int, int, int, float] | None,
+    lift: Callable[[Quotient], tuple[Made | None, str]],
+    short: str = "",
+) -> tuple[Made | None, str]:
+    """What `lift` makes of the first quotient over the seeds that it lifts (the annealing with `multiplier`
+    = (m, whole, steps, temperature), else the tabu of `iterations` steps; `short`: with a set of three, by
+    the annealing an orbit or three fixed residues), and how it was found, or what was tried."""
+    m, whole, steps, temperature = multiplier or (0, 0, 0, 0.0)
+    how = f"multiplier {m}, {whole} fixed sets, {steps} annealing steps at {temperature}"
+    how = (how + (f", the set of three {short}" if short else "")) if m else f"tabu, {iterations} steps"
+    for seed in range(seeds):
+        if m:
+            quotient = search_invariant_quotient(q, m, seed, whole, steps, temperature, short)
+        else:
+            quotient = search_quotient(q, seed, iterations, bool(short))
+        if quotient is None:
+            continue
+        made, status = lift(quotient)
+        if made is not None:
+            return made, f"{how}, seed {seed}"
+        print(f"  q = {q}, seed {seed}: a quotient, lifts {status}", flush=True)
+    return None, f"nothing within {seeds} seeds ({how})"

@@ -26,7 +26,7 @@ import argparse
 import json
 
 from optimizer.constructions.cyclic import BASES_FILE, stored_blocks
-from optimizer.constructions.quotients import Quotient, lift_levels, search_invariant_quotient, search_quotient
+from optimizer.constructions.quotients import Quotient, first_lifted, lift_levels
 
 QS = [33, 45, 57, 93, 105, 129]  # 100, 136, 172, 280, 316 and 388 players
 ITERATIONS = 4_000  # tabu steps per seed
@@ -49,21 +49,7 @@ def lift(q: int, quotient: Quotient, limit: float = LIFT_LIMIT) -> tuple[list[li
 def find_blocks(q: int, iterations: int = ITERATIONS) -> tuple[list[list[int]] | None, str]:
     """The first base blocks over the seeds (the multiplier's annealing where q has one, else the tabu), and
     how they were found (stored beside them)."""
-    m, whole, steps, temperature = MULTIPLIERS.get(q, (0, 0, 0, 0.0))
-    how = f"multiplier {m}, {whole} fixed sets, {steps} annealing steps at {temperature}"
-    how = how if m else f"tabu, {iterations} steps"
-    for seed in range(SEEDS):
-        if m:
-            quotient = search_invariant_quotient(q, m, seed, whole, steps, temperature)
-        else:
-            quotient = search_quotient(q, seed, iterations)
-        if quotient is None:
-            continue
-        blocks, status = lift(q, quotient)
-        if blocks is not None:
-            return blocks, f"{how}, seed {seed}"
-        print(f"  q = {q}, seed {seed}: a quotient, lifts {status}", flush=True)
-    return None, f"nothing within {SEEDS} seeds ({how})"
+    return first_lifted(q, SEEDS, iterations, MULTIPLIERS.get(q), lambda quotient: lift(q, quotient))
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -21,7 +21,7 @@ import json
 from ortools.sat.python import cp_model
 
 from optimizer.constructions.packings import BASES_FILE, INF, stored_bases
-from optimizer.constructions.quotients import Quotient, lift_levels, search_quotient
+from optimizer.constructions.quotients import Quotient, first_lifted, lift_levels
 from optimizer.constructions.resolvable import nonzero_class
 from optimizer.constructions.stored import save_bases, solve_ahead
 
@@ -35,6 +35,13 @@ DETERMINISTIC_LIMIT = 60.0
 ITERATIONS = 4_000  # tabu steps per seed (form threes)
 SEEDS = 16
 LIFT_LIMIT = 30.0  # deterministic seconds per lift model
+# q -> m of order 3 mod q, the sets of four fixed residues, the annealing's steps and temperature, and what
+# makes the set of three (an orbit, or the three fixed residues {0, 37, 74} of 111); form threes
+MULTIPLIERS = {
+    67: (29, 0, 60_000, 3.0, "orbit"),
+    103: (46, 0, 60_000, 3.0, "orbit"),
+    111: (10, 0, 60_000, 3.0, "fixed"),
+}
 
 
 def differences(form: list[list[tuple[int | str, int]]]) -> tuple[list[tuple], list[tuple]]:
@@ -98,17 +105,19 @@ def search(q: int, form_name: str, limit: float = DETERMINISTIC_LIMIT) -> tuple[
 
 
 def find_threes(q: int, iterations: int = ITERATIONS, seeds: int = SEEDS) -> tuple[dict | None, str]:
-    """The stored entry of form threes over the first seed whose quotient lifts (or None), and how it was
-    found (or what was tried)."""
-    for seed in range(seeds):
-        quotient = search_quotient(q, seed, iterations, short=True)
-        if quotient is None:
-            continue
-        entry, status = lift_threes(q, quotient)
-        if entry is not None:
-            return {"form": THREES, "how": f"tabu, {iterations} steps, seed {seed}", **entry}, status
-        print(f"  q = {q}, seed {seed}: a quotient, lifts {status}", flush=True)
-    return None, f"nothing within {seeds} seeds (tabu, {iterations} steps)"
+    """The stored entry of form threes over the first seed whose quotient lifts (the annealing over a
+    multiplier's orbits where q has one in MULTIPLIERS, else the tabu), or None, and how it was found (or
+    what was tried)."""
+    m, whole, steps, temperature, short = MULTIPLIERS.get(q, (0, 0, 0, 0.0, "orbit"))
+    entry, how = first_lifted(
+        q,
+        seeds,
+        iterations,
+        (m, whole, steps, temperature) if m else None,
+        lambda quotient: lift_threes(q, quotient),
+        short,
+    )
+    return (None if entry is None else {"form": THREES, "how": how, **entry}), how
 
 
 def lift_threes(q: int, quotient: Quotient, limit: float = LIFT_LIMIT) -> tuple[dict | None, str]:
@@ -155,8 +164,7 @@ def main(argv: list[str] | None = None) -> None:
                 entry, status = find_threes(q, args.iterations, args.seeds)
             else:
                 entry, status = search(q, form, args.limit)
-            how = f", {entry['how']}" if entry and "how" in entry else ""
-            print(f"q = {q:3d} ({3 * q + 3} players), form {form}: {status}{how}", flush=True)
+            print(f"q = {q:3d} ({3 * q + 3} players), form {form}: {status}", flush=True)
             if entry:
                 stored[str(q)] = entry
                 save_bases(BASES_FILE, stored)
