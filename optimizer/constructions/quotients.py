@@ -15,7 +15,8 @@ outside the subgroup of order 3 exactly once.
   counted at once in numpy (the excess over 3 of each difference's count).
 - `search_invariant_quotient`: the quotient closed under a multiplier m of order 3. The residues r with
   (m - 1) r = 0 are fixed (with `short`, 0 among them); the others fall in orbits {x, mx, m^2 x}. With
-  `short` "orbit" the first orbit is the set of three, with "fixed" the first three fixed residues; `whole`
+  `short` the first orbit is the set of three (three fixed residues cannot be: for the packings they are
+  {0, q/3, 2q/3}, whose three differences q/3 must lift to 0, 1, 2, so its levels 0, l, 2l, not distinct); `whole`
   sets are four fixed residues, each other fixed residue joins one orbit in a set of its own, and the other
   orbits go in groups of four, each group giving one set (a chosen point of each orbit) and its images under
   m and m^2. Then the differences are m-invariant and the search space is about a third of the size. A
@@ -88,11 +89,11 @@ def search_quotient(q: int, seed: int, iterations: int, short: bool = False) -> 
 
 
 def search_invariant_quotient(
-    q: int, m: int, seed: int, whole: int, steps: int, temperature: float, short: str = ""
+    q: int, m: int, seed: int, whole: int, steps: int, temperature: float, short: bool = False
 ) -> Quotient | None:
     """Sets of four closed as a family under x -> m x, `whole` of them made of four fixed residues (with
-    `short` "orbit" or "fixed": 0 among the fixed residues and one orbit, or three fixed residues, a set of
-    three; module docstring), or None within `steps` steps."""
+    `short`: 0 among the fixed residues and one orbit a set of three; module docstring), or None within
+    `steps` steps."""
     rng = random.Random(seed)
     fixed = [r for r in range(0 if short else 1, q) if r * m % q == r]
     orbits = sorted({tuple(sorted(r * m**e % q for e in range(3))) for r in range(1, q) if r * m % q != r})
@@ -122,14 +123,12 @@ def search_invariant_quotient(
 
 
 def _invariant_sets(
-    q: int, m: int, fixed: list[int], whole: int, orbits: list[tuple[int, ...]], chosen: list[int], short: str
+    q: int, m: int, fixed: list[int], whole: int, orbits: list[tuple[int, ...]], chosen: list[int], short: bool
 ) -> Quotient:
-    """The set of three (`short`: the first orbit, or the first three fixed residues); `whole` sets of four
-    fixed residues, each other fixed residue with the orbit in its place, then each group of four orbits'
-    block under m^0, m, m^2."""
-    sets = [list(orbits[0])] if short == "orbit" else [fixed[:3]] if short == "fixed" else []
-    orbits, chosen = (orbits[1:], chosen[1:]) if short == "orbit" else (orbits, chosen)
-    fixed = fixed[3:] if short == "fixed" else fixed
+    """With `short` the first orbit alone; `whole` sets of four fixed residues, each other fixed residue with
+    the orbit in its place, then each group of four orbits' block under m^0, m, m^2."""
+    sets = [list(orbits[0])] if short else []
+    orbits, chosen = (orbits[1:], chosen[1:]) if short else (orbits, chosen)
     sets += [fixed[4 * i : 4 * i + 4] for i in range(whole)]
     rest = fixed[4 * whole :]
     sets += [[f, *orbits[k]] for k, f in enumerate(rest)]
@@ -218,19 +217,19 @@ def first_lifted(
     iterations: int,
     multiplier: tuple[int, int, int, float] | None,
     lift: Callable[[Quotient], tuple[Made | None, str]],
-    short: str = "",
+    short: bool = False,
 ) -> tuple[Made | None, str]:
     """What `lift` makes of the first quotient over the seeds that it lifts (the annealing with `multiplier`
-    = (m, whole, steps, temperature), else the tabu of `iterations` steps; `short`: with a set of three, by
-    the annealing an orbit or three fixed residues), and how it was found, or what was tried."""
+    = (m, whole, steps, temperature), else the tabu of `iterations` steps; `short`: with a set of three), and
+    how it was found, or what was tried."""
     m, whole, steps, temperature = multiplier or (0, 0, 0, 0.0)
     how = f"multiplier {m}, {whole} fixed sets, {steps} annealing steps at {temperature}"
-    how = (how + (f", the set of three {short}" if short else "")) if m else f"tabu, {iterations} steps"
+    how = (how + (", the set of three an orbit" if short else "")) if m else f"tabu, {iterations} steps"
     for seed in range(seeds):
         if m:
             quotient = search_invariant_quotient(q, m, seed, whole, steps, temperature, short)
         else:
-            quotient = search_quotient(q, seed, iterations, bool(short))
+            quotient = search_quotient(q, seed, iterations, short)
         if quotient is None:
             continue
         made, status = lift(quotient)

@@ -35,13 +35,9 @@ DETERMINISTIC_LIMIT = 60.0
 ITERATIONS = 4_000  # tabu steps per seed (form threes)
 SEEDS = 16
 LIFT_LIMIT = 30.0  # deterministic seconds per lift model
-# q -> m of order 3 mod q, the sets of four fixed residues, the annealing's steps and temperature, and what
-# makes the set of three (an orbit, or the three fixed residues {0, 37, 74} of 111); form threes
-MULTIPLIERS = {
-    67: (29, 0, 60_000, 3.0, "orbit"),
-    103: (46, 0, 60_000, 3.0, "orbit"),
-    111: (10, 0, 60_000, 3.0, "fixed"),
-}
+# q -> m of order 3 mod q, the sets of four fixed residues, the annealing's steps and temperature (form threes;
+# the set of three is an orbit of m)
+MULTIPLIERS = {67: (29, 0, 60_000, 3.0), 103: (46, 0, 60_000, 3.0), 111: (10, 0, 60_000, 3.0)}
 
 
 def differences(form: list[list[tuple[int | str, int]]]) -> tuple[list[tuple], list[tuple]]:
@@ -108,15 +104,7 @@ def find_threes(q: int, iterations: int = ITERATIONS, seeds: int = SEEDS) -> tup
     """The stored entry of form threes over the first seed whose quotient lifts (the annealing over a
     multiplier's orbits where q has one in MULTIPLIERS, else the tabu), or None, and how it was found (or
     what was tried)."""
-    m, whole, steps, temperature, short = MULTIPLIERS.get(q, (0, 0, 0, 0.0, "orbit"))
-    entry, how = first_lifted(
-        q,
-        seeds,
-        iterations,
-        (m, whole, steps, temperature) if m else None,
-        lambda quotient: lift_threes(q, quotient),
-        short,
-    )
+    entry, how = first_lifted(q, seeds, iterations, MULTIPLIERS.get(q), lambda quotient: lift_threes(q, quotient), True)
     return (None if entry is None else {"form": THREES, "how": how, **entry}), how
 
 

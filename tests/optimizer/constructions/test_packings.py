@@ -41,7 +41,7 @@ def test_the_stored_base_is_what_the_generator_reaches():
     assert entry == stored
 
 
-THREES = [72, 84, 96, 120, 132, 156]  # 3q + 3 for the q stored in the form without symmetric tables
+THREES = [72, 84, 96, 120, 132, 156, 180, 204, 312, 336]  # 3q + 3 for the q stored in the form threes
 
 
 def test_the_rooms_of_the_form_threes_reach_the_counting_bound_from_their_stored_packing():
@@ -50,13 +50,22 @@ def test_the_rooms_of_the_form_threes_reach_the_counting_bound_from_their_stored
     stored = json.loads(packings.BASES_FILE.read_text(encoding="utf-8"))["bases"]
     for v in THREES:
         entry = stored[str(v // 3 - 1)]
-        assert entry["form"] == "threes" and entry["pairs"] == [] and entry["how"].startswith("tabu")
+        assert entry["form"] == "threes" and entry["pairs"] == [] and entry["how"].startswith(("tabu", "multiplier"))
 
 
 def test_the_form_threes_search_reaches_the_stored_q_23_from_its_seed():
     entry, how = find_threes(23)
     assert entry is not None and how == entry["how"] == "tabu, 4000 steps, seed 1"
     assert entry == json.loads(packings.BASES_FILE.read_text(encoding="utf-8"))["bases"]["23"]
+
+
+def test_the_stored_q_67_is_closed_under_its_multiplier_of_order_3_with_an_orbit_for_the_set_of_three():
+    entry = json.loads(packings.BASES_FILE.read_text(encoding="utf-8"))["bases"]["67"]
+    assert entry["how"].startswith("multiplier 29") and pow(29, 3, 67) == 1
+    sets = sorted(sorted(x for x, _ in table if x != packings.INF) for table in entry["turned"])
+    assert sorted(sorted(x * 29 % 67 for x in block) for block in sets) == sets
+    three = next(block for block in sets if len(block) == 3)
+    assert sorted(x * 29 % 67 for x in three) == three and 0 not in three
 
 
 def test_a_quotient_of_z_23_can_have_no_lifts_and_is_then_passed_over():
