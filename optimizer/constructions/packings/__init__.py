@@ -45,10 +45,18 @@ was found for q = 7, 35, 91 and 119 (24, 108, 276, 360 players; 91 and 119 with 
 unknown within 20 s for the other q to 131. Tried and not kept (nothing found): a larger form (two tables
 of three and one, one of two, one and one) for q = 23 in 12 minutes, and the turns taken with a multiplier
 u (u^2 + u + 1 = 0 mod q) for q = 19 within 200 deterministic seconds.
-`python -m optimizer.constructions.packings --form threes` (a seeded tabu for the quotient, one CP-SAT
-model for the lifts: repeatable; each entry says its steps and seed) found q = 23, 27, 31, 39, 43 (72 to
-132 players, 4000 steps, seeds 0 or 1, about a second each), 51 and 59 (156 and 180 players, 10 000 steps,
-seeds 0 and 1).
+`python -m optimizer.constructions.packings --form threes` (each entry says how it was found: repeatable)
+found q = 23, 27, 31, 39, 43 (72 to 132 players; tabu, 4000 steps, seeds 0 or 1, about a second each), 51 and
+59 (156 and 180; 10 000 steps, seeds 0 and 1, seconds), and, by the annealing over the orbits of a multiplier
+of order 3 with an orbit for the set of three, 67, 103 and 111 (204, 312, 336; multipliers 29, 46, 10, seeds
+0, 2, 0, under 10 s in all; 67 had failed by the tabu, 16 seeds of 10 000 steps). Not found: q = 71 (the tabu,
+seed 0, 40 000 steps, hovers at an excess of 4 to 8; an annealing of single swaps, 2 million steps, then 13
+CP-SAT re-partitions of six sets at a time stay at sum |count - 3| = 8; for 67 the same annealing stopped at 4
+after 8 million steps); 75, 83, 87, 107, 115, 123, 131 not tried: none has a multiplier of order 3 (3 does not
+divide their groups of units' orders), and the -1-invariant quotient is impossible for q prime to 6 (all its
+sets must be {+-x, +-y} and the set of three {0, +-a}; summing the squares of the classes covered gives a^2 =
+0 mod q). Three fixed residues {0, q/3, 2q/3} cannot be the set of three either (its levels would be 0, l,
+2l). The framing over the packing of 72 builds 348 = 23 x 15 + 3 at the bound.
 Every stored base is checked when loaded: developed, repeat-free, and every player meeting the 3q others
 outside its group.
 """
