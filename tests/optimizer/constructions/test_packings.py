@@ -78,13 +78,7 @@ def test_a_quotient_of_z_23_can_have_no_lifts_and_is_then_passed_over():
 def test_a_threes_base_with_one_class_changed_is_refused_when_loaded(tmp_path, monkeypatch):
     entry = json.loads(packings.BASES_FILE.read_text(encoding="utf-8"))["bases"]["23"]
     entry["turned"][1][1][1] = (entry["turned"][1][1][1] + 1) % 3  # one point of a table of four changes class
-    bad = tmp_path / "bases.json"
-    bad.write_text(json.dumps({"bases": {"23": entry}}), encoding="utf-8")
-    monkeypatch.setattr(packings, "BASES_FILE", bad)
-    packings.stored_bases.cache_clear()
-    with pytest.raises(packings.BadBase, match="q = 23"):
-        packings.stored_bases()
-    packings.stored_bases.cache_clear()
+    _refused(tmp_path, monkeypatch, 23, entry)
 
 
 def test_the_search_proves_the_small_form_impossible_for_q_11():
@@ -95,13 +89,20 @@ def test_a_base_whose_groups_meet_is_refused_when_loaded(tmp_path, monkeypatch):
     entry = json.loads(packings.BASES_FILE.read_text(encoding="utf-8"))["bases"]["35"]
     (a, c), (b, d) = entry["pairs"][0], entry["pairs"][1]
     entry["pairs"][:2] = [[a, d], [b, c]]  # the classes still split in pairs, their sums no longer distinct
+    _refused(tmp_path, monkeypatch, 35, entry)
+
+
+def _refused(tmp_path, monkeypatch, q: int, entry: dict) -> None:
+    """A file holding only this entry for q is refused when loaded."""
     bad = tmp_path / "bases.json"
-    bad.write_text(json.dumps({"bases": {"35": entry}}), encoding="utf-8")
+    bad.write_text(json.dumps({"bases": {str(q): entry}}), encoding="utf-8")
     monkeypatch.setattr(packings, "BASES_FILE", bad)
     packings.stored_bases.cache_clear()
-    with pytest.raises(packings.BadBase, match="q = 35"):
-        packings.stored_bases()
-    packings.stored_bases.cache_clear()
+    try:
+        with pytest.raises(packings.BadBase, match=f"q = {q}"):
+            packings.stored_bases()
+    finally:
+        packings.stored_bases.cache_clear()
 
 
 def test_a_prefix_of_the_packing_is_a_repeat_free_day_of_fewer_rounds():
