@@ -16,7 +16,7 @@
                                  over GF(q), q = 1 mod 4 a prime power (28, 244, ... where Z_q has none)
     packings                     3q + 3 players over q rounds, everyone meeting all but their group of three:
                                  a resolvable maximum packing developed over Z_q from a base round stored
-                                 ahead (108, 276, 360)
+                                 ahead (72 to 204, 312, 336; 108, 276, 360)
     matchings                    3m + 2 players over m rounds, everyone meeting all but one partner: a
                                  resolvable maximum packing developed over Z_m from a base round stored ahead
     doubling.doubled_affine_seating  32 players over 10 rounds: two affine planes of order 4, signed

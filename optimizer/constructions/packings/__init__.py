@@ -25,6 +25,17 @@ differences from class 0 to class 1 a set M of whole classes {+-d}, d != 0; then
 classes outside E so that their sums and differences +-(c + a), +-(c - a) are exactly the classes outside
 M (the symmetric tables give within-class differences +-2a, +-2c: the classes outside 2E).
 
+The form "threes" (no symmetric tables; a relative difference family over Z_q x Z_3 relative to {0} x Z_3
+with one short block): the base round is the three turns of the inf table {inf_0, (a, l_a), (b, l_b),
+(c, l_c)}, its classes l distinct, and of (q - 3) / 4 tables of four points (x, l_x). It is a round iff the
+x of all these q points are Z_q, each once. Two points (x, i), (y, j) of different groups meet once iff their
+pattern (y - x, j - i) is the pattern of exactly one ordered pair of points of one stored table (then one turn
+and one shift give their table): so the 6 + 12 (q - 3) / 4 = 3 (q - 1) ordered patterns must cover every
+(d, delta), d != 0 mod q, delta in Z_3, exactly once; inf_k meets each class once at each shift. Found in two
+steps (optimizer.constructions.quotients): the quotient, a partition of Z_q into one set of three and sets of
+four whose differences cover each nonzero residue three times; then its lifts, the classes l, such that the
+three ordered pairs (r, s) of a set with s - r = d get l_s - l_r = 0, 1, 2 once each.
+
 How the stored bases were found: `python -m optimizer.constructions.packings` builds one CP-SAT model of
 the turned tables' values and the matching together (one worker, seed 0, a deterministic-time limit: a
 run repeats itself) for the form "one": the inf table and one table of three players of a class and one of
@@ -33,8 +44,21 @@ seconds for every q from 11 to 83 but 35 and 63 (63 not tried: 192 players come 
 was found for q = 7, 35, 91 and 119 (24, 108, 276, 360 players; 91 and 119 with `--limit 300`), and is
 unknown within 20 s for the other q to 131. Tried and not kept (nothing found): a larger form (two tables
 of three and one, one of two, one and one) for q = 23 in 12 minutes, and the turns taken with a multiplier
-u (u^2 + u + 1 = 0 mod q) for q = 19 within 200 deterministic seconds. Every stored base is checked when
-loaded: developed, repeat-free, and every player meeting the 3q others outside its group.
+u (u^2 + u + 1 = 0 mod q) for q = 19 within 200 deterministic seconds.
+`python -m optimizer.constructions.packings --form threes` (each entry says how it was found: repeatable)
+found q = 23, 27, 31, 39, 43 (72 to 132 players; tabu, 4000 steps, seeds 0 or 1, about a second each), 51 and
+59 (156 and 180; 10 000 steps, seeds 0 and 1, seconds), and, by the annealing over the orbits of a multiplier
+of order 3 with an orbit for the set of three, 67, 103 and 111 (204, 312, 336; multipliers 29, 46, 10, seeds
+0, 2, 0, under 10 s in all; 67 had failed by the tabu, 16 seeds of 10 000 steps). Not found: q = 71 (the tabu,
+seed 0, 40 000 steps, hovers at an excess of 4 to 8; an annealing of single swaps, 2 million steps, then 13
+CP-SAT re-partitions of six sets at a time stay at sum |count - 3| = 8; for 67 the same annealing stopped at 4
+after 8 million steps); 75, 83, 87, 107, 115, 123, 131 not tried: none has a multiplier of order 3 (3 does not
+divide their groups of units' orders), and the -1-invariant quotient is impossible for q prime to 6 (all its
+sets must be {+-x, +-y} and the set of three {0, +-a}; summing the squares of the classes covered gives a^2 =
+0 mod q). Three fixed residues {0, q/3, 2q/3} cannot be the set of three either (its levels would be 0, l,
+2l). The framing over the packing of 72 builds 348 = 23 x 15 + 3 at the bound.
+Every stored base is checked when loaded: developed, repeat-free, and every player meeting the 3q others
+outside its group.
 """
 
 from __future__ import annotations

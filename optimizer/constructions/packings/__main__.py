@@ -1,10 +1,16 @@
-"""Find and store base rounds: `python -m optimizer.constructions.packings [--q 7 35 ...] [--limit 300]`.
+"""Find and store base rounds: `python -m optimizer.constructions.packings [--q 7 35 ...] [--limit 300]
+[--form one threes] [--iterations N] [--seeds N]`.
 
-One CP-SAT model per q and form (optimizer.constructions.packings states the conditions): the turned tables'
-values as one-hot variables over Z_q, their class-0 points E closed under negation and never 0 but for the
-fixed 0, their within-class differences exactly the classes 2E, their class-0-to-1 differences whole
+Form "one": one CP-SAT model per q (optimizer.constructions.packings states the conditions): the turned
+tables' values as one-hot variables over Z_q, their class-0 points E closed under negation and never 0 but
+for the fixed 0, their within-class differences exactly the classes 2E, their class-0-to-1 differences whole
 classes M without 0, and a matching of the classes outside E whose sums and differences are the classes
 outside M. One worker, seed 0, a deterministic-time limit: a run repeats itself.
+
+Form "threes": for seeds 0, 1, ... the tabu search of optimizer.constructions.quotients for a quotient of
+Z_q (one set of three, the others of four, each nonzero difference three times), then one CP-SAT model of its
+lifts (the classes; the set of three's distinct); a quotient whose lifts are impossible is dropped and the
+next seed tried. The entry stores the steps and the seed that found it.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ import json
 from ortools.sat.python import cp_model
 
 from optimizer.constructions.packings import BASES_FILE, INF, stored_bases
+from optimizer.constructions.quotients import Quotient, first_lifted, lift_levels
 from optimizer.constructions.resolvable import nonzero_class
 from optimizer.constructions.stored import save_bases, solve_ahead
 
@@ -22,8 +29,15 @@ ZERO = "zero"
 FORMS: dict[str, list[list[tuple[int | str, int]]]] = {  # slot numbers, or the fixed 0, or inf
     "one": [[(INF, 0), (ZERO, 0), (0, 1), (1, 2)], [(2, 0), (3, 0), (4, 0), (5, 1)]],
 }
+THREES = "threes"  # the form without symmetric tables: a quotient, then its lifts (module docstring)
 QS = [q for q in range(7, 132, 4)]  # 24 to 396 players
 DETERMINISTIC_LIMIT = 60.0
+ITERATIONS = 4_000  # tabu steps per seed (form threes)
+SEEDS = 16
+LIFT_LIMIT = 30.0  # deterministic seconds per lift model
+# q -> m of order 3 mod q, the sets of four fixed residues, the annealing's steps and temperature (form threes;
+# the set of three is an orbit of m)
+MULTIPLIERS = {67: (29, 0, 60_000, 3.0), 103: (46, 0, 60_000, 3.0), 111: (10, 0, 60_000, 3.0)}
 
 
 def differences(form: list[list[tuple[int | str, int]]]) -> tuple[list[tuple], list[tuple]]:
@@ -86,6 +100,26 @@ def search(q: int, form_name: str, limit: float = DETERMINISTIC_LIMIT) -> tuple[
     return {"form": form_name, "turned": turned, "pairs": pairs}, status
 
 
+def find_threes(q: int, iterations: int = ITERATIONS, seeds: int = SEEDS) -> tuple[dict | None, str]:
+    """The stored entry of form threes over the first seed whose quotient lifts (the annealing over a
+    multiplier's orbits where q has one in MULTIPLIERS, else the tabu), or None, and how it was found (or
+    what was tried)."""
+    entry, how = first_lifted(q, seeds, iterations, MULTIPLIERS.get(q), lambda quotient: lift_threes(q, quotient), True)
+    return (None if entry is None else {"form": THREES, "how": how, **entry}), how
+
+
+def lift_threes(q: int, quotient: Quotient, limit: float = LIFT_LIMIT) -> tuple[dict | None, str]:
+    """The turned tables over the quotient (or None) and the solver's status: the set of three, its classes
+    distinct, with inf_0; each set of four as one table; the classes its points' levels."""
+    three = next(block for block in quotient if len(block) == 3)
+    level, status = lift_levels(q, quotient, limit, carry=False, distinct=three)
+    if level is None:
+        return None, status
+    turned = [[[INF, 0]] + [[r, level[r]] for r in three]]
+    turned += [[[r, level[r]] for r in block] for block in quotient if len(block) == 4]
+    return {"turned": turned, "pairs": []}, status
+
+
 def _at(value: list[cp_model.IntVar], x: int | str) -> cp_model.IntVar | int:
     """A slot's value, or the fixed 0 (inf has no differences: it is never asked)."""
     return value[x] if isinstance(x, int) else 0
@@ -106,13 +140,18 @@ def _one_hot(model: cp_model.CpModel, var: cp_model.IntVar, q: int) -> list[cp_m
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m optimizer.constructions.packings", description=__doc__)
     parser.add_argument("--q", type=int, nargs="*", help="values of q = 3 mod 4 (default 7 to 131)")
-    parser.add_argument("--form", nargs="*", default=list(FORMS), choices=list(FORMS))
+    parser.add_argument("--form", nargs="*", default=list(FORMS), choices=[*FORMS, THREES])
     parser.add_argument("--limit", type=float, default=DETERMINISTIC_LIMIT, help="deterministic seconds per model")
+    parser.add_argument("--iterations", type=int, default=ITERATIONS, help="tabu steps per seed (form threes)")
+    parser.add_argument("--seeds", type=int, default=SEEDS, help="seeds tried (form threes)")
     args = parser.parse_args(argv)
     stored = json.loads(BASES_FILE.read_text(encoding="utf-8"))["bases"] if BASES_FILE.exists() else {}
     for q in args.q or QS:
         for form in args.form:
-            entry, status = search(q, form, args.limit)
+            if form == THREES:
+                entry, status = find_threes(q, args.iterations, args.seeds)
+            else:
+                entry, status = search(q, form, args.limit)
             print(f"q = {q:3d} ({3 * q + 3} players), form {form}: {status}", flush=True)
             if entry:
                 stored[str(q)] = entry

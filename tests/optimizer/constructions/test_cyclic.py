@@ -13,7 +13,8 @@ import optimizer.constructions.cyclic as cyclic
 from models import Answer, Event
 from optimizer.checking.checker import check
 from optimizer.constructions import instant_seating
-from optimizer.constructions.cyclic.__main__ import find_blocks, search_invariant_quotient
+from optimizer.constructions.cyclic.__main__ import find_blocks
+from optimizer.constructions.quotients import search_invariant_quotient
 from optimizer.proof.verdict import zero_repeat_verdict
 from optimizer.seats import meetings, to_schedule
 

@@ -84,7 +84,7 @@ UNBUILT_FOUR_MOD_TWELVE = [  # a day has at most 100 rounds (models.event)
 
 
 @pytest.mark.parametrize(
-    "players, rounds, reference", [*UNBUILT_FOUR_MOD_TWELVE, (120, 39, "Ge, Lam"), (132, 40, "Ge, Lam")]
+    "players, rounds, reference", [*UNBUILT_FOUR_MOD_TWELVE, (216, 71, "Ge, Lam"), (228, 70, "Ge, Lam")]
 )
 def test_a_room_the_theorem_covers_but_nothing_builds_answers_exists_by_theorem(players, rounds, reference):
     verdict = zero_repeat_verdict(Event.with_count(players, rounds), time_limit=5, workers=1)
