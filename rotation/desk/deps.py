@@ -6,8 +6,8 @@ desk's file of the request's own, taken from the desk's idle ones and given back
 request is answered (one request uses it at a time, on whichever thread runs it). The dependency is a
 coroutine, so it costs no hop to a worker thread; `app.dependency_overrides` can replace either.
 
-Every router of pages is made by `pages_router`, whose dependency checks the form's CSRF token on
-every request that may change something: a form route cannot be written without it.
+Every router of pages is made by `pages_router`, whose routes check the form's CSRF token on every
+request that may change something (`PageRoute`): a form route cannot be written without it.
 """
 
 from __future__ import annotations
@@ -243,9 +243,20 @@ def api_router(**kwargs: Any) -> APIRouter:
     return APIRouter(prefix="/api", route_class=OneHop, **kwargs)
 
 
+class PageRoute(OneHop):
+    """A page's route: one that takes a method that may change something (a form's POST) checks the form's
+    CSRF token first (`checked_form`); a GET-only route, where the check has nothing to do, is spared
+    resolving it on every request."""
+
+    def __init__(self, path: str, endpoint: Callable[..., Any], **kwargs: Any):
+        if set(kwargs.get("methods") or ("GET",)) - set(SAFE_METHODS):
+            kwargs["dependencies"] = [Depends(checked_form), *(kwargs.get("dependencies") or ())]
+        super().__init__(path, endpoint, **kwargs)
+
+
 def pages_router() -> APIRouter:
     """A router of pages: left out of the JSON schema, every form it takes checked for its CSRF token."""
-    return APIRouter(include_in_schema=False, dependencies=[Depends(checked_form)], route_class=OneHop)
+    return APIRouter(include_in_schema=False, route_class=PageRoute)
 
 
 def templates() -> Jinja2Templates:
