@@ -56,6 +56,7 @@ def plan(
     stop: Stop | None = None,
     config: PlanConfig | None = None,
     budget: Budget | None = None,
+    balanced: bool = True,
 ) -> PlanResult:
     """The variety rotation with the fewest repeats found within the time limit, checked.
 
@@ -66,7 +67,8 @@ def plan(
     exactly: its `time_limit` is then seconds of work (optimizer.budget), never the wall clock's. Setting
     `stop` (or the process's optimizer.budget.STOP, as the stop signals do) ends the run with the best
     so far. `config` holds the tuning figures (optimizer.config; by default those every benchmark measured).
-    A composed run (a re-plan, a night) hands its `budget` instead of `time_limit` and `stop`."""
+    A composed run (a re-plan, a night) hands its `budget` instead of `time_limit` and `stop`;
+    `balanced=False` skips the balancing (the verdict asks only whether the search reaches no repeats)."""
     budget = budget or Budget.for_run(time_limit, workers=workers, stop=stop)
     run = Run(
         event=event, history=history or History(), budget=budget, seed=seed, workers=workers,
@@ -77,7 +79,8 @@ def plan(
     starts = budget.until_interrupted(lambda: _starts(run, rng, warm_start)) or Starts()
     searching = Search(run, rng, warm_start)
     outcome = budget.until_interrupted(lambda: _search(run, searching)) or searching.outcome()
-    budget.until_interrupted(lambda: balance(run, starts, np.random.default_rng(seed), outcome.bound))
+    if balanced:
+        budget.until_interrupted(lambda: balance(run, starts, np.random.default_rng(seed), outcome.bound))
     return run.incumbent.result(
         outcome.bound, fixed_repeats=fixed_repeats, infeasible=outcome.infeasible, interrupted=budget.stopped
     )

@@ -22,7 +22,7 @@ from optimizer.pipeline.provenance import Method, searched
 from optimizer.pipeline.run import Run
 from optimizer.pipeline.stages import ProbeResult, SearchOutcome
 from optimizer.pipeline.starts import offer_greedy
-from optimizer.proof.verdict import fewest_repeats
+from optimizer.proof.claims import fewest_repeats
 from optimizer.search import improve, tabu_search
 
 # A probe, a way to ask 'at most bound repeats?' (the whole-day model, or split by round 2): (run, the bound,

@@ -96,6 +96,16 @@ def test_the_verdict_hands_its_budget_to_the_constructions_and_the_model_size_ch
     assert {"optimizer.constructions.rotational", "optimizer.config"} <= budget.clock.asked
 
 
+def test_the_verdict_hands_what_the_constructions_leave_to_the_planners_search():
+    # 68 x 18: no construction reaches it and its whole-day model is too big for the time, but the planner's
+    # local search finds a repeat-free day (one seeded worker counting work: the same on any load)
+    budget = recording(10.0, repeatable=True)
+    verdict = optimizer.zero_repeat_verdict(Event.with_count(68, 18), budget=budget, seed=0, workers=1)
+    assert verdict.answer is Answer.EXISTS and "planner's search" in verdict.reason
+    assert verdict.schedule is not None and optimizer.check(verdict.schedule).repeats == 0
+    assert {"optimizer.plan", "optimizer.pipeline.searching"} <= budget.clock.asked
+
+
 def test_the_verdict_hands_its_budget_to_cp_sat():
     budget = recording(3.0)
     verdict = optimizer.zero_repeat_verdict(Event.with_count(41, 10, odd="three-handed"), budget=budget, workers=2)
