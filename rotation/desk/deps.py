@@ -12,7 +12,6 @@ request that may change something (`PageRoute`): a form route cannot be written 
 
 from __future__ import annotations
 
-import functools
 import inspect
 import threading
 import time
@@ -27,6 +26,7 @@ from urllib.parse import quote
 import jinja2
 from fastapi import APIRouter, Depends, Form, HTTPException, Query, Request
 from fastapi import Path as InPath
+from fastapi.dependencies.utils import get_typed_return_annotation, get_typed_signature
 from fastapi.responses import HTMLResponse
 from fastapi.routing import APIRoute
 from fastapi.templating import Jinja2Templates
@@ -224,17 +224,25 @@ class OneHop(APIRoute):
     """A route whose plain `def` endpoint runs in a worker thread and whose answer is then validated on the
     event loop: one hop to the thread pool a request. FastAPI's own route validates a plain function's answer
     (its return type) in a second hop, which costs a tenth of a millisecond of CPU, more than the validation.
-    The endpoint is the same function, run the same way (its signature, name and docs are the wrapper's)."""
+    The endpoint is the same function, run the same way (its name, docs and signature are the wrapper's)."""
 
     def __init__(self, path: str, endpoint: Callable[..., Any], **kwargs: Any):
         super().__init__(path, endpoint if inspect.iscoroutinefunction(endpoint) else _in_thread(endpoint), **kwargs)
 
 
 def _in_thread(endpoint: Callable[..., Any]) -> Callable[..., Any]:
-    @functools.wraps(endpoint)
     async def in_thread(*args: Any, **kwargs: Any) -> Any:
         return await run_in_threadpool(endpoint, *args, **kwargs)
 
+    # FastAPI reads the route from the function it is given, so the wrapper carries the endpoint's name, docs
+    # and signature, its annotations (text, under `from __future__ import annotations`) resolved by FastAPI
+    # itself in the endpoint's module. Not by functools.wraps: FastAPI before 0.123.5 resolves them in the
+    # wrapper's module (here, where BackupOut is unknown), and 0.123.5 follows `__wrapped__`, finds a plain
+    # function and runs this coroutine function in a worker thread, never awaited.
+    in_thread.__name__, in_thread.__qualname__ = endpoint.__name__, endpoint.__qualname__
+    in_thread.__module__, in_thread.__doc__ = endpoint.__module__, endpoint.__doc__
+    signature = get_typed_signature(endpoint).replace(return_annotation=get_typed_return_annotation(endpoint))
+    in_thread.__signature__ = signature  # type: ignore[attr-defined]
     return in_thread
 
 
