@@ -22,6 +22,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import ipaddress
@@ -110,6 +111,24 @@ def _session_cookie(scope: Scope) -> bytes | None:
     return f"{SESSION_COOKIE}={session}; Path=/; HttpOnly; SameSite=Strict".encode()
 
 
+def host_and_path(scope: Scope) -> tuple[str, str]:
+    """The request's host name (lower case; "" for none) and path, as Starlette's `Request.url` reads them."""
+    host = next((value for key, value in scope["headers"] if key == b"host"), None)
+    server = scope.get("server")
+    return _host_and_path(scope.get("scheme", "http"), None if server is None else tuple(server), scope["path"], host)
+
+
+@functools.lru_cache(maxsize=256)
+def _host_and_path(scheme: str, server: tuple | None, path: str, host: bytes | None) -> tuple[str, str]:
+    """Starlette's URL of a request, built once for each address asked and not on every request (a few
+    microseconds each): what the guard reads of it depends on these alone (not the query, which follows the
+    path's escaped `?`)."""
+    url = URL(
+        scope={"scheme": scheme, "server": server, "path": path, "headers": [] if host is None else [(b"host", host)]}
+    )
+    return (url.hostname or "").lower(), url.path
+
+
 def routed(scope: Scope) -> bool:
     """Some route of the desk takes this method at this address."""
     return any(route.matches(scope)[0] is Match.FULL for route in scope["app"].router.routes)
@@ -181,14 +200,14 @@ class GuardMiddleware:
 
     def refusal(self, request: Request) -> Response | None:
         guard = self.guard
-        host = (request.url.hostname or "").lower()
+        host, path = host_and_path(request.scope)
         if not guard.exposed and host not in guard.hosts:
             return PlainTextResponse(f"this desk answers only on {', '.join(guard.hosts)}", status_code=421)
         length = request.headers.get("content-length", "0")
-        limit = body_limit(request.url.path)
+        limit = body_limit(path)
         if not (length.isascii() and length.isdigit()) or int(length) > limit:
             return PlainTextResponse(too_large(limit), status_code=413)
-        if request.method in ("GET", "HEAD") and PUBLIC.fullmatch(request.url.path):
+        if request.method in ("GET", "HEAD") and PUBLIC.fullmatch(path):
             return None  # the players' read-only pages: no key (rotation.desk.room.pages)
         by_header = guard.key_ok(request.headers.get(KEY_HEADER))
         if guard.exposed and not (by_header or guard.key_ok(request.cookies.get(KEY_COOKIE))):
@@ -197,7 +216,7 @@ class GuardMiddleware:
             return PlainTextResponse(
                 "this desk needs its key: open the address it printed when it started", status_code=401
             )
-        if request.method in SAFE_METHODS or not request.url.path.startswith("/api/"):
+        if request.method in SAFE_METHODS or not path.startswith("/api/"):
             return None  # forms: every page router checks the token (rotation.desk.deps.checked_form)
         if request.method not in CHANGES or not routed(request.scope):
             return None  # the router answers 404, or 405 with the address's Allow (errors.allowed)

@@ -9,7 +9,7 @@ import tempfile
 from pathlib import Path
 from typing import Annotated
 
-from fastapi import APIRouter, File, Request, UploadFile
+from fastapi import File, Request, UploadFile
 from fastapi.responses import FileResponse, HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field
 from starlette.background import BackgroundTask
@@ -17,14 +17,14 @@ from starlette.concurrency import run_in_threadpool
 
 from rotation.desk.core.errors import DeskError, NotFound, Unconfirmed
 from rotation.desk.data import transfer
-from rotation.desk.deps import Id, JsonIn, StoreDep, Text, desk_of, page, pages_router
+from rotation.desk.deps import Id, JsonIn, StoreDep, Text, api_router, desk_of, page, pages_router
 from rotation.desk.events import service
 from rotation.desk.folders import log_file
 from rotation.desk.security import MAX_IMPORT_BYTES
 from rotation.desk.storage import Store, backup
 
 router = pages_router()
-api = APIRouter(prefix="/api", tags=["data"])
+api = api_router(tags=["data"])
 
 
 SQLITE = "application/vnd.sqlite3"  # the desk's file, as IANA registers it

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query
+from fastapi import Query
 from pydantic import BaseModel, Field
 
 from models import Bound, Metrics, Moves, PlayerChange, Reseat, Schedule
 from models.text import Name
 from rotation.desk.core.errors import DeskError
 from rotation.desk.core.settings import EventSettings
-from rotation.desk.deps import Id, JsonIn, PlannerDep, QueryId, StoreDep
+from rotation.desk.deps import Id, JsonIn, PlannerDep, QueryId, StoreDep, api_router
 from rotation.desk.events import changes, runs, service
 from rotation.desk.storage import RunRow, Store, VersionRow
 
-api = APIRouter(prefix="/api", tags=["desk"])
+api = api_router(tags=["desk"])
 
 
 class VersionOut(BaseModel):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Form, HTTPException, Request
+from fastapi import Form, HTTPException, Request
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field
 
@@ -23,6 +23,7 @@ from rotation.desk.deps import (
     JsonIn,
     StoreDep,
     Text,
+    api_router,
     desk_of,
     form_id,
     page,
@@ -37,7 +38,7 @@ from rotation.desk.storage import Store
 from rotation.files.output import SIT_OUT_WORDS
 
 router = pages_router()
-api = APIRouter(prefix="/api", tags=["room"])
+api = api_router(tags=["room"])
 MATCHES = 12  # names listed at most for the letters typed
 
 

@@ -5,20 +5,19 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field, StrictInt
 
 from models.scores import Card, Standings
 from models.text import Name
 from rotation import scoring
-from rotation.desk.deps import Id, JsonIn, QueryId, StoreDep
+from rotation.desk.deps import Id, JsonIn, QueryId, StoreDep, api_router
 from rotation.desk.scores import service as scores
 from rotation.desk.series import service as series
 from rotation.desk.storage import Store
 from rotation.printing.standings_pages import footnotes
 
-api = APIRouter(prefix="/api", tags=["scores"])
+api = api_router(tags=["scores"])
 
 
 BASE_ENTRY = Field(

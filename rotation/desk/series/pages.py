@@ -6,12 +6,12 @@ from __future__ import annotations
 from typing import Annotated
 from urllib.parse import quote
 
-from fastapi import APIRouter, Query, Request
+from fastapi import Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field, ValidationError
 
 from rotation.desk.core.errors import FieldErrors
-from rotation.desk.deps import JsonIn, PlannerDep, StoreDep, form_id, page, pages_router
+from rotation.desk.deps import JsonIn, PlannerDep, StoreDep, api_router, form_id, page, pages_router
 from rotation.desk.numbers import form_number
 from rotation.desk.series import service as series
 from rotation.desk.series.service import StandingsChoice
@@ -31,7 +31,7 @@ from rotation.printing.season_standings_pages import (
 # A series' name is one path segment, quoted ('/' as %2F), which the server decodes before routing: so the
 # routes take it as a path, and the longer routes come before the series' own.
 router = pages_router()
-api = APIRouter(prefix="/api")
+api = api_router()
 
 
 def _chosen(request: Request, store: Store, name: str, choice: StandingsChoice) -> StandingsChoice:
