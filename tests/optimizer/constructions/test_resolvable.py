@@ -93,6 +93,13 @@ def test_a_room_the_theorem_covers_but_nothing_builds_answers_exists_by_theorem(
     assert reference in verdict.reason
 
 
+def test_a_room_the_theorem_covers_gets_a_checked_day_where_a_short_search_finds_one():
+    # 228 players: nothing here builds more than 19 rounds; the planner's search finds 40 in its share of 5 s
+    verdict = zero_repeat_verdict(Event.with_count(228, 40), time_limit=5, seed=0, workers=1)
+    assert verdict.answer is Answer.EXISTS and verdict.reason == "found by the planner's search"
+    assert verdict.schedule is not None and check(verdict.schedule).repeats == 0
+
+
 def test_past_the_theorem_the_counting_bound_answers_impossible():
     verdict = zero_repeat_verdict(Event.with_count(100, 34), time_limit=5, workers=1)
     assert verdict.answer is Answer.IMPOSSIBLE
