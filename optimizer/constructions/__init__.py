@@ -20,9 +20,10 @@
     matchings                    3m + 2 players over m rounds, everyone meeting all but one partner: a
                                  resolvable maximum packing developed over Z_m from a base round stored ahead
     doubling.doubled_affine_seating  32 players over 10 rounds: two affine planes of order 4, signed
-    weighting.weighted_day       m * v1 players: a full day of v1 weighted by a resolvable TD(4, m), its
-                                 groups filled by a day of m (or 3m) players (208, 352, 144, 192, 240, 288,
-                                 384; RTD(4, m) from finite fields or a stored difference matrix, matrices)
+    weighting.weighted_day       m * v1 players: a full day of v1 (or a resolvable design less its last
+                                 round) weighted by a resolvable TD(4, m), its groups filled by a day of m
+                                 (or 3m, 4m) players (208, 352, 144, 192, 240, 288, 384; 252, 308; RTD(4, m)
+                                 from finite fields or a stored difference matrix, matrices)
     framing.framed_day           m (n - 1) + 3 players in groups of three: a resolvable design of n less a
                                  player, weighted by an RTD(4, m), holes filled by a packing of 3m + 3 with
                                  3 added players (168, 300; also 108, 192, 276, 360)
@@ -47,6 +48,7 @@ made, as the plan offers it.
 from __future__ import annotations
 
 from functools import cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -112,7 +114,7 @@ def frontier_rounds(player_count: int, rows: bool = True) -> int:
         packing_rounds(player_count),
         matching_rounds(player_count),
         doubling_rounds(player_count),
-        weighting(player_count)[0],
+        weighting(player_count).rounds,
         framing(player_count)[0],
         speed_rounds(player_count),
         difference_rounds(player_count) if rows else 0,
@@ -201,36 +203,57 @@ def from_differences(player_count: int, rounds: int) -> Start | None:
 def from_weighting(player_count: int, rounds: int) -> Start | None:
     """The first `rounds` rounds of the longest weighted day, built and checked on demand (a room of
     thousands asks for a hundred rounds of it, not for all)."""
-    reached, m, v1 = weighting(player_count)
+    reached, m, v1, master_rounds = weighting(player_count)
     if reached < rounds:
         return None
-    master, cliques = instant_seating(v1, (v1 - 1) // 3), _cliques(v1)
-    if master is None or cliques is None:
+    master = instant_seating(v1, (v1 - 1) // 3)
+    if master is None:
         return None
-    size, weighted = m * cliques.shape[1], m * len(master.seats)
+    less = master_rounds < len(master.seats)  # a resolvable design less its last round: that round's tables
+    cliques = master.seats[-1] if less else _cliques(v1)
+    if cliques is None:
+        return None
+    size, weighted = m * cliques.shape[1], m * master_rounds
     fill = instant_seating(size, rounds - weighted) if rounds > weighted else None
-    seats = weighted_day(master.seats[: -(-rounds // m)], v1, m, cliques, None if fill is None else fill.seats)[:rounds]
+    kept = master.seats[: min(master_rounds, -(-rounds // m))]
+    seats = weighted_day(kept, v1, m, cliques, None if fill is None else fill.seats)[:rounds]
     if not is_repeat_free(seats, player_count, rounds):
         return None
+    named = _named(master, v1) + (" less its last round" if less else "")
     filled = f", groups of {size} filled by {_named(fill, size)}" if fill else ""
-    return Start.built(seats, f"weighting: {_named(master, v1)} times a resolvable TD(4,{m}){filled}")
+    return Start.built(seats, f"weighting: {named} times a resolvable TD(4,{m}){filled}")
+
+
+class Weighting(NamedTuple):
+    """The longest weighted day of a room (optimizer.constructions.weighting)."""
+
+    rounds: int  # its repeat-free rounds, the fill included
+    m: int  # the weight: a resolvable TD(4, m)
+    v1: int  # the master day's players
+    master_rounds: int  # the master's rounds: the counting bound, or one less (its last round's tables the groups)
 
 
 @cache
-def weighting(player_count: int) -> tuple[int, int, int]:
-    """(rounds, m, v1) of the longest weighted day (optimizer.constructions.weighting) of this room: over
-    every m dividing it with an RTD(4, m), the day of v1 = player_count / m players reaching the counting
-    bound (its never-met players in cliques of one size g) weighted by m, R m rounds, and the groups
-    filled by the longest instant day of g m players. (0, 0, 0) if there is none."""
-    best = (0, 0, 0)
+def weighting(player_count: int) -> Weighting:
+    """The longest weighted day (optimizer.constructions.weighting) of this room: over every m dividing it
+    with an RTD(4, m), the day of v1 = player_count / m players reaching the counting bound R (its never-met
+    players in cliques of one size g) weighted by m, R m rounds, and the groups filled by the longest instant
+    day of g m players; for v1 = 4 (mod 12) also the resolvable design less its last round, whose tables
+    are then the groups (g = 4): (R - 1) m rounds and the fill on 4m (252 = 28 x 9 with the packing of 36,
+    308 = 28 x 11 with the matching day of 44). Weighting(0, 0, 0, 0) if there is none."""
+    best = Weighting(0, 0, 0, 0)
     for m in range(4, player_count // 4 + 1):
         v1 = player_count // m
-        if player_count % m or not has_rtd(m) or frontier_rounds(v1) < (v1 - 1) // 3:
+        full = (v1 - 1) // 3
+        if player_count % m or not has_rtd(m) or frontier_rounds(v1) < full:
             continue
         cliques = _cliques(v1)
-        rounds = 0 if cliques is None else m * ((v1 - 1) // 3) + frontier_rounds(m * cliques.shape[1])
-        if rounds > best[0]:  # on a tie the smallest weight m: the most structure from the master day
-            best = (rounds, m, v1)
+        masters = [] if cliques is None else [(m * full + frontier_rounds(m * cliques.shape[1]), full)]
+        if v1 % 12 == 4 and v1 > 4:  # one table less its round is no master
+            masters.append((m * (full - 1) + frontier_rounds(4 * m), full - 1))
+        for rounds, master_rounds in masters:
+            if rounds > best.rounds:  # on a tie the smallest weight m, the full master: the most structure
+                best = Weighting(rounds, m, v1, master_rounds)
     return best
 
 

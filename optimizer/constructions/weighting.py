@@ -21,15 +21,19 @@ pairs (x, y), x a player of the master day (R rounds on v1 players), y in 0..m-1
   (j, y'): at most once. Players (x, y), (x, y') never meet here (one group of the RTD). R * m rounds.
 - Groups: the master's players who never meet each other, cut into cliques G of one size g (g = 1 for a
   design where every pair meets; g = 3 for a resolvable maximum packing of 0 (mod 12) players, a 4-RGDD of
-  type 3^n; g = 2 for 8 (mod 12)). G x Z_m (g m players) never met in the weighted rounds, so a
-  repeat-free day of F rounds on g m players, copied onto every G x Z_m, runs in parallel as F more rounds.
+  type 3^n; g = 2 for 8 (mod 12)). A resolvable design of v1 = 4 (mod 12) players less its last round is
+  a master too, a 4-RGDD of type 4^(v1/4): the last round's tables are its groups (g = 4; each pair of a
+  table met only there). G x Z_m (g m players) never met in the weighted rounds, so a repeat-free day of
+  F rounds on g m players, copied onto every G x Z_m, runs in parallel as F more rounds.
 
 So R m + F rounds, repeat-free. With a resolvable design on v1 and m players (R = (v1 - 1) / 3,
 F = (m - 1) / 3) every pair of the m v1 players meets once: 4 x 52 = 208, 4 x 88 = 352 players; with a
 4-RGDD of type 3^n and a resolvable maximum packing of 3m players (R = v1 / 3 - 1, F = m - 1) it is one of
 type 3^(m v1 / 3): 8 x 24 = 192, 8 x 36 = 288, 8 x 48 = 384 players; one table (v1 = 4) weighted by 36
-with the packing of 36 filled in is one of 144, by 60 with the packing of 60 one of 240. The result is
-checked repeat-free before it is handed out.
+with the packing of 36 filled in is one of 144, by 60 with the packing of 60 one of 240. With a design of
+28 less its last round (R = 8) weighted by 9 and the packing of 36 (F = 11) it is one of type 3^84
+(252 players, 83 rounds); weighted by 11 with the matching day of 44 (F = 14), one of type 2^154 (308
+players, 102 rounds). The result is checked repeat-free before it is handed out.
 """
 
 from __future__ import annotations

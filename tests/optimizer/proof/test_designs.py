@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from models import Answer, Event
+from models.event import MAX_ROUNDS
 from optimizer.checking.checker import check
 from optimizer.constructions import frontier_rounds, instant_seating, weighting
 from optimizer.constructions.direct import base_round, develop, direct_seating, multiplier
@@ -66,16 +67,24 @@ def test_the_resolvable_transversal_design_joins_each_pair_of_groups_once(m):
 
 
 @pytest.mark.parametrize(
-    "players, how", [(208, "on 52 times a resolvable TD(4,4)"), (288, "on 36 times a resolvable TD(4,8), groups of 24")]
+    "players, how",
+    [
+        (208, "on 52 times a resolvable TD(4,4)"),
+        (288, "on 36 times a resolvable TD(4,8), groups of 24"),
+        (252, "on 28 less its last round times a resolvable TD(4,9), groups of 36"),
+        (308, "on 28 less its last round times a resolvable TD(4,11), groups of 44"),
+    ],
 )
 def test_the_weighted_day_reaches_the_counting_bound_by_the_checkers_count(players, how):
     rounds = (players - 1) // 3
     made = instant_seating(players, rounds)
     assert made is not None and how in str(made.made) and frontier_rounds(players) == rounds
-    metrics = checked(made.seats, players)
+    metrics = checked(made.seats[:MAX_ROUNDS], players)  # a day holds 100 rounds: 308's last 2 by meetings
     assert metrics.repeats == 0 and metrics.max_meetings == 1
-    unmet = (meetings(made.seats, players) == 0).sum(axis=1) - 1
-    assert set(unmet) == ({0} if players % 3 == 1 else {2})  # 288: a 4-RGDD of type 3^96
+    met = meetings(made.seats, players)
+    assert met.max() == 1
+    unmet = (met == 0).sum(axis=1) - 1
+    assert set(unmet) == {(players - 1) % 3}  # 288, 252: 4-RGDDs of type 3^96, 3^84; 308: of type 2^154
 
 
 def test_groups_are_refused_when_the_never_met_players_are_not_cliques():
@@ -101,6 +110,7 @@ def test_groups_of_players_who_met_in_the_master_make_the_fill_repeat_a_meeting(
         (28, 9, "rotational Z_9"),
         (208, 69, "weighting"),
         (144, 47, "weighting"),
+        (252, 83, "less its last round"),
     ],
 )
 def test_the_verdict_answers_constructed_with_a_checked_schedule(players, rounds, how):
@@ -112,7 +122,7 @@ def test_the_verdict_answers_constructed_with_a_checked_schedule(players, rounds
 def test_fewer_rounds_are_a_prefix_of_the_weighted_day():
     made = instant_seating(208, 40)
     assert made is not None and "weighting" in str(made.made)
-    assert weighting(208) == (69, 4, 52)
+    assert weighting(208) == (69, 4, 52, 17)
     assert np.array_equal(made.seats, instant_seating(208, 69).seats[:40])
 
 
