@@ -100,11 +100,22 @@ def test_a_room_the_theorem_covers_gets_a_checked_day_where_a_short_search_finds
     assert verdict.schedule is not None and check(verdict.schedule).repeats == 0
 
 
+def test_a_room_of_eight_mod_twelve_past_the_papers_open_values_exists_by_theorem():
+    # 776 players: nothing here builds more than 97 rounds, and the paper leaves no v = 8 (mod 12) above 692 open
+    verdict = zero_repeat_verdict(Event.with_count(776, 100), time_limit=1, seed=0, workers=1)
+    assert verdict.answer is Answer.EXISTS
+    if verdict.schedule is None:
+        assert verdict.reason.startswith("theorem: ") and "above 692" in verdict.reason
+    else:  # the planner's search found a day in its share of the second
+        assert check(verdict.schedule).repeats == 0
+
+
 def test_past_the_theorem_the_counting_bound_answers_impossible():
     verdict = zero_repeat_verdict(Event.with_count(100, 34), time_limit=5, workers=1)
     assert verdict.answer is Answer.IMPOSSIBLE
 
 
-def test_no_theorem_is_claimed_for_twelve_or_for_eight_mod_twelve():
+def test_no_theorem_is_claimed_for_twelve_or_for_eight_mod_twelve_up_to_the_papers_last_open_room():
     assert design_theorem(12) is None and design_theorem(116) is None and design_theorem(20) is None
+    assert design_theorem(692) is None and design_theorem(704).rounds == 234  # 4-RGDD of type 2^352
     assert design_theorem(24).rounds == 7 and design_theorem(28).rounds == 9
