@@ -12,7 +12,8 @@
   are a perfect matching (a 4-RGDD of type 2^(v/2)); the same paper proves it for every such v but 8 and
   20 and at most 18 values it leaves open, the largest v = 692 (n = 346 in its abstract's 4-RGDD of type
   2^n). The abstract (all of the paper read here) does not say which, so only v > LAST_OPEN_PAIRS is
-  claimed by theorem; below it, those built here (optimizer.constructions.weighting, matchings) answer with their checked schedule.
+  claimed by theorem; below it, those built here (optimizer.constructions.weighting, matchings) answer
+  with their checked schedule, and the others `unknown` with what the paper leaves open (open_room_note).
 
 The first rounds of a design are a repeat-free day of fewer rounds, so every round count up to the
 theorem's is covered. The counting bound floor((v - 1) / 3) (optimizer.proof.bounds) is met exactly.
@@ -54,3 +55,16 @@ def design_theorem(player_count: int) -> Theorem | None:
             "Des. Codes Cryptogr. 35, 2005)",
         )
     return None
+
+
+def open_room_note(player_count: int, rounds: int) -> str | None:
+    """What the literature says of a v = 8 (mod 12) room at most LAST_OPEN_PAIRS that nothing here settles:
+    a repeat-free day of these rounds exists unless the room is one of the paper's possible exceptions."""
+    v = player_count
+    if v % 12 != 8 or not 20 < v <= LAST_OPEN_PAIRS or rounds > (v - 2) // 3:
+        return None
+    return (
+        f"the literature builds a resolvable maximum packing of {(v - 2) // 3} rounds for every v = 8 (mod 12) "
+        f"but 8, 20 and at most 18 rooms it leaves open, the largest {LAST_OPEN_PAIRS} (Ge, Lam, Ling and Shen, "
+        "Des. Codes Cryptogr. 35, 2005); which these are is not known here"
+    )

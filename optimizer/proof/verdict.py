@@ -9,7 +9,7 @@ from optimizer.checking.checker import check
 from optimizer.config import PlanConfig
 from optimizer.constructions import instant_seating, zero_repeat_seating
 from optimizer.constructions.odd_rooms import odd_room_seating
-from optimizer.constructions.theorems import design_theorem
+from optimizer.constructions.theorems import design_theorem, open_room_note
 from optimizer.cpsat.model import day_clauses
 from optimizer.cpsat.split import SplitOutcome, split_probe, splits_by_round_two
 from optimizer.plan import plan
@@ -37,6 +37,8 @@ def zero_repeat_verdict(
 
     def verdict(answer: Answer, reason: str, seats: Seats | None = None) -> Verdict:
         schedule = None
+        if answer is Answer.UNKNOWN and (note := open_room_note(n, rounds)) is not None:
+            reason = f"{reason}; {note}"
         if seats is not None:
             poll = budget.poller()  # a stop inside the check of a big day (seconds at the room limits) ends it
             try:

@@ -15,7 +15,7 @@ from optimizer.checking.checker import check
 from optimizer.constructions import frontier_rounds, instant_seating
 from optimizer.constructions.resolvable.__main__ import find_pairs, search_pairs
 from optimizer.constructions.rotational import Shape, expand
-from optimizer.constructions.theorems import design_theorem
+from optimizer.constructions.theorems import design_theorem, open_room_note
 from optimizer.proof.verdict import zero_repeat_verdict
 from optimizer.seats import meetings, to_schedule
 
@@ -108,6 +108,12 @@ def test_a_room_of_eight_mod_twelve_past_the_papers_open_values_exists_by_theore
         assert verdict.reason.startswith("theorem: ") and "above 692" in verdict.reason
     else:  # the planner's search found a day in its share of the second
         assert check(verdict.schedule).repeats == 0
+
+
+def test_an_unsettled_room_of_eight_mod_twelve_says_what_the_literature_leaves_open():
+    verdict = zero_repeat_verdict(Event.with_count(68, 22), time_limit=1, seed=0, workers=1)
+    assert verdict.answer is Answer.UNKNOWN and "at most 18 rooms it leaves open, the largest 692" in verdict.reason
+    assert open_room_note(68, 23) is None and open_room_note(704, 10) is None and open_room_note(72, 5) is None
 
 
 def test_past_the_theorem_the_counting_bound_answers_impossible():
