@@ -18,6 +18,7 @@ from optimizer.proof.claims import fewest_repeats
 from optimizer.seats import Seats, from_schedule, to_schedule
 
 THEOREM_SEARCH_SHARE = 0.2  # of the time limit, a search for a checked day before a theorem answers alone
+THEOREM_SEARCH_SECONDS = 1.0  # and at most this: a room a theorem covers answers in about a second
 
 
 def zero_repeat_verdict(
@@ -65,7 +66,8 @@ def zero_repeat_verdict(
         theorem = design_theorem(n)
         if found is None and theorem is not None and rounds <= theorem.rounds:
             # a checked day where a short search finds one, else the theorem's word without a schedule
-            if (searched := _searched(event, budget.share(THEOREM_SEARCH_SHARE), seed, workers)) is not None:
+            share = budget.share(THEOREM_SEARCH_SHARE).within(THEOREM_SEARCH_SECONDS)
+            if (searched := _searched(event, share, seed, workers)) is not None:
                 return verdict(Answer.EXISTS, "found by the planner's search", searched)
             return verdict(Answer.EXISTS, f"theorem: {theorem.statement}; not built here")
         found = found or zero_repeat_seating(n, rounds, budget.share(0.5), seed=seed, workers=min(workers, 2))
