@@ -16,7 +16,7 @@ from optimizer.constructions import frontier_rounds, instant_seating
 from optimizer.constructions.resolvable.__main__ import find_pairs, search_pairs
 from optimizer.constructions.rotational import Shape, expand
 from optimizer.constructions.theorems import design_theorem, open_room_note
-from optimizer.proof.verdict import zero_repeat_verdict
+from optimizer.proof.verdict import THEOREM_SEARCH_SECONDS, zero_repeat_verdict
 from optimizer.seats import meetings, to_schedule
 
 
@@ -91,6 +91,13 @@ def test_a_room_the_theorem_covers_but_nothing_builds_answers_exists_by_theorem(
     assert verdict.answer is Answer.EXISTS and verdict.schedule is None
     assert verdict.reason.startswith("theorem: ") and verdict.reason.endswith("; not built here")
     assert reference in verdict.reason
+
+
+def test_a_room_the_theorem_covers_answers_in_about_a_second_of_work_at_the_default_limit():
+    # one worker counts work: the search for a checked day is at most THEOREM_SEARCH_SECONDS of the 30
+    verdict = zero_repeat_verdict(Event.with_count(216, 71), workers=1)
+    assert verdict.answer is Answer.EXISTS and verdict.reason.startswith("theorem: ")
+    assert verdict.runtime < THEOREM_SEARCH_SECONDS + 0.5
 
 
 def test_a_room_the_theorem_covers_gets_a_checked_day_where_a_short_search_finds_one():
