@@ -252,7 +252,7 @@ def weighting(player_count: int) -> Weighting:
         if v1 % 12 == 4 and v1 > 4:  # one table less its round is no master
             masters.append((m * (full - 1) + frontier_rounds(4 * m), full - 1))
         for rounds, master_rounds in masters:
-            if rounds > best.rounds:  # on a tie the smallest weight m, the full master: the most structure
+            if rounds > best.rounds:  # on a tie the smallest weight m, then the full master: most structure
                 best = Weighting(rounds, m, v1, master_rounds)
     return best
 
