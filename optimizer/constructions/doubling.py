@@ -1,4 +1,6 @@
-"""Signed doubling of two affine planes of order 4: 32 players over 10 rounds without a repeat.
+"""Signed doubling of two resolvable designs on the same n points: 2n players over 2 (n - 1) / 3 rounds
+without a repeat, partners 2a and 2a + 1 never meeting (32 from two affine planes of order 4; 104 from two
+designs of 52, stored in the library).
 
 This is a resolvable 4-GDD of type 2^16 (social golfer 8-4-10): 16 pairs of partners who never meet,
 everyone else meeting exactly once. Counting allows floor(31 / 3) = 10 rounds, so it is the limit.
@@ -24,6 +26,24 @@ everyone else meeting exactly once. Counting allows floor(31 / 3) = 10 rounds, s
   backtracking search and a pi whose system is inconsistent is skipped for the next one.
 
 The whole build takes milliseconds and is the same for the same seed.
+
+The same signing doubles any two resolvable (n, 4, 1) designs D1, D2 on one set of n points whose blocks
+share at most 2 points: 2n players over 2 (n - 1) / 3 rounds (a 4-RGDD of type 2^n, n = 4 mod 12).
+
+- Each block's signs matter only up to flipping all four (its two tables swap), so the system is square:
+  C(n, 2) equations, 3 unknowns per block. Its rank is C(n, 2) - (n - 1): x_B(a) = y(a) for any y on the
+  points gives a + b = y(a) + y(b) in every equation (the global cuts lie in both designs' cut spaces).
+  So it is solvable exactly when the right side is orthogonal to the n - 1 dependencies; for a random
+  D2 = pi(D1) at n = 28 none of 31 was.
+- D2 = mu(D1) for a design developed over Z_q (n = 3q + 1, player c q + x, inf = 3q) and
+  mu(x, c) = (w x + s_c, tau(c)), w a unit: mu conjugates the translations to translations, so D2 is
+  developed too and both designs share the symmetry that makes most dependencies even. For the library's
+  design of 52 (over Z_17, its classes turned) about one try in 200 serves: 1 in 7 has no block sharing
+  three points with another, and 1 in 30 of those a solvable system (104 players, 34
+  rounds). The designs of 76 to 196 built here have every block two of one class and two of another, and
+  then the pairs between two classes and the inf's pairs to them are a dependency of odd size q + 2: none
+  of the tries for 76, 124, 148, 184 and 196 was solvable. `doubled_design_seating` searches the tries;
+  `python -m optimizer.constructions.library --players 104` stores its day.
 """
 
 from __future__ import annotations
@@ -31,6 +51,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from itertools import combinations
+from math import gcd
 
 import numpy as np
 
@@ -42,6 +63,7 @@ POINTS = 16
 PLAYERS = 2 * POINTS
 ROUNDS = 10  # 5 parallel classes per plane
 RESTART_STEPS = 20_000  # backtracking nodes before the permutation search starts afresh
+DESIGN_TRIES = 2_000  # draws of mu for a design of n players (at n = 52 about one in 200 serves)
 
 
 def doubling_rounds(player_count: int) -> int:
@@ -62,6 +84,40 @@ def doubled_affine_seating(player_count: int, rounds: int, seed: int = 0, budget
         if signs is not None:
             return lift(classes, signs.reshape(ROUNDS, POINTS))[:rounds]
     return None
+
+
+def doubled_design_seating(player_count: int, seed: int = 0, tries: int = DESIGN_TRIES) -> Seats | None:
+    """(2 (n - 1) / 3, n / 2, 4) for 2n players: the instant design D of n = player_count / 2 players and
+    mu(D), mu(x, c) = (w x + s_c, tau(c)) drawn by a seeded generator (the package docstring), signed; None
+    if no try has blocks sharing at most 2 points and a solvable system, or the room is not 2n, n = 4 mod 12.
+    Seconds (3 s for 104 players at seed 0; a solve takes 0.13 s at n = 52): for the library's generator,
+    not for a plan."""
+    from optimizer.constructions import instant_seating  # the package imports this module
+
+    n = player_count // 2
+    q = (n - 1) // 3
+    made = instant_seating(n, q) if player_count % 2 == 0 and n % 12 == 4 else None
+    if made is None:
+        return None
+    design, rng = made.seats, random.Random(seed)
+    units = [w for w in range(1, q) if gcd(w, q) == 1]
+    for _ in range(tries):
+        w, shifts, tau = rng.choice(units), [rng.randrange(q) for _ in range(3)], rng.sample(range(3), 3)
+        mu = np.array([tau[c] * q + (w * x + shifts[c]) % q for c in range(3) for x in range(q)] + [3 * q])
+        classes = np.concatenate([design, mu[design]])
+        if _share_a_triple(classes[:q], classes[q:]):
+            continue
+        signs = solve_gf2(*sign_equations(classes))
+        if signs is not None:
+            return lift(classes, signs.reshape(len(classes), n))
+    return None
+
+
+def _share_a_triple(first: np.ndarray, second: np.ndarray) -> bool:
+    """Whether a block of one design and a block of the other share three points (the system is then
+    unsolvable: the equations of the three pairs add up to 0 = 1)."""
+    triples = {t for block in first.reshape(-1, 4).tolist() for t in combinations(sorted(block), 3)}
+    return any(t in triples for block in second.reshape(-1, 4).tolist() for t in combinations(sorted(block), 3))
 
 
 def arc_permutation(plane: np.ndarray, rng: random.Random, budget: Budget) -> np.ndarray | None:
@@ -107,17 +163,20 @@ def _mask(points: Iterable[int]) -> int:
 
 
 def sign_equations(classes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The system (120 x 160 over GF(2), right side all ones); unknown 16r + a is the sign of point a
-    in its block of class r (each point is in one block per class)."""
-    block = np.empty((ROUNDS, POINTS), dtype=np.int64)
-    block[np.arange(ROUNDS)[:, None, None], classes] = np.arange(4)[None, :, None]
-    a, b = np.triu_indices(POINTS, 1)
-    together = block[:, a] == block[:, b]  # (10, 120): the classes where a and b share a block
-    first, second = together[:5].argmax(axis=0), 5 + together[5:].argmax(axis=0)
-    matrix = np.zeros((len(a), ROUNDS * POINTS), dtype=np.uint8)
+    """The system (C(n, 2) x R n over GF(2), right side all ones) of R classes on n points, the first half
+    of one design and the second of the other: unknown n r + a is the sign of point a in its block of
+    class r (each point is in one block per class). 120 x 160 for the two planes."""
+    rounds, points = len(classes), classes.size // len(classes)
+    block = np.empty((rounds, points), dtype=np.int64)
+    block[np.arange(rounds)[:, None, None], classes] = np.arange(classes.shape[1])[None, :, None]
+    a, b = np.triu_indices(points, 1)
+    together = block[:, a] == block[:, b]  # (R, C(n, 2)): the classes where a and b share a block
+    half = rounds // 2
+    first, second = together[:half].argmax(axis=0), half + together[half:].argmax(axis=0)
+    matrix = np.zeros((len(a), rounds * points), dtype=np.uint8)
     pairs = np.arange(len(a))
     for r, p in ((first, a), (first, b), (second, a), (second, b)):
-        matrix[pairs, POINTS * r + p] = 1  # the four unknowns of one equation are distinct
+        matrix[pairs, points * r + p] = 1  # the four unknowns of one equation are distinct
     return matrix, np.ones(len(a), dtype=np.uint8)
 
 

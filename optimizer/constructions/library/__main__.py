@@ -20,6 +20,7 @@ import numpy as np
 from models import Event, OddPolicy
 from optimizer.budget import Budget
 from optimizer.constructions import from_affine, from_doubling, from_speeds, library
+from optimizer.constructions.doubling import doubled_design_seating
 from optimizer.constructions.greedy import greedy_seating
 from optimizer.constructions.library import Entry, fair_and_repeat_free
 from optimizer.constructions.rotational import rotational_seating
@@ -36,12 +37,23 @@ def build(player_count: int, time_limit: float, seed: int) -> tuple[int, Start] 
             from_affine(player_count, rounds)
             or from_speeds(player_count, rounds)
             or from_doubling(player_count, rounds, seed=seed)
+            or _doubled_design(player_count, rounds, seed)
         )
         if made is None:
             made = rotational_seating(player_count, rounds, Budget.of(time_limit), seed=seed)
         if made is not None and is_repeat_free(made.seats, player_count, rounds):
             return rounds, made
     return None
+
+
+def _doubled_design(player_count: int, rounds: int, seed: int) -> Start | None:
+    """The signed doubling of two designs of player_count / 2 (optimizer.constructions.doubling): the
+    whole day of (player_count - 2) / 3 rounds, or nothing."""
+    seats = doubled_design_seating(player_count, seed=seed) if rounds == (player_count - 2) // 3 else None
+    n = player_count // 2
+    return (
+        None if seats is None else Start.built(seats, f"signed doubling of two resolvable designs of {n}, seed {seed}")
+    )
 
 
 def build_odd(player_count: int, rounds: int, odd: OddPolicy, steps: int, seeds: int) -> Start | None:

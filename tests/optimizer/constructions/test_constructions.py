@@ -11,7 +11,13 @@ from optimizer.budget import Budget
 from optimizer.checking.checker import check
 from optimizer.constructions import frontier_rounds, instant_seating, library, zero_repeat_seating
 from optimizer.constructions.affine import affine_seating, directions
-from optimizer.constructions.doubling import doubled_affine_seating, doubling_rounds, solve_gf2
+from optimizer.constructions.doubling import (
+    doubled_affine_seating,
+    doubled_design_seating,
+    doubling_rounds,
+    sign_equations,
+    solve_gf2,
+)
 from optimizer.constructions.library.__main__ import build_odd
 from optimizer.constructions.rotational import Shape, candidate_shapes, expand, pair_types, search_base_round
 from optimizer.constructions.speeds import best_speeds, guaranteed_rounds, speed_rounds, speed_seating
@@ -139,6 +145,30 @@ def test_doubling_gives_any_shorter_day_and_is_an_instant_start():
     made = instant_seating(32, 10)
     assert made is not None and is_repeat_free(made.seats, 32, 10) and "doubling" in str(made.made)
     assert frontier_rounds(32) == 10
+
+
+def test_doubling_two_designs_of_52_seats_104_over_34_with_partners_who_never_meet():
+    seats = doubled_design_seating(104)
+    assert seats is not None and seats.shape == (34, 26, 4) and seated_once(seats, 104)
+    met = meetings(seats, 104)
+    never = [(a, b) for a, b in zip(*np.triu_indices(104, 1)) if met[a, b] == 0]
+    assert never == [(2 * a, 2 * a + 1) for a in range(52)] and met.max() == 1
+    assert check(to_schedule(Event.with_count(104, 34), seats, "design")).repeats == 0
+    made = instant_seating(104, 34)  # from the library, which stores this day
+    assert made is not None and "signed doubling" in str(made.made) and frontier_rounds(104) == 34
+
+
+def test_a_design_with_blocks_two_and_two_of_two_classes_has_an_odd_dependency():
+    # 76 players over Z_25: the pairs between classes 0 and 1 and inf's pairs to them meet every block
+    # in a 4-cycle, a triangle (inf's) or nothing, in the design and in any mu of it; q + 2 = 27 of them
+    design = instant_seating(76, 25).seats
+    mu = np.array([(2 * x + 3) % 25 + 25 * c for c in range(3) for x in range(25)] + [75])
+    matrix, _ = sign_equations(np.concatenate([design, mu[design]]))
+    a, b = np.triu_indices(76, 1)
+    classes = np.minimum(np.arange(76) // 25, 3)  # inf is class 3
+    chosen = ((classes[a] == 0) & (classes[b] == 1)) | ((classes[a] < 2) & (classes[b] == 3))
+    assert chosen.sum() == 27 and not (matrix[chosen].sum(axis=0) % 2).any()  # 0 = 27 ones: no solution
+    assert doubled_design_seating(152, tries=3) is None
 
 
 def test_gf2_solver_finds_solutions_and_refuses_contradictions():
