@@ -31,10 +31,11 @@ The same signing doubles any two resolvable (n, 4, 1) designs D1, D2 on one set 
 share at most 2 points: 2n players over 2 (n - 1) / 3 rounds (a 4-RGDD of type 2^n, n = 4 mod 12).
 
 - Each block's signs matter only up to flipping all four (its two tables swap), so the system is square:
-  C(n, 2) equations, 3 unknowns per block. Its rank is C(n, 2) - (n - 1): x_B(a) = y(a) for any y on the
-  points gives a + b = y(a) + y(b) in every equation (the global cuts lie in both designs' cut spaces).
-  So it is solvable exactly when the right side is orthogonal to the n - 1 dependencies; for a random
-  D2 = pi(D1) at n = 28 none of 31 was.
+  C(n, 2) equations, 3 unknowns per block. Signs x_B(a) = y(a), the same in every block, for any y on the
+  points make every left side 0 (the global cuts lie in both designs' cut spaces), so the rank is at most
+  C(n, 2) - (n - 1), and it was exactly that at n = 16 and 28. The system is solvable exactly when every
+  dependency of the equations has an even number of them; for a random D2 = pi(D1) at n = 28 none of 31
+  was.
 - D2 = mu(D1) for a design developed over Z_q (n = 3q + 1, player c q + x, inf = 3q) and
   mu(x, c) = (w x + s_c, tau(c)), w a unit: mu conjugates the translations to translations, so D2 is
   developed too and both designs share the symmetry that makes most dependencies even. For the library's
