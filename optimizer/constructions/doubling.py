@@ -42,8 +42,9 @@ share at most 2 points: 2n players over 2 (n - 1) / 3 rounds (a 4-RGDD of type 2
   design of 52 (over Z_17, its classes turned) about one try in 200 serves: 1 in 7 has no block sharing
   three points with another, and 1 in 30 of those a solvable system (104 players, 34
   rounds). The designs of 76 to 196 built here have every block two of one class and two of another, and
-  then the pairs between two classes and the inf's pairs to them are a dependency of odd size q + 2: none
-  of the tries for 76, 124, 148, 184 and 196 was solvable. `doubled_design_seating` searches the tries;
+  then the pairs between two classes and the inf's pairs to them are a dependency of q (q + 2) equations,
+  an odd number (in every block of either design they are a 4-cycle, inf's triangle or nothing): none of
+  the tries for 76, 124, 148, 184 and 196 was solvable. `doubled_design_seating` searches the tries;
   `python -m optimizer.constructions.library --players 104` stores its day.
 """
 
@@ -87,20 +88,14 @@ def doubled_affine_seating(player_count: int, rounds: int, seed: int = 0, budget
     return None
 
 
-def doubled_design_seating(player_count: int, seed: int = 0, tries: int = DESIGN_TRIES) -> Seats | None:
-    """(2 (n - 1) / 3, n / 2, 4) for 2n players: the instant design D of n = player_count / 2 players and
-    mu(D), mu(x, c) = (w x + s_c, tau(c)) drawn by a seeded generator (the package docstring), signed; None
-    if no try has blocks sharing at most 2 points and a solvable system, or the room is not 2n, n = 4 mod 12.
-    Seconds (3 s for 104 players at seed 0; a solve takes 0.13 s at n = 52): for the library's generator,
+def doubled_design_seating(design: Seats, seed: int = 0, tries: int = DESIGN_TRIES) -> Seats | None:
+    """(2q, (3q + 1) / 2, 4) for 2n players, n = 3q + 1: a resolvable design D of n players over q rounds
+    (player c q + x, inf = 3q) and mu(D), mu(x, c) = (w x + s_c, tau(c)) drawn by a seeded generator (the
+    package docstring), signed; None if no try has blocks sharing at most 2 points and a solvable system.
+    Seconds (3 s for the design of 52 at seed 0; a solve takes 0.13 s there): for the library's generator,
     not for a plan."""
-    from optimizer.constructions import instant_seating  # the package imports this module
-
-    n = player_count // 2
-    q = (n - 1) // 3
-    made = instant_seating(n, q) if player_count % 2 == 0 and n % 12 == 4 else None
-    if made is None:
-        return None
-    design, rng = made.seats, random.Random(seed)
+    q = len(design)
+    n, rng = 3 * q + 1, random.Random(seed)
     units = [w for w in range(1, q) if gcd(w, q) == 1]
     for _ in range(tries):
         w, shifts, tau = rng.choice(units), [rng.randrange(q) for _ in range(3)], rng.sample(range(3), 3)

@@ -19,7 +19,7 @@ import numpy as np
 
 from models import Event, OddPolicy
 from optimizer.budget import Budget
-from optimizer.constructions import from_affine, from_doubling, from_speeds, library
+from optimizer.constructions import from_affine, from_doubling, from_speeds, instant_seating, library
 from optimizer.constructions.doubling import doubled_design_seating
 from optimizer.constructions.greedy import greedy_seating
 from optimizer.constructions.library import Entry, fair_and_repeat_free
@@ -47,10 +47,13 @@ def build(player_count: int, time_limit: float, seed: int) -> tuple[int, Start] 
 
 
 def _doubled_design(player_count: int, rounds: int, seed: int) -> Start | None:
-    """The signed doubling of two designs of player_count / 2 (optimizer.constructions.doubling): the
+    """The signed doubling of two designs of n = player_count / 2 (optimizer.constructions.doubling): the
     whole day of (player_count - 2) / 3 rounds, or nothing."""
-    seats = doubled_design_seating(player_count, seed=seed) if rounds == (player_count - 2) // 3 else None
     n = player_count // 2
+    if player_count % 2 or n % 12 != 4 or rounds != (player_count - 2) // 3:
+        return None
+    design = instant_seating(n, (n - 1) // 3)
+    seats = None if design is None else doubled_design_seating(design.seats, seed=seed)
     return (
         None if seats is None else Start.built(seats, f"signed doubling of two resolvable designs of {n}, seed {seed}")
     )

@@ -148,7 +148,7 @@ def test_doubling_gives_any_shorter_day_and_is_an_instant_start():
 
 
 def test_doubling_two_designs_of_52_seats_104_over_34_with_partners_who_never_meet():
-    seats = doubled_design_seating(104)
+    seats = doubled_design_seating(instant_seating(52, 17).seats)
     assert seats is not None and seats.shape == (34, 26, 4) and seated_once(seats, 104)
     met = meetings(seats, 104)
     never = [(a, b) for a, b in zip(*np.triu_indices(104, 1)) if met[a, b] == 0]
@@ -160,15 +160,15 @@ def test_doubling_two_designs_of_52_seats_104_over_34_with_partners_who_never_me
 
 def test_a_design_with_blocks_two_and_two_of_two_classes_has_an_odd_dependency():
     # 76 players over Z_25: the pairs between classes 0 and 1 and inf's pairs to them meet every block
-    # in a 4-cycle, a triangle (inf's) or nothing, in the design and in any mu of it; q + 2 = 27 of them
+    # in a 4-cycle, a triangle (inf's) or nothing, in the design and in any mu of it; 25 x 27 of them
     design = instant_seating(76, 25).seats
     mu = np.array([(2 * x + 3) % 25 + 25 * c for c in range(3) for x in range(25)] + [75])
     matrix, _ = sign_equations(np.concatenate([design, mu[design]]))
     a, b = np.triu_indices(76, 1)
     classes = np.minimum(np.arange(76) // 25, 3)  # inf is class 3
     chosen = ((classes[a] == 0) & (classes[b] == 1)) | ((classes[a] < 2) & (classes[b] == 3))
-    assert chosen.sum() == 27 and not (matrix[chosen].sum(axis=0) % 2).any()  # 0 = 27 ones: no solution
-    assert doubled_design_seating(152, tries=3) is None
+    assert chosen.sum() == 675 and not (matrix[chosen].sum(axis=0) % 2).any()  # 0 = 675 ones: no solution
+    assert doubled_design_seating(design, tries=3) is None
 
 
 def test_gf2_solver_finds_solutions_and_refuses_contradictions():
