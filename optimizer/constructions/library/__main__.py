@@ -24,6 +24,7 @@ from optimizer.constructions.doubling import doubled_design_seating
 from optimizer.constructions.greedy import greedy_seating
 from optimizer.constructions.library import Entry, fair_and_repeat_free
 from optimizer.constructions.rotational import rotational_seating
+from optimizer.constructions.turned import search_representatives, turned_design
 from optimizer.pipeline.stages import Start
 from optimizer.search import Costs, tabu_search
 from optimizer.search.tabu import TABU_STEPS_PER_SECOND
@@ -38,6 +39,7 @@ def build(player_count: int, time_limit: float, seed: int) -> tuple[int, Start] 
             or from_speeds(player_count, rounds)
             or from_doubling(player_count, rounds, seed=seed)
             or _doubled_design(player_count, rounds, seed)
+            or _turned(player_count, rounds, seed, time_limit)
         )
         if made is None:
             made = rotational_seating(player_count, rounds, Budget.of(time_limit), seed=seed)
@@ -57,6 +59,16 @@ def _doubled_design(player_count: int, rounds: int, seed: int) -> Start | None:
     return (
         None if seats is None else Start.built(seats, f"signed doubling of two resolvable designs of {n}, seed {seed}")
     )
+
+
+def _turned(player_count: int, rounds: int, seed: int, time_limit: float) -> Start | None:
+    """A resolvable design over Z_q with its classes turned (optimizer.constructions.turned), whose
+    doubling the stored designs' tables of two and two classes forbid: the whole day of q rounds, or nothing."""
+    q, rest = divmod(player_count - 1, 3)
+    if rest or q % 4 != 1 or rounds != q:
+        return None
+    reps = search_representatives(q, seed, time_limit)
+    return None if reps is None else Start.built(turned_design(q, reps), f"turned design over Z_{q}, seed {seed}")
 
 
 def build_odd(player_count: int, rounds: int, odd: OddPolicy, steps: int, seeds: int) -> Start | None:

@@ -19,8 +19,10 @@ from optimizer.constructions.doubling import (
     solve_gf2,
 )
 from optimizer.constructions.library.__main__ import build_odd
+from optimizer.constructions.resolvable import resolvable_seating
 from optimizer.constructions.rotational import Shape, candidate_shapes, expand, pair_types, search_base_round
 from optimizer.constructions.speeds import best_speeds, guaranteed_rounds, speed_rounds, speed_seating
+from optimizer.constructions.turned import search_representatives, turned_design
 from optimizer.seats import is_repeat_free, meetings, repeats, repeats_in, to_schedule
 
 # Best known zero-repeat rounds (the literature), only as the target to compare against.
@@ -161,7 +163,8 @@ def test_doubling_two_designs_of_52_seats_104_over_34_with_partners_who_never_me
 def test_a_design_with_blocks_two_and_two_of_two_classes_has_an_odd_dependency():
     # 76 players over Z_25: the pairs between classes 0 and 1 and inf's pairs to them meet every block
     # in a 4-cycle, a triangle (inf's) or nothing, in the design and in any mu of it; 25 x 27 of them
-    design = instant_seating(76, 25).seats
+    design = resolvable_seating(76, 25)  # the stored matching's design (the library's of 76 has its classes turned)
+    assert design is not None
     mu = np.array([(2 * x + 3) % 25 + 25 * c for c in range(3) for x in range(25)] + [75])
     matrix, _ = sign_equations(np.concatenate([design, mu[design]]))
     a, b = np.triu_indices(76, 1)
@@ -249,3 +252,13 @@ def test_a_stored_odd_day_is_what_its_generator_reaches():
     stored = library.load(37, OddPolicy.THREE_HANDED)
     again = build_odd(37, 8, OddPolicy.THREE_HANDED, steps=100_000, seeds=4)
     assert stored is not None and again is not None and (again.seats == stored.seats).all()
+
+
+def test_the_exact_cover_finds_a_turned_design_whose_tables_mix_the_classes():
+    reps = search_representatives(17, seed=0, seconds=60)
+    assert reps is not None and len(reps) == 4
+    seats = turned_design(17, reps)
+    assert seated_once(seats, 52) and is_repeat_free(seats, 52, 17)
+    assert int((meetings(seats, 52) > 0).sum()) // 2 == 52 * 51 // 2  # every pair meets once
+    assert any(len({c for _, c in rep}) > 2 for rep in reps)  # not two and two of two classes
+    assert search_representatives(17, seed=0, seconds=0) is None  # no time: nothing
