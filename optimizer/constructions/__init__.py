@@ -20,7 +20,8 @@
     matchings                    3m + 2 players over m rounds, everyone meeting all but one partner: a
                                  resolvable maximum packing developed over Z_m from a base round stored ahead
     doubling.doubled_affine_seating  32 players over 10 rounds: two affine planes of order 4, signed (and
-                                 doubled_design_seating, two designs of 52 for the library's 104 x 34)
+                                 doubled_design_seating, two designs of 52 or 76 for the library's 104 x 34
+                                 and 152 x 50; turned.search_representatives the design of 76 it needs)
     weighting.weighted_day       m * v1 players: a full day of v1 (or a resolvable design less its last
                                  round) weighted by a resolvable TD(4, m), its groups filled by a day of m
                                  (or 3m, 4m) players (208, 352, 144, 192, 240, 288, 384; 252, 308; RTD(4, m)

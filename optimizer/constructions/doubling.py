@@ -1,6 +1,6 @@
 """Signed doubling of two resolvable designs on the same n points: 2n players over 2 (n - 1) / 3 rounds
-without a repeat, partners 2a and 2a + 1 never meeting (32 from two affine planes of order 4; 104 from two
-designs of 52, stored in the library).
+without a repeat, partners 2a and 2a + 1 never meeting (32 from two affine planes of order 4; 104 and 152
+from two designs of 52 and of 76, stored in the library).
 
 This is a resolvable 4-GDD of type 2^16 (social golfer 8-4-10): 16 pairs of partners who never meet,
 everyone else meeting exactly once. Counting allows floor(31 / 3) = 10 rounds, so it is the limit.
@@ -41,11 +41,13 @@ share at most 2 points: 2n players over 2 (n - 1) / 3 rounds (a 4-RGDD of type 2
   developed too and both designs share the symmetry that makes most dependencies even. For the library's
   design of 52 (over Z_17, its classes turned) about one try in 200 serves: 1 in 7 has no block sharing
   three points with another, and 1 in 30 of those a solvable system (104 players, 34
-  rounds). The designs of 76 to 196 built here have every block two of one class and two of another, and
-  then the pairs between two classes and the inf's pairs to them are a dependency of q (q + 2) equations,
-  an odd number (in every block of either design they are a 4-cycle, inf's triangle or nothing): none of
-  the tries for 76, 124, 148, 184 and 196 was solvable. `doubled_design_seating` searches the tries;
-  `python -m optimizer.constructions.library --players 104` stores its day.
+  rounds). The stored designs of 76 to 196 (optimizer.constructions.resolvable) have every block two of one
+  class and two of another, and then the pairs between two classes and the inf's pairs to them are a
+  dependency of q (q + 2) equations, an odd number (in every block of either design they are a 4-cycle,
+  inf's triangle or nothing): none of the tries for 76, 124, 148, 184 and 196 was solvable. A design of 76
+  with its classes turned (optimizer.constructions.turned, in the library) has no such dependency, and its
+  first seed serves: 152 players over 50 rounds. `doubled_design_seating` searches the tries;
+  `python -m optimizer.constructions.library --players 104 152` stores their days.
 """
 
 from __future__ import annotations

@@ -262,3 +262,12 @@ def test_the_exact_cover_finds_a_turned_design_whose_tables_mix_the_classes():
     assert int((meetings(seats, 52) > 0).sum()) // 2 == 52 * 51 // 2  # every pair meets once
     assert any(len({c for _, c in rep}) > 2 for rep in reps)  # not two and two of two classes
     assert search_representatives(17, seed=0, seconds=0) is None  # no time: nothing
+
+
+def test_the_library_doubles_the_turned_design_of_76_into_152_over_50():
+    made = instant_seating(152, 50)
+    assert made is not None and "signed doubling of two resolvable designs of 76" in str(made.made)
+    met = meetings(made.seats, 152)
+    never = [(a, b) for a, b in zip(*np.triu_indices(152, 1)) if met[a, b] == 0]
+    assert never == [(2 * a, 2 * a + 1) for a in range(76)] and met.max() == 1
+    assert "turned design over Z_25" in str(instant_seating(76, 25).made) and frontier_rounds(152) == 50
