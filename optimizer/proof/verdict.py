@@ -110,7 +110,7 @@ def _searched(event: Event, budget: Budget, seed: int, workers: int) -> Seats | 
     """A repeat-free day from the planner's starts and search (optimizer.plan, not balanced), where no
     construction reaches the room: its local search finds days that the whole-day model is too big to
     build for (68 players over 20 rounds in about 4 s) and that the rotational search misses, and days of
-    rooms a theorem covers but nothing here builds (228 players over 40 rounds in about a second)."""
+    rooms a theorem covers but nothing here builds (372 players over 33 rounds in about a second)."""
     if budget.stopped:
         return None
     result = plan(event, budget=budget, seed=seed, workers=workers, balanced=False)

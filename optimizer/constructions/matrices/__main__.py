@@ -4,6 +4,13 @@ One CP-SAT model per order m over its stored group (optimizer.constructions.matr
 row 0 and column 0 zero, every other row a permutation of the group, and for every pair of rows the
 differences, read from the group's subtraction table by an element constraint, all different. One worker,
 seed 0, a deterministic-time limit: a run repeats itself.
+
+For a group of odd order the model looks only among the odd matrices: row 1 the identity (columns
+reordered) and every row an odd function of its column, D[i][-c] = -D[i][c]. Negation is then an
+automorphism of the matrix, which cuts the search to half the columns: Z_15's is found in 3.5 s, where the
+unrestricted model was still unknown after 10 minutes (measured). Odd matrices of Z_15 exist: rows 0, the
+identity and three pairwise orthogonal odd orthomorphisms (a search over the 1957 odd orthomorphisms of
+Z_15 found such triples).
 """
 
 from __future__ import annotations
@@ -17,7 +24,7 @@ from ortools.sat.python import cp_model
 from optimizer.constructions.matrices import MATRICES_FILE, ROWS, combine, stored_matrices
 from optimizer.constructions.stored import solve_ahead
 
-GROUPS = {12: [2, 2, 3], 24: [2, 2, 2, 3]}
+GROUPS = {12: [2, 2, 3], 15: [15], 24: [2, 2, 2, 3]}
 DETERMINISTIC_LIMIT = 200.0
 
 
@@ -32,6 +39,8 @@ def search(group: list[int], limit: float = DETERMINISTIC_LIMIT) -> tuple[list[l
     ]
     for row in rows[1:]:
         model.add_all_different(row)
+    if m % 2:
+        _odd(model, group, rows)
     for i in range(ROWS):
         for j in range(i + 1, ROWS):
             differences = []
@@ -45,6 +54,16 @@ def search(group: list[int], limit: float = DETERMINISTIC_LIMIT) -> tuple[list[l
     if solver is None:
         return None, status
     return [[solver.value(x) for x in row] for row in rows], status
+
+
+def _odd(model: cp_model.CpModel, group: list[int], rows: list[list[cp_model.IntVar]]) -> None:
+    """Row 1 the identity, every row odd: D[i][-c] = -D[i][c] (the module's docstring says why)."""
+    m = int(np.prod(group))
+    negative = combine(group, np.zeros(m, dtype=np.int64), np.arange(m)).tolist()
+    for c in range(m):
+        model.add(rows[1][c] == c)
+        for row in rows[2:]:
+            model.add_element(row[c], negative, row[negative[c]])
 
 
 def main(argv: list[str] | None = None) -> None:

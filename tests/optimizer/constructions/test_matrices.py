@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from itertools import combinations
 
+import numpy as np
 import pytest
 
 import optimizer.constructions.matrices as matrices
@@ -30,22 +31,36 @@ def test_the_resolvable_transversal_design_joins_each_pair_of_groups_once(m):
 
 def test_240_players_reach_the_counting_bound_by_the_checkers_count():
     made = instant_seating(240, 79)
-    assert made is not None and "TD(4,60)" in str(made.made) and frontier_rounds(240) == 79
+    assert made is not None and "TD(4,15)" in str(made.made) and frontier_rounds(240) == 79
     metrics = check(to_schedule(Event.with_count(240, 79), made.seats, "weighting"), indirect=False)
     assert metrics.repeats == 0 and metrics.max_meetings == 1
 
 
 def test_the_verdict_for_240_players_is_exists_up_to_79_rounds_and_impossible_past():
     verdict = zero_repeat_verdict(Event.with_count(240, 79), time_limit=5, workers=1)
-    assert verdict.answer is Answer.EXISTS and verdict.schedule is not None and "TD(4,60)" in verdict.reason
+    assert verdict.answer is Answer.EXISTS and verdict.schedule is not None and "TD(4,15)" in verdict.reason
     assert zero_repeat_verdict(Event.with_count(240, 80), time_limit=5, workers=1).answer is Answer.IMPOSSIBLE
 
 
+def test_228_players_reach_the_counting_bound_with_the_td_of_15_by_the_checkers_count():
+    made = instant_seating(228, 75)  # 228 = 15 x 15 + 3: the frame needs the resolvable TD(4, 15)
+    assert made is not None and "TD(4,15)" in str(made.made) and frontier_rounds(228) == 75
+    metrics = check(to_schedule(Event.with_count(228, 75), made.seats, "framing"), indirect=False)
+    assert metrics.repeats == 0 and metrics.max_meetings == 1
+
+
 @pytest.mark.slow
-def test_the_stored_matrix_is_what_the_generator_reaches():
-    rows, status = search(GROUPS[12])
-    stored = json.loads(matrices.MATRICES_FILE.read_text(encoding="utf-8"))["matrices"]["12"]
+@pytest.mark.parametrize("m", sorted(matrices.stored_matrices()))
+def test_the_stored_matrix_is_what_the_generator_reaches(m):
+    rows, status = search(GROUPS[m])
+    stored = json.loads(matrices.MATRICES_FILE.read_text(encoding="utf-8"))["matrices"][str(m)]
     assert status == "OPTIMAL" and rows == stored["rows"]
+
+
+def test_an_odd_groups_matrix_is_odd_with_the_identity_for_row_1():
+    group, rows = matrices.stored_matrices()[15]
+    negative = (-np.arange(15)) % 15
+    assert rows[1].tolist() == list(range(15)) and (rows[:, negative] == (-rows) % 15).all()
 
 
 def test_a_matrix_whose_differences_repeat_is_refused_when_loaded(tmp_path, monkeypatch):

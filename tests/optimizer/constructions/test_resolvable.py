@@ -85,7 +85,7 @@ UNBUILT_FOUR_MOD_TWELVE = [  # a day has at most 100 rounds (models.event)
 
 
 @pytest.mark.parametrize(
-    "players, rounds, reference", [*UNBUILT_FOUR_MOD_TWELVE, (216, 71, "Ge, Lam"), (228, 70, "Ge, Lam")]
+    "players, rounds, reference", [*UNBUILT_FOUR_MOD_TWELVE, (216, 71, "Ge, Lam"), (372, 100, "Ge, Lam")]
 )
 def test_a_room_the_theorem_covers_but_nothing_builds_answers_exists_by_theorem(players, rounds, reference):
     verdict = zero_repeat_verdict(Event.with_count(players, rounds), time_limit=5, workers=1)
@@ -110,8 +110,8 @@ def test_a_room_the_theorem_covers_answers_in_about_a_second_of_work_at_the_defa
 
 
 def test_a_room_the_theorem_covers_gets_a_checked_day_where_a_short_search_finds_one():
-    # 228 players: nothing here builds more than 19 rounds; the planner's search finds 40 in its share of 5 s
-    verdict = zero_repeat_verdict(Event.with_count(228, 40), time_limit=5, seed=0, workers=1)
+    # 372 players: nothing here builds more than 31 rounds; the planner's search finds 33 in its share of 5 s
+    verdict = zero_repeat_verdict(Event.with_count(372, 33), time_limit=5, seed=0, workers=1)
     assert verdict.answer is Answer.EXISTS and verdict.reason == "found by the planner's search"
     assert verdict.schedule is not None and check(verdict.schedule).repeats == 0
 
