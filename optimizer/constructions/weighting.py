@@ -12,8 +12,8 @@ pairs (x, y), x a player of the master day (R rounds on v1 players), y in 0..m-1
   round b holding (i, y); two players (i, y), (j, z) fix b = (y - z) / (e_i - e_j) and then a). For
   m = m1 m2 the product of an RTD(4, m1) and an RTD(4, m2) is one (tables and rounds in pairs; MacNeish's
   product), so every m whose prime-power factors are all >= 4 has one, built here; so has every m that is
-  the order of a stored difference matrix (optimizer.constructions.matrices: 12, whose factor 3 has no RTD)
-  times such a product, e.g. 60 = 12 x 5.
+  the order of a stored (quasi-)difference matrix (optimizer.constructions.matrices: 12, 14 and 15, whose
+  factors 2 and 3 have no RTD) times such a product, e.g. 60 = 12 x 5.
 - Weighted rounds: master round r and RTD round s give the round whose tables are, for each master table
   (x_0, .., x_3), the tables {(x_i, f_i)} for f in RTD round s. Each (x, y) is seated once, since x has one
   master table and (its seat i, y) one RTD table. Two players (x, y), (x', y') with x != x' meet only in
@@ -62,7 +62,7 @@ def prime_power_factors(m: int) -> list[int]:
 
 def rtd_orders(m: int) -> list[int] | None:
     """Orders whose RTD(4, .)s multiply to one of order m: m's prime-power factors when all are at least 4,
-    else a stored difference matrix's order (optimizer.constructions.matrices: 12, 24) times the rest."""
+    else a stored matrix's order (optimizer.constructions.matrices: 12, 14, 15) times the rest."""
     factors = prime_power_factors(m)
     if m >= 4 and all(f >= 4 for f in factors):
         return factors

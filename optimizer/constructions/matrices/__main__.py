@@ -8,9 +8,11 @@ seed 0, a deterministic-time limit: a run repeats itself.
 For a group of odd order the model looks only among the odd matrices: row 1 the identity (columns
 reordered) and every row an odd function of its column, D[i][-c] = -D[i][c]. Negation is then an
 automorphism of the matrix, which cuts the search to half the columns: Z_15's is found in 3.5 s, where the
-unrestricted model was still unknown after 10 minutes (measured). Odd matrices of Z_15 exist: rows 0, the
-identity and three pairwise orthogonal odd orthomorphisms (a search over the 1957 odd orthomorphisms of
-Z_15 found such triples).
+unrestricted model was still unknown after 10 minutes (measured). What it finds is checked when loaded like
+any other matrix.
+
+Orders with no group of their own (14) get a quasi-difference matrix over Z_(m - 1) and a point at
+infinity instead (optimizer.constructions.matrices.quasi).
 """
 
 from __future__ import annotations
@@ -22,9 +24,11 @@ import numpy as np
 from ortools.sat.python import cp_model
 
 from optimizer.constructions.matrices import MATRICES_FILE, ROWS, combine, stored_matrices
+from optimizer.constructions.matrices.quasi import search_quasi
 from optimizer.constructions.stored import solve_ahead
 
 GROUPS = {12: [2, 2, 3], 15: [15], 24: [2, 2, 2, 3]}
+QUASI = {14: 13}  # order m: a quasi-difference matrix over Z_(m - 1)
 DETERMINISTIC_LIMIT = 200.0
 
 
@@ -66,17 +70,29 @@ def _odd(model: cp_model.CpModel, group: list[int], rows: list[list[cp_model.Int
             model.add_element(row[c], negative, row[negative[c]])
 
 
+def find(m: int, limit: float = DETERMINISTIC_LIMIT) -> tuple[list[int], list[list[int | None]] | None, str]:
+    """The group, the matrix of order m (None for inf) and the solver's status."""
+    if m in GROUPS:
+        rows, status = search(GROUPS[m], limit)
+        return GROUPS[m], [list(row) for row in rows] if rows else None, status
+    quasi, status = search_quasi(QUASI[m], limit)
+    return [QUASI[m]], quasi, status
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m optimizer.constructions.matrices", description=__doc__)
-    parser.add_argument("--order", type=int, nargs="*", choices=sorted(GROUPS), help="orders m (default all)")
+    orders = sorted(GROUPS | QUASI)
+    parser.add_argument("--order", type=int, nargs="*", choices=orders, help="orders m (default all)")
     parser.add_argument("--limit", type=float, default=DETERMINISTIC_LIMIT, help="deterministic seconds per model")
     args = parser.parse_args(argv)
     stored = json.loads(MATRICES_FILE.read_text(encoding="utf-8"))["matrices"] if MATRICES_FILE.exists() else {}
-    for m in args.order or sorted(GROUPS):
-        rows, status = search(GROUPS[m], args.limit)
-        print(f"m = {m} over Z_{' x Z_'.join(map(str, GROUPS[m]))}: {status}", flush=True)
+    for m in args.order or orders:
+        group, rows, status = find(m, args.limit)
+        print(
+            f"m = {m} over Z_{' x Z_'.join(map(str, group))}{'' if m in GROUPS else ' and inf'}: {status}", flush=True
+        )
         if rows:
-            stored[str(m)] = {"group": GROUPS[m], "rows": rows}
+            stored[str(m)] = {"group": group, "rows": rows}
             lines = ",\n".join(f'  "{k}": {json.dumps(stored[k])}' for k in sorted(stored, key=int))
             MATRICES_FILE.write_text('{"matrices": {\n' + lines + "\n}}\n", encoding="utf-8")
             stored_matrices.cache_clear()

@@ -13,7 +13,7 @@ import optimizer.constructions.matrices as matrices
 from models import Answer, Event
 from optimizer.checking.checker import check
 from optimizer.constructions import frontier_rounds, instant_seating
-from optimizer.constructions.matrices.__main__ import GROUPS, search
+from optimizer.constructions.matrices.__main__ import find
 from optimizer.constructions.weighting import rtd
 from optimizer.proof.verdict import zero_repeat_verdict
 from optimizer.seats import to_schedule
@@ -52,9 +52,31 @@ def test_228_players_reach_the_counting_bound_with_the_td_of_15_by_the_checkers_
 @pytest.mark.slow
 @pytest.mark.parametrize("m", sorted(matrices.stored_matrices()))
 def test_the_stored_matrix_is_what_the_generator_reaches(m):
-    rows, status = search(GROUPS[m])
+    group, rows, status = find(m)
     stored = json.loads(matrices.MATRICES_FILE.read_text(encoding="utf-8"))["matrices"][str(m)]
-    assert status == "OPTIMAL" and rows == stored["rows"]
+    assert status == "OPTIMAL" and group == stored["group"] and rows == stored["rows"]
+
+
+def test_the_quasi_difference_matrix_holds_inf_once_a_row_and_develops_with_the_block_of_infs():
+    group, rows = matrices.stored_matrices()[14]
+    assert group == [13] and rows.shape == (5, 15)
+    assert ((rows == matrices.INFINITY).sum(axis=1) == 1).all() and ((rows == matrices.INFINITY).sum(axis=0) <= 1).all()
+    blocks = matrices.development(group, rows)
+    assert blocks.shape == (196, 5) and (blocks[-1] == 13).all()
+
+
+def test_a_quasi_difference_matrix_with_a_repeated_difference_is_refused(tmp_path, monkeypatch):
+    entry = json.loads(matrices.MATRICES_FILE.read_text(encoding="utf-8"))["matrices"]["14"]
+    row = entry["rows"][1]
+    finite = [c for c, x in enumerate(row) if x is not None and entry["rows"][0][c] is not None]
+    row[finite[0]], row[finite[1]] = row[finite[1]], row[finite[0]]  # rows 0 and 1 now differ twice alike
+    bad = tmp_path / "matrices.json"
+    bad.write_text(json.dumps({"matrices": {"14": entry}}), encoding="utf-8")
+    monkeypatch.setattr(matrices, "MATRICES_FILE", bad)
+    matrices.stored_matrices.cache_clear()
+    with pytest.raises(matrices.BadMatrix, match="m = 14"):
+        matrices.stored_matrices()
+    matrices.stored_matrices.cache_clear()
 
 
 def test_an_odd_groups_matrix_is_odd_with_the_identity_for_row_1():

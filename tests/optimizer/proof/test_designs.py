@@ -73,6 +73,7 @@ def test_the_resolvable_transversal_design_joins_each_pair_of_groups_once(m):
         (288, "on 36 times a resolvable TD(4,8), groups of 24"),
         (252, "on 28 less its last round times a resolvable TD(4,9), groups of 36"),
         (308, "on 28 less its last round times a resolvable TD(4,11), groups of 44"),
+        (392, "on 28 less its last round times a resolvable TD(4,14), groups of 56"),  # the quasi-difference matrix
     ],
 )
 def test_the_weighted_day_reaches_the_counting_bound_by_the_checkers_count(players, how):
@@ -84,7 +85,7 @@ def test_the_weighted_day_reaches_the_counting_bound_by_the_checkers_count(playe
     met = meetings(made.seats, players)
     assert met.max() == 1
     unmet = (met == 0).sum(axis=1) - 1
-    assert set(unmet) == {(players - 1) % 3}  # 288, 252: 4-RGDDs of type 3^96, 3^84; 308: of type 2^154
+    assert set(unmet) == {(players - 1) % 3}  # 288, 252: 4-RGDDs of type 3^96, 3^84; 308, 392: of type 2^154, 2^196
 
 
 def test_groups_are_refused_when_the_never_met_players_are_not_cliques():
