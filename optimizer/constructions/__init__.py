@@ -26,9 +26,9 @@
                                  round) weighted by a resolvable TD(4, m), its groups filled by a day of m
                                  (or 3m, 4m) players (208, 352, 144, 192, 240, 288, 384; 252, 308; RTD(4, m)
                                  from finite fields or a stored difference matrix, matrices)
-    framing.framed_day           m (n - 1) + 3 players in groups of three: a resolvable design of n less a
-                                 player, weighted by an RTD(4, m), holes filled by a packing of 3m + 3 with
-                                 3 added players (168, 300; also 108, 192, 276, 360)
+    framing.framed_day           m (n - 1) + k players in groups of k = 3 or 2: a resolvable design of n less
+                                 a player, weighted by an RTD(4, m), holes filled by a packing of 3m + k with
+                                 k added players (168, 228, 300; 212, 380; also 108, 192, 276, 360)
     rotational.rotational_seating  a base round developed over Z_m, found by a small CP-SAT model
     library                      repeat-free days computed ahead by the constructions above, and for
                                  odd rooms by tabu search (turns kept fair)
@@ -264,8 +264,9 @@ def from_framing(player_count: int, rounds: int) -> Start | None:
     reached, n, m = framing(player_count)
     if reached < rounds:
         return None
-    design, fill = instant_seating(n, (n - 1) // 3), instant_seating(3 * m + 3, m)
-    fill_groups = _cliques(3 * m + 3)
+    added = player_count - m * (n - 1)
+    design, fill = instant_seating(n, (n - 1) // 3), instant_seating(3 * m + added, m)
+    fill_groups = _cliques(3 * m + added)
     if design is None or fill is None or fill_groups is None:
         return None
     seats = framed_day(design.seats, n, m, fill.seats, fill_groups)[:rounds]
@@ -274,22 +275,24 @@ def from_framing(player_count: int, rounds: int) -> Start | None:
     return Start.built(
         seats,
         f"frame: {_named(design, n)} less a player, times a resolvable TD(4,{m}), "
-        f"holes filled by {_named(fill, 3 * m + 3)} with 3 added players",
+        f"holes filled by {_named(fill, 3 * m + added)} with {added} added players",
     )
 
 
 @cache
 def framing(player_count: int) -> tuple[int, int, int]:
-    """(rounds, n, m) of the framed packing of v = m (n - 1) + 3 players (optimizer.constructions.framing):
-    the first n = 4 (mod 12) with a full resolvable day of n players, m = 3 (mod 4) with an RTD(4, m) and
-    a full packing of 3m + 3 players in groups of three. (0, 0, 0) if there is none."""
+    """(rounds, n, m) of the framed packing of v = m (n - 1) + k players, k = 3 or 2
+    (optimizer.constructions.framing): the first n = 4 (mod 12) with a full resolvable day of n players and
+    m with an RTD(4, m) and a full packing of 3m + k players in groups of k (3m + k = 0 or 8 mod 12).
+    (0, 0, 0) if there is none."""
     for n in range(16, player_count // 7 + 2, 12):
-        m, rest = divmod(player_count - 3, n - 1)
-        if rest or m % 4 != 3 or not has_rtd(m) or frontier_rounds(n) < (n - 1) // 3:
-            continue
-        fill_groups = _cliques(3 * m + 3) if frontier_rounds(3 * m + 3) >= m else None
-        if fill_groups is not None and fill_groups.shape[1] == 3:
-            return player_count // 3 - 1, n, m
+        for added, residue in ((3, 0), (2, 8)):
+            m, rest = divmod(player_count - added, n - 1)
+            if rest or (3 * m + added) % 12 != residue or not has_rtd(m) or frontier_rounds(n) < (n - 1) // 3:
+                continue
+            fill_groups = _cliques(3 * m + added) if frontier_rounds(3 * m + added) >= m else None
+            if fill_groups is not None and fill_groups.shape[1] == added:
+                return m * (n - 1) // 3, n, m
     return 0, 0, 0
 
 

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from models import Answer, Event
+from models.event import MAX_ROUNDS
 from optimizer.checking.checker import check
 from optimizer.constructions import _cliques, framing, from_framing, frontier_rounds, instant_seating
 from optimizer.constructions.framing import framed_day
@@ -14,17 +15,22 @@ from optimizer.proof.verdict import zero_repeat_verdict
 from optimizer.seats import is_repeat_free, meetings, to_schedule
 
 
-@pytest.mark.parametrize("players, n, m", [(168, 16, 11), (300, 28, 11)])
+@pytest.mark.parametrize("players, n, m", [(168, 16, 11), (228, 16, 15), (300, 28, 11), (212, 16, 14), (380, 28, 14)])
 def test_the_framed_packing_meets_everyone_but_the_group_once_by_the_checkers_count(players, n, m):
-    rounds = players // 3 - 1
+    added = players - m * (n - 1)  # 3: groups of three (type 3^n); 2: partners (type 2^n)
+    rounds = (players - 1) // 3
     assert framing(players) == (rounds, n, m) and frontier_rounds(players) == rounds
     made = instant_seating(players, rounds)
-    assert made is not None and "frame" in str(made.made)
-    metrics = check(to_schedule(Event.with_count(players, rounds), made.seats, "frame"), indirect=False)
+    assert made is not None and "frame" in str(made.made) and f"{added} added players" in str(made.made)
+    day = made.seats[:MAX_ROUNDS]  # a day holds 100 rounds: 380's last 26 by the meetings below
+    metrics = check(to_schedule(Event.with_count(players, len(day)), day, "frame"), indirect=False)
     assert metrics.repeats == 0 and metrics.max_meetings == 1
-    apart = (meetings(made.seats, players) == 0) & ~np.eye(players, dtype=bool)
-    assert (apart.sum(axis=1) == 2).all()  # each misses two others ...
-    assert all(apart[b, c] for a in range(players) for b, c in [np.flatnonzero(apart[a])])  # ... who miss each other
+    met = meetings(made.seats, players)
+    assert met.max() == 1
+    apart = (met == 0) & ~np.eye(players, dtype=bool)
+    assert (apart.sum(axis=1) == added - 1).all()  # each misses the others of its group ...
+    groups = [np.append(np.flatnonzero(apart[a]), a) for a in range(players)]
+    assert all(apart[b, c] for group in groups for b in group for c in group if b != c)  # ... who miss each other
 
 
 def test_the_verdict_for_168_players_is_exists_up_to_55_rounds_and_impossible_past():
