@@ -4,12 +4,16 @@ automorphism (optimizer.constructions.matrices states the condition; its develop
 sigma multiplies every entry by u, an element of order 3 of Z_n, and moves row i to row TURN[i] (rows
 1 -> 2 -> 3 -> 1; rows 0 and 4 stay). It maps the differences of rows (i, j) in a column to u times them,
 in rows (TURN[i], TURN[j]) of the image, so the condition holds for sigma's image of a matrix when it holds
-for the matrix. The model looks only among matrices whose columns are sigma's images of base columns
-(BASES), each base fixed by its orbit's power of sigma up to a translate: the inf columns of rows 0 and 4
-fixed, those of rows 1 to 3 one orbit, and the n - 3 finite columns orbits of three and one fixed column.
-CP-SAT finds Z_13's in about a second; with all 15 columns free it found none in 300 deterministic seconds
-(measured). A turn of order 4 or 2 cannot serve: u^2 = -1 would map the pair of rows (1, 3) (or the swapped
-pair) onto itself with the same differences, twice in every orbit.
+for the matrix. The model looks only among matrices whose columns are sigma's images of base columns, each
+base fixed by its orbit's power of sigma up to a translate: the inf columns of rows 0 and 4 fixed, those of
+rows 1 to 3 one orbit (INFINITE), and the n - 1 finite columns (n - 4) / 3 orbits of three and one fixed
+column. Exactly one: a fixed finite column has equal entries in rows 0 and 4, and the pair (0, 4) takes the
+difference 0 once, which no orbit of three can give (it would give it three times).
+
+CP-SAT finds Z_13's in about a second; with all 15 columns free it found none in 300 deterministic seconds.
+Z_19's takes 109 s and Z_37's was not found in 300 (measured; RTD(4, 20) and RTD(4, 38) are not needed).
+A turn of order 4 or 2 cannot serve: u^2 = -1 would map the pair of rows (1, 3) (or the swapped pair)
+onto itself with the same differences, twice in every orbit; so Z_17 (order 18) has no such automorphism.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from optimizer.constructions.matrices import ROWS
 from optimizer.constructions.stored import solve_ahead
 
 TURN = (0, 2, 3, 1, 4)  # sigma moves row i to row TURN[i]
-BASES = ((0, 1), (4, 1), (1, 3), (None, 3), (None, 3), (None, 3), (None, 1))  # (row of inf, orbit size)
+INFINITE = ((0, 1), (4, 1), (1, 3))  # (row of inf, orbit size)
 
 Column = list[cp_model.IntVar | None]
 
@@ -31,7 +35,8 @@ def search_quasi(n: int, limit: float) -> tuple[list[list[int | None]] | None, s
     """The matrix's rows (None for inf) and the solver's status; every column the image of a base."""
     u = next(x for x in range(2, n) if pow(x, 3, n) == 1)
     model = cp_model.CpModel()
-    bases = [(_base(model, n, u, inf, size), size) for inf, size in BASES]
+    orbits = [*INFINITE, *[(None, 3)] * ((n - 4) // 3), (None, 1)]
+    bases = [(_base(model, n, u, inf, size), size) for inf, size in orbits]
     for i, j in combinations(range(ROWS), 2):
         model.add_all_different(
             [
