@@ -65,34 +65,21 @@ def test_the_quasi_difference_matrix_holds_inf_once_a_row_and_develops_with_the_
     assert blocks.shape == (196, 5) and (blocks[-1] == 13).all()
 
 
-def test_a_quasi_difference_matrix_with_a_repeated_difference_is_refused(tmp_path, monkeypatch):
-    entry = json.loads(matrices.MATRICES_FILE.read_text(encoding="utf-8"))["matrices"]["14"]
-    row = entry["rows"][1]
-    finite = [c for c, x in enumerate(row) if x is not None and entry["rows"][0][c] is not None]
-    row[finite[0]], row[finite[1]] = row[finite[1]], row[finite[0]]  # rows 0 and 1 now differ twice alike
-    bad = tmp_path / "matrices.json"
-    bad.write_text(json.dumps({"matrices": {"14": entry}}), encoding="utf-8")
-    monkeypatch.setattr(matrices, "MATRICES_FILE", bad)
-    matrices.stored_matrices.cache_clear()
-    with pytest.raises(matrices.BadMatrix, match="m = 14"):
-        matrices.stored_matrices()
-    matrices.stored_matrices.cache_clear()
-
-
 def test_an_odd_groups_matrix_is_odd_with_the_identity_for_row_1():
     group, rows = matrices.stored_matrices()[15]
     negative = (-np.arange(15)) % 15
     assert rows[1].tolist() == list(range(15)) and (rows[:, negative] == (-rows) % 15).all()
 
 
-def test_a_matrix_whose_differences_repeat_is_refused_when_loaded(tmp_path, monkeypatch):
-    entry = json.loads(matrices.MATRICES_FILE.read_text(encoding="utf-8"))["matrices"]["12"]
-    row = entry["rows"][2]
-    row[1], row[2] = row[2], row[1]  # still a permutation of the group; rows 1 and 2 now differ twice alike
+@pytest.mark.parametrize("m, row, columns", [(12, 2, (1, 2)), (14, 1, (1, 3))])  # 14: the quasi-difference matrix
+def test_a_matrix_whose_differences_repeat_is_refused_when_loaded(tmp_path, monkeypatch, m, row, columns):
+    entry = json.loads(matrices.MATRICES_FILE.read_text(encoding="utf-8"))["matrices"][str(m)]
+    cells, (a, b) = entry["rows"][row], columns
+    cells[a], cells[b] = cells[b], cells[a]  # two entries of the group swapped: some two rows now differ twice alike
     bad = tmp_path / "matrices.json"
-    bad.write_text(json.dumps({"matrices": {"12": entry}}), encoding="utf-8")
+    bad.write_text(json.dumps({"matrices": {str(m): entry}}), encoding="utf-8")
     monkeypatch.setattr(matrices, "MATRICES_FILE", bad)
     matrices.stored_matrices.cache_clear()
-    with pytest.raises(matrices.BadMatrix, match="m = 12"):
+    with pytest.raises(matrices.BadMatrix, match=f"m = {m}"):
         matrices.stored_matrices()
     matrices.stored_matrices.cache_clear()
